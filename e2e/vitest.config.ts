@@ -1,0 +1,14 @@
+import { defineConfig } from "vitest/config"
+
+// End-to-end suite: the real product (built SPA + API + worker + embedded database) started once by global setup,
+// driven through Debian Chromium with playwright-core. Files run one at a time: they share one server and 2 cores.
+export default defineConfig({
+  test: {
+    include: ["e2e/**/*.e2e.test.ts"],
+    environment: "node",
+    globalSetup: ["e2e/support/global-setup.ts"],
+    fileParallelism: false,
+    testTimeout: 90_000,
+    hookTimeout: 240_000,
+  },
+})

@@ -1,0 +1,43 @@
+/**
+ * Fixed-window rate limits kept in PostgreSQL (table rate_limit_buckets), so every API process shares them.
+ * A bucket only ever delays (429 with the seconds until its window ends); nothing locks an account permanently.
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import type { RateRule } from "../../auth/auth-config.ts"
+
+export interface RateState {
+  readonly allowed: boolean
+  readonly retryAfterSeconds: number
+  readonly hits: number
+}
+
+/** Counts one hit against `key` and answers whether it was within the rule. */
+export const hit = Effect.fn("RateLimit.hit")(function* (key: string, rule: RateRule) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ hits: number; left: number }>`
+    INSERT INTO rate_limit_buckets AS b (key, window_started_at, hits) VALUES (${key}, now(), 1)
+    ON CONFLICT (key) DO UPDATE SET
+      hits = CASE WHEN b.window_started_at + make_interval(secs => ${rule.windowSeconds}) <= now() THEN 1 ELSE b.hits + 1 END,
+      window_started_at = CASE WHEN b.window_started_at + make_interval(secs => ${rule.windowSeconds}) <= now()
+                               THEN now() ELSE b.window_started_at END
+    RETURNING hits, ceil(extract(epoch FROM (window_started_at + make_interval(secs => ${rule.windowSeconds}) - now())))::int AS left`
+  const row = rows[0]!
+  return { allowed: row.hits <= rule.limit, retryAfterSeconds: Math.max(1, row.left), hits: row.hits } satisfies RateState
+})
+
+/** Answers whether `key` is currently over its rule, without counting a hit. */
+export const peek = Effect.fn("RateLimit.peek")(function* (key: string, rule: RateRule) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ hits: number; left: number }>`
+    SELECT hits, ceil(extract(epoch FROM (window_started_at + make_interval(secs => ${rule.windowSeconds}) - now())))::int AS left
+    FROM rate_limit_buckets WHERE key = ${key}`
+  const row = rows[0]
+  if (row === undefined || row.left <= 0) return { allowed: true, retryAfterSeconds: 0, hits: 0 } satisfies RateState
+  return { allowed: row.hits < rule.limit, retryAfterSeconds: Math.max(1, row.left), hits: row.hits } satisfies RateState
+})
+
+export const reset = Effect.fn("RateLimit.reset")(function* (key: string) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`DELETE FROM rate_limit_buckets WHERE key = ${key}`
+})

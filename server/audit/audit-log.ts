@@ -1,0 +1,54 @@
+/**
+ * Append-only audit log (table audit_log, migration 0002: a trigger refuses UPDATE/DELETE/TRUNCATE and the API role
+ * holds only INSERT and SELECT). Records sign-in, failed sign-in, role changes, invitations, member removal, password
+ * changes and the other identity events listed in `AuditAction`.
+ *
+ * `record` inserts without RETURNING, so it works in any RLS scope: rows for a workspace need that workspace's scope,
+ * rows without a workspace (sign-in events) are always insertable.
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+
+export type AuditAction =
+  | "auth.signup"
+  | "auth.sign_in"
+  | "auth.sign_in_failed"
+  | "auth.sign_in_rate_limited"
+  | "auth.logout"
+  | "auth.refresh_reuse_detected"
+  | "auth.email_verified"
+  | "auth.password_reset_requested"
+  | "auth.password_reset"
+  | "auth.password_changed"
+  | "auth.email_change_requested"
+  | "workspace.switched"
+  | "member.added"
+  | "member.updated"
+  | "member.role_changed"
+  | "member.removed"
+  | "member.password_reset_sent"
+  | "role.created"
+  | "role.updated"
+  | "role.deleted"
+  | "invitation.sent"
+  | "invitation.resent"
+  | "invitation.canceled"
+  | "invitation.accepted"
+
+export interface AuditEntry {
+  readonly action: AuditAction
+  readonly workspaceId?: number | undefined
+  readonly actorUserId?: number | undefined
+  readonly targetType?: string | undefined
+  readonly targetId?: string | number | undefined
+  readonly details?: Record<string, unknown> | undefined
+  readonly ip?: string | undefined
+}
+
+export const record = Effect.fn("AuditLog.record")(function* (entry: AuditEntry) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`INSERT INTO audit_log (workspace_id, actor_user_id, action, target_type, target_id, details, ip)
+    VALUES (${entry.workspaceId ?? null}, ${entry.actorUserId ?? null}, ${entry.action}, ${entry.targetType ?? null},
+            ${entry.targetId === undefined ? null : String(entry.targetId)}, ${JSON.stringify(entry.details ?? {})}::jsonb,
+            ${entry.ip ?? null})`
+})

@@ -1,0 +1,63 @@
+/**
+ * Short-lived access tokens: HS256 JWTs (jose) signed with an HKDF sub-key of APP_SECRET_KEY.
+ * Claims: `sub` user id, `wid` selected workspace id (absent before a workspace is chosen), `sid` the refresh-token
+ * family (session) the token belongs to, so revoking a session also stops its access tokens (checked per request).
+ */
+import { Effect, Redacted } from "effect"
+import { errors, jwtVerify, SignJWT } from "jose"
+import { AuthConfig } from "./auth-config.ts"
+import { deriveKey } from "./crypto.ts"
+
+const ISSUER = "cloud-audit"
+const AUDIENCE = "cloud-audit-api"
+
+export interface AccessClaims {
+  readonly userId: number
+  readonly workspaceId: number | undefined
+  readonly sessionId: string
+}
+
+export type AccessTokenProblem = "expired" | "invalid"
+
+const keyCache = new WeakMap<object, Uint8Array>()
+const signingKey = (secret: Redacted.Redacted<string>): Uint8Array => {
+  const cached = keyCache.get(secret)
+  if (cached) return cached
+  const key = deriveKey(Redacted.value(secret), "access-token")
+  keyCache.set(secret, key)
+  return key
+}
+
+export const signAccessToken = Effect.fn("AccessToken.sign")(function* (claims: AccessClaims) {
+  const config = yield* AuthConfig
+  const payload: Record<string, unknown> = { sid: claims.sessionId }
+  if (claims.workspaceId !== undefined) payload["wid"] = claims.workspaceId
+  return yield* Effect.promise(() =>
+    new SignJWT(payload)
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setSubject(String(claims.userId))
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime(`${config.accessTokenTtlSeconds}s`)
+      .sign(signingKey(config.secretKey))
+  )
+})
+
+/** Verifies signature, algorithm, issuer, audience and expiry; answers the claims or why the token is refused. */
+export const verifyAccessToken = Effect.fn("AccessToken.verify")(function* (token: string) {
+  const config = yield* AuthConfig
+  const result = yield* Effect.promise(() =>
+    jwtVerify(token, signingKey(config.secretKey), { algorithms: ["HS256"], issuer: ISSUER, audience: AUDIENCE })
+      .then((r) => ({ ok: true as const, payload: r.payload }))
+      .catch((e: unknown) => ({ ok: false as const, expired: e instanceof errors.JWTExpired }))
+  )
+  if (!result.ok) return yield* Effect.fail<AccessTokenProblem>(result.expired ? "expired" : "invalid")
+  const { sub, wid, sid } = result.payload
+  const userId = Number(sub)
+  if (!Number.isSafeInteger(userId) || userId <= 0 || typeof sid !== "string") {
+    return yield* Effect.fail<AccessTokenProblem>("invalid")
+  }
+  const workspaceId = typeof wid === "number" && Number.isSafeInteger(wid) ? wid : undefined
+  return { userId, workspaceId, sessionId: sid } satisfies AccessClaims
+})

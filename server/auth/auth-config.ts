@@ -1,0 +1,62 @@
+/**
+ * Settings of the identity area, resolved once at start-up from the platform configuration (server/config.ts) or
+ * built directly by tests. Durations are the spec's numbers (§5, §9) unless the issue sets them (token lifetimes).
+ */
+import { Context, Layer, Redacted } from "effect"
+import type { PasswordParams } from "./passwords.ts"
+import { PRODUCTION_PASSWORD_PARAMS } from "./passwords.ts"
+
+export interface RateRule {
+  /** Attempts allowed inside one window. */
+  readonly limit: number
+  readonly windowSeconds: number
+}
+
+export interface AuthSettings {
+  /** APP_SECRET_KEY: signs access tokens (HKDF sub-key), seals invitation links. */
+  readonly secretKey: Redacted.Redacted<string>
+  /** APP_ORIGIN without trailing slash: every emailed link starts here, never at the request's Host. */
+  readonly appOrigin: string
+  /** "production" hides the development outbox. */
+  readonly environment: "development" | "test" | "production"
+  readonly passwordParams: PasswordParams
+  readonly accessTokenTtlSeconds: number
+  readonly refreshTokenTtlSeconds: number
+  readonly verificationTtlMinutes: number
+  readonly resetTtlMinutes: number
+  readonly invitationTtlDays: number
+  readonly resendCooldownSeconds: number
+  /** Failed sign-ins per account (email) before 429, per window. */
+  readonly loginPerAccount: RateRule
+  /** Failed sign-ins per client address before 429, per window. */
+  readonly loginPerAddress: RateRule
+  /** Forgot-password and signup requests per client address. */
+  readonly sensitivePerAddress: RateRule
+  /** SMTP_URL; undefined → log + development outbox. */
+  readonly smtpUrl: Redacted.Redacted<string> | undefined
+  readonly smtpFrom: string
+}
+
+export const defaultAuthSettings = (
+  overrides: Pick<AuthSettings, "secretKey" | "appOrigin"> & Partial<AuthSettings>,
+): AuthSettings => ({
+  environment: "development",
+  passwordParams: PRODUCTION_PASSWORD_PARAMS,
+  accessTokenTtlSeconds: 15 * 60,
+  refreshTokenTtlSeconds: 30 * 24 * 3600,
+  verificationTtlMinutes: 30,
+  resetTtlMinutes: 30,
+  invitationTtlDays: 7,
+  resendCooldownSeconds: 60,
+  loginPerAccount: { limit: 10, windowSeconds: 15 * 60 },
+  loginPerAddress: { limit: 50, windowSeconds: 15 * 60 },
+  sensitivePerAddress: { limit: 30, windowSeconds: 15 * 60 },
+  smtpUrl: undefined,
+  smtpFrom: "Cloud Audit <no-reply@localhost>",
+  ...overrides,
+  appOrigin: overrides.appOrigin.replace(/\/+$/, ""),
+})
+
+export class AuthConfig extends Context.Service<AuthConfig, AuthSettings>()("cloud-audit/auth/AuthConfig") {
+  static readonly layer = (settings: AuthSettings) => Layer.succeed(AuthConfig, settings)
+}

@@ -1,0 +1,167 @@
+/**
+ * Mail templates (text + HTML) for verification, password reset, invitation, added-to-workspace and
+ * password-changed. Every link is built from APP_ORIGIN (passed in as `origin`), never from a request's Host.
+ * Values that come from users (names, workspace names) are HTML-escaped in the HTML part.
+ */
+
+export type MailKind = "verification" | "password_reset" | "invitation" | "added_to_workspace" | "password_changed"
+
+export interface MailMessage {
+  readonly kind: MailKind
+  readonly to: string
+  readonly subject: string
+  readonly text: string
+  readonly html: string
+  /** The actionable links in the mail (also logged and kept in the development outbox). */
+  readonly links: ReadonlyArray<string>
+}
+
+const escapeHtml = (s: string): string =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
+
+const link = (origin: string, path: string, query: Record<string, string>): string => {
+  const url = new URL(path, `${origin}/`)
+  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v)
+  return url.toString()
+}
+
+const greeting = (name: string | undefined): string => (name !== undefined && name.trim() !== "" ? `Hello ${name.trim()},` : "Hello,")
+
+const layout = (title: string, paragraphs: ReadonlyArray<string>, action?: { label: string; href: string }): string =>
+  [
+    "<!doctype html><html><body style=\"font-family:system-ui,sans-serif;color:#1f2937;max-width:560px;margin:auto\">",
+    `<h1 style="font-size:20px">${escapeHtml(title)}</h1>`,
+    ...paragraphs.map((p) => `<p>${p}</p>`),
+    action === undefined
+      ? ""
+      : `<p><a href="${escapeHtml(action.href)}" style="display:inline-block;padding:10px 16px;background:#2563eb;color:#fff;` +
+        `text-decoration:none;border-radius:6px">${escapeHtml(action.label)}</a></p>` +
+        `<p style="font-size:12px;color:#6b7280">Or paste this link into your browser: ${escapeHtml(action.href)}</p>`,
+    "<p style=\"font-size:12px;color:#6b7280\">Cloud Audit</p></body></html>",
+  ].join("")
+
+export const verificationMail = (p: {
+  origin: string
+  to: string
+  firstName?: string | undefined
+  token: string
+  expiresInMinutes: number
+}): MailMessage => {
+  const href = link(p.origin, "/verify-email", { token: p.token, email: p.to })
+  return {
+    kind: "verification",
+    to: p.to,
+    subject: "Verify your email address",
+    links: [href],
+    text: `${greeting(p.firstName)}\n\nPlease confirm your email address for Cloud Audit by opening this link:\n\n${href}\n\n` +
+      `The link is valid for ${p.expiresInMinutes} minutes. If you did not sign up, ignore this email.\n`,
+    html: layout("Verify your email address", [
+      escapeHtml(greeting(p.firstName)),
+      "Please confirm your email address for Cloud Audit.",
+      `The link is valid for ${p.expiresInMinutes} minutes. If you did not sign up, ignore this email.`,
+    ], { label: "Verify email", href }),
+  }
+}
+
+export const passwordResetMail = (p: {
+  origin: string
+  to: string
+  firstName?: string | undefined
+  token: string
+  expiresInMinutes: number
+  requestedBy?: string | undefined
+}): MailMessage => {
+  const href = link(p.origin, "/reset-password", { token: p.token })
+  const who = p.requestedBy === undefined ? "Someone (hopefully you) asked" : `${p.requestedBy} asked`
+  return {
+    kind: "password_reset",
+    to: p.to,
+    subject: "Reset your password",
+    links: [href],
+    text: `${greeting(p.firstName)}\n\n${who} to reset your Cloud Audit password. Choose a new password here:\n\n${href}\n\n` +
+      `The link is valid for ${p.expiresInMinutes} minutes and works once. If you did not ask for this, ignore this email.\n`,
+    html: layout("Reset your password", [
+      escapeHtml(greeting(p.firstName)),
+      `${escapeHtml(who)} to reset your Cloud Audit password.`,
+      `The link is valid for ${p.expiresInMinutes} minutes and works once. If you did not ask for this, ignore this email.`,
+    ], { label: "Choose a new password", href }),
+  }
+}
+
+export const invitationLink = (origin: string, token: string): string => link(origin, "/invitation/accept", { token })
+
+export const invitationMail = (p: {
+  origin: string
+  to: string
+  token: string
+  workspaceName: string
+  roleName: string
+  inviterName: string
+  expiresInDays: number
+}): MailMessage => {
+  const href = invitationLink(p.origin, p.token)
+  return {
+    kind: "invitation",
+    to: p.to,
+    subject: `You're invited to join ${p.workspaceName} on Cloud Audit`,
+    links: [href],
+    text: `Hello,\n\n${p.inviterName} invited you to join the workspace "${p.workspaceName}" on Cloud Audit as ${p.roleName}.\n\n` +
+      `Accept the invitation here:\n\n${href}\n\nThe invitation expires in ${p.expiresInDays} days.\n`,
+    html: layout("You're invited", [
+      `${escapeHtml(p.inviterName)} invited you to join the workspace <strong>${escapeHtml(p.workspaceName)}</strong> ` +
+      `on Cloud Audit as ${escapeHtml(p.roleName)}.`,
+      `The invitation expires in ${p.expiresInDays} days.`,
+    ], { label: "Accept invitation", href }),
+  }
+}
+
+export const addedToWorkspaceMail = (p: {
+  origin: string
+  to: string
+  firstName?: string | undefined
+  workspaceName: string
+  addedBy: string
+  newAccount: boolean
+}): MailMessage => {
+  const href = link(p.origin, "/login", {})
+  const account = p.newAccount
+    ? "An account was created for you with this email address. Ask the person who added you for the password, or use " +
+      "'Forgot your password?' on the sign-in page to choose your own."
+    : "Sign in with your existing account to open it."
+  return {
+    kind: "added_to_workspace",
+    to: p.to,
+    subject: `You've been added to ${p.workspaceName}`,
+    links: [href],
+    text: `${greeting(p.firstName)}\n\n${p.addedBy} added you to the workspace "${p.workspaceName}" on Cloud Audit.\n${account}\n\n${href}\n`,
+    html: layout(`You've been added to ${p.workspaceName}`, [
+      escapeHtml(greeting(p.firstName)),
+      `${escapeHtml(p.addedBy)} added you to the workspace <strong>${escapeHtml(p.workspaceName)}</strong> on Cloud Audit.`,
+      escapeHtml(account),
+    ], { label: "Sign in", href }),
+  }
+}
+
+export const passwordChangedMail = (p: {
+  origin: string
+  to: string
+  firstName?: string | undefined
+  how: "reset" | "changed"
+}): MailMessage => {
+  const href = link(p.origin, "/login", {})
+  const what = p.how === "reset"
+    ? "Your Cloud Audit password was reset. All your sessions were signed out."
+    : "Your Cloud Audit password was changed. Your other sessions were signed out."
+  return {
+    kind: "password_changed",
+    to: p.to,
+    subject: "Your password was changed",
+    links: [href],
+    text: `${greeting(p.firstName)}\n\n${what}\nIf this was not you, reset your password immediately from the sign-in page:\n\n${href}\n`,
+    html: layout("Your password was changed", [
+      escapeHtml(greeting(p.firstName)),
+      escapeHtml(what),
+      "If this was not you, reset your password immediately from the sign-in page.",
+    ], { label: "Sign in", href }),
+  }
+}

@@ -15,30 +15,15 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { BUILT_IN_ROLES, CUSTOM_ROLE_ID_FLOOR, PERMISSION_IDS, PERMISSIONS } from "../../../src/contracts/permissions.ts"
 
-/** The 12 permission names (§6), with stable ids. */
-const PERMISSIONS: ReadonlyArray<readonly [number, string]> = [
-  [1, "create_account"],
-  [2, "create_user"],
-  [3, "delete_user"],
-  [4, "update_user_permissions"],
-  [5, "assign_role_to_user"],
-  [6, "revoke_role_from_user"],
-  [7, "create_custom_role"],
-  [8, "update_custom_role"],
-  [9, "delete_custom_role"],
-  [10, "scan_service"],
-  [11, "remediate_findings"],
-  [12, "read_only"],
-]
-
-/** Built-in roles (documented in docs/identity.md). Ids are stable: the SPA offers them by id. */
-const BUILT_IN_ROLES: ReadonlyArray<readonly [number, string, string, ReadonlyArray<number>]> = [
-  [1, "Admin", "Everything: accounts, members, roles, scans and remediation", [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]],
-  [2, "Security Engineer", "Connect cloud accounts, run scans, remediate findings", [1, 10, 11, 12]],
-  [3, "Scanner", "Run scans and read their results", [10, 12]],
-  [4, "Read Only", "Read accounts, scans and findings", [12]],
-]
+/**
+ * Permissions and built-in roles come from the contract (src/contracts/permissions.ts) so the SPA and the database agree;
+ * tests/identity/schema.test.ts fails if the contract later diverges from what this migration inserted (then a new
+ * migration must bring the rows in line).
+ */
+const PERMISSION_ROWS = PERMISSIONS.map((name) => [PERMISSION_IDS[name], name] as const)
+const ROLE_ROWS = BUILT_IN_ROLES.map((r) => [r.id, r.name, r.description, r.permissions.map((p) => PERMISSION_IDS[p])] as const)
 
 const statements = [
   // The non-owner role the API switches to. Cluster-wide, so creation tolerates a concurrent creator.
@@ -90,7 +75,7 @@ const statements = [
      name text NOT NULL UNIQUE
    )`,
   `CREATE TABLE roles (
-     id integer PRIMARY KEY,
+     id integer PRIMARY KEY CHECK (id <= ${CUSTOM_ROLE_ID_FLOOR}),
      name text NOT NULL UNIQUE,
      description text NOT NULL DEFAULT ''
    )`,
@@ -100,10 +85,13 @@ const statements = [
      PRIMARY KEY (role_id, permission_id)
    )`,
 
+  // Built-in and custom roles share one id space (contract: custom ids start above CUSTOM_ROLE_ID_FLOOR).
   `CREATE TABLE custom_roles (
-     id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+     id integer GENERATED ALWAYS AS IDENTITY (START WITH ${CUSTOM_ROLE_ID_FLOOR + 1}) PRIMARY KEY
+       CHECK (id > ${CUSTOM_ROLE_ID_FLOOR}),
      workspace_id integer NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
      name text NOT NULL CHECK (length(btrim(name)) BETWEEN 1 AND 50),
+     description text NOT NULL DEFAULT '',
      created_by integer REFERENCES users (id) ON DELETE SET NULL,
      created_at timestamptz NOT NULL DEFAULT now(),
      updated_at timestamptz NOT NULL DEFAULT now(),
@@ -299,8 +287,8 @@ const statements = [
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   for (const statement of statements) yield* sql.unsafe(statement)
-  for (const [id, name] of PERMISSIONS) yield* sql`INSERT INTO permissions (id, name) VALUES (${id}, ${name})`
-  for (const [id, name, description, permissionIds] of BUILT_IN_ROLES) {
+  for (const [id, name] of PERMISSION_ROWS) yield* sql`INSERT INTO permissions (id, name) VALUES (${id}, ${name})`
+  for (const [id, name, description, permissionIds] of ROLE_ROWS) {
     yield* sql`INSERT INTO roles (id, name, description) VALUES (${id}, ${name}, ${description})`
     for (const permissionId of permissionIds) {
       yield* sql`INSERT INTO role_permissions (role_id, permission_id) VALUES (${id}, ${permissionId})`

@@ -9,7 +9,7 @@
  * - `toast.expired` { id } — raised by the machine itself, `durationMs` after the toast was shown (one delayed event
  *   per toast, keyed by the toast id so dismissing or dropping a toast cancels exactly its timer).
  *
- * Invariants: `toasts` is ordered oldest first, holds at most `maxVisible` entries, and the machine is in `showing`
+ * Invariants: `toasts` is ordered oldest first, holds at most 20 entries, and the machine is in `showing`
  * exactly when `toasts` is non-empty. Durations come from the delayed events, so a SimulatedClock drives them in tests.
  */
 import { assertEvent, enqueueActions, setup } from "xstate"

@@ -3,56 +3,9 @@
  * (done and error), a delayed retry, a guard, a nested state and a final state.
  */
 import { describe, expect, it } from "vitest"
-import { assign, createActor, fromPromise, setup } from "xstate"
+import { createActor, fromPromise } from "xstate"
 import { coverTransitions, formatCoverage, resolveAfterDelay } from "../support/graph.ts"
-
-const fetchMachine = setup({
-  types: {
-    context: {} as { attempts: number; rows: ReadonlyArray<string> },
-    events: {} as { type: "fetch.requested" } | { type: "fetch.cancelled" } | { type: "rows.accepted" },
-  },
-  actors: {
-    fetchRows: fromPromise<ReadonlyArray<string>>(async () => ["row"]),
-  },
-  guards: {
-    isTransient: ({ event }) => (event as unknown as { error?: { transient?: boolean } }).error?.transient === true,
-  },
-  delays: {
-    retryDelay: ({ context }) => 1000 * 2 ** context.attempts,
-  },
-  actions: {
-    countAttempt: assign({ attempts: ({ context }) => context.attempts + 1 }),
-    assignRows: assign({ rows: ({ event }) => (event as unknown as { output: ReadonlyArray<string> }).output }),
-  },
-}).createMachine({
-  id: "fetcher",
-  context: { attempts: 0, rows: [] },
-  initial: "idle",
-  states: {
-    idle: { on: { "fetch.requested": "loading" } },
-    loading: {
-      entry: "countAttempt",
-      invoke: {
-        id: "fetchRows",
-        src: "fetchRows",
-        onDone: { target: "loaded", actions: "assignRows" },
-        onError: [{ guard: "isTransient", target: "waiting" }, { target: "failed" }],
-      },
-      on: { "fetch.cancelled": "idle" },
-    },
-    waiting: { after: { retryDelay: "loading" } },
-    loaded: {
-      initial: "reviewing",
-      states: {
-        reviewing: { on: { "rows.accepted": "accepted" } },
-        accepted: { type: "final" },
-      },
-      onDone: "done",
-    },
-    failed: { on: { "fetch.requested": "loading" } },
-    done: { type: "final" },
-  },
-})
+import { fetchMachine } from "./fetcher.fixture.ts"
 
 // The real promise would resolve on its own; the fake never settles, so only the synthetic events drive the flow.
 const quietMachine = fetchMachine.provide({ actors: { fetchRows: fromPromise<ReadonlyArray<string>>(() => new Promise(() => {})) } })

@@ -1,0 +1,210 @@
+/**
+ * Cloud accounts (scanning §2, §3, §5, §7): list per provider, detail, add (which also tests the
+ * connection), delete, and (beyond the spec) the audited secret reveal.
+ *
+ * Secrets: the add payload carries credentials as plain JSON strings (that is what the SPA sends); the
+ * server encrypts them at rest. Responses never carry a secret except `RevealSecretResponse`; the detail's
+ * `credential_data.secret_key` is a mask.
+ */
+import { Schema } from "effect"
+import { AccountId, CloudProviderId, ScanId } from "./ids.ts"
+import { Count, NullableTimestamp, OkMessage, RunStatus, Timestamp, withData } from "./common.ts"
+import { ProviderIds } from "./constants.ts"
+import { ValidationMessages as M } from "./messages.ts"
+import { formErrors, requiredString, type FieldErrors } from "./validation.ts"
+
+/** Scanning §3 account (list item). `account_id` is the cloud-side id; `status` is the last scan's. */
+export const Account = Schema.Struct({
+  id: AccountId,
+  account_name: Schema.String,
+  account_id: Schema.NullOr(Schema.String),
+  cloud_provider_id: CloudProviderId,
+  cloud_provider_name: Schema.String,
+  last_scan_date: NullableTimestamp,
+  total_scans: Count,
+  failed_findings: Count,
+  status: Schema.NullOr(RunStatus),
+})
+export type Account = typeof Account.Type
+
+export const AccountsQuery = Schema.Struct({ cloud_provider_id: CloudProviderId })
+export type AccountsQuery = typeof AccountsQuery.Type
+
+/** GET /api/accounts?cloud_provider_id=…: data.accounts[]. */
+export const AccountsResponse = withData(Schema.Struct({ accounts: Schema.Array(Account) }))
+export type AccountsResponse = typeof AccountsResponse.Type
+
+export const RecentScan = Schema.Struct({
+  id: ScanId,
+  status: RunStatus,
+  scan_start: Timestamp,
+  scan_end: NullableTimestamp,
+  findings_count: Count,
+  failed_findings: Count,
+})
+export type RecentScan = typeof RecentScan.Type
+
+/** Scanning §3 account detail. `secret_key` here is masked; the real value needs the reveal call. */
+export const AccountDetail = Schema.Struct({
+  id: AccountId,
+  account_name: Schema.String,
+  cloud_provider_name: Schema.String,
+  cloud_provider_id: CloudProviderId,
+  created_at: Timestamp,
+  credential_data: Schema.Struct({
+    aws_account_id: Schema.NullOr(Schema.String),
+    access_key: Schema.NullOr(Schema.String),
+    secret_key: Schema.NullOr(Schema.String),
+  }),
+  recent_scans: Schema.Array(RecentScan),
+})
+export type AccountDetail = typeof AccountDetail.Type
+
+export const AccountDetailResponse = withData(AccountDetail)
+export type AccountDetailResponse = typeof AccountDetailResponse.Type
+
+/** Account page: passed checks = findings count minus failed. */
+export const passedChecks = (scan: { readonly findings_count: number; readonly failed_findings: number }): number =>
+  Math.max(0, scan.findings_count - scan.failed_findings)
+
+/** Dashboard card badge (scanning §2). */
+export const accountBadge = (a: {
+  readonly failed_findings: number
+  readonly status: string | null
+}): { readonly kind: "issues"; readonly count: number } | { readonly kind: "no-issues" } | { readonly kind: "failed" } | { readonly kind: "none" } => {
+  if (a.failed_findings > 0) return { kind: "issues", count: a.failed_findings }
+  if (a.status === "completed") return { kind: "no-issues" }
+  if (a.status === "failed") return { kind: "failed" }
+  return { kind: "none" }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Add account
+
+/**
+ * Credentials of every provider in one object (plain strings on the wire):
+ * - AWS keys: access_key + secret_key (+ optional session_token);
+ * - AWS role: role_arn (+ external_id);
+ * - GCP: service_account_key (the key file's JSON text);
+ * - Azure: tenant_id, client_id, client_secret, subscription_id.
+ * Which fields are required depends on `cloud_provider_id` (see `credentialIssues`).
+ */
+export const Credentials = Schema.Struct({
+  access_key: Schema.optionalKey(Schema.String),
+  secret_key: Schema.optionalKey(Schema.String),
+  session_token: Schema.optionalKey(Schema.String),
+  role_arn: Schema.optionalKey(Schema.String),
+  external_id: Schema.optionalKey(Schema.String),
+  service_account_key: Schema.optionalKey(Schema.String),
+  tenant_id: Schema.optionalKey(Schema.String),
+  client_id: Schema.optionalKey(Schema.String),
+  client_secret: Schema.optionalKey(Schema.String),
+  subscription_id: Schema.optionalKey(Schema.String),
+})
+export type Credentials = typeof Credentials.Type
+
+export type AwsKeyCredentials = { readonly access_key: string; readonly secret_key: string; readonly session_token?: string }
+export type AwsRoleCredentials = { readonly role_arn: string; readonly external_id?: string }
+export type GcpCredentials = { readonly service_account_key: string }
+export type AzureCredentials = {
+  readonly tenant_id: string
+  readonly client_id: string
+  readonly client_secret: string
+  readonly subscription_id: string
+}
+
+const blank = (s: string | undefined): boolean => s === undefined || s.trim() === ""
+
+/** Required-field problems of `creds` for the provider (paths relative to the payload). */
+export const credentialIssues = (
+  cloudProviderId: number,
+  creds: Credentials,
+): ReadonlyArray<{ readonly path: readonly [string, string]; readonly issue: string }> => {
+  const out: Array<{ path: readonly [string, string]; issue: string }> = []
+  const need = (key: keyof Credentials, message: string) => {
+    if (blank(creds[key])) out.push({ path: ["credentials", key], issue: message })
+  }
+  if (cloudProviderId === ProviderIds.AWS) {
+    if (!blank(creds.role_arn)) return out
+    need("access_key", M.accessKeyRequired)
+    need("secret_key", M.secretKeyRequired)
+  } else if (cloudProviderId === ProviderIds.GCP) {
+    need("service_account_key", M.serviceAccountKeyRequired)
+    if (!blank(creds.service_account_key)) {
+      let ok = false
+      try {
+        const parsed: unknown = JSON.parse(creds.service_account_key ?? "")
+        ok = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+      } catch {
+        ok = false
+      }
+      if (!ok) out.push({ path: ["credentials", "service_account_key"], issue: M.serviceAccountKeyInvalid })
+    }
+  } else if (cloudProviderId === ProviderIds.Azure) {
+    need("tenant_id", M.tenantIdRequired)
+    need("client_id", M.clientIdRequired)
+    need("client_secret", M.clientSecretRequired)
+    need("subscription_id", M.subscriptionIdRequired)
+  }
+  return out
+}
+
+const AccountName = Schema.String.check(
+  Schema.makeFilter((s: string) => s.trim() !== "" || M.accountNameRequired),
+  Schema.isMaxLength(100),
+).pipe(Schema.annotateKey({ messageMissingKey: M.accountNameRequired }))
+
+const ProviderIdField = CloudProviderId.pipe(Schema.annotateKey({ messageMissingKey: M.cloudProviderRequired }))
+
+const AddAccountFields = Schema.Struct({
+  cloud_provider_id: ProviderIdField,
+  account_name: AccountName,
+  /** Always false in the spec's SPA. */
+  is_organization: Schema.Boolean,
+  credentials: Credentials,
+  /** Beyond the spec: true = only test the connection, do not save (the wizard's "Test connection"). */
+  test_only: Schema.optionalKey(Schema.Boolean),
+})
+
+/** Scanning §3/§5 add-account payload with the spec's messages. */
+export const AddAccountPayload = AddAccountFields.check(
+  Schema.makeFilter((v: typeof AddAccountFields.Type) => {
+    const issues = credentialIssues(v.cloud_provider_id, v.credentials)
+    return issues.length === 0 ? undefined : issues
+  }),
+)
+export type AddAccountPayload = typeof AddAccountPayload.Type
+
+/** Add-account form: keys `account_name`, `credentials.access_key`, `credentials.secret_key`, … */
+export const validateAddAccount = (input: unknown): FieldErrors => {
+  const errors: Record<string, string> = { ...formErrors(AddAccountPayload, input) }
+  if (typeof input === "object" && input !== null) {
+    const r = input as Record<string, unknown>
+    const pid = typeof r["cloud_provider_id"] === "number" ? r["cloud_provider_id"] : undefined
+    const creds = typeof r["credentials"] === "object" && r["credentials"] !== null ? (r["credentials"] as Credentials) : {}
+    if (pid !== undefined) {
+      for (const i of credentialIssues(pid, creds)) {
+        const k = i.path.join(".")
+        if (!(k in errors)) errors[k] = i.issue
+      }
+    }
+  }
+  return errors
+}
+
+/** ok, data.account (with cloud_provider_id). A test-only call answers ok and no account. */
+export const AddAccountResponse = Schema.Struct({
+  ok: Schema.Boolean,
+  message: Schema.String,
+  data: Schema.Struct({ account: Schema.optionalKey(Account), tested: Schema.optionalKey(Schema.Boolean) }),
+})
+export type AddAccountResponse = typeof AddAccountResponse.Type
+
+export const DeleteAccountResponse = OkMessage
+
+/** POST /api/accounts/{id}/reveal-secret (beyond the spec; permission-checked and audited). */
+export const RevealSecretResponse = withData(Schema.Struct({ secret_key: Schema.String }))
+export type RevealSecretResponse = typeof RevealSecretResponse.Type
+
+/** Mask used for secrets in the detail view: never reveals length or content. */
+export const SECRET_MASK = "••••••••••••••••"

@@ -1,0 +1,162 @@
+/**
+ * Findings (scanning §2, §3, §4, §7): list per scan/service (paginated), detail, remediation of one
+ * detail row; severity, finding status, remediation status and the client-side filters and display limits.
+ */
+import { Schema } from "effect"
+import { FindingId, ScanId, ServiceId, UserId } from "./ids.ts"
+import { NullableTimestamp, Timestamp, paginated, withData } from "./common.ts"
+import { DetailDisplay } from "./constants.ts"
+
+export const SEVERITIES = ["critical", "high", "medium", "low"] as const
+export const Severity = Schema.Literals(SEVERITIES)
+export type Severity = typeof Severity.Type
+
+export const FINDING_STATUSES = ["pass", "fail", "remediated"] as const
+export const FindingStatus = Schema.Literals(FINDING_STATUSES)
+export type FindingStatus = typeof FindingStatus.Type
+
+/** Scanning §4 remediation status as stored on a detail row: pass, failed (or fail), remediated, pending. */
+export const REMEDIATION_STATUSES = ["pass", "failed", "fail", "remediated", "pending"] as const
+export const RemediationStatus = Schema.Literals(REMEDIATION_STATUSES)
+export type RemediationStatus = typeof RemediationStatus.Type
+
+/** Normalised remediation state (anything else → pending, i.e. in progress). */
+export type RemediationState = "pass" | "failed" | "remediated" | "pending"
+export const remediationState = (status: unknown): RemediationState =>
+  status === "pass" ? "pass" : status === "failed" || status === "fail" ? "failed" : status === "remediated" ? "remediated" : "pending"
+
+/** `attempted_by`: a user object {id, email} or a user id. */
+export const AttemptedBy = Schema.Union([Schema.Struct({ id: UserId, email: Schema.String }), UserId])
+export type AttemptedBy = typeof AttemptedBy.Type
+
+export const RemediationRecord = Schema.Struct({
+  status: Schema.String,
+  message: Schema.NullOr(Schema.String),
+  attempted_at: NullableTimestamp,
+  attempted_by: Schema.NullOr(AttemptedBy),
+})
+export type RemediationRecord = typeof RemediationRecord.Type
+
+/**
+ * A detail row: free fields (resource id, region, …) that may hold a boolean compliance flag and a
+ * `remediate` record.
+ */
+export const DetailRow = Schema.StructWithRest(
+  Schema.Struct({
+    compliance: Schema.optionalKey(Schema.Boolean),
+    remediate: Schema.optionalKey(RemediationRecord),
+  }),
+  [Schema.Record(Schema.String, Schema.Unknown)],
+)
+export type DetailRow = typeof DetailRow.Type
+
+/** The remediation button of a row (scanning §4): null when the row is compliant. */
+export const remediationAction = (
+  row: { readonly compliance?: boolean; readonly remediate?: { readonly status: string } },
+): "Remediate" | "View Success" | "View Remediated" | "View Error" | "View Status" | null => {
+  if (row.remediate === undefined) return row.compliance === false ? "Remediate" : null
+  switch (remediationState(row.remediate.status)) {
+    case "pass":
+      return "View Success"
+    case "remediated":
+      return "View Remediated"
+    case "failed":
+      return "View Error"
+    default:
+      return "View Status"
+  }
+}
+/** A failed remediation can be retried ('Try again'). */
+export const canRetryRemediation = (row: { readonly remediate?: { readonly status: string } }): boolean =>
+  row.remediate !== undefined && remediationState(row.remediate.status) === "failed"
+
+export const ComplianceRef = Schema.Struct({
+  framework: Schema.String,
+  control: Schema.String,
+  title: Schema.optionalKey(Schema.String),
+})
+export type ComplianceRef = typeof ComplianceRef.Type
+
+/** Scanning §3 finding, plus check_id, remediation guidance and compliance references. */
+export const Finding = Schema.Struct({
+  id: FindingId,
+  scan_id: Schema.optionalKey(ScanId),
+  service_id: Schema.optionalKey(ServiceId),
+  description: Schema.String,
+  severity: Severity,
+  status: FindingStatus,
+  created_at: Timestamp,
+  service_name: Schema.String,
+  account_name: Schema.String,
+  aws_account_id: Schema.NullOr(Schema.String),
+  cloud_provider_name: Schema.String,
+  policy_check: Schema.String,
+  field_labels: Schema.Record(Schema.String, Schema.String),
+  details: Schema.Array(DetailRow),
+  check_id: Schema.String,
+  remediation: Schema.NullOr(Schema.String),
+  compliance: Schema.Array(ComplianceRef),
+})
+export type Finding = typeof Finding.Type
+
+/** GET /api/findings?scan_id&service_id&page&page_size[&status=a,b]. */
+export const FindingsQuery = Schema.Struct({
+  scan_id: ScanId,
+  service_id: Schema.optionalKey(ServiceId),
+  page: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))),
+  page_size: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))),
+  status: Schema.optionalKey(Schema.String),
+})
+export type FindingsQuery = typeof FindingsQuery.Type
+
+export const FindingListResponse = paginated(Finding)
+export type FindingListResponse = typeof FindingListResponse.Type
+
+export const FindingResponse = withData(Finding)
+export type FindingResponse = typeof FindingResponse.Type
+
+/** POST /api/findings/{id}/remediate body: details (the detail row). */
+export const RemediatePayload = Schema.Struct({ details: DetailRow })
+export type RemediatePayload = typeof RemediatePayload.Type
+
+/** Answer (not shown in the spec): the row with its `remediate` record as it stands now. */
+export const RemediateResponse = Schema.Struct({
+  ok: Schema.Boolean,
+  message: Schema.String,
+  data: Schema.Struct({ details: DetailRow }),
+})
+export type RemediateResponse = typeof RemediateResponse.Type
+
+// ---------------------------------------------------------------------------------------------------
+// Client-side filters and display rules.
+
+export interface FindingFilters {
+  readonly severities: ReadonlyArray<Severity>
+  readonly statuses: ReadonlyArray<FindingStatus>
+}
+/** Scanning §5: filters are applied on the client; an empty list means "all". */
+export const applyFindingFilters = <F extends { readonly severity: string; readonly status: string }>(
+  findings: ReadonlyArray<F>,
+  filters: FindingFilters,
+): ReadonlyArray<F> =>
+  findings.filter(
+    (f) =>
+      (filters.severities.length === 0 || (filters.severities as ReadonlyArray<string>).includes(f.severity)) &&
+      (filters.statuses.length === 0 || (filters.statuses as ReadonlyArray<string>).includes(f.status)),
+  )
+
+/** Scanning §2: strings over 150 characters are cut to 97 characters plus a length note. */
+export const truncateDetailString = (s: string): { readonly text: string; readonly truncated: boolean; readonly length: number } =>
+  s.length > DetailDisplay.longStringAbove
+    ? { text: `${s.slice(0, DetailDisplay.truncateTo)}...`, truncated: true, length: s.length }
+    : { text: s, truncated: false, length: s.length }
+
+/** Scanning §2: array values show up to 5 items. */
+export const limitDetailArray = <T>(xs: ReadonlyArray<T>): { readonly items: ReadonlyArray<T>; readonly hidden: number } => ({
+  items: xs.slice(0, DetailDisplay.maxArrayItems),
+  hidden: Math.max(0, xs.length - DetailDisplay.maxArrayItems),
+})
+
+/** Scanning §2: remediation messages over 100 characters collapse with Show more / Show less. */
+export const shouldCollapseRemediationMessage = (message: string | null | undefined): boolean =>
+  (message ?? "").length > DetailDisplay.remediationCollapseAbove

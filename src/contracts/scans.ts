@@ -1,0 +1,152 @@
+/**
+ * Scans (scanning §2, §3, §4, §5, §7): start, list (paginated), detail with per-service rows, export of
+ * findings (a file), and (beyond the spec) cancel. Launch-scan validation with the spec's messages.
+ */
+import { Schema } from "effect"
+import { AccountId, CloudProviderId, ScanId, ScanServiceId, ServiceId, UserId } from "./ids.ts"
+import { Count, NullableTimestamp, RunStatus, Timestamp, paginated, withData } from "./common.ts"
+import { ExportFormats, PageSizes, ProviderIds } from "./constants.ts"
+import { ScanningMessages, ValidationMessages as M } from "./messages.ts"
+
+/** Scanning §3 service row of a scan. */
+export const ScanService = Schema.Struct({
+  id: ScanServiceId,
+  service_id: ServiceId,
+  service_name: Schema.String,
+  status: RunStatus,
+  last_scanned_at: NullableTimestamp,
+  findings_count: Count,
+  passed_findings: Count,
+  failed_findings: Count,
+})
+export type ScanService = typeof ScanService.Type
+
+/** Scanning §3 scan. */
+export const Scan = Schema.Struct({
+  id: ScanId,
+  account_name: Schema.String,
+  account_id: AccountId,
+  cloud_provider: Schema.String,
+  scan_start: Timestamp,
+  scan_end: NullableTimestamp,
+  status: RunStatus,
+  total_services: Count,
+  completed_services: Count,
+  findings_count: Count,
+  passed_findings: Count,
+  failed_findings: Count,
+  services: Schema.Array(ScanService),
+})
+export type Scan = typeof Scan.Type
+
+/** Scan start payload: user_id, account_id, cloud_provider_id, cloud_provider_name (lower-case). */
+export const ScanStartPayload = Schema.Struct({
+  user_id: UserId.pipe(Schema.annotateKey({ messageMissingKey: M.userAuthRequired })),
+  account_id: AccountId.pipe(Schema.annotateKey({ messageMissingKey: M.selectAccountToScan })),
+  cloud_provider_id: CloudProviderId.pipe(Schema.annotateKey({ messageMissingKey: M.invalidCloudProvider })),
+  cloud_provider_name: Schema.String.check(
+    Schema.isMinLength(1, { message: M.invalidCloudProvider }),
+    Schema.isLowercased({ message: M.invalidCloudProvider }),
+  ),
+})
+export type ScanStartPayload = typeof ScanStartPayload.Type
+
+export const ScanStartResponse = Schema.Struct({ ok: Schema.Boolean, message: Schema.String, data: Scan })
+export type ScanStartResponse = typeof ScanStartResponse.Type
+
+/** What the launch dialog knows when the user presses Launch. */
+export interface LaunchScanInput {
+  readonly canLaunch: boolean
+  readonly userId: number | null | undefined
+  readonly accountId: number | string | null | undefined
+  readonly cloudProviderId: number | null | undefined
+  /** Provider ids the client knows (server list ∪ built-in mapping). */
+  readonly knownProviderIds?: ReadonlyArray<number>
+  readonly cloudProviderName?: string | null | undefined
+}
+
+/**
+ * Scanning §5/§6 launch rules, in order: permission ('Permission denied: Cannot launch scans'), account
+ * selected, provider known, numeric account id, signed-in user. Returns the payload or the one message.
+ */
+export const checkLaunchScan = (
+  input: LaunchScanInput,
+): { readonly ok: true; readonly payload: ScanStartPayload } | { readonly ok: false; readonly message: string } => {
+  if (!input.canLaunch) return { ok: false, message: ScanningMessages.launchPermissionDenied }
+  if (input.accountId === null || input.accountId === undefined || input.accountId === "")
+    return { ok: false, message: M.selectAccountToScan }
+  const known = input.knownProviderIds ?? Object.values(ProviderIds)
+  if (input.cloudProviderId === null || input.cloudProviderId === undefined || !known.includes(input.cloudProviderId))
+    return { ok: false, message: M.invalidCloudProvider }
+  const accountId = typeof input.accountId === "number" ? input.accountId : /^\d+$/.test(input.accountId) ? Number(input.accountId) : NaN
+  if (!Number.isInteger(accountId) || accountId <= 0) return { ok: false, message: M.invalidAccountId }
+  if (input.userId === null || input.userId === undefined || !Number.isInteger(input.userId) || input.userId <= 0)
+    return { ok: false, message: M.userAuthRequired }
+  const name =
+    input.cloudProviderName ??
+    (Object.keys(ProviderIds) as Array<keyof typeof ProviderIds>).find((k) => ProviderIds[k] === input.cloudProviderId) ??
+    ""
+  return {
+    ok: true,
+    payload: {
+      user_id: input.userId as UserId,
+      account_id: accountId as AccountId,
+      cloud_provider_id: input.cloudProviderId as CloudProviderId,
+      cloud_provider_name: name.toLowerCase(),
+    },
+  }
+}
+
+/** GET /api/scans?page&page_size (defaults 1 and 20). */
+export const ScansQuery = Schema.Struct({
+  page: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))),
+  page_size: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))),
+})
+export type ScansQuery = typeof ScansQuery.Type
+export const DEFAULT_SCANS_QUERY = { page: 1, page_size: PageSizes.scans } as const
+
+export const ScanListResponse = paginated(Scan)
+export type ScanListResponse = typeof ScanListResponse.Type
+
+export const ScanResponse = withData(Scan)
+export type ScanResponse = typeof ScanResponse.Type
+
+export const CancelScanResponse = Schema.Struct({ ok: Schema.Boolean, message: Schema.String, data: Scan })
+export type CancelScanResponse = typeof CancelScanResponse.Type
+
+// ---------------------------------------------------------------------------------------------------
+// Export
+
+export const ExportFormat = Schema.Literals(ExportFormats)
+export type ExportFormat = typeof ExportFormat.Type
+
+/** GET /api/scans/{id}/export?format=csv|json|ocsf[&service_id][&status=a,b][&severity=a,b]. */
+export const ExportQuery = Schema.Struct({
+  format: ExportFormat,
+  service_id: Schema.optionalKey(ServiceId),
+  status: Schema.optionalKey(Schema.String),
+  severity: Schema.optionalKey(Schema.String),
+})
+export type ExportQuery = typeof ExportQuery.Type
+
+/** Content type of each export format. */
+export const EXPORT_CONTENT_TYPES: { readonly [K in ExportFormat]: string } = {
+  csv: "text/csv; charset=utf-8",
+  json: "application/json",
+  ocsf: "application/json",
+}
+
+/** Scanning §7: the file name is made of the scan id, 'findings' and a timestamp. */
+export const exportFileName = (scanId: number, format: ExportFormat, at: Date): string => {
+  const stamp = at.toISOString().replace(/[:.]/g, "-")
+  const ext = format === "csv" ? "csv" : "json"
+  return `scan-${scanId}-findings-${stamp}${format === "ocsf" ? ".ocsf" : ""}.${ext}`
+}
+
+/** Comma-joined filter list for the query string (`status=fail,remediated`). */
+export const joinFilter = (values: ReadonlyArray<string>): string | undefined =>
+  values.length === 0 ? undefined : values.join(",")
+/** Inverse of `joinFilter`. */
+export const splitFilter = (value: string | undefined): ReadonlyArray<string> =>
+  value === undefined ? [] : value.split(",").map((s) => s.trim()).filter((s) => s !== "")
+

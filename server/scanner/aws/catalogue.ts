@@ -1,0 +1,58 @@
+/**
+ * The AWS check catalogue: every check, the scan services they belong to, and a metadata listing (no evaluate
+ * functions) for the API/UI. Which checks the emulator cannot exercise is recorded per check (`testedWith`).
+ */
+import type { CheckMeta } from "../check.ts"
+import type { AwsCheck } from "./define-check.ts"
+import { s3Checks } from "./checks/s3.ts"
+
+export interface AwsServiceInfo {
+  /** Scan service id (one scan job per service). */
+  readonly id: string
+  readonly name: string
+  /** Global services are read once per scan, not per region. */
+  readonly global: boolean
+}
+
+export const awsServices: ReadonlyArray<AwsServiceInfo> = [
+  { id: "iam", name: "IAM", global: true },
+  { id: "account", name: "Account", global: true },
+  { id: "accessanalyzer", name: "IAM Access Analyzer", global: false },
+  { id: "s3", name: "S3", global: true },
+  { id: "ec2", name: "EC2", global: false },
+  { id: "vpc", name: "VPC", global: false },
+  { id: "cloudtrail", name: "CloudTrail", global: false },
+  { id: "config", name: "Config", global: false },
+  { id: "kms", name: "KMS", global: false },
+  { id: "cloudwatch", name: "CloudWatch", global: false },
+  { id: "rds", name: "RDS", global: false },
+  { id: "efs", name: "EFS", global: false },
+  { id: "lambda", name: "Lambda", global: false },
+  { id: "elbv2", name: "ELB", global: false },
+  { id: "sqs", name: "SQS", global: false },
+  { id: "sns", name: "SNS", global: false },
+  { id: "dynamodb", name: "DynamoDB", global: false },
+  { id: "ecr", name: "ECR", global: false },
+  { id: "eks", name: "EKS", global: false },
+  { id: "secretsmanager", name: "Secrets Manager", global: false },
+  { id: "guardduty", name: "GuardDuty", global: false },
+  { id: "securityhub", name: "Security Hub", global: false },
+]
+
+export const awsChecks: ReadonlyArray<AwsCheck> = [...s3Checks]
+
+export function checksForService(service: string): ReadonlyArray<AwsCheck> {
+  return awsChecks.filter((c) => c.service === service)
+}
+
+/** Catalogue listing for the API/UI: metadata only. */
+export function listAwsChecks(service?: string): ReadonlyArray<CheckMeta> {
+  return awsChecks
+    .filter((c) => service === undefined || c.service === service)
+    .map(({ evaluate: _evaluate, ...meta }) => meta)
+}
+
+/** Services that have at least one check (what a full scan runs). */
+export function scannableAwsServices(): ReadonlyArray<AwsServiceInfo> {
+  return awsServices.filter((s) => awsChecks.some((c) => c.service === s.id))
+}

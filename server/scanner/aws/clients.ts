@@ -1,0 +1,263 @@
+/**
+ * AWS SDK v3 client factory for one scan (or one remediation): one client per (service, region), all sharing
+ * one keep-alive HTTP handler, the same credentials (static keys, or keys that assume a role with an external
+ * id), adaptive retry with backoff on throttling, and a middleware that counts the HTTP requests sent (the
+ * benchmark compares this against the emulator floor).
+ *
+ * Endpoint override (moto, LocalStack): `endpoint` or AWS_ENDPOINT_URL. With an override S3 uses path-style
+ * addressing, and S3 Control gets a fixed endpoint provider because its endpoint rules prefix the host with
+ * `{AccountId}.`, which breaks any custom endpoint (docs: shared/cloud/moto.md §3).
+ */
+import { Agent as HttpAgent } from "node:http"
+import { Agent as HttpsAgent } from "node:https"
+import { NodeHttpHandler } from "@smithy/node-http-handler"
+import type { DeserializeMiddleware, InitializeMiddleware, MiddlewareStack } from "@smithy/types"
+import { AccessAnalyzerClient } from "@aws-sdk/client-accessanalyzer"
+import { AccountClient } from "@aws-sdk/client-account"
+import { CloudTrailClient } from "@aws-sdk/client-cloudtrail"
+import { CloudWatchClient } from "@aws-sdk/client-cloudwatch"
+import { CloudWatchLogsClient } from "@aws-sdk/client-cloudwatch-logs"
+import { ConfigServiceClient } from "@aws-sdk/client-config-service"
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb"
+import { EC2Client } from "@aws-sdk/client-ec2"
+import { ECRClient } from "@aws-sdk/client-ecr"
+import { EFSClient } from "@aws-sdk/client-efs"
+import { EKSClient } from "@aws-sdk/client-eks"
+import { ElasticLoadBalancingV2Client } from "@aws-sdk/client-elastic-load-balancing-v2"
+import { GuardDutyClient } from "@aws-sdk/client-guardduty"
+import { IAMClient } from "@aws-sdk/client-iam"
+import { KMSClient } from "@aws-sdk/client-kms"
+import { LambdaClient } from "@aws-sdk/client-lambda"
+import { RDSClient } from "@aws-sdk/client-rds"
+import { S3Client } from "@aws-sdk/client-s3"
+import { S3ControlClient } from "@aws-sdk/client-s3-control"
+import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager"
+import { SecurityHubClient } from "@aws-sdk/client-securityhub"
+import { SNSClient } from "@aws-sdk/client-sns"
+import { SQSClient } from "@aws-sdk/client-sqs"
+import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts"
+
+/** Long-lived keys, optionally used to assume `roleArn` (cross-account audit role, with `externalId`). */
+export interface AwsCredentialsInput {
+  readonly accessKeyId: string
+  readonly secretAccessKey: string
+  readonly sessionToken?: string
+  readonly roleArn?: string
+  readonly externalId?: string
+  readonly roleSessionName?: string
+}
+
+interface ResolvedCredentials {
+  readonly accessKeyId: string
+  readonly secretAccessKey: string
+  readonly sessionToken?: string
+  readonly expiration?: Date
+}
+
+/** A command the stub answers instead of the network (emulator gaps in tests). */
+export interface StubCall {
+  readonly client: string
+  readonly command: string
+  readonly region: string
+  readonly input: unknown
+}
+/** Returns the command's output, throws an SDK-like error, or returns undefined to let the call through. */
+export type CommandStub = (call: StubCall) => Record<string, unknown> | undefined
+
+export interface AwsClientOptions {
+  readonly credentials: AwsCredentialsInput
+  /** Custom endpoint for every service (moto); default AWS_ENDPOINT_URL, else the real AWS endpoints. */
+  readonly endpoint?: string
+  /** Region for global services and STS. */
+  readonly homeRegion?: string
+  /** SDK attempts per call, including the first (default 5). */
+  readonly maxAttempts?: number
+  readonly maxSockets?: number
+  readonly requestTimeoutMs?: number
+  readonly stub?: CommandStub
+}
+
+const clientConstructors = {
+  accessanalyzer: AccessAnalyzerClient,
+  account: AccountClient,
+  cloudtrail: CloudTrailClient,
+  cloudwatch: CloudWatchClient,
+  logs: CloudWatchLogsClient,
+  config: ConfigServiceClient,
+  dynamodb: DynamoDBClient,
+  ec2: EC2Client,
+  ecr: ECRClient,
+  efs: EFSClient,
+  eks: EKSClient,
+  elbv2: ElasticLoadBalancingV2Client,
+  guardduty: GuardDutyClient,
+  iam: IAMClient,
+  kms: KMSClient,
+  lambda: LambdaClient,
+  rds: RDSClient,
+  s3: S3Client,
+  s3control: S3ControlClient,
+  secretsmanager: SecretsManagerClient,
+  securityhub: SecurityHubClient,
+  sns: SNSClient,
+  sqs: SQSClient,
+  sts: STSClient,
+} as const
+
+export type ClientName = keyof typeof clientConstructors
+export type ClientOf<N extends ClientName> = InstanceType<(typeof clientConstructors)[N]>
+
+export interface ApiCallStats {
+  /** HTTP requests sent, retries included. */
+  readonly total: number
+  /** Requests per `Client.Command` (e.g. `S3Client.GetBucketPolicyCommand`). */
+  readonly byOperation: Readonly<Record<string, number>>
+}
+
+export interface AwsClients {
+  get<N extends ClientName>(name: N, region: string): ClientOf<N>
+  readonly homeRegion: string
+  readonly endpoint: string | undefined
+  stats(): ApiCallStats
+  /** Closes every socket; the factory is unusable afterwards. */
+  destroy(): void
+}
+
+/** Credentials provider that assumes the role once and again 5 minutes before the session expires. */
+function roleProvider(
+  input: AwsCredentialsInput & { readonly roleArn: string },
+  sts: STSClient,
+): () => Promise<ResolvedCredentials> {
+  let cached: ResolvedCredentials | undefined
+  let pending: Promise<ResolvedCredentials> | undefined
+  const refresh = async (): Promise<ResolvedCredentials> => {
+    const out = await sts.send(
+      new AssumeRoleCommand({
+        RoleArn: input.roleArn,
+        RoleSessionName: input.roleSessionName ?? "cloud-audit-scanner",
+        ...(input.externalId === undefined ? {} : { ExternalId: input.externalId }),
+        DurationSeconds: 3600,
+      }),
+    )
+    const c = out.Credentials
+    if (c?.AccessKeyId === undefined || c.SecretAccessKey === undefined) {
+      throw new Error(`AssumeRole ${input.roleArn} returned no credentials`)
+    }
+    return {
+      accessKeyId: c.AccessKeyId,
+      secretAccessKey: c.SecretAccessKey,
+      ...(c.SessionToken === undefined ? {} : { sessionToken: c.SessionToken }),
+      ...(c.Expiration === undefined ? {} : { expiration: c.Expiration }),
+    }
+  }
+  return async () => {
+    const fresh = cached !== undefined && (cached.expiration === undefined || cached.expiration.getTime() - Date.now() > 5 * 60_000)
+    if (fresh && cached !== undefined) return cached
+    pending ??= refresh().finally(() => {
+      pending = undefined
+    })
+    cached = await pending
+    return cached
+  }
+}
+
+export function makeAwsClients(options: AwsClientOptions): AwsClients {
+  const endpoint = options.endpoint ?? (process.env["AWS_ENDPOINT_URL"] || undefined)
+  const homeRegion = options.homeRegion ?? "us-east-1"
+  const maxSockets = options.maxSockets ?? 32
+  const requestHandler = new NodeHttpHandler({
+    httpAgent: new HttpAgent({ keepAlive: true, maxSockets }),
+    httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets }),
+    connectionTimeout: 5_000,
+    requestTimeout: options.requestTimeoutMs ?? 60_000,
+  })
+  let total = 0
+  const byOperation: Record<string, number> = {}
+  const cache = new Map<string, ClientOf<ClientName>>()
+
+  const staticCredentials: ResolvedCredentials = {
+    accessKeyId: options.credentials.accessKeyId,
+    secretAccessKey: options.credentials.secretAccessKey,
+    ...(options.credentials.sessionToken === undefined ? {} : { sessionToken: options.credentials.sessionToken }),
+  }
+
+  const baseConfig = (region: string, credentials: ResolvedCredentials | (() => Promise<ResolvedCredentials>)) => ({
+    region,
+    credentials,
+    requestHandler,
+    maxAttempts: options.maxAttempts ?? 5,
+    retryMode: "adaptive",
+    ...(endpoint === undefined ? {} : { endpoint }),
+  })
+
+  const instrument = (client: ClientOf<ClientName>, region: string) => {
+    const stack = client.middlewareStack as unknown as MiddlewareStack<object, object>
+    // Innermost middleware (deserialize step, low priority): runs once per HTTP attempt, after retries are decided.
+    const counter: DeserializeMiddleware<object, object> = (next, context) => async (args) => {
+      total++
+      const key = `${String(context.clientName)}.${String(context.commandName)}`
+      byOperation[key] = (byOperation[key] ?? 0) + 1
+      return next(args)
+    }
+    stack.add(counter, { step: "deserialize", priority: "low", name: "cloudAuditApiCallCounter" })
+    const stub = options.stub
+    if (stub !== undefined) {
+      const stubMiddleware: InitializeMiddleware<object, object> = (next, context) => async (args) => {
+        const output = stub({
+          client: String(context.clientName),
+          command: String(context.commandName),
+          region,
+          input: args.input,
+        })
+        if (output === undefined) return next(args)
+        return { output: { $metadata: { httpStatusCode: 200 }, ...output }, response: undefined }
+      }
+      stack.add(stubMiddleware, { step: "initialize", priority: "high", name: "cloudAuditCommandStub" })
+    }
+    return client
+  }
+
+  const makeClient = (name: ClientName, region: string, credentials: ResolvedCredentials | (() => Promise<ResolvedCredentials>)) => {
+    const config = baseConfig(region, credentials)
+    switch (name) {
+      case "s3":
+        return instrument(new S3Client({ ...config, forcePathStyle: endpoint !== undefined }), region)
+      case "s3control":
+        return instrument(
+          new S3ControlClient(
+            endpoint === undefined ? config : { ...config, endpointProvider: () => ({ url: new URL(endpoint) }) },
+          ),
+          region,
+        )
+      default: {
+        const Ctor = clientConstructors[name] as new (c: typeof config) => ClientOf<ClientName>
+        return instrument(new Ctor(config), region)
+      }
+    }
+  }
+
+  const { roleArn } = options.credentials
+  const credentials =
+    roleArn === undefined
+      ? staticCredentials
+      : roleProvider({ ...options.credentials, roleArn }, makeClient("sts", homeRegion, staticCredentials) as STSClient)
+
+  return {
+    homeRegion,
+    endpoint,
+    get<N extends ClientName>(name: N, region: string): ClientOf<N> {
+      const key = `${name}:${region}`
+      let client = cache.get(key)
+      if (client === undefined) {
+        client = makeClient(name, region, credentials)
+        cache.set(key, client)
+      }
+      return client as ClientOf<N>
+    },
+    stats: () => ({ total, byOperation: { ...byOperation } }),
+    destroy: () => {
+      requestHandler.destroy()
+      cache.clear()
+    },
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * A counting semaphore bounding the number of in-flight cloud API calls of one scan. The emulator and real
+ * APIs both degrade under bursts (moto saturates at ~8 concurrent calls; AWS throttles per account), so every
+ * collector call goes through one limiter per scan.
+ */
+export interface Limiter {
+  run<A>(task: () => Promise<A>): Promise<A>
+  readonly active: () => number
+}
+
+export function makeLimiter(concurrency: number): Limiter {
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`)
+  let active = 0
+  const waiting: Array<() => void> = []
+  const release = () => {
+    active--
+    const next = waiting.shift()
+    if (next !== undefined) next()
+  }
+  return {
+    active: () => active,
+    run: <A>(task: () => Promise<A>) =>
+      new Promise<A>((resolve, reject) => {
+        const start = () => {
+          active++
+          task().then(
+            (value) => {
+              release()
+              resolve(value)
+            },
+            (error: unknown) => {
+              release()
+              reject(error)
+            },
+          )
+        }
+        if (active < concurrency) start()
+        else waiting.push(start)
+      }),
+  }
+}
+
+/** Maps over items with at most `concurrency` callbacks running at once, keeping the input order. */
+export async function mapConcurrent<T, R>(
+  items: ReadonlyArray<T>,
+  concurrency: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length)
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++
+      results[index] = await fn(items[index] as T, index)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker))
+  return results
+}

@@ -1,0 +1,79 @@
+/**
+ * Shared helpers for the scanner suites: seeding clients on moto, a scan call with test defaults (two regions,
+ * one attempt per call), and row/finding lookups that fail loudly with the actual rows when a case is missing.
+ */
+import { expect } from "vitest"
+import type { CheckResult, DetailRow } from "../../server/scanner/check.ts"
+import { makeAwsClients, type AwsClients, type AwsCredentialsInput } from "../../server/scanner/aws/clients.ts"
+import { scanService, type ScanServiceInput, type ScanServiceResult } from "../../server/scanner/aws/scan-service.ts"
+import type { Moto } from "../support/moto.ts"
+
+export const REGIONS = ["us-east-1", "eu-west-1"] as const
+export const ACCOUNT = "123456789012"
+export const OTHER_ACCOUNT = "111122223333"
+
+export const testKeys: AwsCredentialsInput = { accessKeyId: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "moto-secret" }
+/** Credentials that assume a role in a second moto account (separate, empty state). */
+export const otherAccountKeys: AwsCredentialsInput = {
+  ...testKeys,
+  roleArn: `arn:aws:iam::${OTHER_ACCOUNT}:role/Audit`,
+  externalId: "audit-external-id",
+}
+
+export function seedClients(moto: Moto, credentials: AwsCredentialsInput = testKeys): AwsClients {
+  return makeAwsClients({ credentials, endpoint: moto.endpoint, maxAttempts: 1 })
+}
+
+export function scan(
+  moto: Moto,
+  service: string,
+  options: Partial<Omit<ScanServiceInput, "service" | "endpoint">> = {},
+): Promise<ScanServiceResult> {
+  return scanService({
+    credentials: testKeys,
+    regions: REGIONS,
+    maxAttempts: 1,
+    ...options,
+    service,
+    endpoint: moto.endpoint,
+  })
+}
+
+export function finding(result: ScanServiceResult, checkId: string): CheckResult {
+  const f = result.findings.find((x) => x.check_id === checkId)
+  if (f === undefined) throw new Error(`No finding for ${checkId}; got ${result.findings.map((x) => x.check_id).join(", ")}`)
+  return f
+}
+
+export function rowFor(result: ScanServiceResult, checkId: string, resourceId: string, region?: string): DetailRow {
+  const f = finding(result, checkId)
+  const r = f.details.find((d) => d.resource_id === resourceId && (region === undefined || d.region === region))
+  if (r === undefined) {
+    throw new Error(
+      `${checkId}: no row for ${resourceId}${region === undefined ? "" : ` in ${region}`}; rows: ${JSON.stringify(f.details)}; errors: ${JSON.stringify(f.errors)}`,
+    )
+  }
+  return r
+}
+
+/** Asserts the compliant and the non-compliant case of a check on the same scanned state. */
+export function expectCases(
+  result: ScanServiceResult,
+  checkId: string,
+  cases: { readonly compliant?: ReadonlyArray<string>; readonly nonCompliant?: ReadonlyArray<string>; readonly region?: string },
+): void {
+  for (const id of cases.compliant ?? []) {
+    const r = rowFor(result, checkId, id, cases.region)
+    expect(r.compliant, `${checkId} ${id}: ${r.reason}`).toBe(true)
+  }
+  for (const id of cases.nonCompliant ?? []) {
+    const r = rowFor(result, checkId, id, cases.region)
+    expect(r.compliant, `${checkId} ${id}: ${r.reason}`).toBe(false)
+  }
+  if ((cases.nonCompliant ?? []).length > 0) expect(finding(result, checkId).status).toBe("fail")
+}
+
+export function expectStatus(result: ScanServiceResult, checkId: string, status: CheckResult["status"]): void {
+  const f = finding(result, checkId)
+  expect(f.status, `${checkId}: ${JSON.stringify({ details: f.details, errors: f.errors })}`).toBe(status)
+}

@@ -11,6 +11,7 @@
  * cannot lock the screen. Context is cleared whenever the overlay hides.
  */
 import { assertEvent, assign, setup } from "xstate"
+import { Overlay } from "../contracts/constants.ts"
 
 export interface LoadingOverlayContext {
   readonly message: string
@@ -32,8 +33,8 @@ export const loadingOverlayMachine = setup({
     events: {} as LoadingOverlayEvent,
   },
   delays: {
-    /** Access spec §9; kept here until `src/contracts/constants.ts` publishes it. */
-    overlayTimeout: 30_000,
+    /** Access spec §9: 30 s. */
+    overlayTimeout: Overlay.timeoutMs,
   },
   actions: {
     assignOverlay: assign(({ event }) => {

@@ -13,6 +13,7 @@
  * exactly when `toasts` is non-empty. Durations come from the delayed events, so a SimulatedClock drives them in tests.
  */
 import { assertEvent, enqueueActions, setup } from "xstate"
+import { Toasts } from "../contracts/constants.ts"
 
 export type ToastKind = "success" | "error" | "info" | "warning"
 
@@ -34,14 +35,13 @@ export type ToastEvent =
   | { readonly type: "toast.dismissed"; readonly id: string }
   | { readonly type: "toast.expired"; readonly id: string }
 
-/** Access spec §9. Kept here until `src/contracts/constants.ts` publishes them. */
+/** Access spec §9: success 2000 ms, error 4000 ms, anything else the 4000 ms default. */
 const TOAST_DURATION_MS: Readonly<Record<ToastKind, number>> = {
-  success: 2000,
-  error: 4000,
-  info: 4000,
-  warning: 4000,
+  success: Toasts.successMs,
+  error: Toasts.errorMs,
+  info: Toasts.defaultMs,
+  warning: Toasts.defaultMs,
 }
-const TOAST_MAX_VISIBLE = 20
 
 /** Scheduler id of a toast's expiry event (used to cancel it). */
 export const toastTimerId = (toastId: string): string => `toast.expiry.${toastId}`
@@ -75,7 +75,7 @@ export const toastMachine = setup({
         durationMs: event.durationMs ?? TOAST_DURATION_MS[event.kind],
       }
       const queued = [...context.toasts, toast]
-      const overflow = Math.max(0, queued.length - TOAST_MAX_VISIBLE)
+      const overflow = Math.max(0, queued.length - Toasts.maxShown)
       for (const dropped of queued.slice(0, overflow)) enqueue.cancel(toastTimerId(dropped.id))
       enqueue.assign({ toasts: queued.slice(overflow), nextId: context.nextId + 1 })
       enqueue.raise({ type: "toast.expired", id: toast.id }, { id: toastTimerId(toast.id), delay: "toastLifetime" })

@@ -1,0 +1,25 @@
+/**
+ * Composition of the API's group handler layers. ONE line per contract group: a group is served by its
+ * real layer once it exists, else by `notImplemented(<group>)` (every endpoint answers 501). To switch a
+ * group, replace its `notImplemented("x")` with the layer (and add the import), e.g.
+ *   import { AuthHandlers } from "./auth.ts"
+ *   AuthHandlers,            // was: notImplemented("auth"),
+ * Services a group layer needs (SqlClient, AppConfig, mailer, ...) are provided by server/http/server.ts;
+ * group-specific ones (an auth middleware layer, ...) are provided here with `Layer.provide`.
+ */
+import { Layer } from "effect"
+import { notImplemented } from "./not-implemented.ts"
+import { SystemHandlers } from "./system.ts"
+
+export const ApiHandlers = Layer.mergeAll(
+  SystemHandlers,
+  notImplemented("auth"),
+  notImplemented("workspaces"),
+  notImplemented("team"),
+  notImplemented("invitations"),
+  notImplemented("profile"),
+  notImplemented("providers"),
+  notImplemented("accounts"),
+  notImplemented("scans"),
+  notImplemented("findings"),
+)

@@ -1,0 +1,15 @@
+/**
+ * Every migration, in order. Keys are `NNNN_name` (Migrator.fromRecord parses the number as the id).
+ *
+ * To add one: create `server/db/migrations/NNNN_name.ts` whose default export is an Effect using
+ * `SqlClient`, then add ONE import line and ONE record line below. Take the next free number: a migration
+ * numbered below one already applied is never run, and start-up refuses to continue when it finds one
+ * (see server/db/migrate.ts).
+ */
+import type { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import m0001_platform from "./0001_platform.ts"
+
+export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
+  "0001_platform": m0001_platform,
+}

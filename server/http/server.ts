@@ -1,0 +1,61 @@
+/**
+ * The HTTP server: the contract's HttpApi (handlers from server/api/index.ts), /api/openapi.json,
+ * the API reference at /api/docs (Scalar bundled inline: no internet needed at runtime), the built SPA
+ * from `distDir`, and the global request middleware (request ids, JSON access log, error mapping).
+ *
+ * Graceful shutdown: releasing the layer stops accepting connections and waits up to
+ * SHUTDOWN_GRACE for in-flight requests before the layers below it (database, ...) are released.
+ */
+import { createServer } from "node:http"
+import { Effect, Layer } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import * as NetAddress from "effect/net/NetAddress"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Api } from "../../src/contracts/api.ts"
+import { ApiHandlers } from "../api/index.ts"
+import { logLine } from "../log.ts"
+import { requestMiddleware } from "./middleware.ts"
+import { staticLayer } from "./static.ts"
+
+export const SHUTDOWN_GRACE = "10 seconds"
+
+export interface HttpOptions {
+  readonly port: number
+  readonly host: string
+  /** Directory of the built SPA (vite's `dist/`). */
+  readonly distDir: string
+}
+
+/** Every route of the app, to be served by `HttpRouter.serve`. */
+export const routesLayer = (distDir: string) =>
+  Layer.mergeAll(
+    HttpApiBuilder.layer(Api, { openapiPath: "/api/openapi.json" }).pipe(Layer.provide(ApiHandlers)),
+    HttpApiScalar.layer(Api, { path: "/api/docs" }),
+    staticLayer(distDir),
+    requestMiddleware,
+  )
+
+/** Logs the bound address once listening, and the start of shutdown. */
+const announce = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const server = yield* HttpServer.HttpServer
+    const address = server.address
+    if (address._tag !== "UnixPathAddress") logLine("info", "http server listening", { address: NetAddress.formatInet(address), port: address.port })
+    yield* Effect.addFinalizer(() => Effect.sync(() => logLine("info", "http server stopping: finishing in-flight requests")))
+  }),
+)
+
+/** The listening HTTP server. Needs the services the handlers use (SqlClient, AppConfig, ...). */
+export const httpServerLayer = (options: HttpOptions) =>
+  announce.pipe(
+    Layer.provideMerge(HttpRouter.serve(routesLayer(options.distDir), { disableLogger: true, disableListenLog: true })),
+    Layer.provideMerge(
+      NodeHttpServer.layer(() => createServer(), { port: options.port, host: options.host, gracefulShutdownTimeout: SHUTDOWN_GRACE }),
+    ),
+  )
+
+/** The bound TCP port (useful with port 0). */
+export const boundPort: Effect.Effect<number, never, HttpServer.HttpServer> = Effect.map(HttpServer.HttpServer, (server) =>
+  server.address._tag === "UnixPathAddress" ? 0 : server.address.port,
+)

@@ -1,0 +1,8 @@
+/**
+ * Every job the workers run. To add one: define it with `defineJob` in its own file (e.g.
+ * `server/scanner/jobs.ts`), then add ONE import line and ONE entry below. API processes create the
+ * queues listed here at start, so `JobQueue.send` works before any worker has started.
+ */
+import type { AnyJob } from "./queue.ts"
+
+export const jobs: ReadonlyArray<AnyJob> = []

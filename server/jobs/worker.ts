@@ -1,0 +1,72 @@
+/**
+ * The worker loop: subscribes this process to every queue of `JobQueue.jobs` and runs each job's Effect
+ * handler with the process's services (`JobServices`). Any number of worker processes may run; pg-boss
+ * hands each job to one of them at a time (SKIP LOCKED).
+ *
+ * Per job: decode the payload with the job's schema, run the handler (interrupted when pg-boss aborts the
+ * job: expiry or shutdown), log one line at the end (job, job_id, attempt, outcome, ms). A failure or
+ * defect is logged and rethrown to pg-boss, which retries per the queue policy. An undecodable payload
+ * also fails the attempt (the log names the schema error).
+ *
+ * Shutdown: stop fetching (offWork, waiting for running handlers), then `JobQueue` stops pg-boss.
+ */
+import { Cause, Effect, Exit, Layer } from "effect"
+import type { Job } from "pg-boss"
+import { logLine } from "../log.ts"
+import { type AnyJob, decodePayload, JobQueue, JobQueueError, type JobServices } from "./queue.ts"
+
+const DEFAULT_POLLING_SECONDS = 1
+
+const runOne = (job: AnyJob, row: Job<unknown>) =>
+  Effect.gen(function* () {
+    const payload = yield* decodePayload(job, row.data)
+    yield* job.handler(payload, { id: row.id, name: job.name, retryCount: row.retryCount, signal: row.signal })
+  }).pipe(Effect.annotateLogs({ job: job.name, job_id: row.id, attempt: row.retryCount + 1 }))
+
+export const WorkerLive: Layer.Layer<never, JobQueueError, JobServices> = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const queue = yield* JobQueue
+    const context = yield* Effect.context<JobServices>()
+    const run = Effect.runPromiseExitWith(context)
+    const working: Array<string> = []
+
+    yield* Effect.addFinalizer(() =>
+      Effect.promise(async () => {
+        logLine("info", "worker stopping", { queues: working })
+        await Promise.all(working.map((name) => queue.boss.offWork(name, { wait: true }).catch(() => undefined)))
+        logLine("info", "worker stopped")
+      }),
+    )
+
+    for (const job of queue.jobs) {
+      yield* Effect.tryPromise({
+        try: () =>
+          queue.boss.work<unknown>(
+            job.name,
+            {
+              batchSize: 1,
+              localConcurrency: job.work.localConcurrency ?? 1,
+              pollingIntervalSeconds: job.work.pollingIntervalSeconds ?? DEFAULT_POLLING_SECONDS,
+            },
+            async (rows: Array<Job<unknown>>) => {
+              for (const row of rows) {
+                const started = performance.now()
+                const exit = await run(runOne(job, row), { signal: row.signal })
+                const fields = { job: job.name, job_id: row.id, attempt: row.retryCount + 1, ms: Math.round(performance.now() - started) }
+                if (Exit.isSuccess(exit)) {
+                  logLine("info", "job completed", fields)
+                } else {
+                  const detail = Cause.pretty(exit.cause)
+                  logLine("error", "job failed", { ...fields, cause: detail })
+                  throw new Error(`${job.name} failed: ${Cause.squash(exit.cause) instanceof Error ? (Cause.squash(exit.cause) as Error).message : detail}`)
+                }
+              }
+            },
+          ),
+        catch: (cause) => new JobQueueError({ message: `could not start working ${job.name}: ${(cause as Error).message ?? String(cause)}`, cause }),
+      })
+      working.push(job.name)
+    }
+    logLine("info", "worker started", { queues: working })
+  }),
+)

@@ -12,7 +12,7 @@
  * - The type comes from the status (and, when present, the body's catalogue `_tag` / `data.error_type`),
  *   so one outcome always maps to exactly one entry.
  */
-import { type ErrorType, TYPE_OF_TAG, isApiErrorTag } from "./errors.ts"
+import { type ErrorType, STATUS_OF_TAG, TYPE_OF_TAG, isApiErrorTag } from "./errors.ts"
 import {
   InvitationMessages,
   OtherMessages,
@@ -121,7 +121,8 @@ const isServerFailure = (status: number): boolean => status === 500 || status ==
 export const typeOfResponse = (status: number, body: unknown): ErrorType => {
   if (status === 401 && errorTypeField(body) === "email_not_verified") return "EMAIL_NOT_VERIFIED"
   const tag = tagOf(body)
-  if (isApiErrorTag(tag) && tag !== "NotFound") return TYPE_OF_TAG[tag]
+  // A tag refines the type only when it agrees with the status (a proxy may answer for the server).
+  if (isApiErrorTag(tag) && STATUS_OF_TAG[tag] === status && tag !== "NotFound") return TYPE_OF_TAG[tag]
   if (status === 400 || status === 422) return "VALIDATION_ERROR"
   if (status === 401 || status === 403) return "UNAUTHORIZED"
   if (status === 409) return "CONFLICT_ERROR"

@@ -213,10 +213,15 @@ export const ScanningMessages = {
 // ---------------------------------------------------------------------------------------------------
 // Texts with values in them.
 
-/** Access §8 resend: 429 → minutes from `retry_after_seconds` (default 60), rounded up, at least 1. */
+/**
+ * Access §8 resend: 429 → minutes from `retry_after_seconds` (default 60), rounded up, at least 1.
+ * Values above a day are treated as a day (a wait longer than that is a server bug, not a cool-down).
+ */
 export const resendWaitMessage = (retryAfterSeconds: number | undefined): string => {
   const seconds =
-    retryAfterSeconds !== undefined && Number.isFinite(retryAfterSeconds) && retryAfterSeconds > 0 ? retryAfterSeconds : 60
+    retryAfterSeconds !== undefined && Number.isFinite(retryAfterSeconds) && retryAfterSeconds > 0
+      ? Math.min(retryAfterSeconds, 86_400)
+      : 60
   const minutes = Math.max(1, Math.ceil(seconds / 60))
   return `Please wait ${minutes} minute(s) before requesting another verification email`
 }

@@ -18,6 +18,7 @@ import { expectCases, expectStatus, finding, OTHER_ACCOUNT, otherAccountKeys, ro
 
 // moto's canned "public-read-write" only grants READ, so the grants are spelled out.
 const ALL_USERS = "http://acs.amazonaws.com/groups/global/AllUsers"
+const LOG_DELIVERY = "http://acs.amazonaws.com/groups/s3/LogDelivery"
 const allBlocked = { BlockPublicAcls: true, IgnorePublicAcls: true, BlockPublicPolicy: true, RestrictPublicBuckets: true }
 const tlsOnly = (bucket: string) =>
   JSON.stringify({
@@ -43,7 +44,7 @@ async function createBucket(c: AwsClients, name: string, region: string, options
   await c.get("s3", region).send(
     new CreateBucketCommand({ Bucket: name, ...(region === "us-east-1" ? {} : { CreateBucketConfiguration: { LocationConstraint: region as "eu-west-1" } }) }),
   )
-  if (options.logTarget === true) await c.get("s3", region).send(new PutBucketAclCommand({ Bucket: name, ACL: "log-delivery-write" }))
+  if (options.logTarget === true) await c.get("s3", region).send(new PutBucketAclCommand({ Bucket: name, GrantWrite: `uri="${LOG_DELIVERY}"`, GrantReadACP: `uri="${LOG_DELIVERY}"` }))
 }
 
 /** A bucket with every S3 control in place. */

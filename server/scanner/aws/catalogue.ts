@@ -4,6 +4,7 @@
  */
 import type { CheckMeta } from "../check.ts"
 import type { AwsCheck } from "./define-check.ts"
+import { iamChecks } from "./checks/iam.ts"
 import { s3Checks } from "./checks/s3.ts"
 
 export interface AwsServiceInfo {
@@ -39,7 +40,7 @@ export const awsServices: ReadonlyArray<AwsServiceInfo> = [
   { id: "securityhub", name: "Security Hub", global: false },
 ]
 
-export const awsChecks: ReadonlyArray<AwsCheck> = [...s3Checks]
+export const awsChecks: ReadonlyArray<AwsCheck> = [...iamChecks, ...s3Checks]
 
 export function checksForService(service: string): ReadonlyArray<AwsCheck> {
   return awsChecks.filter((c) => c.service === service)

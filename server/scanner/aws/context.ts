@@ -41,6 +41,8 @@ export interface CollectContext {
   /** Bounded fan-out over resources. */
   map<T, R>(items: ReadonlyArray<T>, fn: (item: T) => Promise<R>): Promise<R[]>
   countResources(n: number): void
+  /** Records a gap found in a successful answer (e.g. a report without its root row). */
+  recordError(error: CollectionError): void
   readonly errors: ReadonlyArray<CollectionError>
 }
 
@@ -102,6 +104,9 @@ export function makeCollectContext(options: ContextOptions): CollectContextHandl
     resourcesScanned: () => resources,
     countResources: (n) => {
       resources += n
+    },
+    recordError: (e) => {
+      errors.push(e)
     },
     async call(spec, fn) {
       const r = await attempt(fn)

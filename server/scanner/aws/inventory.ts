@@ -5,19 +5,22 @@
  */
 import type { CollectionError } from "../check.ts"
 import type { CollectContext } from "./context.ts"
+import { collectIam, iamResourceTypes, type IamInventory } from "./collectors/iam.ts"
 import { collectS3, s3ResourceTypes, type S3Inventory } from "./collectors/s3.ts"
 
 export interface Inventories {
+  readonly iam: IamInventory
   readonly s3: S3Inventory
 }
 
 export type CollectorKey = keyof Inventories
 
 export const collectors: { readonly [K in CollectorKey]: (ctx: CollectContext) => Promise<Inventories[K]> } = {
+  iam: collectIam,
   s3: collectS3,
 }
 
-export const resourceTypes = [...s3ResourceTypes] as const
+export const resourceTypes = [...iamResourceTypes, ...s3ResourceTypes] as const
 
 export type ResourceType = (typeof resourceTypes)[number]
 

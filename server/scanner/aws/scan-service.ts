@@ -127,12 +127,12 @@ export async function scanService(input: ScanServiceInput): Promise<ScanServiceR
       ...(input.signal === undefined ? {} : { signal: input.signal }),
     })
     const needed = [...new Set(checks.flatMap((c) => c.uses.map(collectorOf)))]
-    const sections: Partial<Record<CollectorKey, Inventories[CollectorKey]>> = {}
+    const sections: { -readonly [K in CollectorKey]?: Inventories[K] } = {}
     const crashErrors: CollectionError[] = []
     await Promise.all(
       needed.map(async (key) => {
         try {
-          sections[key] = await collectors[key](ctx)
+          Object.assign(sections, { [key]: await collectors[key](ctx) })
         } catch (error) {
           if (input.signal?.aborted === true) throw error
           // A collector bug must not sink the other collectors; every check reading it reports the error.

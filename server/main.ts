@@ -15,17 +15,14 @@
  */
 import { resolve } from "node:path"
 import { Cause, Effect, Exit, Layer } from "effect"
-import { HttpServer } from "effect/http"
-import type { SqlClient } from "effect/sql"
 import { NodeRuntime } from "@effect/platform-node"
+import { appLayer } from "./app.ts"
 import { AppConfig, type AppConfigShape, describeConfig, formatConfigError, loadAppConfig } from "./config.ts"
 import { DbLive, effectiveDatabaseUrl } from "./db/client.ts"
-import { requireMigrated, runMigrations } from "./db/migrate.ts"
-import { httpServerLayer } from "./http/server.ts"
+import { runMigrations } from "./db/migrate.ts"
 import { ensureSpaBuilt } from "./http/spa-build.ts"
-import { JobQueue, startBoss } from "./jobs/queue.ts"
+import { startBoss } from "./jobs/queue.ts"
 import { jobs } from "./jobs/registry.ts"
-import { WorkerLive } from "./jobs/worker.ts"
 import { loggerLayer, logLine, setLogLevel } from "./log.ts"
 
 const ROOT = resolve(import.meta.dirname, "..")
@@ -45,36 +42,6 @@ const failureLine = (cause: Cause.Cause<unknown>): string => {
 const displayUrl = (config: AppConfigShape, port: number) => {
   const local = ["0.0.0.0", "::", "127.0.0.1", "localhost", "::1"].includes(config.host)
   return `http://${local ? "localhost" : config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`
-}
-
-/** Migrations: applied by this process, or (external database, api/worker) only checked. */
-const schemaLayer = (config: AppConfigShape, command: Command) =>
-  Layer.effectDiscard<unknown, unknown, SqlClient.SqlClient>(
-    command === "start" || config.databaseUrl === undefined
-      ? runMigrations.pipe(
-          Effect.tap((applied) =>
-            Effect.sync(() => logLine("info", "migrations applied", { applied: applied.map(([id, name]) => `${String(id).padStart(4, "0")}_${name}`) })),
-          ),
-        )
-      : requireMigrated,
-  )
-
-const appLayer = (config: AppConfigShape, command: Exclude<Command, "migrate">) => {
-  const base = DbLive.pipe(Layer.provideMerge(AppConfig.layerFrom(config)))
-  const migrated = schemaLayer(config, command).pipe(Layer.provideMerge(base))
-  const queue = JobQueue.layer({ jobs, supervise: command !== "api" }).pipe(Layer.provideMerge(migrated))
-  if (command === "worker") return WorkerLive.pipe(Layer.provideMerge(queue))
-  const services = command === "start" ? WorkerLive.pipe(Layer.provideMerge(queue)) : queue
-  const http = httpServerLayer({ port: config.port, host: config.host, distDir: DIST_DIR }).pipe(Layer.provideMerge(services))
-  return Layer.effectDiscard(
-    Effect.gen(function* () {
-      const server = yield* HttpServer.HttpServer
-      const port = server.address._tag === "UnixPathAddress" ? config.port : server.address.port
-      const url = displayUrl(config, port)
-      logLine("info", "ready", { command, url })
-      process.stdout.write(`\nCloud Audit is running at ${url}\n\n`)
-    }),
-  ).pipe(Layer.provideMerge(http))
 }
 
 const migrateProgram = (config: AppConfigShape) =>
@@ -134,8 +101,23 @@ const main = async () => {
     })
   }
 
+  const onReady = (port: number) => {
+    const url = displayUrl(config, port)
+    logLine("info", "ready", { command, url })
+    process.stdout.write(`\nCloud Audit is running at ${url}\n\n`)
+  }
   const program: Effect.Effect<unknown, unknown> =
-    command === "migrate" ? migrateProgram(config) : Layer.launch(appLayer(config, command))
+    command === "migrate"
+      ? migrateProgram(config)
+      : Layer.launch(
+          appLayer(config, {
+            // With an external database, api/worker only check: migrations run once, as the owner role (`migrate`).
+            migrations: command === "start" || config.databaseUrl === undefined ? "apply" : "check",
+            worker: command !== "api",
+            http: command === "worker" ? undefined : { distDir: DIST_DIR },
+            onReady: command === "worker" ? () => undefined : onReady,
+          }),
+        ).pipe(Effect.andThen(Effect.void))
 
   NodeRuntime.runMain(
     program.pipe(

@@ -43,8 +43,8 @@ export const requestMiddleware = HttpRouter.middleware(
           return yield* Effect.failCause(exit.cause)
         }
         if (classified.logAsError) {
-          yield* Effect.logError("unhandled error while handling request", Cause.pretty(exit.cause)).pipe(
-            Effect.annotateLogs({ ...annotations, method, path }),
+          yield* Effect.logError("unhandled error while handling request").pipe(
+            Effect.annotateLogs({ ...annotations, method, path, cause: Cause.pretty(exit.cause) }),
           )
         }
         response = classified.response

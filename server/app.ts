@@ -1,0 +1,62 @@
+/**
+ * Composition of a process from its parts, shared by `server/main.ts` and the in-process test server
+ * (tests/support/server.ts). Build order (and, reversed, shutdown order):
+ *
+ *   config → database (embedded PGlite or external) + SQL pool → migrations (applied or checked)
+ *     → job queue (pg-boss) → worker loop (optional) → HTTP server (optional) → "ready"
+ *
+ * so on SIGTERM the HTTP server stops accepting and drains first, then the worker finishes its jobs,
+ * then pg-boss, the SQL pool and finally PGlite are closed.
+ */
+import { Effect, Layer } from "effect"
+import { HttpServer } from "effect/http"
+import type { SqlClient } from "effect/sql"
+import { AppConfig, type AppConfigShape } from "./config.ts"
+import { DbLive } from "./db/client.ts"
+import { requireMigrated, runMigrations } from "./db/migrate.ts"
+import { httpServerLayer } from "./http/server.ts"
+import { type AnyJob, JobQueue } from "./jobs/queue.ts"
+import { jobs as registeredJobs } from "./jobs/registry.ts"
+import { WorkerLive } from "./jobs/worker.ts"
+import { logLine } from "./log.ts"
+
+export interface AppOptions {
+  /** "apply": run pending migrations; "check": refuse to start when some are pending. */
+  readonly migrations: "apply" | "check"
+  /** Run the worker loop in this process (also makes this process supervise pg-boss maintenance). */
+  readonly worker: boolean
+  /** Serve HTTP; `distDir` is the built SPA. */
+  readonly http: { readonly distDir: string } | undefined
+  /** Jobs to create queues for / work; defaults to server/jobs/registry.ts. */
+  readonly jobs?: ReadonlyArray<AnyJob>
+  /** Called once the HTTP server listens, with the bound port. */
+  readonly onReady?: (port: number) => void
+}
+
+const formatApplied = (applied: ReadonlyArray<readonly [number, string]>) => applied.map(([id, name]) => `${String(id).padStart(4, "0")}_${name}`)
+
+/** Migrations as a layer: nothing is built on top of it before it has finished. */
+export const schemaLayer = (mode: AppOptions["migrations"]) =>
+  Layer.effectDiscard<unknown, unknown, SqlClient.SqlClient>(
+    mode === "apply"
+      ? runMigrations.pipe(Effect.tap((applied) => Effect.sync(() => logLine("info", "migrations applied", { applied: formatApplied(applied) }))))
+      : requireMigrated,
+  )
+
+export const appLayer = (config: AppConfigShape, options: AppOptions) => {
+  const jobs = options.jobs ?? registeredJobs
+  const base = DbLive.pipe(Layer.provideMerge(AppConfig.layerFrom(config)))
+  const migrated = schemaLayer(options.migrations).pipe(Layer.provideMerge(base))
+  const queue = JobQueue.layer({ jobs, supervise: options.worker }).pipe(Layer.provideMerge(migrated))
+  const services = options.worker ? WorkerLive.pipe(Layer.provideMerge(queue)) : queue
+  if (options.http === undefined) return services
+  const http = httpServerLayer({ port: config.port, host: config.host, distDir: options.http.distDir }).pipe(Layer.provideMerge(services))
+  const onReady = options.onReady
+  return Layer.effectDiscard(
+    Effect.gen(function* () {
+      const server = yield* HttpServer.HttpServer
+      const port = server.address._tag === "UnixPathAddress" ? config.port : server.address.port
+      onReady?.(port)
+    }),
+  ).pipe(Layer.provideMerge(http))
+}

@@ -1,0 +1,149 @@
+/**
+ * The whole API in-process over real HTTP, on PGlite and (when TEST_DATABASE_URL is set) on PostgreSQL:
+ * health, migrations idempotent on restart, JSON 404 for unknown API paths, 400 catalogue errors for bad
+ * bodies, OpenAPI + docs, the SPA with its history fallback and cache headers, request ids, and many
+ * concurrent requests on the embedded database (STACK.md G7).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { IMMUTABLE_CACHE, REVALIDATE_CACHE } from "../../server/http/static.ts"
+import { makeTestDatabase, migrateTestDatabase, type TestDatabase, withSql } from "../support/db.ts"
+import { startTestServer, type TestServer } from "../support/server.ts"
+
+const kinds: ReadonlyArray<"pglite" | "postgres"> = process.env["TEST_DATABASE_URL"] ? ["pglite", "postgres"] : ["pglite"]
+
+const INDEX_HTML = "<!doctype html><html><head><title>fixture</title></head><body><div id=root></div></body></html>"
+const ASSET_JS = "console.log('fixture asset')"
+
+const makeDist = () => {
+  const dist = mkdtempSync(join(tmpdir(), "dist-fixture-"))
+  mkdirSync(join(dist, "assets"))
+  writeFileSync(join(dist, "index.html"), INDEX_HTML)
+  writeFileSync(join(dist, "assets", "index-Ab12Cd34.js"), ASSET_JS)
+  writeFileSync(join(dist, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>")
+  return dist
+}
+
+describe.each(kinds)("platform on %s", (kind) => {
+  let db: TestDatabase
+  let server: TestServer
+  let dist: string
+
+  beforeAll(async () => {
+    dist = makeDist()
+    db = await makeTestDatabase({ kind })
+    server = await startTestServer({ database: db, distDir: dist })
+  })
+
+  afterAll(async () => {
+    await server?.stop()
+    await db?.close()
+    rmSync(dist, { recursive: true, force: true })
+  })
+
+  const get = (path: string, init?: RequestInit) => fetch(`${server.baseUrl}${path}`, init)
+
+  it("answers /api/health with 200 after checking the database", async () => {
+    const res = await get("/api/health")
+    expect(res.status).toBe(200)
+    expect(res.headers.get("content-type")).toContain("application/json")
+    expect(await res.json()).toEqual({ status: "ok", database: "ok" })
+  })
+
+  it("has applied the migrations, and applying them again is a no-op", async () => {
+    const tables = await withSql(db.url, Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ key: string }>`SELECT key FROM app_meta`))
+    expect(tables.map((r) => r.key)).toContain("installed_at")
+    expect(await migrateTestDatabase(db.url)).toEqual([])
+  })
+
+  it("restarts on the same database without re-applying migrations", async () => {
+    const second = await startTestServer({ database: db, distDir: dist })
+    try {
+      const res = await fetch(`${second.baseUrl}/api/health`)
+      expect(res.status).toBe(200)
+      const rows = await withSql(db.url, Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM app_meta WHERE key = 'installed_at'`))
+      expect(rows[0]?.n).toBe(1)
+    } finally {
+      await second.stop()
+    }
+  })
+
+  it("answers unknown /api paths with a JSON NotFound, never the SPA", async () => {
+    for (const [method, path] of [["GET", "/api/does-not-exist"], ["POST", "/api/nope/deeper"], ["GET", "/api"], ["DELETE", "/api/health"]] as const) {
+      const res = await get(path, { method, headers: { accept: "text/html,application/xhtml+xml" } })
+      expect(res.status, `${method} ${path}`).toBe(404)
+      expect(res.headers.get("content-type")).toContain("application/json")
+      expect(await res.json()).toEqual({ _tag: "NotFound", message: `No API endpoint matches ${method} ${path}` })
+    }
+  })
+
+  it("answers a malformed JSON body with a 400 ValidationError", async () => {
+    const res = await get("/api/login", { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" })
+    expect(res.status).toBe(400)
+    const body = (await res.json()) as { _tag: string; message: string }
+    expect(body._tag).toBe("ValidationError")
+    expect(body.message).toBe("Expected a valid JSON body")
+  })
+
+  it("answers a schema-invalid body with a 400 ValidationError listing the field", async () => {
+    const res = await get("/api/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ password: "x" }) })
+    expect(res.status).toBe(400)
+    const body = (await res.json()) as { _tag: string; message: string; errors: Array<{ path: string; message: string }> }
+    expect(body._tag).toBe("ValidationError")
+    expect(body.errors.length).toBeGreaterThan(0)
+    expect(body.errors.map((e) => e.path)).toContain("email")
+    expect(body.message.length).toBeGreaterThan(0)
+  })
+
+  it("serves the OpenAPI document and the API reference", async () => {
+    const spec = await get("/api/openapi.json")
+    expect(spec.status).toBe(200)
+    const doc = (await spec.json()) as { openapi: string; paths: Record<string, unknown> }
+    expect(doc.openapi).toBe("3.1.0")
+    expect(Object.keys(doc.paths)).toContain("/api/health")
+    expect(Object.keys(doc.paths).every((p) => p.startsWith("/api/"))).toBe(true)
+    const docs = await get("/api/docs")
+    expect(docs.status).toBe(200)
+    expect(docs.headers.get("content-type")).toContain("text/html")
+    // Scalar is inlined: the page does not load scripts from a CDN.
+    expect(await docs.text()).not.toMatch(/<script[^>]+src="https?:\/\//)
+  })
+
+  it("serves the SPA for deep links that accept HTML", async () => {
+    for (const path of ["/", "/dashboard/scans/7", "/login?next=%2Fdashboard"]) {
+      const res = await get(path, { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } })
+      expect(res.status, path).toBe(200)
+      expect(res.headers.get("content-type")).toContain("text/html")
+      expect(res.headers.get("cache-control")).toBe(REVALIDATE_CACHE)
+      expect(await res.text()).toBe(INDEX_HTML)
+    }
+  })
+
+  it("caches hashed assets for a year and 404s missing files", async () => {
+    const asset = await get("/assets/index-Ab12Cd34.js")
+    expect(asset.status).toBe(200)
+    expect(asset.headers.get("cache-control")).toBe(IMMUTABLE_CACHE)
+    expect(asset.headers.get("content-type")).toContain("javascript")
+    expect(await asset.text()).toBe(ASSET_JS)
+    const favicon = await get("/favicon.svg")
+    expect(favicon.headers.get("cache-control")).toBe(REVALIDATE_CACHE)
+    const missing = await get("/assets/missing-123.js", { headers: { accept: "*/*" } })
+    expect(missing.status).toBe(404)
+  })
+
+  it("echoes a caller's request id and generates one otherwise", async () => {
+    const mine = await get("/api/health", { headers: { "x-request-id": "test-req-42" } })
+    expect(mine.headers.get("x-request-id")).toBe("test-req-42")
+    const generated = await get("/api/health")
+    expect(generated.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it("handles many concurrent requests that use the database", async () => {
+    const statuses = await Promise.all(Array.from({ length: 40 }, () => get("/api/health").then((r) => r.status)))
+    expect(statuses.every((s) => s === 200)).toBe(true)
+  })
+})

@@ -7,8 +7,9 @@
  * `formErrors`, so checks are ordered: "required" before "format".
  */
 import { Result, Schema, SchemaIssue } from "effect"
-import { ValidationMessages as M } from "./messages.ts"
+import { StatusMessages, ValidationMessages as M } from "./messages.ts"
 import { Limits } from "./constants.ts"
+import { ValidationError, type FieldIssue } from "./errors.ts"
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -81,14 +82,26 @@ export type FieldErrors = Readonly<Record<string, string>>
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 
-/** Flattened `{ path, message }` list of a decode failure (paths dot-joined; root problems get path ""). */
-export const issuesOf = (schema: Schema.Top & Schema.Decoder<unknown, never>, input: unknown) => {
-  const r = Schema.decodeUnknownResult(schema)(input, { errors: "all" })
-  if (Result.isSuccess(r)) return []
-  return formatter(r.failure.issue).issues.map((i) => ({
+/** Flattened `{ path, message }` list of a schema issue (paths dot-joined; root problems get path ""). */
+export const fieldIssues = (issue: SchemaIssue.Issue): ReadonlyArray<FieldIssue> =>
+  formatter(issue).issues.map((i) => ({
     path: (i.path ?? []).map((p) => (typeof p === "object" && p !== null && "key" in p ? String(p.key) : String(p))).join("."),
     message: i.message,
   }))
+
+/** Flattened `{ path, message }` list of decoding `input` with `schema` (every issue). */
+export const issuesOf = (schema: Schema.Top & Schema.Decoder<unknown, never>, input: unknown): ReadonlyArray<FieldIssue> => {
+  const r = Schema.decodeUnknownResult(schema)(input, { errors: "all" })
+  return Result.isSuccess(r) ? [] : fieldIssues(r.failure.issue)
+}
+
+/**
+ * The catalogue's 400 for a schema issue: `message` is the first problem's text (a spec message when the
+ * rule has one), `errors` lists every problem. The server's decode-error mapping uses this.
+ */
+export const validationErrorFromIssue = (issue: SchemaIssue.Issue): ValidationError => {
+  const errors = fieldIssues(issue)
+  return new ValidationError({ message: errors[0]?.message ?? StatusMessages.badRequest, errors: [...errors] })
 }
 
 /**

@@ -13,7 +13,7 @@ const NONE: HttpOutcome = { kind: "no-response" }
 
 /** Every fixed text of messages.ts (the catalogue's vocabulary). */
 const specTexts = new Set<string>(
-  Object.values(Messages)
+  (Object.values(Messages) as ReadonlyArray<unknown>)
     .filter((v): v is Record<string, string> => typeof v === "object" && v !== null)
     .flatMap((o) => Object.values(o)),
 )

@@ -1,0 +1,114 @@
+/**
+ * Jobs: `JobQueue.send` → worker → handler round trip on PGlite and (when TEST_DATABASE_URL is set) on
+ * PostgreSQL; payloads are validated on send and decoded for the handler; a failing handler is retried.
+ */
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { ConfigProvider, Context, Effect, Exit, Layer, Schema, Scope } from "effect"
+import { SqlClient } from "effect/sql"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { appLayer } from "../../server/app.ts"
+import { loadAppConfig } from "../../server/config.ts"
+import { defineJob, JobQueue } from "../../server/jobs/queue.ts"
+import { loggerLayer } from "../../server/log.ts"
+import { makeTestDatabase, type TestDatabase } from "../support/db.ts"
+
+const kinds: ReadonlyArray<"pglite" | "postgres"> = process.env["TEST_DATABASE_URL"] ? ["pglite", "postgres"] : ["pglite"]
+
+/** A deferred per key, resolved by the handlers below. */
+const waiters = new Map<string, { promise: Promise<unknown>; resolve: (v: unknown) => void }>()
+const waiter = (key: string) => {
+  let entry = waiters.get(key)
+  if (entry === undefined) {
+    let resolve!: (v: unknown) => void
+    const promise = new Promise<unknown>((r) => (resolve = r))
+    entry = { promise, resolve }
+    waiters.set(key, entry)
+  }
+  return entry
+}
+const within = <A>(promise: Promise<A>, ms: number, what: string) =>
+  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms))])
+
+const attempts = new Map<string, number>()
+
+const echoJob = defineJob(
+  "platform.test-echo",
+  Schema.Struct({ key: Schema.String, at: Schema.Date, n: Schema.Int }),
+  (payload, job) =>
+    Effect.gen(function* () {
+      // Handlers get the process's services: prove it with a query.
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{ two: number }>`SELECT 1 + 1 AS two`
+      waiter(payload.key).resolve({ payload, two: rows[0]?.two, jobId: job.id })
+    }),
+  { work: { pollingIntervalSeconds: 0.5 } },
+)
+
+const flakyJob = defineJob(
+  "platform.test-flaky",
+  Schema.Struct({ key: Schema.String }),
+  (payload) =>
+    Effect.suspend(() => {
+      const n = (attempts.get(payload.key) ?? 0) + 1
+      attempts.set(payload.key, n)
+      if (n === 1) return Effect.fail(new Error("first attempt fails"))
+      waiter(payload.key).resolve(n)
+      return Effect.void
+    }),
+  { queue: { retryLimit: 2, retryDelaySeconds: 0 }, work: { pollingIntervalSeconds: 0.5 } },
+)
+
+describe.each(kinds)("jobs on %s", (kind) => {
+  let db: TestDatabase
+  let scope: Scope.Closeable
+  let context: Context.Context<JobQueue>
+  let dataDir: string
+
+  beforeAll(async () => {
+    db = await makeTestDatabase({ kind })
+    dataDir = mkdtempSync(join(tmpdir(), "jobs-test-"))
+    const env = { DATABASE_URL: db.url, APP_SECRET_KEY: randomBytes(32).toString("base64url"), DATA_DIR: dataDir, LOG_LEVEL: "warn", NODE_ENV: "test" }
+    const config = await Effect.runPromise(loadAppConfig.pipe(Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env })))))
+    scope = Scope.makeUnsafe()
+    const layer = appLayer(config, { migrations: "apply", worker: true, http: undefined, jobs: [echoJob, flakyJob] }).pipe(
+      Layer.provide(loggerLayer("warn")),
+    )
+    context = (await Effect.runPromise(Layer.buildWithScope(layer, scope))) as Context.Context<JobQueue>
+  })
+
+  afterAll(async () => {
+    if (scope !== undefined) await Effect.runPromise(Scope.close(scope, Exit.void))
+    await db?.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  const queue = () => Context.get(context, JobQueue)
+
+  it("delivers a sent job to its handler with the decoded payload", async () => {
+    const key = `echo-${kind}-${randomBytes(4).toString("hex")}`
+    const at = new Date("2026-01-02T03:04:05.000Z")
+    const id = await Effect.runPromise(queue().send(echoJob, { key, at, n: 7 }))
+    expect(id).toMatch(/^[0-9a-f-]{36}$/)
+    const result = (await within(waiter(key).promise, 20_000, "the echo job")) as { payload: { at: Date; n: number }; two: number; jobId: string }
+    expect(result.payload.at).toBeInstanceOf(Date)
+    expect(result.payload.at.toISOString()).toBe(at.toISOString())
+    expect(result.payload.n).toBe(7)
+    expect(result.two).toBe(2)
+    expect(result.jobId).toBe(id)
+  })
+
+  it("rejects an invalid payload on send", async () => {
+    const exit = await Effect.runPromiseExit(queue().send(echoJob, { key: "x", at: new Date(), n: 1.5 }))
+    expect(Exit.isFailure(exit)).toBe(true)
+    expect(String(exit)).toContain("JobPayloadInvalid")
+  })
+
+  it("retries a failing handler", async () => {
+    const key = `flaky-${kind}-${randomBytes(4).toString("hex")}`
+    await Effect.runPromise(queue().send(flakyJob, { key }))
+    expect(await within(waiter(key).promise, 30_000, "the retried job")).toBe(2)
+  })
+})

@@ -1,0 +1,134 @@
+/**
+ * Every route of both specs (access §2 route table, scanning §2), as data (`ROUTES`) and as the wouter tree
+ * (`AppRoutes`). Public routes sit behind the authentication gate's public rules; authenticated routes need a
+ * session; the dashboard routes share one `DashboardShell`, which stays mounted while moving between them.
+ * The scanning screens are lazy: each one is its own chunk, loaded on first visit.
+ * Any other path shows the 404 page.
+ */
+import { lazy, Suspense, type ComponentType, type ReactNode } from "react"
+import { Route, Switch } from "wouter"
+import { AccountDetailView } from "./accounts/account-detail.view.tsx"
+import { EmailVerificationSuccessView } from "./auth/email-verification-success.view.tsx"
+import { LoginView } from "./auth/login.view.tsx"
+import { ResetPasswordView } from "./auth/reset-password.view.tsx"
+import { SignupView } from "./auth/signup.view.tsx"
+import { VerificationPendingView } from "./auth/verification-pending.view.tsx"
+import { VerifyEmailView } from "./auth/verify-email.view.tsx"
+import { DashboardView } from "./dashboard/dashboard.view.tsx"
+import { InvitationAcceptView } from "./invitations/invitation-accept.view.tsx"
+import { InvitationSignupView } from "./invitations/invitation-signup.view.tsx"
+import { DashboardLayout, SidebarLink } from "./layouts/dashboard-layout.tsx"
+import { NotFoundView } from "./not-found.view.tsx"
+import { ProfileView } from "./profile/profile.view.tsx"
+import { RootRedirect, RouteGate, type RouteAccess } from "./route-gates.tsx"
+import { UserManagementView } from "./team/user-management.view.tsx"
+import { DashboardIcon } from "./ui/icons.tsx"
+import { Spinner } from "./ui/spinner.tsx"
+import { WorkspaceSelectionView } from "./workspaces/workspace-selection.view.tsx"
+import * as css from "./routes.css.ts"
+
+const ScanListView = lazy(() => import("./scans/scan-list.view.tsx").then((m) => ({ default: m.ScanListView })))
+const ScanDetailView = lazy(() => import("./scans/scan-detail.view.tsx").then((m) => ({ default: m.ScanDetailView })))
+const FindingsView = lazy(() => import("./scans/findings.view.tsx").then((m) => ({ default: m.FindingsView })))
+const FindingDetailView = lazy(() =>
+  import("./scans/finding-detail.view.tsx").then((m) => ({ default: m.FindingDetailView })),
+)
+
+export interface AppRoute {
+  /** wouter pattern, absolute. */
+  readonly path: string
+  readonly view: ComponentType
+  readonly access: RouteAccess
+  /** Rendered inside the dashboard shell (sidebar + header). */
+  readonly inDashboard: boolean
+}
+
+const route = (path: string, view: ComponentType, access: RouteAccess, inDashboard = false): AppRoute => ({
+  path,
+  view,
+  access,
+  inDashboard,
+})
+
+/** The route table. "/" is not listed: it only redirects (see `RootRedirect`). */
+export const ROUTES: ReadonlyArray<AppRoute> = [
+  route("/login", LoginView, "public"),
+  route("/signup", SignupView, "public"),
+  route("/reset-password", ResetPasswordView, "public"),
+  route("/verify-email", VerifyEmailView, "verification"),
+  route("/verification-pending", VerificationPendingView, "verification"),
+  route("/email-verification-success", EmailVerificationSuccessView, "verification"),
+  route("/invitation/accept/:token", InvitationAcceptView, "invitation"),
+  route("/invitation/accept", InvitationAcceptView, "invitation"),
+  route("/invitation/signup", InvitationSignupView, "invitation"),
+  route("/accept-invite", InvitationSignupView, "invitation"),
+  route("/workspace-selection", WorkspaceSelectionView, "authenticated"),
+  route("/dashboard", DashboardView, "authenticated", true),
+  route("/dashboard/profile", ProfileView, "authenticated", true),
+  route("/dashboard/accounts/:accountId", AccountDetailView, "authenticated", true),
+  route("/dashboard/scans", ScanListView, "authenticated", true),
+  route("/dashboard/scans/:scanId", ScanDetailView, "authenticated", true),
+  route("/dashboard/scans/:scanId/findings", FindingsView, "authenticated", true),
+  route("/dashboard/scans/:scanId/findings/:findingId", FindingDetailView, "authenticated", true),
+  route("/dashboard/users", UserManagementView, "authenticated", true),
+]
+
+/** /dashboard and everything below it: one route, so the shell is not remounted between dashboard pages. */
+const DASHBOARD_AREA = /^\/dashboard(?:\/.*)?$/
+
+function RouteLoading() {
+  return (
+    <div className={css.loading}>
+      <Spinner size="lg" />
+    </div>
+  )
+}
+
+/** The authenticated shell: sidebar (items come with the workspace and permission work), header, content. */
+export function DashboardShell({ children }: { readonly children: ReactNode }) {
+  return (
+    <DashboardLayout navigation={<SidebarLink href="/dashboard" label="Dashboard" icon={DashboardIcon} />}>
+      {children}
+    </DashboardLayout>
+  )
+}
+
+export function AppRoutes() {
+  const outside = ROUTES.filter((r) => !r.inDashboard)
+  const inside = ROUTES.filter((r) => r.inDashboard)
+  return (
+    <Switch>
+      <Route path="/">
+        <RootRedirect />
+      </Route>
+      {outside.map(({ path, view: View, access }) => (
+        <Route key={path} path={path}>
+          <RouteGate access={access}>
+            <View />
+          </RouteGate>
+        </Route>
+      ))}
+      <Route path={DASHBOARD_AREA}>
+        <RouteGate access="authenticated">
+          <DashboardShell>
+            <Suspense fallback={<RouteLoading />}>
+              <Switch>
+                {inside.map(({ path, view: View }) => (
+                  <Route key={path} path={path}>
+                    <View />
+                  </Route>
+                ))}
+                <Route>
+                  <NotFoundView />
+                </Route>
+              </Switch>
+            </Suspense>
+          </DashboardShell>
+        </RouteGate>
+      </Route>
+      <Route>
+        <NotFoundView />
+      </Route>
+    </Switch>
+  )
+}

@@ -8,7 +8,7 @@
  */
 import { Schema } from "effect"
 import { AccountId, CloudProviderId, ScanId } from "./ids.ts"
-import { Count, NullableTimestamp, OkMessage, RunStatus, Timestamp, withData } from "./common.ts"
+import { Count, NullableTimestamp, OkMessage, RunStatus, SecretString, Timestamp, withData } from "./common.ts"
 import { ProviderIds } from "./constants.ts"
 import { ValidationMessages as M } from "./messages.ts"
 import { formErrors, requiredString, type FieldErrors } from "./validation.ts"
@@ -112,6 +112,20 @@ export type AzureCredentials = {
   readonly client_secret: string
   readonly subscription_id: string
 }
+
+/**
+ * Server-side view of `Credentials`: the same JSON, with every secret (secret_key, session_token,
+ * client_secret, service_account_key) decoded into `Redacted<string>`. Use
+ * `Schema.decodeUnknownSync(ServerCredentials)(payload.credentials)` before the value travels further.
+ */
+export const ServerCredentials = Schema.Struct({
+  ...Credentials.fields,
+  secret_key: Schema.optionalKey(SecretString),
+  session_token: Schema.optionalKey(SecretString),
+  service_account_key: Schema.optionalKey(SecretString),
+  client_secret: Schema.optionalKey(SecretString),
+})
+export type ServerCredentials = typeof ServerCredentials.Type
 
 const blank = (s: string | undefined): boolean => s === undefined || s.trim() === ""
 

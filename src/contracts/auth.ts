@@ -5,7 +5,7 @@
  */
 import { Schema } from "effect"
 import { UserId, RoleId } from "./ids.ts"
-import { withData } from "./common.ts"
+import { SecretString, withData } from "./common.ts"
 import { RefreshMessages, ValidationMessages as M } from "./messages.ts"
 import {
   Email,
@@ -76,6 +76,10 @@ export const LoginPayload = Schema.Struct({
   password: requiredString(M.passwordRequired),
 })
 export type LoginPayload = typeof LoginPayload.Type
+
+/** Server-side view of the login payload: the password held as `Redacted<string>`. */
+export const ServerLoginPayload = Schema.Struct({ ...LoginPayload.fields, password: SecretString })
+export type ServerLoginPayload = typeof ServerLoginPayload.Type
 
 export const LoginForm = Schema.Struct({ email: Email, password: SignInPassword })
 export type LoginForm = typeof LoginForm.Type

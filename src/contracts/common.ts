@@ -11,6 +11,15 @@ export type Timestamp = typeof Timestamp.Type
 
 export const NullableTimestamp = Schema.NullOr(Timestamp)
 
+/**
+ * A secret that arrives as a plain JSON string and is held as `Redacted<string>` on the server (logs and
+ * inspection show `<redacted>`). Wire payloads stay plain strings — the SPA sends plain JSON — so the
+ * contract's request schemas use `Schema.String`; server code decodes with these server-side schemas.
+ * Encoding back to JSON is refused, so a secret cannot slip into a response.
+ */
+export const SecretString = Schema.RedactedFromValue(Schema.String, { disallowEncode: true })
+export type SecretString = typeof SecretString.Type
+
 /** Non-negative integer counter (findings counts, totals). */
 export const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 

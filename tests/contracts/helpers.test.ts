@@ -157,3 +157,20 @@ describe("workspace store, invitations, accounts, providers, export", () => {
     expect(splitFilter("fail, pass,")).toEqual(["fail", "pass"])
   })
 })
+
+describe("secrets on the server side", () => {
+  it("decode from plain JSON strings into Redacted, never print, refuse to encode", async () => {
+    const { Redacted, Schema } = await import("effect")
+    const { ServerCredentials } = await import("../../src/contracts/accounts.ts")
+    const { ServerLoginPayload } = await import("../../src/contracts/auth.ts")
+    const c = Schema.decodeUnknownSync(ServerCredentials)({ access_key: "AKIA1", secret_key: "s3cr3t" })
+    expect(c.access_key).toBe("AKIA1")
+    expect(Redacted.isRedacted(c.secret_key)).toBe(true)
+    expect(Redacted.value(c.secret_key!)).toBe("s3cr3t")
+    expect(String(c.secret_key)).not.toContain("s3cr3t")
+    expect(JSON.stringify(c)).not.toContain("s3cr3t")
+    expect(() => Schema.encodeSync(ServerCredentials)(c)).toThrow()
+    const login = Schema.decodeUnknownSync(ServerLoginPayload)({ email: "a@b.co", password: "hunter22" })
+    expect(Redacted.value(login.password)).toBe("hunter22")
+  })
+})

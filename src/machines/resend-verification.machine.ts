@@ -1,0 +1,143 @@
+/**
+ * Resend of the verification email (access spec §4 "Login with a 401 … email_not_verified automatically triggers a
+ * verification resend", §8 "Resend", §9 "Resend cool-down default 60 s"; calls `POST /api/resend-verification-link`).
+ *
+ * A child actor shared by every screen that offers a resend: the login warning box, sign-up step 2, the verify-email
+ * failure screen and /verification-pending. The parent invokes it with `{ email, autoSend }`; views send
+ * `resend.requested` to it directly and derive the resend button's enablement from `snapshot.can(...)`.
+ *
+ * Events accepted: `resend.requested` { email? } (the address defaults to the one from input / the last request).
+ * Outcomes: `sent` (inline + toast: `resendSuccessMessage`, the link lifetime from `expires_in_minutes`), then a 60 s
+ * cool-down during which resend is refused; `rateLimited` ('Please wait N minute(s) before requesting another
+ * verification email', N from `retry_after_seconds`, default 60) until that wait is over; `alreadyVerified` ('Email is
+ * already verified! You can sign in now.', no further resend); `failed` (the §8 resend text, resend allowed again).
+ */
+import { assertEvent, assign, fromPromise, setup } from "xstate"
+import type { ResendVerificationPayload, ResendVerificationResponse } from "../contracts/auth.ts"
+import { Verification } from "../contracts/constants.ts"
+import { retryAfterSeconds } from "../contracts/error-mapping.ts"
+import { ResendMessages, resendSuccessMessage } from "../contracts/messages.ts"
+import { isValidEmail } from "../contracts/validation.ts"
+import { toFailure, type NotifyParams } from "./auth-effects.ts"
+
+export interface ResendVerificationInput {
+  readonly email?: string | undefined
+  /** Send once as soon as the actor starts (the login's automatic resend). */
+  readonly autoSend?: boolean
+}
+
+export type ResendTone = "success" | "warning" | "error"
+
+export interface ResendVerificationContext {
+  readonly email: string
+  readonly autoSend: boolean
+  /** The outcome of the last request, shown next to the resend button. */
+  readonly message: string | undefined
+  readonly tone: ResendTone | undefined
+  /** How long the rate-limit wait lasts (ms), from `retry_after_seconds`. */
+  readonly waitMs: number
+}
+
+export type ResendVerificationEvent = { readonly type: "resend.requested"; readonly email?: string }
+
+const COOLDOWN_MS = Verification.resendCooldownSeconds * 1000
+
+export const resendVerificationMachine = setup({
+  types: {
+    context: {} as ResendVerificationContext,
+    events: {} as ResendVerificationEvent,
+    input: {} as ResendVerificationInput,
+  },
+  actors: {
+    resendVerification: fromPromise<ResendVerificationResponse, ResendVerificationPayload>(async () => {
+      throw new Error("resendVerification is not provided")
+    }),
+  },
+  guards: {
+    shouldAutoSend: ({ context }) => context.autoSend && isValidEmail(context.email),
+    /** The request names a well-formed address (the event's, else the one already known). */
+    hasValidEmail: ({ context, event }) => isValidEmail((event.email ?? context.email).trim()),
+    isRateLimited: ({ event }) => toFailure((event as { error?: unknown }).error).type === "RATE_LIMIT_ERROR",
+    isAlreadyVerified: ({ event }) => toFailure((event as { error?: unknown }).error).type === "ALREADY_VERIFIED",
+  },
+  delays: {
+    cooldown: COOLDOWN_MS,
+    rateLimitWait: ({ context }) => context.waitMs,
+  },
+  actions: {
+    /** Environment: a toast (supplied at the React boundary). */
+    notify: (_, _params: NotifyParams) => {},
+    assignRequestEmail: assign({
+      email: ({ context, event }) => {
+        assertEvent(event, "resend.requested")
+        return (event.email ?? context.email).trim()
+      },
+    }),
+    assignSent: assign(({ context, event }) => {
+      const output = (event as { output?: ResendVerificationResponse }).output
+      return {
+        message: resendSuccessMessage(output?.data.email ?? context.email, output?.data.expires_in_minutes),
+        tone: "success" as const,
+      }
+    }),
+    assignRateLimited: assign(({ event }) => {
+      const failure = toFailure((event as { error?: unknown }).error, ResendMessages.fallback)
+      const seconds = retryAfterSeconds(failure.data) ?? Verification.resendCooldownSeconds
+      return { message: failure.message, tone: "warning" as const, waitMs: Math.max(1, seconds) * 1000 }
+    }),
+    assignFailure: assign(({ event }) => ({
+      message: toFailure((event as { error?: unknown }).error, ResendMessages.fallback).message,
+      tone: "error" as const,
+    })),
+    assignAlreadyVerified: assign({ message: ResendMessages.alreadyVerified, tone: "success" as const }),
+  },
+}).createMachine({
+  id: "resendVerification",
+  context: ({ input }) => ({
+    email: (input.email ?? "").trim(),
+    autoSend: input.autoSend ?? false,
+    message: undefined,
+    tone: undefined,
+    waitMs: COOLDOWN_MS,
+  }),
+  initial: "starting",
+  states: {
+    starting: {
+      always: [{ guard: "shouldAutoSend", target: "sending" }, { target: "idle" }],
+    },
+    idle: {
+      on: {
+        "resend.requested": { guard: "hasValidEmail", target: "sending", actions: "assignRequestEmail" },
+      },
+    },
+    sending: {
+      invoke: {
+        id: "resendVerification",
+        src: "resendVerification",
+        input: ({ context }) => ({ email: context.email }),
+        onDone: {
+          target: "sent",
+          actions: ["assignSent", { type: "notify", params: ({ context }) => ({ kind: "success", message: context.message ?? "" }) }],
+        },
+        onError: [
+          { guard: "isRateLimited", target: "rateLimited", actions: "assignRateLimited" },
+          { guard: "isAlreadyVerified", target: "alreadyVerified", actions: "assignAlreadyVerified" },
+          { target: "failed", actions: "assignFailure" },
+        ],
+      },
+    },
+    /** Cool-down after a successful send: resend is refused for 60 s. */
+    sent: {
+      after: { cooldown: { target: "idle" } },
+    },
+    rateLimited: {
+      after: { rateLimitWait: { target: "idle" } },
+    },
+    failed: {
+      on: {
+        "resend.requested": { guard: "hasValidEmail", target: "sending", actions: "assignRequestEmail" },
+      },
+    },
+    alreadyVerified: {},
+  },
+})

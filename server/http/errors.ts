@@ -12,10 +12,11 @@
  * Typed errors declared on endpoints never get here: HttpApi encodes them itself.
  */
 import { Cause, Effect, Schema } from "effect"
-import * as SchemaIssue from "effect/SchemaIssue"
 import { HttpServerError, HttpServerRespondable, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { NotFound, ServerError, ValidationError } from "../../src/contracts/errors.ts"
+import { StatusMessages } from "../../src/contracts/messages.ts"
+import { validationErrorFromIssue } from "../../src/contracts/validation.ts"
 
 export const GENERIC_SERVER_ERROR_MESSAGE = "An unexpected error occurred. Please try again later."
 
@@ -34,29 +35,27 @@ export interface ValidationIssue {
   readonly message: string
 }
 
-export const validationResponse = (issues: ReadonlyArray<ValidationIssue>, status = 400): HttpServerResponse.HttpServerResponse => {
-  const first = issues[0]
-  const message = first === undefined
-    ? "Invalid input. Please check your details and try again."
-    : first.path === "" ? first.message : `${first.path}: ${first.message}`
-  return catalogueResponse(ValidationError, new ValidationError({ message, errors: issues.map((i) => ({ path: i.path, message: i.message })) }), status)
-}
+/** A 400 (or `status`) `ValidationError`: `message` is the first problem's text, `errors` lists them all. */
+export const validationResponse = (issues: ReadonlyArray<ValidationIssue>, status = 400): HttpServerResponse.HttpServerResponse =>
+  catalogueResponse(
+    ValidationError,
+    new ValidationError({ message: issues[0]?.message ?? StatusMessages.badRequest, errors: issues.map((i) => ({ path: i.path, message: i.message })) }),
+    status,
+  )
 
-const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
-
-const segment = (s: PropertyKey | { readonly key: PropertyKey }): string => {
-  const key = typeof s === "object" && s !== null ? s.key : s
-  return typeof key === "symbol" ? key.toString() : String(key)
-}
-
-/** Decode issues of a request slot; payload paths are bare field paths (`email`), others are prefixed (`query.page`). */
-export const schemaErrorIssues = (error: HttpApiError.HttpApiSchemaError): ReadonlyArray<ValidationIssue> => {
-  const slot = error.kind === "Payload" ? [] : [error.kind.toLowerCase()]
-  const issues = formatIssues(error.cause.issue).issues.map((issue) => ({
-    path: [...slot, ...(issue.path ?? []).map(segment)].join("."),
-    message: issue.message,
-  }))
-  return issues.length > 0 ? issues : [{ path: slot.join("."), message: "Invalid input" }]
+/**
+ * The catalogue 400 for a request that failed decoding (via the contract's `validationErrorFromIssue`, so
+ * the spec's rule messages come through). Body fields keep bare paths (`email`); other request parts are
+ * prefixed with their slot (`query.page`, `params.id`, `headers.x-workspace-id`).
+ */
+export const validationErrorOf = (error: HttpApiError.HttpApiSchemaError): ValidationError => {
+  const base = validationErrorFromIssue(error.cause.issue)
+  if (error.kind === "Payload") return base
+  const slot = error.kind.toLowerCase()
+  return new ValidationError({
+    message: base.message,
+    errors: (base.errors ?? []).map((e) => ({ path: e.path === "" ? slot : `${slot}.${e.path}`, message: e.message })),
+  })
 }
 
 const isRequestSlot = (kind: HttpApiError.HttpApiSchemaError["kind"]) =>
@@ -89,7 +88,7 @@ export const classifyCause = (cause: Cause.Cause<unknown>, method: string, path:
     }
     if (HttpApiError.HttpApiSchemaError.is(error)) {
       return isRequestSlot(error.kind)
-        ? { _tag: "Response", response: validationResponse(schemaErrorIssues(error)), logAsError: false } as const
+        ? { _tag: "Response", response: catalogueResponse(ValidationError, validationErrorOf(error), 400), logAsError: false } as const
         : { _tag: "Response", response: serverErrorResponse(), logAsError: true } as const
     }
     if (HttpApiError.HttpApiPayloadTooLarge.is(error)) {

@@ -106,7 +106,8 @@ export const SignupPayload = Schema.Struct({
 })
 export type SignupPayload = typeof SignupPayload.Type
 
-const SignupFormFields = Schema.Struct({
+/** The sign-up form without its cross-field rule (for generators; `SignupForm` adds the match check). */
+export const SignupFormFields = Schema.Struct({
   ...SignupPayload.fields,
   confirm_password: requiredString(M.confirmPasswordRequired),
 })
@@ -147,7 +148,8 @@ export type ValidateResetTokenPayload = typeof ValidateResetTokenPayload.Type
 export const ValidateResetTokenResponse = withData(Schema.Struct({ email: Schema.String }))
 export type ValidateResetTokenResponse = typeof ValidateResetTokenResponse.Type
 
-const ResetPasswordFields = Schema.Struct({
+/** Without the match check (schema-derived generators cannot satisfy it; copy new_password into confirm_password). */
+export const ResetPasswordFields = Schema.Struct({
   token: requiredString(M.resetTokenRequired),
   new_password: NewPassword,
   confirm_password: requiredString(M.confirmPasswordRequired),

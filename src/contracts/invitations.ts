@@ -188,8 +188,8 @@ export const AcceptInvitationPayload = AcceptFields.check(
 )
 export type AcceptInvitationPayload = typeof AcceptInvitationPayload.Type
 
-/** Access §3 invitation completion payload (all fields required except timezone). */
-const CompletionFields = Schema.Struct({
+/** Access §3 invitation completion payload fields (all required except timezone), without the match check. */
+export const InvitationCompletionFields = Schema.Struct({
   invitation_token: InvitationToken,
   first_name: FirstName,
   last_name: LastName,
@@ -197,8 +197,8 @@ const CompletionFields = Schema.Struct({
   confirm_password: requiredString(M.confirmPasswordRequired),
   timezone: Schema.optionalKey(Schema.String),
 })
-export const InvitationCompletionPayload = CompletionFields.check(
-  fieldsMatch<typeof CompletionFields.Type>("password", "confirm_password", M.passwordsDontMatch),
+export const InvitationCompletionPayload = InvitationCompletionFields.check(
+  fieldsMatch<typeof InvitationCompletionFields.Type>("password", "confirm_password", M.passwordsDontMatch),
 )
 export type InvitationCompletionPayload = typeof InvitationCompletionPayload.Type
 export const validateInvitationSignup = (input: unknown): FieldErrors =>

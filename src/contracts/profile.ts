@@ -54,7 +54,8 @@ export const changedProfileFields = (
     .filter((k) => (before[k] ?? "") !== (after[k] ?? ""))
     .map((k) => ({ field: k, label: PROFILE_FIELD_LABELS[k], from: before[k] ?? "", to: after[k] ?? "" }))
 
-const ChangePasswordFields = Schema.Struct({
+/** Without the match check (for generators). */
+export const ChangePasswordFields = Schema.Struct({
   current_password: requiredString(M.currentPasswordRequired),
   new_password: NewPassword,
   confirm_password: requiredString(M.confirmPasswordRequired),

@@ -4,8 +4,10 @@
  */
 import type { CheckMeta } from "../check.ts"
 import type { AwsCheck } from "./define-check.ts"
+import { ec2Checks } from "./checks/ec2.ts"
 import { iamChecks } from "./checks/iam.ts"
 import { s3Checks } from "./checks/s3.ts"
+import { vpcChecks } from "./checks/vpc.ts"
 
 export interface AwsServiceInfo {
   /** Scan service id (one scan job per service). */
@@ -40,7 +42,7 @@ export const awsServices: ReadonlyArray<AwsServiceInfo> = [
   { id: "securityhub", name: "Security Hub", global: false },
 ]
 
-export const awsChecks: ReadonlyArray<AwsCheck> = [...iamChecks, ...s3Checks]
+export const awsChecks: ReadonlyArray<AwsCheck> = [...iamChecks, ...s3Checks, ...ec2Checks, ...vpcChecks]
 
 export function checksForService(service: string): ReadonlyArray<AwsCheck> {
   return awsChecks.filter((c) => c.service === service)

@@ -26,6 +26,8 @@ export interface CollectContext {
   readonly partition: string
   readonly regions: ReadonlyArray<string>
   readonly homeRegion: string
+  /** Whether any check of this scan reads the input (collectors skip the calls of unread inputs). */
+  wants(type: string): boolean
   /** Calls one API operation; on failure records the error and answers undefined. */
   call<A>(spec: CallSpec, fn: (opts: SendOptions) => Promise<A>): Promise<A | undefined>
   /** Like `call`, but answers null (nothing configured) when the error code is one of `notFound`. */
@@ -53,6 +55,8 @@ export interface ContextOptions {
   readonly regions: ReadonlyArray<string>
   readonly concurrency?: number
   readonly signal?: AbortSignal
+  /** Inputs the scan's checks read; all when omitted. */
+  readonly wanted?: ReadonlySet<string>
 }
 
 export interface CollectContextHandle extends CollectContext {
@@ -101,6 +105,7 @@ export function makeCollectContext(options: ContextOptions): CollectContextHandl
     regions: options.regions,
     homeRegion: options.clients.homeRegion,
     errors,
+    wants: (type) => options.wanted === undefined || options.wanted.has(type),
     resourcesScanned: () => resources,
     countResources: (n) => {
       resources += n

@@ -5,10 +5,12 @@
  */
 import type { CollectionError } from "../check.ts"
 import type { CollectContext } from "./context.ts"
+import { collectEc2, ec2ResourceTypes, type Ec2Inventory } from "./collectors/ec2.ts"
 import { collectIam, iamResourceTypes, type IamInventory } from "./collectors/iam.ts"
 import { collectS3, s3ResourceTypes, type S3Inventory } from "./collectors/s3.ts"
 
 export interface Inventories {
+  readonly ec2: Ec2Inventory
   readonly iam: IamInventory
   readonly s3: S3Inventory
 }
@@ -16,11 +18,12 @@ export interface Inventories {
 export type CollectorKey = keyof Inventories
 
 export const collectors: { readonly [K in CollectorKey]: (ctx: CollectContext) => Promise<Inventories[K]> } = {
+  ec2: collectEc2,
   iam: collectIam,
   s3: collectS3,
 }
 
-export const resourceTypes = [...iamResourceTypes, ...s3ResourceTypes] as const
+export const resourceTypes = [...ec2ResourceTypes, ...iamResourceTypes, ...s3ResourceTypes] as const
 
 export type ResourceType = (typeof resourceTypes)[number]
 

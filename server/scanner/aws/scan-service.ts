@@ -125,6 +125,7 @@ export async function scanService(input: ScanServiceInput): Promise<ScanServiceR
       regions,
       ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency }),
       ...(input.signal === undefined ? {} : { signal: input.signal }),
+      wanted: new Set(checks.flatMap((c) => c.uses)),
     })
     const needed = [...new Set(checks.flatMap((c) => c.uses.map(collectorOf)))]
     const sections: { -readonly [K in CollectorKey]?: Inventories[K] } = {}

@@ -1,0 +1,343 @@
+/**
+ * EC2 checks (CIS AWS v3.0 2.2.1 and 5.x / v7.0 6.x, FSBP EC2.x): EBS encryption, snapshot/AMI exposure,
+ * security group and network ACL exposure to the internet, IMDSv2, public IPs and instance roles.
+ */
+import type { DetailRow } from "../../check.ts"
+import type { Ec2Region, NaclEntry, SecurityGroup, SgRule } from "../collectors/ec2.ts"
+import { defineCheck, row } from "../define-check.ts"
+
+const ANY_V4 = "0.0.0.0/0"
+const ANY_V6 = "::/0"
+export const ADMIN_PORTS: ReadonlyArray<number> = [22, 3389]
+export const CIFS_PORTS: ReadonlyArray<number> = [139, 445]
+export const HIGH_RISK_PORTS: ReadonlyArray<number> = [20, 21, 22, 23, 25, 110, 135, 143, 445, 1433, 1434, 3000, 3306, 3389, 4333, 5000, 5432, 5500, 5601, 8080, 8088, 8888, 9200, 9300]
+
+const normProtocol = (p: string) => (p === "6" ? "tcp" : p === "17" ? "udp" : p === "all" ? "-1" : p.toLowerCase())
+
+/** Whether a rule/entry with this protocol and port range lets TCP traffic reach `port`. */
+export function coversTcpPort(protocol: string, from: number | undefined, to: number | undefined, port: number): boolean {
+  const p = normProtocol(protocol)
+  if (p === "-1") return true
+  if (p !== "tcp") return false
+  if (from === undefined || to === undefined || from === -1) return true
+  return from <= port && port <= to
+}
+
+const openToInternet = (r: SgRule, family: "ipv4" | "ipv6") => (family === "ipv4" ? r.ipv4.includes(ANY_V4) : r.ipv6.includes(ANY_V6))
+
+/** "tcp/22 from 0.0.0.0/0" for every port in `ports` that an ingress rule opens to the internet. */
+export function exposedPorts(sg: SecurityGroup, ports: ReadonlyArray<number>, families: ReadonlyArray<"ipv4" | "ipv6">): string[] {
+  const out = new Set<string>()
+  for (const r of sg.ingress) {
+    for (const family of families) {
+      if (!openToInternet(r, family)) continue
+      for (const port of ports) {
+        if (coversTcpPort(r.protocol, r.fromPort, r.toPort, port)) out.add(`tcp/${port} from ${family === "ipv4" ? ANY_V4 : ANY_V6}`)
+      }
+    }
+  }
+  return [...out]
+}
+
+const allPortsOpen = (r: SgRule) =>
+  normProtocol(r.protocol) === "-1" || (normProtocol(r.protocol) === "tcp" && (r.fromPort ?? 0) <= 0 && (r.toPort ?? 65535) >= 65535)
+
+/** First matching ingress entry from anywhere decides, as the NACL evaluates rules in number order. */
+export function naclOpenPorts(entries: ReadonlyArray<NaclEntry>, ports: ReadonlyArray<number>): string[] {
+  const ingress = entries.filter((e) => !e.egress).sort((a, b) => a.ruleNumber - b.ruleNumber)
+  const out: string[] = []
+  for (const [family, any] of [["ipv4", ANY_V4], ["ipv6", ANY_V6]] as const) {
+    for (const port of ports) {
+      const first = ingress.find((e) => (family === "ipv4" ? e.cidr === any : e.ipv6Cidr === any) && coversTcpPort(e.protocol, e.fromPort, e.toPort, port))
+      if (first?.action === "allow") out.push(`tcp/${port} from ${any} (rule ${first.ruleNumber})`)
+    }
+  }
+  return out
+}
+
+const perRegion = <T>(regions: ReadonlyArray<Ec2Region>, pick: (r: Ec2Region) => ReadonlyArray<T> | undefined, f: (item: T, region: string) => DetailRow): DetailRow[] =>
+  regions.flatMap((r) => (pick(r) ?? []).map((item) => f(item, r.region)))
+
+const sgExposureCheck = (spec: {
+  readonly id: string
+  readonly title: string
+  readonly description: string
+  readonly severity: "critical" | "high" | "medium"
+  readonly cis: { readonly v3?: string; readonly v7?: string }
+  readonly fsbp?: string
+  readonly ports: ReadonlyArray<number>
+  readonly families: ReadonlyArray<"ipv4" | "ipv6">
+  readonly what: string
+}) =>
+  defineCheck({
+    id: spec.id,
+    service: "ec2",
+    title: spec.title,
+    description: spec.description,
+    severity: spec.severity,
+    cis: spec.cis,
+    ...(spec.fsbp === undefined ? {} : { fsbp: spec.fsbp }),
+    remediation: `Remove the ingress rules that allow ${spec.what} from ${spec.families.map((f) => (f === "ipv4" ? ANY_V4 : ANY_V6)).join(" or ")}; allow only known address ranges, or use Session Manager / a bastion instead of open admin ports.`,
+    field_labels: { group_name: "Group name", vpc_id: "VPC", exposed: "Exposed ports" },
+    uses: ["ec2.security_groups"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      perRegion(inv.ec2.regions, (r) => r.securityGroups, (sg, region) => {
+        const exposed = exposedPorts(sg, spec.ports, spec.families)
+        return row(sg.id, region, exposed.length === 0, exposed.length === 0 ? `Security group ${sg.id} (${sg.name}) does not expose ${spec.what} to the internet.` : `Security group ${sg.id} (${sg.name}) allows ${exposed.join(", ")}.`, {
+          group_name: sg.name,
+          vpc_id: sg.vpcId ?? null,
+          exposed,
+        })
+      }),
+  })
+
+export const ec2Checks = [
+  defineCheck({
+    id: "ec2_ebs_default_encryption",
+    service: "ec2",
+    title: "EBS default encryption should be enabled in every region",
+    description: "Checks that EBS encryption by default is on in each scanned region, so every new volume and snapshot copy is encrypted.",
+    severity: "medium",
+    cis: { v3: "2.2.1", v7: "6.1.1" },
+    fsbp: "EC2.7",
+    remediation: "EC2 console > Settings > EBS encryption > Always encrypt new EBS volumes (aws ec2 enable-ebs-encryption-by-default), in every region.",
+    field_labels: { enabled: "Encryption by default" },
+    uses: ["ec2.ebs_default_encryption"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      inv.ec2.regions.flatMap((r) =>
+        r.ebsEncryptionByDefault === undefined
+          ? []
+          : [row(`${inv.accountId}/${r.region}`, r.region, r.ebsEncryptionByDefault, r.ebsEncryptionByDefault ? `EBS encryption by default is enabled in ${r.region}.` : `EBS encryption by default is disabled in ${r.region}.`, {
+              enabled: r.ebsEncryptionByDefault,
+            })],
+      ),
+  }),
+  defineCheck({
+    id: "ec2_ebs_volume_encryption",
+    service: "ec2",
+    title: "Attached and unattached EBS volumes should be encrypted at rest",
+    description: "Finds EBS volumes that are not encrypted.",
+    severity: "medium",
+    cis: {},
+    fsbp: "EC2.3",
+    remediation: "Snapshot the volume, copy the snapshot with encryption, create a volume from it and swap it in; enable EBS encryption by default to prevent new ones.",
+    field_labels: { encrypted: "Encrypted", kms_key: "KMS key" },
+    uses: ["ec2.volumes"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      perRegion(inv.ec2.regions, (r) => r.volumes, (v, region) =>
+        row(v.id, region, v.encrypted, v.encrypted ? `Volume ${v.id} is encrypted.` : `Volume ${v.id} is not encrypted.`, { encrypted: v.encrypted, kms_key: v.kmsKeyId ?? null }),
+      ),
+  }),
+  defineCheck({
+    id: "ec2_ebs_public_snapshot",
+    service: "ec2",
+    title: "EBS snapshots should not be publicly restorable",
+    description: "Finds snapshots owned by the account whose create-volume permission includes the group 'all'.",
+    severity: "critical",
+    cis: {},
+    fsbp: "EC2.1",
+    remediation: "Remove the public permission: aws ec2 modify-snapshot-attribute --snapshot-id ID --attribute createVolumePermission --operation-type remove --group-names all.",
+    field_labels: { public: "Public", shared_with: "Shared with accounts" },
+    uses: ["ec2.snapshots"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      perRegion(inv.ec2.regions, (r) => r.snapshots?.filter((s) => s.public !== undefined), (s, region) =>
+        row(s.id, region, s.public !== true, s.public === true ? `Snapshot ${s.id} can be restored by anyone.` : `Snapshot ${s.id} is not public.`, { public: s.public === true, shared_with: s.sharedWith }),
+      ),
+  }),
+  defineCheck({
+    id: "ec2_ebs_snapshots_encrypted",
+    service: "ec2",
+    title: "EBS snapshots should be encrypted",
+    description: "Finds snapshots owned by the account that are not encrypted.",
+    severity: "medium",
+    cis: {},
+    remediation: "Copy the snapshot with --encrypted (and a KMS key), then delete the unencrypted original.",
+    field_labels: { encrypted: "Encrypted" },
+    uses: ["ec2.snapshots"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      perRegion(inv.ec2.regions, (r) => r.snapshots, (s, region) => row(s.id, region, s.encrypted, s.encrypted ? `Snapshot ${s.id} is encrypted.` : `Snapshot ${s.id} is not encrypted.`, { encrypted: s.encrypted })),
+  }),
+  defineCheck({
+    id: "ec2_ami_public",
+    service: "ec2",
+    title: "AMIs owned by the account should not be public",
+    description: "Finds the account's machine images that anyone can launch.",
+    severity: "critical",
+    cis: {},
+    remediation: "Make the image private: aws ec2 modify-image-attribute --image-id ID --launch-permission \"Remove=[{Group=all}]\".",
+    field_labels: { image_name: "Name", public: "Public" },
+    uses: ["ec2.images"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      perRegion(inv.ec2.regions, (r) => r.images, (i, region) => row(i.id, region, !i.public, i.public ? `Image ${i.id} (${i.name}) is public.` : `Image ${i.id} (${i.name}) is private.`, { image_name: i.name, public: i.public })),
+  }),
+  sgExposureCheck({
+    id: "ec2_securitygroup_allow_ingress_from_internet_to_admin_ports_ipv4",
+    title: "Security groups should not allow ingress from 0.0.0.0/0 to remote administration ports",
+    description: "Finds security groups that allow SSH (22) or RDP (3389), or all traffic, from 0.0.0.0/0.",
+    severity: "high",
+    cis: { v3: "5.2", v7: "6.3" },
+    fsbp: "EC2.53",
+    ports: ADMIN_PORTS,
+    families: ["ipv4"],
+    what: "SSH/RDP",
+  }),
+  sgExposureCheck({
+    id: "ec2_securitygroup_allow_ingress_from_internet_to_admin_ports_ipv6",
+    title: "Security groups should not allow ingress from ::/0 to remote administration ports",
+    description: "Finds security groups that allow SSH (22) or RDP (3389), or all traffic, from ::/0.",
+    severity: "high",
+    cis: { v3: "5.3", v7: "6.4" },
+    fsbp: "EC2.54",
+    ports: ADMIN_PORTS,
+    families: ["ipv6"],
+    what: "SSH/RDP",
+  }),
+  sgExposureCheck({
+    id: "ec2_securitygroup_allow_ingress_from_internet_to_high_risk_ports",
+    title: "Security groups should not allow unrestricted access to high-risk ports",
+    description: `Finds security groups open to the internet on any of ${HIGH_RISK_PORTS.join(", ")}.`,
+    severity: "high",
+    cis: {},
+    fsbp: "EC2.19",
+    ports: HIGH_RISK_PORTS,
+    families: ["ipv4", "ipv6"],
+    what: "high-risk ports",
+  }),
+  sgExposureCheck({
+    id: "ec2_securitygroup_allow_ingress_from_internet_to_cifs",
+    title: "CIFS access should be restricted to trusted networks",
+    description: "Finds security groups open to the internet on the SMB/CIFS ports 139 and 445.",
+    severity: "high",
+    cis: { v7: "6.1.2" },
+    ports: CIFS_PORTS,
+    families: ["ipv4", "ipv6"],
+    what: "CIFS/SMB",
+  }),
+  defineCheck({
+    id: "ec2_securitygroup_allow_ingress_from_internet_to_all_ports",
+    service: "ec2",
+    title: "Security groups should not allow all traffic from the internet",
+    description: "Finds security groups with an ingress rule for all protocols or all TCP ports from 0.0.0.0/0 or ::/0.",
+    severity: "critical",
+    cis: {},
+    fsbp: "EC2.18",
+    remediation: "Replace the all-traffic rule with rules for the specific ports the workload serves, from the narrowest source ranges possible.",
+    field_labels: { group_name: "Group name", vpc_id: "VPC" },
+    uses: ["ec2.security_groups"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      perRegion(inv.ec2.regions, (r) => r.securityGroups, (sg, region) => {
+        const open = sg.ingress.some((r) => allPortsOpen(r) && (openToInternet(r, "ipv4") || openToInternet(r, "ipv6")))
+        return row(sg.id, region, !open, open ? `Security group ${sg.id} (${sg.name}) allows all traffic from the internet.` : `Security group ${sg.id} (${sg.name}) does not allow all traffic from the internet.`, {
+          group_name: sg.name,
+          vpc_id: sg.vpcId ?? null,
+        })
+      }),
+  }),
+  defineCheck({
+    id: "ec2_securitygroup_default_restrict_traffic",
+    service: "ec2",
+    title: "The default security group of every VPC should restrict all traffic",
+    description: "Checks that each VPC's default security group has no inbound and no outbound rules, so resources must opt into explicit groups.",
+    severity: "high",
+    cis: { v3: "5.4", v7: "6.5" },
+    fsbp: "EC2.2",
+    remediation: "Move resources to purpose-built security groups, then delete every inbound and outbound rule of the default group.",
+    field_labels: { vpc_id: "VPC", ingress_rules: "Inbound rules", egress_rules: "Outbound rules" },
+    uses: ["ec2.security_groups"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      perRegion(inv.ec2.regions, (r) => r.securityGroups?.filter((g) => g.name === "default"), (sg, region) => {
+        const ok = sg.ingress.length === 0 && sg.egress.length === 0
+        return row(sg.id, region, ok, ok ? `Default security group ${sg.id} of ${sg.vpcId ?? "EC2-Classic"} has no rules.` : `Default security group ${sg.id} of ${sg.vpcId ?? "EC2-Classic"} has ${sg.ingress.length} inbound and ${sg.egress.length} outbound rule(s).`, {
+          vpc_id: sg.vpcId ?? null,
+          ingress_rules: sg.ingress.length,
+          egress_rules: sg.egress.length,
+        })
+      }),
+  }),
+  defineCheck({
+    id: "ec2_networkacl_allow_ingress_admin_ports",
+    service: "ec2",
+    title: "Network ACLs should not allow ingress from 0.0.0.0/0 or ::/0 to remote administration ports",
+    description: "Evaluates each network ACL's inbound rules in order and finds ACLs whose first matching rule for SSH (22) or RDP (3389) from anywhere is an allow.",
+    severity: "medium",
+    cis: { v3: "5.1", v7: "6.2" },
+    fsbp: "EC2.21",
+    remediation: "Add lower-numbered deny rules for TCP 22 and 3389 from 0.0.0.0/0 and ::/0 (or replace the allow-all rule with rules for the ports actually needed).",
+    field_labels: { vpc_id: "VPC", is_default: "Default ACL", exposed: "Exposed ports" },
+    uses: ["ec2.network_acls"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      perRegion(inv.ec2.regions, (r) => r.networkAcls, (n, region) => {
+        const exposed = naclOpenPorts(n.entries, ADMIN_PORTS)
+        return row(n.id, region, exposed.length === 0, exposed.length === 0 ? `Network ACL ${n.id} blocks remote administration from the internet.` : `Network ACL ${n.id} allows ${exposed.join(", ")}.`, {
+          vpc_id: n.vpcId ?? null,
+          is_default: n.isDefault,
+          exposed,
+        })
+      }),
+  }),
+  defineCheck({
+    id: "ec2_instance_imdsv2_enabled",
+    service: "ec2",
+    title: "EC2 instances should use Instance Metadata Service Version 2 (IMDSv2)",
+    description: "Finds instances whose metadata service accepts IMDSv1 requests (HttpTokens optional).",
+    severity: "high",
+    cis: { v3: "5.6", v7: "6.7" },
+    fsbp: "EC2.8",
+    remediation: "aws ec2 modify-instance-metadata-options --instance-id ID --http-tokens required --http-endpoint enabled (check that the software on the instance supports IMDSv2 first).",
+    field_labels: { http_tokens: "HTTP tokens", http_endpoint: "Metadata endpoint" },
+    uses: ["ec2.instances"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      perRegion(inv.ec2.regions, (r) => r.instances, (i, region) => {
+        const ok = i.httpTokens === "required" || i.httpEndpoint === "disabled"
+        return row(i.id, region, ok, ok ? `Instance ${i.id} requires IMDSv2 (or has no metadata endpoint).` : `Instance ${i.id} accepts IMDSv1 (HttpTokens ${i.httpTokens ?? "optional"}).`, {
+          http_tokens: i.httpTokens ?? null,
+          http_endpoint: i.httpEndpoint ?? null,
+        })
+      }),
+  }),
+  defineCheck({
+    id: "ec2_instance_public_ip",
+    service: "ec2",
+    title: "EC2 instances should not have a public IPv4 address",
+    description: "Finds running or stopped instances with a public IPv4 address.",
+    severity: "medium",
+    cis: {},
+    fsbp: "EC2.9",
+    remediation: "Place instances in private subnets behind a load balancer or NAT; disable auto-assigned public IPs on the subnet and release the address.",
+    field_labels: { public_ip: "Public IP" },
+    uses: ["ec2.instances"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      perRegion(inv.ec2.regions, (r) => r.instances, (i, region) =>
+        row(i.id, region, i.publicIp === undefined, i.publicIp === undefined ? `Instance ${i.id} has no public IP.` : `Instance ${i.id} has public IP ${i.publicIp}.`, { public_ip: i.publicIp ?? null }),
+      ),
+  }),
+  defineCheck({
+    id: "ec2_instance_profile_attached",
+    service: "ec2",
+    title: "EC2 instances should use IAM instance roles for AWS access",
+    description: "Finds instances without an IAM instance profile, which tends to mean long-lived access keys stored on the instance.",
+    severity: "medium",
+    cis: { v3: "1.18", v7: "2.16" },
+    remediation: "Create a role with the permissions the instance needs, wrap it in an instance profile and associate it (aws ec2 associate-iam-instance-profile); remove keys from the instance.",
+    field_labels: { instance_profile: "Instance profile" },
+    uses: ["ec2.instances"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      perRegion(inv.ec2.regions, (r) => r.instances, (i, region) =>
+        row(i.id, region, i.instanceProfileArn !== undefined, i.instanceProfileArn !== undefined ? `Instance ${i.id} uses instance profile ${i.instanceProfileArn}.` : `Instance ${i.id} has no IAM instance profile.`, {
+          instance_profile: i.instanceProfileArn ?? null,
+        }),
+      ),
+  }),
+]

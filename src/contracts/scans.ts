@@ -97,6 +97,10 @@ export const checkLaunchScan = (
   }
 }
 
+/** Scanning §5: starting a scan from the scan list needs at least one account. */
+export const checkCanStartFromList = (accountCount: number): string | undefined =>
+  accountCount > 0 ? undefined : M.needAccountBeforeScan
+
 /** GET /api/scans?page&page_size (defaults 1 and 20). */
 export const ScansQuery = Schema.Struct({
   page: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))),

@@ -22,7 +22,7 @@ import { BulkInvitePayload, validateInvitations, validateInvitationSignup, check
 import { CreateUserPayload, validateAddUser, validateTeamEdit } from "../../src/contracts/team.ts"
 import { ChangePasswordPayload, validateChangePassword, validateProfile, changedProfileFields } from "../../src/contracts/profile.ts"
 import { AddAccountPayload, validateAddAccount } from "../../src/contracts/accounts.ts"
-import { ScanStartPayload, checkLaunchScan } from "../../src/contracts/scans.ts"
+import { ScanStartPayload, checkCanStartFromList, checkLaunchScan } from "../../src/contracts/scans.ts"
 
 // ---------------------------------------------------------------------------------------------------
 // Generators
@@ -349,6 +349,10 @@ describe("launch scan (scanning §5, §6)", () => {
     expect(checkLaunchScan({ ...ok, cloudProviderId: 9, knownProviderIds: [1, 9] })).toMatchObject({ ok: true })
     expect(checkLaunchScan({ ...ok, accountId: "12a" })).toEqual({ ok: false, message: "Invalid account ID" })
     expect(checkLaunchScan({ ...ok, userId: undefined })).toEqual({ ok: false, message: "User authentication required. Please log in again." })
+  })
+  it("from the list, at least one account is needed", () => {
+    expect(checkCanStartFromList(0)).toBe("You need to create an account before running a scan")
+    expect(checkCanStartFromList(2)).toBeUndefined()
   })
   it("the wire payload rejects upper-case provider names and missing fields with the spec's texts", () => {
     expect(messagesOf(ScanStartPayload, { user_id: 1, account_id: 1, cloud_provider_id: 1, cloud_provider_name: "AWS" })).toEqual(["Invalid cloud provider"])

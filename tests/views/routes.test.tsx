@@ -1,0 +1,135 @@
+// @vitest-environment happy-dom
+import { cleanup, screen } from "@testing-library/react"
+import { afterEach, describe, expect, it } from "vitest"
+import { decideAccess, rootTarget } from "../../src/views/route-gates.tsx"
+import { ROUTES } from "../../src/views/routes.tsx"
+import type { SessionStatus } from "../../src/views/session-status.tsx"
+import { renderApp } from "./render-app.tsx"
+
+afterEach(cleanup)
+
+/** Every route of both specs (access §2 route table, scanning §2) with a concrete URL and the screen's heading. */
+const PUBLIC = [
+  ["/login", "/login", "Sign in"],
+  ["/signup", "/signup", "Create your account"],
+  ["/reset-password", "/reset-password?token=abc", "Reset password"],
+  ["/verify-email", "/verify-email?token=t&email=a%40b.co", "Email verification"],
+  ["/verification-pending", "/verification-pending", "Verify your email"],
+  ["/email-verification-success", "/email-verification-success?email=a%40b.co", "Email verified successfully!"],
+  ["/invitation/accept/:token", "/invitation/accept/tok-123", "Workspace invitation"],
+  ["/invitation/accept", "/invitation/accept?token=tok-123", "Workspace invitation"],
+  ["/invitation/signup", "/invitation/signup?token=tok-123", "Complete your signup"],
+  ["/accept-invite", "/accept-invite?token=tok-123", "Complete your signup"],
+] as const
+
+const AUTHENTICATED = [
+  ["/workspace-selection", "/workspace-selection", "Select a workspace"],
+  ["/dashboard", "/dashboard", "Dashboard"],
+  ["/dashboard/profile", "/dashboard/profile", "Profile Settings"],
+  ["/dashboard/accounts/:accountId", "/dashboard/accounts/7", "Account #7"],
+  ["/dashboard/scans", "/dashboard/scans", "Security Scans"],
+  ["/dashboard/scans/:scanId", "/dashboard/scans/12", "Scan #12"],
+  ["/dashboard/scans/:scanId/findings", "/dashboard/scans/12/findings?service=s3", "Findings"],
+  ["/dashboard/scans/:scanId/findings/:findingId", "/dashboard/scans/12/findings/99?service=s3", "Finding #99"],
+  ["/dashboard/users", "/dashboard/users", "User Management"],
+] as const
+
+describe("route table", () => {
+  it("lists exactly the spec's routes", () => {
+    expect(ROUTES.map((r) => r.path).sort()).toEqual([...PUBLIC, ...AUTHENTICATED].map(([pattern]) => pattern).sort())
+    expect(ROUTES.filter((r) => r.path.startsWith("/dashboard")).every((r) => r.inDashboard)).toBe(true)
+  })
+
+  it.each(PUBLIC)("%s renders its screen for a signed-out visitor (%s)", async (_pattern, url, heading) => {
+    const { currentPath } = renderApp(url)
+    expect(await screen.findByRole("heading", { level: 1, name: heading })).toBeTruthy()
+    expect(currentPath()).toBe(url.split("?")[0])
+  })
+
+  it.each(AUTHENTICATED)("%s renders its screen when signed in (%s)", async (_pattern, url, heading) => {
+    renderApp(url, { status: "authenticated" })
+    expect(await screen.findByRole("heading", { level: 1, name: heading })).toBeTruthy()
+    expect(screen.queryByText("Page Not Found")).toBeNull()
+  })
+
+  it("shows the dashboard shell (sidebar and header) around dashboard routes", async () => {
+    renderApp("/dashboard/scans/12", { status: "authenticated" })
+    await screen.findByRole("heading", { level: 1, name: "Scan #12" })
+    expect(screen.getByRole("navigation", { name: "Main" })).toBeTruthy()
+    expect(screen.getByRole("button", { name: "Collapse sidebar" })).toBeTruthy()
+  })
+
+  it("passes route parameters and query values to the screen", async () => {
+    renderApp("/dashboard/scans/12/findings/99?service=s3", { status: "authenticated" })
+    await screen.findByRole("heading", { level: 1, name: "Finding #99" })
+    expect(screen.getByText("s3")).toBeTruthy()
+    expect(screen.getByText("12")).toBeTruthy()
+  })
+
+  it.each([["/nope"], ["/login/extra"], ["/dashboards"], ["/invitation"]])("unknown path %s shows the 404 page", (url) => {
+    renderApp(url)
+    expect(screen.getByRole("heading", { level: 1, name: "Page Not Found" })).toBeTruthy()
+  })
+
+  it("an unknown path inside the dashboard shows the 404 page in the shell when signed in", () => {
+    renderApp("/dashboard/nope", { status: "authenticated" })
+    expect(screen.getByRole("heading", { level: 1, name: "Page Not Found" })).toBeTruthy()
+    expect(screen.getByRole("navigation", { name: "Main" })).toBeTruthy()
+  })
+})
+
+describe("route gates", () => {
+  it("/ redirects a signed-out visitor to /login", async () => {
+    const { currentPath } = renderApp("/")
+    expect(await screen.findByRole("heading", { level: 1, name: "Sign in" })).toBeTruthy()
+    expect(currentPath()).toBe("/login")
+  })
+
+  it("/ redirects to /dashboard when signed in", async () => {
+    const { currentPath } = renderApp("/", { status: "authenticated" })
+    expect(await screen.findByRole("heading", { level: 1, name: "Dashboard" })).toBeTruthy()
+    expect(currentPath()).toBe("/dashboard")
+  })
+
+  it("sends a signed-out visitor of an authenticated route to /login, keeping the origin", async () => {
+    const { currentPath, location } = renderApp("/dashboard/scans/12/findings?service=s3")
+    expect(await screen.findByRole("heading", { level: 1, name: "Sign in" })).toBeTruthy()
+    expect(currentPath()).toBe("/login")
+    expect(location.state).toEqual({ from: "/dashboard/scans/12/findings?service=s3" })
+  })
+
+  it("sends a signed-in user away from public pages, but not from invitation pages", async () => {
+    const first = renderApp("/signup", { status: "authenticated" })
+    await screen.findByRole("heading", { level: 1, name: "Dashboard" })
+    expect(first.currentPath()).toBe("/dashboard")
+    cleanup()
+    const second = renderApp("/invitation/accept/tok-1", { status: "authenticated" })
+    expect(await screen.findByRole("heading", { level: 1, name: "Workspace invitation" })).toBeTruthy()
+    expect(second.currentPath()).toBe("/invitation/accept/tok-1")
+  })
+
+  it("shows 'Authenticating...' while the session loads", () => {
+    renderApp("/dashboard", { status: "loading" })
+    expect(screen.getAllByText("Authenticating...").length).toBeGreaterThan(0)
+  })
+
+  it("decides access per route class and session status", () => {
+    const statuses: ReadonlyArray<SessionStatus> = ["loading", "unauthenticated", "unverified", "authenticated"]
+    const table = Object.fromEntries(
+      (["public", "verification", "invitation", "authenticated"] as const).map((access) => [
+        access,
+        statuses.map((status) => {
+          const decision = decideAccess(access, status)
+          return decision.kind === "redirect" ? decision.to : decision.kind
+        }),
+      ]),
+    )
+    expect(table).toEqual({
+      public: ["loading", "render", "/verification-pending", "/dashboard"],
+      verification: ["loading", "render", "render", "/dashboard"],
+      invitation: ["loading", "render", "/verification-pending", "render"],
+      authenticated: ["loading", "/login", "/verification-pending", "render"],
+    })
+    expect(statuses.map(rootTarget)).toEqual([undefined, "/login", "/verification-pending", "/dashboard"])
+  })
+})

@@ -5,7 +5,7 @@
  * - no route (RouteNotFound)                               → 404 `NotFound`
  * - request decoding failed (HttpApiSchemaError on params, query, headers or payload; malformed JSON;
  *   unparsable body)                                        → 400 `ValidationError` with the decode messages
- * - payload over a declared limit (HttpApiPayloadTooLarge)  → 413 `ValidationError`
+ * - body over MAX_BODY_SIZE or a declared limit             → 413 `ValidationError`
  * - any other failure or defect (including response encoding failures) → 500 `ServerError` with a generic
  *   message; the cause goes to the log only.
  *
@@ -19,6 +19,7 @@ import { StatusMessages } from "../../src/contracts/messages.ts"
 import { validationErrorFromIssue } from "../../src/contracts/validation.ts"
 
 export const GENERIC_SERVER_ERROR_MESSAGE = "An unexpected error occurred. Please try again later."
+export const BODY_TOO_LARGE_MESSAGE = "The request body is too large"
 
 /** Encodes a catalogue error with its own schema (the same JSON HttpApi would produce) and the given status. */
 export const catalogueResponse = <S extends Schema.Top>(schema: S, error: S["Type"], status: number): HttpServerResponse.HttpServerResponse =>
@@ -79,13 +80,16 @@ export const classifyCause = (cause: Cause.Cause<unknown>, method: string, path:
     if (errors.length === 0) return { _tag: "Interrupted" } as const
     const error = errors[0]
     if (HttpServerResponse.isHttpServerResponse(error)) return { _tag: "Response", response: error, logAsError: false } as const
-    if (HttpServerError.isHttpServerError(error)) {
-      if (error.reason._tag === "RouteNotFound") return { _tag: "Response", response: notFoundResponse(method, path), logAsError: false } as const
-      if (error.reason._tag === "RequestParseError") {
-        return { _tag: "Response", response: validationResponse([{ path: "", message: "The request body could not be read" }]), logAsError: false } as const
-      }
-      return { _tag: "Response", response: serverErrorResponse(), logAsError: true } as const
+    const reason = HttpServerError.isHttpServerError(error) ? error.reason : error
+    if (reason instanceof HttpServerError.RouteNotFound) {
+      return { _tag: "Response", response: notFoundResponse(method, path), logAsError: false } as const
     }
+    if (reason instanceof HttpServerError.RequestParseError) {
+      return reason.reason === "BodyTooLarge"
+        ? { _tag: "Response", response: validationResponse([{ path: "", message: BODY_TOO_LARGE_MESSAGE }], 413), logAsError: false } as const
+        : { _tag: "Response", response: validationResponse([{ path: "", message: "The request body could not be read" }]), logAsError: false } as const
+    }
+    if (HttpServerError.isHttpServerError(error)) return { _tag: "Response", response: serverErrorResponse(), logAsError: true } as const
     if (HttpApiError.HttpApiSchemaError.is(error)) {
       return isRequestSlot(error.kind)
         ? { _tag: "Response", response: catalogueResponse(ValidationError, validationErrorOf(error), 400), logAsError: false } as const

@@ -7,8 +7,8 @@
  * SHUTDOWN_GRACE for in-flight requests before the layers below it (database, ...) are released.
  */
 import { createServer } from "node:http"
-import { Effect, Layer } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { ByteSize, Effect, Layer } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import * as NetAddress from "effect/net/NetAddress"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -19,6 +19,8 @@ import { requestMiddleware } from "./middleware.ts"
 import { staticLayer } from "./static.ts"
 
 export const SHUTDOWN_GRACE = "10 seconds"
+/** Largest request body accepted (JSON bodies here are small; credentials files are a few KiB). */
+export const MAX_BODY_SIZE = ByteSize.mebibytes(1)
 
 export interface HttpOptions {
   readonly port: number
@@ -53,6 +55,7 @@ export const httpServerLayer = (options: HttpOptions) =>
     Layer.provideMerge(
       NodeHttpServer.layer(() => createServer(), { port: options.port, host: options.host, gracefulShutdownTimeout: SHUTDOWN_GRACE }),
     ),
+    Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, MAX_BODY_SIZE)),
   )
 
 /** The bound TCP port (useful with port 0). */

@@ -10,6 +10,7 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { BODY_TOO_LARGE_MESSAGE } from "../../server/http/errors.ts"
 import { IMMUTABLE_CACHE, REVALIDATE_CACHE } from "../../server/http/static.ts"
 import { makeTestDatabase, migrateTestDatabase, type TestDatabase, withSql } from "../support/db.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
@@ -99,6 +100,13 @@ describe.each(kinds)("platform on %s", (kind) => {
     expect(email?.message.length).toBeGreaterThan(0)
     // The message is the first problem's own text (the spec's wording where the contract has one).
     expect(body.message).toBe(body.errors[0]!.message)
+  })
+
+  it("refuses bodies over the size limit with a 413 JSON error", async () => {
+    const huge = JSON.stringify({ email: "a@example.com", password: "x".repeat(2 * 1024 * 1024) })
+    const res = await get("/api/login", { method: "POST", headers: { "content-type": "application/json" }, body: huge })
+    expect(res.status).toBe(413)
+    expect(await res.json()).toEqual({ _tag: "ValidationError", message: BODY_TOO_LARGE_MESSAGE, errors: [{ path: "", message: BODY_TOO_LARGE_MESSAGE }] })
   })
 
   it("serves the OpenAPI document and the API reference", async () => {

@@ -8,16 +8,21 @@
  * group-specific ones (an auth middleware layer, ...) are provided here with `Layer.provide`.
  */
 import { Layer } from "effect"
+import { AuthHandlers } from "./auth.ts"
+import { InvitationsHandlers } from "./invitations.ts"
 import { notImplemented } from "./not-implemented.ts"
+import { ProfileHandlers } from "./profile.ts"
 import { SystemHandlers } from "./system.ts"
+import { TeamHandlers } from "./team.ts"
+import { WorkspacesHandlers } from "./workspaces.ts"
 
 export const ApiHandlers = Layer.mergeAll(
   SystemHandlers,
-  notImplemented("auth"),
-  notImplemented("workspaces"),
-  notImplemented("team"),
-  notImplemented("invitations"),
-  notImplemented("profile"),
+  AuthHandlers,
+  WorkspacesHandlers,
+  TeamHandlers,
+  InvitationsHandlers,
+  ProfileHandlers,
   notImplemented("providers"),
   notImplemented("accounts"),
   notImplemented("scans"),

@@ -12,6 +12,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "../../src/contracts/api.ts"
 import { ServiceUnavailable } from "../../src/contracts/errors.ts"
+import { devOutboxHandler } from "../mail/dev-outbox.ts"
 import { fillNotImplemented } from "./not-implemented.ts"
 
 export const HEALTH_DB_TIMEOUT = "3 seconds"
@@ -33,7 +34,7 @@ export const SystemHandlers = HttpApiBuilder.group(
             ),
           ),
         ),
-      ),
+      ).handle("devOutbox", devOutboxHandler),
     )
   }),
 )

@@ -60,3 +60,11 @@ export const defaultAuthSettings = (
 export class AuthConfig extends Context.Service<AuthConfig, AuthSettings>()("cloud-audit/auth/AuthConfig") {
   static readonly layer = (settings: AuthSettings) => Layer.succeed(AuthConfig, settings)
 }
+
+/**
+ * Test and benchmark knobs merged over the settings derived from AppConfig (a Context.Reference: absent = no overrides).
+ * Provide it next to the server layer: `Layer.succeed(AuthSettingsOverrides, { loginPerAddress: {...} })`.
+ */
+export const AuthSettingsOverrides = Context.Reference<Partial<AuthSettings>>("cloud-audit/auth/AuthSettingsOverrides", {
+  defaultValue: () => ({}),
+})

@@ -10,19 +10,9 @@
 import { Context, Effect, FiberSet, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import nodemailer from "nodemailer"
+import type { OutboxMail } from "../../src/contracts/api.ts"
 import { AuthConfig } from "../auth/auth-config.ts"
 import type { MailMessage } from "./templates.ts"
-
-export interface OutboxEntry {
-  readonly id: number
-  readonly kind: string
-  readonly to: string
-  readonly subject: string
-  readonly text: string
-  readonly html: string
-  readonly links: ReadonlyArray<string>
-  readonly created_at: string
-}
 
 export class Mailer extends Context.Service<Mailer, {
   readonly send: (message: MailMessage) => Effect.Effect<void>
@@ -64,17 +54,21 @@ export class Mailer extends Context.Service<Mailer, {
   )
 }
 
-/** The development outbox, newest first (the API exposes it only outside production). */
+/** The development outbox, newest first, optionally only the mails to one address (GET /api/dev/outbox). */
 export const readOutbox = Effect.fn("Mailer.readOutbox")(function* (to?: string) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<{
-    id: number; kind: string; to_address: string; subject: string; text_body: string; html_body: string
-    links: ReadonlyArray<string>; created_at: Date
-  }>`SELECT id, kind, to_address, subject, text_body, html_body, links, created_at FROM dev_outbox
-     WHERE ${to === undefined ? sql`true` : sql`to_address = ${to.trim().toLowerCase()}`}
+    id: number; to_address: string; subject: string; text_body: string; html_body: string
+    links: ReadonlyArray<string> | string; created_at: Date
+  }>`SELECT id, to_address, subject, text_body, html_body, links, created_at FROM dev_outbox
+     WHERE ${to === undefined || to.trim() === "" ? sql`true` : sql`to_address = ${to.trim().toLowerCase()}`}
      ORDER BY id DESC LIMIT 100`
-  return rows.map((r): OutboxEntry => ({
-    id: r.id, kind: r.kind, to: r.to_address, subject: r.subject, text: r.text_body, html: r.html_body,
+  return rows.map((r): OutboxMail => ({
+    id: String(r.id),
+    to: r.to_address,
+    subject: r.subject,
+    text: r.text_body,
+    html: r.html_body,
     links: typeof r.links === "string" ? JSON.parse(r.links) as ReadonlyArray<string> : r.links,
     created_at: r.created_at.toISOString(),
   }))

@@ -259,6 +259,9 @@ const statements = [
   // The member's own custom role stays readable across workspaces for the workspace list (role name).
   `CREATE POLICY custom_roles_own ON custom_roles FOR SELECT USING (
      id IN (SELECT m.custom_role_id FROM memberships m WHERE m.user_id = app_current_user_id()))`,
+  // ... and the role named by an invitation is readable by whoever holds the invitation's token.
+  `CREATE POLICY custom_roles_invited ON custom_roles FOR SELECT USING (
+     id IN (SELECT i.custom_role_id FROM invitations i WHERE i.token_hash = app_current_invitation_hash()))`,
 
   `ALTER TABLE invitations ENABLE ROW LEVEL SECURITY`,
   `ALTER TABLE invitations FORCE ROW LEVEL SECURITY`,

@@ -1,0 +1,340 @@
+/**
+ * The `auth` group (access §7): login, signup, logout, refresh-token, user-info, forgot/validate/reset password,
+ * verify-email (GET and POST) and resend-verification. Behaviour: access §4–§5, messages: §8 (src/contracts/messages.ts).
+ *
+ * Security notes: unknown emails and wrong passwords get the same 401 after the same argon2 work; sign-in is rate
+ * limited per account and per client address (429, windows expire, no permanent lock-out); forgot-password answers
+ * the same whether or not the email exists; every link is built from APP_ORIGIN; mails leave after commit.
+ */
+import { Effect, Layer } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { SqlClient } from "effect/sql"
+import { Api } from "../../src/contracts/api.ts"
+import type { VerifyEmailParams } from "../../src/contracts/auth.ts"
+import {
+  AlreadyVerified,
+  Conflict,
+  EmailNotVerified,
+  Gone,
+  InvalidCredentials,
+  InvalidToken,
+  RateLimited,
+  Unauthorized,
+  UserNotFound,
+} from "../../src/contracts/errors.ts"
+import {
+  OtherMessages,
+  RefreshMessages,
+  ResendMessages,
+  resendSuccessMessage,
+  resendWaitMessage,
+  SignupMessages,
+  StatusMessages,
+  SuccessMessages,
+  VerificationMessages,
+} from "../../src/contracts/messages.ts"
+import { BuiltInRoleIds } from "../../src/contracts/permissions.ts"
+import { record } from "../audit/audit-log.ts"
+import { signAccessToken } from "../auth/access-token.ts"
+import { AuthConfig } from "../auth/auth-config.ts"
+import { captureIdentity, IdentityLive } from "../auth/identity-layer.ts"
+import {
+  consumeResetToken,
+  consumeVerificationToken,
+  issueResetToken,
+  issueVerificationToken,
+  peekResetToken,
+} from "../auth/one-time-tokens.ts"
+import { hashPassword, makeDummyHash, needsRehash, verifyPassword } from "../auth/passwords.ts"
+import { createSession, revokeAllForUser, revokeByToken, rotate } from "../auth/refresh-tokens.ts"
+import { inScope, setScope } from "../auth/rls.ts"
+import { onUniqueViolation, sqlDefects } from "../auth/sql-errors.ts"
+import { ServerTexts } from "../auth/texts.ts"
+import { buildUser, findUserByAnyEmail, findUserByEmail, findUserById, normalizeEmail, normalizeTimezone } from "../auth/users.ts"
+import { Mailer } from "../mail/mailer.ts"
+import { passwordChangedMail, passwordResetMail, verificationMail } from "../mail/templates.ts"
+import { clientAddress } from "./middleware/authentication.ts"
+import { hit, peek, reset } from "./middleware/rate-limit.ts"
+import { signedIn } from "./middleware/workspace-scope.ts"
+
+/** Access token + refresh token for a new session. */
+export const openSession = Effect.fn("Auth.openSession")(function* (userId: number, workspaceId: number | undefined) {
+  const session = yield* createSession(userId, workspaceId)
+  const access_token = yield* signAccessToken({ userId, workspaceId, sessionId: session.familyId })
+  return { access_token, refresh_token: session.refreshToken, sessionId: session.familyId }
+})
+
+/** Workspace a fresh sign-in is scoped to: the only one when the user has exactly one (access §4). */
+const soleWorkspace = Effect.fn("Auth.soleWorkspace")(function* (userId: number) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ workspace_id: number }>`SELECT workspace_id FROM memberships WHERE user_id = ${userId} LIMIT 2`
+  return rows.length === 1 ? rows[0]!.workspace_id : undefined
+})
+
+export const AuthHandlers = HttpApiBuilder.group(
+  Api,
+  "auth",
+  Effect.fn(function* (handlers) {
+    const sql = yield* SqlClient.SqlClient
+    const provide = yield* captureIdentity
+    const run = <A, E, R>(effect: Effect.Effect<A, E, R>) => provide(sqlDefects(effect))
+    const config = yield* AuthConfig
+    const mailer = yield* Mailer
+    // Verified against when the email is unknown, so both paths cost one argon2 verification.
+    const dummyHash = yield* makeDummyHash(config.passwordParams)
+    const afterCommit = (effect: Effect.Effect<void>) => sql.afterCommit(effect)
+
+    const rateLimited = (retryAfterSeconds: number, message: string = StatusMessages.rateLimited) =>
+      new RateLimited({ message, retry_after_seconds: retryAfterSeconds })
+
+    // ---- login ---------------------------------------------------------------------------------------------------
+    const login = Effect.fn("Auth.login")(function* (
+      payload: { readonly email: string; readonly password: string },
+      request: HttpServerRequest.HttpServerRequest,
+    ) {
+      const email = normalizeEmail(payload.email)
+      const ip = clientAddress(request)
+      const accountKey = `login:account:${email}`
+      const addressKey = `login:address:${ip}`
+      const account = yield* peek(accountKey, config.loginPerAccount)
+      const address = yield* peek(addressKey, config.loginPerAddress)
+      if (!account.allowed || !address.allowed) {
+        yield* record({ action: "auth.sign_in_rate_limited", details: { email }, ip })
+        return yield* rateLimited(Math.max(account.allowed ? 0 : account.retryAfterSeconds, address.allowed ? 0 : address.retryAfterSeconds))
+      }
+      const user = yield* findUserByEmail(email)
+      const valid = user === undefined
+        ? yield* verifyPassword(dummyHash, payload.password).pipe(Effect.as(false))
+        : yield* verifyPassword(user.password_hash, payload.password)
+      if (user === undefined || !valid) {
+        yield* hit(accountKey, config.loginPerAccount)
+        yield* hit(addressKey, config.loginPerAddress)
+        yield* record({ action: "auth.sign_in_failed", actorUserId: user?.id, details: { email }, ip })
+        return yield* new InvalidCredentials({ message: ServerTexts.invalidCredentials })
+      }
+      if (!user.email_verified) {
+        return yield* new EmailNotVerified({
+          message: StatusMessages.emailNotVerifiedAtLogin,
+          data: { error_type: "email_not_verified", email: user.email },
+        })
+      }
+      yield* reset(accountKey)
+      if (needsRehash(user.password_hash, config.passwordParams)) {
+        const upgraded = yield* hashPassword(payload.password, config.passwordParams)
+        yield* sql`UPDATE users SET password_hash = ${upgraded}, updated_at = now() WHERE id = ${user.id}`
+      }
+      return yield* inScope({ userId: user.id })(Effect.gen(function* () {
+        const workspaceId = yield* soleWorkspace(user.id)
+        yield* sql`UPDATE users SET last_login_at = now() WHERE id = ${user.id}`
+        const tokens = yield* openSession(user.id, workspaceId)
+        yield* record({ action: "auth.sign_in", actorUserId: user.id, details: { session: tokens.sessionId }, ip })
+        const data = yield* buildUser(user, workspaceId)
+        return { access_token: tokens.access_token, refresh_token: tokens.refresh_token, data }
+      }))
+    })
+
+    // ---- signup --------------------------------------------------------------------------------------------------
+    const signup = Effect.fn("Auth.signup")(function* (
+      payload: {
+        readonly first_name: string
+        readonly last_name: string
+        readonly email: string
+        readonly password: string
+        readonly workspace_name: string
+        readonly timezone?: string
+      },
+      request: HttpServerRequest.HttpServerRequest,
+    ) {
+      const ip = clientAddress(request)
+      const email = normalizeEmail(payload.email)
+      const limit = yield* hit(`signup:address:${ip}`, config.sensitivePerAddress)
+      if (!limit.allowed) return yield* rateLimited(limit.retryAfterSeconds, SignupMessages.tooManyAttempts)
+      const accountExists = (verified: boolean) =>
+        verified
+          ? new Conflict({ message: SignupMessages.accountExistsVerified, data: { error_type: "account_exists" } })
+          : new Conflict({ message: SignupMessages.accountExistsUnverified, data: { error_type: "account_unverified", email } })
+      const existing = yield* findUserByEmail(email)
+      if (existing !== undefined) return yield* accountExists(existing.email_verified)
+      const passwordHash = yield* hashPassword(payload.password, config.passwordParams)
+      const workspaceName = payload.workspace_name.trim()
+
+      yield* inScope({})(Effect.gen(function* () {
+        const users = yield* sql<{ id: number }>`
+          INSERT INTO users (email, password_hash, first_name, last_name, timezone)
+          VALUES (${email}, ${passwordHash}, ${payload.first_name.trim()}, ${payload.last_name.trim()},
+                  ${normalizeTimezone(payload.timezone)})
+          RETURNING id`.pipe(onUniqueViolation("users_email_key", () => accountExists(false)))
+        const userId = users[0]!.id
+        yield* setScope({ userId })
+        const workspaces = yield* sql<{ id: number }>`
+          INSERT INTO workspaces (name, owner_id) VALUES (${workspaceName}, ${userId}) RETURNING id`.pipe(
+          onUniqueViolation("workspaces_name_key", () =>
+            new Conflict({ message: SignupMessages.workspaceExists, data: { error_type: "workspace_exists" } })),
+        )
+        const workspaceId = workspaces[0]!.id
+        yield* setScope({ userId, workspaceId })
+        yield* sql`INSERT INTO memberships (workspace_id, user_id, role_id) VALUES (${workspaceId}, ${userId}, ${BuiltInRoleIds.Admin})`
+        const token = yield* issueVerificationToken(userId, email)
+        yield* hit(`resend:${email}`, { limit: 1, windowSeconds: config.resendCooldownSeconds })
+        yield* record({ action: "auth.signup", workspaceId, actorUserId: userId, targetType: "user", targetId: userId, ip })
+        yield* afterCommit(mailer.send(verificationMail({
+          origin: config.appOrigin, to: email, firstName: payload.first_name, token,
+          expiresInMinutes: config.verificationTtlMinutes,
+        })))
+      }))
+      return {
+        ok: true,
+        status_code: 201,
+        message: SignupMessages.verificationSent,
+        data: { note: "verification_pending" as const, email },
+      }
+    })
+
+    // ---- email verification -----------------------------------------------------------------------------------------
+    const verifyEmail = Effect.fn("Auth.verifyEmail")(function* (params: VerifyEmailParams, ip: string) {
+      const email = normalizeEmail(params.email)
+      return yield* inScope({})(Effect.gen(function* () {
+        const user = yield* findUserByAnyEmail(email)
+        if (user === undefined) return yield* new UserNotFound({ message: VerificationMessages.status404 })
+        if (user.email === email && user.email_verified) {
+          return yield* new AlreadyVerified({ message: VerificationMessages.status409 })
+        }
+        const outcome = yield* consumeVerificationToken(params.token, email)
+        if (outcome._tag === "expired") return yield* new Gone({ message: VerificationMessages.status410 })
+        if (outcome._tag === "invalid" || outcome.userId !== user.id) {
+          return yield* new InvalidToken({ message: VerificationMessages.status400 })
+        }
+        if (user.email === email) {
+          yield* sql`UPDATE users SET email_verified = true, email_verified_at = now(), updated_at = now() WHERE id = ${user.id}`
+        } else {
+          // A verified change of email: the new address becomes the login.
+          yield* sql`UPDATE users SET email = pending_email, pending_email = NULL, email_verified = true,
+                       email_verified_at = now(), updated_at = now() WHERE id = ${user.id} AND pending_email = ${email}`.pipe(
+            // The contract declares no 409 on verify-email: an address taken meanwhile answers 400 with the reason.
+            onUniqueViolation("users_email_key", () => new InvalidToken({ message: ServerTexts.emailInUse })),
+          )
+        }
+        yield* sql`UPDATE email_verification_tokens SET consumed_at = now() WHERE email = ${email} AND consumed_at IS NULL`
+        yield* record({ action: "auth.email_verified", actorUserId: user.id, targetType: "user", targetId: user.id, details: { email }, ip })
+        return { ok: true, message: SuccessMessages.emailVerified, data: { email } }
+      }))
+    })
+
+    const resendVerification = Effect.fn("Auth.resendVerification")(function* (emailInput: string) {
+      const email = normalizeEmail(emailInput)
+      const cooldown = yield* hit(`resend:${email}`, { limit: 1, windowSeconds: config.resendCooldownSeconds })
+      if (!cooldown.allowed) return yield* rateLimited(cooldown.retryAfterSeconds, resendWaitMessage(cooldown.retryAfterSeconds))
+      return yield* inScope({})(Effect.gen(function* () {
+        const user = yield* findUserByAnyEmail(email)
+        if (user === undefined) return yield* new UserNotFound({ message: VerificationMessages.status404 })
+        if (user.email === email && user.email_verified) return yield* new AlreadyVerified({ message: ResendMessages.alreadyVerified })
+        const token = yield* issueVerificationToken(user.id, email)
+        yield* afterCommit(mailer.send(verificationMail({
+          origin: config.appOrigin, to: email, firstName: user.first_name, token, expiresInMinutes: config.verificationTtlMinutes,
+        })))
+        return {
+          ok: true,
+          message: resendSuccessMessage(email, config.verificationTtlMinutes),
+          data: { email, expires_in_minutes: config.verificationTtlMinutes },
+        }
+      }))
+    })
+
+    // ---- sessions ------------------------------------------------------------------------------------------------------
+    const refresh = Effect.fn("Auth.refresh")(function* (refreshToken: string, ip: string) {
+      const outcome = yield* rotate(refreshToken)
+      if (outcome._tag === "fail") {
+        if (outcome.problem === "reused") {
+          yield* record({ action: "auth.refresh_reuse_detected", actorUserId: outcome.userId, ip })
+        }
+        return yield* new Unauthorized({ message: RefreshMessages.sessionExpired })
+      }
+      const { session } = outcome
+      const access_token = yield* signAccessToken({
+        userId: session.userId, workspaceId: session.workspaceId, sessionId: session.familyId,
+      })
+      return { access_token, refresh_token: session.refreshToken }
+    })
+
+    const logout = Effect.fn("Auth.logout")(function* (refreshToken: string, ip: string) {
+      const userId = yield* revokeByToken(refreshToken)
+      if (userId !== undefined) yield* record({ action: "auth.logout", actorUserId: userId, ip })
+      return { ok: true, message: ServerTexts.loggedOut }
+    })
+
+    const userInfo = (request: HttpServerRequest.HttpServerRequest) =>
+      signedIn(request, (caller) =>
+        Effect.gen(function* () {
+          const user = yield* findUserById(caller.userId)
+          if (user === undefined) return yield* new UserNotFound({ message: VerificationMessages.status404 })
+          const header = request.headers["x-workspace-id"]?.trim()
+          const workspaceId = header !== undefined && /^[1-9][0-9]{0,9}$/.test(header) && Number(header) <= 2147483647
+            ? Number(header)
+            : caller.tokenWorkspaceId
+          return { ok: true, data: yield* buildUser(user, workspaceId) }
+        }))
+
+    // ---- password reset ----------------------------------------------------------------------------------------------
+    const forgotPassword = Effect.fn("Auth.forgotPassword")(function* (emailInput: string, ip: string) {
+      const email = normalizeEmail(emailInput)
+      const address = yield* hit(`forgot:address:${ip}`, config.sensitivePerAddress)
+      if (!address.allowed) return yield* rateLimited(address.retryAfterSeconds)
+      // Per-address mail flood protection: silently send nothing more (the answer must not differ).
+      const perEmail = yield* hit(`forgot:email:${email}`, { limit: 3, windowSeconds: 15 * 60 })
+      const user = perEmail.allowed ? yield* findUserByEmail(email) : undefined
+      if (user !== undefined) {
+        yield* inScope({})(Effect.gen(function* () {
+          const token = yield* issueResetToken(user.id)
+          yield* record({ action: "auth.password_reset_requested", actorUserId: user.id, targetType: "user", targetId: user.id, ip })
+          yield* afterCommit(mailer.send(passwordResetMail({
+            origin: config.appOrigin, to: user.email, firstName: user.first_name, token, expiresInMinutes: config.resetTtlMinutes,
+          })))
+        }))
+      }
+      return { ok: true, message: SuccessMessages.passwordResetEmailSent }
+    })
+
+    const validateResetToken = Effect.fn("Auth.validateResetToken")(function* (token: string) {
+      const found = yield* peekResetToken(token)
+      if (found === undefined) return yield* new InvalidToken({ message: OtherMessages.invalidResetLink })
+      return { ok: true, data: { email: found.email } }
+    })
+
+    const resetPassword = Effect.fn("Auth.resetPassword")(function* (token: string, newPassword: string, ip: string) {
+      if ((yield* peekResetToken(token)) === undefined) {
+        return yield* new InvalidToken({ message: OtherMessages.invalidResetLink })
+      }
+      const passwordHash = yield* hashPassword(newPassword, config.passwordParams)
+      return yield* inScope({})(Effect.gen(function* () {
+        const userId = yield* consumeResetToken(token)
+        if (userId === undefined) return yield* new InvalidToken({ message: OtherMessages.invalidResetLink })
+        // Following an emailed link proves the address, so an unverified account becomes verified.
+        const rows = yield* sql<{ email: string; first_name: string }>`
+          UPDATE users SET password_hash = ${passwordHash}, password_changed_at = now(), updated_at = now(),
+                 email_verified = true, email_verified_at = coalesce(email_verified_at, now())
+          WHERE id = ${userId} RETURNING email, first_name`
+        const user = rows[0]!
+        const revoked = yield* revokeAllForUser(userId, "password_reset")
+        yield* reset(`login:account:${user.email}`)
+        yield* record({ action: "auth.password_reset", actorUserId: userId, targetType: "user", targetId: userId, details: { sessions_revoked: revoked }, ip })
+        yield* afterCommit(mailer.send(passwordChangedMail({ origin: config.appOrigin, to: user.email, firstName: user.first_name, how: "reset" })))
+        return { ok: true, message: SuccessMessages.passwordReset }
+      }))
+    })
+
+    return handlers
+      .handle("login", ({ payload, request }) => run(login(payload, request)))
+      .handle("signup", ({ payload, request }) => run(signup(payload, request)))
+      .handle("logout", ({ payload, request }) => run(logout(payload.refresh_token, clientAddress(request))))
+      .handle("refreshToken", ({ payload, request }) => run(refresh(payload.refresh_token, clientAddress(request))))
+      .handle("userInfo", ({ request }) => run(userInfo(request)))
+      .handle("forgotPassword", ({ payload, request }) => run(forgotPassword(payload.email, clientAddress(request))))
+      .handle("validateResetToken", ({ payload }) => run(validateResetToken(payload.token)))
+      .handle("resetPassword", ({ payload, request }) =>
+        run(resetPassword(payload.token, payload.new_password, clientAddress(request))))
+      .handle("verifyEmail", ({ query, request }) => run(verifyEmail(query, clientAddress(request))))
+      .handle("verifyEmailPost", ({ payload, request }) => run(verifyEmail(payload, clientAddress(request))))
+      .handle("resendVerification", ({ payload }) => run(resendVerification(payload.email)))
+  }),
+).pipe(Layer.provide(IdentityLive))

@@ -1,0 +1,54 @@
+/**
+ * Authentication of a request: `Authorization: Bearer <access token>` (server/auth/access-token.ts), whose session
+ * (refresh-token family) must still be alive, so logout, password reset and reuse detection end access at once.
+ * The contract declares no middleware (src/contracts/api.ts), so handlers call `authenticate(request)` themselves.
+ *
+ * Errors: Unauthorized (missing, malformed, bad signature, revoked session), TokenExpired (expired access token).
+ */
+import { Effect, Option } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import { TokenExpired, Unauthorized } from "../../../src/contracts/errors.ts"
+import { RefreshMessages, StatusMessages } from "../../../src/contracts/messages.ts"
+import { verifyAccessToken } from "../../auth/access-token.ts"
+import { isSessionActive } from "../../auth/refresh-tokens.ts"
+
+export interface Caller {
+  readonly userId: number
+  readonly sessionId: string
+  /** The workspace the access token was issued for (the default when no X-Workspace-ID header is sent). */
+  readonly tokenWorkspaceId: number | undefined
+}
+
+export const bearerToken = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
+  const header = request.headers["authorization"]
+  if (header === undefined) return undefined
+  const m = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(header)
+  return m?.[1]
+}
+
+/** The client address used for rate limits: the socket's peer (proxies are not trusted blindly). */
+export const clientAddress = (request: HttpServerRequest.HttpServerRequest): string =>
+  Option.getOrElse(request.remoteAddress, () => "unknown")
+
+export const authenticate = Effect.fn("Authentication.authenticate")(function* (
+  request: HttpServerRequest.HttpServerRequest,
+) {
+  const token = bearerToken(request)
+  if (token === undefined) return yield* new Unauthorized({ message: StatusMessages.unauthorized })
+  const claims = yield* verifyAccessToken(token).pipe(
+    Effect.mapError((problem) =>
+      problem === "expired"
+        ? new TokenExpired({ message: RefreshMessages.sessionExpired })
+        : new Unauthorized({ message: StatusMessages.unauthorized })
+    ),
+  )
+  const alive = yield* isSessionActive(claims.sessionId, claims.userId).pipe(Effect.orDie)
+  if (!alive) return yield* new Unauthorized({ message: RefreshMessages.sessionExpired })
+  return { userId: claims.userId, sessionId: claims.sessionId, tokenWorkspaceId: claims.workspaceId } satisfies Caller
+})
+
+/** For calls that behave differently when signed in (invitation accept): no token → undefined; a bad token fails. */
+export const authenticateOptional = (request: HttpServerRequest.HttpServerRequest) =>
+  bearerToken(request) === undefined && request.headers["authorization"] === undefined
+    ? Effect.succeed(undefined)
+    : authenticate(request)

@@ -1,0 +1,107 @@
+/**
+ * The 'Forgot your password?' modal of the sign-in screen (access spec §2 "Login", §5 email, §8 'Password reset email
+ * sent successfully' / 'Failed to send password reset email'; calls `POST /api/forgot-password`).
+ *
+ * Events accepted: `dialog.opened` { email? } (prefilled from the sign-in form), `field.changed` { value },
+ * `form.submitted`, `dialog.closed`.
+ * The send button is disabled while the email is empty: `form.submitted` has no transition then, so
+ * `snapshot.can({ type: "form.submitted" })` is false. A malformed address shows the §5 message on the field.
+ * Success closes the modal with a success toast; a failure keeps it open with the §8 text inline and as a toast.
+ * Closing is refused while the request is in flight.
+ */
+import { assertEvent, assign, fromPromise, setup } from "xstate"
+import { type ForgotPasswordPayload, validateForgotPassword } from "../contracts/auth.ts"
+import type { OkMessage } from "../contracts/common.ts"
+import { OtherMessages, SuccessMessages } from "../contracts/messages.ts"
+import { toFailure, type NotifyParams } from "./auth-effects.ts"
+
+export interface ForgotPasswordInput {
+  readonly email?: string
+}
+
+export interface ForgotPasswordContext {
+  readonly email: string
+  readonly fieldError: string | undefined
+  readonly error: string | undefined
+}
+
+export type ForgotPasswordEvent =
+  | { readonly type: "dialog.opened"; readonly email?: string }
+  | { readonly type: "field.changed"; readonly value: string }
+  | { readonly type: "form.submitted" }
+  | { readonly type: "dialog.closed" }
+
+const emailError = (email: string): string | undefined => validateForgotPassword({ email: email.trim() })["email"]
+
+export const forgotPasswordMachine = setup({
+  types: {
+    context: {} as ForgotPasswordContext,
+    events: {} as ForgotPasswordEvent,
+    input: {} as ForgotPasswordInput,
+  },
+  actors: {
+    forgotPassword: fromPromise<OkMessage, ForgotPasswordPayload>(async () => {
+      throw new Error("forgotPassword is not provided")
+    }),
+  },
+  guards: {
+    hasEmail: ({ context }) => context.email.trim() !== "",
+    isEmailValid: ({ context }) => emailError(context.email) === undefined,
+  },
+  actions: {
+    /** Environment: a toast (supplied at the React boundary). */
+    notify: (_, _params: NotifyParams) => {},
+    openWith: assign(({ context, event }) => {
+      assertEvent(event, "dialog.opened")
+      return { email: event.email ?? context.email, fieldError: undefined, error: undefined }
+    }),
+    assignEmail: assign(({ event }) => {
+      assertEvent(event, "field.changed")
+      return { email: event.value, fieldError: undefined }
+    }),
+    showFieldError: assign({ fieldError: ({ context }) => emailError(context.email) }),
+    clearError: assign({ error: undefined }),
+    assignError: assign({
+      error: ({ event }) => toFailure((event as { error?: unknown }).error, OtherMessages.forgotFailed).message,
+    }),
+  },
+}).createMachine({
+  id: "forgotPassword",
+  context: ({ input }) => ({ email: input.email ?? "", fieldError: undefined, error: undefined }),
+  initial: "closed",
+  states: {
+    closed: {
+      on: { "dialog.opened": { target: "open", actions: "openWith" } },
+    },
+    open: {
+      initial: "editing",
+      states: {
+        editing: {
+          on: {
+            "field.changed": { actions: "assignEmail" },
+            "form.submitted": [
+              { guard: "isEmailValid", target: "sending", actions: "clearError" },
+              { guard: "hasEmail", actions: "showFieldError" },
+            ],
+            "dialog.closed": { target: "#forgotPassword.closed" },
+          },
+        },
+        sending: {
+          invoke: {
+            id: "forgotPassword",
+            src: "forgotPassword",
+            input: ({ context }) => ({ email: context.email.trim() }),
+            onDone: {
+              target: "#forgotPassword.closed",
+              actions: { type: "notify", params: { kind: "success", message: SuccessMessages.passwordResetEmailSent } },
+            },
+            onError: {
+              target: "editing",
+              actions: ["assignError", { type: "notify", params: ({ context }) => ({ kind: "error", message: context.error ?? OtherMessages.forgotFailed }) }],
+            },
+          },
+        },
+      },
+    },
+  },
+})

@@ -1,0 +1,200 @@
+/**
+ * /reset-password?token=… (access spec §2 "Reset password", §5 reset rules, §8 'Invalid or expired reset link',
+ * 'Failed to reset password', 'Password reset successfully!'; calls `POST /api/validate-reset-token` then
+ * `POST /api/reset-password`).
+ *
+ * Input: the `token` query parameter.
+ * Flow: `validating` the token first (no token → `invalid` at once), then `invalid` ('Invalid or expired reset
+ * link', with a way back to sign in), `unavailable` (the check itself failed: network or server; Retry), or `valid`:
+ * the form (new password + confirmation, §5 rules, show/hide toggles) → `submitting` → `succeeded` ('Password reset
+ * successfully!' with a sign-in button that goes to /login carrying that message). A reset answered with a token
+ * problem lands in `invalid`; any other failure stays on the form with the §8 text.
+ * Events accepted: `field.changed` { field, value }, `visibility.toggled` { field }, `form.submitted`,
+ * `validation.retried`, `signIn.requested`.
+ */
+import { assertEvent, assign, fromPromise, setup } from "xstate"
+import {
+  type ResetPasswordPayload,
+  type ValidateResetTokenPayload,
+  type ValidateResetTokenResponse,
+  validateResetPassword,
+} from "../contracts/auth.ts"
+import type { OkMessage } from "../contracts/common.ts"
+import { OtherMessages, SuccessMessages } from "../contracts/messages.ts"
+import type { FieldErrors } from "../contracts/validation.ts"
+import { AuthPaths, toFailure, type LoginRouteState, type NavigateParams } from "./auth-effects.ts"
+
+export type ResetPasswordField = "new_password" | "confirm_password"
+
+export interface ResetPasswordInput {
+  readonly token?: string | null
+  readonly initialValues?: Partial<Readonly<Record<ResetPasswordField, string>>>
+}
+
+export interface ResetPasswordContext {
+  readonly token: string
+  /** The account the token belongs to (`data.email` of the validation). */
+  readonly email: string
+  readonly values: Readonly<Record<ResetPasswordField, string>>
+  readonly visible: Readonly<Record<ResetPasswordField, boolean>>
+  readonly fieldErrors: FieldErrors
+  readonly error: string | undefined
+}
+
+export type ResetPasswordEvent =
+  | { readonly type: "field.changed"; readonly field: ResetPasswordField; readonly value: string }
+  | { readonly type: "visibility.toggled"; readonly field: ResetPasswordField }
+  | { readonly type: "form.submitted" }
+  | { readonly type: "validation.retried" }
+  | { readonly type: "signIn.requested" }
+
+const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
+
+/** The catalogue types that mean "this reset link is dead". */
+const TOKEN_PROBLEMS = new Set<string>(["INVALID_TOKEN", "TOKEN_EXPIRED", "USER_NOT_FOUND"])
+
+const isTokenFailure = (error: unknown): boolean => {
+  const failure = toFailure(error)
+  return TOKEN_PROBLEMS.has(failure.type) || failure.message === OtherMessages.invalidResetLink
+}
+
+export const resetPasswordMachine = setup({
+  types: {
+    context: {} as ResetPasswordContext,
+    events: {} as ResetPasswordEvent,
+    input: {} as ResetPasswordInput,
+  },
+  actors: {
+    validateResetToken: fromPromise<ValidateResetTokenResponse, ValidateResetTokenPayload>(async () => {
+      throw new Error("validateResetToken is not provided")
+    }),
+    resetPassword: fromPromise<OkMessage, ResetPasswordPayload>(async () => {
+      throw new Error("resetPassword is not provided")
+    }),
+  },
+  guards: {
+    hasToken: ({ context }) => context.token !== "",
+    /** The reset was refused because of the link (a refused password is not a token problem). */
+    isTokenProblem: ({ event }) => isTokenFailure(errorOf(event)),
+    /** Validating a token: any client error (except rate limiting) means the link cannot be used. */
+    isDeadLink: ({ event }) => {
+      const failure = toFailure(errorOf(event))
+      const status = failure.status ?? 0
+      return isTokenFailure(failure) || (status >= 400 && status < 500 && status !== 429)
+    },
+    isFormValid: ({ context }) =>
+      Object.keys(validateResetPassword({ token: context.token, ...context.values })).length === 0,
+  },
+  actions: {
+    /** Environment: wouter navigation (supplied at the React boundary). */
+    navigate: (_, _params: NavigateParams) => {},
+    assignEmail: assign({
+      email: ({ event }) => (event as { output?: ValidateResetTokenResponse }).output?.data.email ?? "",
+    }),
+    assignField: assign(({ context, event }) => {
+      assertEvent(event, "field.changed")
+      const { [event.field]: _cleared, ...fieldErrors } = context.fieldErrors
+      return { values: { ...context.values, [event.field]: event.value }, fieldErrors }
+    }),
+    toggleVisibility: assign({
+      visible: ({ context, event }) => {
+        assertEvent(event, "visibility.toggled")
+        return { ...context.visible, [event.field]: !context.visible[event.field] }
+      },
+    }),
+    showFieldErrors: assign({
+      fieldErrors: ({ context }) => {
+        const { token: _token, ...fields } = validateResetPassword({ token: context.token, ...context.values })
+        return fields
+      },
+    }),
+    clearErrors: assign({ fieldErrors: {}, error: undefined }),
+    assignError: assign({ error: ({ event }) => toFailure(errorOf(event), OtherMessages.resetFailed).message }),
+    assignInvalidLink: assign({ error: OtherMessages.invalidResetLink }),
+    /** Nothing typed survives the end of the flow. */
+    clearPasswords: assign({
+      values: { new_password: "", confirm_password: "" },
+      visible: { new_password: false, confirm_password: false },
+    }),
+  },
+}).createMachine({
+  id: "resetPassword",
+  context: ({ input }) => ({
+    token: (input.token ?? "").trim(),
+    email: "",
+    values: { new_password: "", confirm_password: "", ...input.initialValues },
+    visible: { new_password: false, confirm_password: false },
+    fieldErrors: {},
+    error: undefined,
+  }),
+  initial: "checking",
+  states: {
+    checking: {
+      always: [{ guard: "hasToken", target: "validating" }, { target: "invalid", actions: "assignInvalidLink" }],
+    },
+    validating: {
+      invoke: {
+        id: "validateResetToken",
+        src: "validateResetToken",
+        input: ({ context }) => ({ token: context.token }),
+        onDone: { target: "valid", actions: "assignEmail" },
+        onError: [
+          { guard: "isDeadLink", target: "invalid", actions: "assignInvalidLink" },
+          { target: "unavailable", actions: "assignError" },
+        ],
+      },
+    },
+    invalid: { entry: "clearPasswords" },
+    unavailable: {
+      on: { "validation.retried": { target: "validating", actions: "clearErrors" } },
+    },
+    valid: {
+      initial: "editing",
+      on: {
+        "field.changed": { actions: "assignField" },
+        "visibility.toggled": { actions: "toggleVisibility" },
+      },
+      states: {
+        editing: {
+          on: {
+            "form.submitted": [
+              { guard: "isFormValid", target: "submitting", actions: "clearErrors" },
+              { actions: "showFieldErrors" },
+            ],
+          },
+        },
+        submitting: {
+          invoke: {
+            id: "resetPassword",
+            src: "resetPassword",
+            input: ({ context }) => ({ token: context.token, ...context.values }),
+            onDone: { target: "#resetPassword.succeeded" },
+            onError: [
+              { guard: "isTokenProblem", target: "#resetPassword.invalid", actions: "assignInvalidLink" },
+              { target: "editing", actions: "assignError" },
+            ],
+          },
+        },
+      },
+    },
+    succeeded: {
+      entry: "clearPasswords",
+      on: {
+        "signIn.requested": {
+          target: "leaving",
+          actions: {
+            type: "navigate",
+            params: ({ context }) => ({
+              to: AuthPaths.login,
+              state: {
+                ...(context.email === "" ? {} : { email: context.email }),
+                message: SuccessMessages.passwordReset,
+              } satisfies LoginRouteState,
+            }),
+          },
+        },
+      },
+    },
+    leaving: { type: "final" },
+  },
+})

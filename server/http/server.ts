@@ -6,7 +6,7 @@
  * Graceful shutdown: releasing the layer stops accepting connections and waits up to
  * SHUTDOWN_GRACE for in-flight requests before the layers below it (database, ...) are released.
  */
-import { createServer } from "node:http"
+import { createServer, type Server } from "node:http"
 import { ByteSize, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
@@ -38,25 +38,45 @@ export const routesLayer = (distDir: string) =>
     requestMiddleware,
   )
 
-/** Logs the bound address once listening, and the start of shutdown. */
-const announce = Layer.effectDiscard(
-  Effect.gen(function* () {
-    const server = yield* HttpServer.HttpServer
-    const address = server.address
-    if (address._tag !== "UnixPathAddress") logLine("info", "http server listening", { address: NetAddress.formatInet(address), port: address.port })
-    yield* Effect.addFinalizer(() => Effect.sync(() => logLine("info", "http server stopping: finishing in-flight requests")))
-  }),
-)
+/**
+ * Logs the bound address once listening. On release (the start of shutdown, before the server stops
+ * accepting) it also keeps closing idle keep-alive connections, so that clients whose in-flight request
+ * has just been answered do not hold the shutdown open until their keep-alive timeout.
+ */
+const announce = (nodeServer: () => Server | undefined) =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const server = yield* HttpServer.HttpServer
+      const address = server.address
+      if (address._tag !== "UnixPathAddress") logLine("info", "http server listening", { address: NetAddress.formatInet(address), port: address.port })
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          logLine("info", "http server stopping: finishing in-flight requests")
+          const node = nodeServer()
+          if (node === undefined) return
+          const timer = setInterval(() => node.closeIdleConnections(), 100)
+          timer.unref()
+          node.once("close", () => clearInterval(timer))
+        }),
+      )
+    }),
+  )
 
 /** The listening HTTP server. Needs the services the handlers use (SqlClient, AppConfig, ...). */
-export const httpServerLayer = (options: HttpOptions) =>
-  announce.pipe(
+export const httpServerLayer = (options: HttpOptions) => {
+  let nodeServer: Server | undefined
+  return announce(() => nodeServer).pipe(
     Layer.provideMerge(HttpRouter.serve(routesLayer(options.distDir), { disableLogger: true, disableListenLog: true })),
     Layer.provideMerge(
-      NodeHttpServer.layer(() => createServer(), { port: options.port, host: options.host, gracefulShutdownTimeout: SHUTDOWN_GRACE }),
+      NodeHttpServer.layer(() => (nodeServer = createServer()), {
+        port: options.port,
+        host: options.host,
+        gracefulShutdownTimeout: SHUTDOWN_GRACE,
+      }),
     ),
     Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, MAX_BODY_SIZE)),
   )
+}
 
 /** The bound TCP port (useful with port 0). */
 export const boundPort: Effect.Effect<number, never, HttpServer.HttpServer> = Effect.map(HttpServer.HttpServer, (server) =>

@@ -10,6 +10,7 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DATABASE_UNAVAILABLE_MESSAGE } from "../../server/api/system.ts"
 import { BODY_TOO_LARGE_MESSAGE } from "../../server/http/errors.ts"
 import { IMMUTABLE_CACHE, REVALIDATE_CACHE } from "../../server/http/static.ts"
 import { makeTestDatabase, migrateTestDatabase, type TestDatabase, withSql } from "../support/db.ts"
@@ -155,5 +156,23 @@ describe.each(kinds)("platform on %s", (kind) => {
   it("handles many concurrent requests that use the database", async () => {
     const statuses = await Promise.all(Array.from({ length: 40 }, () => get("/api/health").then((r) => r.status)))
     expect(statuses.every((s) => s === 200)).toBe(true)
+  })
+})
+
+describe("health when the database is gone", () => {
+  it("answers 503 ServiceUnavailable instead of hanging or 500", async () => {
+    const db = await makeTestDatabase({ kind: "pglite" })
+    const server = await startTestServer({ database: db })
+    try {
+      expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200)
+      await db.close()
+      const started = Date.now()
+      const res = await fetch(`${server.baseUrl}/api/health`)
+      expect(res.status).toBe(503)
+      expect(await res.json()).toEqual({ _tag: "ServiceUnavailable", message: DATABASE_UNAVAILABLE_MESSAGE })
+      expect(Date.now() - started).toBeLessThan(10_000)
+    } finally {
+      await server.stop()
+    }
   })
 })

@@ -42,6 +42,8 @@ export interface Env {
   /** Runs SQL against the test database as the owner (bypasses nothing on PostgreSQL superuser; inspection only). */
   sql<T = any>(query: (sql: SqlClient.SqlClient) => Effect.Effect<T, unknown>): Promise<T>
   mailTo(address: string, predicate?: (m: CapturedMail) => boolean): Promise<CapturedMail>
+  /** Waits until at least `count` mails to `address` match, and answers them in arrival order. */
+  mailsTo(address: string, count: number, predicate?: (m: CapturedMail) => boolean): Promise<ReadonlyArray<CapturedMail>>
   stop(): Promise<void>
 }
 
@@ -112,6 +114,15 @@ export const startIdentityEnv = async (options: { readonly smtp?: boolean; reado
     login,
     sql: (query) => withSql(server.databaseUrl, Effect.flatMap(SqlClient.SqlClient, query)),
     mailTo,
+    mailsTo: async (address, count, predicate = () => true) => {
+      const deadline = Date.now() + 10_000
+      for (;;) {
+        const found = smtp.mailsTo(address).filter(predicate)
+        if (found.length >= count) return found
+        if (Date.now() > deadline) throw new Error(`expected ${count} mails to ${address}, got ${found.length}`)
+        await new Promise((r) => setTimeout(r, 25))
+      }
+    },
     stop: async () => {
       await server.stop()
       await smtp.close()

@@ -140,6 +140,7 @@ export const startBoss = async (url: string, options: { readonly poolSize: numbe
     migrate: true,
   })
   boss.on("error", (error: Error) => logLine("error", "job queue error", { error: error.message }))
+  boss.on("warning", (warning: { message: string; data: object }) => logLine("warn", "job queue warning", { warning: warning.message, data: warning.data }))
   await boss.start()
   try {
     for (const job of options.jobs) {

@@ -65,7 +65,12 @@ import {
   UpdateProfileResponse,
   type UpdateProfilePayload,
 } from "../contracts/profile.ts"
+import type { Timezone, User } from "../contracts/auth.ts"
+import type { Invitation } from "../contracts/invitations.ts"
+import type { TeamMember } from "../contracts/team.ts"
+import type { Workspace } from "../contracts/workspaces.ts"
 import { REFRESH_PATH, endpoint, pathWith, type ApiClient, type Endpoint } from "./api-client.ts"
+import { queryKeys, type Fetcher, type QueryKey } from "./query-cache.ts"
 
 /** Every access-area call (access §7), by name. */
 export const ACCESS_ENDPOINTS = {
@@ -312,3 +317,49 @@ export const createAuthApi = (client: ApiClient): AuthApi => {
     timezones: get("timezones"),
   }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Queries: one key, one fetcher and one cached shape per access-area read, shared by every consumer.
+
+/** A cacheable read: its key and the fetcher that yields the cached value. */
+export interface AccessQuery<T> {
+  readonly key: QueryKey
+  readonly fetch: Fetcher<T>
+}
+
+/**
+ * The access-area queries. Cached values are the payloads screens use (the `data` of wrapped answers):
+ * `user` → User, `workspaces` → Workspace[], `permissions` → roles + custom roles (+ is_owner), etc.
+ */
+export const accessQueries = (api: AuthApi) => ({
+  user: (): AccessQuery<User> => ({ key: queryKeys.user(), fetch: (s) => api.userInfo(s).then((r) => r.data) }),
+  workspaces: (): AccessQuery<ReadonlyArray<Workspace>> => ({
+    key: queryKeys.workspaces(),
+    fetch: (s) => api.workspaces(s).then((r) => r.data),
+  }),
+  permissions: (workspaceId: number | null): AccessQuery<UserPermissionsResponse> => ({
+    key: queryKeys.permissions(workspaceId),
+    fetch: (s) => api.permissions(s),
+  }),
+  workspaceInfo: (workspaceId: number | null): AccessQuery<WorkspaceInfoResponse> => ({
+    key: queryKeys.workspaceInfo(workspaceId),
+    fetch: (s) => api.workspaceInfo(s),
+  }),
+  roles: (workspaceId: number | null): AccessQuery<RolesResponse["data"]> => ({
+    key: queryKeys.roles(workspaceId),
+    fetch: (s) => api.roles(s).then((r) => r.data),
+  }),
+  teamMembers: (workspaceId: number | null): AccessQuery<ReadonlyArray<TeamMember>> => ({
+    key: queryKeys.teamMembers(workspaceId),
+    fetch: (s) => api.teamMembers(s).then((r) => r.data),
+  }),
+  invitations: (workspaceId: number | null): AccessQuery<ReadonlyArray<Invitation>> => ({
+    key: queryKeys.invitations(workspaceId),
+    fetch: (s) => api.invitations(s).then((r) => r.data),
+  }),
+  timezones: (): AccessQuery<ReadonlyArray<Timezone>> => ({
+    key: queryKeys.timezones(),
+    fetch: (s) => api.timezones(s).then((r) => r.data.timezones),
+  }),
+})
+export type AccessQueries = ReturnType<typeof accessQueries>

@@ -21,11 +21,13 @@ export const sidebar = style({
   "@media": {
     [belowDesktopMedia]: {
       width: vars.layout.sidebarExpanded,
+      maxWidth: "calc(100vw - 48px)",
       transform: "translateX(-100%)",
-      boxShadow: vars.shadow.lg,
+      // Closed drawer: out of view and out of the tab order.
+      visibility: "hidden",
       selectors: {
         "&[data-collapsed]": { width: vars.layout.sidebarExpanded },
-        "&[data-mobile-open]": { transform: "none" },
+        "&[data-mobile-open]": { transform: "none", visibility: "visible", boxShadow: vars.shadow.lg },
       },
     },
   },
@@ -151,6 +153,8 @@ export const collapseButton = style({
 
 export const closeMobile = style({
   display: "none",
+  color: vars.color.navText,
+  selectors: { "&[data-hovered]": { background: vars.color.navBackgroundRaised, color: vars.color.textInverse } },
   "@media": { [belowDesktopMedia]: { display: "inline-flex" } },
 })
 

@@ -65,7 +65,15 @@ export function DashboardLayout({ children, navigation, headerStart, headerEnd, 
             <CloseIcon />
           </Button>
         </div>
-        <nav className={css.nav} aria-label="Main">
+        <nav
+          className={css.nav}
+          aria-label="Main"
+          // Following any nav link closes the drawer, also when it points at the current page (capture phase:
+          // react-aria press handling stops the click from bubbling).
+          onClickCapture={(event) => {
+            if (event.target instanceof Element && event.target.closest("a") !== null) setMobileOpen(false)
+          }}
+        >
           {navigation}
         </nav>
         <div className={css.sidebarBottom}>

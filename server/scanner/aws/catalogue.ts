@@ -4,8 +4,14 @@
  */
 import type { CheckMeta } from "../check.ts"
 import type { AwsCheck } from "./define-check.ts"
+import { cloudtrailChecks } from "./checks/cloudtrail.ts"
+import { cloudwatchChecks } from "./checks/cloudwatch.ts"
+import { configChecks } from "./checks/config.ts"
+import { guarddutyChecks, securityhubChecks } from "./checks/detection.ts"
 import { ec2Checks } from "./checks/ec2.ts"
 import { iamChecks } from "./checks/iam.ts"
+import { kmsChecks } from "./checks/kms.ts"
+import { snsChecks, sqsChecks } from "./checks/messaging.ts"
 import { s3Checks } from "./checks/s3.ts"
 import { vpcChecks } from "./checks/vpc.ts"
 
@@ -42,7 +48,20 @@ export const awsServices: ReadonlyArray<AwsServiceInfo> = [
   { id: "securityhub", name: "Security Hub", global: false },
 ]
 
-export const awsChecks: ReadonlyArray<AwsCheck> = [...iamChecks, ...s3Checks, ...ec2Checks, ...vpcChecks]
+export const awsChecks: ReadonlyArray<AwsCheck> = [
+  ...iamChecks,
+  ...s3Checks,
+  ...ec2Checks,
+  ...vpcChecks,
+  ...cloudtrailChecks,
+  ...configChecks,
+  ...kmsChecks,
+  ...cloudwatchChecks,
+  ...securityhubChecks,
+  ...guarddutyChecks,
+  ...snsChecks,
+  ...sqsChecks,
+]
 
 export function checksForService(service: string): ReadonlyArray<AwsCheck> {
   return awsChecks.filter((c) => c.service === service)

@@ -5,25 +5,65 @@
  */
 import type { CollectionError } from "../check.ts"
 import type { CollectContext } from "./context.ts"
+import { cloudtrailResourceTypes, collectCloudTrail, type CloudTrailInventory } from "./collectors/cloudtrail.ts"
+import { cloudwatchResourceTypes, collectCloudWatch, type CloudWatchInventory } from "./collectors/cloudwatch.ts"
+import { collectConfig, configResourceTypes, type ConfigInventory } from "./collectors/config.ts"
 import { collectEc2, ec2ResourceTypes, type Ec2Inventory } from "./collectors/ec2.ts"
+import { collectGuardDuty, guarddutyResourceTypes, type GuardDutyInventory } from "./collectors/guardduty.ts"
 import { collectIam, iamResourceTypes, type IamInventory } from "./collectors/iam.ts"
+import { collectKms, kmsResourceTypes, type KmsInventory } from "./collectors/kms.ts"
+import { collectLogs, logsResourceTypes, type LogsInventory } from "./collectors/logs.ts"
 import { collectS3, s3ResourceTypes, type S3Inventory } from "./collectors/s3.ts"
+import { collectSecurityHub, securityhubResourceTypes, type SecurityHubInventory } from "./collectors/securityhub.ts"
+import { collectSns, snsResourceTypes, type SnsInventory } from "./collectors/sns.ts"
+import { collectSqs, sqsResourceTypes, type SqsInventory } from "./collectors/sqs.ts"
 
 export interface Inventories {
+  readonly cloudtrail: CloudTrailInventory
+  readonly cloudwatch: CloudWatchInventory
+  readonly config: ConfigInventory
   readonly ec2: Ec2Inventory
+  readonly guardduty: GuardDutyInventory
   readonly iam: IamInventory
+  readonly kms: KmsInventory
+  readonly logs: LogsInventory
   readonly s3: S3Inventory
+  readonly securityhub: SecurityHubInventory
+  readonly sns: SnsInventory
+  readonly sqs: SqsInventory
 }
 
 export type CollectorKey = keyof Inventories
 
 export const collectors: { readonly [K in CollectorKey]: (ctx: CollectContext) => Promise<Inventories[K]> } = {
+  cloudtrail: collectCloudTrail,
+  cloudwatch: collectCloudWatch,
+  config: collectConfig,
   ec2: collectEc2,
+  guardduty: collectGuardDuty,
   iam: collectIam,
+  kms: collectKms,
+  logs: collectLogs,
   s3: collectS3,
+  securityhub: collectSecurityHub,
+  sns: collectSns,
+  sqs: collectSqs,
 }
 
-export const resourceTypes = [...ec2ResourceTypes, ...iamResourceTypes, ...s3ResourceTypes] as const
+export const resourceTypes = [
+  ...cloudtrailResourceTypes,
+  ...cloudwatchResourceTypes,
+  ...configResourceTypes,
+  ...ec2ResourceTypes,
+  ...guarddutyResourceTypes,
+  ...iamResourceTypes,
+  ...kmsResourceTypes,
+  ...logsResourceTypes,
+  ...s3ResourceTypes,
+  ...securityhubResourceTypes,
+  ...snsResourceTypes,
+  ...sqsResourceTypes,
+] as const
 
 export type ResourceType = (typeof resourceTypes)[number]
 

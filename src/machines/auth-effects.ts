@@ -42,6 +42,12 @@ export interface PendingInvitation {
   readonly workspaceId: number | null
 }
 
+/** What the login hands to the session: the login answer and where the user was going (the gate's `from`). */
+export interface SessionStart {
+  readonly response: LoginResponse
+  readonly returnTo?: string
+}
+
 /** Every effect of the access screens. main.tsx builds one from services; tests build fakes. */
 export interface AuthEffects {
   readonly login: EffectCall<LoginPayload, LoginResponse>
@@ -49,7 +55,7 @@ export interface AuthEffects {
    * Hands a successful login to the session (store tokens, fetch the user and the workspaces, auto-select or go to
    * /workspace-selection). Resolves once the session has taken over; rejects with an `EffectFailure` otherwise.
    */
-  readonly startSession: EffectCall<LoginResponse, void>
+  readonly startSession: EffectCall<SessionStart, void>
   readonly storePendingInvitation: (pending: PendingInvitation) => void
   readonly forgotPassword: EffectCall<ForgotPasswordPayload, OkMessage>
   readonly signup: EffectCall<SignupPayload, SignupResponse>
@@ -119,6 +125,8 @@ export interface LoginRouteState {
   readonly email?: string
   readonly message?: string
   readonly error?: boolean
+  /** The page a signed-out visitor asked for (set by the authentication gate); the session returns there. */
+  readonly from?: string
 }
 
 /** /verification-pending receives the address the verification email went to. */
@@ -139,6 +147,7 @@ export const readLoginRouteState = (u: unknown): LoginRouteState => {
     ...(typeof r["email"] === "string" && r["email"] !== "" ? { email: r["email"] } : {}),
     ...(typeof r["message"] === "string" && r["message"] !== "" ? { message: r["message"] } : {}),
     ...(r["error"] === true ? { error: true } : {}),
+    ...(typeof r["from"] === "string" && r["from"].startsWith("/") ? { from: r["from"] } : {}),
   }
 }
 

@@ -8,7 +8,7 @@
  * Events accepted: `field.changed` { field: email | password, value }, `password.visibilityToggled`,
  * `form.submitted`, `message.dismissed`.
  * Flow: editing → submitting (`login`) → startingSession (`startSession`: the session stores the tokens, fetches the
- * user and the workspaces and navigates) → signedIn. A 401 with `error_type = email_not_verified` goes to `unverified`:
+ * user and the workspaces and navigates, back to the gate's `from` when there is one) → signedIn. A 401 with `error_type = email_not_verified` goes to `unverified`:
  * the warning box ('Please verify your email address to continue') with a `resendVerification` child that resends
  * automatically once and offers a manual resend. Any other failure shows the §8 login text in an error alert.
  */
@@ -16,7 +16,7 @@ import { assertEvent, assign, fromPromise, setup } from "xstate"
 import { type LoginPayload, type LoginResponse, validateLogin } from "../contracts/auth.ts"
 import { errorTypeField } from "../contracts/error-mapping.ts"
 import type { FieldErrors } from "../contracts/validation.ts"
-import { toFailure, type LoginRouteState, type PendingInvitation } from "./auth-effects.ts"
+import { toFailure, type LoginRouteState, type PendingInvitation, type SessionStart } from "./auth-effects.ts"
 import { resendVerificationMachine } from "./resend-verification.machine.ts"
 
 export type LoginField = "email" | "password"
@@ -46,6 +46,8 @@ export interface LoginContext {
   readonly unverifiedEmail: string
   readonly pendingInvitation: PendingInvitation | null
   readonly response: LoginResponse | undefined
+  /** Where the authentication gate says the user was going. */
+  readonly returnTo: string | undefined
 }
 
 export type LoginEvent =
@@ -87,7 +89,7 @@ export const loginMachine = setup({
     login: fromPromise<LoginResponse, LoginPayload>(async () => {
       throw new Error("login is not provided")
     }),
-    startSession: fromPromise<void, LoginResponse>(async () => {
+    startSession: fromPromise<void, SessionStart>(async () => {
       throw new Error("startSession is not provided")
     }),
     resendVerification: resendVerificationMachine,
@@ -138,6 +140,7 @@ export const loginMachine = setup({
     unverifiedEmail: "",
     pendingInvitation: input.pendingInvitation ?? null,
     response: undefined,
+    returnTo: input.routeState?.from,
   }),
   initial: "form",
   states: {
@@ -184,7 +187,10 @@ export const loginMachine = setup({
           invoke: {
             id: "startSession",
             src: "startSession",
-            input: ({ context }) => context.response!,
+            input: ({ context }) => ({
+              response: context.response!,
+              ...(context.returnTo === undefined ? {} : { returnTo: context.returnTo }),
+            }),
             onDone: { target: "#login.signedIn" },
             onError: { target: "editing", actions: "assignError" },
           },

@@ -3,14 +3,14 @@ import { createActor, SimulatedClock, type ActorRefFrom } from "xstate"
 import { validateLogin, type LoginPayload, type LoginResponse, type ResendVerificationPayload, type ResendVerificationResponse } from "../../src/contracts/auth.ts"
 import { loginMachine, readLoginQuery, type LoginInput } from "../../src/machines/login.machine.ts"
 import { resendVerificationMachine } from "../../src/machines/resend-verification.machine.ts"
-import type { NotifyParams, PendingInvitation } from "../../src/machines/auth-effects.ts"
+import type { NotifyParams, PendingInvitation, SessionStart } from "../../src/machines/auth-effects.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
 import { controlled, httpFailure, never, networkFailure, resendAnswer, sampleLoginResponse } from "./auth-fakes.ts"
 
 const start = (input: LoginInput = {}) => {
   const clock = new SimulatedClock()
   const login = controlled<LoginPayload, LoginResponse>()
-  const startSession = controlled<LoginResponse, void>()
+  const startSession = controlled<SessionStart, void>()
   const resend = controlled<ResendVerificationPayload, ResendVerificationResponse>()
   const stored: PendingInvitation[] = []
   const toasts: NotifyParams[] = []
@@ -165,7 +165,7 @@ describe("login machine: behaviour", () => {
       expect(login.calls).toEqual([{ email: "ada@example.com", password: "Correct-horse-1" }])
       await login.resolve(sampleLoginResponse)
       expect(actor.getSnapshot().value).toEqual({ form: "startingSession" })
-      expect(startSession.calls).toEqual([sampleLoginResponse])
+      expect(startSession.calls).toEqual([{ response: sampleLoginResponse }])
       await startSession.resolve(undefined)
       expect(actor.getSnapshot().value).toBe("signedIn")
       expect(actor.getSnapshot().status).toBe("done")
@@ -190,6 +190,19 @@ describe("login machine: behaviour", () => {
       actor.send({ type: "form.submitted" })
       await login.reject(httpFailure("login", 503))
       expect(actor.getSnapshot().context.error).toBe("We're experiencing technical difficulties. Please try again later.")
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("hands the gate's origin to the session so the user returns where they were going", async () => {
+    const { actor, type, login, startSession } = start({ routeState: { from: "/dashboard/scans?page=2" } })
+    try {
+      type("email", "ada@example.com")
+      type("password", "Correct-horse-1")
+      actor.send({ type: "form.submitted" })
+      await login.resolve(sampleLoginResponse)
+      expect(startSession.calls).toEqual([{ response: sampleLoginResponse, returnTo: "/dashboard/scans?page=2" }])
     } finally {
       actor.stop()
     }

@@ -1,0 +1,95 @@
+/**
+ * How the access screens get their effects without importing `src/services` (views never do).
+ *
+ * The composition root (src/main.tsx) builds an `AuthEffects` from the services and renders
+ * `<AuthEffectsProvider effects={...}>` around the app; tests render it with fakes. Each screen reads the effects with
+ * `useAuthEffects()` and turns them into its machine's named actors (`effectActor`), and supplies the environment
+ * actions from the app: `navigate` (wouter, with history state) and `notify` (the toast queue).
+ *
+ * Without a provider (a composition root that forgot to wire them, or a test of something else) every call fails with
+ * the catalogue's "no response" text and a console warning names the missing provider: the screens still render.
+ */
+import { createContext, useContext, useMemo, type ReactNode } from "react"
+import { useLocation } from "wouter"
+import { useHistoryState } from "wouter/use-browser-location"
+import { fromPromise } from "xstate"
+import { StatusMessages } from "../../contracts/messages.ts"
+import type { AuthEffects, EffectCall, EffectFailure, NavigateParams, NotifyParams } from "../../machines/auth-effects.ts"
+import { resendVerificationMachine } from "../../machines/resend-verification.machine.ts"
+import { useToasts } from "../app-actors.tsx"
+
+export type { AuthEffects } from "../../machines/auth-effects.ts"
+
+const unwired = (): Promise<never> => {
+  warnUnwired()
+  return Promise.reject({ type: "NETWORK_ERROR", message: StatusMessages.noResponse } satisfies EffectFailure)
+}
+
+let warned = false
+const warnUnwired = () => {
+  if (warned) return
+  warned = true
+  console.warn("Auth effects are not provided: render the app inside <AuthEffectsProvider> (src/main.tsx).")
+}
+
+/** What the screens get without a provider: every call fails as if the server could not be reached. */
+export const UNWIRED_AUTH_EFFECTS: AuthEffects = {
+  login: unwired,
+  startSession: unwired,
+  storePendingInvitation: () => warnUnwired(),
+  forgotPassword: unwired,
+  signup: unwired,
+  verifyEmail: unwired,
+  resendVerification: unwired,
+  validateResetToken: unwired,
+  resetPassword: unwired,
+}
+
+const AuthEffectsContext = createContext<AuthEffects>(UNWIRED_AUTH_EFFECTS)
+
+export function AuthEffectsProvider({ effects, children }: { readonly effects: AuthEffects; readonly children: ReactNode }) {
+  return <AuthEffectsContext value={effects}>{children}</AuthEffectsContext>
+}
+
+export function useAuthEffects(): AuthEffects {
+  return useContext(AuthEffectsContext)
+}
+
+/** A machine's named promise actor backed by one effect call; the actor's signal cancels the request. */
+export const effectActor = <P, A>(call: EffectCall<P, A>) => fromPromise<A, P>(({ input, signal }) => call(input, signal))
+
+/** The `navigate` environment action: wouter navigation carrying history state. */
+export function useNavigateAction(): (_: unknown, params: NavigateParams) => void {
+  const [, navigate] = useLocation()
+  return useMemo(
+    () =>
+      (_: unknown, { to, state, replace }: NavigateParams) =>
+        navigate(to, { ...(state === undefined ? {} : { state }), ...(replace === undefined ? {} : { replace }) }),
+    [navigate],
+  )
+}
+
+/** The `notify` environment action: a toast of the given kind. */
+export function useNotifyAction(): (_: unknown, params: NotifyParams) => void {
+  const toasts = useToasts()
+  return useMemo(() => (_: unknown, { kind, message }: NotifyParams) => toasts.show(kind, message), [toasts])
+}
+
+/** The resend child machine with its effect and toast, for the screens that invoke it. */
+export function useResendVerificationLogic() {
+  const { resendVerification } = useAuthEffects()
+  const notify = useNotifyAction()
+  return useMemo(
+    () =>
+      resendVerificationMachine.provide({
+        actors: { resendVerification: effectActor(resendVerification) },
+        actions: { notify },
+      }),
+    [resendVerification, notify],
+  )
+}
+
+/** The history state the previous screen left for this one (browser history; anything, so read it defensively). */
+export function useRouteState(): unknown {
+  return useHistoryState<unknown>()
+}

@@ -48,7 +48,7 @@ import {
 } from "../auth/one-time-tokens.ts"
 import { hashPassword, makeDummyHash, needsRehash, verifyPassword } from "../auth/passwords.ts"
 import { createSession, revokeAllForUser, revokeByToken, rotate } from "../auth/refresh-tokens.ts"
-import { inScope, setScope } from "../auth/rls.ts"
+import { inScope, setScope, standalone } from "../auth/rls.ts"
 import { onUniqueViolation, sqlDefects } from "../auth/sql-errors.ts"
 import { ServerTexts } from "../auth/texts.ts"
 import { buildUser, findUserByAnyEmail, findUserByEmail, findUserById, normalizeEmail, normalizeTimezone } from "../auth/users.ts"
@@ -122,7 +122,7 @@ export const AuthHandlers = HttpApiBuilder.group(
       yield* reset(accountKey)
       if (needsRehash(user.password_hash, config.passwordParams)) {
         const upgraded = yield* hashPassword(payload.password, config.passwordParams)
-        yield* sql`UPDATE users SET password_hash = ${upgraded}, updated_at = now() WHERE id = ${user.id}`
+        yield* standalone(sql`UPDATE users SET password_hash = ${upgraded}, updated_at = now() WHERE id = ${user.id}`)
       }
       return yield* inScope({ userId: user.id })(Effect.gen(function* () {
         const workspaceId = yield* soleWorkspace(user.id)

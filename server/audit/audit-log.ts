@@ -8,6 +8,7 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { standalone } from "../auth/rls.ts"
 
 export type AuditAction =
   | "auth.signup"
@@ -45,10 +46,11 @@ export interface AuditEntry {
   readonly ip?: string | undefined
 }
 
-export const record = Effect.fn("AuditLog.record")(function* (entry: AuditEntry) {
+const recordUnsafe = Effect.fn("AuditLog.record")(function* (entry: AuditEntry) {
   const sql = yield* SqlClient.SqlClient
   yield* sql`INSERT INTO audit_log (workspace_id, actor_user_id, action, target_type, target_id, details, ip)
     VALUES (${entry.workspaceId ?? null}, ${entry.actorUserId ?? null}, ${entry.action}, ${entry.targetType ?? null},
             ${entry.targetId === undefined ? null : String(entry.targetId)}, ${JSON.stringify(entry.details ?? {})}::jsonb,
             ${entry.ip ?? null})`
 })
+export const record: typeof recordUnsafe = (...args) => standalone(recordUnsafe(...args))

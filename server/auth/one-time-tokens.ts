@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { AuthConfig } from "./auth-config.ts"
 import { randomToken, sha256Hex } from "./crypto.ts"
+import { standalone } from "./rls.ts"
 
 export const issueVerificationToken = Effect.fn("OneTimeTokens.issueVerification")(function* (
   userId: number,
@@ -64,13 +65,14 @@ export const issueResetToken = Effect.fn("OneTimeTokens.issueReset")(function* (
 })
 
 /** The user a reset token is valid for, without consuming it (the validate-token call). */
-export const peekResetToken = Effect.fn("OneTimeTokens.peekReset")(function* (token: string) {
+const peekResetTokenUnsafe = Effect.fn("OneTimeTokens.peekReset")(function* (token: string) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<{ user_id: number; email: string }>`
     SELECT t.user_id, u.email FROM password_reset_tokens t JOIN users u ON u.id = t.user_id
     WHERE t.token_hash = ${sha256Hex(token)} AND t.consumed_at IS NULL AND t.expires_at > now()`
   return rows[0]
 })
+export const peekResetToken: typeof peekResetTokenUnsafe = (...args) => standalone(peekResetTokenUnsafe(...args))
 
 /** Consumes a reset token; answers the user id, or undefined when unknown, used or expired. */
 export const consumeResetToken = Effect.fn("OneTimeTokens.consumeReset")(function* (token: string) {

@@ -11,6 +11,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { AuthConfig } from "./auth-config.ts"
 import { randomToken, sha256Hex } from "./crypto.ts"
+import { standalone } from "./rls.ts"
 
 export interface Session {
   readonly familyId: string
@@ -39,7 +40,7 @@ export const createSession = Effect.fn("RefreshTokens.createSession")(function* 
   workspaceId: number | undefined,
 ) {
   const sql = yield* SqlClient.SqlClient
-  return yield* sql.withTransaction(Effect.gen(function* () {
+  return yield* standalone(Effect.gen(function* () {
     const rows = yield* sql<{ id: string }>`INSERT INTO refresh_token_families (user_id, workspace_id)
       VALUES (${userId}, ${workspaceId ?? null}) RETURNING id`
     const familyId = rows[0]!.id
@@ -52,7 +53,7 @@ export const createSession = Effect.fn("RefreshTokens.createSession")(function* 
 export const rotate = Effect.fn("RefreshTokens.rotate")(function* (presented: string) {
   const sql = yield* SqlClient.SqlClient
   const hash = sha256Hex(presented)
-  const outcome = yield* sql.withTransaction(Effect.gen(function* () {
+  const outcome = yield* standalone(Effect.gen(function* () {
     const won = yield* sql<{ family_id: string; user_id: number; workspace_id: number | null }>`
       UPDATE refresh_tokens t SET rotated_at = clock_timestamp()
       FROM refresh_token_families f
@@ -88,7 +89,7 @@ export const rotate = Effect.fn("RefreshTokens.rotate")(function* (presented: st
 /** Re-points a session at another workspace and hands out a new refresh token; unused older tokens are retired. */
 export const moveSession = Effect.fn("RefreshTokens.moveSession")(function* (familyId: string, workspaceId: number) {
   const sql = yield* SqlClient.SqlClient
-  return yield* sql.withTransaction(Effect.gen(function* () {
+  return yield* standalone(Effect.gen(function* () {
     const rows = yield* sql<{ user_id: number }>`UPDATE refresh_token_families SET workspace_id = ${workspaceId}
       WHERE id = ${familyId} AND revoked_at IS NULL RETURNING user_id`
     const row = rows[0]
@@ -100,7 +101,7 @@ export const moveSession = Effect.fn("RefreshTokens.moveSession")(function* (fam
 })
 
 /** Logout: revokes the family of the presented token (rotated or not). Answers the user id when a session matched. */
-export const revokeByToken = Effect.fn("RefreshTokens.revokeByToken")(function* (presented: string) {
+const revokeByTokenUnsafe = Effect.fn("RefreshTokens.revokeByToken")(function* (presented: string) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<{ user_id: number }>`
     UPDATE refresh_token_families f SET revoked_at = now(), revoked_reason = 'logout'
@@ -109,15 +110,17 @@ export const revokeByToken = Effect.fn("RefreshTokens.revokeByToken")(function* 
     RETURNING f.user_id`
   return rows[0]?.user_id
 })
+export const revokeByToken: typeof revokeByTokenUnsafe = (...args) => standalone(revokeByTokenUnsafe(...args))
 
-export const revokeFamily = Effect.fn("RefreshTokens.revokeFamily")(function* (familyId: string, reason: string) {
+const revokeFamilyUnsafe = Effect.fn("RefreshTokens.revokeFamily")(function* (familyId: string, reason: string) {
   const sql = yield* SqlClient.SqlClient
   yield* sql`UPDATE refresh_token_families SET revoked_at = now(), revoked_reason = ${reason}
              WHERE id = ${familyId} AND revoked_at IS NULL`
 })
+export const revokeFamily: typeof revokeFamilyUnsafe = (...args) => standalone(revokeFamilyUnsafe(...args))
 
 /** Revokes every session of a user, except `keep` (the session that changed the password). Answers how many. */
-export const revokeAllForUser = Effect.fn("RefreshTokens.revokeAllForUser")(function* (
+const revokeAllForUserUnsafe = Effect.fn("RefreshTokens.revokeAllForUser")(function* (
   userId: number,
   reason: string,
   keep?: string,
@@ -130,12 +133,14 @@ export const revokeAllForUser = Effect.fn("RefreshTokens.revokeAllForUser")(func
         WHERE user_id = ${userId} AND revoked_at IS NULL AND id <> ${keep} RETURNING id`
   return rows.length
 })
+export const revokeAllForUser: typeof revokeAllForUserUnsafe = (...args) => standalone(revokeAllForUserUnsafe(...args))
 
 /** Whether an access token's session is still alive (checked on every authenticated request). */
-export const isSessionActive = Effect.fn("RefreshTokens.isSessionActive")(function* (familyId: string, userId: number) {
+const isSessionActiveUnsafe = Effect.fn("RefreshTokens.isSessionActive")(function* (familyId: string, userId: number) {
   const sql = yield* SqlClient.SqlClient
   if (!/^[0-9a-f-]{36}$/i.test(familyId)) return false
   const rows = yield* sql<{ ok: boolean }>`SELECT true AS ok FROM refresh_token_families
     WHERE id = ${familyId} AND user_id = ${userId} AND revoked_at IS NULL`
   return rows.length > 0
 })
+export const isSessionActive: typeof isSessionActiveUnsafe = (...args) => standalone(isSessionActiveUnsafe(...args))

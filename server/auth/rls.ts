@@ -6,7 +6,7 @@
  *
  * Do not nest scopes: an inner scope would overwrite the outer settings for the rest of the transaction.
  */
-import { Effect } from "effect"
+import { Context, Effect, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 
 export const API_ROLE = "cloud_audit_app"
@@ -37,5 +37,50 @@ export const setScope = (scope: RlsScope) =>
 export const inScope = (scope: RlsScope) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    return yield* sql.withTransaction(Effect.andThen(setScope(scope), effect))
+    return yield* serialized(sql.withTransaction(Effect.andThen(setScope(scope), effect)))
+  })
+
+/**
+ * Runs `effect` in its own transaction (a savepoint when one is already open). Every statement of the identity area
+ * runs inside a transaction: on embedded PGlite all socket connections share one backend session and pglite-socket
+ * only keeps other connections out while a transaction is open, so a bare extended-protocol statement can have its
+ * unnamed portal replaced by another connection's statement ("portal does not exist"). See docs/identity.md.
+ */
+export const standalone = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => serialized(sql.withTransaction(effect)))
+
+/**
+ * On PGlite, top-level transactions of this process are also serialised (one at a time per SqlClient), which keeps
+ * this area's statements from interleaving at the protocol-message level inside pglite-socket. PGlite executes one
+ * statement at a time anyway, so nothing is lost; on PostgreSQL this is a no-op. Reentrant: nested calls pass.
+ */
+const HoldsGate = Context.Reference<boolean>("cloud-audit/auth/rls/HoldsGate", { defaultValue: () => false })
+const gates = new WeakMap<SqlClient.SqlClient, Promise<Semaphore.Semaphore | undefined>>()
+
+const gateFor = (sql: SqlClient.SqlClient): Effect.Effect<Semaphore.Semaphore | undefined> => {
+  let gate = gates.get(sql)
+  if (gate === undefined) {
+    // Decided once per client, under a provisional gate so the probe itself cannot interleave.
+    const probeGate = Semaphore.makeUnsafe(1)
+    gate = Effect.runPromise(
+      probeGate.withPermits(1)(
+        sql.withTransaction(sql<{ v: string }>`SELECT version() AS v`).pipe(
+          Effect.map((rows) => (/pglite/i.test(rows[0]?.v ?? "") ? probeGate : undefined)),
+          Effect.catchCause(() => Effect.succeed(probeGate)),
+        ),
+      ),
+    )
+    gates.set(sql, gate)
+  }
+  const pending = gate
+  return Effect.promise(() => pending)
+}
+
+export const serialized = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | SqlClient.SqlClient> =>
+  Effect.gen(function* () {
+    if (yield* HoldsGate) return yield* effect
+    const sql = yield* SqlClient.SqlClient
+    const gate = yield* gateFor(sql)
+    if (gate === undefined) return yield* effect
+    return yield* gate.withPermits(1)(Effect.provideService(effect, HoldsGate, true))
   })

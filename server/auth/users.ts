@@ -8,6 +8,7 @@ import { SqlClient } from "effect/sql"
 import type { User } from "../../src/contracts/auth.ts"
 import type { RoleId, UserId } from "../../src/contracts/ids.ts"
 import { describeTimezone, isValidTimezone } from "./timezones.ts"
+import { standalone } from "./rls.ts"
 
 export interface UserRow {
   readonly id: number
@@ -29,15 +30,16 @@ export const normalizeTimezone = (tz: string | undefined): string => {
   return t !== undefined && t !== "" && isValidTimezone(t) ? t : "UTC"
 }
 
-export const findUserByEmail = Effect.fn("Users.findByEmail")(function* (email: string) {
+const findUserByEmailUnsafe = Effect.fn("Users.findByEmail")(function* (email: string) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<UserRow>`SELECT id, email, email_verified, pending_email, password_hash, first_name, last_name,
       timezone, last_login_at FROM users WHERE email = ${normalizeEmail(email)}`
   return rows[0]
 })
+export const findUserByEmail: typeof findUserByEmailUnsafe = (...args) => standalone(findUserByEmailUnsafe(...args))
 
 /** The user whose login email or pending (not yet verified) new email is `email`. */
-export const findUserByAnyEmail = Effect.fn("Users.findByAnyEmail")(function* (email: string) {
+const findUserByAnyEmailUnsafe = Effect.fn("Users.findByAnyEmail")(function* (email: string) {
   const sql = yield* SqlClient.SqlClient
   const e = normalizeEmail(email)
   const rows = yield* sql<UserRow>`SELECT id, email, email_verified, pending_email, password_hash, first_name, last_name,
@@ -45,13 +47,15 @@ export const findUserByAnyEmail = Effect.fn("Users.findByAnyEmail")(function* (e
       ORDER BY (email = ${e}) DESC LIMIT 1`
   return rows[0]
 })
+export const findUserByAnyEmail: typeof findUserByAnyEmailUnsafe = (...args) => standalone(findUserByAnyEmailUnsafe(...args))
 
-export const findUserById = Effect.fn("Users.findById")(function* (id: number) {
+const findUserByIdUnsafe = Effect.fn("Users.findById")(function* (id: number) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<UserRow>`SELECT id, email, email_verified, pending_email, password_hash, first_name, last_name,
       timezone, last_login_at FROM users WHERE id = ${id}`
   return rows[0]
 })
+export const findUserById: typeof findUserByIdUnsafe = (...args) => standalone(findUserByIdUnsafe(...args))
 
 /** The `User` of access §3 as seen in `workspaceId` (roles and workspace_name empty when no workspace is chosen). */
 export const buildUser = Effect.fn("Users.build")(function* (user: UserRow, workspaceId: number | undefined) {

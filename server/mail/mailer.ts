@@ -12,6 +12,7 @@ import { SqlClient } from "effect/sql"
 import nodemailer from "nodemailer"
 import type { OutboxMail } from "../../src/contracts/api.ts"
 import { AuthConfig } from "../auth/auth-config.ts"
+import { standalone } from "../auth/rls.ts"
 import type { MailMessage } from "./templates.ts"
 
 export class Mailer extends Context.Service<Mailer, {
@@ -41,9 +42,12 @@ export class Mailer extends Context.Service<Mailer, {
           )
           : Effect.gen(function* () {
             yield* Effect.logInfo(`mail ${m.kind} to ${m.to} (no SMTP_URL, kept in the dev outbox): ${m.links.join(" ")}`)
-            yield* sql`INSERT INTO dev_outbox (kind, to_address, subject, text_body, html_body, links)
-              VALUES (${m.kind}, ${m.to}, ${m.subject}, ${m.text}, ${m.html}, ${JSON.stringify(m.links)}::jsonb)`
-          }).pipe(Effect.catchCause((cause) => Effect.logError(`dev outbox write failed for ${m.to}`, cause)))
+            yield* standalone(sql`INSERT INTO dev_outbox (kind, to_address, subject, text_body, html_body, links)
+              VALUES (${m.kind}, ${m.to}, ${m.subject}, ${m.text}, ${m.html}, ${JSON.stringify(m.links)}::jsonb)`)
+          }).pipe(
+            Effect.provideService(SqlClient.SqlClient, sql),
+            Effect.catchCause((cause) => Effect.logError(`dev outbox write failed for ${m.to}`, cause)),
+          )
 
       return Mailer.of({
         transport: smtp !== undefined ? "smtp" : "outbox",
@@ -57,12 +61,12 @@ export class Mailer extends Context.Service<Mailer, {
 /** The development outbox, newest first, optionally only the mails to one address (GET /api/dev/outbox). */
 export const readOutbox = Effect.fn("Mailer.readOutbox")(function* (to?: string) {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{
+  const rows = yield* standalone(sql<{
     id: number; to_address: string; subject: string; text_body: string; html_body: string
     links: ReadonlyArray<string> | string; created_at: Date
   }>`SELECT id, to_address, subject, text_body, html_body, links, created_at FROM dev_outbox
      WHERE ${to === undefined || to.trim() === "" ? sql`true` : sql`to_address = ${to.trim().toLowerCase()}`}
-     ORDER BY id DESC LIMIT 100`
+     ORDER BY id DESC LIMIT 100`)
   return rows.map((r): OutboxMail => ({
     id: String(r.id),
     to: r.to_address,

@@ -40,7 +40,7 @@ export interface Env {
   signupVerified(p?: { email?: string; workspace?: string; password?: string; first?: string; last?: string }): Promise<Session>
   login(email: string, password: string): Promise<Answer>
   /** Runs SQL against the test database as the owner (bypasses nothing on PostgreSQL superuser; inspection only). */
-  sql<T = any>(query: (sql: SqlClient.SqlClient) => Effect.Effect<T, unknown>): Promise<T>
+  sql(query: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, unknown>): Promise<any>
   mailTo(address: string, predicate?: (m: CapturedMail) => boolean): Promise<CapturedMail>
   /** Waits until at least `count` mails to `address` match, and answers them in arrival order. */
   mailsTo(address: string, count: number, predicate?: (m: CapturedMail) => boolean): Promise<ReadonlyArray<CapturedMail>>
@@ -112,7 +112,7 @@ export const startIdentityEnv = async (options: { readonly smtp?: boolean; reado
       call(method, path, { token: s.access, workspaceId: workspaceId ?? s.workspaceId, ...(body !== undefined ? { body } : {}) }),
     signupVerified,
     login,
-    sql: (query) => withSql(server.databaseUrl, Effect.flatMap(SqlClient.SqlClient, query)),
+    sql: (query) => withSql(server.databaseUrl, Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(query(sql)))),
     mailTo,
     mailsTo: async (address, count, predicate = () => true) => {
       const deadline = Date.now() + 10_000

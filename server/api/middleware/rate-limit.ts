@@ -5,6 +5,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { RateRule } from "../../auth/auth-config.ts"
+import { standalone } from "../../auth/rls.ts"
 
 export interface RateState {
   readonly allowed: boolean
@@ -13,7 +14,7 @@ export interface RateState {
 }
 
 /** Counts one hit against `key` and answers whether it was within the rule. */
-export const hit = Effect.fn("RateLimit.hit")(function* (key: string, rule: RateRule) {
+const hitUnsafe = Effect.fn("RateLimit.hit")(function* (key: string, rule: RateRule) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<{ hits: number; left: number }>`
     INSERT INTO rate_limit_buckets AS b (key, window_started_at, hits) VALUES (${key}, now(), 1)
@@ -25,9 +26,10 @@ export const hit = Effect.fn("RateLimit.hit")(function* (key: string, rule: Rate
   const row = rows[0]!
   return { allowed: row.hits <= rule.limit, retryAfterSeconds: Math.max(1, row.left), hits: row.hits } satisfies RateState
 })
+export const hit: typeof hitUnsafe = (...args) => standalone(hitUnsafe(...args))
 
 /** Answers whether `key` is currently over its rule, without counting a hit. */
-export const peek = Effect.fn("RateLimit.peek")(function* (key: string, rule: RateRule) {
+const peekUnsafe = Effect.fn("RateLimit.peek")(function* (key: string, rule: RateRule) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<{ hits: number; left: number }>`
     SELECT hits, ceil(extract(epoch FROM (window_started_at + make_interval(secs => ${rule.windowSeconds}) - now())))::int AS left
@@ -36,8 +38,10 @@ export const peek = Effect.fn("RateLimit.peek")(function* (key: string, rule: Ra
   if (row === undefined || row.left <= 0) return { allowed: true, retryAfterSeconds: 0, hits: 0 } satisfies RateState
   return { allowed: row.hits < rule.limit, retryAfterSeconds: Math.max(1, row.left), hits: row.hits } satisfies RateState
 })
+export const peek: typeof peekUnsafe = (...args) => standalone(peekUnsafe(...args))
 
-export const reset = Effect.fn("RateLimit.reset")(function* (key: string) {
+const resetUnsafe = Effect.fn("RateLimit.reset")(function* (key: string) {
   const sql = yield* SqlClient.SqlClient
   yield* sql`DELETE FROM rate_limit_buckets WHERE key = ${key}`
 })
+export const reset: typeof resetUnsafe = (...args) => standalone(resetUnsafe(...args))

@@ -29,6 +29,7 @@ import type {
   VerifyEmailResponse,
 } from "../contracts/auth.ts"
 import { StatusMessages } from "../contracts/messages.ts"
+import type { LoginRouteState } from "./navigation.ts"
 
 // ---------------------------------------------------------------------------------------------------
 // Effects
@@ -42,9 +43,14 @@ export interface PendingInvitation {
   readonly workspaceId: number | null
 }
 
-/** What the login hands to the session: the login answer and where the user was going (the gate's `from`). */
+/**
+ * What a flow that obtained tokens hands to the session (its `session.signedIn` event): the token pair, the address,
+ * and where the user was going (the authentication gate's `from`). The invitation flows hand over the same shape.
+ */
 export interface SessionStart {
-  readonly response: LoginResponse
+  readonly accessToken: string
+  readonly refreshToken: string
+  readonly email?: string
   readonly returnTo?: string
 }
 
@@ -118,16 +124,10 @@ export const AuthPaths = {
 } as const
 
 /**
- * Access §2 "Navigation state": /login may receive an optional email, a message and an error flag. Anyone sending the
- * user to /login with a message (session expiry, sign-up, reset) passes this as history state.
+ * Access §2 "Navigation state": /login may receive an optional email, a message, an error flag and (from the
+ * authentication gate) the origin `from`. Anyone sending the user to /login with a message passes this as history state.
  */
-export interface LoginRouteState {
-  readonly email?: string
-  readonly message?: string
-  readonly error?: boolean
-  /** The page a signed-out visitor asked for (set by the authentication gate); the session returns there. */
-  readonly from?: string
-}
+export type { LoginRouteState } from "./navigation.ts"
 
 /** /verification-pending receives the address the verification email went to. */
 export interface VerificationPendingRouteState {
@@ -162,3 +162,46 @@ export const readMessageState = (u: unknown): string | undefined => {
   const message = (u as Record<string, unknown>)["message"]
   return typeof message === "string" && message !== "" ? message : undefined
 }
+
+// ---------------------------------------------------------------------------------------------------
+// The session hand-off, for the composition root
+
+/** The part of the session actor (src/machines/session.machine.ts) the hand-off relies on. */
+export interface SessionActorLike {
+  send(event: { readonly type: "session.signedIn" } & SessionStart): void
+  getSnapshot(): SessionSnapshotLike
+  subscribe(observer: (snapshot: SessionSnapshotLike) => void): { unsubscribe(): void }
+}
+
+export interface SessionSnapshotLike {
+  matches(state: "signingIn" | "authenticated" | "signedOut"): boolean
+  readonly context: { readonly error: EffectFailure | null }
+}
+
+/**
+ * `startSession` on top of the session actor: sends `session.signedIn` and settles when the session is done with the
+ * sign-in (it stored the tokens, loaded the user and the workspaces, and navigated): resolves once `authenticated`,
+ * rejects with the session's error when it fell back to `signedOut` (e.g. the user could not be loaded).
+ */
+export const startSessionWith =
+  (session: SessionActorLike): EffectCall<SessionStart, void> =>
+  (start, signal) =>
+    new Promise<void>((resolve, reject) => {
+      const settled = (snapshot: SessionSnapshotLike): boolean => {
+        if (snapshot.matches("authenticated")) {
+          resolve()
+          return true
+        }
+        if (snapshot.matches("signedOut")) {
+          reject(snapshot.context.error ?? { type: "UNKNOWN_ERROR", message: StatusMessages.unexpected })
+          return true
+        }
+        return false
+      }
+      session.send({ type: "session.signedIn", ...start })
+      if (settled(session.getSnapshot())) return
+      const subscription = session.subscribe((snapshot) => {
+        if (settled(snapshot)) subscription.unsubscribe()
+      })
+      signal?.addEventListener("abort", () => subscription.unsubscribe(), { once: true })
+    })

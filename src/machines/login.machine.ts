@@ -79,6 +79,14 @@ export const readLoginQuery = (search: string): PendingInvitation | null => {
 
 const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
 
+/** The login answer as the session's hand-off. */
+export const sessionStartOf = (response: LoginResponse, returnTo: string | undefined): SessionStart => ({
+  accessToken: response.access_token,
+  refreshToken: response.refresh_token,
+  email: response.data.email,
+  ...(returnTo === undefined ? {} : { returnTo }),
+})
+
 export const loginMachine = setup({
   types: {
     context: {} as LoginContext,
@@ -187,10 +195,7 @@ export const loginMachine = setup({
           invoke: {
             id: "startSession",
             src: "startSession",
-            input: ({ context }) => ({
-              response: context.response!,
-              ...(context.returnTo === undefined ? {} : { returnTo: context.returnTo }),
-            }),
+            input: ({ context }) => sessionStartOf(context.response!, context.returnTo),
             onDone: { target: "#login.signedIn" },
             onError: { target: "editing", actions: "assignError" },
           },

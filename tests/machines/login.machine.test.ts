@@ -165,7 +165,7 @@ describe("login machine: behaviour", () => {
       expect(login.calls).toEqual([{ email: "ada@example.com", password: "Correct-horse-1" }])
       await login.resolve(sampleLoginResponse)
       expect(actor.getSnapshot().value).toEqual({ form: "startingSession" })
-      expect(startSession.calls).toEqual([{ response: sampleLoginResponse }])
+      expect(startSession.calls).toEqual([{ accessToken: "access-1", refreshToken: "refresh-1", email: "ada@example.com" }])
       await startSession.resolve(undefined)
       expect(actor.getSnapshot().value).toBe("signedIn")
       expect(actor.getSnapshot().status).toBe("done")
@@ -202,7 +202,9 @@ describe("login machine: behaviour", () => {
       type("password", "Correct-horse-1")
       actor.send({ type: "form.submitted" })
       await login.resolve(sampleLoginResponse)
-      expect(startSession.calls).toEqual([{ response: sampleLoginResponse, returnTo: "/dashboard/scans?page=2" }])
+      expect(startSession.calls).toEqual([
+        { accessToken: "access-1", refreshToken: "refresh-1", email: "ada@example.com", returnTo: "/dashboard/scans?page=2" },
+      ])
     } finally {
       actor.stop()
     }

@@ -3,26 +3,27 @@
  *
  * - DATABASE_URL set: connect to that PostgreSQL.
  * - DATABASE_URL unset (embedded mode): start PGlite persisted under DATA_DIR/pgdata, expose it on
- *   127.0.0.1 (free port) through `PGLiteSocketServer`, and connect the same PgClient to it. pg-boss
- *   connects to the same URL (see `Database.url`).
+ *   127.0.0.1 (free port) through `PgliteBridge` (./pglite-bridge.ts: one transaction or statement cycle
+ *   at a time, so concurrent connections cannot corrupt each other's extended-protocol state, which
+ *   pglite-socket's server does not guarantee), and connect the same PgClient to it. pg-boss connects to
+ *   the same URL (see `Database.url`).
  *
- * Invariants: the socket server's `maxConnections` (EMBEDDED_MAX_CONNECTIONS) is far above the sum of all
- * pools opened on it (Effect pool + pg-boss pool, see the *_POOL constants); its default of 1 closes every
- * second connection (STACK.md G7). Only one process may open DATA_DIR/pgdata at a time (PGlite is
- * single-process), enforced with DATA_DIR/pgdata.lock.
+ * Invariants: the bridge's `maxConnections` (EMBEDDED_MAX_CONNECTIONS) is far above the sum of all pools
+ * opened on it (Effect pool + pg-boss pool, see the *_POOL constants). Only one process may open
+ * DATA_DIR/pgdata at a time (PGlite is single-process), enforced with DATA_DIR/pgdata.lock.
  *
  * Errors: `DatabaseStartError` (embedded database could not start, or is in use by another process).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Data, Effect, Layer, Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { AppConfig } from "../config.ts"
 import { logLine } from "../log.ts"
+import { PgliteBridge } from "./pglite-bridge.ts"
 
 /** Connections the embedded socket server accepts (connections are cheap: queries are serialised anyway). */
 export const EMBEDDED_MAX_CONNECTIONS = 64
@@ -93,14 +94,8 @@ export const startEmbeddedPostgres = async (options: {
   let db: PGlite | undefined
   try {
     db = await PGlite.create(dataPath)
-    const server = new PGLiteSocketServer({
-      db,
-      host: "127.0.0.1",
-      port: 0,
-      maxConnections: options.maxConnections ?? EMBEDDED_MAX_CONNECTIONS,
-    })
-    await server.start()
-    const port = Number(server.getServerConn().split(":").pop())
+    const server = new PgliteBridge(db, { host: "127.0.0.1", port: 0, maxConnections: options.maxConnections ?? EMBEDDED_MAX_CONNECTIONS })
+    const port = await server.start()
     const pglite = db
     let closing: Promise<void> | undefined
     return {

@@ -1,0 +1,284 @@
+/**
+ * A Postgres wire-protocol server in front of ONE PGlite instance that is safe for many concurrent client
+ * connections (the Effect SQL pool and pg-boss's pool).
+ *
+ * Why not `PGLiteSocketServer` (@electric-sql/pglite-socket 0.2.17): PGlite is a single backend session,
+ * and that server interleaves the messages of different connections one message at a time. With the
+ * extended protocol (Parse/Bind/Execute/Sync) another connection's Bind replaces the unnamed portal in
+ * between, so results get mixed up or the protocol desyncs ("Unexpected ErrorResponse after
+ * ErrorResponse") as soon as two connections are busy at once.
+ *
+ * Invariant kept here: the session belongs to one connection at a time, from its first message until
+ * PGlite answers ReadyForQuery with status idle ('I', i.e. not inside a transaction block) and that
+ * connection has no complete message left in its buffer. A connection inside a transaction keeps the
+ * session until COMMIT/ROLLBACK; the others wait in FIFO order. A connection that goes away while owning
+ * the session is cleaned up with Sync + ROLLBACK before the next one runs.
+ *
+ * Not supported: LISTEN/NOTIFY (notifications of a single shared session cannot be routed), query cancel.
+ */
+import { createServer, type Server, type Socket } from "node:net"
+import type { PGlite } from "@electric-sql/pglite"
+
+const SSL_REQUEST = 80877103
+const CANCEL_REQUEST = 80877102
+const GSSENC_REQUEST = 80877104
+const READY_FOR_QUERY = 0x5a // 'Z'
+const TERMINATE = 0x58 // 'X'
+const IDLE = 0x49 // 'I'
+
+/** Follows a backend message stream chunk by chunk and remembers the status of the last ReadyForQuery. */
+class ReadyScanner {
+  private header: Buffer = Buffer.alloc(0)
+  private remaining = 0
+  private type = 0
+  private first = false
+  status: number | undefined
+
+  push(chunk: Uint8Array): void {
+    let i = 0
+    while (i < chunk.length) {
+      if (this.remaining > 0) {
+        if (this.type === READY_FOR_QUERY && this.first) this.status = chunk[i]
+        this.first = false
+        const n = Math.min(this.remaining, chunk.length - i)
+        this.remaining -= n
+        i += n
+        continue
+      }
+      const need = 5 - this.header.length
+      const take = chunk.subarray(i, i + need)
+      this.header = Buffer.concat([this.header, take])
+      i += take.length
+      if (this.header.length === 5) {
+        this.type = this.header[0]!
+        this.remaining = this.header.readInt32BE(1) - 4
+        this.first = true
+        this.header = Buffer.alloc(0)
+      }
+    }
+  }
+}
+
+const errorResponse = (message: string): Buffer => {
+  const fields = Buffer.concat([
+    Buffer.from("SFATAL\0", "utf8"),
+    Buffer.from("C53300\0", "utf8"),
+    Buffer.from(`M${message}\0`, "utf8"),
+    Buffer.from([0]),
+  ])
+  const header = Buffer.alloc(5)
+  header[0] = 0x45 // 'E'
+  header.writeInt32BE(fields.length + 4, 1)
+  return Buffer.concat([header, fields])
+}
+
+const simpleMessage = (type: string, body: Buffer = Buffer.alloc(0)): Uint8Array => {
+  const out = Buffer.alloc(5 + body.length)
+  out[0] = type.charCodeAt(0)
+  out.writeInt32BE(body.length + 4, 1)
+  body.copy(out, 5)
+  return out
+}
+
+export interface PgliteBridgeOptions {
+  readonly host?: string
+  /** 0 = a free port. */
+  readonly port?: number
+  readonly maxConnections?: number
+}
+
+export class PgliteBridge {
+  private readonly db: PGlite
+  private readonly options: PgliteBridgeOptions
+  private server: Server | undefined
+  private readonly connections = new Set<Connection>()
+  private owner: Connection | undefined
+  private readonly waiting: Array<{ conn: Connection; resolve: () => void }> = []
+  port = 0
+
+  constructor(db: PGlite, options: PgliteBridgeOptions = {}) {
+    this.db = db
+    this.options = options
+  }
+
+  async start(): Promise<number> {
+    await this.db.waitReady
+    const server = createServer((socket) => this.accept(socket))
+    this.server = server
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject)
+      server.listen(this.options.port ?? 0, this.options.host ?? "127.0.0.1", () => {
+        server.off("error", reject)
+        resolve()
+      })
+    })
+    const address = server.address()
+    this.port = typeof address === "object" && address !== null ? address.port : 0
+    return this.port
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server
+    this.server = undefined
+    for (const conn of this.connections) conn.socket.destroy()
+    if (server !== undefined) await new Promise<void>((resolve) => server.close(() => resolve()))
+    // Let any in-flight PGlite call finish before the caller closes the database.
+    await this.db.runExclusive(async () => undefined).catch(() => undefined)
+  }
+
+  private accept(socket: Socket): void {
+    if (this.connections.size >= (this.options.maxConnections ?? 64)) {
+      socket.end(errorResponse("too many connections to the embedded database"))
+      return
+    }
+    socket.setNoDelay(true)
+    const conn = new Connection(this, socket)
+    this.connections.add(conn)
+    socket.on("data", (data: Buffer) => conn.receive(data))
+    socket.on("error", () => socket.destroy())
+    socket.on("close", () => {
+      this.connections.delete(conn)
+      void conn.closed()
+    })
+  }
+
+  /** Waits until `conn` owns the session. */
+  acquire(conn: Connection): Promise<void> {
+    if (this.owner === undefined || this.owner === conn) {
+      this.owner = conn
+      return Promise.resolve()
+    }
+    return new Promise((resolve) => this.waiting.push({ conn, resolve }))
+  }
+
+  release(conn: Connection): void {
+    if (this.owner !== conn) {
+      const index = this.waiting.findIndex((w) => w.conn === conn)
+      if (index !== -1) this.waiting.splice(index, 1)
+      return
+    }
+    const next = this.waiting.shift()
+    this.owner = next?.conn
+    next?.resolve()
+  }
+
+  isOwner(conn: Connection): boolean {
+    return this.owner === conn
+  }
+
+  /** Runs one protocol message; streams the answer to `onData`; returns the last ReadyForQuery status seen. */
+  async exec(message: Uint8Array, onData: (chunk: Uint8Array) => void): Promise<number | undefined> {
+    const scanner = new ReadyScanner()
+    await this.db.runExclusive(() =>
+      this.db.execProtocolRawStream(message, {
+        onRawData: (chunk) => {
+          scanner.push(chunk)
+          onData(chunk)
+        },
+      }),
+    )
+    return scanner.status
+  }
+}
+
+class Connection {
+  private readonly bridge: PgliteBridge
+  readonly socket: Socket
+  private buffer: Buffer = Buffer.alloc(0)
+  private started = false
+  private pumping = false
+  private dead = false
+  /** Status of the last ReadyForQuery this connection received; undefined before the first one. */
+  private status: number | undefined = IDLE
+
+  constructor(bridge: PgliteBridge, socket: Socket) {
+    this.bridge = bridge
+    this.socket = socket
+  }
+
+  receive(data: Buffer): void {
+    this.buffer = this.buffer.length === 0 ? data : Buffer.concat([this.buffer, data])
+    void this.pump()
+  }
+
+  private write(chunk: Uint8Array): void {
+    if (!this.dead && this.socket.writable) this.socket.write(chunk)
+  }
+
+  /** The next complete message (startup-phase messages have no type byte), or undefined. */
+  private next(): Buffer | undefined {
+    if (!this.started) {
+      if (this.buffer.length < 8) return undefined
+      const length = this.buffer.readInt32BE(0)
+      if (this.buffer.length < length) return undefined
+      const message = this.buffer.subarray(0, length)
+      this.buffer = this.buffer.subarray(length)
+      return message
+    }
+    if (this.buffer.length < 5) return undefined
+    const length = 1 + this.buffer.readInt32BE(1)
+    if (this.buffer.length < length) return undefined
+    const message = this.buffer.subarray(0, length)
+    this.buffer = this.buffer.subarray(length)
+    return message
+  }
+
+  private hasCompleteMessage(): boolean {
+    if (this.buffer.length < 5) return false
+    return this.buffer.length >= 1 + this.buffer.readInt32BE(1)
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping || this.dead) return
+    this.pumping = true
+    try {
+      for (let message = this.next(); message !== undefined && !this.dead; message = this.next()) {
+        if (!this.started) {
+          const code = message.length >= 8 ? message.readInt32BE(4) : 0
+          if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
+            this.write(Buffer.from("N"))
+            continue
+          }
+          if (code === CANCEL_REQUEST) {
+            this.socket.end()
+            return
+          }
+          this.started = true
+        } else if (message[0] === TERMINATE) {
+          this.socket.end()
+          return
+        }
+        await this.bridge.acquire(this)
+        if (this.dead) return
+        const status = await this.bridge.exec(message, (chunk) => this.write(chunk))
+        if (this.dead) return // closed() cleans the session up and hands it on
+        if (status !== undefined) this.status = status
+        else if (message[0] !== undefined && this.started) this.status = undefined // mid-unit (e.g. Parse before Sync)
+        if (this.status === IDLE && !this.hasCompleteMessage()) this.bridge.release(this)
+      }
+    } catch {
+      this.socket.destroy()
+    } finally {
+      this.pumping = false
+    }
+  }
+
+  /** The client went away: end whatever it left open in the shared session, then hand the session on. */
+  async closed(): Promise<void> {
+    this.dead = true
+    if (!this.bridge.isOwner(this)) {
+      this.bridge.release(this)
+      return
+    }
+    try {
+      if (this.status !== IDLE) {
+        let status = await this.bridge.exec(simpleMessage("S"), () => undefined)
+        if (status !== IDLE) status = await this.bridge.exec(simpleMessage("Q", Buffer.from("ROLLBACK\0", "utf8")), () => undefined)
+      }
+    } catch {
+      // The database may be closing; nothing more to clean up.
+    } finally {
+      this.bridge.release(this)
+    }
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * Authentication gate (access spec §2 "Route guards"): what a route shows for the current session.
+ *
+ * - while the session is being confirmed: 'Authenticating...';
+ * - a signed-out visitor on an authenticated route → /login, keeping the origin (`state.from`);
+ * - a signed-in user whose email is not verified → /verification-pending, except on the verification pages;
+ * - a signed-in user on a public page → /dashboard, except on the invitation pages;
+ * - a user that could not be loaded (network, server) on an authenticated route → an error with a retry.
+ *
+ * `decideAuthGate` is the pure rule (property-tested); `authGateMachine` applies it as the location and the
+ * session change, performing redirects through the environment action `navigate`.
+ *
+ * Events accepted: `gate.locationChanged` { location, access? } (location = path + search) and
+ * `gate.sessionChanged` { status, errorMessage? } (status from the session machine's `selectSessionStatus`).
+ */
+import { assign, setup } from "xstate"
+import { OtherMessages, StatusMessages } from "../contracts/messages.ts"
+import type { LoginRouteState, NavigationRequest } from "./navigation.ts"
+import type { SessionGateStatus } from "./session.machine.ts"
+
+// ---------------------------------------------------------------------------------------------------
+// Routes and the rule
+
+/**
+ * public: login, signup, reset; verification: the three email-verification pages; invitation: the four
+ * invitation pages; authenticated: "/", /workspace-selection and the dashboard; open: anything else (404).
+ */
+export type RouteAccess = "public" | "verification" | "invitation" | "authenticated" | "open"
+
+const PUBLIC = new Set(["/login", "/signup", "/reset-password"])
+const VERIFICATION = new Set(["/verify-email", "/verification-pending", "/email-verification-success"])
+const INVITATION = new Set(["/invitation/accept", "/invitation/signup", "/accept-invite"])
+
+/** Access class of a path (query and hash ignored), from the access spec §2 route table. */
+export const routeAccessOf = (location: string): RouteAccess => {
+  const raw = location.split(/[?#]/)[0] ?? ""
+  const path = raw.length > 1 ? raw.replace(/\/+$/, "") : raw
+  if (PUBLIC.has(path)) return "public"
+  if (VERIFICATION.has(path)) return "verification"
+  if (INVITATION.has(path) || /^\/invitation\/accept\/[^/]+$/.test(path)) return "invitation"
+  if (path === "/" || path === "/workspace-selection" || /^\/dashboard(?:\/.*)?$/.test(path)) return "authenticated"
+  return "open"
+}
+
+export type AuthGateDecision =
+  | { readonly kind: "loading"; readonly message: string }
+  | { readonly kind: "redirect"; readonly to: string; readonly replace: true; readonly state?: LoginRouteState }
+  | { readonly kind: "unavailable"; readonly message: string }
+  | { readonly kind: "render" }
+
+export interface AuthGateFacts {
+  readonly access: RouteAccess
+  readonly status: SessionGateStatus
+  /** Path + search of the requested page (kept as the origin for /login). */
+  readonly location: string
+  /** Why the user could not be loaded (status `unavailable`). */
+  readonly errorMessage?: string | null
+}
+
+const render: AuthGateDecision = { kind: "render" }
+const loading: AuthGateDecision = { kind: "loading", message: OtherMessages.authenticating }
+const redirect = (to: string, state?: LoginRouteState): AuthGateDecision =>
+  state === undefined ? { kind: "redirect", to, replace: true } : { kind: "redirect", to, replace: true, state }
+
+export const decideAuthGate = ({ access, status, location, errorMessage }: AuthGateFacts): AuthGateDecision => {
+  if (access === "open") return render
+  switch (status) {
+    case "loading":
+      return loading
+    case "signing-out":
+      return render
+    case "signing-in":
+      // The sign-in screen shows its own progress; an authenticated page waits for the outcome.
+      return access === "authenticated" ? loading : render
+    case "unauthenticated":
+      return access === "authenticated" ? redirect("/login", { from: location }) : render
+    case "unavailable":
+      return access === "authenticated"
+        ? { kind: "unavailable", message: errorMessage ?? StatusMessages.unexpected }
+        : render
+    case "unverified":
+      return access === "verification" ? render : redirect("/verification-pending")
+    case "authenticated":
+      return access === "public" || access === "verification" ? redirect("/dashboard") : render
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Machine
+
+export interface AuthGateContext extends AuthGateFacts {
+  readonly decision: AuthGateDecision
+}
+
+export interface AuthGateInput {
+  readonly location: string
+  readonly access?: RouteAccess
+  readonly status: SessionGateStatus
+  readonly errorMessage?: string | null
+}
+
+export type AuthGateEvent =
+  | { readonly type: "gate.locationChanged"; readonly location: string; readonly access?: RouteAccess }
+  | { readonly type: "gate.sessionChanged"; readonly status: SessionGateStatus; readonly errorMessage?: string | null }
+
+const withDecision = (facts: AuthGateFacts): AuthGateContext => ({
+  access: facts.access,
+  status: facts.status,
+  location: facts.location,
+  errorMessage: facts.errorMessage ?? null,
+  decision: decideAuthGate(facts),
+})
+
+/** The facts after an event (location or session), before deciding. */
+const nextFacts = (context: AuthGateFacts, event: AuthGateEvent): AuthGateFacts =>
+  event.type === "gate.locationChanged"
+    ? { ...context, location: event.location, access: event.access ?? routeAccessOf(event.location) }
+    : { ...context, status: event.status, errorMessage: event.errorMessage ?? null }
+
+export const authGateMachine = setup({
+  types: {
+    context: {} as AuthGateContext,
+    events: {} as AuthGateEvent,
+    input: {} as AuthGateInput,
+  },
+  guards: {
+    isLoading: ({ context }) => context.decision.kind === "loading",
+    isRedirect: ({ context }) => context.decision.kind === "redirect",
+    isUnavailable: ({ context }) => context.decision.kind === "unavailable",
+    /** The event leaves the pending redirect unchanged: do not navigate a second time. */
+    keepsRedirect: ({ context, event }) => {
+      const next = withDecision(nextFacts(context, event)).decision
+      const current = context.decision
+      return next.kind === "redirect" && current.kind === "redirect" && next.to === current.to
+    },
+  },
+  actions: {
+    navigate: (_, _params: NavigationRequest) => {},
+    assignFacts: assign(({ context, event }) => withDecision(nextFacts(context, event))),
+  },
+}).createMachine({
+  id: "authGate",
+  context: ({ input }) =>
+    withDecision({
+      location: input.location,
+      access: input.access ?? routeAccessOf(input.location),
+      status: input.status,
+      errorMessage: input.errorMessage ?? null,
+    }),
+  initial: "deciding",
+  states: {
+    deciding: {
+      always: [
+        { guard: "isLoading", target: "authenticating" },
+        { guard: "isRedirect", target: "redirecting" },
+        { guard: "isUnavailable", target: "unavailable" },
+        { target: "allowed" },
+      ],
+    },
+    /** 'Authenticating...' */
+    authenticating: {},
+    redirecting: {
+      on: {
+        "gate.locationChanged": [
+          { guard: "keepsRedirect", actions: "assignFacts" },
+          { target: "deciding", actions: "assignFacts" },
+        ],
+        "gate.sessionChanged": [
+          { guard: "keepsRedirect", actions: "assignFacts" },
+          { target: "deciding", actions: "assignFacts" },
+        ],
+      },
+      entry: {
+        type: "navigate",
+        params: ({ context }): NavigationRequest => {
+          const d = context.decision
+          return d.kind === "redirect"
+            ? { to: d.to, replace: true, ...(d.state === undefined ? {} : { state: d.state }) }
+            : { to: context.location, replace: true }
+        },
+      },
+    },
+    /** The view shows the error with a retry (sent to the session: `session.retryRequested`). */
+    unavailable: {},
+    allowed: {},
+  },
+  on: {
+    "gate.locationChanged": { target: ".deciding", actions: "assignFacts" },
+    "gate.sessionChanged": { target: ".deciding", actions: "assignFacts" },
+  },
+})

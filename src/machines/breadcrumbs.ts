@@ -1,0 +1,92 @@
+/**
+ * Breadcrumbs and the header's back button of the dashboard shell (access spec §2 "Layouts": "Breadcrumbs: start with
+ * Dashboard; built from URL path segments; hidden when only one crumb exists; the last crumb is plain text. A numeric
+ * or colon-prefixed segment after scans gives 'Scan #{id}'; after accounts it gives 'Accounts' (linking to the
+ * dashboard with section=accounts) then 'Account #{id}'; after findings it gives 'Finding #{id}'. Other segments are
+ * capitalised; the dashboard and accounts segments are skipped." and "The header has a back button on account and scan
+ * detail pages and a breadcrumb bar except on findings pages.").
+ *
+ * Pure functions of the path name: no router, no state. Invariants (property-tested in tests/machines/breadcrumbs.test.ts):
+ * the first crumb is always Dashboard → /dashboard; only the last crumb lacks a link; every other crumb links.
+ */
+import { accountTitle, findingTitle, scanTitle } from "../contracts/messages.ts"
+
+export interface Crumb {
+  readonly label: string
+  /** Absent on the last crumb (plain text). */
+  readonly href?: string
+}
+
+export const DASHBOARD_PATH = "/dashboard"
+/** Where the 'Accounts' crumb (and the account page's back button) lead: the dashboard's accounts section. */
+export const ACCOUNTS_SECTION_HREF = "/dashboard?section=accounts"
+export const SCANS_PATH = "/dashboard/scans"
+
+const DASHBOARD_CRUMB_LABEL = "Dashboard"
+
+/** Splits a path name ("/dashboard/scans/12?x#y") into its non-empty, decoded segments. */
+export const pathSegments = (pathname: string): ReadonlyArray<string> =>
+  pathname
+    .replace(/[?#].*$/, "")
+    .split("/")
+    .filter((segment) => segment !== "")
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment)
+      } catch {
+        return segment
+      }
+    })
+
+/** Access §2: "a numeric or colon-prefixed segment". */
+export const isIdSegment = (segment: string): boolean => /^\d+$/.test(segment) || /^:./.test(segment)
+
+const idOf = (segment: string): string => (segment.startsWith(":") ? segment.slice(1) : segment)
+
+/** "scans" → "Scans" (first letter upper-cased, the rest kept). */
+export const capitalise = (segment: string): string =>
+  segment === "" ? segment : segment.charAt(0).toLocaleUpperCase("en-US") + segment.slice(1)
+
+/** The crumbs of a path, Dashboard first; the last one has no link. */
+export const breadcrumbsFor = (pathname: string): ReadonlyArray<Crumb> => {
+  const segments = pathSegments(pathname)
+  const crumbs: Array<{ label: string; href: string }> = [{ label: DASHBOARD_CRUMB_LABEL, href: DASHBOARD_PATH }]
+  let href = ""
+  segments.forEach((segment, index) => {
+    href += `/${encodeURIComponent(segment)}`
+    const previous = index === 0 ? undefined : segments[index - 1]
+    if (segment === "dashboard" || segment === "accounts") return
+    if (isIdSegment(segment) && previous === "scans") {
+      crumbs.push({ label: scanTitle(idOf(segment)), href })
+    } else if (isIdSegment(segment) && previous === "accounts") {
+      crumbs.push({ label: "Accounts", href: ACCOUNTS_SECTION_HREF }, { label: accountTitle(idOf(segment)), href })
+    } else if (isIdSegment(segment) && previous === "findings") {
+      crumbs.push({ label: findingTitle(idOf(segment)), href })
+    } else {
+      crumbs.push({ label: capitalise(segment), href })
+    }
+  })
+  return crumbs.map((crumb, index) => (index === crumbs.length - 1 ? { label: crumb.label } : crumb))
+}
+
+/** Access §2: the breadcrumb bar is hidden on findings pages. */
+export const isFindingsPage = (pathname: string): boolean => pathSegments(pathname).includes("findings")
+
+/** The crumbs to show, or none: hidden with a single crumb and on findings pages. */
+export const visibleBreadcrumbs = (pathname: string): ReadonlyArray<Crumb> => {
+  if (isFindingsPage(pathname)) return []
+  const crumbs = breadcrumbsFor(pathname)
+  return crumbs.length > 1 ? crumbs : []
+}
+
+/**
+ * Access §2: a back button on account and scan detail pages (/dashboard/accounts/{id}, /dashboard/scans/{id}).
+ * Returns where it leads (the list the page belongs to), or undefined when the page has no back button.
+ */
+export const backTargetFor = (pathname: string): string | undefined => {
+  const segments = pathSegments(pathname)
+  if (segments.length !== 3 || segments[0] !== "dashboard" || !isIdSegment(segments[2] ?? "")) return undefined
+  if (segments[1] === "accounts") return ACCOUNTS_SECTION_HREF
+  if (segments[1] === "scans") return SCANS_PATH
+  return undefined
+}

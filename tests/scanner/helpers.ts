@@ -2,6 +2,10 @@
  * Shared helpers for the scanner suites: seeding clients on moto, a scan call with test defaults (two regions,
  * one attempt per call), and row/finding lookups that fail loudly with the actual rows when a case is missing.
  */
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { expect } from "vitest"
 import type { CheckResult, DetailRow } from "../../server/scanner/check.ts"
 import { makeAwsClients, type AwsClients, type AwsCredentialsInput } from "../../server/scanner/aws/clients.ts"
@@ -76,4 +80,19 @@ export function expectCases(
 export function expectStatus(result: ScanServiceResult, checkId: string, status: CheckResult["status"]): void {
   const f = finding(result, checkId)
   expect(f.status, `${checkId}: ${JSON.stringify({ details: f.details, errors: f.errors })}`).toBe(status)
+}
+
+/** A throw-away self-signed certificate (openssl CLI), valid for `days`. */
+export function selfSignedCertificate(days: number): { cert: string; key: string } {
+  const dir = mkdtempSync(join(tmpdir(), "scanner-cert-"))
+  try {
+    execFileSync(
+      "openssl",
+      ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", String(days), "-subj", "/CN=scanner-test.example.com"],
+      { stdio: "ignore" },
+    )
+    return { cert: readFileSync(join(dir, "cert.pem"), "utf8"), key: readFileSync(join(dir, "key.pem"), "utf8") }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }

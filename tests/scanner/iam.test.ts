@@ -1,7 +1,3 @@
-import { execFileSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   AddUserToGroupCommand,
@@ -23,26 +19,13 @@ import {
 import { GetCallerIdentityCommand, STSClient } from "@aws-sdk/client-sts"
 import type { ScanServiceResult } from "../../server/scanner/aws/scan-service.ts"
 import { startMoto, type Moto } from "../support/moto.ts"
-import { ACCOUNT, expectCases, expectStatus, finding, OTHER_ACCOUNT, otherAccountKeys, rowFor, scan, seedClients } from "./helpers.ts"
+import { ACCOUNT, expectCases, expectStatus, finding, OTHER_ACCOUNT, otherAccountKeys, rowFor, scan, seedClients, selfSignedCertificate } from "./helpers.ts"
 
 const DAY = 86_400_000
 const adminDoc = JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: "*", Resource: "*" }] })
 const limitedDoc = JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: ["s3:GetObject"], Resource: "arn:aws:s3:::reports/*" }] })
 const trust = JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Principal: { AWS: `arn:aws:iam::${ACCOUNT}:root` }, Action: "sts:AssumeRole" }] })
 const awsPolicy = (name: string) => `arn:aws:iam::aws:policy/${name}`
-
-function selfSignedCertificate(days: number): { cert: string; key: string } {
-  const dir = mkdtempSync(join(tmpdir(), "iam-cert-"))
-  try {
-    execFileSync("openssl", [
-      "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-      "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem"), "-days", String(days), "-subj", "/CN=scanner-test.example.com",
-    ], { stdio: "ignore" })
-    return { cert: readFileSync(join(dir, "cert.pem"), "utf8"), key: readFileSync(join(dir, "key.pem"), "utf8") }
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
 
 /** The credential report line AWS writes for the root user (moto has none). */
 const rootReport = (opts: { passwordLastUsed: string; key1Active: boolean }) =>

@@ -4,6 +4,15 @@
  */
 import type { CheckMeta } from "../check.ts"
 import type { AwsCheck } from "./define-check.ts"
+import { accessanalyzerChecks, accountChecks } from "./checks/account.ts"
+import { dynamodbChecks } from "./checks/dynamodb.ts"
+import { ecrChecks } from "./checks/ecr.ts"
+import { efsChecks } from "./checks/efs.ts"
+import { eksChecks } from "./checks/eks.ts"
+import { elbv2Checks } from "./checks/elbv2.ts"
+import { lambdaChecks } from "./checks/lambda.ts"
+import { rdsChecks } from "./checks/rds.ts"
+import { secretsmanagerChecks } from "./checks/secretsmanager.ts"
 import { cloudtrailChecks } from "./checks/cloudtrail.ts"
 import { cloudwatchChecks } from "./checks/cloudwatch.ts"
 import { configChecks } from "./checks/config.ts"
@@ -61,6 +70,16 @@ export const awsChecks: ReadonlyArray<AwsCheck> = [
   ...guarddutyChecks,
   ...snsChecks,
   ...sqsChecks,
+  ...rdsChecks,
+  ...efsChecks,
+  ...lambdaChecks,
+  ...elbv2Checks,
+  ...dynamodbChecks,
+  ...ecrChecks,
+  ...eksChecks,
+  ...secretsmanagerChecks,
+  ...accountChecks,
+  ...accessanalyzerChecks,
 ]
 
 export function checksForService(service: string): ReadonlyArray<AwsCheck> {

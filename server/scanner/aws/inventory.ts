@@ -5,6 +5,16 @@
  */
 import type { CollectionError } from "../check.ts"
 import type { CollectContext } from "./context.ts"
+import { collectAccount, accountResourceTypes, type AccountInventory } from "./collectors/account.ts"
+import { collectAccessAnalyzer, accessanalyzerResourceTypes, type AccessAnalyzerInventory } from "./collectors/accessanalyzer.ts"
+import { collectDynamoDb, dynamodbResourceTypes, type DynamoDbInventory } from "./collectors/dynamodb.ts"
+import { collectEcr, ecrResourceTypes, type EcrInventory } from "./collectors/ecr.ts"
+import { collectEfs, efsResourceTypes, type EfsInventory } from "./collectors/efs.ts"
+import { collectEks, eksResourceTypes, type EksInventory } from "./collectors/eks.ts"
+import { collectElbv2, elbv2ResourceTypes, type Elbv2Inventory } from "./collectors/elbv2.ts"
+import { collectLambda, lambdaResourceTypes, type LambdaInventory } from "./collectors/lambda.ts"
+import { collectRds, rdsResourceTypes, type RdsInventory } from "./collectors/rds.ts"
+import { collectSecretsManager, secretsmanagerResourceTypes, type SecretsManagerInventory } from "./collectors/secretsmanager.ts"
 import { cloudtrailResourceTypes, collectCloudTrail, type CloudTrailInventory } from "./collectors/cloudtrail.ts"
 import { cloudwatchResourceTypes, collectCloudWatch, type CloudWatchInventory } from "./collectors/cloudwatch.ts"
 import { collectConfig, configResourceTypes, type ConfigInventory } from "./collectors/config.ts"
@@ -19,6 +29,16 @@ import { collectSns, snsResourceTypes, type SnsInventory } from "./collectors/sn
 import { collectSqs, sqsResourceTypes, type SqsInventory } from "./collectors/sqs.ts"
 
 export interface Inventories {
+  readonly account: AccountInventory
+  readonly accessanalyzer: AccessAnalyzerInventory
+  readonly dynamodb: DynamoDbInventory
+  readonly ecr: EcrInventory
+  readonly efs: EfsInventory
+  readonly eks: EksInventory
+  readonly elbv2: Elbv2Inventory
+  readonly lambda: LambdaInventory
+  readonly rds: RdsInventory
+  readonly secretsmanager: SecretsManagerInventory
   readonly cloudtrail: CloudTrailInventory
   readonly cloudwatch: CloudWatchInventory
   readonly config: ConfigInventory
@@ -36,6 +56,16 @@ export interface Inventories {
 export type CollectorKey = keyof Inventories
 
 export const collectors: { readonly [K in CollectorKey]: (ctx: CollectContext) => Promise<Inventories[K]> } = {
+  account: collectAccount,
+  accessanalyzer: collectAccessAnalyzer,
+  dynamodb: collectDynamoDb,
+  ecr: collectEcr,
+  efs: collectEfs,
+  eks: collectEks,
+  elbv2: collectElbv2,
+  lambda: collectLambda,
+  rds: collectRds,
+  secretsmanager: collectSecretsManager,
   cloudtrail: collectCloudTrail,
   cloudwatch: collectCloudWatch,
   config: collectConfig,
@@ -51,6 +81,16 @@ export const collectors: { readonly [K in CollectorKey]: (ctx: CollectContext) =
 }
 
 export const resourceTypes = [
+  ...accountResourceTypes,
+  ...accessanalyzerResourceTypes,
+  ...dynamodbResourceTypes,
+  ...ecrResourceTypes,
+  ...efsResourceTypes,
+  ...eksResourceTypes,
+  ...elbv2ResourceTypes,
+  ...lambdaResourceTypes,
+  ...rdsResourceTypes,
+  ...secretsmanagerResourceTypes,
   ...cloudtrailResourceTypes,
   ...cloudwatchResourceTypes,
   ...configResourceTypes,

@@ -8,10 +8,14 @@
  * group-specific ones (an auth middleware layer, ...) are provided here with `Layer.provide`.
  */
 import { Layer } from "effect"
+import { AccountsHandlers } from "./accounts.ts"
 import { AuthHandlers } from "./auth.ts"
+import { FindingsHandlers } from "./findings.ts"
 import { InvitationsHandlers } from "./invitations.ts"
 import { notImplemented } from "./not-implemented.ts"
 import { ProfileHandlers } from "./profile.ts"
+import { ProvidersHandlers } from "./providers.ts"
+import { ScansHandlers } from "./scans.ts"
 import { SystemHandlers } from "./system.ts"
 import { TeamHandlers } from "./team.ts"
 import { WorkspacesHandlers } from "./workspaces.ts"
@@ -23,8 +27,8 @@ export const ApiHandlers = Layer.mergeAll(
   TeamHandlers,
   InvitationsHandlers,
   ProfileHandlers,
-  notImplemented("providers"),
-  notImplemented("accounts"),
-  notImplemented("scans"),
-  notImplemented("findings"),
+  ProvidersHandlers,
+  AccountsHandlers,
+  ScansHandlers,
+  FindingsHandlers,
 )

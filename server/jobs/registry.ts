@@ -3,6 +3,7 @@
  * `server/scanner/jobs.ts`), then add ONE import line and ONE entry below. API processes create the
  * queues listed here at start, so `JobQueue.send` works before any worker has started.
  */
+import { scanningJobs } from "../scans/jobs.ts"
 import type { AnyJob } from "./queue.ts"
 
-export const jobs: ReadonlyArray<AnyJob> = []
+export const jobs: ReadonlyArray<AnyJob> = [...scanningJobs]

@@ -1,0 +1,168 @@
+/**
+ * The `accounts` group (scanning §7): list per provider, detail (secret masked), add (tests the connection with STS
+ * GetCallerIdentity, then seals and saves), delete (scans and findings go with it) and the audited secret reveal.
+ *
+ * Add account, in three steps so no database transaction is held open during the network call:
+ *   1. permission + provider + external id (short RLS transaction);
+ *   2. connection test (STS) → the cloud account id; wrong credentials → 401 `Unauthorized` with
+ *      `data.error_type = "cloud_credentials_invalid"`, unreachable → 503;
+ *   3. seal the credentials with (workspace, reserved account id) as associated data and insert; the same cloud account
+ *      twice in a workspace → 409 'Account already exists'. `test_only: true` stops after step 2.
+ */
+import { Effect, Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../../src/contracts/api.ts"
+import type { AddAccountPayload } from "../../src/contracts/accounts.ts"
+import { ProviderIds } from "../../src/contracts/constants.ts"
+import { Conflict, NotFound, ServiceUnavailable, Unauthorized, ValidationError } from "../../src/contracts/errors.ts"
+import { ScanningMessages, ValidationMessages } from "../../src/contracts/messages.ts"
+import {
+  deleteAccount,
+  externalIdFor,
+  getAccountDetail,
+  getAccountSummary,
+  insertAccount,
+  listAccounts,
+  loadSealedAccount,
+  reserveAccountId,
+} from "../accounts/accounts-store.ts"
+import { testAwsConnection } from "../accounts/connection-test.ts"
+import { normalizeCredentials, openCredentials, sealCredentials } from "../accounts/credential-vault.ts"
+import { providerEnabled } from "../accounts/providers.ts"
+import { AuthConfigFromApp } from "../auth/identity-layer.ts"
+import { AppConfig } from "../config.ts"
+import { logLine } from "../log.ts"
+import { MANAGE_ACCOUNTS, READ, scoped } from "../scans/access.ts"
+import { recordAudit } from "../scans/audit.ts"
+import { ScanningTexts } from "../scans/texts.ts"
+
+const invalid = (message: string, path: string) => new ValidationError({ message, errors: [{ path, message }] })
+
+const addAccount = (request: Parameters<typeof scoped>[0], payload: AddAccountPayload) =>
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    // 1. Permission, provider and the workspace's external id.
+    const prepared = yield* scoped(request, MANAGE_ACCOUNTS, (ctx) =>
+      Effect.gen(function* () {
+        if (!providerEnabled(payload.cloud_provider_id) || payload.cloud_provider_id !== ProviderIds.AWS) {
+          return yield* invalid(ValidationMessages.invalidCloudProvider, "cloud_provider_id")
+        }
+        const credentials = normalizeCredentials(payload.credentials)
+        if (credentials.role_arn !== undefined) {
+          const externalId = yield* externalIdFor(ctx.workspaceId)
+          if (credentials.external_id !== undefined && credentials.external_id !== externalId) {
+            return yield* invalid(ScanningTexts.externalIdChosen, "credentials.external_id")
+          }
+          credentials.external_id = externalId
+        } else {
+          delete credentials.external_id
+        }
+        return { credentials, workspaceId: ctx.workspaceId }
+      }))
+    const { credentials } = prepared
+
+    // 2. Connection test (no transaction open).
+    const identity = yield* testAwsConnection(credentials, { endpoint: config.awsEndpointUrl }).pipe(
+      Effect.catchTag("ConnectionTestFailed", (failure): Effect.Effect<never, Unauthorized | ValidationError | ServiceUnavailable> => {
+        logLine("info", "account connection test failed", { reason: failure.reason, detail: failure.message })
+        switch (failure.reason) {
+          case "invalid_credentials":
+            return Effect.fail(
+              new Unauthorized({ message: ScanningTexts.cloudCredentialsInvalid, data: { error_type: "cloud_credentials_invalid" } }),
+            )
+          case "role_needs_base_credentials":
+            return Effect.fail(invalid(failure.message, "credentials.role_arn"))
+          default:
+            return Effect.fail(new ServiceUnavailable({ message: failure.message }))
+        }
+      }),
+    )
+    if (payload.test_only === true) {
+      return { ok: true, message: ScanningMessages.connectionSuccessful, data: { tested: true } }
+    }
+
+    // 3. Seal and save (the workspace is re-checked: the caller may have lost access meanwhile).
+    return yield* scoped(request, MANAGE_ACCOUNTS, (ctx) =>
+      Effect.gen(function* () {
+        const id = yield* reserveAccountId()
+        const sealed = sealCredentials(config.appSecretKey, credentials, { workspaceId: ctx.workspaceId, accountId: id })
+        const inserted = yield* insertAccount({
+          id,
+          workspaceId: ctx.workspaceId,
+          cloudProviderId: payload.cloud_provider_id,
+          accountName: payload.account_name.trim(),
+          cloudAccountId: identity.accountId,
+          principalArn: identity.arn === "" ? null : identity.arn,
+          authMethod: credentials.access_key !== undefined ? "access_key" : "role",
+          accessKeyId: credentials.access_key ?? null,
+          credentialsSealed: sealed,
+          createdBy: ctx.userId,
+        })
+        if (!inserted) return yield* new Conflict({ message: ScanningMessages.accountAlreadyExists, data: { error_type: "account_exists" } })
+        yield* recordAudit({
+          action: "account.created",
+          workspaceId: ctx.workspaceId,
+          actorUserId: ctx.userId,
+          targetType: "account",
+          targetId: id,
+          details: { account_name: payload.account_name.trim(), cloud_account_id: identity.accountId, cloud_provider_id: payload.cloud_provider_id },
+          ip: ctx.ip,
+        })
+        const account = yield* getAccountSummary(ctx.workspaceId, id)
+        return { ok: true, message: ScanningTexts.accountAdded, data: { account: account!, tested: true } }
+      }))
+  })
+
+export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers) =>
+  handlers
+    .handle("list", ({ request, query }) =>
+      scoped(request, READ, (ctx) =>
+        Effect.map(listAccounts(ctx.workspaceId, query.cloud_provider_id), (accounts) => ({ ok: true, data: { accounts } }))))
+    .handle("get", ({ request, params }) =>
+      scoped(request, READ, (ctx) =>
+        Effect.gen(function* () {
+          const detail = yield* getAccountDetail(ctx.workspaceId, params.id)
+          if (detail === undefined) return yield* new NotFound({ message: ScanningTexts.accountNotFound })
+          return { ok: true, data: detail }
+        })))
+    .handle("create", ({ request, payload }) => addAccount(request, payload))
+    .handle("delete", ({ request, params }) =>
+      scoped(request, MANAGE_ACCOUNTS, (ctx) =>
+        Effect.gen(function* () {
+          const deleted = yield* deleteAccount(ctx.workspaceId, params.id)
+          if (deleted === undefined) return yield* new NotFound({ message: ScanningTexts.accountNotFound })
+          yield* recordAudit({
+            action: "account.deleted",
+            workspaceId: ctx.workspaceId,
+            actorUserId: ctx.userId,
+            targetType: "account",
+            targetId: params.id,
+            details: { account_name: deleted.accountName, cloud_account_id: deleted.cloudAccountId, open_jobs: deleted.openJobIds.length },
+            ip: ctx.ip,
+          })
+          return { ok: true, message: ScanningTexts.accountDeleted }
+        })))
+    .handle("revealSecret", ({ request, params }) =>
+      scoped(request, MANAGE_ACCOUNTS, (ctx) =>
+        Effect.gen(function* () {
+          const config = yield* AppConfig
+          const account = yield* loadSealedAccount(ctx.workspaceId, params.id)
+          if (account === undefined) return yield* new NotFound({ message: ScanningTexts.accountNotFound })
+          const credentials = openCredentials(config.appSecretKey, account.credentialsSealed, {
+            workspaceId: ctx.workspaceId,
+            accountId: account.id,
+          })
+          if (credentials === undefined) return yield* Effect.die(new Error(`${ScanningTexts.credentialsUnreadable} (account ${account.id})`))
+          if (credentials.secret_key === undefined) return yield* new NotFound({ message: ScanningTexts.noStoredSecret })
+          yield* recordAudit({
+            action: "account.secret_revealed",
+            workspaceId: ctx.workspaceId,
+            actorUserId: ctx.userId,
+            targetType: "account",
+            targetId: account.id,
+            details: { account_name: account.accountName },
+            ip: ctx.ip,
+          })
+          return { ok: true, message: ScanningTexts.secretRevealed, data: { secret_key: credentials.secret_key } }
+        }))),
+).pipe(Layer.provide(AuthConfigFromApp))

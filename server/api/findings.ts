@@ -1,0 +1,65 @@
+/**
+ * The `findings` group (scanning §7): the paged findings of a scan (scan_id required; optional service_id and
+ * comma-joined status), one finding, and remediation of one detail row (needs remediate_findings; "You don't have
+ * permission to remediate findings"), which records a pending `remediate` on the row and runs the check's fixer as a
+ * job (server/scans/remediation.ts).
+ */
+import { Effect, Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../../src/contracts/api.ts"
+import { NotFound } from "../../src/contracts/errors.ts"
+import { FINDING_STATUSES } from "../../src/contracts/findings.ts"
+import { ScanningMessages } from "../../src/contracts/messages.ts"
+import { PageSizes } from "../../src/contracts/constants.ts"
+import { AuthConfigFromApp } from "../auth/identity-layer.ts"
+import { READ, REMEDIATE, scoped } from "../scans/access.ts"
+import { getFinding, listFindings, scanHasService } from "../scans/findings-store.ts"
+import { remediateJob } from "../scans/jobs.ts"
+import { requestRemediation } from "../scans/remediation.ts"
+import { getScan } from "../scans/scans-store.ts"
+import { ScanningTexts } from "../scans/texts.ts"
+import { parseFilter } from "./scans.ts"
+
+export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers) =>
+  handlers
+    .handle("list", ({ request, query }) =>
+      Effect.gen(function* () {
+        const statuses = yield* parseFilter(query.status, FINDING_STATUSES, ScanningTexts.invalidStatusFilter, "query.status")
+        return yield* scoped(request, READ, (ctx) =>
+          Effect.gen(function* () {
+            if ((yield* getScan(ctx.workspaceId, query.scan_id)) === undefined) {
+              return yield* new NotFound({ message: ScanningTexts.scanNotFound })
+            }
+            if (query.service_id !== undefined && !(yield* scanHasService(ctx.workspaceId, query.scan_id, query.service_id))) {
+              return yield* new NotFound({ message: ScanningTexts.serviceNotInScan })
+            }
+            const page = yield* listFindings(
+              ctx.workspaceId,
+              query.scan_id,
+              { serviceId: query.service_id, statuses },
+              query.page ?? 1,
+              query.page_size ?? PageSizes.findings,
+            )
+            return { ok: true, ...page }
+          }))
+      }))
+    .handle("get", ({ request, params }) =>
+      scoped(request, READ, (ctx) =>
+        Effect.gen(function* () {
+          const finding = yield* getFinding(ctx.workspaceId, params.id)
+          if (finding === undefined) return yield* new NotFound({ message: ScanningTexts.findingNotFound })
+          return { ok: true, data: finding }
+        })))
+    .handle("remediate", ({ request, params, payload }) =>
+      scoped(
+        request,
+        REMEDIATE,
+        (ctx) =>
+          Effect.map(requestRemediation(ctx, params.id, payload.details, remediateJob), (details) => ({
+            ok: true,
+            message: ScanningTexts.remediationQueued,
+            data: { details },
+          })).pipe(Effect.catchTag("JobQueueError", (e) => Effect.die(e)), Effect.catchTag("JobPayloadInvalid", (e) => Effect.die(e))),
+        ScanningMessages.remediatePermissionDenied,
+      )),
+).pipe(Layer.provide(AuthConfigFromApp))

@@ -1,0 +1,101 @@
+/**
+ * The `scans` group (scanning §7 + issue 5): start (needs scan_service; 'Permission denied: Cannot launch scans'),
+ * paged list (page, page_size: defaults 1 and 20), detail with services[], streamed export (csv | json | ocsf, optional
+ * service_id / status / severity filters, comma-joined), and cancel (beyond the spec).
+ *
+ * Export: only a completed scan (409 otherwise); the file is streamed page by page (server/export/export-stream.ts) and
+ * named by `exportFileName` (scan id, 'findings', timestamp). Each page runs in its own short RLS transaction, because
+ * the response body is produced after the handler's transaction has ended.
+ */
+import { Effect, Layer, Stream } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { SqlClient } from "effect/sql"
+import { Api } from "../../src/contracts/api.ts"
+import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.ts"
+import { FINDING_STATUSES, SEVERITIES } from "../../src/contracts/findings.ts"
+import { ScanningMessages } from "../../src/contracts/messages.ts"
+import { DEFAULT_SCANS_QUERY, EXPORT_CONTENT_TYPES, exportFileName, splitFilter } from "../../src/contracts/scans.ts"
+import { AuthConfigFromApp } from "../auth/identity-layer.ts"
+import { inScope } from "../auth/rls.ts"
+import { exportStream } from "../export/export-stream.ts"
+import { LAUNCH_SCANS, READ, scoped } from "../scans/access.ts"
+import { findingsPage, scanHasService } from "../scans/findings-store.ts"
+import { runServiceJob, sweepJob } from "../scans/jobs.ts"
+import { cancelJobs, cancelScan, startScan } from "../scans/launch.ts"
+import { getScan, listScans } from "../scans/scans-store.ts"
+import { ScanningTexts } from "../scans/texts.ts"
+
+/** Splits and checks a comma-joined filter against the allowed values (400 with `message` otherwise). */
+export const parseFilter = (raw: string | undefined, allowed: ReadonlyArray<string>, message: string, path: string) => {
+  const values = splitFilter(raw).map((v) => v.toLowerCase())
+  const bad = values.find((v) => !allowed.includes(v))
+  return bad === undefined
+    ? Effect.succeed(values)
+    : Effect.fail(new ValidationError({ message, errors: [{ path, message }] }))
+}
+
+export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
+  handlers
+    .handle("start", ({ request, payload }) =>
+      scoped(
+        request,
+        LAUNCH_SCANS,
+        (ctx) =>
+          Effect.map(startScan(ctx, payload, { runService: runServiceJob, sweep: sweepJob }), (scan) => ({
+            ok: true,
+            message: ScanningTexts.scanStarted,
+            data: scan,
+          })).pipe(Effect.catchTag("JobQueueError", (e) => Effect.die(e)), Effect.catchTag("JobPayloadInvalid", (e) => Effect.die(e))),
+        ScanningMessages.launchPermissionDenied,
+      ))
+    .handle("list", ({ request, query }) =>
+      scoped(request, READ, (ctx) =>
+        Effect.map(
+          listScans(ctx.workspaceId, query.page ?? DEFAULT_SCANS_QUERY.page, query.page_size ?? DEFAULT_SCANS_QUERY.page_size),
+          (page) => ({ ok: true, ...page }),
+        )))
+    .handle("get", ({ request, params }) =>
+      scoped(request, READ, (ctx) =>
+        Effect.gen(function* () {
+          const scan = yield* getScan(ctx.workspaceId, params.id)
+          if (scan === undefined) return yield* new NotFound({ message: ScanningTexts.scanNotFound })
+          return { ok: true, data: scan }
+        })))
+    .handle("export", ({ request, params, query }) =>
+      Effect.gen(function* () {
+        const statuses = yield* parseFilter(query.status, FINDING_STATUSES, ScanningTexts.invalidStatusFilter, "query.status")
+        const severities = yield* parseFilter(query.severity, SEVERITIES, ScanningTexts.invalidSeverityFilter, "query.severity")
+        const ctx = yield* scoped(request, READ, (ctx) =>
+          Effect.gen(function* () {
+            const scan = yield* getScan(ctx.workspaceId, params.id)
+            if (scan === undefined) return yield* new NotFound({ message: ScanningTexts.scanNotFound })
+            if (scan.status !== "completed") return yield* new Conflict({ message: ScanningTexts.scanNotCompleted })
+            if (query.service_id !== undefined && !(yield* scanHasService(ctx.workspaceId, params.id, query.service_id))) {
+              return yield* new NotFound({ message: ScanningTexts.serviceNotInScan })
+            }
+            return ctx
+          }))
+        const services = yield* Effect.context<SqlClient.SqlClient>()
+        const filter = { serviceId: query.service_id, statuses, severities }
+        const body = exportStream(query.format, (afterId, limit) =>
+          inScope({ workspaceId: ctx.workspaceId, userId: ctx.userId })(findingsPage(ctx.workspaceId, params.id, filter, afterId, limit)).pipe(
+            Effect.orDie,
+          )).pipe(Stream.provideContext(services))
+        const fileName = exportFileName(params.id, query.format, new Date())
+        return HttpServerResponse.stream(body, {
+          contentType: EXPORT_CONTENT_TYPES[query.format],
+          headers: {
+            "content-disposition": `attachment; filename="${fileName}"`,
+            "cache-control": "no-store",
+            "x-content-type-options": "nosniff",
+          },
+        })
+      }))
+    .handle("cancel", ({ request, params }) =>
+      Effect.gen(function* () {
+        const result = yield* scoped(request, LAUNCH_SCANS, (ctx) => cancelScan(ctx, params.id), ScanningMessages.launchPermissionDenied)
+        yield* cancelJobs(runServiceJob.name, result.jobIds)
+        return { ok: true, message: ScanningTexts.scanCanceled, data: result.scan }
+      })),
+).pipe(Layer.provide(AuthConfigFromApp))

@@ -1,0 +1,36 @@
+/**
+ * Audit records of the scanning area, written to the identity area's append-only `audit_log` (migration 0002) inside the
+ * caller's workspace scope. The identity helper's `AuditAction` union does not list these actions, so they are declared
+ * here; the row format is the same.
+ *
+ * Invariant: `details` never holds a credential (only ids, names and outcomes).
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+
+export type ScanningAuditAction =
+  | "account.created"
+  | "account.deleted"
+  | "account.secret_revealed"
+  | "scan.started"
+  | "scan.canceled"
+  | "remediation.requested"
+  | "remediation.succeeded"
+  | "remediation.failed"
+
+export interface ScanningAuditEntry {
+  readonly action: ScanningAuditAction
+  readonly workspaceId: number
+  readonly actorUserId?: number | null | undefined
+  readonly targetType: "account" | "scan" | "finding"
+  readonly targetId: number
+  readonly details?: Record<string, unknown>
+  readonly ip?: string | undefined
+}
+
+export const recordAudit = Effect.fn("ScanningAudit.record")(function* (entry: ScanningAuditEntry) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`INSERT INTO audit_log (workspace_id, actor_user_id, action, target_type, target_id, details, ip)
+    VALUES (${entry.workspaceId}, ${entry.actorUserId ?? null}, ${entry.action}, ${entry.targetType}, ${String(entry.targetId)},
+            ${JSON.stringify(entry.details ?? {})}::jsonb, ${entry.ip ?? null})`
+})

@@ -1,0 +1,89 @@
+/**
+ * From the engine's check results (server/scanner/check.ts `CheckResult`) to stored findings, purely.
+ *
+ * - A finding is one check in one scan: status "pass", or "fail" when any row is non-compliant OR when the check could
+ *   not read an input it needs (engine status "error": AccessDenied, an unsupported operation...). Such a check is never
+ *   reported as passing: each collection error becomes a detail row with `compliance: false`, the operation, the error
+ *   code and the reason, so the account's missing permission is visible on the finding (issue 5: "recorded on the
+ *   finding, not swallowed").
+ * - Detail rows follow the contract (src/contracts/findings.ts `DetailRow`): the engine's `compliant` flag is stored as
+ *   `compliance`, with its label.
+ * - Compliance references: CIS AWS Foundations v3.0.0 and v7.0.0 ids, and the AWS FSBP control id.
+ */
+import type { ComplianceRef } from "../../src/contracts/findings.ts"
+import type { CheckResult, CollectionError, DetailRow as EngineRow } from "../scanner/check.ts"
+
+export type StoredRow = Readonly<Record<string, unknown>>
+
+export interface FindingDraft {
+  readonly check_id: string
+  readonly severity: CheckResult["severity"]
+  readonly status: "pass" | "fail"
+  readonly title: string
+  readonly description: string
+  readonly policy_check: string
+  readonly remediation: string
+  readonly field_labels: Readonly<Record<string, string>>
+  readonly details: ReadonlyArray<StoredRow>
+  readonly compliance: ReadonlyArray<ComplianceRef>
+}
+
+export const CIS_V3 = "CIS AWS Foundations Benchmark v3.0.0"
+export const CIS_V7 = "CIS AWS Foundations Benchmark v7.0.0"
+export const FSBP = "AWS Foundational Security Best Practices"
+
+export const complianceRefs = (result: Pick<CheckResult, "cis" | "fsbp">): ReadonlyArray<ComplianceRef> => [
+  ...(result.cis.v3 === undefined ? [] : [{ framework: CIS_V3, control: result.cis.v3 }]),
+  ...(result.cis.v7 === undefined ? [] : [{ framework: CIS_V7, control: result.cis.v7 }]),
+  ...(result.fsbp === undefined ? [] : [{ framework: FSBP, control: result.fsbp }]),
+]
+
+/** The engine row with `compliant` renamed `compliance` (resource id, region, compliance and reason first). */
+export const toStoredRow = (row: EngineRow): StoredRow => {
+  const { resource_id, region, compliant, reason, ...rest } = row
+  return { resource_id, region, compliance: compliant, reason, ...rest }
+}
+
+/** A row saying which input could not be read, and why. */
+export const errorRow = (error: CollectionError): StoredRow => ({
+  resource_id: error.resourceId ?? error.resourceType,
+  region: error.region,
+  compliance: false,
+  reason: `Could not be checked: ${error.operation} failed with ${error.code}${error.kind === "access_denied" ? " (access denied)" : ""}: ${error.message}`,
+  operation: error.operation,
+  error_code: error.code,
+  error_kind: error.kind,
+})
+
+const ERROR_LABELS = { operation: "Operation", error_code: "Error code", error_kind: "Error kind" } as const
+
+export const toFindingDraft = (result: CheckResult): FindingDraft => {
+  const labels: Record<string, string> = {}
+  for (const [k, v] of Object.entries(result.field_labels)) labels[k === "compliant" ? "compliance" : k] = v
+  const errorRows = result.errors.map(errorRow)
+  if (errorRows.length > 0) Object.assign(labels, ERROR_LABELS)
+  return {
+    check_id: result.check_id,
+    severity: result.severity,
+    status: result.status === "pass" ? "pass" : "fail",
+    title: result.title,
+    description: result.description,
+    policy_check: result.policy_check,
+    remediation: result.remediation,
+    field_labels: labels,
+    details: [...result.details.map(toStoredRow), ...errorRows],
+    compliance: complianceRefs(result),
+  }
+}
+
+/** A finding is remediated once every non-compliant row has a successful remediation record. */
+export const allFailingRowsRemediated = (details: ReadonlyArray<StoredRow>): boolean => {
+  const failing = details.filter((r) => r["compliance"] === false)
+  return (
+    failing.length > 0 &&
+    failing.every((r) => {
+      const rem = r["remediate"]
+      return typeof rem === "object" && rem !== null && (rem as { status?: unknown }).status === "remediated"
+    })
+  )
+}

@@ -1,0 +1,34 @@
+/**
+ * The scanning area's jobs (registered in server/jobs/registry.ts):
+ * - `scans.run-service`: one per (scan, service), see ./run-service.ts. Lease: a crashed worker's attempt expires after
+ *   RUN_SERVICE_EXPIRE_SECONDS and pg-boss retries it (RUN_SERVICE_RETRY_LIMIT retries, exponential backoff).
+ * - `scans.sweep`: one chain per scan, started with the scan; finishes or fails orphaned work across all scans
+ *   (single-flight, ./sweeper.ts) and re-schedules itself while its scan is open.
+ * - `findings.remediate`: one per remediation request, see ./remediation.ts.
+ * Payloads carry ids only, never credentials.
+ */
+import type { SqlClient } from "effect/sql"
+import { defineJob, type JobDefinition, type JobQueue } from "../jobs/queue.ts"
+import { RemediatePayload, runRemediation } from "./remediation.ts"
+import { RUN_SERVICE_JOB, RUN_SERVICE_RETRY_LIMIT, RunServicePayload, runService } from "./run-service.ts"
+import { SweepPayload, sweepChain } from "./sweeper.ts"
+
+/** How long one attempt of a service scan may run before pg-boss considers its worker lost and retries it. */
+export const RUN_SERVICE_EXPIRE_SECONDS = 900
+
+export const runServiceJob = defineJob(RUN_SERVICE_JOB, RunServicePayload, runService, {
+  queue: { retryLimit: RUN_SERVICE_RETRY_LIMIT, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: RUN_SERVICE_EXPIRE_SECONDS },
+  work: { localConcurrency: 4, pollingIntervalSeconds: 0.5 },
+})
+
+export const sweepJob: JobDefinition<"scans.sweep", SweepPayload, SqlClient.SqlClient | JobQueue> = defineJob("scans.sweep", SweepPayload, (payload) => sweepChain(payload, sweepJob), {
+  queue: { retryLimit: 3, retryDelaySeconds: 30, expireInSeconds: 300 },
+  work: { localConcurrency: 1, pollingIntervalSeconds: 2 },
+})
+
+export const remediateJob = defineJob("findings.remediate", RemediatePayload, runRemediation, {
+  queue: { retryLimit: 1, retryDelaySeconds: 5, expireInSeconds: 300 },
+  work: { localConcurrency: 2, pollingIntervalSeconds: 0.5 },
+})
+
+export const scanningJobs = [runServiceJob, sweepJob, remediateJob] as const

@@ -1,0 +1,151 @@
+/**
+ * Launching and canceling scans (issue 5 "Scans").
+ *
+ * `startScan`, in the caller's RLS transaction: the account must be in the workspace (404) and match the payload's
+ * provider ('Invalid cloud provider'); one open scan per account (409, the account row is locked so two launches
+ * serialise); a `pending` scan with one `pending` service row per service the provider's catalogue can scan; one
+ * `scans.run-service` job per row plus the scan's sweeper chain, enqueued in the SAME transaction; an audit record.
+ * Regions: SCAN_REGIONS (comma-separated) when set, else each job scans the account's enabled regions.
+ *
+ * `cancelScan`: a pending or running scan becomes `failed` ("Canceled by a user"), its open services too; queued jobs
+ * are canceled in pg-boss after commit, and running jobs notice at their next heartbeat and abort their API calls.
+ */
+import { Config, Effect, Option } from "effect"
+import { SqlClient } from "effect/sql"
+import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.ts"
+import { ValidationMessages } from "../../src/contracts/messages.ts"
+import type { ScanStartPayload } from "../../src/contracts/scans.ts"
+import type { WorkspaceContext } from "../api/middleware/workspace-scope.ts"
+import { JobQueue, type JobDefinition } from "../jobs/queue.ts"
+import { loadSealedAccount } from "../accounts/accounts-store.ts"
+import { providerDisplayName } from "../accounts/providers.ts"
+import { recordAudit } from "./audit.ts"
+import type { RunServicePayload } from "./run-service.ts"
+import { getScan, lockScan } from "./scans-store.ts"
+import { ensureServiceIds, servicesToScan } from "./service-catalogue.ts"
+import { SWEEP_INTERVAL_SECONDS, type SweepPayload } from "./sweeper.ts"
+import { ScanningTexts } from "./texts.ts"
+import { enqueueInTransaction } from "./transactional-enqueue.ts"
+
+const REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/
+
+/** SCAN_REGIONS from the environment (invalid entries are ignored); null = the account's enabled regions. */
+export const configuredRegions = Config.option(Config.String("SCAN_REGIONS")).pipe(
+  Effect.map((o) =>
+    Option.match(o, {
+      onNone: () => null,
+      onSome: (value) => {
+        const regions = [...new Set(value.split(",").map((r) => r.trim()).filter((r) => REGION.test(r)))]
+        return regions.length === 0 ? null : regions
+      },
+    })),
+  Effect.orElseSucceed(() => null),
+)
+
+export interface ScanJobs {
+  readonly runService: JobDefinition<string, RunServicePayload, any>
+  readonly sweep: JobDefinition<string, SweepPayload, any>
+}
+
+export const startScan = (ctx: WorkspaceContext, payload: ScanStartPayload, jobs: ScanJobs) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const account = yield* loadSealedAccount(ctx.workspaceId, payload.account_id)
+    if (account === undefined) return yield* new NotFound({ message: ScanningTexts.accountNotFound })
+    if (
+      payload.cloud_provider_id !== account.cloudProviderId ||
+      payload.cloud_provider_name !== providerDisplayName(account.cloudProviderId).toLowerCase()
+    ) {
+      return yield* new ValidationError({
+        message: ValidationMessages.invalidCloudProvider,
+        errors: [{ path: "cloud_provider_id", message: ValidationMessages.invalidCloudProvider }],
+      })
+    }
+    yield* sql`SELECT id FROM accounts WHERE workspace_id = ${ctx.workspaceId} AND id = ${account.id} FOR UPDATE`
+    const open = yield* sql<{ id: number }>`
+      SELECT id FROM scans WHERE workspace_id = ${ctx.workspaceId} AND account_id = ${account.id} AND status IN ('pending', 'running')
+      LIMIT 1`
+    if (open.length > 0) return yield* new Conflict({ message: ScanningTexts.scanAlreadyRunning, data: { error_type: "scan_running" } })
+    const services = yield* ensureServiceIds(account.cloudProviderId, servicesToScan(account.cloudProviderId))
+    if (services.length === 0) {
+      return yield* new ValidationError({ message: ScanningTexts.noServicesToScan })
+    }
+    const regions = yield* configuredRegions
+    const inserted = yield* sql<{ id: number }>`
+      INSERT INTO scans (workspace_id, account_id, cloud_provider_id, status, regions, created_by, total_services)
+      VALUES (${ctx.workspaceId}, ${account.id}, ${account.cloudProviderId}, 'pending',
+              ${regions === null ? null : `{${regions.join(",")}}`}::text[], ${ctx.userId}, ${services.length})
+      RETURNING id`
+    const scanId = inserted[0]!.id
+    const rows = yield* sql<{ id: number; service_id: number }>`
+      INSERT INTO scan_services ${sql.insert(
+        services.map((s) => ({ workspace_id: ctx.workspaceId, scan_id: scanId, service_id: s.id })) as unknown as readonly [
+          Record<string, unknown>,
+          ...Array<Record<string, unknown>>,
+        ],
+      )}
+      RETURNING id, service_id`
+    const scope = { workspaceId: ctx.workspaceId, userId: ctx.userId }
+    const jobIds = yield* enqueueInTransaction(
+      jobs.runService,
+      rows.map((r) => ({ payload: { workspace_id: ctx.workspaceId, scan_id: scanId, scan_service_id: r.id } })),
+      scope,
+    )
+    yield* enqueueInTransaction(
+      jobs.sweep,
+      [{ payload: { workspace_id: ctx.workspaceId, scan_id: scanId }, startAfterSeconds: SWEEP_INTERVAL_SECONDS }],
+      scope,
+    )
+    for (const [i, r] of rows.entries()) {
+      yield* sql`UPDATE scan_services SET job_id = ${jobIds[i] ?? null} WHERE workspace_id = ${ctx.workspaceId} AND id = ${r.id}`
+    }
+    yield* recordAudit({
+      action: "scan.started",
+      workspaceId: ctx.workspaceId,
+      actorUserId: ctx.userId,
+      targetType: "scan",
+      targetId: scanId,
+      details: { account_id: account.id, services: services.map((s) => s.key), regions },
+      ip: ctx.ip,
+    })
+    return (yield* getScan(ctx.workspaceId, scanId))!
+  })
+
+/** Cancels in the database; answers the scan and the pg-boss job ids to cancel once committed. */
+export const cancelScan = (ctx: WorkspaceContext, scanId: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const status = yield* lockScan(ctx.workspaceId, scanId)
+    if (status === undefined) return yield* new NotFound({ message: ScanningTexts.scanNotFound })
+    if (status !== "pending" && status !== "running") return yield* new Conflict({ message: ScanningTexts.scanNotCancelable })
+    const services = yield* sql<{ job_id: string | null }>`
+      UPDATE scan_services SET status = 'failed', error = ${ScanningTexts.canceledReason}, last_scanned_at = now()
+      WHERE workspace_id = ${ctx.workspaceId} AND scan_id = ${scanId} AND status IN ('pending', 'running')
+      RETURNING job_id`
+    yield* sql`
+      UPDATE scans s SET status = 'failed', scan_end = now(), failure_reason = ${ScanningTexts.canceledReason},
+        canceled_at = now(), canceled_by = ${ctx.userId},
+        completed_services = a.completed, findings_count = a.findings, passed_findings = a.passed, failed_findings = a.failed
+      FROM (SELECT count(*) FILTER (WHERE status = 'completed')::int AS completed, coalesce(sum(findings_count), 0)::int AS findings,
+                   coalesce(sum(passed_findings), 0)::int AS passed, coalesce(sum(failed_findings), 0)::int AS failed
+            FROM scan_services WHERE workspace_id = ${ctx.workspaceId} AND scan_id = ${scanId}) a
+      WHERE s.workspace_id = ${ctx.workspaceId} AND s.id = ${scanId}`
+    yield* recordAudit({
+      action: "scan.canceled",
+      workspaceId: ctx.workspaceId,
+      actorUserId: ctx.userId,
+      targetType: "scan",
+      targetId: scanId,
+      details: { open_services: services.length },
+      ip: ctx.ip,
+    })
+    return { scan: (yield* getScan(ctx.workspaceId, scanId))!, jobIds: services.flatMap((s) => (s.job_id === null ? [] : [s.job_id])) }
+  })
+
+/** Best effort: queued jobs of a canceled scan are canceled in pg-boss (a job that already started sees the cancel). */
+export const cancelJobs = (jobName: string, jobIds: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    if (jobIds.length === 0) return
+    const queue = yield* JobQueue
+    yield* Effect.tryPromise(() => queue.boss.cancel(jobName, [...jobIds])).pipe(Effect.ignore)
+  })

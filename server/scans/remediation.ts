@@ -1,0 +1,261 @@
+/**
+ * Remediation of one detail row of a finding (issue 5 "Remediation"; scanning §4 remediation statuses).
+ *
+ * Request (POST /api/findings/{id}/remediate, needs remediate_findings), in one transaction:
+ *   find the row (by resource_id + region) → refuse compliant rows, rows already remediated or in progress, and checks
+ *   without a fixer (409) → record `remediate = { status: "pending", message, attempted_at, attempted_by: {id, email} }`
+ *   on the row + a `remediations` row → enqueue `findings.remediate` → audit.
+ * Job: open the account's credentials in memory, run the check's fixer (which applies the fix and re-reads the
+ * resource to verify), then record `remediate = { status: "remediated" | "failed", message, attempted_at,
+ * attempted_by }` on the row; the finding becomes `remediated` when every non-compliant row is; service and scan
+ * counts are recomputed; the outcome is audited. A fixer that throws records "failed" with its message (the user can
+ * try again); a crash mid-job is retried once by pg-boss.
+ * Lock order: scan row, service row, finding row.
+ */
+import { Effect, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.ts"
+import type { DetailRow, RemediationRecord } from "../../src/contracts/findings.ts"
+import type { WorkspaceContext } from "../api/middleware/workspace-scope.ts"
+import { inScope } from "../auth/rls.ts"
+import { AppConfig } from "../config.ts"
+import type { JobContext, JobDefinition } from "../jobs/queue.ts"
+import { logLine } from "../log.ts"
+import { makeAwsClients } from "../scanner/aws/clients.ts"
+import { loadSealedAccount } from "../accounts/accounts-store.ts"
+import { awsCredentialsInput } from "../accounts/connection-test.ts"
+import { openCredentials } from "../accounts/credential-vault.ts"
+import { recordAudit } from "./audit.ts"
+import { allFailingRowsRemediated, type StoredRow } from "./finding-rows.ts"
+import { fixerFor } from "./fixers.ts"
+import { lockScan, recountScan, recountService } from "./scans-store.ts"
+import { ScanningTexts } from "./texts.ts"
+import { enqueueInTransaction } from "./transactional-enqueue.ts"
+
+export const RemediatePayload = Schema.Struct({ workspace_id: Schema.Int, remediation_id: Schema.Int })
+export type RemediatePayload = typeof RemediatePayload.Type
+
+const REMEDIATION_TIMEOUT_MS = 120_000
+
+const sameRow = (row: StoredRow, wanted: Readonly<Record<string, unknown>>) =>
+  String(row["resource_id"]) === String(wanted["resource_id"]) && String(row["region"]) === String(wanted["region"])
+
+const remediateOf = (row: StoredRow): { readonly status?: unknown } | undefined => {
+  const r = row["remediate"]
+  return typeof r === "object" && r !== null ? (r as { status?: unknown }) : undefined
+}
+
+/** The API side: validates, records "pending" on the row, enqueues the job (same transaction), audits. */
+export const requestRemediation = (
+  ctx: WorkspaceContext,
+  findingId: number,
+  wanted: DetailRow,
+  job: JobDefinition<string, RemediatePayload, any>,
+) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    if (typeof wanted["resource_id"] !== "string" || typeof wanted["region"] !== "string") {
+      return yield* new ValidationError({
+        message: ScanningTexts.rowNotInFinding,
+        errors: [{ path: "details.resource_id", message: ScanningTexts.rowNotInFinding }],
+      })
+    }
+    const found = yield* sql<{ scan_id: number; details: ReadonlyArray<StoredRow>; check_id: string }>`
+      SELECT scan_id, details, check_id FROM findings WHERE workspace_id = ${ctx.workspaceId} AND id = ${findingId}`
+    if (found[0] === undefined) return yield* new NotFound({ message: ScanningTexts.findingNotFound })
+    yield* lockScan(ctx.workspaceId, found[0].scan_id)
+    const rows = yield* sql<{ details: ReadonlyArray<StoredRow>; check_id: string }>`
+      SELECT details, check_id FROM findings WHERE workspace_id = ${ctx.workspaceId} AND id = ${findingId} FOR UPDATE`
+    const finding = rows[0]!
+    const index = finding.details.findIndex((r) => sameRow(r, wanted))
+    const row = finding.details[index]
+    if (row === undefined) {
+      return yield* new ValidationError({
+        message: ScanningTexts.rowNotInFinding,
+        errors: [{ path: "details", message: ScanningTexts.rowNotInFinding }],
+      })
+    }
+    if (row["compliance"] !== false) return yield* new Conflict({ message: ScanningTexts.rowCompliant })
+    const current = remediateOf(row)?.status
+    if (current === "remediated") return yield* new Conflict({ message: ScanningTexts.rowAlreadyRemediated })
+    if (current === "pending" || current === "running") return yield* new Conflict({ message: ScanningTexts.remediationPending })
+    if (row["error_code"] !== undefined || fixerFor(finding.check_id) === undefined) {
+      return yield* new Conflict({ message: ScanningTexts.noFixer })
+    }
+
+    const users = yield* sql<{ email: string }>`SELECT email FROM users WHERE id = ${ctx.userId}`
+    const attemptedBy = { id: ctx.userId, email: users[0]?.email ?? "" }
+    const inserted = yield* sql<{ id: number; requested_at: Date | string }>`
+      INSERT INTO remediations (workspace_id, finding_id, check_id, resource_id, region, requested_by)
+      VALUES (${ctx.workspaceId}, ${findingId}, ${finding.check_id}, ${String(row["resource_id"])}, ${String(row["region"])}, ${ctx.userId})
+      RETURNING id, requested_at`
+    const remediationId = inserted[0]!.id
+    const record = {
+      status: "pending",
+      message: ScanningTexts.remediationQueued,
+      attempted_at: new Date(inserted[0]!.requested_at).toISOString(),
+      attempted_by: attemptedBy,
+    }
+    yield* sql`UPDATE findings SET details = jsonb_set(details, ${`{${index},remediate}`}::text[], ${JSON.stringify(record)}::jsonb),
+                 updated_at = now()
+               WHERE workspace_id = ${ctx.workspaceId} AND id = ${findingId}`
+    const [jobId] = yield* enqueueInTransaction(job, [{ payload: { workspace_id: ctx.workspaceId, remediation_id: remediationId } }], {
+      workspaceId: ctx.workspaceId,
+      userId: ctx.userId,
+    })
+    yield* sql`UPDATE remediations SET job_id = ${jobId ?? null} WHERE workspace_id = ${ctx.workspaceId} AND id = ${remediationId}`
+    const fixer = fixerFor(finding.check_id)!
+    yield* recordAudit({
+      action: "remediation.requested",
+      workspaceId: ctx.workspaceId,
+      actorUserId: ctx.userId,
+      targetType: "finding",
+      targetId: findingId,
+      details: {
+        remediation_id: remediationId,
+        check_id: finding.check_id,
+        resource_id: row["resource_id"],
+        region: row["region"],
+        may_cut_access: fixer.mayCutAccess,
+      },
+      ip: ctx.ip,
+    })
+    return { ...row, remediate: record } as DetailRow
+  })
+
+interface Claimed {
+  readonly findingId: number
+  readonly checkId: string
+  readonly resourceId: string
+  readonly region: string
+  readonly row: StoredRow
+  readonly accountId: number
+  readonly requestedBy: { readonly id: number; readonly email: string } | null
+}
+
+const claimRemediation = (p: RemediatePayload) =>
+  inScope({ workspaceId: p.workspace_id })(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{
+        finding_id: number; check_id: string; resource_id: string; region: string; status: string
+        details: ReadonlyArray<StoredRow>; account_id: number; requested_by: number | null; email: string | null
+      }>`SELECT r.finding_id, r.check_id, r.resource_id, r.region, r.status, f.details, s.account_id, r.requested_by, u.email
+         FROM remediations r JOIN findings f ON f.id = r.finding_id JOIN scans s ON s.id = f.scan_id
+         LEFT JOIN users u ON u.id = r.requested_by
+         WHERE r.workspace_id = ${p.workspace_id} AND r.id = ${p.remediation_id} FOR UPDATE OF r`
+      const r = rows[0]
+      if (r === undefined || (r.status !== "pending" && r.status !== "running")) return undefined
+      const row = r.details.find((d) => sameRow(d, { resource_id: r.resource_id, region: r.region }))
+      if (row === undefined) return undefined
+      yield* sql`UPDATE remediations SET status = 'running', started_at = coalesce(started_at, now())
+                 WHERE workspace_id = ${p.workspace_id} AND id = ${p.remediation_id}`
+      return {
+        findingId: r.finding_id,
+        checkId: r.check_id,
+        resourceId: r.resource_id,
+        region: r.region,
+        row,
+        accountId: r.account_id,
+        requestedBy: r.requested_by === null ? null : { id: r.requested_by, email: r.email ?? "" },
+      } satisfies Claimed
+    }),
+  )
+
+const finishRemediation = (p: RemediatePayload, claimed: Claimed, outcome: { readonly remediated: boolean; readonly message: string }) =>
+  inScope({ workspaceId: p.workspace_id })(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const ids = yield* sql<{ scan_id: number; scan_service_id: number }>`
+        SELECT scan_id, scan_service_id FROM findings WHERE workspace_id = ${p.workspace_id} AND id = ${claimed.findingId}`
+      const target = ids[0]
+      if (target === undefined) return
+      yield* lockScan(p.workspace_id, target.scan_id)
+      yield* sql`SELECT id FROM scan_services WHERE workspace_id = ${p.workspace_id} AND id = ${target.scan_service_id} FOR UPDATE`
+      const rows = yield* sql<{ details: ReadonlyArray<StoredRow> }>`
+        SELECT details FROM findings WHERE workspace_id = ${p.workspace_id} AND id = ${claimed.findingId} FOR UPDATE`
+      const details = rows[0]?.details
+      if (details === undefined) return
+      const status = outcome.remediated ? "remediated" : "failed"
+      const record: RemediationRecord = {
+        status,
+        message: outcome.message,
+        attempted_at: new Date().toISOString(),
+        attempted_by: claimed.requestedBy as RemediationRecord["attempted_by"],
+      }
+      const next = details.map((d) => (sameRow(d, { resource_id: claimed.resourceId, region: claimed.region }) ? { ...d, remediate: record } : d))
+      const findingStatus = allFailingRowsRemediated(next) ? "remediated" : undefined
+      yield* sql`UPDATE findings SET details = ${JSON.stringify(next)}::jsonb, updated_at = now(),
+                   status = coalesce(${findingStatus ?? null}, status)
+                 WHERE workspace_id = ${p.workspace_id} AND id = ${claimed.findingId}`
+      yield* sql`UPDATE remediations SET status = ${status}, message = ${outcome.message.slice(0, 2000)}, finished_at = now()
+                 WHERE workspace_id = ${p.workspace_id} AND id = ${p.remediation_id}`
+      yield* recountService(p.workspace_id, target.scan_service_id)
+      yield* recountScan(p.workspace_id, target.scan_id)
+      yield* recordAudit({
+        action: outcome.remediated ? "remediation.succeeded" : "remediation.failed",
+        workspaceId: p.workspace_id,
+        actorUserId: claimed.requestedBy?.id,
+        targetType: "finding",
+        targetId: claimed.findingId,
+        details: {
+          remediation_id: p.remediation_id,
+          check_id: claimed.checkId,
+          resource_id: claimed.resourceId,
+          region: claimed.region,
+          message: outcome.message.slice(0, 500),
+          finding_remediated: findingStatus === "remediated",
+        },
+      })
+    }),
+  )
+
+/** The `findings.remediate` job. */
+export const runRemediation = (p: RemediatePayload, job: JobContext) =>
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const claimed = yield* claimRemediation(p)
+    if (claimed === undefined) return
+    const fixer = fixerFor(claimed.checkId)
+    if (fixer === undefined) return yield* finishRemediation(p, claimed, { remediated: false, message: ScanningTexts.noFixer })
+    const account = yield* inScope({ workspaceId: p.workspace_id })(loadSealedAccount(p.workspace_id, claimed.accountId))
+    if (account === undefined) return
+    const stored = openCredentials(config.appSecretKey, account.credentialsSealed, { workspaceId: p.workspace_id, accountId: account.id })
+    const credentials = stored === undefined ? undefined : awsCredentialsInput(stored)
+    if (credentials === undefined) {
+      return yield* finishRemediation(p, claimed, { remediated: false, message: ScanningTexts.credentialsUnreadable })
+    }
+    const outcome = yield* Effect.tryPromise({
+      try: async () => {
+        const clients = makeAwsClients({
+          credentials,
+          ...(config.awsEndpointUrl === undefined ? {} : { endpoint: config.awsEndpointUrl }),
+          homeRegion: claimed.region === "global" || claimed.region === "" ? "us-east-1" : claimed.region,
+        })
+        try {
+          return await fixer.fix({
+            clients,
+            accountId: account.cloudAccountId,
+            resourceId: claimed.resourceId,
+            region: claimed.region,
+            row: claimed.row,
+            signal: AbortSignal.any([job.signal, AbortSignal.timeout(REMEDIATION_TIMEOUT_MS)]),
+          })
+        } finally {
+          clients.destroy()
+        }
+      },
+      catch: (error) => error,
+    }).pipe(
+      Effect.catch((error) =>
+        Effect.succeed({ remediated: false, message: `Remediation failed: ${error instanceof Error ? error.message : String(error)}` }),
+      ),
+    )
+    logLine("info", "remediation finished", {
+      remediation_id: p.remediation_id,
+      check_id: claimed.checkId,
+      resource_id: claimed.resourceId,
+      remediated: outcome.remediated,
+    })
+    yield* finishRemediation(p, claimed, outcome)
+  })

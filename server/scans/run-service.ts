@@ -1,0 +1,215 @@
+/**
+ * The per-(scan, service) job: claim the service row, open the account's credentials in memory, run the engine's
+ * `scanService` (collectors once per service/region, pure checks), write the findings and roll the counts up to the scan.
+ *
+ * Idempotent (pg-boss delivers at least once):
+ * - the claim is refused when the service or its scan is already finished (a re-delivered job changes nothing);
+ * - findings and the service's completion are written in ONE transaction, with `ON CONFLICT (scan_id, check_id) DO
+ *   NOTHING`, after locking the scan row then the service row: of two deliveries racing, the second finds the service
+ *   completed and writes nothing.
+ * Failures:
+ * - unusable credentials (the engine's ScanSetupError invalid_credentials/access_denied/invalid_input/unknown_service)
+ *   fail the service at once, with the reason: retrying cannot help;
+ * - anything else (endpoint unreachable, a crash) fails the attempt so pg-boss retries it with backoff; the last attempt
+ *   marks the service failed. One failing service never fails the others; the scan rolls up from its services.
+ * While it runs, the job refreshes `heartbeat_at` and watches the scan: a canceled scan aborts the engine's calls.
+ *
+ * Lock order everywhere in this area: scan row, then service rows (no deadlock with cancel or the sweeper).
+ */
+import { Config, Effect, Option, Schedule, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { inScope } from "../auth/rls.ts"
+import { AppConfig } from "../config.ts"
+import type { JobContext } from "../jobs/queue.ts"
+import { logLine } from "../log.ts"
+import { scanService, ScanSetupError, type ScanServiceResult } from "../scanner/aws/scan-service.ts"
+import { loadSealedAccount } from "../accounts/accounts-store.ts"
+import { awsCredentialsInput } from "../accounts/connection-test.ts"
+import { openCredentials } from "../accounts/credential-vault.ts"
+import { toFindingDraft, type FindingDraft } from "./finding-rows.ts"
+import { lockScan, rollUpScan } from "./scans-store.ts"
+import { ScanningTexts } from "./texts.ts"
+
+export const RunServicePayload = Schema.Struct({
+  workspace_id: Schema.Int,
+  scan_id: Schema.Int,
+  scan_service_id: Schema.Int,
+})
+export type RunServicePayload = typeof RunServicePayload.Type
+
+export const RUN_SERVICE_JOB = "scans.run-service"
+
+/** Retries after the first failed attempt (pg-boss retryLimit of the queue). */
+export const RUN_SERVICE_RETRY_LIMIT = 2
+/** How often a running job proves it is alive and checks for cancellation. */
+export const HEARTBEAT_MS = 3_000
+/** Findings per INSERT statement. */
+export const WRITE_BATCH = 200
+
+const isOpen = (status: string | undefined) => status === "pending" || status === "running"
+
+/** Scanner knobs from the environment: SCAN_CONCURRENCY (API calls in flight per service job, default 8). */
+export const scanConcurrency = Config.option(Config.Int("SCAN_CONCURRENCY")).pipe(
+  Effect.map((o) => Math.min(64, Math.max(1, Option.getOrElse(o, () => 8)))),
+  Effect.orElseSucceed(() => 8),
+)
+
+interface Claim {
+  readonly serviceKey: string
+  readonly accountId: number
+  readonly regions: ReadonlyArray<string> | null
+}
+
+const claim = (p: RunServicePayload, jobId: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    if (!isOpen(yield* lockScan(p.workspace_id, p.scan_id))) return undefined
+    const rows = yield* sql<{ status: string; service_key: string; account_id: number; regions: ReadonlyArray<string> | null }>`
+      SELECT ss.status, cs.key AS service_key, s.account_id, s.regions
+      FROM scan_services ss JOIN scans s ON s.id = ss.scan_id JOIN cloud_services cs ON cs.id = ss.service_id
+      WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id} AND ss.scan_id = ${p.scan_id}
+      FOR UPDATE OF ss`
+    const row = rows[0]
+    if (row === undefined || !isOpen(row.status)) return undefined
+    yield* sql`UPDATE scan_services SET status = 'running', started_at = coalesce(started_at, now()), heartbeat_at = now(),
+                 attempts = attempts + 1, job_id = ${jobId}
+               WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_service_id}`
+    yield* sql`UPDATE scans SET status = 'running' WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} AND status = 'pending'`
+    return { serviceKey: row.service_key, accountId: row.account_id, regions: row.regions } satisfies Claim
+  })
+
+/** Marks the service failed with a reason (unless it already finished) and rolls the scan up. */
+export const failService = (p: RunServicePayload, reason: string) =>
+  inScope({ workspaceId: p.workspace_id })(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      if (!isOpen(yield* lockScan(p.workspace_id, p.scan_id))) return
+      yield* sql`UPDATE scan_services SET status = 'failed', error = ${reason.slice(0, 2000)}, last_scanned_at = now()
+                 WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_service_id} AND status IN ('pending', 'running')`
+      yield* rollUpScan(p.workspace_id, p.scan_id)
+    }),
+  )
+
+const insertFindings = (p: RunServicePayload, serviceId: number, drafts: ReadonlyArray<FindingDraft>) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    for (let i = 0; i < drafts.length; i += WRITE_BATCH) {
+      const batch = drafts.slice(i, i + WRITE_BATCH).map((d) => ({
+        workspace_id: p.workspace_id,
+        scan_id: p.scan_id,
+        scan_service_id: p.scan_service_id,
+        service_id: serviceId,
+        check_id: d.check_id,
+        severity: d.severity,
+        status: d.status,
+        title: d.title,
+        description: d.description,
+        policy_check: d.policy_check,
+        remediation: d.remediation,
+        field_labels: JSON.stringify(d.field_labels),
+        details: JSON.stringify(d.details),
+        compliance: JSON.stringify(d.compliance),
+      }))
+      yield* sql`INSERT INTO findings ${sql.insert(batch as unknown as readonly [Record<string, unknown>, ...Array<Record<string, unknown>>])} ON CONFLICT (scan_id, check_id) DO NOTHING`
+    }
+  })
+
+/** Writes the findings and completes the service in one transaction; false when the work was already done or canceled. */
+export const completeService = (p: RunServicePayload, result: Pick<ScanServiceResult, "findings" | "resourcesScanned" | "apiCalls">) =>
+  inScope({ workspaceId: p.workspace_id })(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      if (!isOpen(yield* lockScan(p.workspace_id, p.scan_id))) return false
+      const rows = yield* sql<{ status: string; service_id: number }>`
+        SELECT status, service_id FROM scan_services WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_service_id} FOR UPDATE`
+      const row = rows[0]
+      if (row === undefined || !isOpen(row.status)) return false
+      yield* insertFindings(p, row.service_id, result.findings.map(toFindingDraft))
+      yield* sql`
+        UPDATE scan_services ss SET status = 'completed', last_scanned_at = now(), heartbeat_at = now(), error = NULL,
+          findings_count = f.total, failed_findings = f.failed, passed_findings = f.total - f.failed,
+          resources_scanned = ${result.resourcesScanned}, api_calls = ${result.apiCalls}
+        FROM (SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'fail')::int AS failed
+              FROM findings WHERE workspace_id = ${p.workspace_id} AND scan_service_id = ${p.scan_service_id}) f
+        WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id}`
+      yield* rollUpScan(p.workspace_id, p.scan_id)
+      return true
+    }),
+  )
+
+/** Refreshes the heartbeat; answers whether the scan and the service are still open. */
+const heartbeat = (p: RunServicePayload) =>
+  inScope({ workspaceId: p.workspace_id })(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{ open: boolean }>`
+        UPDATE scan_services ss SET heartbeat_at = now() FROM scans s
+        WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id} AND s.id = ss.scan_id
+          AND ss.status IN ('pending', 'running') AND s.status IN ('pending', 'running')
+        RETURNING true AS open`
+      return rows.length > 0
+    }),
+  )
+
+const setupFailureIsFinal = (e: ScanSetupError) => e.reason !== "unreachable"
+
+export const runService = (p: RunServicePayload, job: JobContext) =>
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const claimed = yield* inScope({ workspaceId: p.workspace_id })(claim(p, job.id))
+    if (claimed === undefined) return
+    const account = yield* inScope({ workspaceId: p.workspace_id })(loadSealedAccount(p.workspace_id, claimed.accountId))
+    if (account === undefined) return
+    const stored = openCredentials(config.appSecretKey, account.credentialsSealed, { workspaceId: p.workspace_id, accountId: account.id })
+    if (stored === undefined) return yield* failService(p, ScanningTexts.credentialsUnreadable)
+    const credentials = awsCredentialsInput(stored)
+    if (credentials === undefined) return yield* failService(p, "No AWS credentials are available to sign the scan's requests")
+    const concurrency = yield* scanConcurrency
+
+    const cancel = new AbortController()
+    const signal = AbortSignal.any([job.signal, cancel.signal])
+    const watcher = heartbeat(p).pipe(
+      Effect.tap((open) => Effect.sync(() => (open ? undefined : cancel.abort(new Error(ScanningTexts.canceledReason))))),
+      Effect.catchCause(() => Effect.void),
+      Effect.repeat(Schedule.spaced(`${HEARTBEAT_MS} millis`)),
+    )
+
+    const outcome = yield* Effect.scoped(
+      Effect.gen(function* () {
+        yield* Effect.forkScoped(Effect.delay(watcher, `${HEARTBEAT_MS} millis`))
+        return yield* Effect.tryPromise({
+          try: () =>
+            scanService({
+              credentials,
+              service: claimed.serviceKey,
+              ...(claimed.regions === null || claimed.regions.length === 0 ? {} : { regions: claimed.regions }),
+              ...(config.awsEndpointUrl === undefined ? {} : { endpoint: config.awsEndpointUrl }),
+              concurrency,
+              signal,
+            }),
+          catch: (error) => error,
+        }).pipe(Effect.result)
+      }),
+    )
+
+    if (outcome._tag === "Success") {
+      const written = yield* completeService(p, outcome.success)
+      logLine("info", "scan service finished", {
+        scan_id: p.scan_id,
+        scan_service_id: p.scan_service_id,
+        service: claimed.serviceKey,
+        written,
+        findings: outcome.success.findings.length,
+        resources: outcome.success.resourcesScanned,
+        api_calls: outcome.success.apiCalls,
+        ms: outcome.success.durationMs,
+      })
+      return
+    }
+    const error = outcome.failure
+    if (cancel.signal.aborted) return // the scan was canceled or finished elsewhere: nothing to write
+    if (error instanceof ScanSetupError && setupFailureIsFinal(error)) return yield* failService(p, error.message)
+    const message = error instanceof Error ? error.message : String(error)
+    if (job.retryCount >= RUN_SERVICE_RETRY_LIMIT) return yield* failService(p, message)
+    return yield* Effect.fail(new Error(`scan of ${claimed.serviceKey} failed (attempt ${job.retryCount + 1}): ${message}`))
+  })

@@ -1,0 +1,172 @@
+/**
+ * SQL of scans and their per-service rows, read side and status roll-up. Every function runs inside an RLS scope and
+ * also filters on `workspace_id`, so another workspace's id finds nothing (→ 404).
+ *
+ * Status rules (scanning §4, issue 5):
+ * - a service row moves pending → running → completed | failed; the scan is `running` while any service is open,
+ *   then `completed` when at least one service completed, `failed` when every service failed (or it was canceled);
+ * - counts: a service's findings_count / failed_findings (findings with status fail) / passed_findings (the rest:
+ *   pass and remediated); the scan's counts are the sums over its services, `completed_services` counts services
+ *   with status completed.
+ * The roll-up always locks the scan row first (`lockScan`), so two workers finishing services of the same scan at
+ * once serialise and the second sees the first's committed service row.
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import type { Scan, ScanService } from "../../src/contracts/scans.ts"
+import { toRunStatus } from "../../src/contracts/common.ts"
+import type { AccountId, ScanId, ScanServiceId, ServiceId } from "../../src/contracts/ids.ts"
+import { iso, isoOrNull } from "../accounts/accounts-store.ts"
+import { providerDisplayName } from "../accounts/providers.ts"
+import { ScanningTexts } from "./texts.ts"
+
+interface ScanRow {
+  readonly id: number
+  readonly account_id: number
+  readonly account_name: string
+  readonly cloud_provider_id: number
+  readonly status: string
+  readonly scan_start: Date | string
+  readonly scan_end: Date | string | null
+  readonly total_services: number
+  readonly completed_services: number
+  readonly findings_count: number
+  readonly passed_findings: number
+  readonly failed_findings: number
+}
+
+interface ServiceRow {
+  readonly id: number
+  readonly scan_id: number
+  readonly service_id: number
+  readonly service_name: string
+  readonly status: string
+  readonly last_scanned_at: Date | string | null
+  readonly findings_count: number
+  readonly passed_findings: number
+  readonly failed_findings: number
+}
+
+const toService = (r: ServiceRow): ScanService => ({
+  id: r.id as ScanServiceId,
+  service_id: r.service_id as ServiceId,
+  service_name: r.service_name,
+  status: toRunStatus(r.status),
+  last_scanned_at: isoOrNull(r.last_scanned_at),
+  findings_count: r.findings_count,
+  passed_findings: r.passed_findings,
+  failed_findings: r.failed_findings,
+})
+
+const toScan = (r: ScanRow, services: ReadonlyArray<ServiceRow>): Scan => ({
+  id: r.id as ScanId,
+  account_name: r.account_name,
+  account_id: r.account_id as AccountId,
+  cloud_provider: providerDisplayName(r.cloud_provider_id),
+  scan_start: iso(r.scan_start),
+  scan_end: isoOrNull(r.scan_end),
+  status: toRunStatus(r.status),
+  total_services: r.total_services,
+  completed_services: r.completed_services,
+  findings_count: r.findings_count,
+  passed_findings: r.passed_findings,
+  failed_findings: r.failed_findings,
+  services: services.filter((s) => s.scan_id === r.id).map(toService),
+})
+
+const servicesOf = Effect.fn("ScansStore.servicesOf")(function* (workspaceId: number, scanIds: ReadonlyArray<number>) {
+  const sql = yield* SqlClient.SqlClient
+  if (scanIds.length === 0) return [] as ReadonlyArray<ServiceRow>
+  return yield* sql<ServiceRow>`
+    SELECT ss.id, ss.scan_id, ss.service_id, cs.name AS service_name, ss.status, ss.last_scanned_at,
+           ss.findings_count, ss.passed_findings, ss.failed_findings
+    FROM scan_services ss JOIN cloud_services cs ON cs.id = ss.service_id
+    WHERE ss.workspace_id = ${workspaceId} AND ss.scan_id IN ${sql.in(scanIds)}
+    ORDER BY ss.scan_id, ss.id`
+})
+
+export const getScan = Effect.fn("ScansStore.get")(function* (workspaceId: number, scanId: number) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<ScanRow>`
+    SELECT s.id, s.account_id, a.account_name, s.cloud_provider_id::int AS cloud_provider_id, s.status, s.scan_start, s.scan_end,
+           s.total_services, s.completed_services, s.findings_count, s.passed_findings, s.failed_findings
+    FROM scans s JOIN accounts a ON a.id = s.account_id
+    WHERE s.workspace_id = ${workspaceId} AND s.id = ${scanId}`
+  const row = rows[0]
+  if (row === undefined) return undefined
+  return toScan(row, yield* servicesOf(workspaceId, [row.id]))
+})
+
+export const listScans = Effect.fn("ScansStore.list")(function* (workspaceId: number, page: number, pageSize: number) {
+  const sql = yield* SqlClient.SqlClient
+  const total = (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM scans WHERE workspace_id = ${workspaceId}`)[0]!.n
+  const rows = yield* sql<ScanRow>`
+    SELECT s.id, s.account_id, a.account_name, s.cloud_provider_id::int AS cloud_provider_id, s.status, s.scan_start, s.scan_end,
+           s.total_services, s.completed_services, s.findings_count, s.passed_findings, s.failed_findings
+    FROM scans s JOIN accounts a ON a.id = s.account_id
+    WHERE s.workspace_id = ${workspaceId}
+    ORDER BY s.scan_start DESC, s.id DESC
+    LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`
+  const services = yield* servicesOf(workspaceId, rows.map((r) => r.id))
+  return {
+    data: rows.map((r) => toScan(r, services)),
+    pagination: { page, page_size: pageSize, total, total_pages: Math.ceil(total / pageSize) },
+  }
+})
+
+/** Locks the scan row for the rest of the transaction; answers its status (undefined when gone). */
+export const lockScan = Effect.fn("ScansStore.lockScan")(function* (workspaceId: number, scanId: number) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ status: string }>`
+    SELECT status FROM scans WHERE workspace_id = ${workspaceId} AND id = ${scanId} FOR UPDATE`
+  return rows[0]?.status
+})
+
+/** Recomputes the scan's status and counts from its service rows (call with the scan row locked). */
+export const rollUpScan = Effect.fn("ScansStore.rollUp")(function* (workspaceId: number, scanId: number) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    UPDATE scans s SET
+      completed_services = a.completed,
+      findings_count = a.findings,
+      passed_findings = a.passed,
+      failed_findings = a.failed,
+      status = CASE WHEN a.open > 0 THEN (CASE WHEN a.started > 0 THEN 'running' ELSE s.status END)
+                    WHEN a.completed > 0 THEN 'completed' ELSE 'failed' END,
+      scan_end = CASE WHEN a.open > 0 THEN NULL ELSE coalesce(s.scan_end, now()) END,
+      failure_reason = CASE WHEN a.open = 0 AND a.completed = 0 THEN coalesce(s.failure_reason, ${ScanningTexts.everyServiceFailed})
+                            ELSE s.failure_reason END
+    FROM (
+      SELECT count(*) FILTER (WHERE status IN ('pending', 'running'))::int AS open,
+             count(*) FILTER (WHERE status <> 'pending')::int AS started,
+             count(*) FILTER (WHERE status = 'completed')::int AS completed,
+             coalesce(sum(findings_count), 0)::int AS findings,
+             coalesce(sum(passed_findings), 0)::int AS passed,
+             coalesce(sum(failed_findings), 0)::int AS failed
+      FROM scan_services WHERE workspace_id = ${workspaceId} AND scan_id = ${scanId}
+    ) a
+    WHERE s.workspace_id = ${workspaceId} AND s.id = ${scanId} AND s.status IN ('pending', 'running')`
+})
+
+/** Recomputes one service's counts from its findings (after a remediation changed a finding's status). */
+export const recountService = Effect.fn("ScansStore.recountService")(function* (workspaceId: number, scanServiceId: number) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    UPDATE scan_services ss SET
+      findings_count = f.total, failed_findings = f.failed, passed_findings = f.total - f.failed
+    FROM (SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'fail')::int AS failed
+          FROM findings WHERE workspace_id = ${workspaceId} AND scan_service_id = ${scanServiceId}) f
+    WHERE ss.workspace_id = ${workspaceId} AND ss.id = ${scanServiceId}`
+})
+
+/** Scan counts = sums over its services, whatever the scan's status (used after remediation). */
+export const recountScan = Effect.fn("ScansStore.recountScan")(function* (workspaceId: number, scanId: number) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    UPDATE scans s SET
+      findings_count = a.findings, passed_findings = a.passed, failed_findings = a.failed
+    FROM (SELECT coalesce(sum(findings_count), 0)::int AS findings, coalesce(sum(passed_findings), 0)::int AS passed,
+                 coalesce(sum(failed_findings), 0)::int AS failed
+          FROM scan_services WHERE workspace_id = ${workspaceId} AND scan_id = ${scanId}) a
+    WHERE s.workspace_id = ${workspaceId} AND s.id = ${scanId}`
+})

@@ -1,0 +1,52 @@
+/**
+ * Enqueues pg-boss jobs INSIDE the current SQL transaction (pg-boss `insert(..., { db })` with an adapter that runs its
+ * statements on this transaction's connection): the jobs exist if and only if the rows that describe them commit, so a
+ * scan is never left with service rows but no jobs (or jobs for a scan that rolled back).
+ *
+ * Row-level security: the API's transactions run as the non-owner role `cloud_audit_app`, which has no rights on the
+ * `pgboss` schema. The job rows are therefore inserted as the login role (`role = none`), and the caller's RLS scope
+ * (role + settings) is re-applied right after.
+ *
+ * Payloads are validated and encoded with the job's own schema (server/jobs/queue.ts `encodePayload`); they carry ids
+ * only, never credentials.
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { randomUUID } from "node:crypto"
+import { setScope, type RlsScope } from "../auth/rls.ts"
+import { encodePayload, JobQueue, JobQueueError, type AnyJob, type JobDefinition } from "../jobs/queue.ts"
+
+export interface EnqueueItem<A> {
+  readonly payload: A
+  readonly startAfterSeconds?: number
+  readonly singletonKey?: string
+}
+
+/** Returns the job ids, in the order given (null for a job pg-boss refused as a duplicate singleton). */
+export const enqueueInTransaction = <A>(job: JobDefinition<string, A, any>, items: ReadonlyArray<EnqueueItem<A>>, scope: RlsScope) =>
+  Effect.gen(function* () {
+    if (items.length === 0) return [] as ReadonlyArray<string | null>
+    const queue = yield* JobQueue
+    const sql = yield* SqlClient.SqlClient
+    const context = yield* Effect.context<never>()
+    const run = Effect.runPromiseWith(context)
+    const db = {
+      executeSql: (text: string, values?: Array<unknown>) =>
+        run(sql.unsafe<Record<string, unknown>>(text, values ?? [])).then((rows) => ({ rows: [...rows] })),
+    }
+    const encoded = yield* Effect.forEach(items, (item) => encodePayload(job as AnyJob, item.payload))
+    const rows = items.map((item, i) => ({
+      id: randomUUID(),
+      data: encoded[i]!,
+      ...(item.startAfterSeconds === undefined ? {} : { startAfter: item.startAfterSeconds }),
+      ...(item.singletonKey === undefined ? {} : { singletonKey: item.singletonKey }),
+    }))
+    yield* sql`SELECT set_config('role', 'none', true)`
+    const inserted = yield* Effect.tryPromise({
+      try: () => queue.boss.insert(job.name, rows, { db }),
+      catch: (cause) => new JobQueueError({ message: `could not enqueue ${job.name}: ${(cause as Error).message ?? String(cause)}`, cause }),
+    })
+    yield* setScope(scope)
+    const created = new Set(inserted ?? [])
+    return rows.map((r) => (created.has(r.id) ? r.id : null))
+  })

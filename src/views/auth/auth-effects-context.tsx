@@ -16,7 +16,7 @@ import { fromPromise } from "xstate"
 import { StatusMessages } from "../../contracts/messages.ts"
 import type { AuthEffects, EffectCall, EffectFailure, NavigateParams, NotifyParams } from "../../machines/auth-effects.ts"
 import { resendVerificationMachine } from "../../machines/resend-verification.machine.ts"
-import { useToasts } from "../app-actors.tsx"
+import { useToasts, type Clock } from "../app-actors.tsx"
 
 export type { AuthEffects } from "../../machines/auth-effects.ts"
 
@@ -46,13 +46,31 @@ export const UNWIRED_AUTH_EFFECTS: AuthEffects = {
 }
 
 const AuthEffectsContext = createContext<AuthEffects>(UNWIRED_AUTH_EFFECTS)
+const AuthClockContext = createContext<Clock | undefined>(undefined)
 
-export function AuthEffectsProvider({ effects, children }: { readonly effects: AuthEffects; readonly children: ReactNode }) {
-  return <AuthEffectsContext value={effects}>{children}</AuthEffectsContext>
+export interface AuthEffectsProviderProps {
+  readonly effects: AuthEffects
+  /** Timer source of the screens' machines (resend cool-down, rate-limit wait); a `SimulatedClock` in tests. */
+  readonly clock?: Clock
+  readonly children: ReactNode
+}
+
+export function AuthEffectsProvider({ effects, clock, children }: AuthEffectsProviderProps) {
+  return (
+    <AuthEffectsContext value={effects}>
+      <AuthClockContext value={clock}>{children}</AuthClockContext>
+    </AuthEffectsContext>
+  )
 }
 
 export function useAuthEffects(): AuthEffects {
   return useContext(AuthEffectsContext)
+}
+
+/** Actor options for a screen's machine: its input, and the provider's clock when one was given. */
+export function useScreenActorOptions<I>(input: I): { readonly input: I; readonly clock?: Clock } {
+  const clock = useContext(AuthClockContext)
+  return clock === undefined ? { input } : { input, clock }
 }
 
 /** A machine's named promise actor backed by one effect call; the actor's signal cancels the request. */

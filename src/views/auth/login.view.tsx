@@ -27,6 +27,7 @@ import {
   useNotifyAction,
   useResendVerificationLogic,
   useRouteState,
+  useScreenActorOptions,
 } from "./auth-effects-context.tsx"
 import { ForgotPasswordDialog } from "./forgot-password-dialog.tsx"
 import * as css from "./auth-parts.css.ts"
@@ -59,8 +60,8 @@ function useLoginActors() {
       }),
     [effects, notify],
   )
-  const login = useActorRef(loginLogic, { input: { routeState, pendingInvitation: readLoginQuery(search) } })
-  const forgot = useActorRef(forgotLogic, { input: {} })
+  const login = useActorRef(loginLogic, useScreenActorOptions({ routeState, pendingInvitation: readLoginQuery(search) }))
+  const forgot = useActorRef(forgotLogic, useScreenActorOptions({}))
   return { login, forgot }
 }
 

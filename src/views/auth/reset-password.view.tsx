@@ -16,7 +16,7 @@ import { Form } from "../ui/form.tsx"
 import { Link } from "../ui/link.tsx"
 import { PasswordField } from "../ui/password-field.tsx"
 import { AuthHeader, StatusPanel } from "./auth-parts.tsx"
-import { effectActor, useAuthEffects, useNavigateAction } from "./auth-effects-context.tsx"
+import { effectActor, useAuthEffects, useNavigateAction, useScreenActorOptions } from "./auth-effects-context.tsx"
 import * as css from "./auth-parts.css.ts"
 
 type ResetRef = ActorRefFrom<typeof resetPasswordMachine>
@@ -111,7 +111,7 @@ export function ResetPasswordView() {
       }),
     [effects, navigate],
   )
-  const actorRef = useActorRef(logic, { input: { token: query.get("token") } })
+  const actorRef = useActorRef(logic, useScreenActorOptions({ token: query.get("token") }))
   const view = useSelector(actorRef, (s) =>
     s.matches("validating") || s.matches("checking")
       ? "validating"

@@ -15,7 +15,13 @@ import { Link } from "../ui/link.tsx"
 import { PasswordField } from "../ui/password-field.tsx"
 import { TextField, type TextFieldProps } from "../ui/text-field.tsx"
 import { AuthHeader, ResendVerification, StatusPanel, type ResendRef } from "./auth-parts.tsx"
-import { effectActor, useAuthEffects, useNavigateAction, useResendVerificationLogic } from "./auth-effects-context.tsx"
+import {
+  effectActor,
+  useAuthEffects,
+  useNavigateAction,
+  useResendVerificationLogic,
+  useScreenActorOptions,
+} from "./auth-effects-context.tsx"
 import * as css from "./auth-parts.css.ts"
 
 type SignupRef = ActorRefFrom<typeof signupMachine>
@@ -140,7 +146,7 @@ export function SignupView() {
     [effects, resendLogic, navigate],
   )
   const timezone = browserTimezone()
-  const actorRef = useActorRef(logic, { input: timezone === undefined ? {} : { timezone } })
+  const actorRef = useActorRef(logic, useScreenActorOptions(timezone === undefined ? {} : { timezone }))
   const isStepTwo = useSelector(actorRef, (s) => s.matches("sent"))
   return <AuthLayout>{isStepTwo ? <StepTwo actorRef={actorRef} /> : <StepOne actorRef={actorRef} />}</AuthLayout>
 }

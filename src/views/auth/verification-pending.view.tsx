@@ -14,14 +14,14 @@ import { InfoIcon } from "../ui/icons.tsx"
 import { Link } from "../ui/link.tsx"
 import { TextField } from "../ui/text-field.tsx"
 import { AuthHeader, ResendVerification, type ResendRef } from "./auth-parts.tsx"
-import { useResendVerificationLogic, useRouteState } from "./auth-effects-context.tsx"
+import { useResendVerificationLogic, useRouteState, useScreenActorOptions } from "./auth-effects-context.tsx"
 import * as css from "./auth-parts.css.ts"
 
 export function VerificationPendingView() {
   const resendLogic = useResendVerificationLogic()
   const carried = readEmailState(useRouteState())
   const logic = useMemo(() => verificationPendingMachine.provide({ actors: { resendVerification: resendLogic } }), [resendLogic])
-  const actorRef = useActorRef(logic, { input: carried === undefined ? {} : { email: carried } })
+  const actorRef = useActorRef(logic, useScreenActorOptions(carried === undefined ? {} : { email: carried }))
   const email = useSelector(actorRef, (s) => s.context.email)
   const fieldError = useSelector(actorRef, (s) => s.context.fieldError)
   const resendRef = useSelector(actorRef, (s) => s.children["resend"] as ResendRef | undefined)

@@ -11,7 +11,13 @@ import { AuthLayout } from "../layouts/auth-layout.tsx"
 import { Button } from "../ui/button.tsx"
 import { Link } from "../ui/link.tsx"
 import { AuthHeader, ResendVerification, StatusPanel, type ResendRef } from "./auth-parts.tsx"
-import { effectActor, useAuthEffects, useNavigateAction, useResendVerificationLogic } from "./auth-effects-context.tsx"
+import {
+  effectActor,
+  useAuthEffects,
+  useNavigateAction,
+  useResendVerificationLogic,
+  useScreenActorOptions,
+} from "./auth-effects-context.tsx"
 import * as css from "./auth-parts.css.ts"
 
 export function VerifyEmailView() {
@@ -27,7 +33,7 @@ export function VerifyEmailView() {
       }),
     [effects, resendLogic, navigate],
   )
-  const actorRef = useActorRef(logic, { input: { token: query.get("token"), email: query.get("email") } })
+  const actorRef = useActorRef(logic, useScreenActorOptions({ token: query.get("token"), email: query.get("email") }))
   const isLoading = useSelector(actorRef, (s) => s.matches("verifying") || s.matches("verified"))
   const isInvalid = useSelector(actorRef, (s) => s.matches({ problem: "invalid" }))
   const canRetry = useSelector(actorRef, (s) => s.can({ type: "verification.retried" }))

@@ -16,7 +16,7 @@
 import { PgBoss } from "pg-boss"
 import { Context, Data, Effect, Layer, Redacted, Schema } from "effect"
 import type { PgClient } from "@effect/sql-pg"
-import type { SqlClient } from "effect/sql"
+import { SqlClient } from "effect/sql"
 import type { AppConfig } from "../config.ts"
 import { Database } from "../db/client.ts"
 import { logLine } from "../log.ts"
@@ -118,8 +118,17 @@ export interface SendOptions {
 export interface JobQueueShape {
   readonly boss: PgBoss
   readonly jobs: ReadonlyArray<AnyJob>
-  /** Validates + encodes the payload and enqueues it; returns the job id (null when a singleton already exists). */
-  readonly send: <A>(job: JobDefinition<string, A, any>, payload: A, options?: SendOptions) => Effect.Effect<string | null, JobQueueError | JobPayloadInvalid>
+  /**
+   * Validates + encodes the payload and enqueues it through the caller's `SqlClient`, so inside
+   * `sql.withTransaction` the job is inserted in that transaction: it exists only if the transaction
+   * commits, and (embedded database) no second connection is needed while the transaction holds the
+   * session. Returns the job id (null when a singleton already exists).
+   */
+  readonly send: <A>(
+    job: JobDefinition<string, A, any>,
+    payload: A,
+    options?: SendOptions,
+  ) => Effect.Effect<string | null, JobQueueError | JobPayloadInvalid, SqlClient.SqlClient>
 }
 
 export interface JobQueueLayerOptions {
@@ -147,6 +156,9 @@ export const startBoss = async (url: string, options: { readonly poolSize: numbe
       const settings = queueSettings(job.queue)
       await boss.createQueue(job.name, settings)
       if (Object.keys(settings).length > 0) await boss.updateQueue(job.name, settings)
+      // Puts the queue into pg-boss's queue cache now (a cache miss during `send` would query on
+      // pg-boss's own pool, which inside a caller's transaction waits for that transaction on PGlite).
+      await boss.deleteJob(job.name, "00000000-0000-0000-0000-000000000000")
     }
   } catch (error) {
     await boss.stop({ graceful: false, close: true }).catch(() => undefined)
@@ -185,9 +197,17 @@ export class JobQueue extends Context.Service<JobQueue, JobQueueShape>()("app/se
                 return yield* new JobQueueError({ message: `job ${job.name} is not registered in server/jobs/registry.ts` })
               }
               const data = yield* encodePayload(job as AnyJob, payload)
+              const sql = yield* SqlClient.SqlClient
+              // The caller's context carries its transaction connection, if any.
+              const runSql = Effect.runPromiseWith(yield* Effect.context<SqlClient.SqlClient>())
+              const db = {
+                executeSql: (text: string, values?: Array<unknown>) =>
+                  runSql(sql.unsafe<Record<string, unknown>>(text, (values ?? []) as Array<never>)).then((rows) => ({ rows: [...rows] })),
+              }
               return yield* Effect.tryPromise({
                 try: () =>
                   boss.send(job.name, data, {
+                    db,
                     ...(sendOptions?.startAfterSeconds !== undefined ? { startAfter: sendOptions.startAfterSeconds } : {}),
                     ...(sendOptions?.singletonKey !== undefined ? { singletonKey: sendOptions.singletonKey } : {}),
                     ...(sendOptions?.priority !== undefined ? { priority: sendOptions.priority } : {}),

@@ -64,7 +64,7 @@ const flakyJob = defineJob(
 describe.each(kinds)("jobs on %s", (kind) => {
   let db: TestDatabase
   let scope: Scope.Closeable
-  let context: Context.Context<JobQueue>
+  let context: Context.Context<JobQueue | SqlClient.SqlClient>
   let dataDir: string
 
   beforeAll(async () => {
@@ -76,7 +76,7 @@ describe.each(kinds)("jobs on %s", (kind) => {
     const layer = appLayer(config, { migrations: "apply", worker: true, http: undefined, jobs: [echoJob, flakyJob] }).pipe(
       Layer.provide(loggerLayer("warn")),
     )
-    context = (await Effect.runPromise(Layer.buildWithScope(layer, scope))) as Context.Context<JobQueue>
+    context = (await Effect.runPromise(Layer.buildWithScope(layer, scope))) as Context.Context<JobQueue | SqlClient.SqlClient>
   })
 
   afterAll(async () => {
@@ -86,11 +86,14 @@ describe.each(kinds)("jobs on %s", (kind) => {
   })
 
   const queue = () => Context.get(context, JobQueue)
+  /** Runs with the app's services (JobQueue, SqlClient). */
+  const exec = <A, E>(effect: Effect.Effect<A, E, JobQueue | SqlClient.SqlClient>) => Effect.runPromise(Effect.provide(effect, context))
+  const execExit = <A, E>(effect: Effect.Effect<A, E, JobQueue | SqlClient.SqlClient>) => Effect.runPromiseExit(Effect.provide(effect, context))
 
   it("delivers a sent job to its handler with the decoded payload", async () => {
     const key = `echo-${kind}-${randomBytes(4).toString("hex")}`
     const at = new Date("2026-01-02T03:04:05.000Z")
-    const id = await Effect.runPromise(queue().send(echoJob, { key, at, n: 7 }))
+    const id = await exec(queue().send(echoJob, { key, at, n: 7 }))
     expect(id).toMatch(/^[0-9a-f-]{36}$/)
     const result = (await within(waiter(key).promise, 20_000, "the echo job")) as { payload: { at: Date; n: number }; two: number; jobId: string }
     expect(result.payload.at).toBeInstanceOf(Date)
@@ -101,14 +104,44 @@ describe.each(kinds)("jobs on %s", (kind) => {
   })
 
   it("rejects an invalid payload on send", async () => {
-    const exit = await Effect.runPromiseExit(queue().send(echoJob, { key: "x", at: new Date(), n: 1.5 }))
+    const exit = await execExit(queue().send(echoJob, { key: "x", at: new Date(), n: 1.5 }))
     expect(Exit.isFailure(exit)).toBe(true)
     expect(String(exit)).toContain("JobPayloadInvalid")
   })
 
   it("retries a failing handler", async () => {
     const key = `flaky-${kind}-${randomBytes(4).toString("hex")}`
-    await Effect.runPromise(queue().send(flakyJob, { key }))
+    await exec(queue().send(flakyJob, { key }))
     expect(await within(waiter(key).promise, 30_000, "the retried job")).toBe(2)
+  })
+
+  it("enqueues inside the caller's transaction: delivered after commit, never after rollback", async () => {
+    const committed = `tx-commit-${kind}-${randomBytes(4).toString("hex")}`
+    const rolledBack = `tx-rollback-${kind}-${randomBytes(4).toString("hex")}`
+    await exec(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql.withTransaction(
+          Effect.gen(function* () {
+            yield* sql`SELECT 1`
+            yield* queue().send(echoJob, { key: committed, at: new Date(), n: 1 })
+            yield* sql`SELECT 2`
+          }),
+        )
+      }),
+    )
+    const exit = await execExit(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql.withTransaction(Effect.andThen(queue().send(echoJob, { key: rolledBack, at: new Date(), n: 2 }), Effect.fail("abort")))
+      }),
+    )
+    expect(Exit.isFailure(exit)).toBe(true)
+    const delivered = (await within(waiter(committed).promise, 20_000, "the committed job")) as { payload: { n: number } }
+    expect(delivered.payload.n).toBe(1)
+    const jobs = await exec(
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job WHERE data->'payload'->>'key' = ${rolledBack}`),
+    )
+    expect(jobs[0]?.n).toBe(0)
   })
 })

@@ -6,7 +6,8 @@
  * - `session.signedIn` { accessToken, refreshToken, email?, returnTo? } — a flow obtained tokens (login,
  *   invitation sign-up): store them, fetch the user, fetch the workspaces, then auto-select the only workspace
  *   (switch call, selected + last accessed, → /dashboard or `returnTo`) or go to /workspace-selection carrying
- *   the pending invitation token and workspace id held in session storage.
+ *   the pending invitation token and workspace id held in session storage. While already signed in (invitation
+ *   accepted), the new tokens replace the old ones, the user is reloaded and the flow's `returnTo` follows.
  * - `session.workspaceSelectionRequested` { workspaceId, workspaceName? } — switch workspace: tokens stored,
  *   workspace selected and last accessed, user refreshed, → /dashboard. A failure stays in `selectionError`.
  * - `session.userRefreshRequested` — reload the user quietly (after a profile update).
@@ -238,6 +239,10 @@ export const sessionMachine = setup({
         error: null,
       }
     }),
+    assignAdoptedSession: assign(({ event }) => {
+      assertEvent(event, "session.signedIn")
+      return { returnTo: safeReturnPath(event.returnTo) ?? null, error: null, selectionError: null }
+    }),
     assignStoredSession: assign({ hasStoredSession: true, error: null }),
     assignUser: assign(({ event }) => {
       const user = (event as unknown as { output: User }).output
@@ -395,6 +400,26 @@ export const sessionMachine = setup({
             onError: { target: "ready", actions: "assignSelectionError" },
           },
         },
+        /**
+         * Tokens obtained while signed in (accepting an invitation, or an invitation sign-up in a signed-in tab):
+         * they replace the stored ones, the cache is dropped (they may belong to another user), the user is
+         * reloaded, then `returnTo` (the flow's destination) or /dashboard. A selection the new user cannot use is
+         * cleared by the workspace gate.
+         */
+        adoptingSession: {
+          invoke: {
+            id: "fetchUser",
+            src: "fetchUser",
+            onDone: {
+              target: "ready",
+              actions: ["assignUser", { type: "persistUserEmail", params: ({ event }) => ({ email: event.output.email }) }, toReturnPath],
+            },
+            onError: [
+              { guard: "isSessionRefused", target: "#session.signedOut", actions: [...expireSession] },
+              { target: "ready", actions: ["assignError", toReturnPath] },
+            ],
+          },
+        },
         /** Access §4: after selecting, the user data is refreshed, then /dashboard. */
         finishingSwitch: {
           invoke: {
@@ -413,6 +438,14 @@ export const sessionMachine = setup({
         },
       },
       on: {
+        "session.signedIn": {
+          target: ".adoptingSession",
+          actions: [
+            "clearQueryCache",
+            "assignAdoptedSession",
+            { type: "persistTokens", params: ({ event }) => ({ accessToken: event.accessToken, refreshToken: event.refreshToken }) },
+          ],
+        },
         "session.workspaceSelectionRequested": { target: ".switchingWorkspace", actions: "assignRequestedWorkspace" },
         "session.userRefreshRequested": ".reloadingUser",
         "session.logoutRequested": "signingOut",

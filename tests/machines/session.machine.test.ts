@@ -307,6 +307,26 @@ describe("session: workspace selection", () => {
     }
   })
 
+  it("tokens obtained while signed in (invitation accepted) replace the session and lead to the flow's destination", async () => {
+    const { h, actor } = await ready()
+    try {
+      await h.services.cache.fetchQuery(queryKeys.roles(4), async () => ["Admin"])
+      actor.send({ type: "session.signedIn", accessToken: "inv-a", refreshToken: "inv-r", returnTo: "/dashboard" })
+      expect(h.local.getItem("access_token")).toBe("inv-a")
+      expect(h.local.getItem("refresh_token")).toBe("inv-r")
+      expect(h.services.cache.getState(queryKeys.roles(4)).data).toBeUndefined()
+      expect(selectSessionStatus(actor.getSnapshot())).toBe("authenticated")
+      h.api.resolve("userInfo", { data: user({ email: "new@example.com" }) })
+      await flush()
+      expect(actor.getSnapshot().value).toEqual({ authenticated: "ready" })
+      expect(actor.getSnapshot().context.user?.email).toBe("new@example.com")
+      expect(h.navigations).toEqual([{ to: "/dashboard" }])
+      expect(h.api.names()).not.toContain("workspaces")
+    } finally {
+      actor.stop()
+    }
+  })
+
   it("a quiet user refresh keeps the session usable", async () => {
     const { h, actor } = await ready()
     try {

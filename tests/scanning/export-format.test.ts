@@ -1,0 +1,150 @@
+/**
+ * Export encoders without a database: CSV per RFC 4180 with formula neutralisation (property-tested against a strict
+ * reader), OCSF Detection Finding mapping, and the streamed export's laziness (a page is fetched only when the
+ * consumer pulls it, so a 100k-row export never holds more than one page).
+ */
+import { Effect, Stream } from "effect"
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import type { Finding } from "../../src/contracts/findings.ts"
+import type { FindingId, ScanId, ServiceId } from "../../src/contracts/ids.ts"
+import { CSV_COLUMNS, csvField, csvHeader, findingCsvLines, neutralise } from "../../server/export/csv.ts"
+import { exportStream } from "../../server/export/export-stream.ts"
+import { toOcsf } from "../../server/export/ocsf.ts"
+import { parseCsv } from "./csv-parse.ts"
+
+const finding = (id: number, details: Finding["details"], over: Partial<Finding> = {}): Finding => ({
+  id: id as FindingId,
+  scan_id: 7 as ScanId,
+  service_id: 3 as ServiceId,
+  description: "Buckets should have versioning",
+  severity: "medium",
+  status: details.some((d) => d.compliance === false) ? "fail" : "pass",
+  created_at: "2026-01-02T03:04:05.000Z",
+  service_name: "S3",
+  account_name: "Prod",
+  aws_account_id: "123456789012",
+  cloud_provider_name: "AWS",
+  policy_check: "S3 buckets should have versioning enabled",
+  field_labels: { resource_id: "Resource", compliance: "Compliant" },
+  details,
+  check_id: "s3_bucket_versioning_enabled",
+  remediation: "Enable versioning",
+  compliance: [{ framework: "AWS Foundational Security Best Practices", control: "S3.14" }],
+  ...over,
+})
+
+describe("CSV (RFC 4180)", () => {
+  it("quotes fields with commas, quotes and line breaks, and ends records with CRLF", () => {
+    expect(csvField('a "quoted", value')).toBe('"a ""quoted"", value"')
+    expect(csvField("two\nlines")).toBe('"two\nlines"')
+    expect(csvField("plain")).toBe("plain")
+    expect(csvHeader()).toBe(`${CSV_COLUMNS.join(",")}\r\n`)
+  })
+
+  it("neutralises cells a spreadsheet would evaluate", () => {
+    for (const cell of ["=1+1", "+SUM(A1)", "-2+3", "@cmd", "\t=x", "\r=x"]) expect(neutralise(cell)).toBe(`'${cell}`)
+    expect(neutralise("a=1")).toBe("a=1")
+    const lines = findingCsvLines(finding(1, [{ resource_id: "=HYPERLINK(\"http://evil\")", region: "us-east-1", compliance: false, reason: "@SUM(1)" }]))
+    const [record] = parseCsv(lines)
+    expect(record![CSV_COLUMNS.indexOf("resource_id")]).toBe("'=HYPERLINK(\"http://evil\")")
+    expect(record![CSV_COLUMNS.indexOf("reason")]).toBe("'@SUM(1)")
+  })
+
+  it("round-trips any text through a strict RFC 4180 reader (after neutralisation)", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), fc.string(), (resource, reason) => {
+        const text = findingCsvLines(finding(1, [{ resource_id: resource, region: "eu-west-1", compliance: false, reason }]))
+        const records = parseCsv(text)
+        expect(records).toHaveLength(1)
+        expect(records[0]).toHaveLength(CSV_COLUMNS.length)
+        expect(records[0]![CSV_COLUMNS.indexOf("resource_id")]).toBe(neutralise(resource))
+        expect(records[0]![CSV_COLUMNS.indexOf("reason")]).toBe(neutralise(reason))
+        for (const cell of records[0]!) expect(/^[=+\-@\t\r]/.test(cell)).toBe(false)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it("writes one line per resource, and one line for a finding without resources", () => {
+    const two = parseCsv(findingCsvLines(finding(1, [
+      { resource_id: "a", region: "us-east-1", compliance: true, reason: "ok" },
+      { resource_id: "b", region: "us-east-1", compliance: false, reason: "no", remediate: { status: "remediated", message: "done", attempted_at: null, attempted_by: null } },
+    ])))
+    expect(two.map((r) => r[CSV_COLUMNS.indexOf("resource_id")])).toEqual(["a", "b"])
+    expect(two[1]![CSV_COLUMNS.indexOf("remediation_status")]).toBe("remediated")
+    expect(two[0]![CSV_COLUMNS.indexOf("compliance")]).toBe("AWS Foundational Security Best Practices S3.14")
+    expect(parseCsv(findingCsvLines(finding(2, [])))).toHaveLength(1)
+  })
+})
+
+describe("OCSF Detection Finding", () => {
+  it("maps each resource row to a class 2004 record with severity, status code and compliance", () => {
+    const records = toOcsf(finding(9, [
+      { resource_id: "bucket-a", region: "us-east-1", compliance: false, reason: "Versioning is off" },
+      { resource_id: "bucket-b", region: "us-east-1", compliance: true, reason: "Versioning is on", remediate: { status: "remediated", message: null, attempted_at: null, attempted_by: null } },
+    ], { severity: "critical" }))
+    expect(records).toHaveLength(2)
+    const [fail, pass] = records as Array<Record<string, any>>
+    expect(fail).toMatchObject({
+      class_uid: 2004, category_uid: 2, type_uid: 200401, activity_id: 1, severity_id: 5, severity: "Critical",
+      status_code: "FAIL", status_id: 1, status_detail: "Versioning is off",
+      metadata: { version: "1.3.0", event_code: "s3_bucket_versioning_enabled" },
+      cloud: { provider: "AWS", region: "us-east-1", account: { uid: "123456789012", type_id: 10 } },
+      resources: [{ uid: "bucket-a", region: "us-east-1", type: "S3" }],
+      unmapped: { compliance: { "AWS Foundational Security Best Practices": ["S3.14"] } },
+    })
+    expect(pass).toMatchObject({ status_code: "PASS", status_id: 4, status: "Resolved" })
+    expect(fail!["finding_info"].uid).not.toBe(pass!["finding_info"].uid)
+  })
+})
+
+describe("streamed export", () => {
+  const pages = (total: number) => {
+    const calls: Array<number> = []
+    const fetchPage = (afterId: number, limit: number) =>
+      Effect.sync(() => {
+        calls.push(afterId)
+        const out: Array<Finding> = []
+        for (let id = afterId + 1; id <= Math.min(total, afterId + limit); id++) {
+          out.push(finding(id, [{ resource_id: `r-${id}`, region: "us-east-1", compliance: id % 2 === 0, reason: "x" }]))
+        }
+        return out
+      })
+    return { calls, fetchPage }
+  }
+  const text = (s: Stream.Stream<Uint8Array>) =>
+    Effect.runPromise(Stream.runFold(s, () => "", (acc, chunk) => acc + new TextDecoder().decode(chunk)))
+
+  it("fetches a page only when the consumer pulls it", async () => {
+    const { calls, fetchPage } = pages(100_000)
+    await Effect.runPromise(Stream.runDrain(Stream.take(exportStream("csv", fetchPage, 500), 3)))
+    expect(calls.length).toBeLessThanOrEqual(3)
+  })
+
+  it("streams 100k findings as CSV in pages, counting lines without holding the file", async () => {
+    const { calls, fetchPage } = pages(100_000)
+    let lines = 0
+    let bytes = 0
+    await Effect.runPromise(
+      Stream.runForEach(exportStream("csv", fetchPage, 1000), (chunk) =>
+        Effect.sync(() => {
+          bytes += chunk.byteLength
+          for (const b of chunk) if (b === 10) lines++
+        })),
+    )
+    expect(lines).toBe(100_001)
+    expect(calls).toHaveLength(101)
+    expect(bytes).toBeGreaterThan(100_000 * 100)
+  }, 60_000)
+
+  it("produces valid JSON arrays for json and ocsf, also when empty or an exact multiple of the page size", async () => {
+    for (const total of [0, 1, 4, 5]) {
+      const json = JSON.parse(await text(exportStream("json", pages(total).fetchPage, 2)))
+      expect(json.map((f: Finding) => f.id)).toEqual(Array.from({ length: total }, (_, i) => i + 1))
+      const ocsf = JSON.parse(await text(exportStream("ocsf", pages(total).fetchPage, 2)))
+      expect(ocsf).toHaveLength(total)
+      for (const r of ocsf) expect(r.class_uid).toBe(2004)
+    }
+  })
+})

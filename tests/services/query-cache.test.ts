@@ -302,6 +302,22 @@ describe("sharing, observation and lifetime", () => {
     expect(cache.getState(queryKeys.workspaces())).toEqual(initialQueryState)
   })
 
+  it("getState is a stable snapshot for useSyncExternalStore: same object until something changes", async () => {
+    const clock = newClock()
+    const cache = createQueryCache({ clock })
+    const key = queryKeys.roles(1)
+    expect(cache.getState(key)).toBe(cache.getState(key))
+    let changes = 0
+    const unsubscribe = cache.subscribe(key, () => (changes += 1))
+    const before = cache.getState(key)
+    await cache.fetchQuery(key, async () => ["Admin"])
+    const after = cache.getState(key)
+    expect(after).not.toBe(before)
+    expect(cache.getState(key)).toBe(after)
+    expect(changes).toBeGreaterThan(0)
+    unsubscribe()
+  })
+
   it("keyStartsWith matches element-wise prefixes (property)", () => {
     const part = fc.oneof(fc.string(), fc.integer(), fc.constant(null))
     fc.assert(

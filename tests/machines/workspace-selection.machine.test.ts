@@ -58,9 +58,9 @@ const start = (input: Partial<WorkspaceSelectionInput> = {}) => {
   let nowMs = T0
   const now = () => nowMs
   const accept = controlled<AcceptWorkspaceInvitationPayload, AcceptWorkspaceInvitationResponse>()
-  const load = controlled<void, ReadonlyArray<Workspace>>()
+  const load = controlled<unknown, ReadonlyArray<Workspace>>()
   const switchWs = controlled<SwitchWorkspacePayload, SwitchWorkspaceResponse>()
-  const refreshUser = controlled<void, void>()
+  const refreshUser = controlled<unknown, void>()
   const log = {
     navigations: [] as NavigateParams[],
     toasts: [] as ToastRequest[],

@@ -1,0 +1,316 @@
+/**
+ * Invitation page, /invitation/accept/{token} and /invitation/accept?token= (access spec §2 "Screens: Invitation page",
+ * §4 "Invitation accept", §8 "Invitation", §9 redirects 3 s / 1.5 s; calls GET /api/invitation/verify/{token} and
+ * POST /api/invitations/accept).
+ *
+ * Input: the token (path or query), whether someone is signed in, the browser's timezone, and `now` (the badge).
+ * Flow:
+ * - `verifying` the link → `ready`: the workspace, the invited email and the role, with 'Accept Invitation' (signed
+ *   in) or 'Accept and Continue' (signed out). No token, or a refused one → `invalid` ('Invalid or expired invitation
+ *   link'); expired → `expired`; already accepted → `alreadyAccepted`, then /login after 1.5 s; no answer → `unavailable`
+ *   (Retry).
+ * - `invitation.accepted`:
+ *   - signed out and the check says the invitee has no account → /invitation/signup?token= (the completion form);
+ *   - signed out and the invitee has an account → /login carrying the invitation (accepted after sign-in, on the
+ *     workspace selection screen);
+ *   - otherwise `accepting` (POST accept with invitation_token + timezone): tokens returned → the session takes over
+ *     (→ dashboard); signed in → the workspace is marked new, "You've been added to …" (5 s), → /dashboard; signed out
+ *     without tokens → `completed` ('Registration Complete!') → /login after 3 s. Refusals land on the §8 texts.
+ *
+ * Events accepted: `invitation.accepted`, `invitation.retried`.
+ */
+import { assign, fromPromise, setup } from "xstate"
+import { Redirects, Toasts } from "../contracts/constants.ts"
+import type { AcceptInvitationPayload, AcceptInvitationResponse, InvitationCheckResponse } from "../contracts/invitations.ts"
+import { InvitationMessages, addedToWorkspaceMessage } from "../contracts/messages.ts"
+import { markNewlyAdded } from "../services/storage.ts"
+import { AuthPaths, toFailure, type LoginRouteState, type NavigateParams } from "./auth-effects.ts"
+import {
+  InvitationPaths,
+  acceptFailureMessage,
+  isAccountExistsFailure,
+  isAlreadyAcceptedFailure,
+  isExpiredFailure,
+  isUnreachableFailure,
+  serverReason,
+  type InvitationEffects,
+} from "./invitation-effects.ts"
+import type { ScreenEnvironment, SessionHandOff, ToastRequest, WorkspaceStoreTransition } from "./screen-environment.ts"
+
+// ---------------------------------------------------------------------------------------------------
+// Types
+
+export interface InvitationAcceptInput {
+  readonly token: string | null | undefined
+  readonly signedIn: boolean
+  /** IANA name from the browser (`Intl.DateTimeFormat().resolvedOptions().timeZone`). */
+  readonly timezone: string
+  readonly now: () => number
+}
+
+export interface InvitationAcceptContext {
+  readonly token: string
+  readonly signedIn: boolean
+  readonly timezone: string
+  readonly now: () => number
+  readonly invitation: InvitationCheckResponse | null
+  /** The §8 text of the last failure (screen or accept). */
+  readonly error: string | null
+}
+
+export type InvitationAcceptEvent = { readonly type: "invitation.accepted" } | { readonly type: "invitation.retried" }
+
+const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
+const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
+
+const notProvided = (name: string) => async (): Promise<never> => {
+  throw new Error(`invitation page: actor "${name}" is not provided`)
+}
+
+/** Text of the sign-in hand-off for an invitee who already has an account (the spec shows none). */
+export const signInToAcceptMessage = (workspaceName: string): string => `Sign in to join ${workspaceName}.`
+
+// ---------------------------------------------------------------------------------------------------
+// Machine
+
+export const invitationAcceptMachine = setup({
+  types: {
+    context: {} as InvitationAcceptContext,
+    events: {} as InvitationAcceptEvent,
+    input: {} as InvitationAcceptInput,
+  },
+  actors: {
+    checkInvitation: fromPromise<InvitationCheckResponse, { readonly token: string }>(notProvided("checkInvitation")),
+    acceptInvitation: fromPromise<AcceptInvitationResponse, AcceptInvitationPayload>(notProvided("acceptInvitation")),
+    startSession: fromPromise<void, SessionHandOff>(notProvided("startSession")),
+  },
+  delays: {
+    /** Access §9: redirect after invitation completion 3 s. */
+    completionRedirect: Redirects.afterInvitationCompletionMs,
+    /** Access §9: after an already-accepted notice 1.5 s. */
+    alreadyAcceptedRedirect: Redirects.afterAlreadyAcceptedMs,
+  },
+  guards: {
+    hasToken: ({ context }) => context.token !== "",
+    isSignedIn: ({ context }) => context.signedIn,
+    /** Signed out, and the check says nobody has an account under the invited address. */
+    needsSignup: ({ context }) => !context.signedIn && context.invitation?.user_exists === false,
+    /** Signed out, and the invited address already has an account. */
+    needsSignIn: ({ context }) => !context.signedIn && context.invitation?.user_exists === true,
+    hasTokens: ({ event }) => {
+      const out = outputOf<AcceptInvitationResponse>(event)
+      return out.access_token !== undefined && out.refresh_token !== undefined
+    },
+    isAlreadyAccepted: ({ event }) => isAlreadyAcceptedFailure(errorOf(event)),
+    isExpired: ({ event }) => isExpiredFailure(errorOf(event)),
+    isUnreachable: ({ event }) => isUnreachableFailure(errorOf(event)),
+    isAccountExists: ({ event }) => isAccountExistsFailure(errorOf(event)),
+    /** Signed out and the server wants the completion details: the sign-up form is the way on. */
+    needsDetails: ({ context, event }) => !context.signedIn && toFailure(errorOf(event)).type === "VALIDATION_ERROR",
+  },
+  actions: {
+    // environment
+    navigate: (_, _params: NavigateParams) => {},
+    notify: (_, _params: ToastRequest) => {},
+    updateWorkspaceStore: (_, _params: { readonly transition: WorkspaceStoreTransition }) => {},
+    // context
+    assignInvitation: assign({
+      invitation: ({ event }) => outputOf<InvitationCheckResponse>(event),
+      error: null,
+    }),
+    assignInvalid: assign({ error: InvitationMessages.pageInvalid }),
+    assignExpired: assign({ error: InvitationMessages.screenExpired }),
+    assignAlreadyAccepted: assign({ error: InvitationMessages.screenAlreadyAccepted }),
+    assignUnreachable: assign({ error: ({ event }) => toFailure(errorOf(event)).message }),
+    assignAcceptError: assign({ error: ({ event }) => acceptFailureMessage(errorOf(event)) }),
+    clearError: assign({ error: null }),
+  },
+}).createMachine({
+  id: "invitationAccept",
+  context: ({ input }) => ({
+    token: (input.token ?? "").trim(),
+    signedIn: input.signedIn,
+    timezone: input.timezone,
+    now: input.now,
+    invitation: null,
+    error: null,
+  }),
+  initial: "checking",
+  states: {
+    checking: {
+      always: [{ guard: "hasToken", target: "verifying" }, { target: "invalid", actions: "assignInvalid" }],
+    },
+
+    verifying: {
+      invoke: {
+        id: "checkInvitation",
+        src: "checkInvitation",
+        input: ({ context }) => ({ token: context.token }),
+        onDone: { target: "ready", actions: "assignInvitation" },
+        onError: [
+          { guard: "isAlreadyAccepted", target: "alreadyAccepted", actions: "assignAlreadyAccepted" },
+          { guard: "isExpired", target: "expired", actions: "assignExpired" },
+          { guard: "isUnreachable", target: "unavailable", actions: "assignUnreachable" },
+          { target: "invalid", actions: "assignInvalid" },
+        ],
+      },
+    },
+
+    /** The check could not run (network, 429, 5xx): Retry. */
+    unavailable: {
+      on: { "invitation.retried": { target: "verifying", actions: "clearError" } },
+    },
+
+    ready: {
+      on: {
+        "invitation.accepted": [
+          {
+            guard: "needsSignup",
+            target: "leaving",
+            actions: { type: "navigate", params: ({ context }) => ({ to: InvitationPaths.signup(context.token) }) },
+          },
+          {
+            guard: "needsSignIn",
+            target: "leaving",
+            actions: {
+              type: "navigate",
+              params: ({ context }) => ({
+                to: InvitationPaths.loginWithInvitation(context.token),
+                state: {
+                  ...(context.invitation === null ? {} : { email: context.invitation.email }),
+                  ...(context.invitation === null ? {} : { message: signInToAcceptMessage(context.invitation.workspace_name) }),
+                } satisfies LoginRouteState,
+              }),
+            },
+          },
+          { target: "accepting", actions: "clearError" },
+        ],
+      },
+    },
+
+    accepting: {
+      invoke: {
+        id: "acceptInvitation",
+        src: "acceptInvitation",
+        input: ({ context }) => ({ invitation_token: context.token, timezone: context.timezone }),
+        onDone: [
+          { guard: "hasTokens", target: "startingSession" },
+          {
+            guard: "isSignedIn",
+            target: "leaving",
+            actions: [
+              {
+                type: "updateWorkspaceStore",
+                params: ({ context, event }) => {
+                  const id = event.output.data.workspace_id
+                  const at = context.now()
+                  return { transition: (s) => (id === undefined ? s : markNewlyAdded(s, id, at)) }
+                },
+              },
+              {
+                type: "notify",
+                params: ({ event }) => ({
+                  kind: "success",
+                  message: addedToWorkspaceMessage(event.output.data.workspace_name),
+                  durationMs: Toasts.addedToWorkspaceMs,
+                }),
+              },
+              { type: "navigate", params: { to: AuthPaths.dashboard } },
+            ],
+          },
+          { target: "completed" },
+        ],
+        onError: [
+          {
+            guard: "isAccountExists",
+            target: "leaving",
+            actions: {
+              type: "navigate",
+              params: ({ context, event }) => ({
+                to: InvitationPaths.loginWithInvitation(context.token),
+                state: {
+                  ...(context.invitation === null ? {} : { email: context.invitation.email }),
+                  message: serverReason(event.error),
+                } satisfies LoginRouteState,
+              }),
+            },
+          },
+          {
+            guard: "needsDetails",
+            target: "leaving",
+            actions: { type: "navigate", params: ({ context }) => ({ to: InvitationPaths.signup(context.token) }) },
+          },
+          { guard: "isAlreadyAccepted", target: "alreadyAccepted", actions: "assignAlreadyAccepted" },
+          { guard: "isExpired", target: "expired", actions: "assignExpired" },
+          { target: "ready", actions: "assignAcceptError" },
+        ],
+      },
+    },
+
+    /** Tokens came back: the session stores them, loads the user and the workspaces and goes to the dashboard. */
+    startingSession: {
+      invoke: {
+        id: "startSession",
+        src: "startSession",
+        input: ({ context, event }) => {
+          const out = outputOf<AcceptInvitationResponse>(event)
+          const email = out.data.email ?? context.invitation?.email
+          return {
+            accessToken: out.access_token ?? "",
+            refreshToken: out.refresh_token ?? "",
+            ...(email === undefined ? {} : { email }),
+            returnTo: AuthPaths.dashboard,
+          }
+        },
+        onDone: { target: "leaving" },
+        onError: { target: "ready", actions: "assignAcceptError" },
+      },
+    },
+
+    /** 'Registration Complete!', then /login after 3 s. */
+    completed: {
+      after: {
+        completionRedirect: { target: "leaving", actions: { type: "navigate", params: { to: AuthPaths.login } } },
+      },
+    },
+
+    /** 'This invitation has already been accepted. You can sign in now.', then /login after 1.5 s. */
+    alreadyAccepted: {
+      after: {
+        alreadyAcceptedRedirect: { target: "leaving", actions: { type: "navigate", params: { to: AuthPaths.login } } },
+      },
+    },
+
+    expired: {},
+    invalid: {},
+    leaving: { type: "final" },
+  },
+})
+
+// ---------------------------------------------------------------------------------------------------
+// Selectors and the `.provide()` mapping
+
+type Snapshot = ReturnType<typeof invitationAcceptMachine.transition>
+
+/** The button text of access §2: 'Accept Invitation' when signed in, 'Accept and Continue' when not. */
+export const acceptLabel = (signedIn: boolean): string => (signedIn ? "Accept Invitation" : "Accept and Continue")
+
+export const selectAcceptLabel = (snapshot: Pick<Snapshot, "context">): string => acceptLabel(snapshot.context.signedIn)
+
+export const invitationAcceptImplementations = (effects: InvitationEffects, env: ScreenEnvironment) => ({
+  actors: {
+    checkInvitation: fromPromise<InvitationCheckResponse, { readonly token: string }>(({ input, signal }) =>
+      effects.checkInvitation(input, signal),
+    ),
+    acceptInvitation: fromPromise<AcceptInvitationResponse, AcceptInvitationPayload>(({ input, signal }) =>
+      effects.acceptInvitation(input, signal),
+    ),
+    startSession: fromPromise<void, SessionHandOff>(({ input, signal }) => effects.startSession(input, signal)),
+  },
+  actions: {
+    navigate: (_: unknown, params: NavigateParams) => env.navigate(params),
+    notify: (_: unknown, params: ToastRequest) => env.notify(params),
+    updateWorkspaceStore: (_: unknown, { transition }: { readonly transition: WorkspaceStoreTransition }) =>
+      effects.updateWorkspaceStore(transition),
+  },
+})

@@ -1,0 +1,335 @@
+/**
+ * Invitation sign-up, /invitation/signup?token= and /accept-invite?token= (access spec §2 "Screens: Invitation signup",
+ * §4 "Invitation signup with tokens goes to /dashboard, without tokens to /login", §5 invitation signup rules, §8
+ * "Invitation" completion texts; calls GET /api/invitation/verify/{token} and POST /api/invitations/accept with the
+ * completion payload).
+ *
+ * Input: the token from the query, the browser's timezone.
+ * Flow: no token → `invalid` ('Invalid invitation' with 'Go to login'); else `verifying` the token → the form
+ * (`ready.editing`: first name, last name, password, confirm password with show/hide toggles and a live
+ * password-requirement checklist) or `invalid` (the §8 text) / `alreadyAccepted` (→ /login after 1.5 s) / `unavailable`
+ * (Retry). `form.submitted` validates with the contract's rules (§5), then `submitting` → tokens returned: the session
+ * takes over (→ /dashboard); no tokens: /login with 'Registration Complete!'. An invitee who already has an account is
+ * sent to /login with the invitation kept. Other failures stay on the form with the §8 completion text.
+ *
+ * Events accepted: `field.changed` { field, value }, `visibility.toggled` { field }, `form.submitted`,
+ * `invitation.retried`, `login.requested`.
+ */
+import { assertEvent, assign, fromPromise, setup } from "xstate"
+import { Limits, Redirects } from "../contracts/constants.ts"
+import {
+  validateInvitationSignup,
+  type AcceptInvitationResponse,
+  type InvitationCheckResponse,
+  type InvitationCompletionPayload,
+} from "../contracts/invitations.ts"
+import { InvitationMessages, ValidationMessages } from "../contracts/messages.ts"
+import type { FieldErrors } from "../contracts/validation.ts"
+import { AuthPaths, toFailure, type LoginRouteState, type NavigateParams } from "./auth-effects.ts"
+import {
+  InvitationPaths,
+  isAccountExistsFailure,
+  isAlreadyAcceptedFailure,
+  isExpiredFailure,
+  isUnreachableFailure,
+  serverReason,
+  type InvitationEffects,
+} from "./invitation-effects.ts"
+import type { ScreenEnvironment, SessionHandOff } from "./screen-environment.ts"
+
+// ---------------------------------------------------------------------------------------------------
+// Types
+
+export type InvitationSignupField = "first_name" | "last_name" | "password" | "confirm_password"
+export type SecretField = "password" | "confirm_password"
+
+export interface InvitationSignupInput {
+  readonly token: string | null | undefined
+  readonly timezone: string
+  readonly initialValues?: Partial<Readonly<Record<InvitationSignupField, string>>>
+}
+
+export interface InvitationSignupContext {
+  readonly token: string
+  readonly timezone: string
+  readonly invitation: InvitationCheckResponse | null
+  readonly values: Readonly<Record<InvitationSignupField, string>>
+  readonly visible: Readonly<Record<SecretField, boolean>>
+  readonly fieldErrors: FieldErrors
+  /** The reason the link cannot be used, or the last completion failure (§8 texts). */
+  readonly error: string | null
+}
+
+export type InvitationSignupEvent =
+  | { readonly type: "field.changed"; readonly field: InvitationSignupField; readonly value: string }
+  | { readonly type: "visibility.toggled"; readonly field: SecretField }
+  | { readonly type: "form.submitted" }
+  | { readonly type: "invitation.retried" }
+  | { readonly type: "login.requested" }
+
+/** One line of the live password checklist. */
+export interface PasswordRequirement {
+  readonly id: "length" | "uppercase" | "lowercase" | "number"
+  readonly label: string
+  readonly met: boolean
+}
+
+/**
+ * Access §5 password rule as a checklist: at least 8 characters, an uppercase letter, a lowercase letter and a digit
+ * (the same tests as the contract's `hasPasswordComposition`). All met ⇔ the password passes the composition rule.
+ */
+export const passwordRequirements = (password: string): ReadonlyArray<PasswordRequirement> => [
+  { id: "length", label: `At least ${Limits.passwordMin} characters`, met: password.length >= Limits.passwordMin },
+  { id: "uppercase", label: "One uppercase letter", met: /[A-Z]/.test(password) },
+  { id: "lowercase", label: "One lowercase letter", met: /[a-z]/.test(password) },
+  { id: "number", label: "One number", met: /\d/.test(password) },
+]
+
+const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
+const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
+
+const notProvided = (name: string) => async (): Promise<never> => {
+  throw new Error(`invitation sign-up: actor "${name}" is not provided`)
+}
+
+const payloadOf = (context: InvitationSignupContext): InvitationCompletionPayload => ({
+  invitation_token: context.token,
+  first_name: context.values.first_name.trim(),
+  last_name: context.values.last_name.trim(),
+  password: context.values.password,
+  confirm_password: context.values.confirm_password,
+  ...(context.timezone === "" ? {} : { timezone: context.timezone }),
+})
+
+const formErrorsOf = (context: InvitationSignupContext): FieldErrors => {
+  const { invitation_token: _token, ...fields } = validateInvitationSignup(payloadOf(context))
+  return fields
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Machine
+
+export const invitationSignupMachine = setup({
+  types: {
+    context: {} as InvitationSignupContext,
+    events: {} as InvitationSignupEvent,
+    input: {} as InvitationSignupInput,
+  },
+  actors: {
+    checkInvitation: fromPromise<InvitationCheckResponse, { readonly token: string }>(notProvided("checkInvitation")),
+    completeInvitation: fromPromise<AcceptInvitationResponse, InvitationCompletionPayload>(notProvided("completeInvitation")),
+    startSession: fromPromise<void, SessionHandOff>(notProvided("startSession")),
+  },
+  delays: {
+    /** Access §9: after an already-accepted notice 1.5 s. */
+    alreadyAcceptedRedirect: Redirects.afterAlreadyAcceptedMs,
+  },
+  guards: {
+    hasToken: ({ context }) => context.token !== "",
+    isFormValid: ({ context }) => Object.keys(formErrorsOf(context)).length === 0,
+    hasTokens: ({ event }) => {
+      const out = outputOf<AcceptInvitationResponse>(event)
+      return out.access_token !== undefined && out.refresh_token !== undefined
+    },
+    isAlreadyAccepted: ({ event }) => isAlreadyAcceptedFailure(errorOf(event)),
+    isUnreachable: ({ event }) => isUnreachableFailure(errorOf(event)),
+    isAccountExists: ({ event }) => isAccountExistsFailure(errorOf(event)),
+  },
+  actions: {
+    navigate: (_, _params: NavigateParams) => {},
+    assignInvitation: assign({ invitation: ({ event }) => outputOf<InvitationCheckResponse>(event), error: null }),
+    assignMissingToken: assign({ error: ValidationMessages.invitationTokenInvalid }),
+    /** The check refused the link: expired gets its screen text, anything else the mapped §8 text. */
+    assignInvalidLink: assign({
+      error: ({ event }) =>
+        isExpiredFailure(errorOf(event))
+          ? InvitationMessages.screenExpired
+          : toFailure(errorOf(event), InvitationMessages.pageInvalid).message,
+    }),
+    assignAlreadyAccepted: assign({ error: InvitationMessages.screenAlreadyAccepted }),
+    assignUnreachable: assign({ error: ({ event }) => toFailure(errorOf(event)).message }),
+    assignCompletionError: assign({
+      error: ({ event }) => toFailure(errorOf(event), InvitationMessages.completionFailed).message,
+    }),
+    clearError: assign({ error: null }),
+    assignField: assign(({ context, event }) => {
+      assertEvent(event, "field.changed")
+      const { [event.field]: _cleared, ...fieldErrors } = context.fieldErrors
+      return { values: { ...context.values, [event.field]: event.value }, fieldErrors }
+    }),
+    toggleVisibility: assign({
+      visible: ({ context, event }) => {
+        assertEvent(event, "visibility.toggled")
+        return { ...context.visible, [event.field]: !context.visible[event.field] }
+      },
+    }),
+    showFieldErrors: assign({ fieldErrors: ({ context }) => formErrorsOf(context) }),
+    clearFieldErrors: assign({ fieldErrors: {}, error: null }),
+    /** Nothing typed survives the end of the flow. */
+    clearPasswords: assign(({ context }) => ({
+      values: { ...context.values, password: "", confirm_password: "" },
+      visible: { password: false, confirm_password: false },
+    })),
+  },
+}).createMachine({
+  id: "invitationSignup",
+  context: ({ input }) => ({
+    token: (input.token ?? "").trim(),
+    timezone: input.timezone,
+    invitation: null,
+    values: { first_name: "", last_name: "", password: "", confirm_password: "", ...input.initialValues },
+    visible: { password: false, confirm_password: false },
+    fieldErrors: {},
+    error: null,
+  }),
+  initial: "checking",
+  states: {
+    checking: {
+      always: [{ guard: "hasToken", target: "verifying" }, { target: "invalid", actions: "assignMissingToken" }],
+    },
+
+    verifying: {
+      invoke: {
+        id: "checkInvitation",
+        src: "checkInvitation",
+        input: ({ context }) => ({ token: context.token }),
+        onDone: { target: "ready", actions: "assignInvitation" },
+        onError: [
+          { guard: "isAlreadyAccepted", target: "alreadyAccepted", actions: "assignAlreadyAccepted" },
+          { guard: "isUnreachable", target: "unavailable", actions: "assignUnreachable" },
+          { target: "invalid", actions: "assignInvalidLink" },
+        ],
+      },
+    },
+
+    unavailable: {
+      on: { "invitation.retried": { target: "verifying", actions: "clearError" } },
+    },
+
+    /** 'Invalid invitation' with 'Go to login'. */
+    invalid: {
+      on: {
+        "login.requested": { target: "leaving", actions: { type: "navigate", params: { to: AuthPaths.login } } },
+      },
+    },
+
+    /** Access §4: an already-accepted invitation redirects to login after 1.5 s. */
+    alreadyAccepted: {
+      after: {
+        alreadyAcceptedRedirect: { target: "leaving", actions: { type: "navigate", params: { to: AuthPaths.login } } },
+      },
+    },
+
+    ready: {
+      initial: "editing",
+      on: {
+        "field.changed": { actions: "assignField" },
+        "visibility.toggled": { actions: "toggleVisibility" },
+      },
+      states: {
+        editing: {
+          on: {
+            "form.submitted": [
+              { guard: "isFormValid", target: "submitting", actions: "clearFieldErrors" },
+              { actions: "showFieldErrors" },
+            ],
+          },
+        },
+        submitting: {
+          invoke: {
+            id: "completeInvitation",
+            src: "completeInvitation",
+            input: ({ context }) => payloadOf(context),
+            onDone: [
+              { guard: "hasTokens", target: "startingSession" },
+              {
+                target: "#invitationSignup.leaving",
+                actions: [
+                  "clearPasswords",
+                  {
+                    type: "navigate",
+                    params: ({ context, event }) => {
+                      const email = event.output.data.email ?? context.invitation?.email
+                      return {
+                        to: AuthPaths.login,
+                        state: {
+                          ...(email === undefined ? {} : { email }),
+                          message: InvitationMessages.registrationComplete,
+                        } satisfies LoginRouteState,
+                      }
+                    },
+                  },
+                ],
+              },
+            ],
+            onError: [
+              {
+                guard: "isAccountExists",
+                target: "#invitationSignup.leaving",
+                actions: [
+                  "clearPasswords",
+                  {
+                    type: "navigate",
+                    params: ({ context, event }) => ({
+                      to: InvitationPaths.loginWithInvitation(context.token),
+                      state: {
+                        ...(context.invitation === null ? {} : { email: context.invitation.email }),
+                        message: serverReason(event.error),
+                      } satisfies LoginRouteState,
+                    }),
+                  },
+                ],
+              },
+              { guard: "isAlreadyAccepted", target: "#invitationSignup.alreadyAccepted", actions: "assignAlreadyAccepted" },
+              { target: "editing", actions: "assignCompletionError" },
+            ],
+          },
+        },
+        /** Tokens came back: the session stores them, loads the user and the workspaces and goes to the dashboard. */
+        startingSession: {
+          invoke: {
+            id: "startSession",
+            src: "startSession",
+            input: ({ context, event }) => {
+              const out = outputOf<AcceptInvitationResponse>(event)
+              const email = out.data.email ?? context.invitation?.email
+              return {
+                accessToken: out.access_token ?? "",
+                refreshToken: out.refresh_token ?? "",
+                ...(email === undefined ? {} : { email }),
+                returnTo: AuthPaths.dashboard,
+              }
+            },
+            onDone: { target: "#invitationSignup.leaving", actions: "clearPasswords" },
+            onError: { target: "editing", actions: "assignCompletionError" },
+          },
+        },
+      },
+    },
+
+    leaving: { type: "final" },
+  },
+})
+
+// ---------------------------------------------------------------------------------------------------
+// Selectors and the `.provide()` mapping
+
+type Snapshot = ReturnType<typeof invitationSignupMachine.transition>
+
+export const selectPasswordRequirements = (snapshot: Pick<Snapshot, "context">): ReadonlyArray<PasswordRequirement> =>
+  passwordRequirements(snapshot.context.values.password)
+
+export const invitationSignupImplementations = (effects: InvitationEffects, env: Pick<ScreenEnvironment, "navigate">) => ({
+  actors: {
+    checkInvitation: fromPromise<InvitationCheckResponse, { readonly token: string }>(({ input, signal }) =>
+      effects.checkInvitation(input, signal),
+    ),
+    completeInvitation: fromPromise<AcceptInvitationResponse, InvitationCompletionPayload>(({ input, signal }) =>
+      effects.completeInvitation(input, signal),
+    ),
+    startSession: fromPromise<void, SessionHandOff>(({ input, signal }) => effects.startSession(input, signal)),
+  },
+  actions: {
+    navigate: (_: unknown, params: NavigateParams) => env.navigate(params),
+  },
+})

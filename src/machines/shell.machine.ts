@@ -1,0 +1,263 @@
+/**
+ * The dashboard shell (access spec §2 "Layouts": dashboard layout, sidebar, user card, header, user menu; §6 "The Users
+ * menu entry and page need any one of the eight user and role management permissions … The Scans entry needs
+ * scan_service or read_only"; §9 sidebar 80 / 300 px, desktop breakpoint 1024 px).
+ *
+ * Parallel regions:
+ * - `data`: `loading` the shell's facts (`loadShell`: email, workspace name, owner flag, role names, permissions,
+ *   number of workspaces) → `ready` | `failed` (`shell.retried`). While ready, `watchShellData` reports
+ *   `shell.invalidated` when the user, the workspaces or the permissions change (profile update, switch in another
+ *   tab), and the facts are loaded again; the previous facts stay on screen meanwhile.
+ * - `sidebar`: `expanded` (300 px) ⇄ `collapsed` (80 px) on `sidebar.toggled` (desktop only: below 1024 px the sidebar
+ *   is a drawer and always full width).
+ * - `drawer`: the mobile drawer, `open` on `drawer.opened`; closed by `drawer.closed`, `route.changed` and by the
+ *   viewport becoming desktop (`viewport.changed`).
+ * - `account`: `active` → `signingOut` on `signOut.requested` (the session's logout takes it from there).
+ * Menu and navigation intents, guarded so that views derive visibility from `snapshot.can(event)`:
+ * - `navigation.requested` { to } — allowed when the route's permission rule holds (`mayVisit`);
+ * - `workspace.switchRequested` — only with more than one workspace (→ /workspace-selection).
+ * Effects: actors `loadShell`, `watchShellData`; environment actions `navigate`, `signOut`.
+ */
+import { assertEvent, assign, fromCallback, fromPromise, setup } from "xstate"
+import {
+  ACCOUNT_ROUTE_PERMISSIONS,
+  OWNER_LABEL,
+  SCANS_ROUTE_PERMISSIONS,
+  USER_MANAGEMENT_PERMISSIONS,
+  hasAny,
+  type PermissionName,
+  type PermissionSubject,
+} from "../contracts/permissions.ts"
+import { toFailure, type NavigateParams } from "./auth-effects.ts"
+import { pathSegments } from "./breadcrumbs.ts"
+
+// ---------------------------------------------------------------------------------------------------
+// Types
+
+/** What the shell shows about the signed-in user in the selected workspace. */
+export interface ShellData {
+  readonly email: string
+  readonly firstName: string
+  readonly lastName: string
+  readonly workspaceName: string | null
+  readonly isOwner: boolean
+  /** Names of the user's roles in the workspace (built-in and custom). */
+  readonly roleNames: ReadonlyArray<string>
+  readonly permissions: ReadonlyArray<PermissionName>
+  readonly workspaceCount: number
+}
+
+export interface ShellInput {
+  /** Whether the viewport is at least the 1024 px desktop breakpoint when the shell mounts. */
+  readonly isDesktop: boolean
+}
+
+export interface ShellContext {
+  readonly data: ShellData | null
+  readonly error: string | null
+  readonly isDesktop: boolean
+}
+
+export type ShellEvent =
+  | { readonly type: "sidebar.toggled" }
+  | { readonly type: "drawer.opened" }
+  | { readonly type: "drawer.closed" }
+  | { readonly type: "route.changed"; readonly path: string }
+  | { readonly type: "viewport.changed"; readonly isDesktop: boolean }
+  | { readonly type: "navigation.requested"; readonly to: string }
+  | { readonly type: "workspace.switchRequested" }
+  | { readonly type: "signOut.requested" }
+  | { readonly type: "shell.retried" }
+  | { readonly type: "shell.invalidated" }
+
+const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
+const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
+
+const notProvided = (name: string) => async (): Promise<never> => {
+  throw new Error(`shell: actor "${name}" is not provided`)
+}
+
+export const WORKSPACE_SELECTION_PATH = "/workspace-selection"
+
+/**
+ * Access §2 "Route guards" / §6: the permissions a dashboard path needs (any one of them), or undefined when the page
+ * is open to every member. /dashboard/accounts/{id}: create_account or read_only; the scans pages: scan_service or
+ * read_only; /dashboard/users: any of the eight user and role management permissions.
+ */
+export const requiredPermissionsFor = (path: string): ReadonlyArray<PermissionName> | undefined => {
+  const [root, area] = pathSegments(path)
+  if (root !== "dashboard") return undefined
+  switch (area) {
+    case "scans":
+      return SCANS_ROUTE_PERMISSIONS
+    case "accounts":
+      return ACCOUNT_ROUTE_PERMISSIONS
+    case "users":
+      return USER_MANAGEMENT_PERMISSIONS
+    default:
+      return undefined
+  }
+}
+
+export const permissionSubjectOf = (data: ShellData | null): PermissionSubject =>
+  data === null
+    ? { isOwner: false, permissions: [], roles: [] }
+    : { isOwner: data.isOwner, permissions: data.permissions, roles: data.roleNames }
+
+/** The page's permission rule holds for the user (open pages always do). */
+export const mayVisit = (data: ShellData | null, path: string): boolean => {
+  const required = requiredPermissionsFor(path)
+  return required === undefined || hasAny(permissionSubjectOf(data), required)
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Machine
+
+export const shellMachine = setup({
+  types: {
+    context: {} as ShellContext,
+    events: {} as ShellEvent,
+    input: {} as ShellInput,
+  },
+  actors: {
+    loadShell: fromPromise<ShellData>(notProvided("loadShell")),
+    /** Sends `shell.invalidated` whenever the facts behind `loadShell` change. */
+    watchShellData: fromCallback<ShellEvent>(() => () => {}),
+  },
+  guards: {
+    mayVisit: ({ context, event }) => {
+      assertEvent(event, "navigation.requested")
+      return mayVisit(context.data, event.to)
+    },
+    hasSeveralWorkspaces: ({ context }) => (context.data?.workspaceCount ?? 0) > 1,
+    becameDesktop: ({ event }) => {
+      assertEvent(event, "viewport.changed")
+      return event.isDesktop
+    },
+  },
+  actions: {
+    // environment
+    navigate: (_, _params: NavigateParams) => {},
+    signOut: () => {},
+    // context
+    assignData: assign({ data: ({ event }) => outputOf<ShellData>(event), error: null }),
+    assignError: assign({ error: ({ event }) => toFailure(errorOf(event)).message }),
+    assignViewport: assign({
+      isDesktop: ({ event }) => {
+        assertEvent(event, "viewport.changed")
+        return event.isDesktop
+      },
+    }),
+  },
+}).createMachine({
+  id: "shell",
+  type: "parallel",
+  context: ({ input }) => ({ data: null, error: null, isDesktop: input.isDesktop }),
+  on: {
+    "navigation.requested": {
+      guard: "mayVisit",
+      actions: { type: "navigate", params: ({ event }) => ({ to: event.to }) },
+    },
+    "workspace.switchRequested": {
+      guard: "hasSeveralWorkspaces",
+      actions: { type: "navigate", params: { to: WORKSPACE_SELECTION_PATH } },
+    },
+    "viewport.changed": { actions: "assignViewport" },
+  },
+  states: {
+    data: {
+      initial: "loading",
+      states: {
+        loading: {
+          invoke: {
+            id: "loadShell",
+            src: "loadShell",
+            onDone: { target: "ready", actions: "assignData" },
+            onError: { target: "failed", actions: "assignError" },
+          },
+        },
+        ready: {
+          invoke: { id: "watchShellData", src: "watchShellData" },
+          on: { "shell.invalidated": "loading" },
+        },
+        failed: {
+          on: { "shell.retried": "loading" },
+        },
+      },
+    },
+    sidebar: {
+      initial: "expanded",
+      states: {
+        expanded: { on: { "sidebar.toggled": "collapsed" } },
+        collapsed: { on: { "sidebar.toggled": "expanded" } },
+      },
+    },
+    drawer: {
+      initial: "closed",
+      states: {
+        closed: { on: { "drawer.opened": "open" } },
+        open: {
+          on: {
+            "drawer.closed": "closed",
+            "route.changed": "closed",
+            // Handled here rather than by the root's handler (a transition of a region pre-empts its ancestors').
+            "viewport.changed": { guard: "becameDesktop", target: "closed", actions: "assignViewport" },
+          },
+        },
+      },
+    },
+    account: {
+      initial: "active",
+      states: {
+        active: { on: { "signOut.requested": { target: "signingOut", actions: "signOut" } } },
+        signingOut: {},
+      },
+    },
+  },
+})
+
+// ---------------------------------------------------------------------------------------------------
+// Selectors (views select narrowly)
+
+type Snapshot = ReturnType<typeof shellMachine.transition>
+
+/** The user menu's second line (access §2): 'Owner', else the role names. */
+export const roleSummary = (data: ShellData | null): string => {
+  if (data === null) return ""
+  if (data.isOwner) return OWNER_LABEL
+  return data.roleNames.join(", ")
+}
+
+/** The user card's role list: 'Owner' first for the owner, then the role names (no duplicates). */
+export const roleNamesShown = (data: ShellData | null): ReadonlyArray<string> => {
+  if (data === null) return []
+  const names = data.roleNames.filter((n) => n.trim() !== "")
+  return data.isOwner && !names.some((n) => n.toLowerCase() === OWNER_LABEL.toLowerCase()) ? [OWNER_LABEL, ...names] : names
+}
+
+export const selectShellData = (snapshot: Pick<Snapshot, "context">): ShellData | null => snapshot.context.data
+export const selectIsCollapsed = (snapshot: Pick<Snapshot, "matches">): boolean => snapshot.matches({ sidebar: "collapsed" })
+export const selectIsDrawerOpen = (snapshot: Pick<Snapshot, "matches">): boolean => snapshot.matches({ drawer: "open" })
+export const selectIsSigningOut = (snapshot: Pick<Snapshot, "matches">): boolean => snapshot.matches({ account: "signingOut" })
+
+// ---------------------------------------------------------------------------------------------------
+// Effects and their mapping onto the machine
+
+export interface ShellEffects {
+  readonly loadShell: (signal?: AbortSignal) => Promise<ShellData>
+  /** Calls `onChange` when the user, the workspaces or the permissions change; returns the unsubscribe function. */
+  readonly watchShellData: (onChange: () => void) => () => void
+  /** Hands over to the session's logout (it clears everything and goes to /login). */
+  readonly signOut: () => void
+}
+
+export const shellImplementations = (effects: ShellEffects, env: { readonly navigate: (params: NavigateParams) => void }) => ({
+  actors: {
+    loadShell: fromPromise<ShellData>(({ signal }) => effects.loadShell(signal)),
+    watchShellData: fromCallback<ShellEvent>(({ sendBack }) => effects.watchShellData(() => sendBack({ type: "shell.invalidated" }))),
+  },
+  actions: {
+    navigate: (_: unknown, params: NavigateParams) => env.navigate(params),
+    signOut: () => effects.signOut(),
+  },
+})

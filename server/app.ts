@@ -11,6 +11,7 @@
 import { Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
+import { IdentityLive } from "./auth/identity-layer.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
 import { DbLive } from "./db/client.ts"
 import { requireMigrated, runMigrations } from "./db/migrate.ts"
@@ -50,7 +51,11 @@ export const appLayer = (config: AppConfigShape, options: AppOptions) => {
   const queue = JobQueue.layer({ jobs, supervise: options.worker }).pipe(Layer.provideMerge(migrated))
   const services = options.worker ? WorkerLive.pipe(Layer.provideMerge(queue)) : queue
   if (options.http === undefined) return services
-  const http = httpServerLayer({ port: config.port, host: config.host, distDir: options.http.distDir }).pipe(Layer.provideMerge(services))
+  const http = httpServerLayer({ port: config.port, host: config.host, distDir: options.http.distDir }).pipe(
+    // Request-time services of the handlers (AuthConfig + Mailer for everything that authenticates).
+    Layer.provide(IdentityLive),
+    Layer.provideMerge(services),
+  )
   const onReady = options.onReady
   return Layer.effectDiscard(
     Effect.gen(function* () {

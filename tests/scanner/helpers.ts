@@ -28,12 +28,12 @@ export function seedClients(moto: Moto, credentials: AwsCredentialsInput = testK
   return makeAwsClients({ credentials, endpoint: moto.endpoint, maxAttempts: 1 })
 }
 
-export function scan(
+export async function scan(
   moto: Moto,
   service: string,
   options: Partial<Omit<ScanServiceInput, "service" | "endpoint">> = {},
 ): Promise<ScanServiceResult> {
-  return scanService({
+  const result = await scanService({
     credentials: testKeys,
     regions: REGIONS,
     maxAttempts: 1,
@@ -41,6 +41,19 @@ export function scan(
     service,
     endpoint: moto.endpoint,
   })
+  assertLabelled(result)
+  return result
+}
+
+/** Every field of every detail row must have a label: the finding view shows labels, never raw keys. */
+export function assertLabelled(result: ScanServiceResult): void {
+  for (const f of result.findings) {
+    for (const r of f.details) {
+      for (const key of Object.keys(r)) {
+        if (f.field_labels[key] === undefined) throw new Error(`${f.check_id}: row field "${key}" has no label`)
+      }
+    }
+  }
 }
 
 export function finding(result: ScanServiceResult, checkId: string): CheckResult {

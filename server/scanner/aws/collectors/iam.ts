@@ -161,11 +161,18 @@ export async function collectIam(ctx: CollectContext): Promise<IamInventory> {
   const iam = ctx.clients.get("iam", region)
   const spec = (type: (typeof iamResourceTypes)[number], op: string, id?: string) => ({ type, region: "global", op, ...(id === undefined ? {} : { id }) })
 
-  const passwordPolicyP = ctx.optional(spec("iam.password_policy", "iam:GetAccountPasswordPolicy"), ["NoSuchEntity", "NoSuchEntityException"], (o) =>
+  const skip = Promise.resolve(undefined)
+  const want = (type: (typeof iamResourceTypes)[number]) => ctx.wants(type)
+  const passwordPolicyP = !want("iam.password_policy")
+    ? skip
+    : ctx.optional(spec("iam.password_policy", "iam:GetAccountPasswordPolicy"), ["NoSuchEntity", "NoSuchEntityException"], (o) =>
     iam.send(new GetAccountPasswordPolicyCommand({}), o),
   )
-  const summaryP = ctx.call(spec("iam.account_summary", "iam:GetAccountSummary"), (o) => iam.send(new GetAccountSummaryCommand({}), o))
+  const summaryP = !want("iam.account_summary")
+    ? skip
+    : ctx.call(spec("iam.account_summary", "iam:GetAccountSummary"), (o) => iam.send(new GetAccountSummaryCommand({}), o))
   const reportP = (async (): Promise<CredentialReportRow[] | undefined> => {
+    if (!want("iam.credential_report") && !want("iam.root_credentials")) return undefined
     let delay = 100
     for (let i = 0; i < 12; i++) {
       const gen = await ctx.call(spec("iam.credential_report", "iam:GenerateCredentialReport"), (o) => iam.send(new GenerateCredentialReportCommand({}), o))
@@ -190,13 +197,17 @@ export async function collectIam(ctx: CollectContext): Promise<IamInventory> {
     }
     return rows
   })()
-  const detailsP = ctx.paginate(
+  // Users are also needed to list their access keys.
+  const detailsP = !want("iam.authorization_details") && !want("iam.access_keys")
+    ? skip
+    : ctx.paginate(
     spec("iam.authorization_details", "iam:GetAccountAuthorizationDetails"),
     (marker, o) =>
       iam.send(new GetAccountAuthorizationDetailsCommand({ Filter: ["User", "Role", "Group", "LocalManagedPolicy"], ...(marker === undefined ? {} : { Marker: marker }) }), o),
     (page) => ({ items: [page], next: page.IsTruncated === true ? page.Marker : undefined }),
   )
   const awsPoliciesP = (async (): Promise<ManagedPolicy[] | undefined> => {
+    if (!want("iam.aws_managed_policies")) return undefined
     const listed = await ctx.paginate(
       spec("iam.aws_managed_policies", "iam:ListPolicies"),
       (marker, o) => iam.send(new ListPoliciesCommand({ Scope: "AWS", OnlyAttached: true, ...(marker === undefined ? {} : { Marker: marker }) }), o),
@@ -212,12 +223,16 @@ export async function collectIam(ctx: CollectContext): Promise<IamInventory> {
     })
     return out.filter((p): p is ManagedPolicy => p !== undefined)
   })()
-  const mfaP = ctx.paginate(
+  const mfaP = !want("iam.virtual_mfa")
+    ? skip
+    : ctx.paginate(
     spec("iam.virtual_mfa", "iam:ListVirtualMFADevices"),
     (marker, o) => iam.send(new ListVirtualMFADevicesCommand({ AssignmentStatus: "Any", ...(marker === undefined ? {} : { Marker: marker }) }), o),
     (page) => ({ items: page.VirtualMFADevices, next: page.IsTruncated === true ? page.Marker : undefined }),
   )
-  const certsP = ctx.paginate(
+  const certsP = !want("iam.server_certificates")
+    ? skip
+    : ctx.paginate(
     spec("iam.server_certificates", "iam:ListServerCertificates"),
     (marker, o) => iam.send(new ListServerCertificatesCommand({ ...(marker === undefined ? {} : { Marker: marker }) }), o),
     (page) => ({ items: page.ServerCertificateMetadataList, next: page.IsTruncated === true ? page.Marker : undefined }),
@@ -266,7 +281,7 @@ export async function collectIam(ctx: CollectContext): Promise<IamInventory> {
 
   // Access keys per user, with last use (the credential report has no key ids, which remediation needs).
   const accessKeys =
-    users === undefined
+    users === undefined || !want("iam.access_keys")
       ? undefined
       : (
           await ctx.map(users, async (u) => {

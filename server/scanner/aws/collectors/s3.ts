@@ -98,7 +98,9 @@ export async function collectS3(ctx: CollectContext): Promise<S3Inventory> {
   const home = ctx.homeRegion
   const s3Home = ctx.clients.get("s3", home)
 
-  const accountPab = ctx.optional(
+  const accountPab = !ctx.wants("s3.account_public_access_block")
+    ? Promise.resolve(undefined)
+    : ctx.optional(
     { type: "s3.account_public_access_block", region: "global", op: "s3control:GetPublicAccessBlock" },
     ["NoSuchPublicAccessBlockConfiguration"],
     (o) => ctx.clients.get("s3control", home).send(new GetAccountPublicAccessBlockCommand({ AccountId: ctx.accountId }), o),
@@ -123,25 +125,35 @@ export async function collectS3(ctx: CollectContext): Promise<S3Inventory> {
             const region = normalizeBucketRegion(location.LocationConstraint)
             const s3 = ctx.clients.get("s3", region)
             const spec = (type: (typeof s3ResourceTypes)[number], op: string) => ({ type, region, op, id })
+            const skip = Promise.resolve(undefined)
+            const want = (type: (typeof s3ResourceTypes)[number]) => ctx.wants(type)
             const [pab, policy, acl, enc, ver, log, own, life] = await Promise.all([
-              ctx.optional(spec("s3.public_access_block", "s3:GetPublicAccessBlock"), ["NoSuchPublicAccessBlockConfiguration"], (o) =>
-                s3.send(new GetPublicAccessBlockCommand({ Bucket: name }), o),
-              ),
-              ctx.optional(spec("s3.policy", "s3:GetBucketPolicy"), ["NoSuchBucketPolicy"], (o) =>
-                s3.send(new GetBucketPolicyCommand({ Bucket: name }), o),
-              ),
-              ctx.call(spec("s3.acl", "s3:GetBucketAcl"), (o) => s3.send(new GetBucketAclCommand({ Bucket: name }), o)),
-              ctx.optional(spec("s3.encryption", "s3:GetBucketEncryption"), ["ServerSideEncryptionConfigurationNotFoundError"], (o) =>
-                s3.send(new GetBucketEncryptionCommand({ Bucket: name }), o),
-              ),
-              ctx.call(spec("s3.versioning", "s3:GetBucketVersioning"), (o) => s3.send(new GetBucketVersioningCommand({ Bucket: name }), o)),
-              ctx.call(spec("s3.logging", "s3:GetBucketLogging"), (o) => s3.send(new GetBucketLoggingCommand({ Bucket: name }), o)),
-              ctx.optional(spec("s3.ownership", "s3:GetBucketOwnershipControls"), ["OwnershipControlsNotFoundError"], (o) =>
-                s3.send(new GetBucketOwnershipControlsCommand({ Bucket: name }), o),
-              ),
-              ctx.optional(spec("s3.lifecycle", "s3:GetBucketLifecycleConfiguration"), ["NoSuchLifecycleConfiguration"], (o) =>
-                s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket: name }), o),
-              ),
+              want("s3.public_access_block")
+                ? ctx.optional(spec("s3.public_access_block", "s3:GetPublicAccessBlock"), ["NoSuchPublicAccessBlockConfiguration"], (o) =>
+                    s3.send(new GetPublicAccessBlockCommand({ Bucket: name }), o),
+                  )
+                : skip,
+              want("s3.policy")
+                ? ctx.optional(spec("s3.policy", "s3:GetBucketPolicy"), ["NoSuchBucketPolicy"], (o) => s3.send(new GetBucketPolicyCommand({ Bucket: name }), o))
+                : skip,
+              want("s3.acl") ? ctx.call(spec("s3.acl", "s3:GetBucketAcl"), (o) => s3.send(new GetBucketAclCommand({ Bucket: name }), o)) : skip,
+              want("s3.encryption")
+                ? ctx.optional(spec("s3.encryption", "s3:GetBucketEncryption"), ["ServerSideEncryptionConfigurationNotFoundError"], (o) =>
+                    s3.send(new GetBucketEncryptionCommand({ Bucket: name }), o),
+                  )
+                : skip,
+              want("s3.versioning") ? ctx.call(spec("s3.versioning", "s3:GetBucketVersioning"), (o) => s3.send(new GetBucketVersioningCommand({ Bucket: name }), o)) : skip,
+              want("s3.logging") ? ctx.call(spec("s3.logging", "s3:GetBucketLogging"), (o) => s3.send(new GetBucketLoggingCommand({ Bucket: name }), o)) : skip,
+              want("s3.ownership")
+                ? ctx.optional(spec("s3.ownership", "s3:GetBucketOwnershipControls"), ["OwnershipControlsNotFoundError"], (o) =>
+                    s3.send(new GetBucketOwnershipControlsCommand({ Bucket: name }), o),
+                  )
+                : skip,
+              want("s3.lifecycle")
+                ? ctx.optional(spec("s3.lifecycle", "s3:GetBucketLifecycleConfiguration"), ["NoSuchLifecycleConfiguration"], (o) =>
+                    s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket: name }), o),
+                  )
+                : skip,
             ])
             const policyText = policy === undefined ? undefined : policy === null ? null : (policy.Policy ?? null)
             return {

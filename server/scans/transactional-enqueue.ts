@@ -43,7 +43,7 @@ export const enqueueInTransaction = <A>(job: JobDefinition<string, A, any>, item
     }))
     yield* sql`SELECT set_config('role', 'none', true)`
     const inserted = yield* Effect.tryPromise({
-      try: () => queue.boss.insert(job.name, rows, { db }),
+      try: () => queue.boss.insert(job.name, rows, { db, returnId: true }),
       catch: (cause) => new JobQueueError({ message: `could not enqueue ${job.name}: ${(cause as Error).message ?? String(cause)}`, cause }),
     })
     yield* setScope(scope)

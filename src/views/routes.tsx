@@ -17,12 +17,11 @@ import { VerifyEmailView } from "./auth/verify-email.view.tsx"
 import { DashboardView } from "./dashboard/dashboard.view.tsx"
 import { InvitationAcceptView } from "./invitations/invitation-accept.view.tsx"
 import { InvitationSignupView } from "./invitations/invitation-signup.view.tsx"
-import { DashboardLayout, SidebarLink } from "./layouts/dashboard-layout.tsx"
+import { DashboardLayout } from "./layouts/dashboard-layout.tsx"
 import { NotFoundView } from "./not-found.view.tsx"
 import { ProfileView } from "./profile/profile.view.tsx"
 import { RootRedirect, RouteGate, type RouteAccess } from "./route-gates.tsx"
 import { UserManagementView } from "./team/user-management.view.tsx"
-import { DashboardIcon } from "./ui/icons.tsx"
 import { Spinner } from "./ui/spinner.tsx"
 import { WorkspaceSelectionView } from "./workspaces/workspace-selection.view.tsx"
 import * as css from "./routes.css.ts"
@@ -84,13 +83,9 @@ function RouteLoading() {
   )
 }
 
-/** The authenticated shell: sidebar (items come with the workspace and permission work), header, content. */
+/** The authenticated shell: sidebar (navigation, user card), header (back button, breadcrumbs, user menu), content. */
 export function DashboardShell({ children }: { readonly children: ReactNode }) {
-  return (
-    <DashboardLayout navigation={<SidebarLink href="/dashboard" label="Dashboard" icon={DashboardIcon} />}>
-      {children}
-    </DashboardLayout>
-  )
+  return <DashboardLayout>{children}</DashboardLayout>
 }
 
 export function AppRoutes() {

@@ -1,0 +1,97 @@
+/**
+ * The header's user menu (access §2 "Layouts"): the trigger shows the workspace name and 'Owner' or the role; the
+ * entries are Switch workspace (only with more than one workspace), Users (only with a user-management permission),
+ * Profile and Sign out. Which entries show comes from `snapshot.can(event)` on the shell machine; choosing one sends it.
+ */
+import { useSelector } from "@xstate/react"
+import { Button as AriaButton, Header, Menu, MenuSection, MenuTrigger, Popover, type Key } from "react-aria-components"
+import { roleSummary } from "../../machines/shell.machine.ts"
+import { ChevronDownIcon } from "../ui/icons.tsx"
+import { MenuItem, MenuSeparator } from "../ui/menu.tsx"
+import * as menuCss from "../ui/menu.css.ts"
+import { useShellActor } from "./shell-actor-context.tsx"
+import { CrownIcon, LogOutIcon, SwitchIcon, UserIcon, UsersIcon } from "./shell-icons.tsx"
+import { initialOf } from "./sidebar.tsx"
+import * as css from "./shell.css.ts"
+
+export const USERS_HREF = "/dashboard/users"
+export const PROFILE_HREF = "/dashboard/profile"
+
+export function UserMenu() {
+  const shell = useShellActor()
+  const data = useSelector(shell, (s) => s.context.data)
+  const canSwitch = useSelector(shell, (s) => s.can({ type: "workspace.switchRequested" }))
+  const canManageUsers = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: USERS_HREF }))
+  const canSignOut = useSelector(shell, (s) => s.can({ type: "signOut.requested" }))
+
+  const onAction = (key: Key) => {
+    switch (key) {
+      case "switch-workspace":
+        return shell.send({ type: "workspace.switchRequested" })
+      case "users":
+        return shell.send({ type: "navigation.requested", to: USERS_HREF })
+      case "profile":
+        return shell.send({ type: "navigation.requested", to: PROFILE_HREF })
+      case "sign-out":
+        return shell.send({ type: "signOut.requested" })
+    }
+  }
+
+  const workspace = data?.workspaceName ?? "Workspace"
+  const role = roleSummary(data)
+  return (
+    <MenuTrigger>
+      <AriaButton className={css.menuTrigger} aria-label={`Account menu: ${workspace}${role === "" ? "" : `, ${role}`}`}>
+        <span className={css.avatar} aria-hidden="true">
+          {initialOf(data)}
+        </span>
+        <span className={css.menuTriggerText}>
+          <span className={css.menuWorkspace}>{workspace}</span>
+          {role === "" ? null : (
+            <span className={css.menuRole}>
+              {data?.isOwner === true ? <CrownIcon size={12} /> : null}
+              {role}
+            </span>
+          )}
+        </span>
+        <ChevronDownIcon size={16} />
+      </AriaButton>
+      <Popover className={`${menuCss.popover} ${css.popover}`} placement="bottom end" offset={8}>
+        <Menu className={menuCss.menu} onAction={onAction} aria-label="Account">
+          <MenuSection>
+            <Header className={css.menuHeader}>
+              <span className={css.menuHeaderEmail}>{data?.email ?? ""}</span>
+              <span className={css.menuHeaderMeta}>
+                {workspace}
+                {role === "" ? "" : ` · ${role}`}
+              </span>
+            </Header>
+            {canSwitch ? (
+              <MenuItem id="switch-workspace" textValue="Switch workspace">
+                <SwitchIcon />
+                Switch workspace
+              </MenuItem>
+            ) : null}
+            {canManageUsers ? (
+              <MenuItem id="users" textValue="Users">
+                <UsersIcon />
+                Users
+              </MenuItem>
+            ) : null}
+            <MenuItem id="profile" textValue="Profile">
+              <UserIcon />
+              Profile
+            </MenuItem>
+          </MenuSection>
+          <MenuSeparator />
+          <MenuSection>
+            <MenuItem id="sign-out" textValue="Sign out" tone="danger" isDisabled={!canSignOut}>
+              <LogOutIcon />
+              Sign out
+            </MenuItem>
+          </MenuSection>
+        </Menu>
+      </Popover>
+    </MenuTrigger>
+  )
+}

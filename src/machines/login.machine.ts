@@ -8,9 +8,10 @@
  * Events accepted: `field.changed` { field: email | password, value }, `password.visibilityToggled`,
  * `form.submitted`, `message.dismissed`.
  * Flow: editing → submitting (`login`) → startingSession (`startSession`: the session stores the tokens, fetches the
- * user and the workspaces and navigates, back to the gate's `from` when there is one) → signedIn. A 401 with `error_type = email_not_verified` goes to `unverified`:
- * the warning box ('Please verify your email address to continue') with a `resendVerification` child that resends
- * automatically once and offers a manual resend. Any other failure shows the §8 login text in an error alert.
+ * user and the workspaces and navigates, back to the gate's `from` when there is one) → signedIn.
+ * A 401 with `error_type = email_not_verified` goes to `unverified`: the warning box ('Please verify your email
+ * address to continue') with a `resendVerification` child that resends automatically once and offers a manual resend.
+ * Any other failure shows the §8 login text in an error alert.
  */
 import { assertEvent, assign, fromPromise, setup } from "xstate"
 import { type LoginPayload, type LoginResponse, validateLogin } from "../contracts/auth.ts"

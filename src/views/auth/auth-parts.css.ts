@@ -123,7 +123,10 @@ export const panelActions = style({
 // ---------------------------------------------------------------------------------------------------
 // Resend block
 
-export const resend = style({ display: "flex", flexDirection: "column", gap: vars.space.sm, width: "100%" })
+export const resend = recipe({
+  base: { display: "flex", flexDirection: "column", gap: vars.space.sm, width: "100%" },
+  variants: { fullWidth: { true: { alignItems: "stretch" }, false: { alignItems: "flex-start" } } },
+})
 
 export const resendStatus = recipe({
   base: { fontSize: vars.font.sizeSm, margin: 0 },

@@ -79,7 +79,7 @@ export function ResendVerification({
   const message = useSelector(actorRef, (s) => s.context.message)
   const tone = useSelector(actorRef, (s) => s.context.tone)
   return (
-    <div className={css.resend}>
+    <div className={css.resend({ fullWidth })}>
       <Button
         variant={variant}
         fullWidth={fullWidth}

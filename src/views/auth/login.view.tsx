@@ -89,8 +89,8 @@ function UnverifiedBox({ actorRef }: { readonly actorRef: LoginRef }) {
   return (
     <AlertBox tone="warning" title={StatusMessages.emailNotVerifiedAtLogin}>
       <p>
-        Your account <span className={css.strong}>{email}</span> is not verified yet. We've sent a new verification link to
-        your inbox.
+        The account <span className={css.strong}>{email}</span> is not verified yet. Follow the link in the verification
+        email, or send a new one.
       </p>
       <div className={css.boxActions}>
         <ResendVerification actorRef={resendRef} fullWidth={false} />

@@ -57,7 +57,7 @@ export function UserMenu() {
         <ChevronDownIcon size={16} />
       </AriaButton>
       <Popover className={`${menuCss.popover} ${css.popover}`} placement="bottom end" offset={8}>
-        <Menu className={menuCss.menu} onAction={onAction} aria-label="Account">
+        <Menu className={menuCss.menu} onAction={onAction}>
           <MenuSection>
             <Header className={css.menuHeader}>
               <span className={css.menuHeaderEmail}>{data?.email ?? ""}</span>

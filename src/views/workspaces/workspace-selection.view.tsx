@@ -75,7 +75,6 @@ function WorkspaceCardButton({ actorRef, card }: { readonly actorRef: SelectionR
         onPress={() => actorRef.send({ type: "workspace.selected", workspaceId: id })}
         data-highlighted={card.isHighlighted ? "" : undefined}
         data-selecting={isSelecting ? "" : undefined}
-        aria-busy={isSelecting ? true : undefined}
       >
         <span className={css.cardTop}>
           <span className={css.cardIcon}>

@@ -10,6 +10,7 @@ import { expect } from "vitest"
 import type { CheckResult, DetailRow } from "../../server/scanner/check.ts"
 import { makeAwsClients, type AwsClients, type AwsCredentialsInput } from "../../server/scanner/aws/clients.ts"
 import { scanService, type ScanServiceInput, type ScanServiceResult } from "../../server/scanner/aws/scan-service.ts"
+import { remediateFinding, type RemediationResult } from "../../server/remediation/aws/remediate.ts"
 import type { Moto } from "../support/moto.ts"
 
 export const REGIONS = ["us-east-1", "eu-west-1"] as const
@@ -108,4 +109,40 @@ export function selfSignedCertificate(days: number): { cert: string; key: string
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/**
+ * fail -> fix -> re-collect -> pass, for one check and one resource: scans (only that check, only that region),
+ * asserts the row fails, remediates it, and asserts both the fixer's own verification and a fresh scan pass.
+ */
+export async function expectFixed(
+  moto: Moto,
+  service: string,
+  checkId: string,
+  resourceId: string,
+  options: { readonly region?: string; readonly credentials?: AwsCredentialsInput; readonly now?: Date } = {},
+): Promise<RemediationResult> {
+  const scanOptions = {
+    checkIds: [checkId],
+    regions: [options.region ?? "us-east-1"],
+    ...(options.credentials === undefined ? {} : { credentials: options.credentials }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  }
+  const before = await scan(moto, service, scanOptions)
+  const row = rowFor(before, checkId, resourceId)
+  expect(row.compliant, `${checkId} ${resourceId} should fail before the fix: ${row.reason}`).toBe(false)
+  const result = await remediateFinding({
+    credentials: options.credentials ?? testKeys,
+    checkId,
+    row,
+    endpoint: moto.endpoint,
+    maxAttempts: 1,
+    ...(options.now === undefined ? {} : { now: options.now }),
+  })
+  expect(result.status, `${checkId} ${resourceId}: ${result.message}`).toBe("remediated")
+  expect(result.after?.compliant).toBe(true)
+  const after = await scan(moto, service, scanOptions)
+  const fixed = rowFor(after, checkId, resourceId)
+  expect(fixed.compliant, `${checkId} ${resourceId} after the fix: ${fixed.reason}`).toBe(true)
+  return result
 }

@@ -301,7 +301,7 @@ export const iamChecks = [
     id: "iam_user_accesskey_unused",
     service: "iam",
     title: `Access keys unused for ${UNUSED_CREDENTIAL_DAYS} days or more should be disabled`,
-    description: `Finds active access keys not used in the last ${UNUSED_CREDENTIAL_DAYS} days (or never used and older than that).`,
+    description: `Finds active access keys not used in the last ${UNUSED_CREDENTIAL_DAYS} days (or never used and older than that); inactive keys pass.`,
     severity: "medium",
     cis: { v3: "1.12", v7: "2.11" },
     fsbp: "IAM.8",
@@ -311,8 +311,16 @@ export const iamChecks = [
     testedWith: "moto",
     evaluate: (inv, env) =>
       (inv.iam.accessKeys ?? [])
-        .filter((k) => k.status === "Active" && k.lastUsedAt !== undefined)
+        .filter((k) => k.lastUsedAt !== undefined)
         .map((k) => {
+          if (k.status !== "Active") {
+            return row(k.id, "global", true, `Access key ${k.id} of ${k.userName} is inactive.`, {
+              user_name: k.userName,
+              created_at: iso(k.createdAt),
+              last_used_at: iso(k.lastUsedAt),
+              days_unused: null,
+            })
+          }
           const since = k.lastUsedAt ?? k.createdAt ?? env.now
           const days = daysBetween(since, env.now)
           const ok = days < UNUSED_CREDENTIAL_DAYS
@@ -373,7 +381,7 @@ export const iamChecks = [
     id: "iam_rotate_access_key_90_days",
     service: "iam",
     title: `Access keys should be rotated every ${KEY_ROTATION_DAYS} days or less`,
-    description: `Finds active access keys created more than ${KEY_ROTATION_DAYS} days ago.`,
+    description: `Finds active access keys created more than ${KEY_ROTATION_DAYS} days ago; inactive keys pass.`,
     severity: "medium",
     cis: { v3: "1.14", v7: "2.12" },
     fsbp: "IAM.3",
@@ -383,9 +391,12 @@ export const iamChecks = [
     testedWith: "moto",
     evaluate: (inv, env) =>
       (inv.iam.accessKeys ?? [])
-        .filter((k) => k.status === "Active" && k.createdAt !== undefined)
+        .filter((k) => k.createdAt !== undefined)
         .map((k) => {
           const age = daysBetween(k.createdAt as Date, env.now)
+          if (k.status !== "Active") {
+            return row(k.id, "global", true, `Access key ${k.id} of ${k.userName} is inactive.`, { user_name: k.userName, created_at: iso(k.createdAt), age_days: age })
+          }
           const ok = age <= KEY_ROTATION_DAYS
           return row(k.id, "global", ok, ok ? `Access key ${k.id} of ${k.userName} is ${age} day(s) old.` : `Access key ${k.id} of ${k.userName} is ${age} days old.`, {
             user_name: k.userName,

@@ -1,0 +1,76 @@
+/** Data-store fixers: RDS (public access, minor upgrades, backups, deletion protection, public snapshots), SQS/SNS encryption, DynamoDB PITR and deletion protection. */
+import { ModifyDBInstanceCommand, ModifyDBSnapshotAttributeCommand } from "@aws-sdk/client-rds"
+import { GetQueueUrlCommand, SetQueueAttributesCommand } from "@aws-sdk/client-sqs"
+import { SetTopicAttributesCommand } from "@aws-sdk/client-sns"
+import { UpdateContinuousBackupsCommand, UpdateTableCommand } from "@aws-sdk/client-dynamodb"
+import { sendOptions, type Fixer } from "./fixer.ts"
+
+const modifyDb = (checkId: string, description: string, change: Record<string, boolean | number>, done: string, cutsAccess?: string): Fixer => ({
+  checkIds: [checkId],
+  description,
+  ...(cutsAccess === undefined ? {} : { cutsAccess }),
+  apply: async (ctx, row) => {
+    await ctx.clients.get("rds", ctx.region).send(new ModifyDBInstanceCommand({ DBInstanceIdentifier: row.resource_id, ApplyImmediately: true, ...change }), sendOptions(ctx))
+    return `DB instance ${row.resource_id}: ${done}.`
+  },
+})
+
+export const dataFixers: ReadonlyArray<Fixer> = [
+  modifyDb(
+    "rds_instance_no_public_access",
+    "Turns off PubliclyAccessible on the DB instance (applied immediately).",
+    { PubliclyAccessible: false },
+    "no longer publicly accessible",
+    "Clients connecting from outside the VPC (over the internet) lose access to the database.",
+  ),
+  modifyDb("rds_instance_minor_version_upgrade_enabled", "Enables automatic minor engine version upgrades (during the maintenance window).", { AutoMinorVersionUpgrade: true }, "minor versions upgrade automatically"),
+  modifyDb("rds_instance_backup_enabled", "Sets the automated backup retention to 7 days.", { BackupRetentionPeriod: 7 }, "backups kept for 7 days"),
+  modifyDb("rds_instance_deletion_protection", "Enables deletion protection.", { DeletionProtection: true }, "deletion protection enabled"),
+  {
+    checkIds: ["rds_snapshots_public_access"],
+    description: "Removes 'all' from the snapshot's restore attribute.",
+    cutsAccess: "Other accounts can no longer restore this snapshot.",
+    apply: async (ctx, row) => {
+      await ctx.clients.get("rds", ctx.region).send(new ModifyDBSnapshotAttributeCommand({ DBSnapshotIdentifier: row.resource_id, AttributeName: "restore", ValuesToRemove: ["all"] }), sendOptions(ctx))
+      return `Snapshot ${row.resource_id} is private.`
+    },
+  },
+  {
+    checkIds: ["sqs_queues_server_side_encryption_enabled"],
+    description: "Enables SQS-managed server-side encryption (SSE-SQS) on the queue.",
+    apply: async (ctx, row) => {
+      const name = row.resource_id.slice(row.resource_id.lastIndexOf(":") + 1)
+      const sqs = ctx.clients.get("sqs", ctx.region)
+      const url = (await sqs.send(new GetQueueUrlCommand({ QueueName: name }), sendOptions(ctx))).QueueUrl
+      await sqs.send(new SetQueueAttributesCommand({ QueueUrl: url, Attributes: { SqsManagedSseEnabled: "true" } }), sendOptions(ctx))
+      return `Queue ${name} is encrypted with SSE-SQS.`
+    },
+  },
+  {
+    checkIds: ["sns_topics_kms_encryption_at_rest_enabled"],
+    description: "Encrypts the topic with the AWS managed key alias/aws/sns.",
+    cutsAccess: "Publishers from other AWS services (e.g. CloudWatch alarms, S3 events) need kms:GenerateDataKey/Decrypt on the key; with aws/sns they cannot, so use a customer managed key for those topics.",
+    apply: async (ctx, row) => {
+      await ctx.clients.get("sns", ctx.region).send(new SetTopicAttributesCommand({ TopicArn: row.resource_id, AttributeName: "KmsMasterKeyId", AttributeValue: "alias/aws/sns" }), sendOptions(ctx))
+      return `Topic ${row.resource_id} is encrypted with aws/sns.`
+    },
+  },
+  {
+    checkIds: ["dynamodb_tables_pitr_enabled"],
+    description: "Enables point-in-time recovery (continuous backups) on the table.",
+    apply: async (ctx, row) => {
+      await ctx.clients
+        .get("dynamodb", ctx.region)
+        .send(new UpdateContinuousBackupsCommand({ TableName: row.resource_id, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }), sendOptions(ctx))
+      return `Table ${row.resource_id} has point-in-time recovery.`
+    },
+  },
+  {
+    checkIds: ["dynamodb_table_deletion_protection_enabled"],
+    description: "Enables deletion protection on the table.",
+    apply: async (ctx, row) => {
+      await ctx.clients.get("dynamodb", ctx.region).send(new UpdateTableCommand({ TableName: row.resource_id, DeletionProtectionEnabled: true }), sendOptions(ctx))
+      return `Table ${row.resource_id} has deletion protection.`
+    },
+  },
+]

@@ -8,8 +8,7 @@
  * - `completeInvitation`: the same call with the completion payload (invitation sign-up);
  * - `startSession`: hands returned tokens to the session (it stores them and navigates);
  * - `updateWorkspaceStore` + `now`: accepting marks the workspace as new (access §4).
- * main.tsx builds the real object from the services (`invitationEffectsFromServices` lives with the wiring); tests
- * build fakes.
+ * main.tsx builds the real object from the services (`invitationEffectsFromServices` below); tests build fakes.
  */
 import { errorTypeField, serverMessage } from "../contracts/error-mapping.ts"
 import type {
@@ -19,6 +18,7 @@ import type {
   InvitationCompletionPayload,
 } from "../contracts/invitations.ts"
 import { InvitationMessages } from "../contracts/messages.ts"
+import type { AppServices } from "../services/app-services.ts"
 import { toFailure, type EffectCall, type EffectFailure } from "./auth-effects.ts"
 import type { SessionHandOff, WorkspaceStoreTransition } from "./screen-environment.ts"
 
@@ -82,3 +82,28 @@ export const acceptFailureMessage = (error: unknown): string => {
   if (failure.status === 409 && type !== "already_accepted") return serverMessage(failure.data) ?? failure.message
   return failure.message
 }
+
+// ---------------------------------------------------------------------------------------------------
+// The real effects, from the SPA services (built once in main.tsx)
+
+export interface InvitationSessionHooks {
+  /** Hands tokens to the session (`session.signedIn`); resolves once the session has them. */
+  readonly startSession: (handOff: SessionHandOff) => Promise<void>
+}
+
+export const invitationEffectsFromServices = (
+  services: Pick<AppServices, "api" | "cache" | "workspaceStore" | "clock">,
+  hooks: InvitationSessionHooks,
+): InvitationEffects => ({
+  checkInvitation: (payload, signal) => services.api.checkInvitation(payload, signal),
+  acceptInvitation: async (payload, signal) => {
+    const answer = await services.api.acceptInvitation(payload, signal)
+    // A workspace was added to the user's list.
+    services.cache.invalidate(["workspaces"])
+    return answer
+  },
+  completeInvitation: (payload, signal) => services.api.completeInvitation(payload, signal),
+  startSession: (handOff) => hooks.startSession(handOff),
+  updateWorkspaceStore: (transition) => void services.workspaceStore.update(transition),
+  now: () => services.clock.now(),
+})

@@ -25,9 +25,11 @@ import {
   SCANS_ROUTE_PERMISSIONS,
   USER_MANAGEMENT_PERMISSIONS,
   hasAny,
+  unionPermissions,
   type PermissionName,
   type PermissionSubject,
 } from "../contracts/permissions.ts"
+import type { AppServices } from "../services/app-services.ts"
 import { toFailure, type NavigateParams } from "./auth-effects.ts"
 import { pathSegments } from "./breadcrumbs.ts"
 
@@ -261,3 +263,56 @@ export const shellImplementations = (effects: ShellEffects, env: { readonly navi
     signOut: () => effects.signOut(),
   },
 })
+
+// ---------------------------------------------------------------------------------------------------
+// The real effects, from the SPA services (built once in main.tsx)
+
+/**
+ * The shell's facts from the cached user, workspace list and permissions of the selected workspace (shared with the
+ * gates and screens through the query cache, so no extra request when they are fresh). Role names are those of the
+ * permissions answer (built-in and custom), else the workspace's role; the workspace name is the selected workspace's,
+ * else the stored `workspace_name`.
+ */
+export const shellEffectsFromServices = (
+  services: Pick<AppServices, "queries" | "cache" | "session" | "workspaceStore">,
+  hooks: { readonly signOut: () => void },
+): ShellEffects => {
+  const keys = () => {
+    const selected = services.workspaceStore.getSnapshot().selectedWorkspaceId
+    return { selected, user: services.queries.user(), workspaces: services.queries.workspaces(), permissions: services.queries.permissions(selected) }
+  }
+  return {
+    loadShell: async (signal) => {
+      const q = keys()
+      const [user, workspaces, permissions] = await Promise.all([
+        services.cache.fetchQuery(q.user.key, q.user.fetch, signal),
+        services.cache.fetchQuery(q.workspaces.key, q.workspaces.fetch, signal),
+        services.cache.fetchQuery(q.permissions.key, q.permissions.fetch, signal),
+      ])
+      const workspace = workspaces.find((w) => w.workspace_id === q.selected)
+      const roles = [...permissions.roles, ...permissions.custom_roles]
+      const roleNames = roles.length > 0 ? roles.map((r) => r.name) : workspace?.role == null ? [] : [workspace.role]
+      return {
+        email: user.email,
+        firstName: user.first_name,
+        lastName: user.last_name,
+        workspaceName: workspace?.workspace_name ?? services.session.read().workspaceName ?? user.workspace_name,
+        isOwner: permissions.is_owner ?? workspace?.is_owner ?? false,
+        roleNames,
+        permissions: unionPermissions(roles),
+        workspaceCount: workspaces.length,
+      }
+    },
+    watchShellData: (onChange) => {
+      const q = keys()
+      const stops = [
+        services.cache.subscribe(q.user.key, onChange),
+        services.cache.subscribe(q.workspaces.key, onChange),
+        services.cache.subscribe(q.permissions.key, onChange),
+        services.workspaceStore.subscribe(onChange),
+      ]
+      return () => stops.forEach((stop) => stop())
+    },
+    signOut: hooks.signOut,
+  }
+}

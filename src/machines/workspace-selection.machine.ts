@@ -40,6 +40,7 @@ import {
   type WorkspaceStore,
 } from "../contracts/workspaces.ts"
 import type { WorkspaceId } from "../contracts/ids.ts"
+import type { AppServices } from "../services/app-services.ts"
 import { markNewlyAdded, selectWorkspace } from "../services/storage.ts"
 import { AuthPaths, toFailure, type EffectCall, type NavigateParams } from "./auth-effects.ts"
 import type { ScreenEnvironment, ToastRequest, TokenPairParams, WorkspaceStoreTransition } from "./screen-environment.ts"
@@ -400,4 +401,39 @@ export const workspaceSelectionImplementations = (effects: WorkspaceSelectionEff
     clearPendingInvitation: () => effects.clearPendingInvitation(),
     signOut: () => effects.signOut(),
   },
+})
+
+// ---------------------------------------------------------------------------------------------------
+// The real effects, from the SPA services (built once in main.tsx)
+
+export interface WorkspaceSelectionSessionHooks {
+  /** Hands over to the session's logout. */
+  readonly signOut: () => void
+  /** Tells the session the user was reloaded (it refreshes its own copy). */
+  readonly userRefreshed?: () => void
+}
+
+export const workspaceSelectionEffectsFromServices = (
+  services: Pick<AppServices, "api" | "queries" | "cache" | "session" | "workspaceStore" | "pending" | "clock">,
+  hooks: WorkspaceSelectionSessionHooks,
+): WorkspaceSelectionEffects => ({
+  acceptWorkspaceInvitation: (payload, signal) => services.api.acceptWorkspaceInvitation(payload, signal),
+  // Always asked again: an invitation may just have added a workspace.
+  loadWorkspaces: (signal) => {
+    const q = services.queries.workspaces()
+    return services.cache.refetch(q.key, q.fetch, signal)
+  },
+  switchWorkspace: (payload, signal) => services.api.switchWorkspace(payload, signal),
+  refreshUser: async (signal) => {
+    const q = services.queries.user()
+    await services.cache.refetch(q.key, q.fetch, signal)
+    hooks.userRefreshed?.()
+  },
+  storeTokens: (tokens) => services.session.writeTokens(tokens),
+  persistWorkspaceName: (name) => services.session.writeWorkspaceName(name === "" ? null : name),
+  updateWorkspaceStore: (transition) => void services.workspaceStore.update(transition),
+  readWorkspaceStore: () => services.workspaceStore.getSnapshot(),
+  clearPendingInvitation: () => services.pending.clear(),
+  signOut: hooks.signOut,
+  now: () => services.clock.now(),
 })

@@ -1,0 +1,190 @@
+/**
+ * The 'Add team member' dialog (access §2 "Add team member dialog", §5 "Add user", §7 `POST /api/admin/users`, §8
+ * 'Team member added successfully' / 'Failed to add team member').
+ *
+ * Invoked by the team-members machine while the dialog is open; it reaches its final state when the dialog closes
+ * (cancelled or saved). Input: optional starting values. Fields: first name, last name, email, password (hint 'min. 8 characters'), role — default
+ * roles only, loaded when the dialog opens (`loadRoles`, cached).
+ *
+ * Events accepted: `field.changed` { field, value }, `role.selected` { roleId }, `form.submitted`, `dialog.closed`,
+ * `roles.retryRequested`.
+ * Submitting validates with the contract (`validateAddUser`: names 1–50, email, password ≥ 8, 'Please select a role');
+ * a valid form calls `createUser` (emails trimmed). While saving, the dialog cannot be closed. Success toasts and
+ * closes (the members list refreshes through the cache); a failure toasts the §8 text and keeps the form.
+ */
+import { assertEvent, assign, fromPromise, setup } from "xstate"
+import { Schema } from "effect"
+import { CreateUserPayload, type CreateUserResponse, validateAddUser } from "../contracts/team.ts"
+import { SuccessMessages, TeamFailureMessages } from "../contracts/messages.ts"
+import type { FieldErrors } from "../contracts/validation.ts"
+import type { RoleWithPermissions } from "../contracts/workspaces.ts"
+import { toFailure, type NotifyParams } from "./auth-effects.ts"
+
+export type AddMemberField = "first_name" | "last_name" | "email" | "password"
+
+export interface AddMemberValues {
+  readonly first_name: string
+  readonly last_name: string
+  readonly email: string
+  readonly password: string
+  readonly role_id: number | null
+}
+
+export interface AddMemberInput {
+  /** Values to start from (e.g. an email typed elsewhere); empty otherwise. */
+  readonly values?: Partial<AddMemberValues>
+}
+
+export interface AddMemberContext {
+  readonly values: AddMemberValues
+  readonly fieldErrors: FieldErrors
+  /** The last failure of the create call (§8), shown above the form. */
+  readonly error: string | undefined
+  readonly roles: ReadonlyArray<RoleWithPermissions>
+  readonly rolesError: string | undefined
+}
+
+export type AddMemberEvent =
+  | { readonly type: "field.changed"; readonly field: AddMemberField; readonly value: string }
+  | { readonly type: "role.selected"; readonly roleId: number | null }
+  | { readonly type: "form.submitted" }
+  | { readonly type: "dialog.closed" }
+  | { readonly type: "roles.retryRequested" }
+
+export const emptyAddMemberValues: AddMemberValues = {
+  first_name: "",
+  last_name: "",
+  email: "",
+  password: "",
+  role_id: null,
+}
+
+/** The form as the contract validates it: names and email trimmed, no role key until one is chosen. */
+export const addMemberInput = (v: AddMemberValues): Record<string, unknown> => ({
+  first_name: v.first_name.trim(),
+  last_name: v.last_name.trim(),
+  email: v.email.trim(),
+  password: v.password,
+  ...(v.role_id === null ? {} : { role_id: v.role_id }),
+  is_custom_role: false,
+})
+
+const decodePayload = Schema.decodeUnknownSync(CreateUserPayload)
+
+const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
+
+export const addMemberMachine = setup({
+  types: {
+    context: {} as AddMemberContext,
+    events: {} as AddMemberEvent,
+    input: {} as AddMemberInput | undefined,
+  },
+  actors: {
+    loadRoles: fromPromise<ReadonlyArray<RoleWithPermissions>, void>(async () => {
+      throw new Error("loadRoles is not provided")
+    }),
+    createUser: fromPromise<CreateUserResponse, CreateUserPayload>(async () => {
+      throw new Error("createUser is not provided")
+    }),
+  },
+  guards: {
+    isFormValid: ({ context }) => Object.keys(validateAddUser(addMemberInput(context.values))).length === 0,
+  },
+  actions: {
+    /** Environment: a toast (supplied at the React boundary). */
+    notify: (_, _params: NotifyParams) => {},
+    assignField: assign(({ context, event }) => {
+      assertEvent(event, "field.changed")
+      const { [event.field]: _cleared, ...fieldErrors } = context.fieldErrors
+      return { values: { ...context.values, [event.field]: event.value }, fieldErrors }
+    }),
+    assignRole: assign(({ context, event }) => {
+      assertEvent(event, "role.selected")
+      const { role_id: _cleared, ...fieldErrors } = context.fieldErrors
+      return { values: { ...context.values, role_id: event.roleId }, fieldErrors }
+    }),
+    showFieldErrors: assign({ fieldErrors: ({ context }) => validateAddUser(addMemberInput(context.values)) }),
+    clearError: assign({ error: undefined }),
+    assignError: assign({ error: ({ event }) => toFailure(errorOf(event), TeamFailureMessages.addMember).message }),
+    assignRoles: assign({
+      roles: ({ event }) => (event as { output?: ReadonlyArray<RoleWithPermissions> }).output ?? [],
+      rolesError: undefined,
+    }),
+    assignRolesError: assign({ rolesError: ({ event }) => toFailure(errorOf(event)).message }),
+  },
+}).createMachine({
+  id: "addMember",
+  context: ({ input }) => ({
+    values: { ...emptyAddMemberValues, ...input?.values },
+    fieldErrors: {},
+    error: undefined,
+    roles: [],
+    rolesError: undefined,
+  }),
+  initial: "open",
+  states: {
+    open: {
+      type: "parallel",
+      states: {
+        roles: {
+          initial: "loading",
+          states: {
+            loading: {
+              invoke: {
+                id: "loadRoles",
+                src: "loadRoles",
+                onDone: { target: "ready", actions: "assignRoles" },
+                onError: { target: "failed", actions: "assignRolesError" },
+              },
+            },
+            ready: {},
+            failed: {
+              on: { "roles.retryRequested": { target: "loading" } },
+            },
+          },
+        },
+        form: {
+          initial: "editing",
+          states: {
+            editing: {
+              on: {
+                "field.changed": { actions: "assignField" },
+                "role.selected": { actions: "assignRole" },
+                "form.submitted": [
+                  { guard: "isFormValid", target: "saving", actions: "clearError" },
+                  { actions: "showFieldErrors" },
+                ],
+                "dialog.closed": { target: "#addMember.closed" },
+              },
+            },
+            saving: {
+              invoke: {
+                id: "createUser",
+                src: "createUser",
+                input: ({ context }) => decodePayload(addMemberInput(context.values)),
+                onDone: {
+                  target: "#addMember.closed",
+                  actions: { type: "notify", params: { kind: "success", message: SuccessMessages.teamMemberAdded } },
+                },
+                onError: {
+                  target: "editing",
+                  actions: [
+                    "assignError",
+                    {
+                      type: "notify",
+                      params: ({ event }) => ({
+                        kind: "error",
+                        message: toFailure(errorOf(event), TeamFailureMessages.addMember).message,
+                      }),
+                    },
+                  ],
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    closed: { type: "final" },
+  },
+})

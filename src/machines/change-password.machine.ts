@@ -1,0 +1,144 @@
+/**
+ * The change-password form of Profile Settings (access §2 "Change password form", §4 "After a successful password
+ * change the forms and show toggles reset", §5 "Change password", §7 `POST /api/update-password`, §8 'Password updated
+ * successfully' / 'Failed to update password. Please try again.').
+ *
+ * Events accepted: `field.changed` { field, value }, `visibility.toggled` { field } (each field's show/hide toggle),
+ * `form.reset`, `form.submitted`, `confirm.accepted` (or Ctrl/Cmd+Enter in the dialog), `confirm.cancelled`.
+ * Reset and submit are enabled once something was typed (`hasInput`). Submitting validates (`validateChangePassword`:
+ * current required, new ≥ 8 with an upper-case letter, a lower-case letter and a digit, "New passwords don't match")
+ * and opens 'Confirm password change' with the security notice. While the call runs the dialog cannot be dismissed.
+ * Success toasts and clears the three fields and the three toggles; a failure toasts the §8 text (a wrong current
+ * password comes back as a 400 on `current_password`, shown on that field).
+ */
+import { and, assertEvent, assign, fromPromise, setup } from "xstate"
+import type { OkMessage } from "../contracts/common.ts"
+import { SuccessMessages, TeamFailureMessages } from "../contracts/messages.ts"
+import { type ChangePasswordPayload, validateChangePassword } from "../contracts/profile.ts"
+import type { FieldErrors } from "../contracts/validation.ts"
+import { toFailure, type NotifyParams } from "./auth-effects.ts"
+
+export type PasswordField = "current_password" | "new_password" | "confirm_password"
+
+export const PASSWORD_FIELDS: ReadonlyArray<PasswordField> = ["current_password", "new_password", "confirm_password"]
+
+export type PasswordValues = { readonly [K in PasswordField]: string }
+export type PasswordVisibility = { readonly [K in PasswordField]: boolean }
+
+export interface ChangePasswordContext {
+  readonly values: PasswordValues
+  readonly visible: PasswordVisibility
+  readonly fieldErrors: FieldErrors
+  readonly error: string | undefined
+}
+
+export type ChangePasswordEvent =
+  | { readonly type: "field.changed"; readonly field: PasswordField; readonly value: string }
+  | { readonly type: "visibility.toggled"; readonly field: PasswordField }
+  | { readonly type: "form.reset" }
+  | { readonly type: "form.submitted" }
+  | { readonly type: "confirm.accepted" }
+  | { readonly type: "confirm.cancelled" }
+
+export const emptyPasswordValues: PasswordValues = { current_password: "", new_password: "", confirm_password: "" }
+export const hiddenPasswords: PasswordVisibility = { current_password: false, new_password: false, confirm_password: false }
+
+/** Field messages the server returned with a 400 (`errors: [{ path, message }]`), for our three fields. */
+export const serverFieldErrors = (error: unknown): FieldErrors => {
+  const data = toFailure(error).data
+  const list = typeof data === "object" && data !== null ? (data as { errors?: unknown }).errors : undefined
+  if (!Array.isArray(list)) return {}
+  const out: Record<string, string> = {}
+  for (const item of list) {
+    const path = (item as { path?: unknown }).path
+    const message = (item as { message?: unknown }).message
+    if (typeof path === "string" && typeof message === "string" && (PASSWORD_FIELDS as ReadonlyArray<string>).includes(path)) {
+      if (!(path in out)) out[path] = message
+    }
+  }
+  return out
+}
+
+const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
+
+export const changePasswordMachine = setup({
+  types: {
+    context: {} as ChangePasswordContext,
+    events: {} as ChangePasswordEvent,
+  },
+  actors: {
+    changePassword: fromPromise<OkMessage, ChangePasswordPayload>(async () => {
+      throw new Error("changePassword is not provided")
+    }),
+  },
+  guards: {
+    hasInput: ({ context }) => PASSWORD_FIELDS.some((f) => context.values[f] !== ""),
+    isFormValid: ({ context }) => Object.keys(validateChangePassword(context.values)).length === 0,
+  },
+  actions: {
+    /** Environment: a toast (supplied at the React boundary). */
+    notify: (_, _params: NotifyParams) => {},
+    assignField: assign(({ context, event }) => {
+      assertEvent(event, "field.changed")
+      const { [event.field]: _cleared, ...fieldErrors } = context.fieldErrors
+      return { values: { ...context.values, [event.field]: event.value }, fieldErrors }
+    }),
+    toggleVisibility: assign({
+      visible: ({ context, event }) => {
+        assertEvent(event, "visibility.toggled")
+        return { ...context.visible, [event.field]: !context.visible[event.field] }
+      },
+    }),
+    resetForm: assign({ values: emptyPasswordValues, visible: hiddenPasswords, fieldErrors: {}, error: undefined }),
+    showFieldErrors: assign({ fieldErrors: ({ context }) => validateChangePassword(context.values) }),
+    clearError: assign({ error: undefined }),
+    assignError: assign(({ event }) => ({
+      error: toFailure(errorOf(event), TeamFailureMessages.updatePassword).message,
+      fieldErrors: serverFieldErrors(errorOf(event)),
+    })),
+  },
+}).createMachine({
+  id: "changePassword",
+  context: { values: emptyPasswordValues, visible: hiddenPasswords, fieldErrors: {}, error: undefined },
+  initial: "editing",
+  states: {
+    editing: {
+      on: {
+        "field.changed": { actions: "assignField" },
+        "visibility.toggled": { actions: "toggleVisibility" },
+        "form.reset": { guard: "hasInput", actions: "resetForm" },
+        "form.submitted": [
+          { guard: and(["hasInput", "isFormValid"]), target: "confirming", actions: "clearError" },
+          { guard: "hasInput", actions: "showFieldErrors" },
+        ],
+      },
+    },
+    confirming: {
+      on: {
+        "confirm.accepted": { target: "saving" },
+        "confirm.cancelled": { target: "editing" },
+      },
+    },
+    saving: {
+      invoke: {
+        id: "changePassword",
+        src: "changePassword",
+        input: ({ context }) => ({ ...context.values }),
+        onDone: {
+          target: "editing",
+          actions: ["resetForm", { type: "notify", params: { kind: "success", message: SuccessMessages.passwordUpdated } }],
+        },
+        onError: {
+          target: "editing",
+          actions: [
+            "assignError",
+            {
+              type: "notify",
+              params: ({ event }) => ({ kind: "error", message: toFailure(errorOf(event), TeamFailureMessages.updatePassword).message }),
+            },
+          ],
+        },
+      },
+    },
+  },
+})

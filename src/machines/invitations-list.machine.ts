@@ -1,0 +1,201 @@
+/**
+ * The 'Pending invitations' card of /dashboard/users (access §2 "Pending invitations card", §4 "Invitation status" and
+ * "Invitation link", §7 list / resend / cancel, §8 'Failed to load invitations', 'Invitation resent …', 'Invitation
+ * canceled …', 'Failed to resend invitation', 'Failed to cancel invitation').
+ *
+ * Parallel regions:
+ * - `list`: watches the cached invitations query (`watchInvitations`, stale after 30 s, no retry on 4xx; the invite
+ *   modal's success refreshes it). First load: 3 skeleton rows. Failure: 'Failed to load invitations' with
+ *   `invitations.retryRequested` ('Try again').
+ * - `resend`: idle | sending — `invitation.resendRequested` { invitationId }, only for a pending invitation.
+ * - `cancel`: idle | confirming | canceling — `invitation.cancelRequested` { invitationId } (pending only) opens the
+ *   confirmation ('Are you sure you want to cancel the invitation to {email}? This action cannot be undone.');
+ *   `cancel.confirmed` calls, `cancel.dismissed` closes (refused while the call runs).
+ * 'pending' is the only status that permits resend or cancel (`canResendOrCancel`).
+ */
+import { assertEvent, assign, fromCallback, fromPromise, setup } from "xstate"
+import type { OkMessage } from "../contracts/common.ts"
+import type { InvitationId } from "../contracts/ids.ts"
+import { canResendOrCancel, type Invitation, type ResendInvitationResponse } from "../contracts/invitations.ts"
+import { invitationCanceledMessage, invitationResentMessage, TeamFailureMessages } from "../contracts/messages.ts"
+import { toFailure, type NotifyParams } from "./auth-effects.ts"
+import type { QueryPhase } from "./team-effects.ts"
+
+export interface InvitationsListContext {
+  readonly invitations: ReadonlyArray<Invitation>
+  /** The load failure (§8 'Failed to load invitations' unless the error says more). */
+  readonly loadError: string | undefined
+  readonly resendTarget: Invitation | null
+  readonly cancelTarget: Invitation | null
+}
+
+export type InvitationsListEvent =
+  | { readonly type: "invitations.loading" }
+  | { readonly type: "invitations.loaded"; readonly invitations: ReadonlyArray<Invitation> }
+  | { readonly type: "invitations.failed"; readonly error: unknown }
+  | { readonly type: "invitations.retryRequested" }
+  | { readonly type: "invitation.resendRequested"; readonly invitationId: number }
+  | { readonly type: "invitation.cancelRequested"; readonly invitationId: number }
+  | { readonly type: "cancel.confirmed" }
+  | { readonly type: "cancel.dismissed" }
+
+/** The event an invitations-query phase becomes (see `queryWatcher`). */
+export const invitationsEventOf = (phase: QueryPhase<ReadonlyArray<Invitation>>): InvitationsListEvent =>
+  phase.kind === "loaded"
+    ? { type: "invitations.loaded", invitations: phase.data }
+    : phase.kind === "failed"
+      ? { type: "invitations.failed", error: phase.error }
+      : { type: "invitations.loading" }
+
+const findPending = (context: InvitationsListContext, event: unknown): Invitation | undefined => {
+  const id = (event as { invitationId?: unknown }).invitationId
+  const found = context.invitations.find((i) => i.id === id)
+  return found !== undefined && canResendOrCancel(found.status) ? found : undefined
+}
+
+const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
+
+export const invitationsListMachine = setup({
+  types: {
+    context: {} as InvitationsListContext,
+    events: {} as InvitationsListEvent,
+  },
+  actors: {
+    /** Environment: reports the invitations query as `invitations.*` events (`queryWatcher`). */
+    watchInvitations: fromCallback(() => () => {}),
+    resendInvitation: fromPromise<ResendInvitationResponse, { readonly invitation_id: InvitationId }>(async () => {
+      throw new Error("resendInvitation is not provided")
+    }),
+    cancelInvitation: fromPromise<OkMessage, { readonly id: InvitationId }>(async () => {
+      throw new Error("cancelInvitation is not provided")
+    }),
+  },
+  guards: {
+    isPendingInvitation: ({ context, event }) => findPending(context, event) !== undefined,
+  },
+  actions: {
+    /** Environment: a toast (supplied at the React boundary). */
+    notify: (_, _params: NotifyParams) => {},
+    /** Environment: fetch the invitations again now ('Try again'). */
+    refetchInvitations: () => {},
+    assignInvitations: assign(({ event }) => {
+      assertEvent(event, "invitations.loaded")
+      return { invitations: event.invitations, loadError: undefined }
+    }),
+    assignLoadError: assign({
+      loadError: ({ event }) => {
+        assertEvent(event, "invitations.failed")
+        return toFailure(event.error, TeamFailureMessages.loadInvitations).message
+      },
+    }),
+    assignResendTarget: assign({ resendTarget: ({ context, event }) => findPending(context, event) ?? null }),
+    clearResendTarget: assign({ resendTarget: null }),
+    assignCancelTarget: assign({ cancelTarget: ({ context, event }) => findPending(context, event) ?? null }),
+    clearCancelTarget: assign({ cancelTarget: null }),
+  },
+}).createMachine({
+  id: "invitationsList",
+  context: { invitations: [], loadError: undefined, resendTarget: null, cancelTarget: null },
+  type: "parallel",
+  states: {
+    list: {
+      invoke: { id: "watchInvitations", src: "watchInvitations" },
+      initial: "loading",
+      states: {
+        loading: {
+          on: {
+            "invitations.loaded": { target: "ready", actions: "assignInvitations" },
+            "invitations.failed": { target: "failed", actions: "assignLoadError" },
+          },
+        },
+        ready: {
+          on: {
+            "invitations.loaded": { actions: "assignInvitations" },
+            "invitations.failed": { target: "failed", actions: "assignLoadError" },
+          },
+        },
+        failed: {
+          on: {
+            "invitations.retryRequested": { target: "loading", actions: "refetchInvitations" },
+            "invitations.loading": { target: "loading" },
+            "invitations.loaded": { target: "ready", actions: "assignInvitations" },
+          },
+        },
+      },
+    },
+    resend: {
+      initial: "idle",
+      states: {
+        idle: {
+          on: {
+            "invitation.resendRequested": { guard: "isPendingInvitation", target: "sending", actions: "assignResendTarget" },
+          },
+        },
+        sending: {
+          invoke: {
+            id: "resendInvitation",
+            src: "resendInvitation",
+            input: ({ context }) => ({ invitation_id: context.resendTarget!.id }),
+            onDone: {
+              target: "idle",
+              actions: [
+                { type: "notify", params: ({ context }) => ({ kind: "success", message: invitationResentMessage(context.resendTarget!.email) }) },
+                "clearResendTarget",
+              ],
+            },
+            onError: {
+              target: "idle",
+              actions: [
+                {
+                  type: "notify",
+                  params: ({ event }) => ({ kind: "error", message: toFailure(errorOf(event), TeamFailureMessages.resendInvitation).message }),
+                },
+                "clearResendTarget",
+              ],
+            },
+          },
+        },
+      },
+    },
+    cancel: {
+      initial: "idle",
+      states: {
+        idle: {
+          on: {
+            "invitation.cancelRequested": { guard: "isPendingInvitation", target: "confirming", actions: "assignCancelTarget" },
+          },
+        },
+        confirming: {
+          on: {
+            "cancel.confirmed": { target: "canceling" },
+            "cancel.dismissed": { target: "idle", actions: "clearCancelTarget" },
+          },
+        },
+        canceling: {
+          invoke: {
+            id: "cancelInvitation",
+            src: "cancelInvitation",
+            input: ({ context }) => ({ id: context.cancelTarget!.id }),
+            onDone: {
+              target: "idle",
+              actions: [
+                { type: "notify", params: ({ context }) => ({ kind: "success", message: invitationCanceledMessage(context.cancelTarget!.email) }) },
+                "clearCancelTarget",
+              ],
+            },
+            onError: {
+              target: "idle",
+              actions: [
+                {
+                  type: "notify",
+                  params: ({ event }) => ({ kind: "error", message: toFailure(errorOf(event), TeamFailureMessages.cancelInvitation).message }),
+                },
+                "clearCancelTarget",
+              ],
+            },
+          },
+        },
+      },
+    },
+  },
+})

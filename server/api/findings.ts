@@ -18,6 +18,7 @@ import { remediateJob } from "../scans/jobs.ts"
 import { requestRemediation } from "../scans/remediation.ts"
 import { getScan } from "../scans/scans-store.ts"
 import { ScanningTexts } from "../scans/texts.ts"
+import { warmQueueCache } from "../scans/transactional-enqueue.ts"
 import { parseFilter } from "./scans.ts"
 
 export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers) =>
@@ -51,7 +52,7 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
           return { ok: true, data: finding }
         })))
     .handle("remediate", ({ request, params, payload }) =>
-      scoped(
+      Effect.andThen(warmQueueCache([remediateJob.name]), scoped(
         request,
         REMEDIATE,
         (ctx) =>
@@ -61,5 +62,5 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
             data: { details },
           })).pipe(Effect.catchTag("JobQueueError", (e) => Effect.die(e)), Effect.catchTag("JobPayloadInvalid", (e) => Effect.die(e))),
         ScanningMessages.remediatePermissionDenied,
-      )),
+      ))),
 ).pipe(Layer.provide(AuthConfigFromApp))

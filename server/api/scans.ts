@@ -25,6 +25,7 @@ import { runServiceJob, sweepJob } from "../scans/jobs.ts"
 import { cancelJobs, cancelScan, startScan } from "../scans/launch.ts"
 import { getScan, listScans } from "../scans/scans-store.ts"
 import { ScanningTexts } from "../scans/texts.ts"
+import { warmQueueCache } from "../scans/transactional-enqueue.ts"
 
 /** Splits and checks a comma-joined filter against the allowed values (400 with `message` otherwise). */
 export const parseFilter = (raw: string | undefined, allowed: ReadonlyArray<string>, message: string, path: string) => {
@@ -38,7 +39,7 @@ export const parseFilter = (raw: string | undefined, allowed: ReadonlyArray<stri
 export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
   handlers
     .handle("start", ({ request, payload }) =>
-      scoped(
+      Effect.andThen(warmQueueCache([runServiceJob.name, sweepJob.name]), scoped(
         request,
         LAUNCH_SCANS,
         (ctx) =>
@@ -48,7 +49,7 @@ export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
             data: scan,
           })).pipe(Effect.catchTag("JobQueueError", (e) => Effect.die(e)), Effect.catchTag("JobPayloadInvalid", (e) => Effect.die(e))),
         ScanningMessages.launchPermissionDenied,
-      ))
+      )))
     .handle("list", ({ request, query }) =>
       scoped(request, READ, (ctx) =>
         Effect.map(

@@ -21,6 +21,7 @@ import { logLine } from "../log.ts"
 import { RUN_SERVICE_JOB } from "./run-service.ts"
 import { lockScan, rollUpScan } from "./scans-store.ts"
 import { ScanningTexts } from "./texts.ts"
+import { transactionDb, warmQueueCache } from "./transactional-enqueue.ts"
 
 export const SweepPayload = Schema.Struct({ workspace_id: Schema.Int, scan_id: Schema.Int })
 export type SweepPayload = typeof SweepPayload.Type
@@ -51,6 +52,7 @@ export const sweepOrphans = (options: { readonly maxScanSeconds?: number } = {})
     const sql = yield* SqlClient.SqlClient
     const queue = yield* JobQueue
     const maxAge = options.maxScanSeconds ?? MAX_SCAN_SECONDS
+    yield* warmQueueCache([RUN_SERVICE_JOB])
     return yield* sql.withTransaction(
       Effect.gen(function* () {
         const locked = yield* sql<{ ok: boolean }>`SELECT pg_try_advisory_xact_lock(hashtext(${SWEEPER_LOCK})) AS ok`
@@ -59,7 +61,7 @@ export const sweepOrphans = (options: { readonly maxScanSeconds?: number } = {})
         yield* sql`SELECT set_config('app.system_scope', 'scan-sweeper', true)`
         const open = yield* sql<OpenService>`
           SELECT ss.id, ss.workspace_id, ss.scan_id, ss.job_id,
-                 extract(epoch FROM (now() - s.scan_start))::int AS age_seconds
+                 extract(epoch FROM (now() - s.scan_start))::float8 AS age_seconds
           FROM scan_services ss JOIN scans s ON s.id = ss.scan_id
           WHERE ss.status IN ('pending', 'running') AND s.status IN ('pending', 'running')
           ORDER BY ss.scan_id, ss.id`
@@ -70,15 +72,22 @@ export const sweepOrphans = (options: { readonly maxScanSeconds?: number } = {})
             AND NOT EXISTS (SELECT 1 FROM scan_services ss WHERE ss.scan_id = s.id AND ss.status IN ('pending', 'running'))`
         yield* sql`SELECT set_config('app.system_scope', '', true)`
 
-        const failed: Array<{ scanServiceId: number; reason: string }> = []
+        // Job states, read on this transaction's connection as the login role (the API role cannot read pgboss).
+        yield* sql`SELECT set_config('role', 'none', true)`
+        const db = yield* transactionDb
+        const reasons = new Map<number, string>()
         for (const service of open) {
-          let reason: string | undefined
-          if (service.age_seconds > maxAge) reason = ScanningTexts.scanTimedOut
+          if (service.age_seconds >= maxAge) reasons.set(service.id, ScanningTexts.scanTimedOut)
           else if (service.job_id !== null) {
             const jobId = service.job_id
-            const job = yield* Effect.tryPromise(() => queue.boss.getJobById(RUN_SERVICE_JOB, jobId)).pipe(Effect.orDie)
-            if (job === null || JOB_ENDED.has(job.state)) reason = ScanningTexts.workerLost
+            const job = yield* Effect.tryPromise(() => queue.boss.getJobById(RUN_SERVICE_JOB, jobId, { db })).pipe(Effect.orDie)
+            if (job === null || JOB_ENDED.has(job.state)) reasons.set(service.id, ScanningTexts.workerLost)
           }
+        }
+
+        const failed: Array<{ scanServiceId: number; reason: string }> = []
+        for (const service of open) {
+          const reason = reasons.get(service.id)
           if (reason === undefined) continue
           yield* setScope({ workspaceId: service.workspace_id })
           const status = yield* lockScan(service.workspace_id, service.scan_id)

@@ -22,18 +22,42 @@ export interface EnqueueItem<A> {
   readonly singletonKey?: string
 }
 
+/**
+ * A pg-boss `db` adapter that runs pg-boss's statements on the CURRENT transaction's connection. The caller must have
+ * switched to the login role first (`SELECT set_config('role', 'none', true)`): the API role cannot touch `pgboss`.
+ */
+export const transactionDb = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const context = yield* Effect.context<never>()
+  const run = Effect.runPromiseWith(context)
+  return {
+    executeSql: (text: string, values?: Array<unknown>) =>
+      run(sql.unsafe<Record<string, unknown>>(text, values ?? [])).then((rows) => ({ rows: [...rows] })),
+  }
+})
+
+/**
+ * Loads pg-boss's queue cache for these jobs OUTSIDE any transaction: a cache miss makes pg-boss query through its own
+ * pool, which inside one of our transactions would wait on the embedded (single-session) database forever.
+ */
+export const warmQueueCache = (names: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const queue = yield* JobQueue
+    // getJobById fills the cache entry of its queue (the lookup itself finds nothing).
+    yield* Effect.forEach(
+      names,
+      (name) => Effect.tryPromise(() => queue.boss.getJobById(name, "00000000-0000-4000-8000-000000000000")).pipe(Effect.ignore),
+      { discard: true },
+    )
+  })
+
 /** Returns the job ids, in the order given (null for a job pg-boss refused as a duplicate singleton). */
 export const enqueueInTransaction = <A>(job: JobDefinition<string, A, any>, items: ReadonlyArray<EnqueueItem<A>>, scope: RlsScope) =>
   Effect.gen(function* () {
     if (items.length === 0) return [] as ReadonlyArray<string | null>
     const queue = yield* JobQueue
     const sql = yield* SqlClient.SqlClient
-    const context = yield* Effect.context<never>()
-    const run = Effect.runPromiseWith(context)
-    const db = {
-      executeSql: (text: string, values?: Array<unknown>) =>
-        run(sql.unsafe<Record<string, unknown>>(text, values ?? [])).then((rows) => ({ rows: [...rows] })),
-    }
+    const db = yield* transactionDb
     const encoded = yield* Effect.forEach(items, (item) => encodePayload(job as AnyJob, item.payload))
     const rows = items.map((item, i) => ({
       id: randomUUID(),

@@ -87,6 +87,12 @@ describe("collection errors on moto: AccessDenied, unknown keys, unknown service
     expect(finding(result, "guardduty_is_enabled").details).toHaveLength(result.regions.length)
   })
 
+  it("global services (IAM, S3, Account) skip region discovery", async () => {
+    const result = await scanService({ credentials: keys, service: "account", endpoint: moto.endpoint, maxAttempts: 1, checkIds: ["account_security_contact_information_is_registered"] })
+    expect(result.regions).toEqual(["us-east-1"])
+    expect(Object.keys(result.apiCallsByOperation).some((k) => k.includes("DescribeRegions"))).toBe(false)
+  })
+
   it("an aborted scan rejects instead of reporting partial results", async () => {
     const controller = new AbortController()
     const pending = scanService({ credentials: keys, service: "ec2", endpoint: moto.endpoint, regions: ["us-east-1", "eu-west-1"], maxAttempts: 1, signal: controller.signal })

@@ -3,7 +3,7 @@
  * one attempt per call), and row/finding lookups that fail loudly with the actual rows when a case is missing.
  */
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { expect } from "vitest"
@@ -43,6 +43,14 @@ export async function scan(
     endpoint: moto.endpoint,
   })
   assertLabelled(result)
+  // SCANNER_TIMINGS=<file>: one JSON line per scan (service, duration, API calls) for the benchmark report.
+  const timings = process.env["SCANNER_TIMINGS"]
+  if (timings !== undefined && timings !== "") {
+    appendFileSync(
+      timings,
+      `${JSON.stringify({ service, checks: result.findings.length, regions: result.regions.length, resources: result.resourcesScanned, apiCalls: result.apiCalls, durationMs: result.durationMs })}\n`,
+    )
+  }
   return result
 }
 

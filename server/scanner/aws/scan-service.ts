@@ -66,6 +66,9 @@ export class ScanSetupError extends Error {
 
 const regionPattern = /^[a-z]{2}(-[a-z]+)+-\d+$/
 
+/** Collectors that read global APIs once (from the home region) rather than per region. */
+const globalCollectors: ReadonlySet<CollectorKey> = new Set<CollectorKey>(["iam", "s3", "account"])
+
 export async function scanService(input: ScanServiceInput): Promise<ScanServiceResult> {
   const started = Date.now()
   if (!awsServices.some((s) => s.id === input.service)) {
@@ -100,9 +103,13 @@ export async function scanService(input: ScanServiceInput): Promise<ScanServiceR
     const partition = identity.Arn?.split(":")[1] ?? "aws"
     const setupErrors: CollectionError[] = []
 
+    const needed = [...new Set(checks.flatMap((c) => c.uses.map(collectorOf)))]
     let regions: ReadonlyArray<string>
     if (input.regions !== undefined && input.regions.length > 0) {
       regions = [...new Set(input.regions)]
+    } else if (needed.every((k) => globalCollectors.has(k))) {
+      // IAM, S3 and Account are read once from the home region: no region discovery needed.
+      regions = [homeRegion]
     } else {
       try {
         const out = await clients.get("ec2", homeRegion).send(new DescribeRegionsCommand({ AllRegions: true }), sendOptions)
@@ -127,7 +134,6 @@ export async function scanService(input: ScanServiceInput): Promise<ScanServiceR
       ...(input.signal === undefined ? {} : { signal: input.signal }),
       wanted: new Set(checks.flatMap((c) => c.uses)),
     })
-    const needed = [...new Set(checks.flatMap((c) => c.uses.map(collectorOf)))]
     const sections: { -readonly [K in CollectorKey]?: Inventories[K] } = {}
     const crashErrors: CollectionError[] = []
     await Promise.all(

@@ -57,6 +57,7 @@ import { passwordChangedMail, passwordResetMail, verificationMail } from "../mai
 import { clientAddress } from "./middleware/authentication.ts"
 import { hit, peek, reset } from "./middleware/rate-limit.ts"
 import { signedIn } from "./middleware/workspace-scope.ts"
+import { guard } from "./middleware/input-guard.ts"
 
 /** Access token + refresh token for a new session. */
 export const openSession = Effect.fn("Auth.openSession")(function* (userId: number, workspaceId: number | undefined) {
@@ -324,17 +325,17 @@ export const AuthHandlers = HttpApiBuilder.group(
     })
 
     return handlers
-      .handle("login", ({ payload, request }) => run(login(payload, request)))
-      .handle("signup", ({ payload, request }) => run(signup(payload, request)))
-      .handle("logout", ({ payload, request }) => run(logout(payload.refresh_token, clientAddress(request))))
-      .handle("refreshToken", ({ payload, request }) => run(refresh(payload.refresh_token, clientAddress(request))))
-      .handle("userInfo", ({ request }) => run(userInfo(request)))
-      .handle("forgotPassword", ({ payload, request }) => run(forgotPassword(payload.email, clientAddress(request))))
-      .handle("validateResetToken", ({ payload }) => run(validateResetToken(payload.token)))
-      .handle("resetPassword", ({ payload, request }) =>
-        run(resetPassword(payload.token, payload.new_password, clientAddress(request))))
-      .handle("verifyEmail", ({ query, request }) => run(verifyEmail(query, clientAddress(request))))
-      .handle("verifyEmailPost", ({ payload, request }) => run(verifyEmail(payload, clientAddress(request))))
-      .handle("resendVerification", ({ payload }) => run(resendVerification(payload.email)))
+      .handle("login", guard(({ payload, request }) => run(login(payload, request))))
+      .handle("signup", guard(({ payload, request }) => run(signup(payload, request))))
+      .handle("logout", guard(({ payload, request }) => run(logout(payload.refresh_token, clientAddress(request)))))
+      .handle("refreshToken", guard(({ payload, request }) => run(refresh(payload.refresh_token, clientAddress(request)))))
+      .handle("userInfo", guard(({ request }) => run(userInfo(request))))
+      .handle("forgotPassword", guard(({ payload, request }) => run(forgotPassword(payload.email, clientAddress(request)))))
+      .handle("validateResetToken", guard(({ payload }) => run(validateResetToken(payload.token))))
+      .handle("resetPassword", guard(({ payload, request }) =>
+        run(resetPassword(payload.token, payload.new_password, clientAddress(request)))))
+      .handle("verifyEmail", guard(({ query, request }) => run(verifyEmail(query, clientAddress(request)))))
+      .handle("verifyEmailPost", guard(({ payload, request }) => run(verifyEmail(payload, clientAddress(request)))))
+      .handle("resendVerification", guard(({ payload }) => run(resendVerification(payload.email))))
   }),
 ).pipe(Layer.provide(IdentityLive))

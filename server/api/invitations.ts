@@ -48,6 +48,7 @@ import { invitationLink, invitationMail } from "../mail/templates.ts"
 import { openSession } from "./auth.ts"
 import { authenticateOptional, type Caller, clientAddress } from "./middleware/authentication.ts"
 import { anyOf, inWorkspace, type WorkspaceContext } from "./middleware/workspace-scope.ts"
+import { guard } from "./middleware/input-guard.ts"
 
 /** Who may call what (checked by inWorkspace before the handler runs). */
 export const InvitationPolicies = {
@@ -348,15 +349,15 @@ export const InvitationsHandlers = HttpApiBuilder.group(
       })
 
     return handlers
-      .handle("invite", ({ payload, request }) =>
-        run(inWorkspace(request, InvitationPolicies.invite, (ctx) => invite(payload, ctx))))
-      .handle("list", ({ request }) => run(inWorkspace(request, InvitationPolicies.list, list)))
-      .handle("resend", ({ params, request }) =>
-        run(inWorkspace(request, InvitationPolicies.resend, (ctx) => resend(params.invitation_id, ctx))))
-      .handle("cancel", ({ params, request }) =>
-        run(inWorkspace(request, InvitationPolicies.cancel, (ctx) => cancel(params.id, ctx))))
-      .handle("check", ({ params }) => run(check(params.token)))
-      .handle("accept", ({ payload, request }) => run(accept(payload, request)))
-      .handle("acceptAlias", ({ payload, request }) => run(accept(payload, request)))
+      .handle("invite", guard(({ payload, request }) =>
+        run(inWorkspace(request, InvitationPolicies.invite, (ctx) => invite(payload, ctx)))))
+      .handle("list", guard(({ request }) => run(inWorkspace(request, InvitationPolicies.list, list))))
+      .handle("resend", guard(({ params, request }) =>
+        run(inWorkspace(request, InvitationPolicies.resend, (ctx) => resend(params.invitation_id, ctx)))))
+      .handle("cancel", guard(({ params, request }) =>
+        run(inWorkspace(request, InvitationPolicies.cancel, (ctx) => cancel(params.id, ctx)))))
+      .handle("check", guard(({ params }) => run(check(params.token))))
+      .handle("accept", guard(({ payload, request }) => run(accept(payload, request))))
+      .handle("acceptAlias", guard(({ payload, request }) => run(accept(payload, request))))
   }),
 ).pipe(Layer.provide(IdentityLive))

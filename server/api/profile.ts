@@ -30,6 +30,7 @@ import { passwordChangedMail, verificationMail } from "../mail/templates.ts"
 import type { Caller } from "./middleware/authentication.ts"
 import { hit } from "./middleware/rate-limit.ts"
 import { signedIn } from "./middleware/workspace-scope.ts"
+import { guard } from "./middleware/input-guard.ts"
 
 const headerWorkspace = (request: HttpServerRequest.HttpServerRequest, caller: Caller): number | undefined => {
   const h = request.headers["x-workspace-id"]?.trim()
@@ -119,8 +120,8 @@ export const ProfileHandlers = HttpApiBuilder.group(
         }))
 
     return handlers
-      .handle("update", ({ payload, request }) => run(update(payload, request)))
-      .handle("changePassword", ({ payload, request }) => run(changePassword(payload, request)))
-      .handle("timezones", () => Effect.succeed({ ok: true, data: { timezones: listTimezones() } }))
+      .handle("update", guard(({ payload, request }) => run(update(payload, request))))
+      .handle("changePassword", guard(({ payload, request }) => run(changePassword(payload, request))))
+      .handle("timezones", guard(() => Effect.succeed({ ok: true, data: { timezones: listTimezones() } })))
   }),
 ).pipe(Layer.provide(IdentityLive))

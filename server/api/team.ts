@@ -11,9 +11,9 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "../../src/contracts/api.ts"
-import { Conflict, Forbidden, NotFound } from "../../src/contracts/errors.ts"
+import { Conflict, Forbidden, NotFound, ValidationError } from "../../src/contracts/errors.ts"
 import type { RoleId, UserId } from "../../src/contracts/ids.ts"
-import { StatusMessages, SuccessMessages } from "../../src/contracts/messages.ts"
+import { StatusMessages, SuccessMessages, ValidationMessages } from "../../src/contracts/messages.ts"
 import { BUILT_IN_ROLES, PERMISSION_IDS, USER_MANAGEMENT_PERMISSIONS, type PermissionName } from "../../src/contracts/permissions.ts"
 import type { CreateUserPayload, CustomRolePayload, TeamMember, UpdateTeamMemberPayload } from "../../src/contracts/team.ts"
 import { record } from "../audit/audit-log.ts"
@@ -28,6 +28,7 @@ import { findUserByEmail, findUserById, normalizeEmail } from "../auth/users.ts"
 import { Mailer } from "../mail/mailer.ts"
 import { addedToWorkspaceMail, passwordResetMail } from "../mail/templates.ts"
 import { anyMember, anyOf, inWorkspace, type WorkspaceContext } from "./middleware/workspace-scope.ts"
+import { guard } from "./middleware/input-guard.ts"
 
 /** Who may call what (checked by inWorkspace before the handler runs; the owner holds every permission). */
 export const TeamPolicies = {
@@ -202,6 +203,12 @@ export const TeamHandlers = HttpApiBuilder.group(
 
     const checkRolePayload = (payload: CustomRolePayload, ctx: WorkspaceContext) =>
       Effect.gen(function* () {
+        if (payload.name.trim() === "") {
+          return yield* new ValidationError({
+            message: ValidationMessages.customRoleNameRequired,
+            errors: [{ path: "name", message: ValidationMessages.customRoleNameRequired }],
+          })
+        }
         if (isBuiltInName(payload.name)) return yield* new Conflict({ message: ServerTexts.roleNameExists })
         const permissions = [...new Set(payload.permissions)] as Array<PermissionName>
         if (!canGrant(ctx, permissions)) return yield* forbidden(ServerTexts.cannotGrantRole)
@@ -273,27 +280,27 @@ export const TeamHandlers = HttpApiBuilder.group(
       })
 
     return handlers
-      .handle("members", ({ request }) =>
+      .handle("members", guard(({ request }) =>
         run(inWorkspace(request, TeamPolicies.members, (ctx) =>
-          members(ctx).pipe(Effect.map((rows) => ({ ok: true, data: rows.map(toTeamMember) }))))))
-      .handle("createUser", ({ payload, request }) =>
-        run(inWorkspace(request, TeamPolicies.createUser, (ctx) => createUser(payload, ctx))))
-      .handle("deleteUser", ({ query, request }) =>
-        run(inWorkspace(request, TeamPolicies.deleteUser, (ctx) => deleteUser(query.user_to_delete, ctx))))
-      .handle("updateMember", ({ payload, request }) =>
-        run(inWorkspace(request, TeamPolicies.updateMember, (ctx) => updateMember(payload, ctx))))
-      .handle("memberPasswordReset", ({ payload, request }) =>
-        run(inWorkspace(request, TeamPolicies.memberPasswordReset, (ctx) => memberPasswordReset(payload.email, ctx))))
-      .handle("roles", ({ request }) =>
+          members(ctx).pipe(Effect.map((rows) => ({ ok: true, data: rows.map(toTeamMember) })))))))
+      .handle("createUser", guard(({ payload, request }) =>
+        run(inWorkspace(request, TeamPolicies.createUser, (ctx) => createUser(payload, ctx)))))
+      .handle("deleteUser", guard(({ query, request }) =>
+        run(inWorkspace(request, TeamPolicies.deleteUser, (ctx) => deleteUser(query.user_to_delete, ctx)))))
+      .handle("updateMember", guard(({ payload, request }) =>
+        run(inWorkspace(request, TeamPolicies.updateMember, (ctx) => updateMember(payload, ctx)))))
+      .handle("memberPasswordReset", guard(({ payload, request }) =>
+        run(inWorkspace(request, TeamPolicies.memberPasswordReset, (ctx) => memberPasswordReset(payload.email, ctx)))))
+      .handle("roles", guard(({ request }) =>
         run(inWorkspace(request, TeamPolicies.roles, () =>
           Effect.gen(function* () {
             return { ok: true, data: { roles: yield* builtInRoles(), custom_roles: yield* customRoles() } }
-          }))))
-      .handle("createCustomRole", ({ payload, request }) =>
-        run(inWorkspace(request, TeamPolicies.createCustomRole, (ctx) => createCustomRole(payload, ctx))))
-      .handle("updateCustomRole", ({ params, payload, request }) =>
-        run(inWorkspace(request, TeamPolicies.updateCustomRole, (ctx) => updateCustomRole(params.id, payload, ctx))))
-      .handle("deleteCustomRole", ({ params, request }) =>
-        run(inWorkspace(request, TeamPolicies.deleteCustomRole, (ctx) => deleteCustomRole(params.id, ctx))))
+          })))))
+      .handle("createCustomRole", guard(({ payload, request }) =>
+        run(inWorkspace(request, TeamPolicies.createCustomRole, (ctx) => createCustomRole(payload, ctx)))))
+      .handle("updateCustomRole", guard(({ params, payload, request }) =>
+        run(inWorkspace(request, TeamPolicies.updateCustomRole, (ctx) => updateCustomRole(params.id, payload, ctx)))))
+      .handle("deleteCustomRole", guard(({ params, request }) =>
+        run(inWorkspace(request, TeamPolicies.deleteCustomRole, (ctx) => deleteCustomRole(params.id, ctx)))))
   }),
 ).pipe(Layer.provide(IdentityLive))

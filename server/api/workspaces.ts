@@ -26,6 +26,7 @@ import { ServerTexts } from "../auth/texts.ts"
 import { acceptAsUser } from "./invitations.ts"
 import { authenticate, clientAddress } from "./middleware/authentication.ts"
 import { anyMember, inWorkspace, signedIn } from "./middleware/workspace-scope.ts"
+import { guard } from "./middleware/input-guard.ts"
 
 export const WorkspacePolicies = {
   permissions: anyMember,
@@ -70,8 +71,8 @@ export const WorkspacesHandlers = HttpApiBuilder.group(
       })
 
     return handlers
-      .handle("list", ({ request }) => run(signedIn(request, (caller) => list(caller.userId))))
-      .handle("switch", ({ payload, request }) =>
+      .handle("list", guard(({ request }) => run(signedIn(request, (caller) => list(caller.userId)))))
+      .handle("switch", guard(({ payload, request }) =>
         run(signedIn(request, (caller) =>
           Effect.gen(function* () {
             const workspaceId = payload.workspace_id
@@ -89,8 +90,8 @@ export const WorkspacesHandlers = HttpApiBuilder.group(
               refresh_token: session.refreshToken,
               data: { workspace_id: workspaceId, workspace_name: rows[0].workspace_name },
             }
-          }))))
-      .handle("acceptInvitation", ({ payload, request }) =>
+          })))))
+      .handle("acceptInvitation", guard(({ payload, request }) =>
         run(Effect.gen(function* () {
           const caller = yield* authenticate(request)
           const joined = yield* acceptAsUser({ ...caller, ip: clientAddress(request) }, payload.invitation_token)
@@ -99,8 +100,8 @@ export const WorkspacesHandlers = HttpApiBuilder.group(
             message: addedToWorkspaceMessage(joined.workspace_name),
             data: { workspace_id: joined.workspace_id, workspace_name: joined.workspace_name },
           }
-        })))
-      .handle("permissions", ({ request }) =>
+        }))))
+      .handle("permissions", guard(({ request }) =>
         run(inWorkspace(request, WorkspacePolicies.permissions, (ctx) =>
           Effect.gen(function* () {
             // The owner holds everything whatever their membership row says.
@@ -111,8 +112,8 @@ export const WorkspacesHandlers = HttpApiBuilder.group(
               : []
             const custom = !ctx.isOwner && ctx.customRoleId !== null ? yield* customRoles(ctx.customRoleId) : []
             return { ok: true, is_owner: ctx.isOwner, roles, custom_roles: custom }
-          }))))
-      .handle("info", ({ request }) =>
+          })))))
+      .handle("info", guard(({ request }) =>
         run(inWorkspace(request, WorkspacePolicies.info, (ctx) =>
           Effect.succeed({
             ok: true,
@@ -120,6 +121,6 @@ export const WorkspacesHandlers = HttpApiBuilder.group(
             user_id: ctx.userId as UserId,
             workspace_id: ctx.workspaceId as WorkspaceId,
             workspace_name: ctx.workspaceName,
-          }))))
+          })))))
   }),
 ).pipe(Layer.provide(IdentityLive))

@@ -52,6 +52,12 @@ export async function startMoto(options: { readonly timeoutMs?: number } = {}): 
       stderr = (stderr + chunk.toString("utf8")).slice(-4000)
     })
     const endpoint = `http://127.0.0.1:${port}`
+    // If the test worker exits without running teardown (crash, SIGPIPE), do not leave the emulator behind.
+    const onExit = () => {
+      child.kill("SIGKILL")
+    }
+    process.once("exit", onExit)
+    child.once("exit", () => process.removeListener("exit", onExit))
     try {
       await waitReady(endpoint, child, timeoutMs, () => stderr)
       return makeHandle(endpoint, port, child)

@@ -102,3 +102,32 @@ describe("POST /api/logout", () => {
     expect((await env.call("POST", "/api/logout", { body: { refresh_token: "unknown-token" } })).status).toBe(200)
   })
 })
+
+describe("parallel one-time token consumption", () => {
+  it("a reset link used three times at once resets exactly once", async () => {
+    const s = await env.signupVerified()
+    await env.call("POST", "/api/forgot-password", { body: { email: s.email } })
+    const mail = await env.mailTo(s.email, (m) => m.subject === "Reset your password")
+    const token = new URL(mail.links[0]!).searchParams.get("token")!
+    const results = await Promise.all(["Paral1el-a", "Paral1el-b", "Paral1el-c"].map((pw) =>
+      env.call("POST", "/api/reset-password", { body: { token, new_password: pw, confirm_password: pw } })))
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400])
+    const winner = ["Paral1el-a", "Paral1el-b", "Paral1el-c"][results.findIndex((r) => r.status === 200)]!
+    expect((await env.login(s.email, winner)).status).toBe(200)
+  })
+
+  it("a verification link used three times at once verifies exactly once", async () => {
+    const email = `par-${Date.now()}@example.com`
+    await env.call("POST", "/api/signup", {
+      body: { first_name: "P", last_name: "Q", email, password: "Paral1el-pass", workspace_name: `par-${Date.now()}` },
+    })
+    const mail = await env.mailTo(email, (m) => m.subject === "Verify your email address")
+    const search = new URL(mail.links[0]!).search
+    const results = await Promise.all([0, 1, 2].map(() => env.call("GET", `/api/verify-email${search}`)))
+    const statuses = results.map((r) => r.status)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1)
+    for (const s of statuses.filter((x) => x !== 200)) expect([400, 409]).toContain(s)
+    const audit = await env.sql((sql) => sql`SELECT count(*)::int AS n FROM audit_log WHERE action = 'auth.email_verified' AND details->>'email' = ${email}`)
+    expect(audit[0].n).toBe(1)
+  })
+})

@@ -76,14 +76,18 @@ export const toFindingDraft = (result: CheckResult): FindingDraft => {
   }
 }
 
-/** A finding is remediated once every non-compliant row has a successful remediation record. */
+/**
+ * A finding is remediated once every non-compliant row has a successful remediation record ("remediated", or "pass":
+ * the re-read found it already compliant).
+ */
 export const allFailingRowsRemediated = (details: ReadonlyArray<StoredRow>): boolean => {
   const failing = details.filter((r) => r["compliance"] === false)
   return (
     failing.length > 0 &&
     failing.every((r) => {
       const rem = r["remediate"]
-      return typeof rem === "object" && rem !== null && (rem as { status?: unknown }).status === "remediated"
+      const status = typeof rem === "object" && rem !== null ? (rem as { status?: unknown }).status : undefined
+      return status === "remediated" || status === "pass"
     })
   )
 }

@@ -1,47 +1,52 @@
 /**
- * The fixers the remediation job can run, by check id. A fixer applies the fix for ONE detail row (one resource) through
- * the AWS SDK and re-reads the resource to verify it; it answers whether the resource is now compliant and a message.
+ * The seam between the remediation job and the engine's fixers (server/remediation/aws): which checks have an automatic
+ * fix (and whether it can cut access), and running one on a stored detail row. The engine applies the fix through the
+ * SDK, then re-collects the resource and re-evaluates the check; only a compliant re-read counts as remediated.
  *
- * The fixers themselves belong to the scanner engine (server/remediation/**); this module is the seam the job layer
- * calls, so the engine's registry is plugged in here (`registerFixers`) and tests can register their own.
- * Fixers that can cut access (closing ports, disabling keys) must say so in `description` and set `mayCutAccess`.
+ * Stored rows use the contract's `compliance` flag and may carry a `remediate` record; the engine reads its own row
+ * shape (`compliant`, the check's fields), so rows are converted back here.
  */
-import type { AwsClients } from "../scanner/aws/clients.ts"
+import type { AwsCredentialsInput } from "../scanner/aws/clients.ts"
+import type { DetailRow as EngineRow } from "../scanner/check.ts"
+import { fixerFor as engineFixerFor, remediateFinding } from "../remediation/aws/remediate.ts"
+import type { StoredRow } from "./finding-rows.ts"
 
-export interface FixInput {
-  readonly clients: AwsClients
-  /** The cloud account id (AWS account) the credentials act in. */
-  readonly accountId: string
-  readonly resourceId: string
-  readonly region: string
-  /** The stored detail row (contract shape: `compliance`, the check's own fields). */
-  readonly row: Readonly<Record<string, unknown>>
-  readonly signal: AbortSignal
+export interface FixerInfo {
+  readonly description: string
+  /** Set when the fix can cut someone's access (e.g. closing an admin port): the warning to show. */
+  readonly cutsAccess: string | undefined
+}
+
+export const fixerInfo = (checkId: string): FixerInfo | undefined => {
+  const f = engineFixerFor(checkId)
+  return f === undefined ? undefined : { description: f.description, cutsAccess: f.cutsAccess }
+}
+
+/** The engine's row shape from a stored row (`compliance` → `compliant`, without the remediation record). */
+export const toEngineRow = (row: StoredRow): EngineRow => {
+  const { compliance, remediate: _remediate, ...rest } = row
+  return { ...(rest as Record<string, EngineRow[string]>), compliant: compliance === true } as EngineRow
 }
 
 export interface FixOutcome {
-  /** True only when the re-read shows the resource compliant. */
-  readonly remediated: boolean
+  /** "remediated": fixed and verified; "pass": already compliant, nothing changed; "failed": with the reason. */
+  readonly status: "remediated" | "pass" | "failed"
   readonly message: string
 }
 
-export interface Fixer {
+export const runFixer = async (input: {
+  readonly credentials: AwsCredentialsInput
   readonly checkId: string
-  readonly description: string
-  readonly mayCutAccess: boolean
-  readonly fix: (input: FixInput) => Promise<FixOutcome>
+  readonly row: StoredRow
+  readonly endpoint: string | undefined
+  readonly signal: AbortSignal
+}): Promise<FixOutcome> => {
+  const result = await remediateFinding({
+    credentials: input.credentials,
+    checkId: input.checkId,
+    row: toEngineRow(input.row),
+    ...(input.endpoint === undefined ? {} : { endpoint: input.endpoint }),
+    signal: input.signal,
+  })
+  return { status: result.status, message: result.message }
 }
-
-const registry = new Map<string, Fixer>()
-
-/** Adds (or replaces) fixers; returns a function that removes exactly these again. */
-export const registerFixers = (fixers: ReadonlyArray<Fixer>): (() => void) => {
-  for (const f of fixers) registry.set(f.checkId, f)
-  return () => {
-    for (const f of fixers) if (registry.get(f.checkId) === f) registry.delete(f.checkId)
-  }
-}
-
-export const fixerFor = (checkId: string): Fixer | undefined => registry.get(checkId)
-
-export const fixerCheckIds = (): ReadonlyArray<string> => [...registry.keys()].sort()

@@ -21,13 +21,12 @@ import { inScope } from "../auth/rls.ts"
 import { AppConfig } from "../config.ts"
 import type { JobContext, JobDefinition } from "../jobs/queue.ts"
 import { logLine } from "../log.ts"
-import { makeAwsClients } from "../scanner/aws/clients.ts"
 import { loadSealedAccount } from "../accounts/accounts-store.ts"
 import { awsCredentialsInput } from "../accounts/connection-test.ts"
 import { openCredentials } from "../accounts/credential-vault.ts"
 import { recordAudit } from "./audit.ts"
 import { allFailingRowsRemediated, type StoredRow } from "./finding-rows.ts"
-import { fixerFor } from "./fixers.ts"
+import { fixerInfo, runFixer, type FixOutcome } from "./fixers.ts"
 import { lockScan, recountScan, recountService } from "./scans-store.ts"
 import { ScanningTexts } from "./texts.ts"
 import { enqueueInTransaction } from "./transactional-enqueue.ts"
@@ -79,7 +78,8 @@ export const requestRemediation = (
     const current = remediateOf(row)?.status
     if (current === "remediated") return yield* new Conflict({ message: ScanningTexts.rowAlreadyRemediated })
     if (current === "pending" || current === "running") return yield* new Conflict({ message: ScanningTexts.remediationPending })
-    if (row["error_code"] !== undefined || fixerFor(finding.check_id) === undefined) {
+    const fixer = fixerInfo(finding.check_id)
+    if (row["error_code"] !== undefined || fixer === undefined) {
       return yield* new Conflict({ message: ScanningTexts.noFixer })
     }
 
@@ -104,7 +104,6 @@ export const requestRemediation = (
       userId: ctx.userId,
     })
     yield* sql`UPDATE remediations SET job_id = ${jobId ?? null} WHERE workspace_id = ${ctx.workspaceId} AND id = ${remediationId}`
-    const fixer = fixerFor(finding.check_id)!
     yield* recordAudit({
       action: "remediation.requested",
       workspaceId: ctx.workspaceId,
@@ -116,7 +115,7 @@ export const requestRemediation = (
         check_id: finding.check_id,
         resource_id: row["resource_id"],
         region: row["region"],
-        may_cut_access: fixer.mayCutAccess,
+        may_cut_access: fixer.cutsAccess ?? false,
       },
       ip: ctx.ip,
     })
@@ -162,7 +161,7 @@ const claimRemediation = (p: RemediatePayload) =>
     }),
   )
 
-const finishRemediation = (p: RemediatePayload, claimed: Claimed, outcome: { readonly remediated: boolean; readonly message: string }) =>
+const finishRemediation = (p: RemediatePayload, claimed: Claimed, outcome: FixOutcome) =>
   inScope({ workspaceId: p.workspace_id })(
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
@@ -176,7 +175,7 @@ const finishRemediation = (p: RemediatePayload, claimed: Claimed, outcome: { rea
         SELECT details FROM findings WHERE workspace_id = ${p.workspace_id} AND id = ${claimed.findingId} FOR UPDATE`
       const details = rows[0]?.details
       if (details === undefined) return
-      const status = outcome.remediated ? "remediated" : "failed"
+      const status = outcome.status
       const record: RemediationRecord = {
         status,
         message: outcome.message,
@@ -188,12 +187,12 @@ const finishRemediation = (p: RemediatePayload, claimed: Claimed, outcome: { rea
       yield* sql`UPDATE findings SET details = ${JSON.stringify(next)}::jsonb, updated_at = now(),
                    status = coalesce(${findingStatus ?? null}, status)
                  WHERE workspace_id = ${p.workspace_id} AND id = ${claimed.findingId}`
-      yield* sql`UPDATE remediations SET status = ${status}, message = ${outcome.message.slice(0, 2000)}, finished_at = now()
+      yield* sql`UPDATE remediations SET status = ${status === "failed" ? "failed" : "remediated"}, message = ${outcome.message.slice(0, 2000)}, finished_at = now()
                  WHERE workspace_id = ${p.workspace_id} AND id = ${p.remediation_id}`
       yield* recountService(p.workspace_id, target.scan_service_id)
       yield* recountScan(p.workspace_id, target.scan_id)
       yield* recordAudit({
-        action: outcome.remediated ? "remediation.succeeded" : "remediation.failed",
+        action: status === "failed" ? "remediation.failed" : "remediation.succeeded",
         workspaceId: p.workspace_id,
         actorUserId: claimed.requestedBy?.id,
         targetType: "finding",
@@ -203,6 +202,7 @@ const finishRemediation = (p: RemediatePayload, claimed: Claimed, outcome: { rea
           check_id: claimed.checkId,
           resource_id: claimed.resourceId,
           region: claimed.region,
+          outcome: status,
           message: outcome.message.slice(0, 500),
           finding_remediated: findingStatus === "remediated",
         },
@@ -216,46 +216,36 @@ export const runRemediation = (p: RemediatePayload, job: JobContext) =>
     const config = yield* AppConfig
     const claimed = yield* claimRemediation(p)
     if (claimed === undefined) return
-    const fixer = fixerFor(claimed.checkId)
-    if (fixer === undefined) return yield* finishRemediation(p, claimed, { remediated: false, message: ScanningTexts.noFixer })
+    if (fixerInfo(claimed.checkId) === undefined) {
+      return yield* finishRemediation(p, claimed, { status: "failed", message: ScanningTexts.noFixer })
+    }
     const account = yield* inScope({ workspaceId: p.workspace_id })(loadSealedAccount(p.workspace_id, claimed.accountId))
     if (account === undefined) return
     const stored = openCredentials(config.appSecretKey, account.credentialsSealed, { workspaceId: p.workspace_id, accountId: account.id })
     const credentials = stored === undefined ? undefined : awsCredentialsInput(stored)
     if (credentials === undefined) {
-      return yield* finishRemediation(p, claimed, { remediated: false, message: ScanningTexts.credentialsUnreadable })
+      return yield* finishRemediation(p, claimed, { status: "failed", message: ScanningTexts.credentialsUnreadable })
     }
     const outcome = yield* Effect.tryPromise({
-      try: async () => {
-        const clients = makeAwsClients({
+      try: () =>
+        runFixer({
           credentials,
-          ...(config.awsEndpointUrl === undefined ? {} : { endpoint: config.awsEndpointUrl }),
-          homeRegion: claimed.region === "global" || claimed.region === "" ? "us-east-1" : claimed.region,
-        })
-        try {
-          return await fixer.fix({
-            clients,
-            accountId: account.cloudAccountId,
-            resourceId: claimed.resourceId,
-            region: claimed.region,
-            row: claimed.row,
-            signal: AbortSignal.any([job.signal, AbortSignal.timeout(REMEDIATION_TIMEOUT_MS)]),
-          })
-        } finally {
-          clients.destroy()
-        }
-      },
+          checkId: claimed.checkId,
+          row: claimed.row,
+          endpoint: config.awsEndpointUrl,
+          signal: AbortSignal.any([job.signal, AbortSignal.timeout(REMEDIATION_TIMEOUT_MS)]),
+        }),
       catch: (error) => error,
     }).pipe(
       Effect.catch((error) =>
-        Effect.succeed({ remediated: false, message: `Remediation failed: ${error instanceof Error ? error.message : String(error)}` }),
+        Effect.succeed<FixOutcome>({ status: "failed", message: `Remediation failed: ${error instanceof Error ? error.message : String(error)}` }),
       ),
     )
     logLine("info", "remediation finished", {
       remediation_id: p.remediation_id,
       check_id: claimed.checkId,
       resource_id: claimed.resourceId,
-      remediated: outcome.remediated,
+      status: outcome.status,
     })
     yield* finishRemediation(p, claimed, outcome)
   })

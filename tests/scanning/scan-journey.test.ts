@@ -1,18 +1,18 @@
 /**
  * The scanning journey over real HTTP, with the job worker in-process and moto as AWS (issue 5 "Done when"):
  * add an account → launch a scan (one job per service) → per-service statuses and counts → findings list and detail →
- * export csv / json / ocsf (file name, rows, formula neutralisation, filters) → remediate a failing row (fixer as a job,
- * verified by re-reading) → rescan passes. Also: permissions with the spec's texts, idempotent re-delivery, and
+ * export csv / json / ocsf (file name, rows, formula neutralisation, filters) → remediate a failing row (the engine's
+ * fixer as a job, verified by re-reading) → rescan passes. Also: permissions with the spec's texts, idempotent re-delivery, and
  * cross-workspace isolation (404) for every id-taking endpoint.
  */
-import { CreateBucketCommand, GetBucketVersioningCommand, PutBucketVersioningCommand } from "@aws-sdk/client-s3"
+import { CreateBucketCommand, DeleteBucketCommand, GetBucketVersioningCommand, PutBucketVersioningCommand } from "@aws-sdk/client-s3"
 import { CreateUserCommand } from "@aws-sdk/client-iam"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ScanningMessages } from "../../src/contracts/messages.ts"
 import { AppConfig } from "../../server/config.ts"
 import { makeAwsClients, type AwsClients } from "../../server/scanner/aws/clients.ts"
-import { registerFixers } from "../../server/scans/fixers.ts"
+import { fixerInfo } from "../../server/scans/fixers.ts"
 import { runService } from "../../server/scans/run-service.ts"
 import { withSql } from "../support/db.ts"
 import { CSV_COLUMNS } from "../../server/export/csv.ts"
@@ -27,24 +27,9 @@ let auditor: Member
 let manager: Member
 let outsider: Member
 let aws: AwsClients
-let unregister: () => void
 const plain = uniq("ca-plain")
 const versioned = uniq("ca-versioned")
-
-/** A fixer as the engine provides them: apply through the SDK, then re-read the resource to verify. */
-const versioningFixer = {
-  checkId: VERSIONING,
-  description: "Enables versioning on the bucket.",
-  mayCutAccess: false,
-  fix: async ({ clients, resourceId, region, signal }: { clients: AwsClients; resourceId: string; region: string; signal: AbortSignal }) => {
-    const s3 = clients.get("s3", region)
-    await s3.send(new PutBucketVersioningCommand({ Bucket: resourceId, VersioningConfiguration: { Status: "Enabled" } }), { abortSignal: signal })
-    const check = await s3.send(new GetBucketVersioningCommand({ Bucket: resourceId }), { abortSignal: signal })
-    return check.Status === "Enabled"
-      ? { remediated: true, message: `Versioning is now enabled on ${resourceId}` }
-      : { remediated: false, message: `Versioning is still ${check.Status ?? "off"} on ${resourceId}` }
-  },
-}
+const doomed = uniq("ca-doomed")
 
 beforeAll(async () => {
   env = await startScanEnv()
@@ -56,15 +41,15 @@ beforeAll(async () => {
   const s3 = aws.get("s3", "us-east-1")
   await s3.send(new CreateBucketCommand({ Bucket: plain }))
   await s3.send(new CreateBucketCommand({ Bucket: versioned }))
+  await s3.send(new CreateBucketCommand({ Bucket: doomed }))
+  await s3.send(new PutBucketVersioningCommand({ Bucket: doomed, VersioningConfiguration: { Status: "Enabled" } }))
   await s3.send(new PutBucketVersioningCommand({ Bucket: versioned, VersioningConfiguration: { Status: "Enabled" } }))
   const iam = aws.get("iam", "us-east-1")
   await iam.send(new CreateUserCommand({ UserName: "=1+1" }))
   await iam.send(new CreateUserCommand({ UserName: "@ops" }))
-  unregister = registerFixers([versioningFixer])
 }, 120_000)
 
 afterAll(async () => {
-  unregister?.()
   aws?.destroy()
   await env?.stop()
 })
@@ -244,7 +229,7 @@ describe("remediation", () => {
     const unknown = await env.call(owner, "POST", `/api/findings/${versioningFinding.id}/remediate`, { details: { resource_id: "nope", region: "us-east-1" } })
     expect(unknown.status).toBe(400)
     const failing = (await env.call(owner, "GET", `/api/findings?scan_id=${scan.id}&status=fail&page_size=100`)).body.data
-    const other = failing.find((f: any) => f.check_id !== VERSIONING && f.details.some((d: any) => d.compliance === false))
+    const other = failing.find((f: any) => fixerInfo(f.check_id) === undefined && f.details.some((d: any) => d.compliance === false && d.error_code === undefined))
     const noFixer = await env.call(owner, "POST", `/api/findings/${other.id}/remediate`, { details: other.details.find((d: any) => d.compliance === false) })
     expect(noFixer.status).toBe(409)
   })
@@ -262,11 +247,11 @@ describe("remediation", () => {
       if (rowOf(finding, plain).remediate.status !== "pending" && rowOf(finding, plain).remediate.status !== "running") break
       await sleep(250)
     }
-    expect(rowOf(finding, plain).remediate).toMatchObject({
-      status: "remediated",
-      message: `Versioning is now enabled on ${plain}`,
-      attempted_by: { id: owner.userId, email: owner.email },
-    })
+    expect(rowOf(finding, plain).remediate).toMatchObject({ status: "remediated", attempted_by: { id: owner.userId, email: owner.email } })
+    expect(rowOf(finding, plain).remediate.message).toMatch(/Verified/)
+    // The engine's fixer really changed the bucket (read back independently of the scanner).
+    const now = await aws.get("s3", "us-east-1").send(new GetBucketVersioningCommand({ Bucket: plain }))
+    expect(now.Status).toBe("Enabled")
     expect(Date.parse(rowOf(finding, plain).remediate.attempted_at)).not.toBeNaN()
     expect(finding.status).toBe("remediated")
     const after = (await env.call(owner, "GET", `/api/scans/${scan.id}`)).body.data
@@ -275,6 +260,33 @@ describe("remediation", () => {
     expect(audit.map((a) => a.action)).toEqual(["remediation.requested", "remediation.succeeded"])
     const remediations = await env.sql((q) => q<{ status: string }>`SELECT status FROM remediations`)
     expect(remediations).toEqual([{ status: "remediated" }])
+  }, 60_000)
+
+  it("records 'failed' with the reason when the fix cannot be applied, and allows trying again", async () => {
+    const findings = (await env.call(owner, "GET", `/api/findings?scan_id=${scan.id}&service_id=${s3ServiceId}&status=fail&page_size=100`)).body.data
+    const tls = findings.find((f: any) => f.check_id === "s3_bucket_secure_transport_policy")
+    expect(rowOf(tls, doomed).compliance).toBe(false)
+    await aws.get("s3", "us-east-1").send(new DeleteBucketCommand({ Bucket: doomed }))
+    const waitOutcome = async () => {
+      for (let i = 0; i < 120; i++) {
+        const f = (await env.call(auditor, "GET", `/api/findings/${tls.id}`)).body.data
+        const status = rowOf(f, doomed).remediate?.status
+        if (status !== "pending" && status !== "running") return f
+        await sleep(250)
+      }
+      throw new Error("remediation did not finish")
+    }
+    expect((await env.call(owner, "POST", `/api/findings/${tls.id}/remediate`, { details: rowOf(tls, doomed) })).status).toBe(200)
+    let after = await waitOutcome()
+    expect(rowOf(after, doomed).remediate.status).toBe("failed")
+    expect(rowOf(after, doomed).remediate.message).toMatch(/Remediation failed|not found|NoSuchBucket/i)
+    expect(after.status).toBe("fail")
+    // 'Try again': a failed record does not block a new attempt.
+    expect((await env.call(owner, "POST", `/api/findings/${tls.id}/remediate`, { details: rowOf(after, doomed) })).status).toBe(200)
+    after = await waitOutcome()
+    expect(rowOf(after, doomed).remediate.status).toBe("failed")
+    const outcomes = await env.sql((q) => q<{ status: string }>`SELECT status FROM remediations WHERE finding_id = ${tls.id} ORDER BY id`)
+    expect(outcomes).toEqual([{ status: "failed" }, { status: "failed" }])
   }, 60_000)
 
   it("a rescan finds the bucket compliant (and export waits for a completed scan)", async () => {

@@ -153,8 +153,8 @@ export const getAccountDetail = Effect.fn("AccountsStore.detail")(function* (wor
     credential_data: {
       aws_account_id: account.cloudAccountId,
       access_key: account.accessKeyId,
-      // A role-based account stores no secret key: nothing to mask.
-      secret_key: account.authMethod === "access_key" ? SECRET_MASK : null,
+      // Only keys have a secret to mask (a role assumed with the server's own credentials stores none).
+      secret_key: account.accessKeyId !== null ? SECRET_MASK : null,
     },
     recent_scans: recent,
   }

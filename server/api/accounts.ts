@@ -93,7 +93,7 @@ const addAccount = (request: Parameters<typeof scoped>[0], payload: AddAccountPa
           accountName: payload.account_name.trim(),
           cloudAccountId: identity.accountId,
           principalArn: identity.arn === "" ? null : identity.arn,
-          authMethod: credentials.access_key !== undefined ? "access_key" : "role",
+          authMethod: credentials.role_arn !== undefined ? "role" : "access_key",
           accessKeyId: credentials.access_key ?? null,
           credentialsSealed: sealed,
           createdBy: ctx.userId,

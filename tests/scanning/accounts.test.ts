@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SECRET_MASK } from "../../src/contracts/accounts.ts"
 import { ScanningMessages, ValidationMessages } from "../../src/contracts/messages.ts"
+import { openCredentials } from "../../server/accounts/credential-vault.ts"
 import { addMotoAccount, MOTO_KEYS, Roles, startScan, startScanEnv, type Member, type ScanEnv } from "./support.ts"
 
 let env: ScanEnv
@@ -111,6 +112,35 @@ describe("adding an account", () => {
     expect(again.body).toMatchObject({ _tag: "Conflict", message: ScanningMessages.accountAlreadyExists })
     const audit = await env.sql((q) => q<{ n: number }>`SELECT count(*)::int AS n FROM audit_log WHERE action = 'account.created'`)
     expect(audit[0]!.n).toBe(1)
+  })
+})
+
+describe("connecting through a role", () => {
+  const roleArn = "arn:aws:iam::111122223333:role/Audit"
+
+  it("assumes the role with the workspace's generated external id and stores the role's account", async () => {
+    const res = await env.call(owner, "POST", "/api/accounts", addPayload({ ...MOTO_KEYS, role_arn: roleArn }, { account_name: "Audit role" }))
+    expect(res.status, res.text).toBe(200)
+    expect(res.body.data.account.account_id).toBe("111122223333")
+    const rows = await env.sql((q) => q<{ aws_external_id: string; credentials_sealed: string; auth_method: string }>`
+      SELECT w.aws_external_id, a.credentials_sealed, a.auth_method FROM accounts a JOIN workspace_cloud_settings w USING (workspace_id)
+      WHERE a.id = ${res.body.data.account.id}`)
+    expect(rows[0]!.auth_method).toBe("role")
+    expect(rows[0]!.aws_external_id).toMatch(/^ca-[A-Za-z0-9_-]{24}$/)
+    const opened = openCredentials(env.server.config.appSecretKey, rows[0]!.credentials_sealed, { workspaceId: owner.workspaceId, accountId: res.body.data.account.id })
+    expect(opened).toMatchObject({ role_arn: roleArn, external_id: rows[0]!.aws_external_id })
+    const detail = (await env.call(owner, "GET", `/api/accounts/${res.body.data.account.id}`)).body.data
+    expect(detail.credential_data).toMatchObject({ aws_account_id: "111122223333", access_key: MOTO_KEYS.access_key, secret_key: SECRET_MASK })
+    expect((await env.call(owner, "DELETE", `/api/accounts/${res.body.data.account.id}`)).status).toBe(200)
+  })
+
+  it("never lets the user choose the external id, and needs keys to assume the role", async () => {
+    const chosen = await env.call(owner, "POST", "/api/accounts", addPayload({ ...MOTO_KEYS, role_arn: roleArn, external_id: "my-own-id" }))
+    expect(chosen.status).toBe(400)
+    expect(chosen.body.message).toContain("cannot be chosen")
+    const keyless = await env.call(owner, "POST", "/api/accounts", addPayload({ role_arn: roleArn }))
+    expect(keyless.status).toBe(400)
+    expect(keyless.body.errors[0].path).toBe("credentials.role_arn")
   })
 })
 

@@ -32,7 +32,15 @@ describe("infrastructure fixers on moto", () => {
     moto = await startMoto()
     const c = seedClients(moto)
     const s3 = c.get("s3", E)
-    for (const b of ["fix-pab", "fix-enc", "fix-ver", "fix-tls"]) await s3.send(new CreateBucketCommand({ Bucket: b }))
+    for (const b of ["fix-pab", "fix-enc", "fix-kms", "fix-ver", "fix-tls", "fix-read", "fix-write"]) await s3.send(new CreateBucketCommand({ Bucket: b }))
+    for (const [bucket, action] of [["fix-read", "s3:GetObject"], ["fix-write", "s3:PutObject"]] as const) {
+      await s3.send(
+        new PutBucketPolicyCommand({
+          Bucket: bucket,
+          Policy: JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Principal: "*", Action: action, Resource: `arn:aws:s3:::${bucket}/*` }] }),
+        }),
+      )
+    }
     await s3.send(
       new PutBucketPolicyCommand({
         Bucket: "fix-tls",
@@ -64,6 +72,7 @@ describe("infrastructure fixers on moto", () => {
     ids.rdp6 = await sg("rdp6", [{ p: "tcp", f: 3389, t: 3389, v6: "::/0" }])
     ids.smb = await sg("smb", [{ p: "tcp", f: 445, t: 445, v4: "0.0.0.0/0" }])
     ids.all = await sg("all", [{ p: "-1", f: -1, t: -1, v4: "0.0.0.0/0" }])
+    ids.db = await sg("db", [{ p: "tcp", f: 5432, t: 5432, v4: "0.0.0.0/0" }, { p: "tcp", f: 443, t: 443, v4: "0.0.0.0/0" }])
     const defaults = await ec2.send(new DescribeSecurityGroupsCommand({ Filters: [{ Name: "vpc-id", Values: [ids.vpc] }, { Name: "group-name", Values: ["default"] }] }))
     ids.defaultSg = defaults.SecurityGroups?.[0]?.GroupId ?? ""
     const inst = await ec2.send(new RunInstancesCommand({ ImageId: "ami-12c6146b", MinCount: 1, MaxCount: 1, InstanceType: "t3.micro" }))
@@ -93,10 +102,17 @@ describe("infrastructure fixers on moto", () => {
     await moto?.stop()
   })
 
+  // Runs before the account-level block is switched on below, which would neutralise these policies for every bucket.
+  it("S3: public read/write through a bucket policy is neutralised by the bucket's public access block", async () => {
+    await expectFixed(moto, "s3", "s3_bucket_public_read_access", "fix-read")
+    await expectFixed(moto, "s3", "s3_bucket_public_write_access", "fix-write")
+  })
+
   it("S3: bucket and account public access blocks, encryption, versioning", async () => {
     await expectFixed(moto, "s3", "s3_bucket_level_public_access_block", "fix-pab")
     await expectFixed(moto, "s3", "s3_account_level_public_access_blocks", ACCOUNT)
     await expectFixed(moto, "s3", "s3_bucket_default_encryption", "fix-enc")
+    await expectFixed(moto, "s3", "s3_bucket_kms_encryption", "fix-kms")
     await expectFixed(moto, "s3", "s3_bucket_versioning_enabled", "fix-ver")
   })
 
@@ -113,10 +129,14 @@ describe("infrastructure fixers on moto", () => {
     await expectFixed(moto, "ec2", "ec2_securitygroup_allow_ingress_from_internet_to_admin_ports_ipv6", id("rdp6"))
     await expectFixed(moto, "ec2", "ec2_securitygroup_allow_ingress_from_internet_to_cifs", id("smb"))
     await expectFixed(moto, "ec2", "ec2_securitygroup_allow_ingress_from_internet_to_all_ports", id("all"))
+    await expectFixed(moto, "ec2", "ec2_securitygroup_allow_ingress_from_internet_to_high_risk_ports", id("db"))
     const c = seedClients(moto)
     const ssh = await c.get("ec2", E).send(new DescribeSecurityGroupsCommand({ GroupIds: [id("ssh")] }))
+    const db = await c.get("ec2", E).send(new DescribeSecurityGroupsCommand({ GroupIds: [id("db")] }))
     c.destroy()
     expect(ssh.SecurityGroups?.[0]?.IpPermissions?.flatMap((p) => p.IpRanges?.map((r) => r.CidrIp) ?? [])).toEqual(["203.0.113.0/24"])
+    // HTTPS (not a high-risk port) stays open
+    expect(db.SecurityGroups?.[0]?.IpPermissions?.map((p) => p.FromPort)).toEqual([443])
   })
 
   it("EC2: default SG, IMDSv2, EBS default encryption, public snapshot and AMI", async () => {
@@ -133,8 +153,16 @@ describe("infrastructure fixers on moto", () => {
 
   it("IAM: password policy fixes all seven password checks at once", async () => {
     await expectFixed(moto, "iam", "iam_password_policy_minimum_length_14", ACCOUNT)
-    const after = await scan(moto, "iam", { regions: [E], checkIds: ["iam_password_policy_reuse_24", "iam_password_policy_symbol", "iam_password_policy_expires_passwords_within_90_days_or_less"] })
-    expect(after.findings.every((f) => f.status === "pass")).toBe(true)
+    const ids = [
+      "iam_password_policy_reuse_24",
+      "iam_password_policy_uppercase",
+      "iam_password_policy_lowercase",
+      "iam_password_policy_number",
+      "iam_password_policy_symbol",
+      "iam_password_policy_expires_passwords_within_90_days_or_less",
+    ]
+    const after = await scan(moto, "iam", { regions: [E], checkIds: ids })
+    expect(after.findings.map((f) => [f.check_id, f.status])).toEqual(ids.map((i) => [i, "pass"]))
   })
 
   it("IAM: unused and never-used access keys are deactivated", async () => {

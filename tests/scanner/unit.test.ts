@@ -14,6 +14,7 @@ import { isModernTlsPolicy } from "../../server/scanner/aws/checks/elbv2.ts"
 import { parseCredentialReport } from "../../server/scanner/aws/collectors/iam.ts"
 import { normalizeBucketRegion } from "../../server/scanner/aws/collectors/s3.ts"
 import { collectorOf, resourceTypes } from "../../server/scanner/aws/inventory.ts"
+import { remediableChecks } from "../../server/remediation/aws/remediate.ts"
 
 const doc = (statement: unknown) => parsePolicy(JSON.stringify({ Version: "2012-10-17", Statement: statement }))
 
@@ -206,6 +207,17 @@ describe("catalogue", () => {
     expect(missing.map((c) => c.id)).toEqual([])
     // the 15 metric-filter checks are driven from monitoringSpecs in logging.test.ts
     expect(testSources.some((src) => src.includes("monitoringSpecs"))).toBe(true)
+  })
+
+  it("every fixer is exercised fail -> fix -> pass in a remediation test on moto", () => {
+    const remediationSources = readdirSync(join(import.meta.dirname))
+      .filter((f) => f.startsWith("remediation-") && f.endsWith(".test.ts"))
+      .map((f) => readFileSync(join(import.meta.dirname, f), "utf8"))
+      .join("\n")
+    const fixable = remediableChecks().map((f) => f.checkId)
+    expect(new Set(fixable).size).toBe(fixable.length)
+    expect(fixable.filter((id) => !remediationSources.includes(`"${id}"`))).toEqual([])
+    for (const id of fixable) expect(awsChecks.some((c) => c.id === id), id).toBe(true)
   })
 
   it("covers the automated CIS AWS v3.0 controls", () => {

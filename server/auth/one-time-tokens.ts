@@ -45,16 +45,6 @@ export const consumeVerificationToken = Effect.fn("OneTimeTokens.consumeVerifica
   return (found[0]?.expired === true ? { _tag: "expired" } : { _tag: "invalid" }) as VerificationOutcome
 })
 
-/** Seconds left in the resend cool-down for an address (0 when a new mail may be sent). */
-export const verificationCooldownLeft = Effect.fn("OneTimeTokens.verificationCooldownLeft")(function* (email: string) {
-  const sql = yield* SqlClient.SqlClient
-  const config = yield* AuthConfig
-  const rows = yield* sql<{ left: number }>`
-    SELECT ceil(extract(epoch FROM (max(created_at) + make_interval(secs => ${config.resendCooldownSeconds}) - now())))::int AS left
-    FROM email_verification_tokens WHERE email = ${email}`
-  return Math.max(0, rows[0]?.left ?? 0)
-})
-
 export const issueResetToken = Effect.fn("OneTimeTokens.issueReset")(function* (userId: number) {
   const sql = yield* SqlClient.SqlClient
   const config = yield* AuthConfig

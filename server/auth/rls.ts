@@ -84,3 +84,10 @@ export const serialized = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effe
     if (gate === undefined) return yield* effect
     return yield* gate.withPermits(1)(Effect.provideService(effect, HoldsGate, true))
   })
+
+/**
+ * For work forked off a request (mail delivery): it must queue for the gate like any other transaction instead of
+ * inheriting the request's permit, which is released while the forked fiber may still run.
+ */
+export const detached = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.provideService(effect, HoldsGate, false)

@@ -12,7 +12,7 @@ import { SqlClient } from "effect/sql"
 import nodemailer from "nodemailer"
 import type { OutboxMail } from "../../src/contracts/api.ts"
 import { AuthConfig } from "../auth/auth-config.ts"
-import { standalone } from "../auth/rls.ts"
+import { detached, standalone } from "../auth/rls.ts"
 import type { MailMessage } from "./templates.ts"
 
 export class Mailer extends Context.Service<Mailer, {
@@ -51,7 +51,7 @@ export class Mailer extends Context.Service<Mailer, {
 
       return Mailer.of({
         transport: smtp !== undefined ? "smtp" : "outbox",
-        send: (message) => FiberSet.run(fibers, deliver(message)).pipe(Effect.asVoid),
+        send: (message) => FiberSet.run(fibers, detached(deliver(message))).pipe(Effect.asVoid),
         flush: FiberSet.awaitEmpty(fibers),
       })
     }),

@@ -131,3 +131,27 @@ describe("parallel one-time token consumption", () => {
     expect(audit[0].n).toBe(1)
   })
 })
+
+describe("login timing", () => {
+  it("an unknown email costs about as much as a wrong password (both run one argon2 verification)", async () => {
+    const s = await env.signupVerified()
+    const time = async (email: string) => {
+      const started = performance.now()
+      const res = await env.login(email, "Wrong-pass-1")
+      expect(res.status).toBe(401)
+      return performance.now() - started
+    }
+    const known: Array<number> = []
+    const unknown: Array<number> = []
+    for (let i = 0; i < 8; i++) {
+      known.push(await time(s.email))
+      unknown.push(await time(`ghost-${i}-${Date.now()}@example.com`))
+    }
+    const median = (xs: Array<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+    const ratio = median(unknown) / median(known)
+    expect(ratio).toBeGreaterThan(0.4)
+    expect(ratio).toBeLessThan(2.5)
+    // Both clearly include the hash (the floor parameters take well over a millisecond).
+    expect(median(unknown)).toBeGreaterThan(3)
+  })
+})

@@ -79,6 +79,9 @@ export const userWorkspace = style({
   whiteSpace: "nowrap",
 })
 
+/** A sentence in the card (the load failure), wrapping instead of being cut. */
+export const userCardMessage = style({ fontSize: vars.font.sizeXs, color: vars.color.navText, lineHeight: vars.font.lineHeightTight })
+
 export const roleList = style({ display: "flex", flexWrap: "wrap", gap: vars.space.xs, margin: 0, padding: 0, listStyle: "none" })
 
 export const roleChip = style({
@@ -167,6 +170,7 @@ export const crumbSeparator = style({ display: "inline-flex", color: vars.color.
 // User menu
 
 export const menuTrigger = style({
+  position: "relative",
   display: "flex",
   alignItems: "center",
   gap: vars.space.sm,
@@ -191,7 +195,16 @@ export const menuTriggerText = style({
   flexDirection: "column",
   minWidth: 0,
   lineHeight: vars.font.lineHeightTight,
-  "@media": { "screen and (max-width: 640px)": { display: "none" } },
+  "@media": {
+    "screen and (max-width: 640px)": {
+      position: "absolute",
+      width: "1px",
+      height: "1px",
+      overflow: "hidden",
+      clip: "rect(0 0 0 0)",
+      whiteSpace: "nowrap",
+    },
+  },
 })
 
 export const menuWorkspace = style({

@@ -64,7 +64,7 @@ export function SidebarUserCard() {
         <div className={css.userCardText} style={{ flex: 1 }}>
           {failed ? (
             <>
-              <span className={css.userWorkspace}>Your account details could not be loaded.</span>
+              <span className={css.userCardMessage}>Your account details could not be loaded.</span>
               <AriaButton className={css.cardRetry} onPress={() => shell.send({ type: "shell.retried" })}>
                 Try again
               </AriaButton>

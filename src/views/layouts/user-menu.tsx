@@ -41,7 +41,8 @@ export function UserMenu() {
   const role = roleSummary(data)
   return (
     <MenuTrigger>
-      <AriaButton className={css.menuTrigger} aria-label={`Account menu: ${workspace}${role === "" ? "" : `, ${role}`}`}>
+      {/* Named by its visible text (workspace and role), which phones keep for screen readers only. */}
+      <AriaButton className={css.menuTrigger}>
         <span className={css.avatar} aria-hidden="true">
           {initialOf(data)}
         </span>

@@ -96,6 +96,7 @@ export const card = style({
     "&[data-highlighted]": { borderColor: vars.color.accent, background: vars.color.accentSoft },
     "&[data-selecting]": { borderColor: vars.color.accent, opacity: 1 },
   },
+  "@media": { [belowDesktopMedia]: { minHeight: "auto", padding: vars.space.lg } },
 })
 
 export const cardTop = style({ display: "flex", alignItems: "flex-start", gap: vars.space.md })
@@ -110,6 +111,7 @@ export const cardIcon = style({
   borderRadius: vars.radius.md,
   background: vars.color.accentSoft,
   color: vars.color.accentText,
+  selectors: { [`${card}[data-highlighted] &`]: { background: vars.color.surface } },
 })
 
 export const cardTitles = style({ display: "flex", flexDirection: "column", gap: vars.space.xs, minWidth: 0, flex: 1 })

@@ -1,0 +1,344 @@
+/**
+ * Scan speed against the emulator floor (issue 5 "Performance"). A benchmark, not a timed test.
+ *
+ * 1. Starts moto_server, the API with its job worker in-process (tests/scanning/support.ts), and a counting HTTP proxy
+ *    between the scanner and moto (AWS_ENDPOINT_URL points at the proxy).
+ * 2. Seeds moto with ~1,000 resources across 10 services in one region (S3, IAM, EC2 security groups, SQS, SNS,
+ *    DynamoDB, KMS, Secrets Manager, ECR, CloudWatch Logs), directly (not through the proxy).
+ * 3. Adds the account, launches a scan through the API and waits until it is completed. The proxy counts every
+ *    request of the scan (API calls made), the distinct ones (same operation, region and parameters: the reads
+ *    needed), and the scanner's concurrency (peak and time-weighted average of requests in flight).
+ * 4. Replays exactly the distinct reads straight against moto at the scanner's (average) concurrency: moto's own call
+ *    rate in the same run. Floor = reads needed ÷ that rate. Ratio = scan wall time ÷ floor (goal ≤ 1.3) and
+ *    calls made ÷ calls needed (goal ≤ 1.1).
+ * 5. Findings write throughput: the production write path (`completeService`: batched INSERTs + roll-up in one
+ *    transaction) on a synthetic result, in rows/s.
+ *
+ *   npx node bench/scan.ts          # or `npm run bench -- scan`; BENCH_SCALE=0.3 for a smaller fixture
+ */
+import { createHash } from "node:crypto"
+import { Agent, createServer, request, type IncomingHttpHeaders } from "node:http"
+import type { AddressInfo } from "node:net"
+import { performance } from "node:perf_hooks"
+import { CreateLogGroupCommand } from "@aws-sdk/client-cloudwatch-logs"
+import { CreateTableCommand } from "@aws-sdk/client-dynamodb"
+import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand } from "@aws-sdk/client-ec2"
+import { CreateRepositoryCommand } from "@aws-sdk/client-ecr"
+import { CreateUserCommand } from "@aws-sdk/client-iam"
+import { CreateKeyCommand } from "@aws-sdk/client-kms"
+import { CreateBucketCommand } from "@aws-sdk/client-s3"
+import { CreateSecretCommand } from "@aws-sdk/client-secrets-manager"
+import { CreateTopicCommand } from "@aws-sdk/client-sns"
+import { CreateQueueCommand } from "@aws-sdk/client-sqs"
+import { Effect } from "effect"
+import { makeAwsClients, type AwsClients } from "../server/scanner/aws/clients.ts"
+import type { CheckResult } from "../server/scanner/check.ts"
+import { mapConcurrent } from "../server/scanner/pool.ts"
+import { completeService } from "../server/scans/run-service.ts"
+import { withSql } from "../tests/support/db.ts"
+import { addMotoAccount, MOTO_KEYS, startScan, startScanEnv } from "../tests/scanning/support.ts"
+
+const SCALE = Number(process.env["BENCH_SCALE"] ?? 1)
+const REGION = "us-east-1"
+const n = (count: number) => Math.max(1, Math.round(count * SCALE))
+
+// ---------------------------------------------------------------------------------------------------------------
+// Counting proxy
+
+interface Recorded {
+  readonly method: string
+  readonly path: string
+  readonly headers: IncomingHttpHeaders
+  readonly body: Buffer
+}
+
+const regionOf = (headers: IncomingHttpHeaders): string => /Credential=[^/]+\/\d+\/([^/]+)\//.exec(String(headers["authorization"] ?? ""))?.[1] ?? ""
+
+const startProxy = async () => {
+  let target = 0
+  let recording = false
+  let total = 0
+  let inflight = 0
+  let peak = 0
+  let area = 0
+  let last = performance.now()
+  let started = 0
+  const distinct = new Map<string, Recorded>()
+  const all: Array<string> = []
+  const agent = new Agent({ keepAlive: true, maxSockets: 128 })
+  const tick = () => {
+    const now = performance.now()
+    if (recording) area += inflight * (now - last)
+    last = now
+  }
+  const server = createServer((req, res) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (c: Buffer) => chunks.push(c))
+    req.on("end", () => {
+      const body = Buffer.concat(chunks)
+      const counted = recording
+      if (counted) {
+        tick()
+        total++
+        inflight++
+        peak = Math.max(peak, inflight)
+        const signature = [req.method, req.url, req.headers["x-amz-target"] ?? "", regionOf(req.headers), createHash("sha1").update(body).digest("hex")].join(" ")
+        all.push(`${signature} ${String(req.headers["x-amz-target"] ?? "")} ${body.toString("utf8").slice(0, 80)}`)
+        if (!distinct.has(signature)) distinct.set(signature, { method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, body })
+      }
+      const done = () => {
+        if (counted) {
+          tick()
+          inflight--
+        }
+      }
+      const up = request({ host: "127.0.0.1", port: target, method: req.method, path: req.url, headers: req.headers, agent }, (upRes) => {
+        res.writeHead(upRes.statusCode ?? 502, upRes.headers)
+        upRes.pipe(res)
+        upRes.on("end", done)
+        upRes.on("error", done)
+      })
+      up.on("error", (error) => {
+        done()
+        res.writeHead(502)
+        res.end(String(error))
+      })
+      up.end(body)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const port = (server.address() as AddressInfo).port
+  return {
+    url: `http://127.0.0.1:${port}`,
+    setTarget: (p: number) => {
+      target = p
+    },
+    start: () => {
+      total = 0
+      peak = 0
+      area = 0
+      distinct.clear()
+      all.length = 0
+      last = performance.now()
+      started = last
+      recording = true
+    },
+    stop: () => {
+      tick()
+      recording = false
+      const elapsed = performance.now() - started
+      return { total, peak, average: elapsed > 0 ? area / elapsed : 0, distinct: [...distinct.values()], all: [...all] }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())).finally(() => agent.destroy()),
+  }
+}
+
+/** Sends the recorded reads straight to moto at `concurrency`; answers the wall time in ms. */
+const replay = async (motoPort: number, reads: ReadonlyArray<Recorded>, concurrency: number) => {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
+  const one = (r: Recorded) =>
+    new Promise<number>((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port: motoPort, method: r.method, path: r.path, headers: r.headers, agent }, (res) => {
+        res.resume()
+        res.on("end", () => resolve(res.statusCode ?? 0))
+        res.on("error", reject)
+      })
+      req.on("error", reject)
+      req.end(r.body)
+    })
+  const started = performance.now()
+  await mapConcurrent(reads, concurrency, one)
+  const ms = performance.now() - started
+  agent.destroy()
+  return ms
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Seeding
+
+const seed = async (aws: AwsClients) => {
+  const counts: Record<string, number> = {}
+  const run = async (name: string, count: number, make: (i: number) => Promise<unknown>) => {
+    const t = performance.now()
+    await mapConcurrent(Array.from({ length: count }, (_, i) => i), 8, make)
+    counts[name] = count
+    console.log(`  seeded ${String(count).padStart(4)} ${name} in ${((performance.now() - t) / 1000).toFixed(1)} s`)
+  }
+  const s3 = aws.get("s3", REGION)
+  const iam = aws.get("iam", REGION)
+  const ec2 = aws.get("ec2", REGION)
+  const sqs = aws.get("sqs", REGION)
+  const sns = aws.get("sns", REGION)
+  const ddb = aws.get("dynamodb", REGION)
+  const kms = aws.get("kms", REGION)
+  const sm = aws.get("secretsmanager", REGION)
+  const ecr = aws.get("ecr", REGION)
+  const logs = aws.get("logs", REGION)
+  await run("S3 buckets", n(120), (i) => s3.send(new CreateBucketCommand({ Bucket: `bench-bucket-${i}` })))
+  await run("IAM users", n(150), (i) => iam.send(new CreateUserCommand({ UserName: `bench-user-${i}` })))
+  await run("EC2 security groups", n(150), async (i) => {
+    const sg = await ec2.send(new CreateSecurityGroupCommand({ GroupName: `bench-sg-${i}`, Description: "bench" }))
+    if (i % 3 === 0) {
+      await ec2.send(new AuthorizeSecurityGroupIngressCommand({
+        GroupId: sg.GroupId!,
+        IpPermissions: [{ IpProtocol: "tcp", FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: "0.0.0.0/0" }] }],
+      }))
+    }
+  })
+  await run("SQS queues", n(120), (i) => sqs.send(new CreateQueueCommand({ QueueName: `bench-queue-${i}` })))
+  await run("SNS topics", n(120), (i) => sns.send(new CreateTopicCommand({ Name: `bench-topic-${i}` })))
+  await run("DynamoDB tables", n(60), (i) =>
+    ddb.send(new CreateTableCommand({
+      TableName: `bench-table-${i}`,
+      AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" }],
+      KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
+      BillingMode: "PAY_PER_REQUEST",
+    })))
+  await run("KMS keys", n(60), () => kms.send(new CreateKeyCommand({ Description: "bench" })))
+  await run("Secrets Manager secrets", n(80), (i) => sm.send(new CreateSecretCommand({ Name: `bench-secret-${i}`, SecretString: "x" })))
+  await run("ECR repositories", n(60), (i) => ecr.send(new CreateRepositoryCommand({ repositoryName: `bench-repo-${i}` })))
+  await run("CloudWatch log groups", n(100), (i) => logs.send(new CreateLogGroupCommand({ logGroupName: `/bench/group-${i}` })))
+  return counts
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Findings write throughput on the production write path
+
+const syntheticResult = (checks: number, rowsPerCheck: number) => ({
+  resourcesScanned: checks * rowsPerCheck,
+  apiCalls: 0,
+  findings: Array.from({ length: checks }, (_, c): CheckResult => ({
+    check_id: `bench_check_${c}`,
+    service: "s3",
+    title: `Bench check ${c}`,
+    policy_check: `Bench check ${c}`,
+    description: "A synthetic check for the write benchmark",
+    severity: c % 2 === 0 ? "high" : "low",
+    cis: { v3: "2.1.1" },
+    remediation: "None",
+    status: c % 3 === 0 ? "fail" : "pass",
+    field_labels: { resource_id: "Resource", region: "Region", compliant: "Compliant", reason: "Reason" },
+    details: Array.from({ length: rowsPerCheck }, (_, r) => ({
+      resource_id: `arn:aws:s3:::bench-${c}-${r}`,
+      region: REGION,
+      compliant: (c + r) % 3 !== 0,
+      reason: "Synthetic resource row for the write benchmark",
+      size: r,
+    })),
+    errors: [],
+  })),
+})
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const main = async () => {
+  const proxy = await startProxy()
+  console.log("starting moto, the API and the worker…")
+  const env = await startScanEnv({ env: { AWS_ENDPOINT_URL: proxy.url, LOG_LEVEL: "warn" } })
+  proxy.setTarget(env.moto.port)
+  const aws = makeAwsClients({ credentials: { accessKeyId: MOTO_KEYS.access_key, secretAccessKey: MOTO_KEYS.secret_key }, endpoint: env.moto.endpoint, maxAttempts: 3 })
+  try {
+    console.log(`seeding moto (${env.server.database.kind} database)…`)
+    const seeded = await seed(aws)
+    const resources = Object.values(seeded).reduce((a, b) => a + b, 0)
+
+    const owner = await env.workspace()
+    const account = await addMotoAccount(env, owner, "Bench")
+    proxy.start()
+    const t0 = performance.now()
+    const scan = await startScan(env, owner, account.id)
+    const done = await env.waitForScan(owner, scan.id, 30 * 60_000)
+    const wallMs = performance.now() - t0
+    const traffic = proxy.stop()
+    if (done.status !== "completed") throw new Error(`scan ended ${done.status}`)
+
+    const engineCalls = await env.sql((q) =>
+      q<{ calls: number; resources: number }>`SELECT coalesce(sum(api_calls), 0)::int AS calls, coalesce(sum(resources_scanned), 0)::int AS resources
+                                                FROM scan_services WHERE scan_id = ${scan.id}`)
+    const rows = await env.sql((q) =>
+      q<{ rows: number }>`SELECT coalesce(sum(jsonb_array_length(details)), 0)::int AS rows FROM findings WHERE scan_id = ${scan.id}`)
+
+    if (process.env["BENCH_VERBOSE"] === "1") {
+      const timeline = await env.sql((q) =>
+        q<{ name: string; start_ms: number; end_ms: number; api_calls: number }>`
+          SELECT cs.name, (extract(epoch FROM ss.started_at - s.scan_start) * 1000)::int AS start_ms,
+                 (extract(epoch FROM ss.last_scanned_at - s.scan_start) * 1000)::int AS end_ms, ss.api_calls
+          FROM scan_services ss JOIN scans s ON s.id = ss.scan_id JOIN cloud_services cs ON cs.id = ss.service_id
+          WHERE ss.scan_id = ${scan.id} ORDER BY ss.started_at`)
+      for (const t of timeline) console.log(`  ${t.name.padEnd(22)} ${String(t.start_ms).padStart(7)} → ${String(t.end_ms).padStart(7)} ms  ${t.api_calls} calls`)
+      const counts = new Map<string, number>()
+      for (const r of traffic.all) counts.set(r, (counts.get(r) ?? 0) + 1)
+      const dups = [...counts.entries()].filter(([, c]) => c > 1).sort((a, b) => b[1] - a[1]).slice(0, 15)
+      for (const [sig, c] of dups) console.log(`  ${c}× ${sig.slice(0, 140)}`)
+    }
+    const concurrency = Math.max(1, Math.round(traffic.average))
+    const needed = traffic.distinct.length
+    const replayMs = await replay(env.moto.port, traffic.distinct, concurrency)
+    const rate = needed / (replayMs / 1000)
+    const floorMs = (needed / rate) * 1000
+    const replayPeakMs = await replay(env.moto.port, traffic.distinct, Math.max(1, traffic.peak))
+
+    // Write throughput: a fabricated open scan of one service, completed with a synthetic result.
+    const CHECKS = n(2000)
+    const ROWS = 10
+    const fabricated = await env.sql((q) =>
+      Effect.gen(function* () {
+        const s = yield* q<{ id: number }>`INSERT INTO scans (workspace_id, account_id, cloud_provider_id, status, total_services)
+          VALUES (${owner.workspaceId}, ${account.id}, 1, 'running', 1) RETURNING id`
+        const ss = yield* q<{ id: number }>`INSERT INTO scan_services (workspace_id, scan_id, service_id, status)
+          SELECT ${owner.workspaceId}, ${s[0]!.id}, id, 'running' FROM cloud_services WHERE key = 's3' RETURNING id`
+        return { scanId: s[0]!.id, serviceRowId: ss[0]!.id }
+      }))
+    const result = syntheticResult(CHECKS, ROWS)
+    const w0 = performance.now()
+    await withSql(env.server.databaseUrl, completeService({ workspace_id: owner.workspaceId, scan_id: fabricated.scanId, scan_service_id: fabricated.serviceRowId }, result))
+    const writeMs = performance.now() - w0
+
+    const line = (label: string, value: string) => console.log(`  ${label.padEnd(46)}${value}`)
+    console.log("\nscan benchmark")
+    line("database", env.server.database.kind)
+    line("resources seeded", `${resources} across ${Object.keys(seeded).length} services (${REGION})`)
+    line("services scanned", `${done.total_services} (${done.completed_services} completed)`)
+    line("findings / detail rows", `${done.findings_count} / ${rows[0]!.rows}`)
+    line("wall time (launch → completed)", `${(wallMs / 1000).toFixed(2)} s`)
+    line("API calls made (proxy)", `${traffic.total} (engine counted ${engineCalls[0]!.calls})`)
+    line("distinct reads needed", `${needed}`)
+    line("calls made / needed", `${(traffic.total / needed).toFixed(3)}  (goal ≤ 1.1)`)
+    line("scanner concurrency (avg / peak in flight)", `${traffic.average.toFixed(1)} / ${traffic.peak}`)
+    line(`moto rate at concurrency ${concurrency} (replay)`, `${rate.toFixed(1)} req/s (${(replayMs / 1000).toFixed(2)} s)`)
+    line(`moto rate at concurrency ${traffic.peak} (replay)`, `${(needed / (replayPeakMs / 1000)).toFixed(1)} req/s`)
+    line("floor = needed ÷ rate", `${(floorMs / 1000).toFixed(2)} s`)
+    line("ratio wall / floor", `${(wallMs / floorMs).toFixed(3)}  (goal ≤ 1.3)`)
+    line("findings write (batched, one transaction)", `${CHECKS} findings, ${CHECKS * ROWS} rows in ${(writeMs / 1000).toFixed(2)} s`)
+    line("findings rows/s", `${(CHECKS / (writeMs / 1000)).toFixed(0)} findings/s, ${((CHECKS * ROWS) / (writeMs / 1000)).toFixed(0)} detail rows/s`)
+    console.log(
+      `\n${JSON.stringify({
+        bench: "scan",
+        database: env.server.database.kind,
+        resources,
+        wall_s: +(wallMs / 1000).toFixed(3),
+        calls_made: traffic.total,
+        reads_needed: needed,
+        calls_ratio: +(traffic.total / needed).toFixed(3),
+        concurrency_avg: +traffic.average.toFixed(2),
+        concurrency_peak: traffic.peak,
+        moto_rate: +rate.toFixed(1),
+        floor_s: +(floorMs / 1000).toFixed(3),
+        ratio: +(wallMs / floorMs).toFixed(3),
+        findings_per_s: Math.round(CHECKS / (writeMs / 1000)),
+        rows_per_s: Math.round((CHECKS * ROWS) / (writeMs / 1000)),
+      })}`,
+    )
+  } finally {
+    aws.destroy()
+    await env.stop()
+    await proxy.close()
+  }
+}
+
+try {
+  await main()
+} catch (error) {
+  console.error(error)
+  process.exitCode = 1
+}

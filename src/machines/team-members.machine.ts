@@ -36,6 +36,8 @@ import type { QueryPhase } from "./team-effects.ts"
 export interface Viewer {
   readonly userId: UserId
   readonly isOwner: boolean
+  /** Shown under a member's email when the member has no name (access §2: "email or workspace name beneath"). */
+  readonly workspaceName: string
 }
 
 export interface TeamMembersContext {
@@ -137,7 +139,7 @@ export const teamMembersMachine = setup({
     assignViewer: assign({
       viewer: ({ event }) => {
         const info = (event as { output?: WorkspaceInfoResponse }).output
-        return info === undefined ? null : { userId: info.user_id, isOwner: info.is_owner }
+        return info === undefined ? null : { userId: info.user_id, isOwner: info.is_owner, workspaceName: info.workspace_name }
       },
     }),
     assignEditRequest: assign({

@@ -115,7 +115,10 @@ const insertFindings = (p: RunServicePayload, serviceId: number, drafts: Readonl
   })
 
 /** Writes the findings and completes the service in one transaction; false when the work was already done or canceled. */
-export const completeService = (p: RunServicePayload, result: Pick<ScanServiceResult, "findings" | "resourcesScanned" | "apiCalls">) =>
+export const completeService = (
+  p: RunServicePayload,
+  result: Pick<ScanServiceResult, "findings" | "resourcesScanned" | "apiCalls"> & Partial<Pick<ScanServiceResult, "regions" | "errors">>,
+) =>
   inScope({ workspaceId: p.workspace_id })(
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
@@ -132,6 +135,12 @@ export const completeService = (p: RunServicePayload, result: Pick<ScanServiceRe
         FROM (SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'fail')::int AS failed
               FROM findings WHERE workspace_id = ${p.workspace_id} AND scan_service_id = ${p.scan_service_id}) f
         WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id}`
+      // The first service to discover the account's enabled regions shares them with the services still to run,
+      // so each of those skips DescribeRegions (unless discovery itself failed and fell back to the home region).
+      if (result.regions !== undefined && result.regions.length > 0 && !(result.errors ?? []).some((e) => e.resourceType === "regions")) {
+        yield* sql`UPDATE scans SET regions = ${`{${result.regions.join(",")}}`}::text[]
+                   WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} AND regions IS NULL`
+      }
       yield* rollUpScan(p.workspace_id, p.scan_id)
       return true
     }),

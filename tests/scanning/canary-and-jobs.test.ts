@@ -227,6 +227,24 @@ describe("roll-up", () => {
   })
 })
 
+describe("region discovery", () => {
+  it("shares the first service's discovered regions with the rest of the scan, unless discovery failed", async () => {
+    const { scanId, services } = await fabricateScan([{ key: "s3", jobId: null }, { key: "iam", jobId: null }, { key: "kms", jobId: null }])
+    const payload = (s: { id: number }) => ({ workspace_id: owner.workspaceId, scan_id: scanId, scan_service_id: s.id })
+    const regions = () => env.sql((q) => q<{ regions: ReadonlyArray<string> | null }>`SELECT regions FROM scans WHERE id = ${scanId}`)
+    const failedDiscovery = {
+      findings: [], resourcesScanned: 0, apiCalls: 1, regions: ["us-east-1"],
+      errors: [{ resourceType: "regions", region: "us-east-1", operation: "ec2:DescribeRegions", kind: "access_denied" as const, code: "AccessDenied", message: "no" }],
+    }
+    await withSql(env.server.databaseUrl, completeService(payload(services[0]!), failedDiscovery))
+    expect((await regions())[0]!.regions).toBeNull()
+    await withSql(env.server.databaseUrl, completeService(payload(services[1]!), { findings: [], resourcesScanned: 0, apiCalls: 1, regions: ["eu-west-1", "us-east-1"], errors: [] }))
+    expect((await regions())[0]!.regions).toEqual(["eu-west-1", "us-east-1"])
+    await withSql(env.server.databaseUrl, completeService(payload(services[2]!), { findings: [], resourcesScanned: 0, apiCalls: 1, regions: ["ap-south-1"], errors: [] }))
+    expect((await regions())[0]!.regions).toEqual(["eu-west-1", "us-east-1"])
+  })
+})
+
 describe("orphan sweeper", () => {
   const queueLayer = () =>
     Layer.mergeAll(

@@ -129,6 +129,8 @@ const statements = [
      FOREIGN KEY (scan_service_id, workspace_id) REFERENCES scan_services (id, workspace_id) ON DELETE CASCADE
    )`,
   `CREATE INDEX findings_scan_idx ON findings (scan_id, service_id, id)`,
+  // Keyset pages of the streamed export (WHERE scan_id = $1 AND id > $2 ORDER BY id).
+  `CREATE INDEX findings_scan_id_idx ON findings (scan_id, id)`,
 
   `CREATE TABLE remediations (
      id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

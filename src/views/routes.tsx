@@ -20,7 +20,7 @@ import { InvitationSignupView } from "./invitations/invitation-signup.view.tsx"
 import { DashboardLayout } from "./layouts/dashboard-layout.tsx"
 import { NotFoundView } from "./not-found.view.tsx"
 import { ProfileView } from "./profile/profile.view.tsx"
-import { RootRedirect, RouteGate, type RouteAccess } from "./route-gates.tsx"
+import { PermissionGate, RootRedirect, RouteGate, RouteStateMessage, WorkspaceGate, type RouteAccess } from "./route-gates.tsx"
 import { UserManagementView } from "./team/user-management.view.tsx"
 import { Spinner } from "./ui/spinner.tsx"
 import { WorkspaceSelectionView } from "./workspaces/workspace-selection.view.tsx"
@@ -83,9 +83,20 @@ function RouteLoading() {
   )
 }
 
-/** The authenticated shell: sidebar (navigation, user card), header (back button, breadcrumbs, user menu), content. */
+/**
+ * The authenticated shell: sidebar (navigation, user card), header (back button, breadcrumbs, user menu), content.
+ * The workspace gate guards the whole shell (it needs a selected workspace the user still belongs to); the permission
+ * gate guards the page inside it; a message carried by a redirect (the permission gate's) shows above the page.
+ */
 export function DashboardShell({ children }: { readonly children: ReactNode }) {
-  return <DashboardLayout>{children}</DashboardLayout>
+  return (
+    <WorkspaceGate>
+      <DashboardLayout>
+        <RouteStateMessage />
+        <PermissionGate>{children}</PermissionGate>
+      </DashboardLayout>
+    </WorkspaceGate>
+  )
 }
 
 export function AppRoutes() {

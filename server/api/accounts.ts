@@ -34,6 +34,8 @@ import { AppConfig } from "../config.ts"
 import { logLine } from "../log.ts"
 import { MANAGE_ACCOUNTS, READ, scoped } from "../scans/access.ts"
 import { recordAudit } from "../scans/audit.ts"
+import { cancelJobs } from "../scans/launch.ts"
+import { RUN_SERVICE_JOB } from "../scans/run-service.ts"
 import { ScanningTexts } from "../scans/texts.ts"
 
 const invalid = (message: string, path: string) => new ValidationError({ message, errors: [{ path, message }] })
@@ -127,7 +129,7 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
         })))
     .handle("create", ({ request, payload }) => addAccount(request, payload))
     .handle("delete", ({ request, params }) =>
-      scoped(request, MANAGE_ACCOUNTS, (ctx) =>
+      Effect.tap(scoped(request, MANAGE_ACCOUNTS, (ctx) =>
         Effect.gen(function* () {
           const deleted = yield* deleteAccount(ctx.workspaceId, params.id)
           if (deleted === undefined) return yield* new NotFound({ message: ScanningTexts.accountNotFound })
@@ -140,8 +142,11 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
             details: { account_name: deleted.accountName, cloud_account_id: deleted.cloudAccountId, open_jobs: deleted.openJobIds.length },
             ip: ctx.ip,
           })
-          return { ok: true, message: ScanningTexts.accountDeleted }
-        })))
+          return { ok: true, message: ScanningTexts.accountDeleted, openJobIds: deleted.openJobIds }
+        })),
+        // Queued jobs of the deleted account's scans are canceled once the delete has committed.
+        (result) => cancelJobs(RUN_SERVICE_JOB, result.openJobIds),
+      ).pipe(Effect.map(({ ok, message }) => ({ ok, message }))))
     .handle("revealSecret", ({ request, params }) =>
       scoped(request, MANAGE_ACCOUNTS, (ctx) =>
         Effect.gen(function* () {

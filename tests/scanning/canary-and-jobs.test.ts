@@ -13,6 +13,7 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { openCredentials } from "../../server/accounts/credential-vault.ts"
+import { inScope } from "../../server/auth/rls.ts"
 import { Database } from "../../server/db/client.ts"
 import { JobQueue } from "../../server/jobs/queue.ts"
 import { makeAwsClients } from "../../server/scanner/aws/clients.ts"
@@ -224,6 +225,46 @@ describe("roll-up", () => {
     expect(mid.scan_end).not.toBeNull()
     const error = await env.sql((q) => q<{ error: string }>`SELECT error FROM scan_services WHERE id = ${iam!.id}`)
     expect(error[0]!.error).toBe("IAM collector crashed")
+  })
+})
+
+describe("row-level security (beneath the handlers' own checks)", () => {
+  it("shows each workspace only its own scanning rows, nothing without a scope, and the sweeper scope only scans", async () => {
+    const other = await env.workspace()
+    const counts = (scope: { workspaceId?: number }, system = false) =>
+      withSql(
+        env.server.databaseUrl,
+        inScope(scope)(
+          Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            if (system) yield* sql`SELECT set_config('app.system_scope', 'scan-sweeper', true)`
+            const n = (table: string) => sql.unsafe<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`).pipe(Effect.map((r) => r[0]!.n))
+            return {
+              accounts: yield* n("accounts"),
+              scans: yield* n("scans"),
+              services: yield* n("scan_services"),
+              findings: yield* n("findings"),
+            }
+          }),
+        ),
+      )
+    const mine = await counts({ workspaceId: owner.workspaceId })
+    expect(mine.accounts).toBeGreaterThan(0)
+    expect(mine.findings).toBeGreaterThan(0)
+    expect(await counts({ workspaceId: other.workspaceId })).toEqual({ accounts: 0, scans: 0, services: 0, findings: 0 })
+    expect(await counts({})).toEqual({ accounts: 0, scans: 0, services: 0, findings: 0 })
+    const sweeper = await counts({}, true)
+    expect(sweeper.accounts).toBe(0)
+    expect(sweeper.findings).toBe(0)
+    expect(sweeper.scans).toBeGreaterThanOrEqual(mine.scans)
+    // Writing into another workspace is refused by the policy itself.
+    const write = await withSql(
+      env.server.databaseUrl,
+      inScope({ workspaceId: other.workspaceId })(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE accounts SET account_name = 'hijacked' RETURNING id`),
+      ),
+    )
+    expect(write).toEqual([])
   })
 })
 

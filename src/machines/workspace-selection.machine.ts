@@ -91,6 +91,8 @@ export interface WorkspaceCard {
   /** ISO time of the last selection on this device, if any. */
   readonly lastAccessedAt: string | null
   readonly isHighlighted: boolean
+  /** The workspace selected now (the one being switched away from). */
+  readonly isCurrent: boolean
 }
 
 const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
@@ -351,6 +353,7 @@ export const selectWorkspaceCards = (snapshot: Pick<Snapshot, "context">): Reado
     roleLabel: workspace.is_owner ? OWNER_LABEL : workspace.role,
     lastAccessedAt: context.store.lastAccessedWorkspaces[String(workspace.workspace_id)] ?? null,
     isHighlighted: context.highlightedWorkspaceId === workspace.workspace_id,
+    isCurrent: context.store.selectedWorkspaceId === workspace.workspace_id,
   }))
 }
 

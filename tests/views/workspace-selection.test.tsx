@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, within } from "@testing-library/react"
 import { afterEach, describe, expect, it } from "vitest"
 import type { WorkspaceId } from "../../src/contracts/ids.ts"
 import { emptyWorkspaceStore, type Workspace } from "../../src/contracts/workspaces.ts"
-import { markNewlyAdded } from "../../src/services/storage.ts"
+import { markNewlyAdded, selectWorkspace } from "../../src/services/storage.ts"
 import { httpFailure } from "../machines/auth-fakes.ts"
 import { T0, fakeWorkspaceEffects, renderAccess } from "./access-render.tsx"
 
@@ -27,7 +27,7 @@ const cards = () => within(screen.getByRole("list", { name: "Your workspaces" })
 
 describe("workspace selection screen", () => {
   it("shows a card per workspace with the 'Owner' marker, the role, the 'New' badge and no search box at 3", async () => {
-    const workspace = fakeWorkspaceEffects(markNewlyAdded(emptyWorkspaceStore, 2, T0 - 1000))
+    const workspace = fakeWorkspaceEffects(markNewlyAdded(selectWorkspace(emptyWorkspaceStore, 1, T0 - 5000), 2, T0 - 1000))
     renderAccess("/workspace-selection", { workspace })
     expect(screen.getByRole("heading", { level: 1, name: "Select a workspace" })).toBeTruthy()
     expect(screen.getByRole("status", { name: "Loading workspaces..." })).toBeTruthy()
@@ -37,9 +37,12 @@ describe("workspace selection screen", () => {
     expect(within(first!).getByText("Owner")).toBeTruthy()
     expect(within(first!).getByText("1 member")).toBeTruthy()
     expect(within(first!).queryByText("New")).toBeNull()
+    expect(within(first!).getByText("Current")).toBeTruthy()
+    expect(within(first!).getByText("Last opened Mar 1, 2025")).toBeTruthy()
     expect(within(second!).getByText("Security Engineer")).toBeTruthy()
     expect(within(second!).getByText("New")).toBeTruthy()
     expect(within(second!).getByText("Joined Jan 15, 2025")).toBeTruthy()
+    expect(within(second!).queryByText("Current")).toBeNull()
     expect(screen.queryByLabelText("Search workspaces")).toBeNull()
   })
 

@@ -92,6 +92,7 @@ function WorkspaceCardButton({ actorRef, card }: { readonly actorRef: SelectionR
                 <Badge tone="neutral">{card.roleLabel}</Badge>
               )}
               {card.isNew ? <Badge tone="success">New</Badge> : null}
+              {card.isCurrent ? <Badge tone="neutral">Current</Badge> : null}
             </span>
           </span>
         </span>
@@ -148,7 +149,8 @@ const cardEqual = (a: WorkspaceCard, b: WorkspaceCard | undefined): boolean =>
   a.workspace === b.workspace &&
   a.isNew === b.isNew &&
   a.isHighlighted === b.isHighlighted &&
-  a.lastAccessedAt === b.lastAccessedAt
+  a.lastAccessedAt === b.lastAccessedAt &&
+  a.isCurrent === b.isCurrent
 
 function LoadingCards({ label }: { readonly label: string }) {
   return (

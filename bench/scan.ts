@@ -2,7 +2,8 @@
  * Scan speed against the emulator floor (issue 5 "Performance"). A benchmark, not a timed test.
  *
  * 1. Starts moto_server, the API with its job worker in-process (tests/scanning/support.ts), and a counting HTTP proxy
- *    between the scanner and moto (AWS_ENDPOINT_URL points at the proxy).
+ *    between the scanner and moto (AWS_ENDPOINT_URL points at the proxy), in a worker thread so it does not share
+ *    the scanner's event loop (bench/support/traffic-worker.ts).
  * 2. Seeds moto with ~1,000 resources across 10 services in one region (S3, IAM, EC2 security groups, SQS, SNS,
  *    DynamoDB, KMS, Secrets Manager, ECR, CloudWatch Logs), directly (not through the proxy).
  * 3. Adds the account, launches a scan through the API and waits until it is completed. The proxy counts every
@@ -16,10 +17,8 @@
  *
  *   npx node bench/scan.ts          # or `npm run bench -- scan`; BENCH_SCALE=0.3 for a smaller fixture
  */
-import { createHash } from "node:crypto"
-import { Agent, createServer, request, type IncomingHttpHeaders } from "node:http"
-import type { AddressInfo } from "node:net"
 import { performance } from "node:perf_hooks"
+import { Worker } from "node:worker_threads"
 import { CreateLogGroupCommand } from "@aws-sdk/client-cloudwatch-logs"
 import { CreateTableCommand } from "@aws-sdk/client-dynamodb"
 import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand } from "@aws-sdk/client-ec2"
@@ -43,114 +42,42 @@ const REGION = "us-east-1"
 const n = (count: number) => Math.max(1, Math.round(count * SCALE))
 
 // ---------------------------------------------------------------------------------------------------------------
-// Counting proxy
+// Traffic meter (counting proxy + replayer) in a worker thread: see ./support/traffic-worker.ts
 
-interface Recorded {
-  readonly method: string
-  readonly path: string
-  readonly headers: IncomingHttpHeaders
-  readonly body: Buffer
+interface TrafficReport {
+  readonly total: number
+  readonly peak: number
+  readonly average: number
+  readonly distinct: number
+  readonly repeated: ReadonlyArray<string>
 }
 
-const regionOf = (headers: IncomingHttpHeaders): string => /Credential=[^/]+\/\d+\/([^/]+)\//.exec(String(headers["authorization"] ?? ""))?.[1] ?? ""
-
-const startProxy = async () => {
-  let target = 0
-  let recording = false
-  let total = 0
-  let inflight = 0
-  let peak = 0
-  let area = 0
-  let last = performance.now()
-  let started = 0
-  const distinct = new Map<string, Recorded>()
-  const all: Array<string> = []
-  const agent = new Agent({ keepAlive: true, maxSockets: 128 })
-  const tick = () => {
-    const now = performance.now()
-    if (recording) area += inflight * (now - last)
-    last = now
-  }
-  const server = createServer((req, res) => {
-    const chunks: Array<Buffer> = []
-    req.on("data", (c: Buffer) => chunks.push(c))
-    req.on("end", () => {
-      const body = Buffer.concat(chunks)
-      const counted = recording
-      if (counted) {
-        tick()
-        total++
-        inflight++
-        peak = Math.max(peak, inflight)
-        const signature = [req.method, req.url, req.headers["x-amz-target"] ?? "", regionOf(req.headers), createHash("sha1").update(body).digest("hex")].join(" ")
-        all.push(`${signature} ${String(req.headers["x-amz-target"] ?? "")} ${body.toString("utf8").slice(0, 80)}`)
-        if (!distinct.has(signature)) distinct.set(signature, { method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, body })
-      }
-      const done = () => {
-        if (counted) {
-          tick()
-          inflight--
-        }
-      }
-      const up = request({ host: "127.0.0.1", port: target, method: req.method, path: req.url, headers: req.headers, agent }, (upRes) => {
-        res.writeHead(upRes.statusCode ?? 502, upRes.headers)
-        upRes.pipe(res)
-        upRes.on("end", done)
-        upRes.on("error", done)
-      })
-      up.on("error", (error) => {
-        done()
-        res.writeHead(502)
-        res.end(String(error))
-      })
-      up.end(body)
-    })
+const startTrafficMeter = async () => {
+  const worker = new Worker(new URL("./support/traffic-worker.ts", import.meta.url))
+  let nextId = 0
+  const pending = new Map<number, (value: any) => void>()
+  worker.on("message", (m: { id: number }) => {
+    pending.get(m.id)?.(m)
+    pending.delete(m.id)
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const port = (server.address() as AddressInfo).port
+  const ask = <T>(message: Record<string, unknown>): Promise<T> =>
+    new Promise((resolve) => {
+      const id = nextId++
+      pending.set(id, resolve)
+      worker.postMessage({ ...message, id })
+    })
+  const { port } = await ask<{ port: number }>({ type: "listen" })
   return {
     url: `http://127.0.0.1:${port}`,
-    setTarget: (p: number) => {
-      target = p
+    setTarget: (p: number) => ask({ type: "target", port: p }),
+    start: () => ask({ type: "start" }),
+    stop: () => ask<TrafficReport>({ type: "stop" }),
+    replay: (concurrency: number) => ask<{ ms: number }>({ type: "replay", concurrency }).then((r) => r.ms),
+    close: async () => {
+      await ask({ type: "close" })
+      await worker.terminate()
     },
-    start: () => {
-      total = 0
-      peak = 0
-      area = 0
-      distinct.clear()
-      all.length = 0
-      last = performance.now()
-      started = last
-      recording = true
-    },
-    stop: () => {
-      tick()
-      recording = false
-      const elapsed = performance.now() - started
-      return { total, peak, average: elapsed > 0 ? area / elapsed : 0, distinct: [...distinct.values()], all: [...all] }
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())).finally(() => agent.destroy()),
   }
-}
-
-/** Sends the recorded reads straight to moto at `concurrency`; answers the wall time in ms. */
-const replay = async (motoPort: number, reads: ReadonlyArray<Recorded>, concurrency: number) => {
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
-  const one = (r: Recorded) =>
-    new Promise<number>((resolve, reject) => {
-      const req = request({ host: "127.0.0.1", port: motoPort, method: r.method, path: r.path, headers: r.headers, agent }, (res) => {
-        res.resume()
-        res.on("end", () => resolve(res.statusCode ?? 0))
-        res.on("error", reject)
-      })
-      req.on("error", reject)
-      req.end(r.body)
-    })
-  const started = performance.now()
-  await mapConcurrent(reads, concurrency, one)
-  const ms = performance.now() - started
-  agent.destroy()
-  return ms
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -232,10 +159,10 @@ const syntheticResult = (checks: number, rowsPerCheck: number) => ({
 // ---------------------------------------------------------------------------------------------------------------
 
 const main = async () => {
-  const proxy = await startProxy()
+  const proxy = await startTrafficMeter()
   console.log("starting moto, the API and the worker…")
   const env = await startScanEnv({ env: { AWS_ENDPOINT_URL: proxy.url, LOG_LEVEL: "warn" } })
-  proxy.setTarget(env.moto.port)
+  await proxy.setTarget(env.moto.port)
   const aws = makeAwsClients({ credentials: { accessKeyId: MOTO_KEYS.access_key, secretAccessKey: MOTO_KEYS.secret_key }, endpoint: env.moto.endpoint, maxAttempts: 3 })
   try {
     console.log(`seeding moto (${env.server.database.kind} database)…`)
@@ -244,12 +171,12 @@ const main = async () => {
 
     const owner = await env.workspace()
     const account = await addMotoAccount(env, owner, "Bench")
-    proxy.start()
+    await proxy.start()
     const t0 = performance.now()
     const scan = await startScan(env, owner, account.id)
     const done = await env.waitForScan(owner, scan.id, 30 * 60_000)
     const wallMs = performance.now() - t0
-    const traffic = proxy.stop()
+    const traffic = await proxy.stop()
     if (done.status !== "completed") throw new Error(`scan ended ${done.status}`)
 
     const engineCalls = await env.sql((q) =>
@@ -266,17 +193,14 @@ const main = async () => {
           FROM scan_services ss JOIN scans s ON s.id = ss.scan_id JOIN cloud_services cs ON cs.id = ss.service_id
           WHERE ss.scan_id = ${scan.id} ORDER BY ss.started_at`)
       for (const t of timeline) console.log(`  ${t.name.padEnd(22)} ${String(t.start_ms).padStart(7)} → ${String(t.end_ms).padStart(7)} ms  ${t.api_calls} calls`)
-      const counts = new Map<string, number>()
-      for (const r of traffic.all) counts.set(r, (counts.get(r) ?? 0) + 1)
-      const dups = [...counts.entries()].filter(([, c]) => c > 1).sort((a, b) => b[1] - a[1]).slice(0, 15)
-      for (const [sig, c] of dups) console.log(`  ${c}× ${sig.slice(0, 140)}`)
+      for (const r of traffic.repeated) console.log(`  ${r}`)
     }
     const concurrency = Math.max(1, Math.round(traffic.average))
-    const needed = traffic.distinct.length
-    const replayMs = await replay(env.moto.port, traffic.distinct, concurrency)
+    const needed = traffic.distinct
+    const replayMs = await proxy.replay(concurrency)
     const rate = needed / (replayMs / 1000)
     const floorMs = (needed / rate) * 1000
-    const replayPeakMs = await replay(env.moto.port, traffic.distinct, Math.max(1, traffic.peak))
+    const replayPeakMs = await proxy.replay(Math.max(1, traffic.peak))
 
     // Write throughput: a fabricated open scan of one service, completed with a synthetic result.
     const CHECKS = n(2000)

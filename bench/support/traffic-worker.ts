@@ -1,0 +1,140 @@
+/**
+ * The scan benchmark's traffic meter, in its own thread so it does not compete with the scanner's event loop:
+ * a counting HTTP proxy in front of moto (total requests, requests in flight, distinct requests by operation, region
+ * and parameters) and a replayer that sends the distinct requests straight to moto at a given concurrency.
+ *
+ * Messages in: { type: "listen" } | { type: "target", port } | { type: "start" } | { type: "stop" } |
+ * { type: "replay", concurrency } | { type: "close" }; every message is answered with { id, ...result }.
+ */
+import { createHash } from "node:crypto"
+import { Agent, createServer, request, type IncomingHttpHeaders } from "node:http"
+import type { AddressInfo } from "node:net"
+import { performance } from "node:perf_hooks"
+import { parentPort } from "node:worker_threads"
+
+interface Recorded {
+  readonly method: string
+  readonly path: string
+  readonly headers: IncomingHttpHeaders
+  readonly body: Buffer
+}
+
+const regionOf = (headers: IncomingHttpHeaders): string =>
+  /Credential=[^/]+\/\d+\/([^/]+)\//.exec(String(headers["authorization"] ?? ""))?.[1] ?? ""
+
+let target = 0
+let recording = false
+let total = 0
+let inflight = 0
+let peak = 0
+let area = 0
+let last = performance.now()
+let started = 0
+const distinct = new Map<string, Recorded>()
+const repeats = new Map<string, number>()
+const agent = new Agent({ keepAlive: true, maxSockets: 256 })
+
+const tick = () => {
+  const now = performance.now()
+  if (recording) area += inflight * (now - last)
+  last = now
+}
+
+const server = createServer((req, res) => {
+  const chunks: Array<Buffer> = []
+  req.on("data", (c: Buffer) => chunks.push(c))
+  req.on("end", () => {
+    const body = Buffer.concat(chunks)
+    const counted = recording
+    if (counted) {
+      tick()
+      total++
+      inflight++
+      peak = Math.max(peak, inflight)
+      const operation = String(req.headers["x-amz-target"] ?? /Action=([A-Za-z]+)/.exec(body.toString("latin1"))?.[1] ?? "")
+      const signature = [req.method, req.url, operation, regionOf(req.headers), createHash("sha1").update(body).digest("hex")].join(" ")
+      if (distinct.has(signature)) repeats.set(signature, (repeats.get(signature) ?? 1) + 1)
+      else distinct.set(signature, { method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, body })
+    }
+    let finished = false
+    const done = () => {
+      if (counted && !finished) {
+        finished = true
+        tick()
+        inflight--
+      }
+    }
+    const up = request({ host: "127.0.0.1", port: target, method: req.method, path: req.url, headers: req.headers, agent }, (upRes) => {
+      res.writeHead(upRes.statusCode ?? 502, upRes.headers)
+      upRes.pipe(res)
+      upRes.on("end", done)
+      upRes.on("error", done)
+    })
+    up.on("error", (error) => {
+      done()
+      res.writeHead(502)
+      res.end(String(error))
+    })
+    up.end(body)
+  })
+})
+
+const replay = async (concurrency: number) => {
+  const reads = [...distinct.values()]
+  const replayAgent = new Agent({ keepAlive: true, maxSockets: concurrency })
+  const one = (r: Recorded) =>
+    new Promise<void>((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port: target, method: r.method, path: r.path, headers: r.headers, agent: replayAgent }, (res) => {
+        res.resume()
+        res.on("end", () => resolve())
+        res.on("error", reject)
+      })
+      req.on("error", reject)
+      req.end(r.body)
+    })
+  let next = 0
+  const t0 = performance.now()
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, reads.length) }, async () => {
+      while (next < reads.length) await one(reads[next++]!)
+    }),
+  )
+  const ms = performance.now() - t0
+  replayAgent.destroy()
+  return ms
+}
+
+parentPort!.on("message", async (message: { id: number; type: string; port?: number; concurrency?: number }) => {
+  const reply = (result: Record<string, unknown>) => parentPort!.postMessage({ id: message.id, ...result })
+  switch (message.type) {
+    case "listen":
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+      return reply({ port: (server.address() as AddressInfo).port })
+    case "target":
+      target = message.port ?? 0
+      return reply({})
+    case "start":
+      total = 0
+      peak = 0
+      area = 0
+      distinct.clear()
+      repeats.clear()
+      last = performance.now()
+      started = last
+      recording = true
+      return reply({})
+    case "stop": {
+      tick()
+      recording = false
+      const elapsed = performance.now() - started
+      const top = [...repeats.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([sig, n]) => `${n}× ${sig.slice(0, 110)}`)
+      return reply({ total, peak, average: elapsed > 0 ? area / elapsed : 0, distinct: distinct.size, repeated: top })
+    }
+    case "replay":
+      return reply({ ms: await replay(Math.max(1, message.concurrency ?? 1)) })
+    case "close":
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      agent.destroy()
+      return reply({})
+  }
+})

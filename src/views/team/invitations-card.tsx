@@ -205,7 +205,7 @@ export function InvitationsCard({
       )}
       {loadError !== undefined ? null : (
         <div className={css.tableWrap}>
-          <table className={css.table} aria-label="Pending invitations" aria-busy={isLoading}>
+          <table className={`${css.table} ${css.flatRows}`} aria-label="Pending invitations" aria-busy={isLoading}>
             <thead>
               {table.getHeaderGroups().map((group) => (
                 <tr key={group.id}>
@@ -234,7 +234,12 @@ export function InvitationsCard({
                 table.getRowModel().rows.map((row) => (
                   <tr key={row.id} className={css.row}>
                     {row.getAllCells().map((cell) => (
-                      <td key={cell.id} className={`${css.td} ${cell.column.id === "actions" ? css.tdActions : ""}`}>
+                      <td
+                      key={cell.id}
+                      data-column={cell.column.id}
+                      {...(cell.column.id === "lastLogin" ? { "data-label": "Last login" } : {})}
+                      className={`${css.td} ${cell.column.id === "actions" ? css.tdActions : ""}`}
+                    >
                         <table.FlexRender cell={cell} />
                       </td>
                     ))}

@@ -40,7 +40,7 @@ function MemberUser({ teamRef, member }: { readonly teamRef: TeamMembersRef; rea
   const hasName = name !== member.email
   const beneath = hasName ? member.email : workspaceName
   return (
-    <div className={css.userCell}>
+    <div className={css.userCell} data-user-cell="">
       <span className={`${css.avatar} ${member.is_owner ? css.avatarOwner : ""}`} aria-hidden="true">
         {initialOf(name)}
       </span>
@@ -191,7 +191,12 @@ export function TeamMembersCard({ teamRef, menuRef }: { readonly teamRef: TeamMe
               table.getRowModel().rows.map((row) => (
                 <tr key={row.id} className={css.row}>
                   {row.getAllCells().map((cell) => (
-                    <td key={cell.id} className={`${css.td} ${cell.column.id === "actions" ? css.tdActions : ""}`}>
+                    <td
+                      key={cell.id}
+                      data-column={cell.column.id}
+                      {...(cell.column.id === "lastLogin" ? { "data-label": "Last login" } : {})}
+                      className={`${css.td} ${cell.column.id === "actions" ? css.tdActions : ""}`}
+                    >
                       <table.FlexRender cell={cell} />
                     </td>
                   ))}

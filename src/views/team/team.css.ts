@@ -18,11 +18,15 @@ export const title = style({ fontSize: vars.font.sizeXxl, fontWeight: vars.font.
 
 export const subtitle = style({ fontSize: vars.font.sizeMd, color: vars.color.textMuted })
 
-/** Horizontal scroll on narrow screens instead of squeezing the columns. */
+/** Phones: each row becomes a small card (user and actions on top, the other cells beneath). */
+const narrow = "screen and (max-width: 640px)"
+
+/** Flush with the card's edges (the card's padding is undone around the table). */
 export const tableWrap = style({
   overflowX: "auto",
-  margin: `0 calc(-1 * ${vars.space.xl})`,
+  margin: `0 calc(-1 * ${vars.space.xl}) calc(-1 * ${vars.space.xl})`,
   borderTop: `1px solid ${vars.color.border}`,
+  borderRadius: `0 0 ${vars.radius.lg} ${vars.radius.lg}`,
   WebkitOverflowScrolling: "touch",
 })
 
@@ -63,6 +67,43 @@ export const td = style({
 
 globalStyle(`${table} tbody tr:last-child > td`, { borderBottom: "none" })
 
+globalStyle(`${table} thead`, {
+  "@media": {
+    [narrow]: { position: "absolute", width: "1px", height: "1px", overflow: "hidden", clip: "rect(0 0 0 0)", whiteSpace: "nowrap" },
+  },
+})
+globalStyle(`${table}, ${table} tbody`, { "@media": { [narrow]: { display: "block" } } })
+globalStyle(`${table} tbody tr`, {
+  "@media": {
+    [narrow]: {
+      display: "grid",
+      gridTemplateColumns: "minmax(0, 1fr) auto",
+      columnGap: vars.space.sm,
+      rowGap: vars.space.sm,
+      padding: `${vars.space.md} ${vars.space.xl}`,
+      borderBottom: `1px solid ${vars.color.border}`,
+    },
+  },
+})
+globalStyle(`${table} tbody tr:last-child`, { "@media": { [narrow]: { borderBottom: "none" } } })
+globalStyle(`${table} tbody td`, { "@media": { [narrow]: { display: "block", padding: 0, border: "none" } } })
+globalStyle(`${table} tbody td[data-column]`, { "@media": { [narrow]: { gridColumn: "1 / -1", paddingLeft: "48px" } } })
+globalStyle(`${table} tbody td[data-column]:first-child`, { "@media": { [narrow]: { gridColumn: "1", gridRow: "1", paddingLeft: 0 } } })
+globalStyle(`${table} tbody td[data-column="actions"]`, {
+  "@media": { [narrow]: { gridColumn: "2", gridRow: "1", alignSelf: "start", width: "auto", paddingLeft: 0 } },
+})
+globalStyle(`${table} tbody td[data-label]::before`, {
+  "@media": {
+    [narrow]: {
+      content: "attr(data-label) \": \"",
+      color: vars.color.textSubtle,
+      fontSize: vars.font.sizeXs,
+    },
+  },
+})
+/** The user cell's minimum width only matters when the table scrolls sideways. */
+globalStyle(`${table} tbody td [data-user-cell]`, { "@media": { [narrow]: { minWidth: 0 } } })
+
 export const tdActions = style({ textAlign: "right", width: "1%", whiteSpace: "nowrap" })
 
 export const row = style({
@@ -93,6 +134,7 @@ export const userText = style({ display: "flex", flexDirection: "column", gap: v
 export const userName = style({
   display: "inline-flex",
   alignItems: "center",
+  flexWrap: "wrap",
   gap: vars.space.xs,
   fontWeight: vars.font.weightSemibold,
   color: vars.color.text,
@@ -201,3 +243,8 @@ export const deleteTarget = style({
 export const deleteTargetTitle = style({ fontWeight: vars.font.weightSemibold })
 
 export const readOnlyNote = style({ fontSize: vars.font.sizeXs, color: vars.color.textSubtle })
+
+
+/** A table without avatars: on phones its secondary cells are not indented. */
+export const flatRows = style({})
+globalStyle(`${table}${flatRows} tbody td[data-column]`, { "@media": { [narrow]: { paddingLeft: 0 } } })

@@ -128,7 +128,7 @@ describe("server/main.ts", () => {
     expect(await second.exited).toBe(0)
     expect(jsonLines(second.stdout()).find((l) => l["msg"] === "migrations applied")?.["applied"]).toEqual([])
     expect(readFileSync(join(dataDir, "secret.key"), "utf8")).toBe(key)
-  })
+  }, 180_000)
 
   it.runIf(process.env["TEST_DATABASE_URL"])("migrate prepares an external database; api refuses one that is behind", async () => {
     const db = await makeTestDatabase({ kind: "postgres" })
@@ -153,5 +153,5 @@ describe("server/main.ts", () => {
     } finally {
       await db.close()
     }
-  })
+  }, 180_000)
 })

@@ -11,7 +11,8 @@
  * - `cancel`: idle | confirming | canceling — `invitation.cancelRequested` { invitationId } (pending only) opens the
  *   confirmation ('Are you sure you want to cancel the invitation to {email}? This action cannot be undone.');
  *   `cancel.confirmed` calls, `cancel.dismissed` closes (refused while the call runs).
- * 'pending' is the only status that permits resend or cancel (`canResendOrCancel`).
+ * 'pending' is the only status that permits resend or cancel (`canResendOrCancel`), and the only one shown: accepted,
+ * expired and cancelled invitations leave the list (an accepted invitee appears among the team members instead).
  */
 import { assertEvent, assign, fromCallback, fromPromise, setup } from "xstate"
 import type { OkMessage } from "../contracts/common.ts"
@@ -22,6 +23,7 @@ import { toFailure, type NotifyParams } from "./auth-effects.ts"
 import type { QueryPhase } from "./team-effects.ts"
 
 export interface InvitationsListContext {
+  /** The pending invitations, newest first (as the server orders them). */
   readonly invitations: ReadonlyArray<Invitation>
   /** The load failure (§8 'Failed to load invitations' unless the error says more). */
   readonly loadError: string | undefined
@@ -80,7 +82,8 @@ export const invitationsListMachine = setup({
     refetchInvitations: () => {},
     assignInvitations: assign(({ event }) => {
       assertEvent(event, "invitations.loaded")
-      return { invitations: event.invitations, loadError: undefined }
+      // Access §4: statuses other than pending are not shown (the card lists pending invitations).
+      return { invitations: event.invitations.filter((i) => canResendOrCancel(i.status)), loadError: undefined }
     }),
     assignLoadError: assign({
       loadError: ({ event }) => {

@@ -69,7 +69,8 @@ describe("invitations-list machine: loading", () => {
       expect(refetches()).toBe(1)
       query.succeed(sampleInvitations)
       expect(actor.getSnapshot().matches({ list: "ready" })).toBe(true)
-      expect(actor.getSnapshot().context.invitations).toHaveLength(4)
+      // Only pending invitations are listed (access §4: other statuses are not shown).
+      expect(actor.getSnapshot().context.invitations.map((i) => i.id)).toEqual([11, 13])
       expect(actor.getSnapshot().context.loadError).toBeUndefined()
     } finally {
       actor.stop()

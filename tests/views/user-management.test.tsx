@@ -262,7 +262,7 @@ describe("User Management: invite modal (access §2, §5, §8)", () => {
 describe("User Management: pending invitations card (access §2, §4)", () => {
   it("shows the total, invitees with 'Invited by', roles, dates, and the link rules", async () => {
     await loaded()
-    expect(screen.getByText("Track the status of sent invitations (4 total)")).toBeTruthy()
+    expect(screen.getByText("Track the status of sent invitations (2 total)")).toBeTruthy()
     const table = invitationsTable()
     expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["Invitee", "Role", "Invited", "Actions"])
     const first = rowOf(table, "invitee11@example.com")
@@ -273,11 +273,17 @@ describe("User Management: pending invitations card (access §2, §4)", () => {
     const third = rowOf(table, "invitee13@example.com")
     expect(within(third).getByText("https://app.example.com/invitation/signup?token=token-13")).toBeTruthy()
     expect(within(third).getByText("Invited by ada@example.com")).toBeTruthy()
-    // Not pending: no menu, no link; nobody known: a dash.
-    const expired = rowOf(table, "invitee14@example.com")
-    expect(within(expired).getByText("Invited by -")).toBeTruthy()
-    expect(within(expired).queryByRole("button")).toBeNull()
-    expect(within(rowOf(table, "invitee12@example.com")).queryByRole("button")).toBeNull()
+    // Accepted and expired invitations are not shown.
+    expect(within(table).queryByText("invitee12@example.com")).toBeNull()
+    expect(within(table).queryByText("invitee14@example.com")).toBeNull()
+  })
+
+  it("'Invited by' falls back to a dash when nobody is known", async () => {
+    const { fakes } = renderUserManagement()
+    await fakes.loadInvitations([
+      { ...sampleInvitations[0]!, invited_by_first_name: null, invited_by_last_name: null, invited_by_email: null },
+    ])
+    expect(within(invitationsTable()).getByText("Invited by -")).toBeTruthy()
   })
 
   it("a pending invitation without link or token shows 'No invitation link available'", async () => {

@@ -6,8 +6,8 @@
  * yet' / 'Invitations you send will appear here' when empty; 'Failed to load invitations' with 'Try again'.
  *
  * The link of a pending invitation is shown beneath its invitee (no copy action in the menu): `invite_link`, else the
- * site origin + /invitation/signup?token=…, else 'No invitation link available'. Statuses other than pending are not
- * shown.
+ * site origin + /invitation/signup?token=…, else 'No invitation link available'. Only pending invitations are listed
+ * (the machine drops the other statuses).
  */
 import { useMemo } from "react"
 import { createColumnHelper, tableFeatures, useTable } from "@tanstack/react-table"
@@ -39,10 +39,7 @@ function Invitee({ invitation, origin }: { readonly invitation: Invitation; read
   const link = pending ? invitationLink(invitation, origin) : undefined
   return (
     <div className={css.userText}>
-      <span className={css.userName}>
-        {invitation.email}
-        {pending ? <Badge tone="warning">Pending</Badge> : null}
-      </span>
+      <span className={css.userName}>{invitation.email}</span>
       <span className={css.muted}>Invited by {invitedBy(invitation)}</span>
       {pending ? (
         link === undefined ? (

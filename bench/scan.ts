@@ -171,36 +171,77 @@ const main = async () => {
 
     const owner = await env.workspace()
     const account = await addMotoAccount(env, owner, "Bench")
-    await proxy.start()
-    const t0 = performance.now()
-    const scan = await startScan(env, owner, account.id)
-    const done = await env.waitForScan(owner, scan.id, 30 * 60_000)
-    const wallMs = performance.now() - t0
-    const traffic = await proxy.stop()
-    if (done.status !== "completed") throw new Error(`scan ended ${done.status}`)
+    const line = (label: string, value: string) => console.log(`  ${label.padEnd(46)}${value}`)
 
-    const engineCalls = await env.sql((q) =>
-      q<{ calls: number; resources: number }>`SELECT coalesce(sum(api_calls), 0)::int AS calls, coalesce(sum(resources_scanned), 0)::int AS resources
-                                                FROM scan_services WHERE scan_id = ${scan.id}`)
-    const rows = await env.sql((q) =>
-      q<{ rows: number }>`SELECT coalesce(sum(jsonb_array_length(details)), 0)::int AS rows FROM findings WHERE scan_id = ${scan.id}`)
-
-    if (process.env["BENCH_VERBOSE"] === "1") {
-      const timeline = await env.sql((q) =>
-        q<{ name: string; start_ms: number; end_ms: number; api_calls: number }>`
-          SELECT cs.name, (extract(epoch FROM ss.started_at - s.scan_start) * 1000)::int AS start_ms,
-                 (extract(epoch FROM ss.last_scanned_at - s.scan_start) * 1000)::int AS end_ms, ss.api_calls
-          FROM scan_services ss JOIN scans s ON s.id = ss.scan_id JOIN cloud_services cs ON cs.id = ss.service_id
-          WHERE ss.scan_id = ${scan.id} ORDER BY ss.started_at`)
-      for (const t of timeline) console.log(`  ${t.name.padEnd(22)} ${String(t.start_ms).padStart(7)} → ${String(t.end_ms).padStart(7)} ms  ${t.api_calls} calls`)
-      for (const r of traffic.repeated) console.log(`  ${r}`)
+    /** One scan through the API, measured at the proxy, then its distinct reads replayed against moto. */
+    const measure = async (label: string) => {
+      await proxy.start()
+      const cpu0 = process.cpuUsage()
+      const t0 = performance.now()
+      const scan = await startScan(env, owner, account.id)
+      const done = await env.waitForScan(owner, scan.id, 30 * 60_000)
+      const wallMs = performance.now() - t0
+      const cpu = process.cpuUsage(cpu0)
+      const cpuMs = (cpu.user + cpu.system) / 1000
+      const traffic = await proxy.stop()
+      if (done.status !== "completed") throw new Error(`scan ended ${done.status}`)
+      const engineCalls = await env.sql((q) =>
+        q<{ calls: number }>`SELECT coalesce(sum(api_calls), 0)::int AS calls FROM scan_services WHERE scan_id = ${scan.id}`)
+      const rows = await env.sql((q) =>
+        q<{ rows: number }>`SELECT coalesce(sum(jsonb_array_length(details)), 0)::int AS rows FROM findings WHERE scan_id = ${scan.id}`)
+      if (process.env["BENCH_VERBOSE"] === "1") {
+        const timeline = await env.sql((q) =>
+          q<{ name: string; start_ms: number; end_ms: number; api_calls: number }>`
+            SELECT cs.name, (extract(epoch FROM ss.started_at - s.scan_start) * 1000)::int AS start_ms,
+                   (extract(epoch FROM ss.last_scanned_at - s.scan_start) * 1000)::int AS end_ms, ss.api_calls
+            FROM scan_services ss JOIN scans s ON s.id = ss.scan_id JOIN cloud_services cs ON cs.id = ss.service_id
+            WHERE ss.scan_id = ${scan.id} ORDER BY ss.started_at`)
+        for (const t of timeline) console.log(`  ${t.name.padEnd(22)} ${String(t.start_ms).padStart(7)} → ${String(t.end_ms).padStart(7)} ms  ${t.api_calls} calls`)
+        for (const r of traffic.repeated) console.log(`  ${r}`)
+      }
+      const concurrency = Math.max(1, Math.round(traffic.average))
+      const needed = traffic.distinct
+      const replayMs = await proxy.replay(concurrency)
+      const rate = needed / (replayMs / 1000)
+      const floorMs = (needed / rate) * 1000
+      // Moto's best rate over a few concurrencies: a floor the scanner cannot game by choosing its concurrency.
+      const reference = [8, 16, 32].filter((c) => c !== concurrency)
+      const referenceMs: Array<number> = []
+      for (const c of reference) referenceMs.push(await proxy.replay(c))
+      const bestMs = Math.min(replayMs, ...referenceMs)
+      console.log(`\n${label}`)
+      line("services scanned", `${done.total_services} (${done.completed_services} completed)`)
+      line("findings / detail rows", `${done.findings_count} / ${rows[0]!.rows}`)
+      line("wall time (launch → completed)", `${(wallMs / 1000).toFixed(2)} s`)
+      line("API calls made (proxy)", `${traffic.total} (engine counted ${engineCalls[0]!.calls})`)
+      line("distinct reads needed", `${needed}`)
+      line("calls made / needed", `${(traffic.total / needed).toFixed(3)}  (goal ≤ 1.1)`)
+      line("scanner process CPU during the scan", `${(cpuMs / 1000).toFixed(2)} s (${((cpuMs / wallMs) * 100).toFixed(0)}% of one core)`)
+      line("scanner concurrency (avg / peak in flight)", `${traffic.average.toFixed(1)} / ${traffic.peak}`)
+      line(`moto rate at concurrency ${concurrency} (replay)`, `${rate.toFixed(1)} req/s (${(replayMs / 1000).toFixed(2)} s)`)
+      line("floor = needed ÷ rate", `${(floorMs / 1000).toFixed(2)} s`)
+      line("ratio wall / floor", `${(wallMs / floorMs).toFixed(3)}  (goal ≤ 1.3)`)
+      line("best floor (moto's best rate at 8/16/32/own)", `${(bestMs / 1000).toFixed(2)} s → ratio ${(wallMs / bestMs).toFixed(3)}`)
+      return {
+        wall_s: +(wallMs / 1000).toFixed(3),
+        calls_made: traffic.total,
+        reads_needed: needed,
+        calls_ratio: +(traffic.total / needed).toFixed(3),
+        scanner_cpu_s: +(cpuMs / 1000).toFixed(3),
+        concurrency_avg: +traffic.average.toFixed(2),
+        concurrency_peak: traffic.peak,
+        moto_rate: +rate.toFixed(1),
+        floor_s: +(floorMs / 1000).toFixed(3),
+        ratio: +(wallMs / floorMs).toFixed(3),
+        best_floor_s: +(bestMs / 1000).toFixed(3),
+        ratio_best: +(wallMs / bestMs).toFixed(3),
+      }
     }
-    const concurrency = Math.max(1, Math.round(traffic.average))
-    const needed = traffic.distinct
-    const replayMs = await proxy.replay(concurrency)
-    const rate = needed / (replayMs / 1000)
-    const floorMs = (needed / rate) * 1000
-    const replayPeakMs = await proxy.replay(Math.max(1, traffic.peak))
+
+    console.log(`\nscan benchmark (${env.server.database.kind} database; ${resources} resources across ${Object.keys(seeded).length} services in ${REGION})`)
+    const first = await measure("first scan of the account")
+    // A repeat scan: each service job now sizes its concurrency from the calls it needed last time.
+    const repeat = await measure("repeat scan (per-service concurrency from the previous scan)")
 
     // Write throughput: a fabricated open scan of one service, completed with a synthetic result.
     const CHECKS = n(2000)
@@ -217,38 +258,16 @@ const main = async () => {
     const w0 = performance.now()
     await withSql(env.server.databaseUrl, completeService({ workspace_id: owner.workspaceId, scan_id: fabricated.scanId, scan_service_id: fabricated.serviceRowId }, result))
     const writeMs = performance.now() - w0
-
-    const line = (label: string, value: string) => console.log(`  ${label.padEnd(46)}${value}`)
-    console.log("\nscan benchmark")
-    line("database", env.server.database.kind)
-    line("resources seeded", `${resources} across ${Object.keys(seeded).length} services (${REGION})`)
-    line("services scanned", `${done.total_services} (${done.completed_services} completed)`)
-    line("findings / detail rows", `${done.findings_count} / ${rows[0]!.rows}`)
-    line("wall time (launch → completed)", `${(wallMs / 1000).toFixed(2)} s`)
-    line("API calls made (proxy)", `${traffic.total} (engine counted ${engineCalls[0]!.calls})`)
-    line("distinct reads needed", `${needed}`)
-    line("calls made / needed", `${(traffic.total / needed).toFixed(3)}  (goal ≤ 1.1)`)
-    line("scanner concurrency (avg / peak in flight)", `${traffic.average.toFixed(1)} / ${traffic.peak}`)
-    line(`moto rate at concurrency ${concurrency} (replay)`, `${rate.toFixed(1)} req/s (${(replayMs / 1000).toFixed(2)} s)`)
-    line(`moto rate at concurrency ${traffic.peak} (replay)`, `${(needed / (replayPeakMs / 1000)).toFixed(1)} req/s`)
-    line("floor = needed ÷ rate", `${(floorMs / 1000).toFixed(2)} s`)
-    line("ratio wall / floor", `${(wallMs / floorMs).toFixed(3)}  (goal ≤ 1.3)`)
-    line("findings write (batched, one transaction)", `${CHECKS} findings, ${CHECKS * ROWS} rows in ${(writeMs / 1000).toFixed(2)} s`)
-    line("findings rows/s", `${(CHECKS / (writeMs / 1000)).toFixed(0)} findings/s, ${((CHECKS * ROWS) / (writeMs / 1000)).toFixed(0)} detail rows/s`)
+    console.log("\nfindings write (production path: batched INSERTs + roll-up, one transaction)")
+    line("written", `${CHECKS} findings, ${CHECKS * ROWS} detail rows in ${(writeMs / 1000).toFixed(2)} s`)
+    line("throughput", `${(CHECKS / (writeMs / 1000)).toFixed(0)} findings/s, ${((CHECKS * ROWS) / (writeMs / 1000)).toFixed(0)} detail rows/s`)
     console.log(
       `\n${JSON.stringify({
         bench: "scan",
         database: env.server.database.kind,
         resources,
-        wall_s: +(wallMs / 1000).toFixed(3),
-        calls_made: traffic.total,
-        reads_needed: needed,
-        calls_ratio: +(traffic.total / needed).toFixed(3),
-        concurrency_avg: +traffic.average.toFixed(2),
-        concurrency_peak: traffic.peak,
-        moto_rate: +rate.toFixed(1),
-        floor_s: +(floorMs / 1000).toFixed(3),
-        ratio: +(wallMs / floorMs).toFixed(3),
+        first,
+        repeat,
         findings_per_s: Math.round(CHECKS / (writeMs / 1000)),
         rows_per_s: Math.round((CHECKS * ROWS) / (writeMs / 1000)),
       })}`,

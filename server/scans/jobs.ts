@@ -18,7 +18,7 @@ export const RUN_SERVICE_EXPIRE_SECONDS = 900
 
 export const runServiceJob = defineJob(RUN_SERVICE_JOB, RunServicePayload, runService, {
   queue: { retryLimit: RUN_SERVICE_RETRY_LIMIT, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: RUN_SERVICE_EXPIRE_SECONDS },
-  work: { localConcurrency: 4, pollingIntervalSeconds: 0.5 },
+  work: { localConcurrency: 8, pollingIntervalSeconds: 0.5 },
 })
 
 export const sweepJob: JobDefinition<"scans.sweep", SweepPayload, SqlClient.SqlClient | JobQueue> = defineJob("scans.sweep", SweepPayload, (payload) => sweepChain(payload, sweepJob), {

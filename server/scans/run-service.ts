@@ -58,14 +58,30 @@ interface Claim {
   readonly serviceKey: string
   readonly accountId: number
   readonly regions: ReadonlyArray<string> | null
+  /** API calls this service needed in the account's previous completed scan (null: never scanned). */
+  readonly previousCalls: number | null
 }
+
+/**
+ * Concurrency of one service job: the base (SCAN_CONCURRENCY), scaled up for services that needed many calls last time
+ * (√(calls/100) × base, at most 3 × base: moto and AWS both lose throughput past a few dozen calls in flight), so the longest service of a scan gets a larger share of the endpoint and
+ * stops being the scan's long pole; small services keep the base.
+ */
+export const serviceConcurrency = (base: number, previousCalls: number | null): number =>
+  previousCalls === null || previousCalls <= 100 ? base : Math.min(3 * base, Math.max(base, Math.round(base * Math.sqrt(previousCalls / 100))))
 
 const claim = (p: RunServicePayload, jobId: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     if (!isOpen(yield* lockScan(p.workspace_id, p.scan_id))) return undefined
-    const rows = yield* sql<{ status: string; service_key: string; account_id: number; regions: ReadonlyArray<string> | null }>`
-      SELECT ss.status, cs.key AS service_key, s.account_id, s.regions
+    const rows = yield* sql<{
+      status: string; service_key: string; account_id: number; regions: ReadonlyArray<string> | null; previous_calls: number | null
+    }>`
+      SELECT ss.status, cs.key AS service_key, s.account_id, s.regions,
+             (SELECT prev.api_calls FROM scan_services prev JOIN scans ps ON ps.id = prev.scan_id
+              WHERE ps.workspace_id = s.workspace_id AND ps.account_id = s.account_id AND ps.id <> s.id
+                AND prev.service_id = ss.service_id AND prev.status = 'completed'
+              ORDER BY ps.scan_start DESC LIMIT 1) AS previous_calls
       FROM scan_services ss JOIN scans s ON s.id = ss.scan_id JOIN cloud_services cs ON cs.id = ss.service_id
       WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id} AND ss.scan_id = ${p.scan_id}
       FOR UPDATE OF ss`
@@ -75,7 +91,7 @@ const claim = (p: RunServicePayload, jobId: string) =>
                  attempts = attempts + 1, job_id = ${jobId}
                WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_service_id}`
     yield* sql`UPDATE scans SET status = 'running' WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} AND status = 'pending'`
-    return { serviceKey: row.service_key, accountId: row.account_id, regions: row.regions } satisfies Claim
+    return { serviceKey: row.service_key, accountId: row.account_id, regions: row.regions, previousCalls: row.previous_calls } satisfies Claim
   })
 
 /** Marks the service failed with a reason (unless it already finished) and rolls the scan up. */
@@ -173,7 +189,7 @@ export const runService = (p: RunServicePayload, job: JobContext) =>
     if (stored === undefined) return yield* failService(p, ScanningTexts.credentialsUnreadable)
     const credentials = awsCredentialsInput(stored)
     if (credentials === undefined) return yield* failService(p, "No AWS credentials are available to sign the scan's requests")
-    const concurrency = yield* scanConcurrency
+    const concurrency = serviceConcurrency(yield* scanConcurrency, claimed.previousCalls)
 
     const cancel = new AbortController()
     const signal = AbortSignal.any([job.signal, cancel.signal])

@@ -1,0 +1,311 @@
+/**
+ * The add-account wizard (scanning §2 "Add-account wizard", §3 add-account payload, §5 validation, §7 POST
+ * /api/accounts, §8 'Account already exists' / 'Failed to add account. Please try again.').
+ *
+ * Steps:
+ * 1. `selectingProvider`: the server's providers (`loadProviders`, cached 5 minutes); only enabled ones can be chosen.
+ * 2. `credentials`: account name and the provider's credential fields — AWS access key id + secret access key (+
+ *    optional session token) or a role ARN with the workspace's external id shown (`loadExternalId`); GCP service
+ *    account key; Azure tenant/client/secret/subscription. 'Test connection' validates with the spec's texts
+ *    ('Account name is required', 'Access Key ID is required', 'Secret Access Key is required') and sends the payload
+ *    with `test_only: true` (`addAccount`); wrong credentials, 'Account already exists' and 'Failed to add account.
+ *    Please try again.' are shown in the wizard.
+ * 3. `connected`: 'Connection successful!' with OK, which saves (the same call without `test_only`), then finishes
+ *    (`saved`, output = the new account) so the owner closes the wizard and refreshes the accounts.
+ * `wizard.closed` from any step finishes with no account; the next opening starts again at step 1.
+ *
+ * Events: provider.selected, providers.retryRequested, step.back, method.changed, field.changed,
+ * connection.testRequested, connection.confirmed, wizard.closed.
+ */
+import { assign, fromPromise, setup } from "xstate"
+import {
+  validateAddAccount,
+  type Account,
+  type AddAccountPayload,
+  type AddAccountResponse,
+  type Credentials,
+} from "../contracts/accounts.ts"
+import { ProviderIds } from "../contracts/constants.ts"
+import type { CloudProviderId } from "../contracts/ids.ts"
+import { ScanningMessages, ValidationMessages } from "../contracts/messages.ts"
+import type { CloudProvider } from "../contracts/providers.ts"
+import { toFailure, type NotifyParams } from "./auth-effects.ts"
+
+/** AWS: access keys or a role to assume. */
+export type AwsAuthMethod = "keys" | "role"
+
+/** Every field the wizard can show; which ones apply depends on the provider and the AWS method. */
+export interface AddAccountForm {
+  readonly account_name: string
+  readonly access_key: string
+  readonly secret_key: string
+  readonly session_token: string
+  readonly role_arn: string
+  readonly service_account_key: string
+  readonly tenant_id: string
+  readonly client_id: string
+  readonly client_secret: string
+  readonly subscription_id: string
+}
+export type AddAccountField = keyof AddAccountForm
+
+export const EMPTY_ADD_ACCOUNT_FORM: AddAccountForm = {
+  account_name: "",
+  access_key: "",
+  secret_key: "",
+  session_token: "",
+  role_arn: "",
+  service_account_key: "",
+  tenant_id: "",
+  client_id: "",
+  client_secret: "",
+  subscription_id: "",
+}
+
+export interface AddAccountContext {
+  readonly providers: ReadonlyArray<CloudProvider>
+  readonly providerId: CloudProviderId | null
+  readonly method: AwsAuthMethod
+  readonly form: AddAccountForm
+  /** Keyed like the form (`account_name`, `access_key`, …): the spec's required-field texts. */
+  readonly fieldErrors: Readonly<Partial<Record<AddAccountField, string>>>
+  /** The wizard-level error (wrong credentials, 'Account already exists', 'Failed to add account…'). */
+  readonly error: string | null
+  readonly externalId: string | null
+  readonly saved: Account | null
+}
+
+export type AddAccountEvent =
+  | { readonly type: "provider.selected"; readonly providerId: CloudProviderId }
+  | { readonly type: "providers.retryRequested" }
+  | { readonly type: "step.back" }
+  | { readonly type: "method.changed"; readonly method: AwsAuthMethod }
+  | { readonly type: "field.changed"; readonly field: AddAccountField; readonly value: string }
+  | { readonly type: "connection.testRequested" }
+  | { readonly type: "connection.confirmed" }
+  | { readonly type: "wizard.closed" }
+
+export interface AddAccountOutput {
+  /** The saved account, or null when the wizard was closed first. */
+  readonly account: Account | null
+}
+
+const trimmed = (s: string): string | undefined => (s.trim() === "" ? undefined : s.trim())
+
+/** The provider's credentials from the form (only the fields that apply; blanks left out). */
+export const credentialsOf = (providerId: number | null, method: AwsAuthMethod, form: AddAccountForm): Credentials => {
+  const pick = (keys: ReadonlyArray<AddAccountField>): Credentials => {
+    const out: Record<string, string> = {}
+    for (const k of keys) {
+      // Surrounding blanks are pasting noise: no credential of these providers starts or ends with one.
+      const v = trimmed(form[k])
+      if (v !== undefined) out[k] = v
+    }
+    return out as Credentials
+  }
+  if (providerId === ProviderIds.AWS) return method === "role" ? pick(["role_arn"]) : pick(["access_key", "secret_key", "session_token"])
+  if (providerId === ProviderIds.GCP) return pick(["service_account_key"])
+  if (providerId === ProviderIds.Azure) return pick(["tenant_id", "client_id", "client_secret", "subscription_id"])
+  return {}
+}
+
+/** Scanning §3 add-account payload (is_organization is always false). */
+export const addAccountPayload = (
+  context: Pick<AddAccountContext, "providerId" | "method" | "form">,
+  testOnly: boolean,
+): AddAccountPayload => ({
+  cloud_provider_id: (context.providerId ?? 0) as CloudProviderId,
+  account_name: context.form.account_name.trim(),
+  is_organization: false,
+  credentials: credentialsOf(context.providerId, context.method, context.form),
+  ...(testOnly ? { test_only: true } : {}),
+})
+
+/** Scanning §5 required-field texts for the current step, keyed by form field. */
+export const addAccountFieldErrors = (
+  context: Pick<AddAccountContext, "providerId" | "method" | "form">,
+): Partial<Record<AddAccountField, string>> => {
+  const payload = addAccountPayload(context, false)
+  const raw = validateAddAccount(payload)
+  const out: Partial<Record<AddAccountField, string>> = {}
+  for (const [path, message] of Object.entries(raw)) {
+    const field = (path.startsWith("credentials.") ? path.slice("credentials.".length) : path) as AddAccountField
+    if (field in EMPTY_ADD_ACCOUNT_FORM && out[field] === undefined) out[field] = message
+  }
+  // The role variant: the contract accepts a role ARN in place of keys; a blank one must name the ARN, not the keys.
+  if (context.providerId === ProviderIds.AWS && context.method === "role") {
+    delete out.access_key
+    delete out.secret_key
+    if (payload.credentials.role_arn === undefined) out.role_arn = ValidationMessages.roleArnRequired
+  }
+  return out
+}
+
+const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
+const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
+
+export const addAccountMachine = setup({
+  types: {
+    context: {} as AddAccountContext,
+    events: {} as AddAccountEvent,
+    output: {} as AddAccountOutput,
+  },
+  actors: {
+    loadProviders: fromPromise<ReadonlyArray<CloudProvider>>(async () => {
+      throw new Error("loadProviders is not provided")
+    }),
+    loadExternalId: fromPromise<string | null>(async () => {
+      throw new Error("loadExternalId is not provided")
+    }),
+    addAccount: fromPromise<AddAccountResponse, AddAccountPayload>(async () => {
+      throw new Error("addAccount is not provided")
+    }),
+  },
+  guards: {
+    isEnabledProvider: ({ context, event }) =>
+      event.type === "provider.selected" && context.providers.some((p) => p.id === event.providerId && p.is_enable),
+    isFormValid: ({ context }) => Object.keys(addAccountFieldErrors(context)).length === 0,
+    isAnswerOk: ({ event }) => outputOf<AddAccountResponse>(event).ok,
+    isAws: ({ context }) => context.providerId === ProviderIds.AWS,
+  },
+  actions: {
+    assignProviders: assign({ providers: ({ event }) => outputOf<ReadonlyArray<CloudProvider>>(event), error: null }),
+    assignProvidersError: assign({
+      error: ({ event }) => toFailure(errorOf(event), ScanningMessages.addAccountFailed).message,
+    }),
+    assignProvider: assign({
+      providerId: ({ event }) => (event.type === "provider.selected" ? event.providerId : null),
+      method: "keys",
+      form: EMPTY_ADD_ACCOUNT_FORM,
+      fieldErrors: {},
+      error: null,
+    }),
+    assignMethod: assign({
+      method: ({ context, event }) => (event.type === "method.changed" ? event.method : context.method),
+      fieldErrors: {},
+      error: null,
+    }),
+    assignField: assign(({ context, event }) => {
+      if (event.type !== "field.changed") return {}
+      const { [event.field]: _cleared, ...rest } = context.fieldErrors
+      return { form: { ...context.form, [event.field]: event.value }, fieldErrors: rest }
+    }),
+    assignFieldErrors: assign({ fieldErrors: ({ context }) => addAccountFieldErrors(context) }),
+    clearErrors: assign({ fieldErrors: {}, error: null }),
+    assignExternalId: assign({ externalId: ({ event }) => outputOf<string | null>(event) }),
+    assignCallError: assign({
+      error: ({ event }) => toFailure(errorOf(event), ScanningMessages.addAccountFailed).message,
+    }),
+    assignNotOk: assign({
+      error: ({ event }) => {
+        const message = outputOf<AddAccountResponse>(event).message
+        return message.trim() === "" ? ScanningMessages.addAccountFailed : message
+      },
+    }),
+    assignSaved: assign({ saved: ({ event }) => outputOf<AddAccountResponse>(event).data.account ?? null }),
+    /** Environment: a toast (supplied at the React boundary). */
+    notify: (_, _params: NotifyParams) => {},
+  },
+}).createMachine({
+  id: "addAccount",
+  context: {
+    providers: [],
+    providerId: null,
+    method: "keys",
+    form: EMPTY_ADD_ACCOUNT_FORM,
+    fieldErrors: {},
+    error: null,
+    externalId: null,
+    saved: null,
+  },
+  initial: "open",
+  output: ({ context }) => ({ account: context.saved }),
+  states: {
+    open: {
+      initial: "loadingProviders",
+      on: { "wizard.closed": "closed" },
+      states: {
+        loadingProviders: {
+          invoke: {
+            id: "loadProviders",
+            src: "loadProviders",
+            onDone: { target: "selectingProvider", actions: "assignProviders" },
+            onError: { target: "providersFailed", actions: "assignProvidersError" },
+          },
+        },
+        providersFailed: {
+          on: { "providers.retryRequested": "loadingProviders" },
+        },
+        /** Step 1. */
+        selectingProvider: {
+          on: {
+            "provider.selected": { guard: "isEnabledProvider", target: "credentials", actions: "assignProvider" },
+          },
+        },
+        /** Step 2. */
+        credentials: {
+          initial: "editing",
+          invoke: {
+            id: "loadExternalId",
+            src: "loadExternalId",
+            onDone: { actions: "assignExternalId" },
+            onError: {},
+          },
+          on: { "step.back": { target: "selectingProvider", actions: "clearErrors" } },
+          states: {
+            editing: {
+              on: {
+                "field.changed": { actions: "assignField" },
+                "method.changed": { guard: "isAws", actions: "assignMethod" },
+                "connection.testRequested": [
+                  { guard: "isFormValid", target: "testing", actions: "clearErrors" },
+                  { actions: "assignFieldErrors" },
+                ],
+              },
+            },
+            testing: {
+              invoke: {
+                id: "testConnection",
+                src: "addAccount",
+                input: ({ context }) => addAccountPayload(context, true),
+                onDone: [
+                  { guard: "isAnswerOk", target: "#addAccount.open.connected" },
+                  { target: "editing", actions: "assignNotOk" },
+                ],
+                onError: { target: "editing", actions: "assignCallError" },
+              },
+            },
+          },
+        },
+        /** Step 3: 'Connection successful!' with OK. */
+        connected: {
+          on: {
+            "connection.confirmed": "saving",
+            "step.back": "credentials",
+          },
+        },
+        saving: {
+          invoke: {
+            id: "saveAccount",
+            src: "addAccount",
+            input: ({ context }) => addAccountPayload(context, false),
+            onDone: [
+              {
+                guard: "isAnswerOk",
+                target: "#addAccount.saved",
+                actions: [
+                  "assignSaved",
+                  { type: "notify", params: ({ event }) => ({ kind: "success", message: event.output.message }) },
+                ],
+              },
+              { target: "credentials", actions: "assignNotOk" },
+            ],
+            onError: { target: "credentials", actions: "assignCallError" },
+          },
+        },
+      },
+    },
+    saved: { type: "final" },
+    closed: { type: "final" },
+  },
+})

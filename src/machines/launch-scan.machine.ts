@@ -1,0 +1,195 @@
+/**
+ * The launch-scan dialog (scanning §2 "A launch-scan dialog", §5 launch rules, §6 SCAN_SERVICE, §7 POST /api/scans,
+ * §8 'Failed to start scan. Please try again.' / 'Permission denied: Cannot launch scans').
+ *
+ * - `loading`: the viewer (user id, scan_service) and every account of every enabled provider (`loadLaunchOptions`);
+ *   with no account at all the dialog says 'You need to create an account before running a scan' (`noAccounts`).
+ * - `ready`: an account select (pre-selected when opened from an account); `launch.requested` checks, in the spec's
+ *   order, the permission ('Permission denied: Cannot launch scans'), the selection ('Please select an account to
+ *   scan'), the provider ('Invalid cloud provider'), the numeric id ('Invalid account ID') and the signed-in user
+ *   ('User authentication required. Please log in again.') with `checkLaunchScan`, then starts the scan.
+ *   Without scan_service the view disables Launch with the tooltip 'You don't have permission to launch scans'
+ *   (`selectCanLaunch`).
+ * - `launching` → `launched` (output: the started scan, toast with the server's message) or back to `ready` with the
+ *   §8 text. `dialog.closed` finishes with no scan (not while the start call is in flight).
+ */
+import { assign, fromPromise, setup } from "xstate"
+import type { Account } from "../contracts/accounts.ts"
+import type { AccountId } from "../contracts/ids.ts"
+import { ScanningMessages, ValidationMessages } from "../contracts/messages.ts"
+import type { CloudProvider } from "../contracts/providers.ts"
+import { checkLaunchScan, type Scan, type ScanStartPayload, type ScanStartResponse } from "../contracts/scans.ts"
+import { ProviderIds } from "../contracts/constants.ts"
+import { toFailure, type NotifyParams } from "./auth-effects.ts"
+import type { ScanViewer } from "./scan-effects.ts"
+
+export interface LaunchOptions {
+  readonly viewer: ScanViewer
+  readonly providers: ReadonlyArray<CloudProvider>
+  readonly accounts: ReadonlyArray<Account>
+}
+
+export interface LaunchScanInput {
+  /** Pre-selected account (dialog opened from an account card or page). */
+  readonly accountId?: AccountId | null
+}
+
+export interface LaunchScanContext {
+  readonly viewer: ScanViewer | null
+  readonly providers: ReadonlyArray<CloudProvider>
+  readonly accounts: ReadonlyArray<Account>
+  readonly selectedAccountId: AccountId | null
+  readonly error: string | null
+  readonly scan: Scan | null
+}
+
+export type LaunchScanEvent =
+  | { readonly type: "account.selected"; readonly accountId: AccountId | null }
+  | { readonly type: "launch.requested" }
+  | { readonly type: "options.retryRequested" }
+  | { readonly type: "dialog.closed" }
+
+export interface LaunchScanOutput {
+  readonly scan: Scan | null
+}
+
+/** The rules' input for the current selection (`checkLaunchScan`). */
+export const launchCheck = (context: Pick<LaunchScanContext, "viewer" | "providers" | "accounts" | "selectedAccountId">) => {
+  const account = context.accounts.find((a) => a.id === context.selectedAccountId)
+  const known = [...new Set([...context.providers.map((p) => p.id as number), ...Object.values(ProviderIds)])]
+  const provider = context.providers.find((p) => p.id === account?.cloud_provider_id)
+  return checkLaunchScan({
+    canLaunch: context.viewer?.canLaunchScans === true,
+    userId: context.viewer?.userId ?? null,
+    accountId: context.selectedAccountId,
+    cloudProviderId: account?.cloud_provider_id ?? null,
+    knownProviderIds: known,
+    cloudProviderName: provider?.name ?? account?.cloud_provider_name ?? null,
+  })
+}
+
+/** Whether the Launch button is enabled (scanning §6: scan_service). */
+export const selectCanLaunch = (snapshot: { readonly context: Pick<LaunchScanContext, "viewer"> }): boolean =>
+  snapshot.context.viewer?.canLaunchScans === true
+
+const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
+const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
+
+export const launchScanMachine = setup({
+  types: {
+    context: {} as LaunchScanContext,
+    events: {} as LaunchScanEvent,
+    input: {} as LaunchScanInput,
+    output: {} as LaunchScanOutput,
+  },
+  actors: {
+    loadLaunchOptions: fromPromise<LaunchOptions>(async () => {
+      throw new Error("loadLaunchOptions is not provided")
+    }),
+    startScan: fromPromise<ScanStartResponse, ScanStartPayload>(async () => {
+      throw new Error("startScan is not provided")
+    }),
+  },
+  guards: {
+    hasNoAccounts: ({ event }) => outputOf<LaunchOptions>(event).accounts.length === 0,
+    isLaunchValid: ({ context }) => launchCheck(context).ok,
+  },
+  actions: {
+    assignOptions: assign(({ context, event }) => {
+      const options = outputOf<LaunchOptions>(event)
+      const preselected = options.accounts.some((a) => a.id === context.selectedAccountId) ? context.selectedAccountId : null
+      return {
+        viewer: options.viewer,
+        providers: options.providers,
+        accounts: options.accounts,
+        // A single account needs no choosing.
+        selectedAccountId: preselected ?? (options.accounts.length === 1 ? options.accounts[0]!.id : null),
+        error: null,
+      }
+    }),
+    assignLoadError: assign({
+      error: ({ event }) => toFailure(errorOf(event), ScanningMessages.startScanFailed).message,
+    }),
+    assignSelection: assign({
+      selectedAccountId: ({ event }) => (event.type === "account.selected" ? event.accountId : null),
+      error: null,
+    }),
+    assignCheckError: assign({
+      error: ({ context }) => {
+        const check = launchCheck(context)
+        return check.ok ? null : check.message
+      },
+    }),
+    assignStartError: assign({
+      error: ({ event }) => toFailure(errorOf(event), ScanningMessages.startScanFailed).message,
+    }),
+    assignScan: assign({ scan: ({ event }) => outputOf<ScanStartResponse>(event).data }),
+    /** Environment: a toast (supplied at the React boundary). */
+    notify: (_, _params: NotifyParams) => {},
+  },
+}).createMachine({
+  id: "launchScan",
+  context: ({ input }) => ({
+    viewer: null,
+    providers: [],
+    accounts: [],
+    selectedAccountId: input.accountId ?? null,
+    error: null,
+    scan: null,
+  }),
+  initial: "loading",
+  output: ({ context }) => ({ scan: context.scan }),
+  states: {
+    loading: {
+      invoke: {
+        id: "loadLaunchOptions",
+        src: "loadLaunchOptions",
+        onDone: [
+          { guard: "hasNoAccounts", target: "noAccounts", actions: "assignOptions" },
+          { target: "ready", actions: "assignOptions" },
+        ],
+        onError: { target: "loadFailed", actions: "assignLoadError" },
+      },
+      on: { "dialog.closed": "closed" },
+    },
+    loadFailed: {
+      on: { "options.retryRequested": "loading", "dialog.closed": "closed" },
+    },
+    /** Scanning §5: 'You need to create an account before running a scan'. */
+    noAccounts: {
+      entry: assign({ error: ValidationMessages.needAccountBeforeScan }),
+      on: { "dialog.closed": "closed" },
+    },
+    ready: {
+      on: {
+        "account.selected": { actions: "assignSelection" },
+        "launch.requested": [
+          { guard: "isLaunchValid", target: "launching", actions: assign({ error: null }) },
+          { actions: "assignCheckError" },
+        ],
+        "dialog.closed": "closed",
+      },
+    },
+    launching: {
+      invoke: {
+        id: "startScan",
+        src: "startScan",
+        input: ({ context }) => {
+          const check = launchCheck(context)
+          if (!check.ok) throw new Error(check.message)
+          return check.payload
+        },
+        onDone: {
+          target: "launched",
+          actions: [
+            "assignScan",
+            { type: "notify", params: ({ event }) => ({ kind: "success", message: event.output.message }) },
+          ],
+        },
+        onError: { target: "ready", actions: "assignStartError" },
+      },
+    },
+    launched: { type: "final" },
+    closed: { type: "final" },
+  },
+})

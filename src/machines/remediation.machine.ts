@@ -1,0 +1,146 @@
+/**
+ * The remediation dialog of one detail row of a finding (scanning §2 "a remediation dialog", §4 remediation states,
+ * §6 remediate_findings, §7 POST /api/findings/{id}/remediate with `details` = the row, §8 'Failed to remediate
+ * finding. Please try again.').
+ *
+ * - A row without a `remediate` record opens in `confirming` ('Remediate'); a row with one opens in `viewing` (the
+ *   button read 'View Success', 'View Remediated', 'View Error' or 'View Status').
+ * - `remediation.confirmed` / `remediation.retried` ('Try again', only after a failure) → `remediating`; without
+ *   remediate_findings the attempt toasts "You don't have permission to remediate findings" and nothing is sent.
+ * - `remediating` → `viewing` with the row as the server now has it (toast with the server's message), or `failed`
+ *   (toast with the §8 text; 'Try again' offered).
+ * - In `viewing`, a message over 100 characters collapses; `message.toggled` switches Show more / Show less.
+ * - `row.updated` (the finding page reloaded while the dialog is open) replaces the row, so a pending remediation's
+ *   outcome appears without closing. `dialog.closed` finishes (not while the call is in flight); the output carries
+ *   the row and whether it changed.
+ */
+import { assign, fromPromise, sendParent, setup } from "xstate"
+import { canRetryRemediation, type DetailRow, type RemediateResponse } from "../contracts/findings.ts"
+import type { FindingId } from "../contracts/ids.ts"
+import { ScanningMessages } from "../contracts/messages.ts"
+import { toFailure, type NotifyParams } from "./auth-effects.ts"
+
+export interface RemediationInput {
+  readonly findingId: FindingId
+  readonly rowIndex: number
+  readonly row: DetailRow
+  readonly canRemediate: boolean
+}
+
+export interface RemediationContext extends RemediationInput {
+  readonly error: string | null
+  /** Show more (true) / Show less (false) of a long message. */
+  readonly expanded: boolean
+  readonly changed: boolean
+}
+
+export type RemediationEvent =
+  | { readonly type: "remediation.confirmed" }
+  | { readonly type: "remediation.retried" }
+  | { readonly type: "message.toggled" }
+  | { readonly type: "row.updated"; readonly row: DetailRow }
+  | { readonly type: "dialog.closed" }
+
+export interface RemediationOutput {
+  readonly rowIndex: number
+  readonly row: DetailRow
+  readonly changed: boolean
+}
+
+const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
+
+const permissionDenied: NotifyParams = { kind: "error", message: ScanningMessages.remediatePermissionDenied }
+
+export const remediationMachine = setup({
+  types: {
+    context: {} as RemediationContext,
+    events: {} as RemediationEvent,
+    input: {} as RemediationInput,
+    output: {} as RemediationOutput,
+  },
+  actors: {
+    remediate: fromPromise<RemediateResponse, { readonly id: FindingId; readonly details: DetailRow }>(async () => {
+      throw new Error("remediate is not provided")
+    }),
+  },
+  guards: {
+    hasRecord: ({ context }) => context.row.remediate !== undefined,
+    canRemediate: ({ context }) => context.canRemediate,
+    canRetry: ({ context }) => context.canRemediate && canRetryRemediation(context.row),
+    isRetryable: ({ context }) => canRetryRemediation(context.row),
+  },
+  actions: {
+    assignAnswer: assign({
+      row: ({ event }) => (event as unknown as { readonly output: RemediateResponse }).output.data.details,
+      changed: true,
+      error: null,
+      expanded: false,
+    }),
+    assignError: assign({
+      error: ({ event }) => toFailure(errorOf(event), ScanningMessages.remediateFailed).message,
+    }),
+    assignRow: assign(({ event }) => (event.type === "row.updated" ? { row: event.row, changed: true } : {})),
+    /** Tells the finding page the row changed (it updates its table and polls a pending remediation). */
+    reportRow: sendParent(({ context }) => ({ type: "remediation.rowChanged", rowIndex: context.rowIndex, row: context.row })),
+    toggleExpanded: assign({ expanded: ({ context }) => !context.expanded }),
+    /** Environment: a toast (supplied at the React boundary). */
+    notify: (_, _params: NotifyParams) => {},
+  },
+}).createMachine({
+  id: "remediation",
+  context: ({ input }) => ({ ...input, error: null, expanded: false, changed: false }),
+  initial: "opening",
+  output: ({ context }) => ({ rowIndex: context.rowIndex, row: context.row, changed: context.changed }),
+  states: {
+    opening: {
+      always: [{ guard: "hasRecord", target: "viewing" }, { target: "confirming" }],
+    },
+    confirming: {
+      on: {
+        "remediation.confirmed": [
+          { guard: "canRemediate", target: "remediating" },
+          { actions: { type: "notify", params: permissionDenied } },
+        ],
+        "row.updated": { actions: "assignRow" },
+        "dialog.closed": "closed",
+      },
+    },
+    remediating: {
+      invoke: {
+        id: "remediate",
+        src: "remediate",
+        input: ({ context }) => ({ id: context.findingId, details: context.row }),
+        onDone: {
+          target: "viewing",
+          actions: ["assignAnswer", "reportRow", { type: "notify", params: ({ event }) => ({ kind: "success", message: event.output.message }) }],
+        },
+        onError: {
+          target: "failed",
+          actions: ["assignError", { type: "notify", params: ({ context }) => ({ kind: "error", message: context.error ?? ScanningMessages.remediateFailed }) }],
+        },
+      },
+    },
+    /** The call itself failed: the message, and 'Try again'. */
+    failed: {
+      on: {
+        "remediation.retried": [
+          { guard: "canRemediate", target: "remediating" },
+          { actions: { type: "notify", params: permissionDenied } },
+        ],
+        "dialog.closed": "closed",
+      },
+    },
+    viewing: {
+      on: {
+        "message.toggled": { actions: "toggleExpanded" },
+        "remediation.retried": [
+          { guard: "canRetry", target: "remediating" },
+          { guard: "isRetryable", actions: { type: "notify", params: permissionDenied } },
+        ],
+        "row.updated": { actions: "assignRow" },
+        "dialog.closed": "closed",
+      },
+    },
+    closed: { type: "final" },
+  },
+})

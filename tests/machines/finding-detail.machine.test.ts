@@ -1,0 +1,160 @@
+import { describe, expect, it } from "vitest"
+import { createActor, SimulatedClock } from "xstate"
+import type { DetailRow, Finding, RemediateResponse } from "../../src/contracts/findings.ts"
+import type { FindingId } from "../../src/contracts/ids.ts"
+import { findingDetailMachine, REMEDIATION_POLL_MS, selectCanRemediate } from "../../src/machines/finding-detail.machine.ts"
+import { remediationMachine } from "../../src/machines/remediation.machine.ts"
+import type { ScanViewer } from "../../src/machines/scan-effects.ts"
+import { coverTransitions, formatCoverage } from "../support/graph.ts"
+import { controlled, flush, httpFailure, never } from "./auth-fakes.ts"
+import { SCAN_ID, compliantRow, environment, failedRow, finding, nonCompliantRow, pendingRow, remediatedRow, viewer } from "./scan-fakes.ts"
+
+const FINDING_ID = 5 as FindingId
+
+const start = (serviceName: string | null = "s3") => {
+  const getFinding = controlled<{ readonly id: FindingId }, Finding>()
+  const loadViewer = controlled<void, ScanViewer>()
+  const remediate = controlled<{ readonly id: FindingId; readonly details: DetailRow }, RemediateResponse>()
+  const env = environment()
+  const clock = new SimulatedClock()
+  const actor = createActor(
+    findingDetailMachine.provide({
+      actors: {
+        getFinding: getFinding.logic,
+        loadViewer: loadViewer.logic,
+        remediation: remediationMachine.provide({ actors: { remediate: remediate.logic }, actions: { notify: env.notify } }),
+      },
+      actions: { notify: env.notify, navigate: env.navigate },
+    }),
+    { input: { scanId: SCAN_ID, findingId: FINDING_ID, serviceName }, clock },
+  ).start()
+  return { actor, getFinding, loadViewer, remediate, env, clock }
+}
+
+describe("finding-detail machine", () => {
+  it("drives every (state, event) edge", async () => {
+    const provided = findingDetailMachine.provide({
+      actors: { getFinding: never(), loadViewer: never(), remediation: remediationMachine.provide({ actors: { remediate: never() } }) },
+    })
+    const input = { scanId: SCAN_ID, findingId: FINDING_ID, serviceName: "s3" }
+    const coverage = await coverTransitions(provided, {
+      input,
+      createActor: (clock) => createActor(provided, { input, clock }),
+      events: [
+        { type: "xstate.done.actor.getFinding", output: finding(5) },
+        { type: "xstate.done.actor.getFinding", output: finding(5, { details: [pendingRow] }) },
+        { type: "xstate.error.actor.getFinding", error: httpFailure("finding-load", 404) },
+        { type: "xstate.done.actor.reloadFinding", output: finding(5) },
+        { type: "xstate.done.actor.reloadFinding", output: finding(5, { details: [pendingRow] }) },
+        { type: "xstate.error.actor.reloadFinding", error: httpFailure("finding-load", 500) },
+        { type: "xstate.done.actor.loadViewer", output: viewer() },
+        { type: "xstate.done.actor.loadViewer", output: viewer({ canRemediate: false }) },
+        { type: "xstate.error.actor.loadViewer", error: httpFailure("generic", 500) },
+        { type: "row.remediateRequested", rowIndex: 0 },
+        { type: "row.viewRequested", rowIndex: 0 },
+        { type: "remediation.rowChanged", rowIndex: 0, row: pendingRow },
+        { type: "remediation.rowChanged", rowIndex: 0, row: remediatedRow(nonCompliantRow) },
+        { type: "xstate.done.actor.remediation", output: { rowIndex: 0, row: nonCompliantRow, changed: false } },
+      ],
+      serializeState: (s) =>
+        JSON.stringify([
+          s.value,
+          s.context.viewer?.canRemediate ?? null,
+          s.context.finding?.details[0]?.remediate?.status ?? (s.context.finding === null ? null : "none"),
+        ]),
+    })
+    console.info(formatCoverage("findingDetail", coverage))
+    expect(coverage.missing).toEqual([])
+    expect(coverage.driven).toBe(coverage.total)
+  })
+
+  it("a failed load shows the §8 text with Retry and Go Back", async () => {
+    const { actor, getFinding, env } = start()
+    try {
+      await getFinding.reject(httpFailure("finding-load", 500))
+      expect(actor.getSnapshot().context.error).toBe("Failed to load finding details. Please try again.")
+      actor.send({ type: "finding.backRequested" })
+      expect(env.navigations).toEqual(["/dashboard/scans/11/findings?service=s3"])
+      actor.send({ type: "finding.retryRequested" })
+      await getFinding.resolve(finding(5))
+      expect(actor.getSnapshot().value).toMatchObject({ detail: { loaded: "still" } })
+    } finally {
+      actor.stop()
+    }
+    const noService = start(null)
+    noService.actor.send({ type: "finding.backRequested" })
+    expect(noService.env.navigations).toEqual(["/dashboard/scans/11"])
+    noService.actor.stop()
+  })
+
+  it("without remediate_findings: the attempt toasts and no dialog opens", async () => {
+    const { actor, getFinding, loadViewer, env } = start()
+    try {
+      await getFinding.resolve(finding(5))
+      await loadViewer.resolve(viewer({ canRemediate: false }))
+      expect(selectCanRemediate(actor.getSnapshot())).toBe(false)
+      actor.send({ type: "row.remediateRequested", rowIndex: 0 })
+      expect(actor.getSnapshot().value).toMatchObject({ dialog: "none" })
+      expect(env.toasts).toEqual([{ kind: "error", message: "You don't have permission to remediate findings" }])
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("remediates a row, polls every 5 s while it is pending, and the dialog follows until 'remediated'", async () => {
+    const { actor, getFinding, loadViewer, remediate, env, clock } = start()
+    try {
+      await getFinding.resolve(finding(5))
+      await loadViewer.resolve(viewer())
+      // A compliant row has nothing to remediate.
+      actor.send({ type: "row.remediateRequested", rowIndex: 1 })
+      expect(actor.getSnapshot().value).toMatchObject({ dialog: "none" })
+      actor.send({ type: "row.remediateRequested", rowIndex: 0 })
+      const dialog = actor.getSnapshot().children.remediation!
+      expect(dialog.getSnapshot().value).toBe("confirming")
+      dialog.send({ type: "remediation.confirmed" })
+      expect(remediate.calls).toEqual([{ id: 5, details: nonCompliantRow }])
+      await remediate.resolve({ ok: true, message: "Remediation started", data: { details: pendingRow } })
+      expect(env.toasts).toEqual([{ kind: "success", message: "Remediation started" }])
+      expect(actor.getSnapshot().context.finding?.details[0]).toEqual(pendingRow)
+      expect(actor.getSnapshot().value).toMatchObject({ detail: { loaded: "watching" } })
+
+      clock.increment(REMEDIATION_POLL_MS)
+      expect(getFinding.calls).toHaveLength(2)
+      await getFinding.resolve(finding(5, { details: [pendingRow, compliantRow] }))
+      clock.increment(REMEDIATION_POLL_MS)
+      await getFinding.resolve(finding(5, { details: [remediatedRow(pendingRow), compliantRow] }))
+      expect(dialog.getSnapshot().context.row.remediate?.status).toBe("remediated")
+      expect(actor.getSnapshot().value).toMatchObject({ detail: { loaded: "still" } })
+      clock.increment(60_000)
+      expect(getFinding.calls).toHaveLength(3)
+
+      dialog.send({ type: "dialog.closed" })
+      await flush()
+      expect(actor.getSnapshot().value).toMatchObject({ dialog: "none" })
+      expect(actor.getSnapshot().context.finding?.details[0]?.remediate?.status).toBe("remediated")
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("stops polling when the page is left", async () => {
+    const { actor, getFinding, clock } = start()
+    await getFinding.resolve(finding(5, { details: [pendingRow] }))
+    actor.stop()
+    clock.increment(60_000)
+    expect(getFinding.calls).toHaveLength(1)
+  })
+
+  it("a row with a record opens its dialog in the viewing state", async () => {
+    const { actor, getFinding, loadViewer } = start()
+    try {
+      await getFinding.resolve(finding(5, { details: [failedRow()] }))
+      await loadViewer.resolve(viewer())
+      actor.send({ type: "row.viewRequested", rowIndex: 0 })
+      expect(actor.getSnapshot().children.remediation!.getSnapshot().value).toBe("viewing")
+    } finally {
+      actor.stop()
+    }
+  })
+})

@@ -62,18 +62,45 @@ const announce = (nodeServer: () => Server | undefined) =>
     }),
   )
 
-/** The listening HTTP server. Needs the services the handlers use (SqlClient, AppConfig, ...). */
+type RouterRequest<R> = HttpRouter.Request.Only<"Requires", R> | HttpRouter.Request.Only<"GlobalRequires", R>
+
+/**
+ * What `HttpRouter.serve` builds, without serving it: the routes registered on a router. Their request-level
+ * requirements become requirements of this layer (at run time requests read them from the context of the
+ * serving layer, exactly as with `HttpRouter.serve`).
+ */
+const routerLayer = <A, E, R>(app: Layer.Layer<A, E, R>) =>
+  app.pipe(Layer.provideMerge(HttpRouter.layer)) as unknown as Layer.Layer<
+    HttpRouter.Request.Without<A> | HttpRouter.HttpRouter,
+    HttpRouter.Request.Without<E>,
+    Exclude<HttpRouter.Request.Without<R> | Exclude<RouterRequest<R>, HttpRouter.GlobalProvided>, HttpRouter.HttpRouter>
+  >
+
+/** Attaches the router (already built, every route registered) to the listening server. */
+const serveRouter = Layer.unwrap(Effect.map(HttpRouter.HttpRouter, (router) => HttpServer.serve(router.asHttpEffect())))
+
+/**
+ * The listening HTTP server. Needs the services the handlers use (SqlClient, AppConfig, ...).
+ *
+ * Build order matters: routes (handlers, docs, SPA) first, then `listen`, then the request handler is
+ * attached in the same step. `HttpRouter.serve` listens first and builds the routes afterwards; a request
+ * parsed in that window has no `request` listener, Node drops it and the client waits forever (clients
+ * that poll /api/health during start-up, like the e2e setup, hung in most runs). Before `listen`,
+ * clients get "connection refused", which they retry.
+ */
 export const httpServerLayer = (options: HttpOptions) => {
   let nodeServer: Server | undefined
   return announce(() => nodeServer).pipe(
-    Layer.provideMerge(HttpRouter.serve(routesLayer(options.distDir), { disableLogger: true, disableListenLog: true })),
+    Layer.provideMerge(serveRouter),
     Layer.provideMerge(
-      NodeHttpServer.layer(() => (nodeServer = createServer()), {
+      NodeHttpServer.layerServer(() => (nodeServer = createServer()), {
         port: options.port,
         host: options.host,
         gracefulShutdownTimeout: SHUTDOWN_GRACE,
       }),
     ),
+    Layer.provideMerge(routerLayer(routesLayer(options.distDir))),
+    Layer.provideMerge(NodeHttpServer.layerHttpServices),
     Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, MAX_BODY_SIZE)),
   )
 }

@@ -170,6 +170,33 @@ describe("access denied inside a scan", () => {
   }, 240_000)
 })
 
+describe("credentials that stopped working", () => {
+  it("fails every service at once with the reason (no retries), and the scan with it", async () => {
+    const other = await env.workspace()
+    const add = await env.call(other, "POST", "/api/accounts", {
+      cloud_provider_id: 1, account_name: "Rotated", is_organization: false, credentials: { access_key: "AKIAROTATEDKEY000001", secret_key: "old" },
+    })
+    expect(add.status).toBe(200)
+    await env.moto.enforceAuth(true)
+    try {
+      const scan = await startScan(env, other, add.body.data.account.id)
+      const done = await env.waitForScan(other, scan.id, 120_000)
+      expect(done.status).toBe("failed")
+      expect(done.completed_services).toBe(0)
+      for (const s of done.services) expect(s.status).toBe("failed")
+      const rows = await env.sql((q) => q<{ error: string; attempts: number }>`SELECT error, attempts FROM scan_services WHERE scan_id = ${scan.id}`)
+      for (const r of rows) {
+        expect(r.error).toMatch(/Could not verify the AWS credentials: InvalidClientTokenId/)
+        expect(r.attempts).toBe(1)
+      }
+      const reason = await env.sql((q) => q<{ failure_reason: string }>`SELECT failure_reason FROM scans WHERE id = ${scan.id}`)
+      expect(reason[0]!.failure_reason).toBe(ScanningTexts.everyServiceFailed)
+    } finally {
+      await env.moto.enforceAuth(false)
+    }
+  }, 150_000)
+})
+
 // ---------------------------------------------------------------------------------------------------------------
 // Job-layer rules on fabricated scans (no worker involvement: the rows carry job ids the worker never sees).
 

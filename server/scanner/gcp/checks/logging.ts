@@ -1,0 +1,226 @@
+/**
+ * Logging and monitoring checks (CIS GCP v4.0 2.1–2.11, 2.13, 2.15): audit configuration, an export sink for all
+ * entries, locked retention on storage sinks, log-metric + alert pairs for sensitive changes, Cloud Asset Inventory
+ * and Access Approval.
+ */
+import { durationSeconds, row } from "../../rest/engine.ts"
+import { defineGcpCheck } from "../define-check.ts"
+import { storageSinkBucket, type AlertPolicy, type LogMetric } from "../collectors/logging.ts"
+
+/** Filter text compared without whitespace and with one quote style, case-insensitively. */
+const normaliseFilter = (f: string) => f.replace(/\s+/g, "").replace(/'/g, '"').toLowerCase()
+
+interface MetricAlertSpec {
+  readonly id: string
+  readonly cis: string
+  readonly what: string
+  /** Every fragment must appear in the metric's filter (compared with normaliseFilter). */
+  readonly fragments: ReadonlyArray<string>
+  readonly example: string
+}
+
+const metricAlertSpecs: ReadonlyArray<MetricAlertSpec> = [
+  {
+    id: "logging_metric_alert_project_ownership_changes",
+    cis: "2.4",
+    what: "project ownership assignments/changes",
+    fragments: ['protoPayload.serviceName="cloudresourcemanager.googleapis.com"', "ProjectOwnership", "projectOwnerInvitee", 'bindingDeltas.role="roles/owner"'],
+    example:
+      '(protoPayload.serviceName="cloudresourcemanager.googleapis.com") AND (ProjectOwnership OR projectOwnerInvitee) OR (protoPayload.serviceData.policyDelta.bindingDeltas.action="REMOVE" AND protoPayload.serviceData.policyDelta.bindingDeltas.role="roles/owner") OR (protoPayload.serviceData.policyDelta.bindingDeltas.action="ADD" AND protoPayload.serviceData.policyDelta.bindingDeltas.role="roles/owner")',
+  },
+  {
+    id: "logging_metric_alert_audit_config_changes",
+    cis: "2.5",
+    what: "audit configuration changes",
+    fragments: ['protoPayload.methodName="SetIamPolicy"', "protoPayload.serviceData.policyDelta.auditConfigDeltas:*"],
+    example: 'protoPayload.methodName="SetIamPolicy" AND protoPayload.serviceData.policyDelta.auditConfigDeltas:*',
+  },
+  {
+    id: "logging_metric_alert_custom_role_changes",
+    cis: "2.6",
+    what: "custom role changes",
+    fragments: ['resource.type="iam_role"', "google.iam.admin.v1.CreateRole", "google.iam.admin.v1.DeleteRole", "google.iam.admin.v1.UpdateRole"],
+    example:
+      'resource.type="iam_role" AND (protoPayload.methodName="google.iam.admin.v1.CreateRole" OR protoPayload.methodName="google.iam.admin.v1.DeleteRole" OR protoPayload.methodName="google.iam.admin.v1.UpdateRole")',
+  },
+  {
+    id: "logging_metric_alert_firewall_changes",
+    cis: "2.7",
+    what: "VPC network firewall rule changes",
+    fragments: ['resource.type="gce_firewall_rule"', "compute.firewalls.patch", "compute.firewalls.insert", "compute.firewalls.delete"],
+    example:
+      'resource.type="gce_firewall_rule" AND (protoPayload.methodName:"compute.firewalls.patch" OR protoPayload.methodName:"compute.firewalls.insert" OR protoPayload.methodName:"compute.firewalls.delete")',
+  },
+  {
+    id: "logging_metric_alert_route_changes",
+    cis: "2.8",
+    what: "VPC network route changes",
+    fragments: ['resource.type="gce_route"', "compute.routes.delete", "compute.routes.insert"],
+    example: 'resource.type="gce_route" AND (protoPayload.methodName:"compute.routes.delete" OR protoPayload.methodName:"compute.routes.insert")',
+  },
+  {
+    id: "logging_metric_alert_network_changes",
+    cis: "2.9",
+    what: "VPC network changes",
+    fragments: ['resource.type="gce_network"', "compute.networks.insert", "compute.networks.patch", "compute.networks.delete", "compute.networks.removePeering", "compute.networks.addPeering"],
+    example:
+      'resource.type="gce_network" AND (protoPayload.methodName:"compute.networks.insert" OR protoPayload.methodName:"compute.networks.patch" OR protoPayload.methodName:"compute.networks.delete" OR protoPayload.methodName:"compute.networks.removePeering" OR protoPayload.methodName:"compute.networks.addPeering")',
+  },
+  {
+    id: "logging_metric_alert_bucket_iam_changes",
+    cis: "2.10",
+    what: "Cloud Storage IAM permission changes",
+    fragments: ['resource.type="gcs_bucket"', 'protoPayload.methodName="storage.setIamPermissions"'],
+    example: 'resource.type="gcs_bucket" AND protoPayload.methodName="storage.setIamPermissions"',
+  },
+  {
+    id: "logging_metric_alert_sql_instance_changes",
+    cis: "2.11",
+    what: "SQL instance configuration changes",
+    fragments: ['protoPayload.methodName="cloudsql.instances.update"'],
+    example: 'protoPayload.methodName="cloudsql.instances.update"',
+  },
+]
+
+/** Log metrics matching a spec, and the enabled alert policies with a condition on one of them. */
+export function metricAlertMatches(spec: Pick<MetricAlertSpec, "fragments">, metrics: ReadonlyArray<LogMetric>, policies: ReadonlyArray<AlertPolicy>) {
+  const frags = spec.fragments.map(normaliseFilter)
+  const matching = metrics.filter((m) => m.disabled !== true && frags.every((f) => normaliseFilter(m.filter).includes(f)))
+  const alerts = policies.filter(
+    (p) =>
+      p.enabled !== false &&
+      (p.conditions ?? []).some((c) => {
+        const filter = normaliseFilter(c.conditionThreshold?.filter ?? c.conditionAbsent?.filter ?? "")
+        return matching.some((m) => filter.includes(normaliseFilter(`metric.type="logging.googleapis.com/user/${m.name}"`)))
+      }),
+  )
+  return { metrics: matching.map((m) => m.name), alerts: alerts.map((a) => a.displayName ?? a.name) }
+}
+
+const metricAlertChecks = metricAlertSpecs.map((spec) =>
+  defineGcpCheck({
+    id: spec.id,
+    service: "logging",
+    title: `A log metric filter and alert should exist for ${spec.what}`,
+    description: `Checks for a log-based metric whose filter matches ${spec.what} and an enabled alert policy with a condition on that metric.`,
+    severity: "medium",
+    cis: spec.cis,
+    remediation: `Create a log-based metric with the filter ${spec.example} and an alert policy on metric.type="logging.googleapis.com/user/METRIC_NAME" with a notification channel.`,
+    field_labels: { metrics: "Matching log metrics", alert_policies: "Alert policies" },
+    uses: ["logging.metrics", "logging.alert_policies"],
+    reads: `logging projects.metrics.list → filter; monitoring projects.alertPolicies.list → enabled, conditions[].conditionThreshold.filter`,
+    evaluate: (inv) => {
+      const m = metricAlertMatches(spec, inv.logging.metrics ?? [], inv.logging.alertPolicies ?? [])
+      const ok = m.metrics.length > 0 && m.alerts.length > 0
+      const reason = m.metrics.length === 0 ? `No log metric matches ${spec.what}.` : m.alerts.length === 0 ? `Metric ${m.metrics.join(", ")} has no enabled alert policy.` : `Metric ${m.metrics.join(", ")} alerts through ${m.alerts.join(", ")}.`
+      return [row(inv.projectId, "global", ok, reason, { metrics: m.metrics, alert_policies: m.alerts })]
+    },
+  }),
+)
+
+export const loggingChecks = [
+  defineGcpCheck({
+    id: "logging_audit_logs_all_services",
+    service: "logging",
+    title: "Cloud Audit Logging should be configured for all services and users",
+    description: "The project's IAM policy should enable DATA_READ and DATA_WRITE audit logs (ADMIN_READ recommended) for allServices, with no exempted members.",
+    severity: "medium",
+    cis: "2.1",
+    remediation: "Add an auditConfigs entry {service: allServices, auditLogConfigs: [{logType: ADMIN_READ}, {logType: DATA_READ}, {logType: DATA_WRITE}]} to the project IAM policy and remove exemptedMembers.",
+    field_labels: { log_types: "Log types", exempted_members: "Exempted members" },
+    uses: ["project.iam_policy"],
+    reads: "cloudresourcemanager projects.getIamPolicy (v3) → auditConfigs[service=allServices].auditLogConfigs[].logType, exemptedMembers",
+    evaluate: (inv) => {
+      const policy = inv.project.iamPolicy
+      if (policy === undefined) return []
+      const all = (policy.auditConfigs ?? []).find((c) => c.service === "allServices")
+      const types = (all?.auditLogConfigs ?? []).map((c) => c.logType)
+      const exempted = (all?.auditLogConfigs ?? []).flatMap((c) => c.exemptedMembers ?? [])
+      const missing = ["DATA_READ", "DATA_WRITE"].filter((t) => !types.includes(t))
+      const ok = missing.length === 0 && exempted.length === 0
+      const reason = all === undefined ? "No audit configuration for allServices." : missing.length > 0 ? `Audit logs for allServices lack ${missing.join(", ")}.` : exempted.length > 0 ? `Members are exempted from audit logs: ${exempted.join(", ")}.` : "Data access audit logs are on for all services and users."
+      return [row(inv.projectId, "global", ok, reason, { log_types: types, exempted_members: exempted })]
+    },
+  }),
+  defineGcpCheck({
+    id: "logging_sink_all_entries",
+    service: "logging",
+    title: "A log sink should export all log entries",
+    description: "Checks for an enabled sink with an empty filter, so every log entry is exported to durable storage.",
+    severity: "medium",
+    cis: "2.2",
+    remediation: "Create a sink without a filter: gcloud logging sinks create NAME DESTINATION.",
+    field_labels: { sinks: "Sinks without filter" },
+    uses: ["logging.sinks"],
+    reads: "logging projects.sinks.list → filter (empty), disabled",
+    evaluate: (inv) => {
+      const all = (inv.logging.sinks ?? []).filter((s) => (s.filter ?? "").trim() === "" && s.disabled !== true)
+      return [row(inv.projectId, "global", all.length > 0, all.length > 0 ? `Sink ${all.map((s) => s.name).join(", ")} exports all entries.` : "No enabled sink exports all log entries.", { sinks: all.map((s) => s.name) })]
+    },
+  }),
+  defineGcpCheck({
+    id: "logging_sink_bucket_retention_locked",
+    service: "logging",
+    title: "Cloud Storage buckets used as log sinks should have a locked retention policy",
+    description: "For every sink exporting to Cloud Storage, the destination bucket should have a retention policy with Bucket Lock on, so logs cannot be deleted early.",
+    severity: "medium",
+    cis: "2.3",
+    remediation: "Set a retention policy and lock it: gcloud storage buckets update gs://BUCKET --retention-period=… && gcloud storage buckets update gs://BUCKET --lock-retention-period (irreversible).",
+    field_labels: { sink: "Sink", retention_days: "Retention (days)", locked: "Locked" },
+    uses: ["logging.sinks", "logging.sink_buckets"],
+    reads: "logging sinks[].destination storage.googleapis.com/BUCKET → storage buckets.get → retentionPolicy.isLocked",
+    evaluate: (inv) =>
+      (inv.logging.sinks ?? []).flatMap((s) => {
+        const name = storageSinkBucket(s.destination)
+        if (name === undefined) return []
+        const b = inv.logging.sinkBuckets?.get(name)
+        if (b === undefined) return []
+        if (b === null) return [row(name, "global", false, `Sink ${s.name} writes to bucket ${name}, which does not exist or is not visible.`, { sink: s.name, retention_days: null, locked: false })]
+        const days = durationSeconds(b.retentionPolicy?.retentionPeriod === undefined ? undefined : `${b.retentionPolicy.retentionPeriod}s`)
+        const locked = b.retentionPolicy?.isLocked === true
+        return [
+          row(name, "global", locked, b.retentionPolicy === undefined ? `Bucket ${name} has no retention policy.` : locked ? `Bucket ${name} has a locked retention policy.` : `Bucket ${name}'s retention policy is not locked.`, {
+            sink: s.name,
+            retention_days: days === undefined ? null : Math.round(days / 86_400),
+            locked,
+          }),
+        ]
+      }),
+  }),
+  ...metricAlertChecks,
+  defineGcpCheck({
+    id: "logging_cloud_asset_inventory_enabled",
+    service: "logging",
+    title: "Cloud Asset Inventory should be enabled",
+    description: "Checks the Cloud Asset API (cloudasset.googleapis.com) is enabled, so asset history is recorded.",
+    severity: "low",
+    cis: "2.13",
+    remediation: "gcloud services enable cloudasset.googleapis.com",
+    field_labels: { state: "API state" },
+    uses: ["project.cloudasset_service"],
+    reads: "serviceusage services.get projects/P/services/cloudasset.googleapis.com → state",
+    evaluate: (inv) => {
+      const state = inv.project.cloudAssetState
+      if (state === undefined) return []
+      return [row(inv.projectId, "global", state === "ENABLED", state === "ENABLED" ? "The Cloud Asset API is enabled." : `The Cloud Asset API is ${state.toLowerCase()}.`, { state })]
+    },
+  }),
+  defineGcpCheck({
+    id: "logging_access_approval_enabled",
+    service: "logging",
+    title: "Access Approval should be enabled",
+    description: "Checks Access Approval is configured with at least one enrolled service, so Google personnel access needs your explicit approval.",
+    severity: "low",
+    cis: "2.15",
+    remediation: "Enable Access Approval: gcloud access-approval settings update --project=P --enrolled_services=all --notification_emails=…",
+    field_labels: { enrolled_services: "Enrolled services" },
+    uses: ["project.access_approval"],
+    reads: "accessapproval projects.getAccessApprovalSettings → enrolledServices[]",
+    evaluate: (inv) => {
+      const s = inv.project.accessApproval
+      if (s === undefined) return []
+      const services = (s?.enrolledServices ?? []).map((e) => e.cloudProduct ?? "all")
+      return [row(inv.projectId, "global", services.length > 0, services.length > 0 ? `Access Approval covers ${services.join(", ")}.` : "Access Approval is not enabled.", { enrolled_services: services })]
+    },
+  }),
+]

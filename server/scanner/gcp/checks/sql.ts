@@ -1,0 +1,160 @@
+/**
+ * Cloud SQL checks (CIS GCP v4.0 section 6): engine flags, TLS, authorized networks, public IP and backups.
+ * A flag that is not set takes Cloud SQL's default, which each rule states (e.g. log_min_messages defaults to
+ * WARNING, which complies; log_connections defaults to off, which does not).
+ */
+import { row } from "../../rest/engine.ts"
+import { defineGcpCheck } from "../define-check.ts"
+import type { SqlInstance } from "../collectors/sql.ts"
+
+type Engine = "MYSQL" | "POSTGRES" | "SQLSERVER"
+
+const engineOf = (i: SqlInstance): string => (i.databaseVersion ?? "").split("_")[0] ?? ""
+const flagValue = (i: SqlInstance, name: string) => i.settings?.databaseFlags?.find((f) => f.name === name)?.value
+const region = (i: SqlInstance) => i.region ?? "global"
+
+const PG_SEVERITY = ["debug5", "debug4", "debug3", "debug2", "debug1", "info", "notice", "warning", "error", "log", "fatal", "panic"]
+const pgAtLeast = (minimum: string) => (v: string | undefined) => {
+  const rank = PG_SEVERITY.indexOf((v ?? minimum).toLowerCase())
+  return rank >= PG_SEVERITY.indexOf(minimum)
+}
+const equalsIgnoreCase = (expected: string) => (v: string | undefined) => v !== undefined && v.toLowerCase() === expected
+const unsetOr = (expected: string) => (v: string | undefined) => v === undefined || v.toLowerCase() === expected
+
+interface FlagRule {
+  readonly id: string
+  readonly cis: string
+  readonly engine: Engine
+  readonly flag: string
+  readonly want: string
+  readonly ok: (value: string | undefined) => boolean
+  readonly severity?: "high" | "medium" | "low"
+}
+
+const flagRules: ReadonlyArray<FlagRule> = [
+  { id: "cloudsql_mysql_skip_show_database_on", cis: "6.1.2", engine: "MYSQL", flag: "skip_show_database", want: "on", ok: equalsIgnoreCase("on") },
+  { id: "cloudsql_mysql_local_infile_off", cis: "6.1.3", engine: "MYSQL", flag: "local_infile", want: "off", ok: equalsIgnoreCase("off") },
+  { id: "cloudsql_postgres_log_error_verbosity", cis: "6.2.1", engine: "POSTGRES", flag: "log_error_verbosity", want: "default or terse", ok: (v) => v === undefined || ["default", "terse"].includes(v.toLowerCase()), severity: "low" },
+  { id: "cloudsql_postgres_log_connections_on", cis: "6.2.2", engine: "POSTGRES", flag: "log_connections", want: "on", ok: equalsIgnoreCase("on") },
+  { id: "cloudsql_postgres_log_disconnections_on", cis: "6.2.3", engine: "POSTGRES", flag: "log_disconnections", want: "on", ok: equalsIgnoreCase("on") },
+  { id: "cloudsql_postgres_log_statement_ddl", cis: "6.2.4", engine: "POSTGRES", flag: "log_statement", want: "ddl", ok: equalsIgnoreCase("ddl"), severity: "low" },
+  { id: "cloudsql_postgres_log_min_messages", cis: "6.2.5", engine: "POSTGRES", flag: "log_min_messages", want: "warning or stricter", ok: pgAtLeast("warning"), severity: "low" },
+  { id: "cloudsql_postgres_log_min_error_statement", cis: "6.2.6", engine: "POSTGRES", flag: "log_min_error_statement", want: "error or stricter", ok: pgAtLeast("error"), severity: "low" },
+  { id: "cloudsql_postgres_log_min_duration_statement_disabled", cis: "6.2.7", engine: "POSTGRES", flag: "log_min_duration_statement", want: "-1", ok: unsetOr("-1"), severity: "low" },
+  { id: "cloudsql_postgres_pgaudit_on", cis: "6.2.8", engine: "POSTGRES", flag: "cloudsql.enable_pgaudit", want: "on", ok: equalsIgnoreCase("on") },
+  { id: "cloudsql_sqlserver_external_scripts_off", cis: "6.3.1", engine: "SQLSERVER", flag: "external scripts enabled", want: "off", ok: unsetOr("off") },
+  { id: "cloudsql_sqlserver_cross_db_ownership_chaining_off", cis: "6.3.2", engine: "SQLSERVER", flag: "cross db ownership chaining", want: "off", ok: unsetOr("off") },
+  { id: "cloudsql_sqlserver_user_connections_unlimited", cis: "6.3.3", engine: "SQLSERVER", flag: "user connections", want: "0 (non-limiting)", ok: unsetOr("0"), severity: "low" },
+  { id: "cloudsql_sqlserver_user_options_unset", cis: "6.3.4", engine: "SQLSERVER", flag: "user options", want: "not set", ok: (v) => v === undefined, severity: "low" },
+  { id: "cloudsql_sqlserver_remote_access_off", cis: "6.3.5", engine: "SQLSERVER", flag: "remote access", want: "off", ok: equalsIgnoreCase("off") },
+  { id: "cloudsql_sqlserver_trace_flag_3625_on", cis: "6.3.6", engine: "SQLSERVER", flag: "3625", want: "on", ok: equalsIgnoreCase("on"), severity: "low" },
+  { id: "cloudsql_sqlserver_contained_db_auth_off", cis: "6.3.7", engine: "SQLSERVER", flag: "contained database authentication", want: "off", ok: unsetOr("off") },
+]
+
+const engineName: Record<Engine, string> = { MYSQL: "MySQL", POSTGRES: "PostgreSQL", SQLSERVER: "SQL Server" }
+
+const flagChecks = flagRules.map((r) =>
+  defineGcpCheck({
+    id: r.id,
+    service: "cloudsql",
+    title: `Cloud SQL ${engineName[r.engine]} instances should set the '${r.flag}' flag to ${r.want}`,
+    description: `Checks the '${r.flag}' database flag of every ${engineName[r.engine]} instance (an unset flag takes the Cloud SQL default).`,
+    severity: r.severity ?? "medium",
+    cis: r.cis,
+    remediation: `gcloud sql instances patch INSTANCE --database-flags=… including "${r.flag}=${r.want.split(" ")[0]}" (the list replaces every flag: repeat the existing ones; some flags restart the instance).`,
+    field_labels: { flag_value: `'${r.flag}' value`, database_version: "Database version" },
+    uses: ["sql.instances"],
+    reads: `sqladmin instances.list → databaseVersion ${r.engine}_*, settings.databaseFlags[name=${r.flag}].value`,
+    evaluate: (inv) =>
+      (inv.sql.instances ?? [])
+        .filter((i) => engineOf(i) === r.engine)
+        .map((i) => {
+          const v = flagValue(i, r.flag)
+          const ok = r.ok(v)
+          return row(i.name, region(i), ok, v === undefined ? `'${r.flag}' is not set (Cloud SQL default${ok ? ", compliant" : ""}).` : `'${r.flag}' is ${v}.`, {
+            flag_value: v ?? null,
+            database_version: i.databaseVersion ?? null,
+          })
+        }),
+  }),
+)
+
+const SECURE_SSL_MODES = new Set(["ENCRYPTED_ONLY", "TRUSTED_CLIENT_CERTIFICATE_REQUIRED"])
+const INTERNET = new Set(["0.0.0.0/0", "::/0"])
+
+export const sqlChecks = [
+  ...flagChecks,
+  defineGcpCheck({
+    id: "cloudsql_instance_ssl_required",
+    service: "cloudsql",
+    title: "Cloud SQL instances should require all incoming connections to use SSL",
+    description: "Checks sslMode is ENCRYPTED_ONLY or TRUSTED_CLIENT_CERTIFICATE_REQUIRED (or, without sslMode, the legacy requireSsl).",
+    severity: "high",
+    cis: "6.4",
+    remediation: "gcloud sql instances patch INSTANCE --ssl-mode=ENCRYPTED_ONLY (clients without TLS will be refused).",
+    field_labels: { ssl_mode: "SSL mode", require_ssl: "Require SSL" },
+    uses: ["sql.instances"],
+    reads: "sqladmin instances → settings.ipConfiguration.sslMode (requireSsl)",
+    evaluate: (inv) =>
+      (inv.sql.instances ?? []).map((i) => {
+        const ip = i.settings?.ipConfiguration
+        const ok = ip?.sslMode !== undefined ? SECURE_SSL_MODES.has(ip.sslMode) : ip?.requireSsl === true
+        return row(i.name, region(i), ok, ok ? "Only encrypted connections are accepted." : "Unencrypted connections are accepted.", { ssl_mode: ip?.sslMode ?? null, require_ssl: ip?.requireSsl === true })
+      }),
+  }),
+  defineGcpCheck({
+    id: "cloudsql_no_public_authorized_networks",
+    service: "cloudsql",
+    title: "Cloud SQL instances should not allow connections from 0.0.0.0/0",
+    description: "Flags instances whose authorized networks include the whole Internet.",
+    severity: "critical",
+    cis: "6.5",
+    remediation: "Remove 0.0.0.0/0 from the authorized networks (gcloud sql instances patch INSTANCE --authorized-networks=…) and use the Cloud SQL Auth Proxy or private IP.",
+    field_labels: { authorized_networks: "Authorized networks" },
+    uses: ["sql.instances"],
+    reads: "sqladmin instances → settings.ipConfiguration.authorizedNetworks[].value",
+    evaluate: (inv) =>
+      (inv.sql.instances ?? []).map((i) => {
+        const nets = (i.settings?.ipConfiguration?.authorizedNetworks ?? []).map((n) => n.value)
+        const open = nets.some((n) => INTERNET.has(n))
+        return row(i.name, region(i), !open, open ? "The instance accepts connections from any address." : "The instance does not authorize 0.0.0.0/0.", { authorized_networks: nets })
+      }),
+  }),
+  defineGcpCheck({
+    id: "cloudsql_no_public_ip",
+    service: "cloudsql",
+    title: "Cloud SQL instances should not have public IPs",
+    description: "Flags instances with a public (PRIMARY) IPv4 address.",
+    severity: "high",
+    cis: "6.6",
+    remediation: "Configure private IP (private services access), then gcloud sql instances patch INSTANCE --no-assign-ip.",
+    field_labels: { public_ips: "Public IPs" },
+    uses: ["sql.instances"],
+    reads: "sqladmin instances → ipAddresses[type=PRIMARY], settings.ipConfiguration.ipv4Enabled",
+    evaluate: (inv) =>
+      (inv.sql.instances ?? []).map((i) => {
+        const ips = (i.ipAddresses ?? []).filter((a) => a.type === "PRIMARY").map((a) => a.ipAddress ?? "")
+        const open = ips.length > 0 || i.settings?.ipConfiguration?.ipv4Enabled === true
+        return row(i.name, region(i), !open, open ? `The instance has a public IP${ips.length > 0 ? ` (${ips.join(", ")})` : ""}.` : "The instance has no public IP.", { public_ips: ips })
+      }),
+  }),
+  defineGcpCheck({
+    id: "cloudsql_automated_backups",
+    service: "cloudsql",
+    title: "Cloud SQL instances should have automated backups",
+    description: "Checks automated backups are enabled on every primary instance (read replicas cannot have backups).",
+    severity: "medium",
+    cis: "6.7",
+    remediation: "gcloud sql instances patch INSTANCE --backup-start-time=HH:MM",
+    field_labels: { backups_enabled: "Automated backups" },
+    uses: ["sql.instances"],
+    reads: "sqladmin instances → settings.backupConfiguration.enabled (instanceType != READ_REPLICA_INSTANCE)",
+    evaluate: (inv) =>
+      (inv.sql.instances ?? [])
+        .filter((i) => i.instanceType !== "READ_REPLICA_INSTANCE")
+        .map((i) => {
+          const on = i.settings?.backupConfiguration?.enabled === true
+          return row(i.name, region(i), on, on ? "Automated backups are enabled." : "Automated backups are disabled.", { backups_enabled: on })
+        }),
+  }),
+]

@@ -1,0 +1,151 @@
+/**
+ * VPC network checks (CIS GCP v4.0 2.12, 2.16, 3.1, 3.2, 3.6–3.8): DNS logging per network, HTTP(S) load balancer
+ * logging, the default and legacy networks, SSH/RDP open to the Internet, subnet flow logs.
+ */
+import { row } from "../../rest/engine.ts"
+import { lastSegment } from "../context.ts"
+import { defineGcpCheck } from "../define-check.ts"
+import type { Firewall } from "../collectors/compute.ts"
+
+const INTERNET = new Set(["0.0.0.0/0", "::/0"])
+
+/** Whether a firewall `ports` list (absent = every port) covers `port`. */
+export function portsCover(ports: ReadonlyArray<string> | undefined, port: number): boolean {
+  if (ports === undefined || ports.length === 0) return true
+  return ports.some((p) => {
+    const [lo, hi] = p.split("-").map((x) => Number(x.trim()))
+    if (lo === undefined || Number.isNaN(lo)) return false
+    return hi === undefined ? lo === port : lo <= port && port <= hi
+  })
+}
+
+/** Whether an enabled ingress rule from the Internet allows TCP to `port`. */
+export function exposesPort(fw: Firewall, port: number): boolean {
+  if ((fw.direction ?? "INGRESS") !== "INGRESS" || fw.disabled === true) return false
+  if (!(fw.sourceRanges ?? []).some((r) => INTERNET.has(r))) return false
+  return (fw.allowed ?? []).some((a) => {
+    const proto = a.IPProtocol.toLowerCase()
+    return (proto === "tcp" || proto === "all" || proto === "6") && portsCover(a.ports, port)
+  })
+}
+
+const openPortCheck = (id: string, cis: string, port: number, name: string) =>
+  defineGcpCheck({
+    id,
+    service: "vpc",
+    title: `${name} access from the Internet should be restricted`,
+    description: `Flags enabled ingress firewall rules that allow TCP port ${port} (or all ports) from 0.0.0.0/0 or ::/0.`,
+    severity: "high",
+    cis,
+    remediation: `Narrow the rule's source ranges to known addresses (or use IAP TCP forwarding, 35.235.240.0/20) or delete it: gcloud compute firewall-rules update RULE --source-ranges=…`,
+    field_labels: { network: "Network", source_ranges: "Source ranges", allowed: "Allowed" },
+    uses: ["compute.firewalls"],
+    reads: "compute firewalls.list → direction, disabled, sourceRanges, allowed[].IPProtocol/ports",
+    evaluate: (inv) =>
+      (inv.compute.firewalls ?? [])
+        .filter((fw) => (fw.direction ?? "INGRESS") === "INGRESS" && fw.disabled !== true && (fw.allowed ?? []).length > 0)
+        .map((fw) => {
+          const open = exposesPort(fw, port)
+          return row(fw.name, "global", !open, open ? `Rule ${fw.name} allows port ${port} from ${(fw.sourceRanges ?? []).filter((r) => INTERNET.has(r)).join(", ")}.` : `Rule ${fw.name} does not open port ${port} to the Internet.`, {
+            network: lastSegment(fw.network),
+            source_ranges: [...(fw.sourceRanges ?? [])],
+            allowed: (fw.allowed ?? []).map((a) => `${a.IPProtocol}:${(a.ports ?? ["all"]).join(",")}`),
+          })
+        }),
+  })
+
+const SKIP_FLOW_LOG_PURPOSES = new Set(["REGIONAL_MANAGED_PROXY", "GLOBAL_MANAGED_PROXY", "INTERNAL_HTTPS_LOAD_BALANCER", "PRIVATE_SERVICE_CONNECT", "PRIVATE_NAT"])
+const HTTP_PROTOCOLS = new Set(["HTTP", "HTTPS", "HTTP2", "H2C"])
+
+export const vpcChecks = [
+  defineGcpCheck({
+    id: "vpc_dns_logging_enabled",
+    service: "vpc",
+    title: "Cloud DNS logging should be enabled for all VPC networks",
+    description: "Every VPC network should be attached to a DNS server policy with logging enabled, so DNS queries from its VMs are logged.",
+    severity: "low",
+    cis: "2.12",
+    remediation: "gcloud dns policies create POLICY --networks=NETWORK --enable-logging --description=… (or update the network's existing policy with --enable-logging).",
+    field_labels: { policy: "DNS policy" },
+    uses: ["compute.networks", "dns.policies"],
+    reads: "dns policies.list → enableLogging, networks[].networkUrl; compute networks.list",
+    evaluate: (inv) =>
+      (inv.compute.networks ?? []).map((n) => {
+        const policy = (inv.dns.policies ?? []).find((p) => (p.networks ?? []).some((x) => lastSegment(x.networkUrl) === n.name))
+        const ok = policy?.enableLogging === true
+        return row(n.name, "global", ok, policy === undefined ? `Network ${n.name} has no DNS policy.` : ok ? `DNS policy ${policy.name} logs queries.` : `DNS policy ${policy.name} does not log queries.`, { policy: policy?.name ?? null })
+      }),
+  }),
+  defineGcpCheck({
+    id: "vpc_lb_logging_enabled",
+    service: "vpc",
+    title: "Logging should be enabled for HTTP(S) load balancers",
+    description: "Checks every HTTP, HTTPS or HTTP/2 backend service (global and regional) has request logging enabled.",
+    severity: "low",
+    cis: "2.16",
+    remediation: "gcloud compute backend-services update SERVICE --enable-logging --logging-sample-rate=1 (--global or --region=…).",
+    field_labels: { protocol: "Protocol", scheme: "Scheme" },
+    uses: ["compute.backend_services"],
+    reads: "compute backendServices.aggregatedList → protocol, logConfig.enable",
+    evaluate: (inv) =>
+      (inv.compute.backendServices ?? [])
+        .filter((s) => HTTP_PROTOCOLS.has(s.item.protocol ?? "HTTP"))
+        .map((s) =>
+          row(s.item.name, s.scope, s.item.logConfig?.enable === true, s.item.logConfig?.enable === true ? "Request logging is enabled." : "Request logging is disabled.", {
+            protocol: s.item.protocol ?? null,
+            scheme: s.item.loadBalancingScheme ?? null,
+          }),
+        ),
+  }),
+  defineGcpCheck({
+    id: "vpc_default_network_absent",
+    service: "vpc",
+    title: "The default network should not exist in a project",
+    description: "The auto-created default network comes with permissive firewall rules (SSH, RDP, ICMP and internal traffic from anywhere in the network).",
+    severity: "medium",
+    cis: "3.1",
+    remediation: "Move workloads to a purpose-built network, then delete the default network's firewall rules and the network.",
+    field_labels: { default_network: "Default network present" },
+    uses: ["compute.networks"],
+    reads: "compute networks.list → name == default",
+    evaluate: (inv) => {
+      const present = (inv.compute.networks ?? []).some((n) => n.name === "default")
+      return [row(inv.projectId, "global", !present, present ? "The default network exists." : "The project has no default network.", { default_network: present })]
+    },
+  }),
+  defineGcpCheck({
+    id: "vpc_no_legacy_networks",
+    service: "vpc",
+    title: "Legacy networks should not exist in a project",
+    description: "Legacy (pre-VPC) networks have one global IP range, no subnets and no flow logs.",
+    severity: "medium",
+    cis: "3.2",
+    remediation: "Migrate the workloads to a VPC network and delete the legacy network.",
+    field_labels: { ipv4_range: "IPv4 range" },
+    uses: ["compute.networks"],
+    reads: "compute networks.list → IPv4Range (legacy networks only)",
+    evaluate: (inv) =>
+      (inv.compute.networks ?? []).map((n) => row(n.name, "global", n.IPv4Range === undefined, n.IPv4Range === undefined ? "A VPC network." : `A legacy network (${n.IPv4Range}).`, { ipv4_range: n.IPv4Range ?? null })),
+  }),
+  openPortCheck("vpc_firewall_ssh_not_open", "3.6", 22, "SSH"),
+  openPortCheck("vpc_firewall_rdp_not_open", "3.7", 3389, "RDP"),
+  defineGcpCheck({
+    id: "vpc_subnet_flow_logs_enabled",
+    service: "vpc",
+    title: "VPC Flow Logs should be enabled for every subnet",
+    description: "Checks each subnet (except proxy-only and Private Service Connect subnets) records flow logs.",
+    severity: "low",
+    cis: "3.8",
+    remediation: "gcloud compute networks subnets update SUBNET --region=REGION --enable-flow-logs",
+    field_labels: { network: "Network", purpose: "Purpose" },
+    uses: ["compute.subnetworks"],
+    reads: "compute subnetworks.aggregatedList → logConfig.enable (legacy enableFlowLogs), purpose",
+    evaluate: (inv) =>
+      (inv.compute.subnetworks ?? [])
+        .filter((s) => !SKIP_FLOW_LOG_PURPOSES.has(s.item.purpose ?? "PRIVATE"))
+        .map((s) => {
+          const on = s.item.logConfig?.enable ?? s.item.enableFlowLogs ?? false
+          return row(s.item.name, s.scope, on, on ? "Flow logs are enabled." : "Flow logs are disabled.", { network: lastSegment(s.item.network), purpose: s.item.purpose ?? null })
+        }),
+  }),
+]

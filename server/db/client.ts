@@ -9,7 +9,9 @@
  *   the same URL (see `Database.url`).
  *
  * Invariants: the bridge's `maxConnections` (EMBEDDED_MAX_CONNECTIONS) is far above the sum of all pools
- * opened on it (Effect pool + pg-boss pool, see the *_POOL constants). Only one process may open
+ * opened on it (Effect pool + pg-boss pool, see the *_POOL constants). A connection that keeps the shared
+ * session idle inside a transaction while others wait is terminated after IDLE_IN_TRANSACTION_TIMEOUT_MS
+ * (logged as a warning), so one forgotten transaction cannot stall the whole process. Only one process may open
  * DATA_DIR/pgdata at a time (PGlite is single-process), enforced with DATA_DIR/pgdata.lock.
  *
  * Errors: `DatabaseStartError` (embedded database could not start, or is in use by another process).
@@ -82,6 +84,8 @@ const acquireLock = (lockFile: string): void => {
 export const startEmbeddedPostgres = async (options: {
   readonly dataDir: string | undefined
   readonly maxConnections?: number
+  /** See `PgliteBridgeOptions.idleInTransactionTimeoutMs` (default IDLE_IN_TRANSACTION_TIMEOUT_MS). */
+  readonly idleInTransactionTimeoutMs?: number
 }): Promise<EmbeddedPostgres> => {
   let lockFile: string | undefined
   let dataPath = "memory://"
@@ -94,7 +98,14 @@ export const startEmbeddedPostgres = async (options: {
   let db: PGlite | undefined
   try {
     db = await PGlite.create(dataPath)
-    const server = new PgliteBridge(db, { host: "127.0.0.1", port: 0, maxConnections: options.maxConnections ?? EMBEDDED_MAX_CONNECTIONS })
+    const server = new PgliteBridge(db, {
+      host: "127.0.0.1",
+      port: 0,
+      maxConnections: options.maxConnections ?? EMBEDDED_MAX_CONNECTIONS,
+      ...(options.idleInTransactionTimeoutMs !== undefined ? { idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs } : {}),
+      onIdleTermination: ({ idleMs, waiting }) =>
+        logLine("warn", "embedded database: terminated a connection idle in a transaction while others waited", { idle_ms: idleMs, waiting }),
+    })
     const port = await server.start()
     const pglite = db
     let closing: Promise<void> | undefined

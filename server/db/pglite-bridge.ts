@@ -12,9 +12,17 @@
  * PGlite answers ReadyForQuery with status idle ('I', i.e. not inside a transaction block) and that
  * connection has no complete message left in its buffer. A connection inside a transaction keeps the
  * session until COMMIT/ROLLBACK; the others wait in FIFO order. A connection that goes away while owning
- * the session is cleaned up with Sync + ROLLBACK before the next one runs.
+ * the session is cleaned up with Sync + ROLLBACK before the next one runs (exactly once).
  *
- * Not supported: LISTEN/NOTIFY (notifications of a single shared session cannot be routed), query cancel.
+ * Liveness: an owner that sits idle while holding the session (inside a transaction, or in the middle of
+ * an extended-protocol exchange without Sync) blocks every other connection, which a real server would
+ * not do. So while another connection waits, such an owner may stay idle for at most
+ * `idleInTransactionTimeoutMs`; then it is terminated the way PostgreSQL's
+ * idle_in_transaction_session_timeout does it (FATAL 25P03, connection closed, transaction rolled back)
+ * and the session goes to the next connection. An owner that is running a statement is never cut.
+ *
+ * Not supported: LISTEN/NOTIFY (notifications of a single shared session cannot be routed), query cancel
+ * (PGlite gives every connection the same BackendKeyData; a CancelRequest just closes its own socket).
  */
 import { createServer, type Server, type Socket } from "node:net"
 import type { PGlite } from "@electric-sql/pglite"
@@ -59,10 +67,12 @@ class ReadyScanner {
   }
 }
 
-const errorResponse = (message: string): Buffer => {
+/** A FATAL ErrorResponse ('E'): the connection is closed right after it. */
+const fatalResponse = (code: string, message: string): Buffer => {
   const fields = Buffer.concat([
     Buffer.from("SFATAL\0", "utf8"),
-    Buffer.from("C53300\0", "utf8"),
+    Buffer.from("VFATAL\0", "utf8"),
+    Buffer.from(`C${code}\0`, "utf8"),
     Buffer.from(`M${message}\0`, "utf8"),
     Buffer.from([0]),
   ])
@@ -80,11 +90,19 @@ const simpleMessage = (type: string, body: Buffer = Buffer.alloc(0)): Uint8Array
   return out
 }
 
+/** Default limit for an owner idle inside a transaction while others wait (see the module comment). */
+export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 5_000
+export const TOO_MANY_CONNECTIONS_MESSAGE = "too many connections to the embedded database"
+
 export interface PgliteBridgeOptions {
   readonly host?: string
   /** 0 = a free port. */
   readonly port?: number
   readonly maxConnections?: number
+  /** How long an owner may hold the session idle (in a transaction) while others wait; 0 = forever. */
+  readonly idleInTransactionTimeoutMs?: number
+  /** Told when an idle owner is terminated (for the log). */
+  readonly onIdleTermination?: (info: { readonly idleMs: number; readonly waiting: number }) => void
 }
 
 export class PgliteBridge {
@@ -94,6 +112,9 @@ export class PgliteBridge {
   private readonly connections = new Set<Connection>()
   private owner: Connection | undefined
   private readonly waiting: Array<{ conn: Connection; resolve: () => void }> = []
+  /** The owner holds the session without running anything and has nothing complete to send. */
+  private ownerIdleSince: number | undefined
+  private watchdog: NodeJS.Timeout | undefined
   port = 0
 
   constructor(db: PGlite, options: PgliteBridgeOptions = {}) {
@@ -120,6 +141,7 @@ export class PgliteBridge {
   async stop(): Promise<void> {
     const server = this.server
     this.server = undefined
+    this.disarm()
     for (const conn of this.connections) conn.socket.destroy()
     if (server !== undefined) await new Promise<void>((resolve) => server.close(() => resolve()))
     // Let any in-flight PGlite call finish before the caller closes the database.
@@ -128,7 +150,7 @@ export class PgliteBridge {
 
   private accept(socket: Socket): void {
     if (this.connections.size >= (this.options.maxConnections ?? 64)) {
-      socket.end(errorResponse("too many connections to the embedded database"))
+      socket.end(fatalResponse("53300", TOO_MANY_CONNECTIONS_MESSAGE))
       return
     }
     socket.setNoDelay(true)
@@ -148,15 +170,20 @@ export class PgliteBridge {
       this.owner = conn
       return Promise.resolve()
     }
-    return new Promise((resolve) => this.waiting.push({ conn, resolve }))
+    return new Promise((resolve) => {
+      this.waiting.push({ conn, resolve })
+      this.arm()
+    })
   }
 
+  /** Gives the session up (or leaves the queue), handing it to the next waiting connection. */
   release(conn: Connection): void {
     if (this.owner !== conn) {
       const index = this.waiting.findIndex((w) => w.conn === conn)
       if (index !== -1) this.waiting.splice(index, 1)
       return
     }
+    this.disarm()
     const next = this.waiting.shift()
     this.owner = next?.conn
     next?.resolve()
@@ -164,6 +191,38 @@ export class PgliteBridge {
 
   isOwner(conn: Connection): boolean {
     return this.owner === conn
+  }
+
+  /** The owner keeps the session: `idle` when it waits for its client, not while it runs a message. */
+  holding(conn: Connection, idle: boolean): void {
+    if (this.owner !== conn) return
+    if (!idle) {
+      this.disarm()
+      return
+    }
+    this.ownerIdleSince ??= Date.now()
+    this.arm()
+  }
+
+  /** Starts the idle-owner clock when an idle owner and a waiting connection coexist. */
+  private arm(): void {
+    const limit = this.options.idleInTransactionTimeoutMs ?? IDLE_IN_TRANSACTION_TIMEOUT_MS
+    const owner = this.owner
+    if (this.watchdog !== undefined || limit <= 0 || owner === undefined || this.ownerIdleSince === undefined || this.waiting.length === 0) return
+    this.watchdog = setTimeout(() => {
+      this.watchdog = undefined
+      const since = this.ownerIdleSince
+      if (this.owner !== owner || since === undefined || this.waiting.length === 0) return
+      this.options.onIdleTermination?.({ idleMs: Date.now() - since, waiting: this.waiting.length })
+      void owner.terminate("25P03", "terminating connection due to idle-in-transaction timeout (other connections were waiting for the embedded database)")
+    }, limit)
+    this.watchdog.unref()
+  }
+
+  private disarm(): void {
+    this.ownerIdleSince = undefined
+    if (this.watchdog !== undefined) clearTimeout(this.watchdog)
+    this.watchdog = undefined
   }
 
   /** Runs one protocol message; streams the answer to `onData`; returns the last ReadyForQuery status seen. */
@@ -188,6 +247,7 @@ class Connection {
   private started = false
   private pumping = false
   private dead = false
+  private cleanup: Promise<void> | undefined
   /** Status of the last ReadyForQuery this connection received; undefined before the first one. */
   private status: number | undefined = IDLE
 
@@ -250,11 +310,14 @@ class Connection {
         }
         await this.bridge.acquire(this)
         if (this.dead) return
+        this.bridge.holding(this, false)
         const status = await this.bridge.exec(message, (chunk) => this.write(chunk))
         if (this.dead) return // closed() cleans the session up and hands it on
         if (status !== undefined) this.status = status
         else if (message[0] !== undefined && this.started) this.status = undefined // mid-unit (e.g. Parse before Sync)
-        if (this.status === IDLE && !this.hasCompleteMessage()) this.bridge.release(this)
+        const more = this.hasCompleteMessage()
+        if (this.status === IDLE && !more) this.bridge.release(this)
+        else this.bridge.holding(this, !more)
       }
     } catch {
       this.socket.destroy()
@@ -263,9 +326,25 @@ class Connection {
     }
   }
 
-  /** The client went away: end whatever it left open in the shared session, then hand the session on. */
-  async closed(): Promise<void> {
+  /** Ends the connection from the server side with a FATAL error (as PostgreSQL does), then cleans up. */
+  terminate(code: string, message: string): Promise<void> {
+    if (!this.dead && this.socket.writable) this.socket.end(fatalResponse(code, message))
+    // Unlike end(), destroy() does not wait for the client to close its side.
+    setTimeout(() => this.socket.destroy(), 1_000).unref()
+    return this.closed()
+  }
+
+  /**
+   * The client went away (or was terminated): end whatever it left open in the shared session, then hand
+   * the session on. Runs once: a second cleanup could roll back the NEXT owner's transaction.
+   */
+  closed(): Promise<void> {
     this.dead = true
+    this.cleanup ??= this.cleanUp()
+    return this.cleanup
+  }
+
+  private async cleanUp(): Promise<void> {
     if (!this.bridge.isOwner(this)) {
       this.bridge.release(this)
       return

@@ -54,6 +54,8 @@ export interface CloudFixtureServer {
   /** Runs before the routes of `host`; answering a reply stops the request there (authentication, authorization). */
   guard(host: string | ((host: string) => boolean), fn: (req: FixtureRequest) => FixtureReply | undefined): void
   fault(fault: Fault): void
+  /** Removes every pending fault. */
+  clearFaults(): void
   /** Every request received, in order. */
   readonly requests: ReadonlyArray<FixtureRequest>
   clearLog(): void
@@ -165,6 +167,9 @@ export async function startCloudFixtureServer(): Promise<CloudFixtureServer> {
     },
     fault: (fault) => {
       faults.push({ fault, left: fault.times })
+    },
+    clearFaults: () => {
+      faults.length = 0
     },
     requests,
     clearLog: () => {

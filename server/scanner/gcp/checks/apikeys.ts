@@ -17,7 +17,8 @@ export const apikeysChecks = [
     uses: ["apikeys.keys"],
     reads: "apikeys v2 projects.locations.keys.list (locations/global) → keys[]",
     evaluate: (inv) => {
-      const keys = inv.apikeys.keys ?? []
+      const keys = inv.apikeys.keys
+      if (keys === undefined) return []
       if (keys.length === 0) return [row(inv.projectId, "global", true, "The project has no API keys.", { display_name: null, created: null })]
       return keys.map((k) => row(keyId(k.name), "global", false, `API key ${k.displayName ?? keyId(k.name)} exists; confirm an active service needs it.`, { display_name: k.displayName ?? null, created: k.createTime ?? null }))
     },

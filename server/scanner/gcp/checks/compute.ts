@@ -110,15 +110,19 @@ export const computeChecks = [
     uses: ["compute.instances", "compute.project"],
     reads: "compute instances → metadata.items[serial-port-enable]; projects.get → commonInstanceMetadata",
     evaluate: (inv) =>
-      perVm(inv.compute, (i, zone) => {
+      vms(inv.compute).flatMap(({ item: i, scope: zone }) => {
         const own = metadataValue(i.metadata, "serial-port-enable")
+        // Without the project metadata, an instance that does not set the key cannot be judged.
+        if (own === undefined && inv.compute.project === undefined) return []
         const projectValue = metadataValue(inv.compute.project?.commonInstanceMetadata, "serial-port-enable")
         const v = own ?? projectValue
         const on = truthy(v)
-        return row(i.name, zone, !on, on ? "Interactive serial console access is enabled." : "Serial console access is disabled.", {
-          serial_port_enable: v ?? null,
-          source: own !== undefined ? "instance" : projectValue !== undefined ? "project" : null,
-        })
+        return [
+          row(i.name, zone, !on, on ? "Interactive serial console access is enabled." : "Serial console access is disabled.", {
+            serial_port_enable: v ?? null,
+            source: own !== undefined ? "instance" : projectValue !== undefined ? "project" : null,
+          }),
+        ]
       }),
   }),
   defineGcpCheck({

@@ -110,7 +110,8 @@ const metricAlertChecks = metricAlertSpecs.map((spec) =>
     uses: ["logging.metrics", "logging.alert_policies"],
     reads: `logging projects.metrics.list → filter; monitoring projects.alertPolicies.list → enabled, conditions[].conditionThreshold.filter`,
     evaluate: (inv) => {
-      const m = metricAlertMatches(spec, inv.logging.metrics ?? [], inv.logging.alertPolicies ?? [])
+      if (inv.logging.metrics === undefined || inv.logging.alertPolicies === undefined) return []
+      const m = metricAlertMatches(spec, inv.logging.metrics, inv.logging.alertPolicies)
       const ok = m.metrics.length > 0 && m.alerts.length > 0
       const reason = m.metrics.length === 0 ? `No log metric matches ${spec.what}.` : m.alerts.length === 0 ? `Metric ${m.metrics.join(", ")} has no enabled alert policy.` : `Metric ${m.metrics.join(", ")} alerts through ${m.alerts.join(", ")}.`
       return [row(inv.projectId, "global", ok, reason, { metrics: m.metrics, alert_policies: m.alerts })]
@@ -154,7 +155,8 @@ export const loggingChecks = [
     uses: ["logging.sinks"],
     reads: "logging projects.sinks.list → filter (empty), disabled",
     evaluate: (inv) => {
-      const all = (inv.logging.sinks ?? []).filter((s) => (s.filter ?? "").trim() === "" && s.disabled !== true)
+      if (inv.logging.sinks === undefined) return []
+      const all = inv.logging.sinks.filter((s) => (s.filter ?? "").trim() === "" && s.disabled !== true)
       return [row(inv.projectId, "global", all.length > 0, all.length > 0 ? `Sink ${all.map((s) => s.name).join(", ")} exports all entries.` : "No enabled sink exports all log entries.", { sinks: all.map((s) => s.name) })]
     },
   }),

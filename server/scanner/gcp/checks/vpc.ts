@@ -70,7 +70,7 @@ export const vpcChecks = [
     uses: ["compute.networks", "dns.policies"],
     reads: "dns policies.list → enableLogging, networks[].networkUrl; compute networks.list",
     evaluate: (inv) =>
-      (inv.compute.networks ?? []).map((n) => {
+      (inv.dns.policies === undefined ? [] : (inv.compute.networks ?? [])).map((n) => {
         const policy = (inv.dns.policies ?? []).find((p) => (p.networks ?? []).some((x) => lastSegment(x.networkUrl) === n.name))
         const ok = policy?.enableLogging === true
         return row(n.name, "global", ok, policy === undefined ? `Network ${n.name} has no DNS policy.` : ok ? `DNS policy ${policy.name} logs queries.` : `DNS policy ${policy.name} does not log queries.`, { policy: policy?.name ?? null })
@@ -109,7 +109,8 @@ export const vpcChecks = [
     uses: ["compute.networks"],
     reads: "compute networks.list → name == default",
     evaluate: (inv) => {
-      const present = (inv.compute.networks ?? []).some((n) => n.name === "default")
+      if (inv.compute.networks === undefined) return []
+      const present = inv.compute.networks.some((n) => n.name === "default")
       return [row(inv.projectId, "global", !present, present ? "The default network exists." : "The project has no default network.", { default_network: present })]
     },
   }),

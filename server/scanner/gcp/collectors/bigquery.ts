@@ -56,7 +56,12 @@ export async function collectBigQuery(ctx: GcpCollectContext): Promise<BigQueryI
     DatasetsPage,
     (page) => page.datasets,
   )
-  if (listed === undefined) return { datasets: undefined, tables: undefined }
+  if (listed === undefined) {
+    // The dataset list feeds the table input too: its failure must show on the table checks as well.
+    const failure = [...ctx.errors].reverse().find((e) => e.operation === "bigquery.datasets.list")
+    if (failure !== undefined && ctx.wants("bigquery.tables")) ctx.recordError({ ...failure, resourceType: "bigquery.tables" })
+    return { datasets: undefined, tables: undefined }
+  }
   ctx.countResources(listed.length)
   const datasets = ctx.wants("bigquery.datasets")
     ? (

@@ -151,10 +151,10 @@ export const addAccountMachine = setup({
     output: {} as AddAccountOutput,
   },
   actors: {
-    loadProviders: fromPromise<ReadonlyArray<CloudProvider>>(async () => {
+    loadProviders: fromPromise<ReadonlyArray<CloudProvider>, void>(async () => {
       throw new Error("loadProviders is not provided")
     }),
-    loadExternalId: fromPromise<string | null>(async () => {
+    loadExternalId: fromPromise<string | null, void>(async () => {
       throw new Error("loadExternalId is not provided")
     }),
     addAccount: fromPromise<AddAccountResponse, AddAccountPayload>(async () => {

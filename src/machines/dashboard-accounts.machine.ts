@@ -66,7 +66,7 @@ export const dashboardAccountsMachine = setup({
     events: {} as DashboardAccountsEvent,
   },
   actors: {
-    loadOverview: fromPromise<AccountsOverview>(async () => {
+    loadOverview: fromPromise<AccountsOverview, void>(async () => {
       throw new Error("loadOverview is not provided")
     }),
     deleteAccount: fromPromise<OkMessage, { readonly id: AccountId }>(async () => {

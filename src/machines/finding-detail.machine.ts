@@ -81,7 +81,7 @@ export const findingDetailMachine = setup({
     getFinding: fromPromise<Finding, { readonly id: FindingId }>(async () => {
       throw new Error("getFinding is not provided")
     }),
-    loadViewer: fromPromise<ScanViewer>(async () => {
+    loadViewer: fromPromise<ScanViewer, void>(async () => {
       throw new Error("loadViewer is not provided")
     }),
     remediation: remediationMachine,

@@ -83,7 +83,7 @@ export const launchScanMachine = setup({
     output: {} as LaunchScanOutput,
   },
   actors: {
-    loadLaunchOptions: fromPromise<LaunchOptions>(async () => {
+    loadLaunchOptions: fromPromise<LaunchOptions, void>(async () => {
       throw new Error("loadLaunchOptions is not provided")
     }),
     startScan: fromPromise<ScanStartResponse, ScanStartPayload>(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { createActor, SimulatedClock } from "xstate"
+import { createActor, SimulatedClock, type ActorRefFrom } from "xstate"
 import type { AccountDetail } from "../../src/contracts/accounts.ts"
 import type { OkMessage } from "../../src/contracts/common.ts"
 import type { AccountId } from "../../src/contracts/ids.ts"
@@ -129,7 +129,7 @@ describe("account-details machine", () => {
       await load.resolve(accountDetail(1))
       actor.send({ type: "launchScan.requested" })
       await launchOptions.resolve({ viewer: viewer(), providers, accounts: [account(1), account(2)] })
-      const dialog = actor.getSnapshot().children.launchScan!
+      const dialog = actor.getSnapshot().children.launchScan as ActorRefFrom<typeof launchScanMachine>
       expect(dialog.getSnapshot().context.selectedAccountId).toBe(1)
       dialog.send({ type: "dialog.closed" })
       await flush()

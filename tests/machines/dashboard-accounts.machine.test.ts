@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest"
-import { createActor, SimulatedClock } from "xstate"
+import { createActor, SimulatedClock, type ActorRefFrom } from "xstate"
 import type { OkMessage } from "../../src/contracts/common.ts"
 import type { AccountId, CloudProviderId } from "../../src/contracts/ids.ts"
 import type { CloudProvider } from "../../src/contracts/providers.ts"
-import type { Account } from "../../src/contracts/accounts.ts"
+import type { Account, AddAccountPayload, AddAccountResponse } from "../../src/contracts/accounts.ts"
 import { addAccountMachine } from "../../src/machines/add-account.machine.ts"
 import { dashboardAccounts, dashboardAccountsMachine } from "../../src/machines/dashboard-accounts.machine.ts"
 import { launchScanMachine } from "../../src/machines/launch-scan.machine.ts"
@@ -23,13 +23,12 @@ const start = () => {
   const del = controlled<{ readonly id: AccountId }, OkMessage>()
   const env = environment()
   const prefetched: number[] = []
-  const addAccount = controlled<unknown, never>()
   const actor = createActor(
     dashboardAccountsMachine.provide({
       actors: {
         loadOverview: load.logic,
         deleteAccount: del.logic,
-        addAccount: addAccountMachine.provide({ actors: { loadProviders: never(), loadExternalId: never(), addAccount: addAccount.logic } }),
+        addAccount: addAccountMachine.provide({ actors: { loadProviders: never(), loadExternalId: never(), addAccount: never() } }),
         launchScan: launchScanMachine.provide({ actors: { loadLaunchOptions: never(), startScan: never() } }),
       },
       actions: {
@@ -142,18 +141,18 @@ describe("dashboard-accounts machine", () => {
       await load.resolve(overview())
       actor.send({ type: "addAccount.requested" })
       expect(actor.getSnapshot().value).toMatchObject({ dialog: "adding" })
-      const wizard = actor.getSnapshot().children.addAccount!
+      const wizard = actor.getSnapshot().children.addAccount as ActorRefFrom<typeof addAccountMachine>
       expect(wizard).toBeDefined()
       wizard.send({ type: "wizard.closed" })
       expect(actor.getSnapshot().value).toEqual({ list: { loaded: "idle" }, dialog: "none" })
       // A wizard that saved: the list reloads.
-      const saving = scripted(async () => ({ ok: true, message: "Account added successfully", data: { account: account(3) } }))
+      const saving = scripted<AddAccountPayload, AddAccountResponse>(async () => ({ ok: true, message: "Account added successfully", data: { account: account(3) } }))
       const provided = dashboardAccountsMachine.provide({
         actors: {
           loadOverview: load.logic,
           deleteAccount: never(),
           addAccount: addAccountMachine.provide({
-            actors: { loadProviders: scripted(async () => providers).logic, loadExternalId: never(), addAccount: saving.logic },
+            actors: { loadProviders: scripted<void, ReadonlyArray<CloudProvider>>(async () => providers).logic, loadExternalId: never(), addAccount: saving.logic },
           }),
           launchScan: launchScanMachine.provide({ actors: { loadLaunchOptions: never(), startScan: never() } }),
         },
@@ -163,7 +162,7 @@ describe("dashboard-accounts machine", () => {
         await load.resolve(overview())
         second.send({ type: "addAccount.requested" })
         await new Promise((r) => setImmediate(r))
-        const child = second.getSnapshot().children.addAccount!
+        const child = second.getSnapshot().children.addAccount as ActorRefFrom<typeof addAccountMachine>
         child.send({ type: "provider.selected", providerId: 1 as CloudProviderId })
         for (const [field, value] of [["account_name", "New"], ["access_key", "AKIA"], ["secret_key", "s"]] as const) {
           child.send({ type: "field.changed", field, value })

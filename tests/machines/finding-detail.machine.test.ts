@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { createActor, SimulatedClock } from "xstate"
+import { createActor, SimulatedClock, type ActorRefFrom } from "xstate"
 import type { DetailRow, Finding, RemediateResponse } from "../../src/contracts/findings.ts"
 import type { FindingId } from "../../src/contracts/ids.ts"
 import { findingDetailMachine, REMEDIATION_POLL_MS, selectCanRemediate } from "../../src/machines/finding-detail.machine.ts"
@@ -110,7 +110,7 @@ describe("finding-detail machine", () => {
       actor.send({ type: "row.remediateRequested", rowIndex: 1 })
       expect(actor.getSnapshot().value).toMatchObject({ dialog: "none" })
       actor.send({ type: "row.remediateRequested", rowIndex: 0 })
-      const dialog = actor.getSnapshot().children.remediation!
+      const dialog = actor.getSnapshot().children.remediation as ActorRefFrom<typeof remediationMachine>
       expect(dialog.getSnapshot().value).toBe("confirming")
       dialog.send({ type: "remediation.confirmed" })
       expect(remediate.calls).toEqual([{ id: 5, details: nonCompliantRow }])
@@ -152,7 +152,7 @@ describe("finding-detail machine", () => {
       await getFinding.resolve(finding(5, { details: [failedRow()] }))
       await loadViewer.resolve(viewer())
       actor.send({ type: "row.viewRequested", rowIndex: 0 })
-      expect(actor.getSnapshot().children.remediation!.getSnapshot().value).toBe("viewing")
+      expect((actor.getSnapshot().children.remediation as ActorRefFrom<typeof remediationMachine>).getSnapshot().value).toBe("viewing")
     } finally {
       actor.stop()
     }

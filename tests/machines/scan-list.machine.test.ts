@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { createActor, SimulatedClock } from "xstate"
+import { createActor, SimulatedClock, type ActorRefFrom } from "xstate"
 import type { ScanId } from "../../src/contracts/ids.ts"
 import type { CancelScanResponse, ScanListResponse } from "../../src/contracts/scans.ts"
 import { loadScanPages } from "../../src/machines/scan-effects.ts"
@@ -180,7 +180,7 @@ describe("scan-list machine", () => {
       await load.resolve(scanPage([], 1, 0, 0))
       actor.send({ type: "scans.newRequested" })
       await launchOptions.resolve({ viewer: { userId: null, canLaunchScans: false, canRemediate: false }, providers: [], accounts: [] })
-      const dialog = actor.getSnapshot().children.launchScan!
+      const dialog = actor.getSnapshot().children.launchScan as ActorRefFrom<typeof launchScanMachine>
       expect(dialog.getSnapshot().context.error).toBe("You need to create an account before running a scan")
       dialog.send({ type: "dialog.closed" })
       await flush()

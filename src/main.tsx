@@ -3,7 +3,6 @@
  * signals), the session actor and every screen family's effects (src/app-composition.ts), the real clock, and the React
  * root. The only module that wires services into views (views never import src/services).
  */
-import { StrictMode } from "react"
 import { createRoot } from "react-dom/client"
 import { navigate } from "wouter/use-browser-location"
 import "./views/ui/global.css.ts"
@@ -21,8 +20,9 @@ const composition = composeApp(services, {
   origin: window.location.origin,
 })
 
-createRoot(container).render(
-  <StrictMode>
-    <App clock={browserClock} composition={composition} />
-  </StrictMode>,
-)
+// No <StrictMode>: in development builds it unmounts and remounts every component once, and @xstate/react then
+// restarts each screen's actor from its persisted snapshot. A request the first mount started (verify-email,
+// reset-token check, invitation check…) is aborted, and its AbortError still reaches the restarted machine as the
+// invoked actor's error, so one-time links fail in development. Production builds never double-mount, so the app
+// behaves the same in both builds without it.
+createRoot(container).render(<App clock={browserClock} composition={composition} />)

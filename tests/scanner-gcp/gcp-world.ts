@@ -257,6 +257,12 @@ export function installGcpWorld(server: CloudFixtureServer, world: GcpWorld): vo
       return k === undefined ? googleError(404, "NOT_FOUND", `${m[1]} not found.`) : { body: k.policy }
     }),
   )
+  server.route("GET", "cloudkms.googleapis.com", /^\/v1\/(projects\/([^/]+)\/locations\/[^/]+\/keyRings\/[^/]+\/cryptoKeys\/[^/:]+)$/, (req, m) =>
+    withProject(req, m[2]!, "cloudkms", "cloudkms.cryptoKeys.get", (p) => {
+      const k = p.cryptoKeys.find((x) => x.key["name"] === m[1])
+      return k === undefined ? googleError(404, "NOT_FOUND", `${m[1]} not found.`) : { body: k.key }
+    }),
+  )
   server.route("PATCH", "cloudkms.googleapis.com", /^\/v1\/(projects\/([^/]+)\/locations\/[^/]+\/keyRings\/[^/]+\/cryptoKeys\/[^/:]+)$/, (req, m) =>
     withProject(req, m[2]!, "cloudkms", "cloudkms.cryptoKeys.update", (p) => {
       const k = p.cryptoKeys.find((x) => x.key["name"] === m[1])
@@ -325,20 +331,22 @@ export function installGcpWorld(server: CloudFixtureServer, world: GcpWorld): vo
   )
 
   // Compute Engine
+  // Operations start RUNNING and are DONE at the second read. Their links use www.googleapis.com, as the real
+  // API's do, so the engine must build the polling URL from the operation's name and scope.
   const computeOp = (p: GcpProjectState, scope: string, target: string, opType: string): Json => {
     const name = `operation-${++opCounter}`
-    const selfLink = `${server.base("compute.googleapis.com")}/compute/v1/projects/${p.projectId}/${scope === "global" ? "global" : scope}/operations/${name}`
-    pendingOps.set(selfLink, 1)
-    return { kind: "compute#operation", id: String(opCounter), name, operationType: opType, targetLink: target, status: "RUNNING", progress: 0, selfLink }
+    const path = `/compute/v1/projects/${p.projectId}/${scope}/operations/${name}`
+    pendingOps.set(path, 1)
+    const where = scope.startsWith("zones/") ? { zone: `https://www.googleapis.com/compute/v1/projects/${p.projectId}/${scope}` } : scope.startsWith("regions/") ? { region: `https://www.googleapis.com/compute/v1/projects/${p.projectId}/${scope}` } : {}
+    return { kind: "compute#operation", id: String(opCounter), name, operationType: opType, targetLink: target, status: "RUNNING", progress: 0, ...where, selfLink: `https://www.googleapis.com${path}` }
   }
   const pendingOps = new Map<string, number>()
   server.route("GET", "compute.googleapis.com", /^\/compute\/v1\/projects\/([^/]+)\/(global|zones\/[^/]+|regions\/[^/]+)\/operations\/([^/]+)$/, (req, m) =>
     withProject(req, m[1]!, "compute", "compute.globalOperations.get", () => {
-      const link = req.url.split("?")[0]!
-      const left = pendingOps.get(link)
+      const left = pendingOps.get(req.path)
       if (left === undefined) return googleError(404, "NOT_FOUND", `The resource '${m[3]}' was not found`)
-      pendingOps.set(link, left - 1)
-      return { body: { kind: "compute#operation", name: m[3], status: left > 0 ? "RUNNING" : "DONE", selfLink: link } }
+      pendingOps.set(req.path, left - 1)
+      return { body: { kind: "compute#operation", name: m[3], status: left > 0 ? "RUNNING" : "DONE", selfLink: `https://www.googleapis.com${req.path}` } }
     }),
   )
   server.route("GET", "compute.googleapis.com", /^\/compute\/v1\/projects\/([^/]+)$/, (req, m) => withProject(req, m[1]!, "compute", "compute.projects.get", (p) => ({ body: p.computeProject })))
@@ -362,6 +370,24 @@ export function installGcpWorld(server: CloudFixtureServer, world: GcpWorld): vo
       withProject(req, m[1]!, "compute", `compute.${key}.list`, (p) => aggregatedPage(world, req, items(p), key, empty)),
     )
   }
+  server.route("GET", "compute.googleapis.com", /^\/compute\/v1\/projects\/([^/]+)\/regions\/([^/]+)\/subnetworks\/([^/]+)$/, (req, m) =>
+    withProject(req, m[1]!, "compute", "compute.subnetworks.get", (p) => {
+      const s = p.subnetworks.find((x) => x.scope === `regions/${m[2]}` && x.item["name"] === m[3])
+      return s === undefined ? googleError(404, "NOT_FOUND", `The resource 'projects/${m[1]}/regions/${m[2]}/subnetworks/${m[3]}' was not found`) : { body: s.item }
+    }),
+  )
+  server.route("GET", "compute.googleapis.com", /^\/compute\/v1\/projects\/([^/]+)\/(global|regions\/[^/]+)\/backendServices\/([^/]+)$/, (req, m) =>
+    withProject(req, m[1]!, "compute", "compute.backendServices.get", (p) => {
+      const s = p.backendServices.find((x) => x.scope === m[2] && x.item["name"] === m[3])
+      return s === undefined ? googleError(404, "NOT_FOUND", `The resource 'projects/${m[1]}/${m[2]}/backendServices/${m[3]}' was not found`) : { body: s.item }
+    }),
+  )
+  server.route("GET", "compute.googleapis.com", /^\/compute\/v1\/projects\/([^/]+)\/zones\/([^/]+)\/instances\/([^/]+)$/, (req, m) =>
+    withProject(req, m[1]!, "compute", "compute.instances.get", (p) => {
+      const s = p.instances.find((x) => x.scope === `zones/${m[2]}` && x.item["name"] === m[3])
+      return s === undefined ? googleError(404, "NOT_FOUND", `The resource 'projects/${m[1]}/zones/${m[2]}/instances/${m[3]}' was not found`) : { body: s.item }
+    }),
+  )
   server.route("PATCH", "compute.googleapis.com", /^\/compute\/v1\/projects\/([^/]+)\/regions\/([^/]+)\/subnetworks\/([^/]+)$/, (req, m) =>
     withProject(req, m[1]!, "compute", "compute.subnetworks.update", (p) => {
       const s = p.subnetworks.find((x) => x.scope === `regions/${m[2]}` && x.item["name"] === m[3])

@@ -1,0 +1,188 @@
+/**
+ * GCP fixers for the safe, reversible recommendations (single PATCH, no operator input): bucket uniform access and
+ * public access prevention, KMS rotation schedule, Cloud Asset API, load balancer logging, subnet flow logs, serial
+ * port off, Cloud SQL backups. Each waits for the long-running operation it starts; `remediateGcpFinding`
+ * then re-reads the resource to verify.
+ */
+import { Schema } from "effect"
+import type { RestClient } from "../../scanner/rest/http.ts"
+import { FixError, waitUntil, type RestFixer } from "../../scanner/rest/remediation.ts"
+import { GCP_SCOPE, type GcpEndpoints } from "../../scanner/gcp/endpoints.ts"
+import { durationSeconds } from "../../scanner/rest/engine.ts"
+
+export interface GcpFixContext {
+  readonly client: RestClient
+  readonly projectId: string
+  readonly endpoints: GcpEndpoints
+  readonly now: Date
+  readonly signal?: AbortSignal
+}
+
+export type GcpFixer = RestFixer<GcpFixContext>
+
+const ComputeOperation = Schema.Struct({
+  name: Schema.String,
+  status: Schema.optionalKey(Schema.String),
+  zone: Schema.optionalKey(Schema.String),
+  region: Schema.optionalKey(Schema.String),
+  error: Schema.optionalKey(Schema.Struct({ errors: Schema.optionalKey(Schema.Array(Schema.Struct({ code: Schema.optionalKey(Schema.String), message: Schema.optionalKey(Schema.String) }))) })),
+})
+type ComputeOperation = typeof ComputeOperation.Type
+
+const SqlOperation = Schema.Struct({
+  name: Schema.String,
+  status: Schema.optionalKey(Schema.String),
+  error: Schema.optionalKey(Schema.Struct({ errors: Schema.optionalKey(Schema.Array(Schema.Struct({ code: Schema.optionalKey(Schema.String), message: Schema.optionalKey(Schema.String) }))) })),
+})
+
+const LongRunning = Schema.Struct({
+  name: Schema.String,
+  done: Schema.optionalKey(Schema.Boolean),
+  error: Schema.optionalKey(Schema.Struct({ code: Schema.optionalKey(Schema.Number), message: Schema.optionalKey(Schema.String) })),
+})
+
+const Fingerprinted = Schema.Struct({ name: Schema.String, fingerprint: Schema.optionalKey(Schema.String) })
+
+const Metadata = Schema.Struct({
+  fingerprint: Schema.optionalKey(Schema.String),
+  items: Schema.optionalKey(Schema.Array(Schema.Struct({ key: Schema.String, value: Schema.optionalKey(Schema.String) }))),
+})
+const InstanceMetadata = Schema.Struct({ name: Schema.String, metadata: Schema.optionalKey(Metadata) })
+
+const KmsKey = Schema.Struct({ name: Schema.String, rotationPeriod: Schema.optionalKey(Schema.String), nextRotationTime: Schema.optionalKey(Schema.String) })
+
+const tail = (url: string | undefined) => (url === undefined ? undefined : url.slice(url.lastIndexOf("/") + 1))
+
+const opError = (errors: ReadonlyArray<{ readonly message?: string; readonly code?: string }> | undefined) =>
+  errors === undefined || errors.length === 0 ? undefined : errors.map((e) => e.message ?? e.code ?? "error").join("; ")
+
+/** Waits for a Compute Engine operation (zonal, regional or global), built from its name and scope. */
+async function waitCompute(ctx: GcpFixContext, op: ComputeOperation): Promise<void> {
+  const scope = op.zone !== undefined ? `zones/${tail(op.zone)}` : op.region !== undefined ? `regions/${tail(op.region)}` : "global"
+  const url = `${ctx.endpoints.compute}/compute/v1/projects/${ctx.projectId}/${scope}/operations/${op.name}`
+  const final = op.status === "DONE" ? op : await waitUntil(() => ctx.client.json({ url, audience: GCP_SCOPE, op: "compute.operations.get" }, ComputeOperation), (o) => o.status === "DONE", { what: `Operation ${op.name}`, ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) })
+  const failed = opError(final.error?.errors)
+  if (failed !== undefined) throw new FixError(`Operation ${op.name} failed: ${failed}`)
+}
+
+const computeBase = (ctx: GcpFixContext) => `${ctx.endpoints.compute}/compute/v1/projects/${ctx.projectId}`
+
+export const gcpFixers: ReadonlyArray<GcpFixer> = [
+  {
+    checkIds: ["storage_bucket_uniform_access"],
+    description: "Enables uniform bucket-level access on the bucket (can be turned off again within 90 days).",
+    cutsAccess: "Object ACLs stop applying: readers who were granted access only through an object ACL lose it.",
+    apply: async (ctx, row) => {
+      await ctx.client.json(
+        { method: "PATCH", url: `${ctx.endpoints.storage}/storage/v1/b/${encodeURIComponent(row.resource_id)}`, audience: GCP_SCOPE, op: "storage.buckets.patch", body: { iamConfiguration: { uniformBucketLevelAccess: { enabled: true } } } },
+        Schema.Struct({ name: Schema.String }),
+      )
+      return `Enabled uniform bucket-level access on bucket ${row.resource_id}.`
+    },
+  },
+  {
+    checkIds: ["storage_bucket_not_public"],
+    description: "Enforces public access prevention on the bucket, which blocks every allUsers/allAuthenticatedUsers grant.",
+    cutsAccess: "Anonymous and any-Google-account access to the bucket stops, including intentionally public websites.",
+    apply: async (ctx, row) => {
+      await ctx.client.json(
+        { method: "PATCH", url: `${ctx.endpoints.storage}/storage/v1/b/${encodeURIComponent(row.resource_id)}`, audience: GCP_SCOPE, op: "storage.buckets.patch", body: { iamConfiguration: { publicAccessPrevention: "enforced" } } },
+        Schema.Struct({ name: Schema.String }),
+      )
+      return `Enforced public access prevention on bucket ${row.resource_id}.`
+    },
+  },
+  {
+    checkIds: ["kms_key_rotation_90_days"],
+    description: "Sets automatic rotation on the key: every 90 days (or its current shorter period), next rotation within that period.",
+    apply: async (ctx, row) => {
+      const name = row.resource_id
+      if (!/^projects\/[^/]+\/locations\/[^/]+\/keyRings\/[^/]+\/cryptoKeys\/[^/]+$/.test(name)) throw new FixError(`"${name}" is not a crypto key name`)
+      const url = `${ctx.endpoints.cloudkms}/v1/${name}`
+      const current = await ctx.client.json({ url, audience: GCP_SCOPE, op: "cloudkms.cryptoKeys.get" }, KmsKey)
+      const existing = durationSeconds(current.rotationPeriod)
+      const period = existing !== undefined && existing > 86_400 && existing <= 7_776_000 ? existing : 7_776_000
+      const next = new Date(ctx.now.getTime() + period * 1000).toISOString()
+      await ctx.client.json(
+        { method: "PATCH", url: `${url}?updateMask=rotationPeriod,nextRotationTime`, audience: GCP_SCOPE, op: "cloudkms.cryptoKeys.patch", body: { rotationPeriod: `${period}s`, nextRotationTime: next } },
+        KmsKey,
+      )
+      return `Key ${name.slice(name.lastIndexOf("/") + 1)} now rotates every ${Math.round(period / 86_400)} days (next ${next}).`
+    },
+  },
+  {
+    checkIds: ["logging_cloud_asset_inventory_enabled"],
+    description: "Enables the Cloud Asset API (cloudasset.googleapis.com) on the project.",
+    apply: async (ctx) => {
+      const op = await ctx.client.json(
+        { method: "POST", url: `${ctx.endpoints.serviceusage}/v1/projects/${ctx.projectId}/services/cloudasset.googleapis.com:enable`, audience: GCP_SCOPE, op: "serviceusage.services.enable", body: {} },
+        LongRunning,
+      )
+      const final = op.done === true ? op : await waitUntil(() => ctx.client.json({ url: `${ctx.endpoints.serviceusage}/v1/${op.name}`, audience: GCP_SCOPE, op: "serviceusage.operations.get" }, LongRunning), (o) => o.done === true, { what: "Enabling the Cloud Asset API", ...(ctx.signal === undefined ? {} : { signal: ctx.signal }) })
+      if (final.error !== undefined) throw new FixError(`Enabling the Cloud Asset API failed: ${final.error.message ?? "unknown error"}`)
+      return `Enabled the Cloud Asset API on project ${ctx.projectId}.`
+    },
+  },
+  {
+    checkIds: ["vpc_lb_logging_enabled"],
+    description: "Enables request logging (sample rate 1.0) on the HTTP(S) backend service. Logging is billed by volume.",
+    apply: async (ctx, row) => {
+      const scope = row.region === "global" ? "global" : `regions/${row.region}`
+      const url = `${computeBase(ctx)}/${scope}/backendServices/${encodeURIComponent(row.resource_id)}`
+      const current = await ctx.client.json({ url, audience: GCP_SCOPE, op: "compute.backendServices.get" }, Fingerprinted)
+      const op = await ctx.client.json(
+        { method: "PATCH", url, audience: GCP_SCOPE, op: "compute.backendServices.patch", body: { logConfig: { enable: true, sampleRate: 1 }, ...(current.fingerprint === undefined ? {} : { fingerprint: current.fingerprint }) } },
+        ComputeOperation,
+      )
+      await waitCompute(ctx, op)
+      return `Enabled request logging on backend service ${row.resource_id}.`
+    },
+  },
+  {
+    checkIds: ["vpc_subnet_flow_logs_enabled"],
+    description: "Turns on VPC Flow Logs for the subnet (default aggregation and sampling). Flow logs are billed by volume.",
+    apply: async (ctx, row) => {
+      const url = `${computeBase(ctx)}/regions/${encodeURIComponent(row.region)}/subnetworks/${encodeURIComponent(row.resource_id)}`
+      const current = await ctx.client.json({ url, audience: GCP_SCOPE, op: "compute.subnetworks.get" }, Fingerprinted)
+      if (current.fingerprint === undefined) throw new FixError("The subnet has no fingerprint to patch against")
+      const op = await ctx.client.json({ method: "PATCH", url, audience: GCP_SCOPE, op: "compute.subnetworks.patch", body: { logConfig: { enable: true }, fingerprint: current.fingerprint } }, ComputeOperation)
+      await waitCompute(ctx, op)
+      return `Enabled flow logs on subnet ${row.resource_id} (${row.region}).`
+    },
+  },
+  {
+    checkIds: ["compute_instance_serial_port_disabled"],
+    description: "Sets serial-port-enable=false in the VM's metadata (other metadata is kept).",
+    apply: async (ctx, row) => {
+      const url = `${computeBase(ctx)}/zones/${encodeURIComponent(row.region)}/instances/${encodeURIComponent(row.resource_id)}`
+      const vm = await ctx.client.json({ url, audience: GCP_SCOPE, op: "compute.instances.get" }, InstanceMetadata)
+      const items = (vm.metadata?.items ?? []).filter((i) => i.key !== "serial-port-enable")
+      const op = await ctx.client.json(
+        { method: "POST", url: `${url}/setMetadata`, audience: GCP_SCOPE, op: "compute.instances.setMetadata", body: { ...(vm.metadata?.fingerprint === undefined ? {} : { fingerprint: vm.metadata.fingerprint }), items: [...items, { key: "serial-port-enable", value: "false" }] } },
+        ComputeOperation,
+      )
+      await waitCompute(ctx, op)
+      return `Disabled serial port access on VM ${row.resource_id}.`
+    },
+  },
+  {
+    checkIds: ["cloudsql_automated_backups"],
+    description: "Enables automated daily backups on the Cloud SQL instance (backup storage is billed).",
+    apply: async (ctx, row) => {
+      const op = await ctx.client.json(
+        { method: "PATCH", url: `${ctx.endpoints.sqladmin}/v1/projects/${ctx.projectId}/instances/${encodeURIComponent(row.resource_id)}`, audience: GCP_SCOPE, op: "sqladmin.instances.patch", body: { settings: { backupConfiguration: { enabled: true } } } },
+        SqlOperation,
+      )
+      const final =
+        op.status === "DONE"
+          ? op
+          : await waitUntil(() => ctx.client.json({ url: `${ctx.endpoints.sqladmin}/v1/projects/${ctx.projectId}/operations/${op.name}`, audience: GCP_SCOPE, op: "sqladmin.operations.get" }, SqlOperation), (o) => o.status === "DONE", {
+              what: `Cloud SQL operation ${op.name}`,
+              ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+            })
+      const failed = opError(final.error?.errors)
+      if (failed !== undefined) throw new FixError(`Cloud SQL operation failed: ${failed}`)
+      return `Enabled automated backups on Cloud SQL instance ${row.resource_id}.`
+    },
+  },
+]

@@ -9,17 +9,20 @@
  *   (`scan.refreshRequested`) reloads from either. Leaving the page stops the actor, and with it the timer.
  * - `export`: idle | exporting (CSV / JSON / OCSF, only for a completed scan): the file is handed to `saveFile` under
  *   the spec's name (scan id, 'findings', timestamp); a failure toasts.
+ * - `breakdown`: the severity breakdown of the failed findings (`loadBreakdown`), read once the scan has settled (and
+ *   again after each refresh that settles): idle | loading | ready | unavailable. A running scan's counts keep changing,
+ *   so the chart waits for the end rather than re-reading every finding every 10 s.
  *
  * `service.findingsRequested` opens /dashboard/scans/{id}/findings?service={name} for a completed service only.
  */
-import { assign, fromPromise, setup } from "xstate"
+import { assign, fromPromise, raise, setup } from "xstate"
 import { canViewFindings, toRunStatus } from "../contracts/common.ts"
 import { Polling } from "../contracts/constants.ts"
 import type { ScanId } from "../contracts/ids.ts"
 import { ScanningMessages } from "../contracts/messages.ts"
 import type { ExportFormat, Scan } from "../contracts/scans.ts"
 import { toFailure, type NavigateParams, type NotifyParams } from "./auth-effects.ts"
-import type { ExportedFile, ExportRequest } from "./scan-effects.ts"
+import type { ExportedFile, ExportRequest, SeverityBreakdown } from "./scan-effects.ts"
 
 export interface ScanDetailInput {
   readonly scanId: ScanId
@@ -30,6 +33,7 @@ export interface ScanDetailContext {
   readonly scan: Scan | null
   readonly error: string | null
   readonly exportFormat: ExportFormat | null
+  readonly breakdown: SeverityBreakdown | null
 }
 
 export type ScanDetailEvent =
@@ -37,6 +41,8 @@ export type ScanDetailEvent =
   | { readonly type: "scan.retryRequested" }
   | { readonly type: "export.requested"; readonly format: ExportFormat }
   | { readonly type: "service.findingsRequested"; readonly serviceName: string }
+  /** Raised when the scan reaches (or is re-read at) a terminal status. */
+  | { readonly type: "scan.settled" }
 
 export const findingsPath = (scanId: number, serviceName: string): string =>
   `/dashboard/scans/${scanId}/findings?service=${encodeURIComponent(serviceName)}`
@@ -63,6 +69,9 @@ export const scanDetailMachine = setup({
     exportFindings: fromPromise<ExportedFile, ExportRequest>(async () => {
       throw new Error("exportFindings is not provided")
     }),
+    loadBreakdown: fromPromise<SeverityBreakdown, { readonly scanId: ScanId }>(async () => {
+      throw new Error("loadBreakdown is not provided")
+    }),
   },
   delays: {
     /** Scanning §9: scan detail refreshes itself every 10 s. */
@@ -84,6 +93,8 @@ export const scanDetailMachine = setup({
       exportFormat: ({ event }) => (event.type === "export.requested" ? event.format : null),
     }),
     clearExportFormat: assign({ exportFormat: null }),
+    assignBreakdown: assign({ breakdown: ({ event }) => outputOf<SeverityBreakdown>(event) }),
+    announceSettled: raise({ type: "scan.settled" }),
     /** Environment: go to a route (supplied at the React boundary). */
     navigate: (_, _params: NavigateParams) => {},
     /** Environment: a toast. */
@@ -94,7 +105,7 @@ export const scanDetailMachine = setup({
 }).createMachine({
   id: "scanDetail",
   type: "parallel",
-  context: ({ input }) => ({ scanId: input.scanId, scan: null, error: null, exportFormat: null }),
+  context: ({ input }) => ({ scanId: input.scanId, scan: null, error: null, exportFormat: null, breakdown: null }),
   on: {
     "service.findingsRequested": {
       guard: "isCompletedService",
@@ -133,6 +144,7 @@ export const scanDetailMachine = setup({
           },
         },
         settled: {
+          entry: "announceSettled",
           on: { "scan.refreshRequested": "refreshing" },
         },
         refreshing: {
@@ -153,6 +165,23 @@ export const scanDetailMachine = setup({
         failed: {
           on: { "scan.retryRequested": "loading", "scan.refreshRequested": "loading" },
         },
+      },
+    },
+    breakdown: {
+      initial: "idle",
+      states: {
+        idle: { on: { "scan.settled": "loading" } },
+        loading: {
+          invoke: {
+            id: "loadBreakdown",
+            src: "loadBreakdown",
+            input: ({ context }) => ({ scanId: context.scanId }),
+            onDone: { target: "ready", actions: "assignBreakdown" },
+            onError: { target: "unavailable" },
+          },
+        },
+        ready: { on: { "scan.settled": "loading" } },
+        unavailable: { on: { "scan.settled": "loading" } },
       },
     },
     export: {

@@ -13,7 +13,7 @@
  */
 import type { OkMessage } from "../contracts/common.ts"
 import type { Account, AccountDetail, AddAccountPayload, AddAccountResponse } from "../contracts/accounts.ts"
-import type { DetailRow, Finding, FindingListResponse, FindingsQuery, RemediateResponse } from "../contracts/findings.ts"
+import type { DetailRow, Finding, FindingListResponse, FindingsQuery, RemediateResponse, Severity } from "../contracts/findings.ts"
 import type { AccountId, CloudProviderId, FindingId, ScanId, ServiceId, UserId } from "../contracts/ids.ts"
 import type { CloudProvider } from "../contracts/providers.ts"
 import type {
@@ -94,6 +94,30 @@ export interface ScanEffects {
 
 // ---------------------------------------------------------------------------------------------------
 // Shared orchestrations
+
+/** Failed findings per severity (scanning §4 severities). */
+export type SeverityBreakdown = { readonly [K in Severity]: number }
+
+/** At most this many pages (100 findings each) are read for the chart: a bound on a huge scan's cost. */
+export const BREAKDOWN_MAX_PAGES = 50
+
+/**
+ * The severity breakdown of a scan's failed findings: every page of GET /api/findings?scan_id&status=fail (100 per
+ * page, the contract's maximum), counted by severity.
+ */
+export const loadSeverityBreakdown = async (
+  listFindings: ScanEffects["listFindings"],
+  scanId: ScanId,
+  signal?: AbortSignal,
+): Promise<SeverityBreakdown> => {
+  const counts: Record<Severity, number> = { critical: 0, high: 0, medium: 0, low: 0 }
+  for (let page = 1; page <= BREAKDOWN_MAX_PAGES; page += 1) {
+    const answer = await listFindings({ scan_id: scanId, status: "fail", page, page_size: 100 }, signal)
+    for (const f of answer.data) counts[f.severity] += 1
+    if (page >= answer.pagination.total_pages) break
+  }
+  return counts
+}
 
 /** The accounts of one enabled provider, or the failure that left the list empty. */
 export interface ProviderAccounts {

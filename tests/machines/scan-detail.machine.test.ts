@@ -2,32 +2,33 @@ import { describe, expect, it } from "vitest"
 import { createActor, SimulatedClock } from "xstate"
 import type { ScanId } from "../../src/contracts/ids.ts"
 import type { Scan } from "../../src/contracts/scans.ts"
-import type { ExportedFile, ExportRequest } from "../../src/machines/scan-effects.ts"
+import { loadSeverityBreakdown, type ExportedFile, type ExportRequest, type SeverityBreakdown } from "../../src/machines/scan-effects.ts"
 import { isTerminalStatus, scanDetailMachine } from "../../src/machines/scan-detail.machine.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
 import { controlled, httpFailure, never } from "./auth-fakes.ts"
-import { SCAN_ID, environment, scan } from "./scan-fakes.ts"
+import { SCAN_ID, environment, finding, scan } from "./scan-fakes.ts"
 
 const file: ExportedFile = { fileName: "scan-11-findings-2025-03-01T10-00-00-000Z.csv", contentType: "text/csv", content: "id\n1\n" }
 
 const start = () => {
   const getScan = controlled<{ readonly id: ScanId }, Scan>()
   const exportFindings = controlled<ExportRequest, ExportedFile>()
+  const breakdown = controlled<{ readonly scanId: ScanId }, SeverityBreakdown>()
   const env = environment()
   const clock = new SimulatedClock()
   const actor = createActor(
     scanDetailMachine.provide({
-      actors: { getScan: getScan.logic, exportFindings: exportFindings.logic },
+      actors: { getScan: getScan.logic, exportFindings: exportFindings.logic, loadBreakdown: breakdown.logic },
       actions: { notify: env.notify, navigate: env.navigate, saveFile: env.saveFile },
     }),
     { input: { scanId: SCAN_ID }, clock },
   ).start()
-  return { actor, getScan, exportFindings, env, clock }
+  return { actor, getScan, exportFindings, breakdown, env, clock }
 }
 
 describe("scan-detail machine", () => {
   it("drives every (state, event) edge", async () => {
-    const provided = scanDetailMachine.provide({ actors: { getScan: never(), exportFindings: never() } })
+    const provided = scanDetailMachine.provide({ actors: { getScan: never(), exportFindings: never(), loadBreakdown: never() } })
     const input = { scanId: SCAN_ID }
     const coverage = await coverTransitions(provided, {
       input,
@@ -46,6 +47,8 @@ describe("scan-detail machine", () => {
         { type: "xstate.done.actor.exportFindings", output: file },
         { type: "xstate.error.actor.exportFindings", error: httpFailure("export", 409, { message: "Findings can be exported only when the scan is completed" }) },
         { type: "service.findingsRequested", serviceName: "s3" },
+        { type: "xstate.done.actor.loadBreakdown", output: { critical: 1, high: 2, medium: 0, low: 3 } },
+        { type: "xstate.error.actor.loadBreakdown", error: httpFailure("scan-load", 500) },
       ],
       serializeState: (s) => JSON.stringify([s.value, s.context.scan?.status ?? null]),
     })
@@ -123,6 +126,33 @@ describe("scan-detail machine", () => {
     } finally {
       actor.stop()
     }
+  })
+
+  it("reads the severity breakdown of the failed findings once the scan has settled, again after a refresh", async () => {
+    const { actor, getScan, breakdown, clock } = start()
+    try {
+      await getScan.resolve(scan(11, { status: "running" }))
+      expect(breakdown.calls).toEqual([])
+      clock.increment(10_000)
+      await getScan.resolve(scan(11))
+      expect(breakdown.calls).toEqual([{ scanId: 11 }])
+      await breakdown.resolve({ critical: 1, high: 0, medium: 2, low: 0 })
+      expect(actor.getSnapshot().context.breakdown).toEqual({ critical: 1, high: 0, medium: 2, low: 0 })
+      actor.send({ type: "scan.refreshRequested" })
+      await getScan.resolve(scan(11))
+      expect(breakdown.calls).toHaveLength(2)
+    } finally {
+      actor.stop()
+    }
+    // Every page of failed findings, 100 at a time, counted by severity.
+    const pages: Array<{ page: number; status?: string; page_size?: number }> = []
+    const counts = await loadSeverityBreakdown(async (q) => {
+      pages.push({ page: q.page ?? 0, ...(q.status === undefined ? {} : { status: q.status }), ...(q.page_size === undefined ? {} : { page_size: q.page_size }) })
+      const severities = q.page === 1 ? (["high", "high", "low"] as const) : (["critical"] as const)
+      return { data: severities.map((severity, i) => finding(i + 1, { severity })), pagination: { page: q.page ?? 1, total_pages: 2, total: 4 } }
+    }, SCAN_ID)
+    expect(pages).toEqual([{ page: 1, status: "fail", page_size: 100 }, { page: 2, status: "fail", page_size: 100 }])
+    expect(counts).toEqual({ critical: 1, high: 2, medium: 0, low: 1 })
   })
 
   it("'View findings' only for completed services", async () => {

@@ -1,9 +1,9 @@
-/** /dashboard/accounts/:accountId (scanning §2 "Account details"). Placeholder. */
-import { useParams } from "wouter"
-import { accountTitle } from "../../contracts/messages.ts"
-import { PlaceholderScreen } from "../ui/placeholder.tsx"
+/**
+ * /dashboard/accounts/:accountId (scanning §2 "Account details"). The screen is its own lazy chunk
+ * (account-detail-screen.tsx, with its machines); the route table's Suspense shows the loading state meanwhile.
+ */
+import { lazy } from "react"
 
-export function AccountDetailView() {
-  const { accountId = "" } = useParams<{ accountId: string }>()
-  return <PlaceholderScreen title={accountTitle(accountId)} route="/dashboard/accounts/:accountId" details={{ accountId }} />
-}
+export const AccountDetailView = lazy(() =>
+  import("./account-detail-screen.tsx").then((m) => ({ default: m.AccountDetailScreen })),
+)

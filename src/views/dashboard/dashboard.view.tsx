@@ -1,6 +1,7 @@
-/** /dashboard: connected cloud provider accounts (scanning §2 "Dashboard"). Placeholder. */
-import { PlaceholderScreen } from "../ui/placeholder.tsx"
+/**
+ * /dashboard: connected cloud provider accounts (scanning §2 "Dashboard"). The screen is its own lazy chunk
+ * (dashboard-screen.tsx, with its machines); the route table's Suspense shows the loading state meanwhile.
+ */
+import { lazy } from "react"
 
-export function DashboardView() {
-  return <PlaceholderScreen title="Dashboard" subtitle="Connected cloud provider accounts." route="/dashboard" />
-}
+export const DashboardView = lazy(() => import("./dashboard-screen.tsx").then((m) => ({ default: m.DashboardScreen })))

@@ -1,16 +1,253 @@
-/** /dashboard/scans/:scanId/findings/:findingId?service= (scanning §2 "Finding detail"). Placeholder; lazy-loaded. */
+/**
+ * /dashboard/scans/:scanId/findings/:findingId?service= (scanning §2 "Finding detail"), rendered from
+ * `findingDetailMachine`; lazy-loaded as its own chunk. Breadcrumbs Dashboard > Scans > Scan #id > Findings >
+ * Finding #id; the finding's facts and guidance; the details table honouring `field_labels` (5 array items, 150 → 97
+ * character strings with a length note) with a remediation button per row ('Remediate' on non-compliant rows without a
+ * record, else 'View Success' / 'View Remediated' / 'View Error' / 'View Status'); the remediation dialog. A failed
+ * load offers Retry and Go Back.
+ */
+import { useMemo } from "react"
+import { useActorRef, useSelector } from "@xstate/react"
+import { createColumnHelper, type ColumnDef } from "@tanstack/react-table"
 import { useParams, useSearchParams } from "wouter"
-import { findingTitle } from "../../contracts/messages.ts"
-import { PlaceholderScreen } from "../ui/placeholder.tsx"
+import type { ActorRefFrom } from "xstate"
+import { remediationAction, type DetailRow, type Finding } from "../../contracts/findings.ts"
+import type { FindingId, ScanId } from "../../contracts/ids.ts"
+import { findingTitle, ScanningMessages, scanTitle } from "../../contracts/messages.ts"
+import { selectCanRemediate, type findingDetailMachine } from "../../machines/finding-detail.machine.ts"
+import { findingsPath } from "../../machines/scan-detail.machine.ts"
+import { scanPath } from "../../machines/scan-list.machine.ts"
+import { Badge } from "../ui/badge.tsx"
+import { Button } from "../ui/button.tsx"
+import { Card } from "../ui/card.tsx"
+import { DataTable, type ScanTableFeatures } from "../scanning/data-table.tsx"
+import { detailColumns, displayDetailValue } from "../scanning/detail-values.ts"
+import { useFindingDetailLogic, useScanActorOptions } from "../scanning/scan-logic.ts"
+import {
+  CrumbTrail,
+  ErrorBox,
+  Fact,
+  FindingStatusBadge,
+  formatDateTime,
+  GatedButton,
+  LoadingBox,
+  SeverityBadge,
+  type Crumb,
+} from "../scanning/scan-parts.tsx"
+import * as css from "../scanning/scanning.css.ts"
+import { RemediationDialog, type RemediationRef } from "./remediation-dialog.tsx"
+import * as local from "./scans.css.ts"
+
+type FindingRef = ActorRefFrom<typeof findingDetailMachine>
+
+/** One row with its index (the machine addresses rows by index). */
+interface IndexedRow {
+  readonly index: number
+  readonly row: DetailRow
+}
+
+const helper = createColumnHelper<ScanTableFeatures, IndexedRow>()
+
+export function DetailValue({ value }: { readonly value: unknown }) {
+  const shown = displayDetailValue(value)
+  switch (shown.kind) {
+    case "empty":
+      return <span className={css.subtle}>—</span>
+    case "list":
+      return (
+        <>
+          <ul className={local.valueList}>
+            {shown.items.map((item, i) => (
+              <li key={i}>{item}</li>
+            ))}
+          </ul>
+          {shown.more === undefined ? null : <span className={local.lengthNote}>{shown.more}</span>}
+        </>
+      )
+    default:
+      return (
+        <span {...(shown.title === undefined ? {} : { title: shown.title })}>
+          {shown.text}
+          {shown.note === undefined ? null : <span className={local.lengthNote}>{shown.note}</span>}
+        </span>
+      )
+  }
+}
+
+function RemediationButton({ findingRef, entry }: { readonly findingRef: FindingRef; readonly entry: IndexedRow }) {
+  const canRemediate = useSelector(findingRef, selectCanRemediate)
+  const viewerKnown = useSelector(findingRef, (s) => s.matches({ viewer: "ready" }))
+  const action = remediationAction(entry.row)
+  const rowIndex = entry.index
+  if (action === null) return <span className={css.subtle}>—</span>
+  if (action === "Remediate") {
+    return (
+      <GatedButton
+        allowed={canRemediate || !viewerKnown}
+        isDisabled={!viewerKnown}
+        tooltip={ScanningMessages.remediatePermissionTooltip}
+        size="sm"
+        onBlockedPress={() => findingRef.send({ type: "row.remediateRequested", rowIndex })}
+        onPress={() => findingRef.send({ type: "row.remediateRequested", rowIndex })}
+      >
+        Remediate
+      </GatedButton>
+    )
+  }
+  return (
+    <Button variant="secondary" size="sm" onPress={() => findingRef.send({ type: "row.viewRequested", rowIndex })}>
+      {action}
+    </Button>
+  )
+}
+
+function DetailsTable({ findingRef, finding }: { readonly findingRef: FindingRef; readonly finding: Finding }) {
+  const rows = useMemo(() => finding.details.map((row, index) => ({ index, row })), [finding.details])
+  const columns = useMemo(() => {
+    const data = detailColumns(finding.field_labels, finding.details).map(
+      (c): ColumnDef<ScanTableFeatures, IndexedRow, any> =>
+        helper.display({
+          id: `field:${c.key}`,
+          header: c.label,
+          cell: ({ row }) => (
+            <div className={local.detailCell}>
+              <DetailValue value={row.original.row[c.key]} />
+            </div>
+          ),
+        }),
+    )
+    return [
+      ...data,
+      helper.display({
+        id: "compliance",
+        header: "Compliant",
+        cell: ({ row }) =>
+          row.original.row.compliance === undefined ? (
+            <span className={css.subtle}>—</span>
+          ) : row.original.row.compliance ? (
+            <Badge tone="success">Yes</Badge>
+          ) : (
+            <Badge tone="danger">No</Badge>
+          ),
+      }),
+      helper.display({
+        id: "remediation",
+        header: "Remediation",
+        cell: ({ row }) => <RemediationButton findingRef={findingRef} entry={row.original} />,
+      }),
+    ]
+  }, [finding.field_labels, finding.details, findingRef])
+  return (
+    <DataTable
+      label="Affected resources"
+      columns={columns}
+      data={rows}
+      rowId={(r) => String(r.index)}
+      endColumns={["remediation"]}
+      empty={<span className={css.muted}>No resources were checked.</span>}
+    />
+  )
+}
+
+function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef; readonly finding: Finding }) {
+  const dialog = useSelector(findingRef, (s) => s.children.remediation as RemediationRef | undefined)
+  return (
+    <>
+      <div className={css.pageHeader}>
+        <div className={css.titles}>
+          <div className={local.detailHeader}>
+            <SeverityBadge severity={finding.severity} />
+            <FindingStatusBadge status={finding.status} />
+          </div>
+          <h1 className={css.title}>{finding.description}</h1>
+          <span className={css.mono}>{finding.policy_check}</span>
+        </div>
+      </div>
+      <Card title="Details">
+        <dl className={css.facts}>
+          <Fact label="Service">{finding.service_name}</Fact>
+          <Fact label="Account">{finding.account_name}</Fact>
+          <Fact label="Cloud account ID">{finding.aws_account_id ?? "N/A"}</Fact>
+          <Fact label="Provider">{finding.cloud_provider_name}</Fact>
+          <Fact label="Found">{formatDateTime(finding.created_at)}</Fact>
+          <Fact label="Check">{finding.check_id}</Fact>
+        </dl>
+        {finding.remediation === null ? null : <p className={local.guidance}>{finding.remediation}</p>}
+        {finding.compliance.length === 0 ? null : (
+          <div className={local.detailHeader} aria-label="Compliance references">
+            {finding.compliance.map((c) => (
+              <Badge key={`${c.framework}:${c.control}`} tone="neutral">{`${c.framework} ${c.control}`}</Badge>
+            ))}
+          </div>
+        )}
+      </Card>
+      <Card title="Affected resources" description={`${finding.details.length} checked`}>
+        <DetailsTable findingRef={findingRef} finding={finding} />
+      </Card>
+      {dialog === undefined ? null : <RemediationDialog dialogRef={dialog} guidance={finding.remediation} />}
+    </>
+  )
+}
+
+function FindingDetail({ scanId, findingId, serviceName }: { readonly scanId: ScanId; readonly findingId: FindingId; readonly serviceName: string | null }) {
+  const logic = useFindingDetailLogic()
+  const options = useScanActorOptions()
+  const findingRef = useActorRef(logic, { ...options, input: { scanId, findingId, serviceName } })
+  const finding = useSelector(findingRef, (s) => s.context.finding)
+  const loading = useSelector(findingRef, (s) => s.matches({ detail: "loading" }))
+  const failed = useSelector(findingRef, (s) => s.matches({ detail: "failed" }))
+  const error = useSelector(findingRef, (s) => s.context.error)
+
+  const crumbs: ReadonlyArray<Crumb> = [
+    { label: "Dashboard", href: "/dashboard" },
+    { label: "Scans", href: "/dashboard/scans" },
+    { label: scanTitle(scanId), href: scanPath(scanId) },
+    { label: "Findings", href: serviceName === null ? scanPath(scanId) : findingsPath(scanId, serviceName) },
+    { label: findingTitle(findingId) },
+  ]
+
+  return (
+    <div className={css.page}>
+      <CrumbTrail crumbs={crumbs} />
+      {loading ? (
+        <LoadingBox label="Loading finding" />
+      ) : failed || finding === null ? (
+        <ErrorBox
+          title={findingTitle(findingId)}
+          message={error ?? ScanningMessages.loadFindingFailed}
+          actions={
+            <>
+              <Button variant="secondary" size="sm" onPress={() => findingRef.send({ type: "finding.retryRequested" })}>
+                Retry
+              </Button>
+              <Button variant="ghost" size="sm" onPress={() => findingRef.send({ type: "finding.backRequested" })}>
+                Go Back
+              </Button>
+            </>
+          }
+        />
+      ) : (
+        <FindingBody findingRef={findingRef} finding={finding} />
+      )}
+    </div>
+  )
+}
 
 export function FindingDetailView() {
   const { scanId = "", findingId = "" } = useParams<{ scanId: string; findingId: string }>()
   const [query] = useSearchParams()
+  const service = query.get("service")
+  const sid = Number(scanId)
+  const fid = Number(findingId)
+  if (!Number.isInteger(sid) || sid <= 0 || !Number.isInteger(fid) || fid <= 0) {
+    return <ErrorBox title={ScanningMessages.loadFindingFailed} message={ScanningMessages.loadFindingFailed} />
+  }
   return (
-    <PlaceholderScreen
-      title={findingTitle(findingId)}
-      route="/dashboard/scans/:scanId/findings/:findingId"
-      details={{ scanId, findingId, service: query.get("service") ?? undefined }}
+    <FindingDetail
+      key={`${sid}:${fid}`}
+      scanId={sid as ScanId}
+      findingId={fid as FindingId}
+      serviceName={service === null || service === "" ? null : service}
     />
   )
 }

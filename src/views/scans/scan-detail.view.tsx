@@ -1,9 +1,268 @@
-/** /dashboard/scans/:scanId (scanning §2 "Scan detail"). Placeholder; lazy-loaded as its own chunk. */
+/**
+ * /dashboard/scans/:scanId (scanning §2 "Scan detail"), rendered from `scanDetailMachine`; lazy-loaded as its own
+ * chunk. Summary (provider, started, ended, status, total checks, passed, failed) with the severity breakdown of the
+ * failed findings, the per-service table ('View findings' only for completed services; cards below 1024 px), Export
+ * (CSV / JSON / OCSF) and Refresh. The scan is re-read every 10 s until it reaches a terminal status.
+ */
+import { useMemo } from "react"
+import { useActorRef, useSelector } from "@xstate/react"
+import { createColumnHelper } from "@tanstack/react-table"
 import { useParams } from "wouter"
-import { scanTitle } from "../../contracts/messages.ts"
-import { PlaceholderScreen } from "../ui/placeholder.tsx"
+import type { ActorRefFrom } from "xstate"
+import { canViewFindings } from "../../contracts/common.ts"
+import { SEVERITIES } from "../../contracts/findings.ts"
+import type { ScanId } from "../../contracts/ids.ts"
+import { ScanningMessages, scanTitle } from "../../contracts/messages.ts"
+import type { ScanService } from "../../contracts/scans.ts"
+import { isTerminalStatus, type scanDetailMachine } from "../../machines/scan-detail.machine.ts"
+import { isActiveScan, scanProgressPercent } from "../../machines/scan-list.machine.ts"
+import type { SeverityBreakdown } from "../../machines/scan-effects.ts"
+import { Button } from "../ui/button.tsx"
+import { Card } from "../ui/card.tsx"
+import { Spinner } from "../ui/spinner.tsx"
+import { DataTable, useIsDesktop, type ScanTableFeatures } from "../scanning/data-table.tsx"
+import { ExportMenu } from "../scanning/export-menu.tsx"
+import { ProviderIcon, RefreshIcon } from "../scanning/scan-icons.tsx"
+import { useScanActorOptions, useScanDetailLogic } from "../scanning/scan-logic.ts"
+import { ErrorBox, Fact, formatDateTime, LoadingBox, RunStatusBadge, ServicesProgress } from "../scanning/scan-parts.tsx"
+import * as css from "../scanning/scanning.css.ts"
+import * as local from "./scans.css.ts"
+
+type ScanDetailRef = ActorRefFrom<typeof scanDetailMachine>
+
+const helper = createColumnHelper<ScanTableFeatures, ScanService>()
+
+function ViewFindingsButton({ detailRef, service }: { readonly detailRef: ScanDetailRef; readonly service: ScanService }) {
+  const serviceName = service.service_name
+  const allowed = useSelector(detailRef, (s) => s.can({ type: "service.findingsRequested", serviceName }))
+  return (
+    <Button
+      variant="secondary"
+      size="sm"
+      isDisabled={!allowed}
+      onPress={() => detailRef.send({ type: "service.findingsRequested", serviceName })}
+      aria-label={`View findings of ${serviceName}`}
+    >
+      View findings
+    </Button>
+  )
+}
+
+function ServicesTable({ detailRef, services }: { readonly detailRef: ScanDetailRef; readonly services: ReadonlyArray<ScanService> }) {
+  const columns = useMemo(
+    () =>
+      helper.columns([
+        helper.accessor("service_name", { header: "Service", cell: ({ getValue }) => <strong>{getValue()}</strong> }),
+        helper.accessor("status", { header: "Status", cell: ({ getValue }) => <RunStatusBadge status={getValue()} /> }),
+        helper.accessor("findings_count", { header: "Findings" }),
+        helper.accessor("passed_findings", { header: "Passed" }),
+        helper.accessor("failed_findings", {
+          header: "Failed",
+          cell: ({ getValue }) => (getValue() > 0 ? <strong className={local.failedCount}>{getValue()}</strong> : getValue()),
+        }),
+        helper.accessor("last_scanned_at", {
+          header: "Last scanned",
+          cell: ({ getValue }) => <span className={css.nowrap}>{formatDateTime(getValue())}</span>,
+        }),
+        helper.display({
+          id: "actions",
+          header: "Actions",
+          cell: ({ row }) => <ViewFindingsButton detailRef={detailRef} service={row.original} />,
+        }),
+      ]),
+    [detailRef],
+  )
+  return (
+    <DataTable
+      label="Services"
+      columns={columns}
+      data={services}
+      rowId={(s) => String(s.id)}
+      endColumns={["actions", "findings_count", "passed_findings", "failed_findings"]}
+      empty={<span className={css.muted}>No services in this scan.</span>}
+    />
+  )
+}
+
+function ServiceCards({ detailRef, services }: { readonly detailRef: ScanDetailRef; readonly services: ReadonlyArray<ScanService> }) {
+  return (
+    <ul className={css.cardList} aria-label="Services">
+      {services.map((service) => (
+        <li key={service.id} className={css.itemCard}>
+          <div className={css.itemCardHeader}>
+            <strong>{service.service_name}</strong>
+            <RunStatusBadge status={service.status} />
+          </div>
+          <dl className={css.facts}>
+            <Fact label="Findings">{service.findings_count}</Fact>
+            <Fact label="Passed">{service.passed_findings}</Fact>
+            <Fact label="Failed">{service.failed_findings}</Fact>
+          </dl>
+          <div>
+            <ViewFindingsButton detailRef={detailRef} service={service} />
+          </div>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function BreakdownChart({ detailRef }: { readonly detailRef: ScanDetailRef }) {
+  const breakdown = useSelector(detailRef, (s) => s.context.breakdown)
+  const loading = useSelector(detailRef, (s) => s.matches({ breakdown: "loading" }))
+  const unavailable = useSelector(detailRef, (s) => s.matches({ breakdown: "unavailable" }))
+  const waiting = useSelector(detailRef, (s) => s.matches({ breakdown: "idle" }))
+  return (
+    <section className={local.breakdown} aria-labelledby="severity-heading">
+      <h3 id="severity-heading" className={css.factLabel}>
+        Failed findings by severity
+      </h3>
+      {breakdown !== null ? (
+        <SeverityBars breakdown={breakdown} />
+      ) : loading ? (
+        <Spinner size="sm" aria-label="Loading severity breakdown" />
+      ) : unavailable ? (
+        <span className={css.muted}>The severity breakdown could not be loaded.</span>
+      ) : waiting ? (
+        <span className={css.muted}>Shown when the scan has finished.</span>
+      ) : null}
+    </section>
+  )
+}
+
+export function SeverityBars({ breakdown }: { readonly breakdown: SeverityBreakdown }) {
+  const max = Math.max(1, ...SEVERITIES.map((s) => breakdown[s]))
+  return (
+    <ul className={local.bars}>
+      {SEVERITIES.map((severity) => (
+        <li key={severity} className={local.barRow}>
+          <span className={local.barLabel}>{severity.charAt(0).toUpperCase() + severity.slice(1)}</span>
+          <span className={local.barTrack} aria-hidden="true">
+            <span className={local.barFill({ severity })} style={{ width: `${(breakdown[severity] / max) * 100}%` }} />
+          </span>
+          <span className={local.barValue}>{breakdown[severity]}</span>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function Summary({ detailRef }: { readonly detailRef: ScanDetailRef }) {
+  const scan = useSelector(detailRef, (s) => s.context.scan)
+  if (scan === null) return null
+  return (
+    <Card title="Summary" actions={<RunStatusBadge status={scan.status} />}>
+      <div className={local.summary}>
+        <div className={css.fieldStack}>
+          <dl className={css.facts}>
+            <Fact label="Provider">
+              <span className={css.titleRow}>
+                <ProviderIcon name={scan.cloud_provider} size={22} />
+                {scan.cloud_provider.toUpperCase()}
+              </span>
+            </Fact>
+            <Fact label="Account">{scan.account_name}</Fact>
+            <Fact label="Started">{formatDateTime(scan.scan_start)}</Fact>
+            <Fact label="Ended">{formatDateTime(scan.scan_end)}</Fact>
+          </dl>
+          {isActiveScan(scan) ? (
+            <ServicesProgress completed={scan.completed_services} total={scan.total_services} percent={scanProgressPercent(scan)} />
+          ) : null}
+          <dl className={css.stats}>
+            <div className={css.stat}>
+              <dt className={css.factLabel}>Total checks</dt>
+              <dd className={css.statValue()}>{scan.findings_count}</dd>
+            </div>
+            <div className={css.stat}>
+              <dt className={css.factLabel}>Passed</dt>
+              <dd className={css.statValue({ tone: "success" })}>{scan.passed_findings}</dd>
+            </div>
+            <div className={css.stat}>
+              <dt className={css.factLabel}>Failed</dt>
+              <dd className={css.statValue({ tone: "danger" })}>{scan.failed_findings}</dd>
+            </div>
+          </dl>
+        </div>
+        <BreakdownChart detailRef={detailRef} />
+      </div>
+    </Card>
+  )
+}
+
+function ScanDetail({ scanId }: { readonly scanId: ScanId }) {
+  const logic = useScanDetailLogic()
+  const options = useScanActorOptions()
+  const detailRef = useActorRef(logic, { ...options, input: { scanId } })
+  const scan = useSelector(detailRef, (s) => s.context.scan)
+  const loading = useSelector(detailRef, (s) => s.matches({ detail: "loading" }))
+  const failed = useSelector(detailRef, (s) => s.matches({ detail: "failed" }))
+  const error = useSelector(detailRef, (s) => s.context.error)
+  const refreshing = useSelector(detailRef, (s) => s.matches({ detail: "refreshing" }))
+  const exporting = useSelector(detailRef, (s) => s.matches({ export: "exporting" }))
+  const canExport = useSelector(detailRef, (s) => s.can({ type: "export.requested", format: "csv" }))
+  const isDesktop = useIsDesktop()
+
+  return (
+    <div className={css.page}>
+      <div className={css.pageHeader}>
+        <div className={css.titles}>
+          <h1 className={css.title}>{scanTitle(scanId)}</h1>
+          <p className={css.subtitle}>
+            {scan === null
+              ? "Scan results by service."
+              : isTerminalStatus(scan.status)
+                ? `${scan.account_name} · ${scan.total_services} services`
+                : `${scan.account_name} · refreshing every 10 seconds while the scan runs`}
+          </p>
+        </div>
+        <div className={css.actions}>
+          <Button variant="secondary" isPending={refreshing} onPress={() => detailRef.send({ type: "scan.refreshRequested" })}>
+            {refreshing ? null : <RefreshIcon size={16} />}
+            Refresh
+          </Button>
+          <ExportMenu
+            isDisabled={!canExport && !exporting}
+            isPending={exporting}
+            onExport={(format) => detailRef.send({ type: "export.requested", format })}
+          />
+        </div>
+      </div>
+      {loading ? (
+        <LoadingBox label="Loading scan" />
+      ) : failed || scan === null ? (
+        <ErrorBox
+          title={ScanningMessages.errorLoadingScanDetailsTitle}
+          message={error ?? ScanningMessages.errorLoadingScanDetails}
+          actions={
+            <Button variant="secondary" size="sm" onPress={() => detailRef.send({ type: "scan.retryRequested" })}>
+              Try again
+            </Button>
+          }
+        />
+      ) : (
+        <>
+          <Summary detailRef={detailRef} />
+          <Card
+            title="Services"
+            description={`${scan.services.filter((s) => canViewFindings(s.status)).length} of ${scan.services.length} completed`}
+          >
+            {isDesktop ? (
+              <ServicesTable detailRef={detailRef} services={scan.services} />
+            ) : (
+              <ServiceCards detailRef={detailRef} services={scan.services} />
+            )}
+          </Card>
+        </>
+      )}
+    </div>
+  )
+}
 
 export function ScanDetailView() {
   const { scanId = "" } = useParams<{ scanId: string }>()
-  return <PlaceholderScreen title={scanTitle(scanId)} route="/dashboard/scans/:scanId" details={{ scanId }} />
+  const id = Number(scanId)
+  if (!Number.isInteger(id) || id <= 0) {
+    return <ErrorBox title={ScanningMessages.errorLoadingScanDetailsTitle} message={ScanningMessages.errorLoadingScanDetails} />
+  }
+  return <ScanDetail key={id} scanId={id as ScanId} />
 }

@@ -1,0 +1,227 @@
+/**
+ * The add-account wizard (scanning §2 "Add-account wizard") over an `addAccountMachine` child: 1. choose a provider,
+ * 2. account name and credentials with 'Test connection', 3. 'Connection successful!' with OK (saves, closes and
+ * refreshes). Closing the dialog ends the child; the next opening starts again at step 1.
+ */
+import { useSelector } from "@xstate/react"
+import { Button as AriaButton, Label, Radio, RadioGroup } from "react-aria-components"
+import type { ActorRefFrom } from "xstate"
+import { ProviderIds } from "../../contracts/constants.ts"
+import { ScanningMessages } from "../../contracts/messages.ts"
+import type { addAccountMachine, AddAccountField, AwsAuthMethod } from "../../machines/add-account.machine.ts"
+import { AlertBox } from "../ui/alert-box.tsx"
+import { Button } from "../ui/button.tsx"
+import { Dialog, DialogFooter } from "../ui/dialog.tsx"
+import { Form } from "../ui/form.tsx"
+import { PasswordField } from "../ui/password-field.tsx"
+import { Spinner } from "../ui/spinner.tsx"
+import { TextField } from "../ui/text-field.tsx"
+import { SuccessIcon } from "../ui/icons.tsx"
+import { ProviderIcon } from "../scanning/scan-icons.tsx"
+import * as shared from "../scanning/scanning.css.ts"
+import * as css from "./dashboard.css.ts"
+
+export type AddAccountRef = ActorRefFrom<typeof addAccountMachine>
+
+const STEP_TITLES = ["Choose a provider", "Enter credentials", "Connection test"] as const
+
+function StepIndicator({ step }: { readonly step: 1 | 2 | 3 }) {
+  return (
+    <ol className={css.steps} aria-label="Wizard steps">
+      {STEP_TITLES.map((label, i) => (
+        <li key={label} className={css.step} data-active={i + 1 === step ? "" : undefined} data-done={i + 1 < step ? "" : undefined}>
+          <span className={css.stepNumber} aria-hidden="true">
+            {i + 1}
+          </span>
+          <span {...(i + 1 === step ? { "aria-current": "step" as const } : {})}>{label}</span>
+        </li>
+      ))}
+    </ol>
+  )
+}
+
+function ProviderStep({ wizardRef }: { readonly wizardRef: AddAccountRef }) {
+  const providers = useSelector(wizardRef, (s) => s.context.providers)
+  return (
+    <div className={css.providerGrid} role="list" aria-label="Cloud providers">
+      {providers.map((p) => (
+        <div role="listitem" key={p.id}>
+          <AriaButton
+            className={css.providerTile}
+            isDisabled={!p.is_enable}
+            onPress={() => wizardRef.send({ type: "provider.selected", providerId: p.id })}
+            aria-label={p.is_enable ? p.name : `${p.name} (coming soon)`}
+          >
+            <ProviderIcon name={p.name} size={36} />
+            <span className={css.providerTileName}>{p.name}</span>
+            {p.is_enable ? null : <span className={shared.subtle}>Coming soon</span>}
+          </AriaButton>
+        </div>
+      ))}
+    </div>
+  )
+}
+
+function CredentialsStep({ wizardRef }: { readonly wizardRef: AddAccountRef }) {
+  const providerId = useSelector(wizardRef, (s) => s.context.providerId)
+  const method = useSelector(wizardRef, (s) => s.context.method)
+  const form = useSelector(wizardRef, (s) => s.context.form)
+  const errors = useSelector(wizardRef, (s) => s.context.fieldErrors)
+  const externalId = useSelector(wizardRef, (s) => s.context.externalId)
+  const isTesting = useSelector(wizardRef, (s) => s.matches({ open: { credentials: "testing" } }))
+  const isSaving = useSelector(wizardRef, (s) => s.matches({ open: "saving" }))
+  const busy = isTesting || isSaving
+
+  const field = (name: AddAccountField, label: string, options: { secret?: boolean; required?: boolean; description?: string; placeholder?: string } = {}) => {
+    const error = errors[name]
+    const common = {
+      label,
+      value: form[name],
+      onChange: (value: string) => wizardRef.send({ type: "field.changed", field: name, value }),
+      isInvalid: error !== undefined,
+      isRequired: options.required ?? true,
+      isDisabled: busy,
+      autoComplete: "off",
+      ...(error === undefined ? {} : { errorMessage: error }),
+      ...(options.description === undefined ? {} : { description: options.description }),
+      ...(options.placeholder === undefined ? {} : { placeholder: options.placeholder }),
+    }
+    return options.secret === true ? <PasswordField key={name} {...common} /> : <TextField key={name} {...common} />
+  }
+
+  return (
+    <div className={shared.fieldStack}>
+      {field("account_name", "Account name", { placeholder: "e.g. Production" })}
+      {providerId === ProviderIds.AWS ? (
+        <>
+          <RadioGroup
+            className={css.methodGroup}
+            value={method}
+            onChange={(value) => wizardRef.send({ type: "method.changed", method: value as AwsAuthMethod })}
+            isDisabled={busy}
+            orientation="horizontal"
+          >
+            <Label className={css.methodLabel}>Access method</Label>
+            <div className={css.methodOptions}>
+              <Radio value="keys" className={css.methodOption}>
+                Access keys
+              </Radio>
+              <Radio value="role" className={css.methodOption}>
+                IAM role
+              </Radio>
+            </div>
+          </RadioGroup>
+          {method === "keys" ? (
+            <>
+              {field("access_key", "Access Key ID", { placeholder: "AKIA…" })}
+              {field("secret_key", "Secret Access Key", { secret: true })}
+              {field("session_token", "Session token", { secret: true, required: false, description: "Only for temporary credentials." })}
+            </>
+          ) : (
+            <>
+              {field("role_arn", "Role ARN", { placeholder: "arn:aws:iam::123456789012:role/CloudAudit" })}
+              <div className={css.externalId}>
+                <span className={shared.factLabel}>External ID</span>
+                {externalId === null ? (
+                  <span className={shared.muted}>
+                    Generated for this workspace and added to every role test; it cannot be chosen. The role's trust policy must
+                    require it.
+                  </span>
+                ) : (
+                  <code className={shared.mono}>{externalId}</code>
+                )}
+              </div>
+            </>
+          )}
+        </>
+      ) : providerId === ProviderIds.GCP ? (
+        field("service_account_key", "Service account key (JSON)", { secret: true })
+      ) : providerId === ProviderIds.Azure ? (
+        <>
+          {field("tenant_id", "Tenant ID")}
+          {field("client_id", "Client ID")}
+          {field("client_secret", "Client secret", { secret: true })}
+          {field("subscription_id", "Subscription ID")}
+        </>
+      ) : null}
+    </div>
+  )
+}
+
+export function AddAccountWizard({ wizardRef }: { readonly wizardRef: AddAccountRef }) {
+  const error = useSelector(wizardRef, (s) => s.context.error)
+  const loading = useSelector(wizardRef, (s) => s.matches({ open: "loadingProviders" }))
+  const providersFailed = useSelector(wizardRef, (s) => s.matches({ open: "providersFailed" }))
+  const choosing = useSelector(wizardRef, (s) => s.matches({ open: "selectingProvider" }))
+  const credentials = useSelector(wizardRef, (s) => s.matches({ open: "credentials" }))
+  const isTesting = useSelector(wizardRef, (s) => s.matches({ open: { credentials: "testing" } }))
+  const connected = useSelector(wizardRef, (s) => s.matches({ open: "connected" }))
+  const saving = useSelector(wizardRef, (s) => s.matches({ open: "saving" }))
+  const step: 1 | 2 | 3 = loading || providersFailed || choosing ? 1 : credentials ? 2 : 3
+  const close = () => wizardRef.send({ type: "wizard.closed" })
+  const busy = isTesting || saving
+
+  return (
+    <Dialog
+      title="Add cloud account"
+      size="md"
+      isOpen
+      onOpenChange={(open) => {
+        if (!open) close()
+      }}
+      isDismissable={!busy}
+      isKeyboardDismissDisabled={busy}
+      showCloseButton={!busy}
+    >
+      <StepIndicator step={step} />
+      {error === null || connected ? null : <AlertBox tone="error">{error}</AlertBox>}
+      {loading ? (
+        <div className={shared.stateBox}>
+          <Spinner aria-label="Loading providers" />
+        </div>
+      ) : providersFailed ? (
+        <DialogFooter>
+          <Button variant="secondary" onPress={() => wizardRef.send({ type: "providers.retryRequested" })}>
+            Try again
+          </Button>
+        </DialogFooter>
+      ) : choosing ? (
+        <ProviderStep wizardRef={wizardRef} />
+      ) : credentials ? (
+        <Form
+          onSubmit={(e) => {
+            e.preventDefault()
+            wizardRef.send({ type: "connection.testRequested" })
+          }}
+          validationBehavior="aria"
+        >
+          <CredentialsStep wizardRef={wizardRef} />
+          <DialogFooter>
+            <Button variant="secondary" onPress={() => wizardRef.send({ type: "step.back" })} isDisabled={busy}>
+              Back
+            </Button>
+            <Button type="submit" isPending={isTesting}>
+              Test connection
+            </Button>
+          </DialogFooter>
+        </Form>
+      ) : (
+        <>
+          <div className={css.connected} role="status">
+            <SuccessIcon size={40} className={css.connectedIcon} />
+            <p className={shared.stateTitle}>{ScanningMessages.connectionSuccessful}</p>
+            <p className={shared.muted}>Press OK to save the account.</p>
+          </div>
+          <DialogFooter>
+            <Button variant="secondary" onPress={() => wizardRef.send({ type: "step.back" })} isDisabled={saving}>
+              Back
+            </Button>
+            <Button onPress={() => wizardRef.send({ type: "connection.confirmed" })} isPending={saving}>
+              OK
+            </Button>
+          </DialogFooter>
+        </>
+      )}
+    </Dialog>
+  )
+}

@@ -1,0 +1,209 @@
+/**
+ * Small pieces shared by the scanning screens: date formatting, run-status / severity / finding-status badges, the
+ * services progress bar, a permission-gated button with its tooltip, page-level loading and error boxes, and the
+ * finding page's breadcrumb trail.
+ *
+ * Gated actions (scanning §6): without the permission the action is shown disabled, stays focusable so its tooltip
+ * ('You don't have permission to launch scans', "You need the 'remediate_findings' permission to fix this issue") can
+ * be read, and a press is reported to the machine (`onBlockedPress`), which answers with the spec's message.
+ */
+import type { ReactNode } from "react"
+import { Breadcrumb, Breadcrumbs, Focusable, Tooltip, TooltipTrigger } from "react-aria-components"
+import { toRunStatus } from "../../contracts/common.ts"
+import { Dates } from "../../contracts/constants.ts"
+import { Badge, severityTone, type BadgeTone } from "../ui/badge.tsx"
+import { Button, type ButtonProps } from "../ui/button.tsx"
+import { button as buttonRecipe } from "../ui/button.css.ts"
+import { Link } from "../ui/link.tsx"
+import { Spinner } from "../ui/spinner.tsx"
+import { AlertBox } from "../ui/alert-box.tsx"
+import { ChevronRightIcon } from "../ui/icons.tsx"
+import * as parts from "./scan-parts.css.ts"
+import * as css from "./scanning.css.ts"
+
+// ---------------------------------------------------------------------------------------------------
+// Formatting
+
+const dateTime = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" })
+
+/** "Mar 4, 2025, 9:15 AM" (local time), or 'N/A' for a missing or out-of-range date. */
+export const formatDateTime = (iso: string | null | undefined): string => {
+  if (iso === null || iso === undefined || iso === "") return Dates.fallback
+  const d = new Date(iso)
+  const year = d.getUTCFullYear()
+  return Number.isNaN(d.getTime()) || year < Dates.minYear || year > Dates.maxYear ? Dates.fallback : dateTime.format(d)
+}
+
+const capitalise = (s: string): string => (s === "" ? s : s.charAt(0).toUpperCase() + s.slice(1))
+
+// ---------------------------------------------------------------------------------------------------
+// Badges
+
+const RUN_TONES: { readonly [K in ReturnType<typeof toRunStatus>]: BadgeTone } = {
+  pending: "neutral",
+  running: "accent",
+  completed: "success",
+  failed: "danger",
+}
+
+/**
+ * Scan / service status (scanning §4; unknown → failed). `inProgressLabel` folds pending and running into one label
+ * with a spinner (the account page: "any status other than completed or failed shows as in progress").
+ */
+export function RunStatusBadge({ status, inProgressLabel }: { readonly status: unknown; readonly inProgressLabel?: string }) {
+  const s = toRunStatus(status)
+  const active = s === "pending" || s === "running"
+  const label = active && inProgressLabel !== undefined ? inProgressLabel : capitalise(s)
+  return (
+    <Badge tone={RUN_TONES[s]}>
+      <span className={parts.statusBadge}>
+        {active ? <Spinner size="sm" tone="inherit" aria-label={label} /> : null}
+        {label}
+      </span>
+    </Badge>
+  )
+}
+
+export function SeverityBadge({ severity }: { readonly severity: string }) {
+  return <Badge tone={severityTone(severity)}>{capitalise(severity)}</Badge>
+}
+
+const FINDING_TONES: Readonly<Record<string, BadgeTone>> = { pass: "success", fail: "danger", remediated: "accent" }
+
+export function FindingStatusBadge({ status }: { readonly status: string }) {
+  return <Badge tone={FINDING_TONES[status] ?? "neutral"}>{capitalise(status)}</Badge>
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Progress
+
+/** completed_services / total_services as a bar with its numbers. */
+export function ServicesProgress({ completed, total, percent }: { readonly completed: number; readonly total: number; readonly percent: number }) {
+  const label = `${completed} of ${total} services`
+  return (
+    <div className={css.progress}>
+      <div
+        className={css.progressTrack}
+        role="progressbar"
+        aria-label="Scan progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={label}
+      >
+        <div className={css.progressFill} style={{ width: `${percent}%` }} />
+      </div>
+      <span className={css.progressLabel}>{label}</span>
+    </div>
+  )
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Permission-gated button
+
+export interface GatedButtonProps extends Omit<ButtonProps, "isDisabled"> {
+  /** False: disabled look, tooltip, and presses go to `onBlockedPress`. */
+  readonly allowed: boolean
+  readonly tooltip: string
+  readonly onBlockedPress?: () => void
+  /** Disabled for another reason (no tooltip). */
+  readonly isDisabled?: boolean
+  readonly children: ReactNode
+}
+
+export function GatedButton({ allowed, tooltip, onBlockedPress, variant = "primary", size = "md", children, ...props }: GatedButtonProps) {
+  if (allowed) {
+    return (
+      <Button variant={variant} size={size} {...props}>
+        {children}
+      </Button>
+    )
+  }
+  return (
+    <TooltipTrigger delay={300}>
+      <Focusable>
+        <span
+          role="button"
+          tabIndex={0}
+          aria-disabled="true"
+          data-disabled=""
+          className={`${buttonRecipe({ variant, size })} ${parts.gatedWrap}`}
+          onClick={() => onBlockedPress?.()}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" || e.key === " ") {
+              e.preventDefault()
+              onBlockedPress?.()
+            }
+          }}
+        >
+          {children}
+        </span>
+      </Focusable>
+      <Tooltip className={css.tooltip} offset={6}>
+        {tooltip}
+      </Tooltip>
+    </TooltipTrigger>
+  )
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Page states
+
+export function LoadingBox({ label }: { readonly label: string }) {
+  return (
+    <div className={css.stateBox} aria-busy="true">
+      <Spinner size="lg" aria-label={label} />
+      <span>{label}</span>
+    </div>
+  )
+}
+
+/** A failed load: the §8 title and message, and the ways out. */
+export function ErrorBox({ title, message, actions }: { readonly title: string; readonly message: string; readonly actions?: ReactNode }) {
+  return (
+    <AlertBox tone="error" title={title} {...(actions === undefined ? {} : { action: <div className={css.actions}>{actions}</div> })}>
+      {message}
+    </AlertBox>
+  )
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Breadcrumbs (finding page: the shell hides its bar on findings pages)
+
+export interface Crumb {
+  readonly label: string
+  readonly href?: string
+}
+
+export function CrumbTrail({ crumbs }: { readonly crumbs: ReadonlyArray<Crumb> }) {
+  return (
+    <Breadcrumbs className={css.breadcrumbs} aria-label="Breadcrumbs">
+      {crumbs.map((c, i) => (
+        <Breadcrumb key={`${i}-${c.label}`} className={css.crumb}>
+          {c.href === undefined ? (
+            <span className={css.crumbCurrent} aria-current="page">
+              {c.label}
+            </span>
+          ) : (
+            <>
+              <Link href={c.href} variant="subtle">
+                {c.label}
+              </Link>
+              <ChevronRightIcon size={14} aria-hidden="true" />
+            </>
+          )}
+        </Breadcrumb>
+      ))}
+    </Breadcrumbs>
+  )
+}
+
+/** A label/value pair of a facts grid. */
+export function Fact({ label, children }: { readonly label: string; readonly children: ReactNode }) {
+  return (
+    <div className={css.fact}>
+      <dt className={css.factLabel}>{label}</dt>
+      <dd className={css.factValue}>{children}</dd>
+    </div>
+  )
+}

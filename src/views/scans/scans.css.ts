@@ -1,0 +1,95 @@
+/** Styles of the scan detail, findings and finding screens (severity chart, filters, details table, remediation). */
+import { style } from "@vanilla-extract/css"
+import { recipe } from "@vanilla-extract/recipes"
+import { vars } from "../ui/theme.css.ts"
+
+export const summary = style({
+  display: "grid",
+  gridTemplateColumns: "minmax(0, 3fr) minmax(240px, 2fr)",
+  gap: vars.space.xl,
+  "@media": { "screen and (max-width: 900px)": { gridTemplateColumns: "minmax(0, 1fr)" } },
+})
+
+export const failedCount = style({ color: vars.color.dangerText })
+
+export const breakdown = style({
+  display: "flex",
+  flexDirection: "column",
+  gap: vars.space.md,
+  padding: vars.space.lg,
+  borderRadius: vars.radius.md,
+  background: vars.color.surfaceMuted,
+})
+
+export const bars = style({ display: "flex", flexDirection: "column", gap: vars.space.sm, listStyle: "none", margin: 0, padding: 0 })
+export const barRow = style({
+  display: "grid",
+  gridTemplateColumns: "72px minmax(0, 1fr) 40px",
+  alignItems: "center",
+  gap: vars.space.sm,
+  fontSize: vars.font.sizeSm,
+})
+export const barLabel = style({ color: vars.color.text })
+export const barTrack = style({ height: "10px", borderRadius: vars.radius.full, background: vars.color.surfaceHover, overflow: "hidden" })
+export const barFill = recipe({
+  base: { display: "block", height: "100%", borderRadius: vars.radius.full, minWidth: "2px" },
+  variants: {
+    severity: {
+      critical: { background: vars.color.severityCritical },
+      high: { background: vars.color.severityHigh },
+      medium: { background: vars.color.severityMedium },
+      low: { background: vars.color.severityLow },
+    },
+  },
+})
+export const barValue = style({ textAlign: "right", fontWeight: vars.font.weightSemibold, color: vars.color.text })
+
+// Findings list
+
+export const filters = style({
+  display: "flex",
+  flexWrap: "wrap",
+  gap: vars.space.xl,
+  padding: vars.space.lg,
+  borderRadius: vars.radius.md,
+  background: vars.color.surfaceMuted,
+})
+export const filterGroup = style({ display: "flex", flexDirection: "column", gap: vars.space.sm, border: "none", margin: 0, padding: 0 })
+export const filterLegend = style({
+  fontSize: vars.font.sizeXs,
+  fontWeight: vars.font.weightSemibold,
+  color: vars.color.textMuted,
+  textTransform: "uppercase",
+  letterSpacing: "0.04em",
+  marginBottom: vars.space.xs,
+})
+export const filterOptions = style({ display: "flex", flexWrap: "wrap", gap: vars.space.md })
+
+export const findingDescription = style({ display: "flex", flexDirection: "column", gap: vars.space.xxs, minWidth: "240px" })
+
+// Finding detail
+
+export const detailHeader = style({ display: "flex", flexWrap: "wrap", gap: vars.space.sm, alignItems: "center" })
+
+export const valueList = style({ margin: 0, paddingLeft: vars.space.lg })
+
+export const lengthNote = style({ display: "block", fontSize: vars.font.sizeXs, color: vars.color.textSubtle })
+
+export const detailCell = style({ maxWidth: "420px", overflowWrap: "anywhere" })
+
+export const guidance = style({
+  margin: 0,
+  padding: vars.space.lg,
+  borderRadius: vars.radius.md,
+  background: vars.color.infoSoft,
+  color: vars.color.infoText,
+  lineHeight: vars.font.lineHeight,
+})
+
+export const remediationMessage = style({
+  margin: 0,
+  whiteSpace: "pre-wrap",
+  overflowWrap: "anywhere",
+  lineHeight: vars.font.lineHeight,
+  color: vars.color.text,
+})

@@ -1,0 +1,166 @@
+/**
+ * Renders one scanning screen inside the app's root (toasts, router bridge) at a path, with fake scan effects over an
+ * in-memory workspace (providers, accounts, scans, findings; every call recorded, any effect replaceable), a
+ * simulated clock shared by the toasts and the screens' polls, and a recorder for downloaded files.
+ */
+import { act, render } from "@testing-library/react"
+import type { ReactNode } from "react"
+import { Route, Switch } from "wouter"
+import { memoryLocation } from "wouter/memory-location"
+import { SimulatedClock } from "xstate"
+import type { Account, AccountDetail } from "../../src/contracts/accounts.ts"
+import type { Finding } from "../../src/contracts/findings.ts"
+import type { Scan } from "../../src/contracts/scans.ts"
+import type { CloudProvider } from "../../src/contracts/providers.ts"
+import type { ExportedFile, ScanEffects, ScanViewer } from "../../src/machines/scan-effects.ts"
+import { App } from "../../src/views/app.tsx"
+import { ScanEffectsProvider } from "../../src/views/scanning/scan-effects-context.tsx"
+import { SessionStatusContext } from "../../src/views/session-status.tsx"
+import { flush } from "../machines/auth-fakes.ts"
+import { account, accountDetail, finding, providers, scan } from "../machines/scan-fakes.ts"
+
+export interface ScanWorld {
+  providers: ReadonlyArray<CloudProvider>
+  accounts: Account[]
+  details: Map<number, AccountDetail>
+  scans: Scan[]
+  findings: Finding[]
+  viewer: ScanViewer
+}
+
+export const defaultWorld = (): ScanWorld => ({
+  providers,
+  accounts: [
+    account(1, { account_name: "Production", failed_findings: 3, status: "completed" }),
+    account(2, { account_name: "Staging", failed_findings: 0, status: "completed" }),
+    account(3, { account_name: "Sandbox", failed_findings: 0, status: "failed" }),
+  ],
+  details: new Map([[1, accountDetail(1, { account_name: "Production" })]]),
+  scans: [scan(11)],
+  findings: [finding(5)],
+  viewer: { userId: 7 as never, canLaunchScans: true, canRemediate: true },
+})
+
+export interface Call {
+  readonly name: keyof ScanEffects
+  readonly payload: unknown
+}
+
+/** Fake effects answering from `world`; `overrides` replace single effects. */
+export const fakeScanEffects = (world: ScanWorld, overrides: Partial<ScanEffects> = {}) => {
+  const calls: Call[] = []
+  const log = <P, A>(name: keyof ScanEffects, fn: (p: P) => A | Promise<A>) => async (p: P): Promise<A> => {
+    calls.push({ name, payload: p })
+    return fn(p)
+  }
+  const base: ScanEffects = {
+    loadProviders: log("loadProviders", () => world.providers),
+    loadAccounts: log("loadAccounts", ({ cloud_provider_id }) => world.accounts.filter((a) => a.cloud_provider_id === cloud_provider_id)),
+    loadAccountDetail: log("loadAccountDetail", ({ id }) => {
+      const d = world.details.get(id)
+      if (d === undefined) throw { type: "UNKNOWN_ERROR", message: "Account not found", status: 404 }
+      return d
+    }),
+    refreshAccountDetail: log("refreshAccountDetail", ({ id }) => world.details.get(id)!),
+    prefetchAccountDetail: (id) => void calls.push({ name: "prefetchAccountDetail", payload: id }),
+    addAccount: log("addAccount", (p) => {
+      if (p.test_only === true) return { ok: true, message: "Connection successful!", data: { tested: true } }
+      const added = account(world.accounts.length + 10, { account_name: p.account_name, status: null, failed_findings: 0, last_scan_date: null, total_scans: 0 })
+      world.accounts.push(added)
+      return { ok: true, message: "Account added successfully", data: { account: added, tested: true } }
+    }),
+    deleteAccount: log("deleteAccount", ({ id }) => {
+      world.accounts = world.accounts.filter((a) => a.id !== id)
+      return { ok: true, message: "Account deleted successfully" }
+    }),
+    revealSecret: log("revealSecret", () => "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+    loadExternalId: async () => null,
+    loadViewer: log("loadViewer", () => world.viewer),
+    startScan: log("startScan", () => ({ ok: true, message: "Scan started", data: scan(99, { status: "pending" }) })),
+    listScans: log("listScans", ({ page, page_size }) => ({
+      ok: true,
+      data: world.scans.slice((page - 1) * page_size, page * page_size),
+      pagination: { page, total_pages: Math.ceil(world.scans.length / page_size), total: world.scans.length, page_size },
+    })),
+    getScan: log("getScan", ({ id }) => {
+      const s = world.scans.find((x) => x.id === id)
+      if (s === undefined) throw { type: "UNKNOWN_ERROR", message: "Scan not found", status: 404 }
+      return s
+    }),
+    cancelScan: log("cancelScan", ({ id }) => ({ ok: true, message: "Scan canceled", data: { ...world.scans.find((x) => x.id === id)!, status: "failed" as const } })),
+    listFindings: log("listFindings", (q) => {
+      const rows = world.findings.filter((f) => q.status === undefined || q.status.split(",").includes(f.status))
+      const page = q.page ?? 1
+      const size = q.page_size ?? 20
+      return {
+        ok: true,
+        data: rows.slice((page - 1) * size, page * size),
+        pagination: { page, total_pages: Math.max(1, Math.ceil(rows.length / size)), total: rows.length, page_size: size },
+      }
+    }),
+    getFinding: log("getFinding", ({ id }) => {
+      const f = world.findings.find((x) => x.id === id)
+      if (f === undefined) throw { type: "UNKNOWN_ERROR", message: "Failed to load finding details. Please try again.", status: 500 }
+      return f
+    }),
+    remediate: log("remediate", ({ details }) => ({
+      ok: true,
+      message: "Remediation started",
+      data: { details: { ...details, remediate: { status: "pending", message: null, attempted_at: "2025-03-01T11:00:00.000Z", attempted_by: 7 as never } } },
+    })),
+    exportFindings: log("exportFindings", (r) => ({
+      fileName: `scan-${r.scanId}-findings-2025-03-01T12-00-00-000Z.${r.format === "csv" ? "csv" : "json"}`,
+      contentType: r.format === "csv" ? "text/csv" : "application/json",
+      content: "id\n5\n",
+    })),
+  }
+  return { effects: { ...base, ...overrides }, calls, called: (name: keyof ScanEffects) => calls.filter((c) => c.name === name) }
+}
+
+export interface RenderScanOptions {
+  readonly world?: ScanWorld
+  readonly overrides?: Partial<ScanEffects>
+  /** Route pattern of the screen (so `useParams` works). */
+  readonly pattern: string
+  readonly screen: ReactNode
+}
+
+export const renderScan = async (path: string, options: RenderScanOptions) => {
+  const world = options.world ?? defaultWorld()
+  const fake = fakeScanEffects(world, options.overrides)
+  const files: ExportedFile[] = []
+  const location = memoryLocation({ path, record: true })
+  const clock = new SimulatedClock()
+  clock.set(Date.parse("2025-03-01T12:00:00.000Z"))
+  const result = render(
+    <SessionStatusContext value="authenticated">
+      <ScanEffectsProvider effects={fake.effects} clock={clock} saveFile={(f) => void files.push(f)}>
+        <App clock={clock} location={location}>
+          <Switch>
+            <Route path={options.pattern}>{options.screen}</Route>
+            <Route>elsewhere</Route>
+          </Switch>
+        </App>
+      </ScanEffectsProvider>
+    </SessionStatusContext>,
+  )
+  await settle()
+  const currentUrl = () => location.history.at(-1) ?? ""
+  const tick = async (ms: number) => {
+    await act(async () => {
+      clock.increment(ms)
+      await flush()
+    })
+    await settle()
+  }
+  return { ...result, world, ...fake, files, location, clock, currentUrl, tick }
+}
+
+/** Lets the fakes' promises and React's updates run. */
+export const settle = async (): Promise<void> => {
+  for (let i = 0; i < 3; i += 1) {
+    await act(async () => {
+      await flush()
+    })
+  }
+}

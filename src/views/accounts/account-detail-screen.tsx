@@ -32,7 +32,7 @@ function InformationCard({ detailsRef }: { readonly detailsRef: DetailsRef }) {
   if (detail === null) return null
   const latest = latestScan(detail)
   return (
-    <Card title="Account information" level={2}>
+    <Card title="Account information" level={2} aria-label="Account information">
       <dl className={shared.facts}>
         <Fact label="Account Name">{detail.account_name}</Fact>
         <Fact label="Created At">{formatDateTime(detail.created_at)}</Fact>
@@ -55,7 +55,7 @@ function LatestScanCard({ detailsRef }: { readonly detailsRef: DetailsRef }) {
   const scan = latestScan(detail)
   if (scan === null) {
     return (
-      <Card title="Latest scan" level={2}>
+      <Card title="Latest scan" level={2} aria-label="Latest scan">
         <div className={shared.stateBox}>
           <p>{ScanningMessages.noScansForAccount}</p>
           <Button onPress={() => detailsRef.send({ type: "launchScan.requested" })}>
@@ -70,6 +70,7 @@ function LatestScanCard({ detailsRef }: { readonly detailsRef: DetailsRef }) {
     <Card
       title="Latest scan"
       level={2}
+      aria-label="Latest scan"
       actions={<RunStatusBadge status={scan.status} inProgressLabel="In progress" />}
     >
       <dl className={shared.facts}>
@@ -108,7 +109,7 @@ function CredentialsCard({ detailsRef }: { readonly detailsRef: DetailsRef }) {
   if (detail === null) return null
   const creds = detail.credential_data
   return (
-    <Card title="Credentials" level={2}>
+    <Card title="Credentials" level={2} aria-label="Credentials">
       <dl className={shared.facts}>
         <Fact label="Cloud account ID">
           <span className={shared.mono}>{creds.aws_account_id ?? "N/A"}</span>

@@ -177,7 +177,8 @@ export interface Crumb {
 
 export function CrumbTrail({ crumbs }: { readonly crumbs: ReadonlyArray<Crumb> }) {
   return (
-    <Breadcrumbs className={css.breadcrumbs} aria-label="Breadcrumbs">
+    <nav aria-label="Breadcrumbs">
+      <Breadcrumbs className={css.breadcrumbs}>
       {crumbs.map((c, i) => (
         <Breadcrumb key={`${i}-${c.label}`} className={css.crumb}>
           {c.href === undefined ? (
@@ -194,7 +195,8 @@ export function CrumbTrail({ crumbs }: { readonly crumbs: ReadonlyArray<Crumb> }
           )}
         </Breadcrumb>
       ))}
-    </Breadcrumbs>
+      </Breadcrumbs>
+    </nav>
   )
 }
 

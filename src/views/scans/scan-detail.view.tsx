@@ -151,7 +151,7 @@ function Summary({ detailRef }: { readonly detailRef: ScanDetailRef }) {
   const scan = useSelector(detailRef, (s) => s.context.scan)
   if (scan === null) return null
   return (
-    <Card title="Summary" actions={<RunStatusBadge status={scan.status} />}>
+    <Card title="Summary" aria-label="Summary" actions={<RunStatusBadge status={scan.status} />}>
       <div className={local.summary}>
         <div className={css.fieldStack}>
           <dl className={css.facts}>

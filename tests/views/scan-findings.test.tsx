@@ -1,0 +1,165 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from "vitest"
+import { cleanup, fireEvent, screen, within } from "@testing-library/react"
+import { FindingDetailView } from "../../src/views/scans/finding-detail.view.tsx"
+import { FindingsView } from "../../src/views/scans/findings.view.tsx"
+import { compliantRow, failedRow, finding, nonCompliantRow } from "../machines/scan-fakes.ts"
+import { defaultWorld, renderScan, settle } from "./scan-render.tsx"
+
+afterEach(cleanup)
+
+const press = async (element: HTMLElement) => {
+  fireEvent.click(element)
+  await settle()
+}
+
+const renderFindings = (path: string, world = defaultWorld()) =>
+  renderScan(path, { pattern: "/dashboard/scans/:scanId/findings", screen: <FindingsView />, world })
+
+const renderFinding = (path: string, world = defaultWorld(), overrides = {}) =>
+  renderScan(path, { pattern: "/dashboard/scans/:scanId/findings/:findingId", screen: <FindingDetailView />, world, overrides })
+
+describe("findings list", () => {
+  it("filters severity and status on the client, clears them, and exports with them", async () => {
+    const world = defaultWorld()
+    world.findings = [
+      finding(1, { severity: "critical", status: "fail", description: "Root has access keys" }),
+      finding(2, { severity: "low", status: "pass", description: "Password policy length" }),
+      finding(3, { severity: "critical", status: "remediated", description: "Public bucket" }),
+    ]
+    const { called, files } = await renderFindings("/dashboard/scans/11/findings?service=s3", world)
+    expect(called("listFindings").map((c) => c.payload)).toEqual([{ scan_id: 11, service_id: 101, page: 1, page_size: 20 }])
+    const table = screen.getByRole("table", { name: "Findings" })
+    expect(within(table).getAllByRole("row")).toHaveLength(4)
+
+    await press(screen.getByRole("button", { name: "Show filters" }))
+    await press(screen.getByRole("checkbox", { name: "Critical" }))
+    expect(within(table).getAllByRole("row")).toHaveLength(3)
+    await press(screen.getByRole("checkbox", { name: "Fail" }))
+    expect(within(table).getAllByRole("row")).toHaveLength(2)
+    expect(within(table).getByText("Root has access keys")).toBeTruthy()
+    expect(called("listFindings")).toHaveLength(1)
+
+    await press(screen.getByRole("button", { name: "Export" }))
+    await press(screen.getByRole("menuitem", { name: "CSV" }))
+    expect(called("exportFindings").map((c) => c.payload)).toEqual([
+      { scanId: 11, format: "csv", service_id: 101, status: "fail", severity: "critical" },
+    ])
+    expect(files).toHaveLength(1)
+
+    await press(screen.getAllByRole("button", { name: "Clear filters" })[0]!)
+    expect(within(table).getAllByRole("row")).toHaveLength(4)
+    await press(screen.getByRole("button", { name: "Hide filters" }))
+    expect(screen.queryByRole("checkbox", { name: "Critical" })).toBeNull()
+  })
+
+  it("loads more, 20 at a time", async () => {
+    const world = defaultWorld()
+    world.findings = Array.from({ length: 23 }, (_, i) => finding(i + 1))
+    const { called } = await renderFindings("/dashboard/scans/11/findings?service=s3", world)
+    expect(within(screen.getByRole("table", { name: "Findings" })).getAllByRole("row")).toHaveLength(21)
+    await press(screen.getByRole("button", { name: "Load more" }))
+    expect(called("listFindings")[1]?.payload).toMatchObject({ page: 2, page_size: 20 })
+    expect(within(screen.getByRole("table", { name: "Findings" })).getAllByRole("row")).toHaveLength(24)
+  })
+
+  it("'Service \"{name}\" not found in this scan'", async () => {
+    await renderFindings("/dashboard/scans/11/findings?service=lambda")
+    expect(screen.getByText('Service "lambda" not found in this scan')).toBeTruthy()
+  })
+})
+
+describe("finding detail", () => {
+  it("breadcrumbs, field labels, 5-item arrays and the 150 → 97 cut with its length note", async () => {
+    const world = defaultWorld()
+    const long = "x".repeat(200)
+    world.findings = [
+      finding(5, {
+        field_labels: { resource_id: "Bucket", policies: "Policies", note: "Note" },
+        details: [{ resource_id: "bucket-a", policies: ["p1", "p2", "p3", "p4", "p5", "p6", "p7"], note: long, compliance: false }],
+      }),
+    ]
+    await renderFinding("/dashboard/scans/11/findings/5?service=s3", world)
+    const crumbs = screen.getByRole("navigation", { name: "Breadcrumbs" })
+    expect(within(crumbs).getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+      "Dashboard",
+      "Scans",
+      "Scan #11",
+      "Findings",
+      "Finding #5",
+    ])
+    expect(within(crumbs).getByRole("link", { name: "Findings" }).getAttribute("href")).toBe("/dashboard/scans/11/findings?service=s3")
+    const table = screen.getByRole("table", { name: "Affected resources" })
+    const headers = within(table).getAllByRole("columnheader").map((th) => th.textContent)
+    expect(headers).toEqual(["Bucket", "Policies", "Note", "Compliant", "Remediation"])
+    expect(within(table).getByText("p5")).toBeTruthy()
+    expect(within(table).queryByText("p6")).toBeNull()
+    expect(within(table).getByText("and 2 more")).toBeTruthy()
+    expect(within(table).getByText(`${"x".repeat(97)}...`)).toBeTruthy()
+    expect(within(table).getByText("(200 characters)")).toBeTruthy()
+  })
+
+  it("Remediate → confirm → the row shows 'View Status' and the page polls until 'View Remediated'", async () => {
+    const world = defaultWorld()
+    world.findings = [finding(5, { details: [nonCompliantRow, compliantRow] })]
+    const { called, tick } = await renderFinding("/dashboard/scans/11/findings/5?service=s3", world)
+    const table = screen.getByRole("table", { name: "Affected resources" })
+    expect(within(table).getAllByRole("button", { name: "Remediate" })).toHaveLength(1)
+    await press(within(table).getByRole("button", { name: "Remediate" }))
+    const dialog = screen.getByRole("dialog", { name: "Remediate resource" })
+    await press(within(dialog).getByRole("button", { name: "Remediate" }))
+    expect(called("remediate")[0]?.payload).toEqual({ id: 5, details: nonCompliantRow })
+    expect(screen.getByText("Remediation started")).toBeTruthy()
+    expect(within(screen.getByRole("dialog")).getByText("In progress")).toBeTruthy()
+    await press(within(screen.getByRole("dialog")).getAllByRole("button", { name: "Close" })[0]!)
+    expect(within(table).getByRole("button", { name: "View Status" })).toBeTruthy()
+
+    world.findings = [
+      finding(5, {
+        details: [
+          { ...nonCompliantRow, remediate: { status: "remediated", message: "Public access blocked", attempted_at: null, attempted_by: null } },
+          compliantRow,
+        ],
+      }),
+    ]
+    await tick(5_000)
+    expect(within(table).getByRole("button", { name: "View Remediated" })).toBeTruthy()
+  })
+
+  it("a failed remediation: 'View Error', a long message collapses (Show more / Show less), 'Try again'", async () => {
+    const world = defaultWorld()
+    const message = `Access denied: ${"m".repeat(120)}`
+    world.findings = [finding(5, { details: [failedRow(message)] })]
+    const { called } = await renderFinding("/dashboard/scans/11/findings/5?service=s3", world)
+    await press(screen.getByRole("button", { name: "View Error" }))
+    const dialog = screen.getByRole("dialog", { name: "Remediation" })
+    expect(within(dialog).getByText(`${message.slice(0, 100)}...`)).toBeTruthy()
+    await press(within(dialog).getByRole("button", { name: "Show more" }))
+    expect(within(dialog).getByText(message)).toBeTruthy()
+    await press(within(dialog).getByRole("button", { name: "Show less" }))
+    await press(within(dialog).getByRole("button", { name: "Try again" }))
+    expect(called("remediate")).toHaveLength(1)
+  })
+
+  it("without remediate_findings: disabled with the tooltip; an attempt toasts the spec's text", async () => {
+    const world = defaultWorld()
+    world.viewer = { ...world.viewer, canRemediate: false }
+    const { called } = await renderFinding("/dashboard/scans/11/findings/5?service=s3", world)
+    const button = screen.getByRole("button", { name: "Remediate" })
+    expect(button.getAttribute("aria-disabled")).toBe("true")
+    await press(button)
+    expect(screen.getByText("You don't have permission to remediate findings")).toBeTruthy()
+    expect(called("remediate")).toHaveLength(0)
+  })
+
+  it("a failed load offers Retry and Go Back", async () => {
+    const world = defaultWorld()
+    world.findings = []
+    const { currentUrl, called } = await renderFinding("/dashboard/scans/11/findings/9?service=s3", world)
+    expect(screen.getByText("Failed to load finding details. Please try again.")).toBeTruthy()
+    await press(screen.getByRole("button", { name: "Retry" }))
+    expect(called("getFinding")).toHaveLength(2)
+    await press(screen.getByRole("button", { name: "Go Back" }))
+    expect(currentUrl()).toBe("/dashboard/scans/11/findings?service=s3")
+  })
+})

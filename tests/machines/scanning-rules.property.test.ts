@@ -1,0 +1,208 @@
+/**
+ * Property tests (fast-check) for the scanning display rules the screens rely on: the 150 → 97 cut with its length
+ * note, 5-item arrays, the 100-character collapse of remediation messages, the dashboard badge, the remediation
+ * button, the client-side findings filters (as the findings machine applies them) and the progress bar.
+ */
+import { describe, expect, it } from "vitest"
+import fc from "fast-check"
+import { createActor } from "xstate"
+import { accountBadge } from "../../src/contracts/accounts.ts"
+import { toRunStatus } from "../../src/contracts/common.ts"
+import {
+  applyFindingFilters,
+  FINDING_STATUSES,
+  remediationAction,
+  SEVERITIES,
+  type Finding,
+} from "../../src/contracts/findings.ts"
+import type { ScanId } from "../../src/contracts/ids.ts"
+import { findingsListMachine } from "../../src/machines/findings-list.machine.ts"
+import { isActiveScan, scanProgressPercent } from "../../src/machines/scan-list.machine.ts"
+import { isTerminalStatus } from "../../src/machines/scan-detail.machine.ts"
+import { detailColumns, displayDetailValue, lengthNote, remediationMessageView } from "../../src/views/scanning/detail-values.ts"
+import { never } from "./auth-fakes.ts"
+import { finding, scan } from "./scan-fakes.ts"
+
+describe("detail values", () => {
+  it("strings over 150 characters are cut to 97 plus '...' and a note with the full length; others are shown whole", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), (s) => {
+        const shown = displayDetailValue(s)
+        if (s === "") {
+          expect(shown.kind).toBe("empty")
+          return
+        }
+        expect(shown.kind).toBe("text")
+        if (shown.kind !== "text") return
+        if (s.length > 150) {
+          expect(shown.text).toBe(`${s.slice(0, 97)}...`)
+          expect(shown.text.length).toBe(100)
+          expect(shown.note).toBe(lengthNote(s.length))
+          expect(shown.title).toBe(s)
+        } else {
+          expect(shown.text).toBe(s)
+          expect(shown.note).toBeUndefined()
+        }
+      }),
+    )
+  })
+
+  it("arrays show at most 5 items in order, and say how many more", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.boolean()), { minLength: 1, maxLength: 30 }), (xs) => {
+        const shown = displayDetailValue(xs)
+        expect(shown.kind).toBe("list")
+        if (shown.kind !== "list") return
+        expect(shown.items.length).toBe(Math.min(5, xs.length))
+        expect(shown.more).toBe(xs.length > 5 ? `and ${xs.length - 5} more` : undefined)
+        shown.items.forEach((item, i) => {
+          const x = xs[i]
+          expect(item).toBe(typeof x === "boolean" ? (x ? "Yes" : "No") : String(x))
+        })
+      }),
+    )
+  })
+
+  it("columns follow field_labels in order and never include compliance or remediate", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.stringMatching(/^[a-z_]{1,12}$/), { maxLength: 8 }),
+        (keys) => {
+          const labels = Object.fromEntries(keys.map((k) => [k, `L:${k}`]))
+          const columns = detailColumns(labels, [{ compliance: true, remediate: undefined, other: 1 } as never])
+          const expected = keys.filter((k) => k !== "compliance" && k !== "remediate")
+          if (expected.length > 0) expect(columns.map((c) => c.key)).toEqual(expected)
+          else expect(columns.map((c) => c.key)).toEqual(["other"])
+        },
+      ),
+    )
+  })
+
+  it("remediation messages over 100 characters collapse to 100 + '...'; expanding shows them whole", () => {
+    fc.assert(
+      fc.property(fc.option(fc.string({ maxLength: 300 }), { nil: null }), fc.boolean(), (message, expanded) => {
+        const view = remediationMessageView(message, expanded)
+        const full = message ?? ""
+        expect(view.collapsible).toBe(full.length > 100)
+        expect(view.text).toBe(full.length > 100 && !expanded ? `${full.slice(0, 100)}...` : full)
+      }),
+    )
+  })
+})
+
+describe("badges and buttons", () => {
+  const statusArb = fc.oneof(fc.constantFrom("pending", "running", "completed", "failed"), fc.constant(null), fc.string({ maxLength: 8 }))
+
+  it("dashboard badge: issues when above 0, else 'No Issues' after completed, 'Failed' after failed, else nothing", () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 1000 }), statusArb, (failed, status) => {
+        const badge = accountBadge({ failed_findings: failed, status })
+        if (failed > 0) expect(badge).toEqual({ kind: "issues", count: failed })
+        else if (status === "completed") expect(badge).toEqual({ kind: "no-issues" })
+        else if (status === "failed") expect(badge).toEqual({ kind: "failed" })
+        else expect(badge).toEqual({ kind: "none" })
+      }),
+    )
+  })
+
+  it("unknown statuses are failed: terminal, not active, no findings", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), (s) => {
+        const known = ["pending", "running", "completed", "failed"].includes(s)
+        if (!known) {
+          expect(toRunStatus(s)).toBe("failed")
+          expect(isTerminalStatus(s)).toBe(true)
+          expect(isActiveScan({ status: s as never })).toBe(false)
+        }
+        expect(isTerminalStatus(s)).toBe(!isActiveScan({ status: s as never }))
+      }),
+    )
+  })
+
+  it("remediation button: 'Remediate' only on non-compliant rows without a record; else by status", () => {
+    const record = fc.record({ status: fc.oneof(fc.constantFrom("pass", "failed", "fail", "remediated", "pending"), fc.string({ maxLength: 6 })) })
+    fc.assert(
+      fc.property(fc.option(fc.boolean(), { nil: undefined }), fc.option(record, { nil: undefined }), (compliance, remediate) => {
+        const row = { ...(compliance === undefined ? {} : { compliance }), ...(remediate === undefined ? {} : { remediate }) }
+        const action = remediationAction(row)
+        if (remediate === undefined) expect(action).toBe(compliance === false ? "Remediate" : null)
+        else {
+          const expected =
+            remediate.status === "pass"
+              ? "View Success"
+              : remediate.status === "remediated"
+                ? "View Remediated"
+                : remediate.status === "failed" || remediate.status === "fail"
+                  ? "View Error"
+                  : "View Status"
+          expect(action).toBe(expected)
+        }
+      }),
+    )
+  })
+
+  it("progress stays within 0–100 and is completed/total rounded", () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 500 }), fc.nat({ max: 500 }), (completed, total) => {
+        const p = scanProgressPercent({ completed_services: completed, total_services: total })
+        expect(p).toBeGreaterThanOrEqual(0)
+        expect(p).toBeLessThanOrEqual(100)
+        if (total > 0 && completed <= total) expect(p).toBe(Math.round((completed / total) * 100))
+      }),
+    )
+  })
+})
+
+describe("findings filters (client side, through the findings machine)", () => {
+  const findingArb = fc.record({
+    id: fc.integer({ min: 1, max: 10_000 }),
+    severity: fc.constantFrom(...SEVERITIES),
+    status: fc.constantFrom(...FINDING_STATUSES),
+  })
+
+  it("the visible rows are exactly those matching every selected group; clearing shows all; order is kept", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(findingArb, { selector: (f) => f.id, maxLength: 25 }),
+        fc.subarray([...SEVERITIES]),
+        fc.subarray([...FINDING_STATUSES]),
+        (rows, severities, statuses) => {
+          const findings: Finding[] = rows.map((r) => finding(r.id, { severity: r.severity, status: r.status }))
+          const actor = createActor(
+            findingsListMachine.provide({ actors: { getScan: never(), listFindings: never(), exportFindings: never() } }),
+            { input: { scanId: 11 as ScanId, serviceName: "s3" } },
+          ).start()
+          try {
+            actor.send({
+              type: "xstate.done.actor.getScan",
+              output: scan(11),
+            } as never)
+            actor.send({
+              type: "xstate.done.actor.listFindings",
+              output: { data: findings, pagination: { page: 1, total_pages: 1, total: findings.length } },
+            } as never)
+            for (const severity of severities) actor.send({ type: "filter.severityToggled", severity })
+            for (const status of statuses) actor.send({ type: "filter.statusToggled", status })
+            const visible = actor.getSnapshot().context.visible
+            const expected = findings.filter(
+              (f) => (severities.length === 0 || severities.includes(f.severity)) && (statuses.length === 0 || statuses.includes(f.status)),
+            )
+            expect(visible.map((f) => f.id)).toEqual(expected.map((f) => f.id))
+            expect(visible).toEqual(applyFindingFilters(findings, { severities, statuses }))
+            // Toggling twice is a no-op.
+            if (severities[0] !== undefined) {
+              actor.send({ type: "filter.severityToggled", severity: severities[0] })
+              actor.send({ type: "filter.severityToggled", severity: severities[0] })
+              expect(actor.getSnapshot().context.visible.map((f) => f.id)).toEqual(expected.map((f) => f.id))
+            }
+            actor.send({ type: "filters.cleared" })
+            expect(actor.getSnapshot().context.visible.map((f) => f.id)).toEqual(findings.map((f) => f.id))
+          } finally {
+            actor.stop()
+          }
+        },
+      ),
+      { numRuns: 150 },
+    )
+  })
+})

@@ -5,7 +5,7 @@
  * as it is now.
  */
 import { randomUUID } from "node:crypto"
-import type { Page } from "playwright-core"
+import type { Locator, Page } from "playwright-core"
 import { expect, inject } from "vitest"
 import { expectAccessible } from "./axe.ts"
 import { shot } from "./browser.ts"
@@ -50,8 +50,14 @@ export const path = (page: Page): string => new URL(page.url()).pathname
 export const waitForPath = (page: Page, pathname: string, timeout = 20_000): Promise<void> =>
   page.waitForURL((url) => url.pathname === pathname, { timeout })
 
-export const fill = async (page: Page, label: string, value: string): Promise<void> => {
-  await page.getByLabel(label, { exact: true }).fill(value)
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/** The field labelled exactly `label` (a required field's label may end with its visual "*" mark). */
+export const field = (scope: Page | Locator, label: string): Locator =>
+  scope.getByLabel(new RegExp(`^${escapeRegExp(label)}\\s*\\*?$`))
+
+export const fill = async (scope: Page | Locator, label: string, value: string): Promise<void> => {
+  await field(scope, label).fill(value)
 }
 
 export interface Person {

@@ -4,7 +4,8 @@
  * src/services). `<CompositionProvider>` renders every provider around the routes:
  * - the session (`SessionProvider`: gate status, retry, sign out);
  * - `AuthEffectsProvider` (sign-in, sign-up, verification, reset), `InvitationEffectsProvider`,
- *   `WorkspaceSelectionEffectsProvider`, `ShellEffectsProvider`, `TeamEffectsProvider`, `ProfileEffectsProvider`;
+ *   `WorkspaceSelectionEffectsProvider`, `ShellEffectsProvider`, `TeamEffectsProvider`, `ProfileEffectsProvider`,
+ *   `ScanEffectsProvider` (dashboard, accounts, scans, findings);
  * - `DashboardGatesProvider` (workspace and permission gates).
  * The clock (real timers in the browser, a `SimulatedClock` in tests) reaches the screens that take one.
  */
@@ -12,6 +13,7 @@ import type { ReactNode } from "react"
 import type { AuthEffects } from "../machines/auth-effects.ts"
 import type { InvitationEffects } from "../machines/invitation-effects.ts"
 import type { ProfileEffects } from "../machines/profile-effects.ts"
+import type { ScanEffects } from "../machines/scan-effects.ts"
 import type { SessionActor } from "../machines/session.machine.ts"
 import type { ShellEffects } from "../machines/shell.machine.ts"
 import type { TeamEffects } from "../machines/team-effects.ts"
@@ -22,6 +24,7 @@ import { InvitationEffectsProvider } from "./invitations/invitation-effects-cont
 import { ShellEffectsProvider } from "./layouts/shell-effects-context.tsx"
 import { ProfileEffectsProvider } from "./profile/profile-effects-context.tsx"
 import { DashboardGatesProvider, type DashboardGateLogic } from "./route-gates.tsx"
+import { ScanEffectsProvider } from "./scanning/scan-effects-context.tsx"
 import { SessionProvider } from "./session-status.tsx"
 import { TeamEffectsProvider } from "./team/team-effects-context.tsx"
 import { WorkspaceSelectionEffectsProvider } from "./workspaces/workspace-effects-context.tsx"
@@ -35,6 +38,7 @@ export interface AppComposition {
   readonly shell: ShellEffects
   readonly team: TeamEffects
   readonly profile: ProfileEffects
+  readonly scan: ScanEffects
   readonly gates: DashboardGateLogic
 }
 
@@ -54,7 +58,9 @@ export function CompositionProvider({ composition: c, clock, children }: Composi
             <ShellEffectsProvider effects={c.shell}>
               <TeamEffectsProvider effects={c.team} {...timers}>
                 <ProfileEffectsProvider effects={c.profile} {...timers}>
-                  <DashboardGatesProvider logic={c.gates}>{children}</DashboardGatesProvider>
+                  <ScanEffectsProvider effects={c.scan} {...timers}>
+                    <DashboardGatesProvider logic={c.gates}>{children}</DashboardGatesProvider>
+                  </ScanEffectsProvider>
                 </ProfileEffectsProvider>
               </TeamEffectsProvider>
             </ShellEffectsProvider>

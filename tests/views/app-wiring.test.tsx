@@ -5,7 +5,7 @@
  * feeds the authentication gate, the dashboard gates run in the shell, and every hand-off (login → session, sign-out,
  * expiry) reaches the wire, storage and the router.
  */
-import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react"
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react"
 import { afterEach, describe, expect, it } from "vitest"
 import { navigate } from "wouter/use-browser-location"
 import { composeApp, type ComposedApp } from "../../src/app-composition.ts"
@@ -24,8 +24,16 @@ const user = {
   roles: [],
   timezone: null,
 }
-const acme = { workspace_id: 1, workspace_name: "Acme Security", is_owner: true, role: null, member_count: 2, joined_at: "2025-01-01T00:00:00Z" }
-const globex = { workspace_id: 2, workspace_name: "Globex", is_owner: false, role: "Auditor", member_count: 5, joined_at: "2025-02-01T00:00:00Z" }
+interface WorkspaceRow {
+  readonly workspace_id: number
+  readonly workspace_name: string
+  readonly is_owner: boolean
+  readonly role: string | null
+  readonly member_count: number
+  readonly joined_at: string
+}
+const acme: WorkspaceRow = { workspace_id: 1, workspace_name: "Acme Security", is_owner: true, role: null, member_count: 2, joined_at: "2025-01-01T00:00:00Z" }
+const globex: WorkspaceRow = { workspace_id: 2, workspace_name: "Globex", is_owner: false, role: "Auditor", member_count: 5, joined_at: "2025-02-01T00:00:00Z" }
 const ownerPermissions = { ok: true, is_owner: true, roles: [{ id: 1, name: "Admin", permissions: [{ id: 2, name: "create_user" }] }], custom_roles: [] }
 const auditorPermissions = { ok: true, is_owner: false, roles: [{ id: 3, name: "Auditor", permissions: [{ id: 12, name: "read_only" }] }], custom_roles: [] }
 
@@ -33,7 +41,7 @@ type Route = (call: RecordedCall) => Response | undefined
 
 /** The default answers of a healthy backend; `override` answers first (undefined = fall through). */
 const backend =
-  (override: Route = () => undefined, state = { workspaces: [acme] as ReadonlyArray<typeof acme>, permissions: ownerPermissions as object }) =>
+  (override: Route = () => undefined, state: { readonly workspaces: ReadonlyArray<WorkspaceRow>; readonly permissions: object } = { workspaces: [acme], permissions: ownerPermissions }) =>
   (call: RecordedCall): Response => {
     const answer = override(call)
     if (answer !== undefined) return answer
@@ -239,10 +247,11 @@ describe("composed app: permission gate", () => {
       route: backend(undefined, { workspaces: [globex], permissions: auditorPermissions }),
     })
     await waitFor(() => expect(pathname()).toBe("/dashboard"))
-    const alert = await screen.findByRole("alert")
-    expect(alert.textContent).toContain("You do not have permission to access this page")
+    const message = await screen.findByText("You do not have permission to access this page")
+    const alert = message.closest('[role="alert"]')
+    expect(alert).not.toBeNull()
     expect(screen.queryByRole("heading", { level: 1, name: "User Management" })).toBeNull()
-    fireEvent.click(screen.getByRole("button", { name: "Dismiss message" }))
+    fireEvent.click(within(alert as HTMLElement).getByRole("button", { name: "Dismiss message" }))
     await waitFor(() => expect(screen.queryByText("You do not have permission to access this page")).toBeNull())
   })
 

@@ -1,7 +1,8 @@
 /**
  * Team journeys in Chromium against the real product (real SMTP capture for the invitation links), one story:
  * the owner invites three people at once; one invitation is resent then canceled; Ann (no account) accepts signed out
- * through the invitation sign-up; Ben (an existing account, signed in) accepts from his session; Ann, an Auditor, is
+ * through the invitation sign-up; Ben (an existing account, signed in) accepts from his session and switches to the
+ * new workspace on the selection screen; Ann, an Auditor, is
  * sent back from User Management by the permission gate with the error; the owner changes Ann's role (she may then
  * open User Management) and deletes Ben. Screens are photographed at 1280 px and 390 px and checked with axe.
  */
@@ -167,6 +168,20 @@ describe("team management", () => {
     await benPage.getByRole("button", { name: "Accept Invitation" }).click()
     await benPage.getByText(`You've been added to ${owner.workspace}`).first().waitFor()
     await waitForPath(benPage, "/dashboard")
+
+    // Two workspaces now: the user menu offers 'Switch workspace'; the selection screen shows both, the new one badged.
+    await benPage.getByRole("banner").getByRole("button", { name: new RegExp(ben.workspace) }).click()
+    await benPage.getByRole("menuitem", { name: "Switch workspace" }).click()
+    await waitForPath(benPage, "/workspace-selection")
+    const cards = benPage.getByRole("list", { name: "Your workspaces" })
+    await cards.waitFor()
+    expect(await cards.getByRole("listitem").count()).toBe(2)
+    const joined = cards.getByRole("button", { name: new RegExp(owner.workspace) })
+    expect(await joined.textContent()).toContain("New")
+    await look(benPage, "workspace-selection")
+    await joined.click()
+    await waitForPath(benPage, "/dashboard")
+    await benPage.getByRole("banner").getByRole("button", { name: new RegExp(owner.workspace) }).waitFor()
   })
 
   it("the owner sees both members, changes Ann's role and deletes Ben", async () => {

@@ -1,0 +1,140 @@
+/** App Service checks (CIS Azure v3.0 section 9). */
+import { defineAzureCheck, resourceRow } from "../define-check.ts"
+import type { SiteInfo } from "../collectors/appservice.ts"
+import type { DetailRow } from "../../check.ts"
+
+const tlsAtLeast12 = (v: string | undefined) => {
+  const n = Number(v ?? "1.0")
+  return Number.isFinite(n) && n >= 1.2
+}
+
+interface SiteRule {
+  readonly id: string
+  readonly v3: string
+  readonly title: string
+  readonly description: string
+  readonly severity: "high" | "medium" | "low"
+  readonly remediation: string
+  readonly reads: string
+  readonly input: "appservice.site_config" | undefined
+  readonly label: string
+  readonly evaluate: (s: SiteInfo) => { readonly ok: boolean; readonly value: DetailRow[string]; readonly reason: string } | undefined
+}
+
+const rules: ReadonlyArray<SiteRule> = [
+  {
+    id: "app_https_only",
+    v3: "9.1",
+    title: "App Service apps should redirect HTTP to HTTPS",
+    description: "Checks the site's HTTPS Only setting.",
+    severity: "high",
+    remediation: "az webapp update -g RG -n APP --set httpsOnly=true",
+    reads: "ARM Microsoft.Web/sites → properties.httpsOnly",
+    input: undefined,
+    label: "HTTPS only",
+    evaluate: (s) => {
+      const on = s.properties?.httpsOnly === true
+      return { ok: on, value: on, reason: on ? "HTTP is redirected to HTTPS." : "The app answers plain HTTP." }
+    },
+  },
+  {
+    id: "app_ftps_only",
+    v3: "9.3",
+    title: "FTP deployments should be disabled or FTPS only",
+    description: "Checks the site's ftpsState is FtpsOnly or Disabled.",
+    severity: "medium",
+    remediation: "az webapp config set -g RG -n APP --ftps-state FtpsOnly (or Disabled)",
+    reads: "ARM sites/{s}/config/web → properties.ftpsState",
+    input: "appservice.site_config",
+    label: "FTP state",
+    evaluate: (s) => {
+      if (s.config === undefined) return undefined
+      const v = s.config.properties?.ftpsState ?? "AllAllowed"
+      return { ok: v === "FtpsOnly" || v === "Disabled", value: v, reason: v === "AllAllowed" ? "Plain FTP deployments are allowed." : `FTP state is ${v}.` }
+    },
+  },
+  {
+    id: "app_min_tls_12",
+    v3: "9.4",
+    title: "App Service apps should use TLS 1.2 or later",
+    description: "Checks the site's minimum inbound TLS version is 1.2 or higher.",
+    severity: "high",
+    remediation: "az webapp config set -g RG -n APP --min-tls-version 1.2",
+    reads: "ARM sites/{s}/config/web → properties.minTlsVersion",
+    input: "appservice.site_config",
+    label: "Minimum TLS",
+    evaluate: (s) => {
+      if (s.config === undefined) return undefined
+      const v = s.config.properties?.minTlsVersion ?? "1.0"
+      return { ok: tlsAtLeast12(v), value: v, reason: `Minimum TLS version is ${v}.` }
+    },
+  },
+  {
+    id: "app_managed_identity",
+    v3: "9.5",
+    title: "App Service apps should use a managed identity ('Register with Entra ID')",
+    description: "Checks the site has a system- or user-assigned managed identity.",
+    severity: "low",
+    remediation: "az webapp identity assign -g RG -n APP",
+    reads: "ARM Microsoft.Web/sites → identity.type",
+    input: undefined,
+    label: "Identity",
+    evaluate: (s) => {
+      const t = s.identity?.type ?? "None"
+      const ok = /SystemAssigned|UserAssigned/i.test(t)
+      return { ok, value: t, reason: ok ? `Managed identity: ${t}.` : "The app has no managed identity." }
+    },
+  },
+  {
+    id: "app_http2_enabled",
+    v3: "9.10",
+    title: "HTTP/2 should be enabled for App Service apps",
+    description: "Checks http20Enabled in the site configuration.",
+    severity: "low",
+    remediation: "az webapp config set -g RG -n APP --http20-enabled true",
+    reads: "ARM sites/{s}/config/web → properties.http20Enabled",
+    input: "appservice.site_config",
+    label: "HTTP/2",
+    evaluate: (s) => {
+      if (s.config === undefined) return undefined
+      const on = s.config.properties?.http20Enabled === true
+      return { ok: on, value: on, reason: on ? "HTTP/2 is enabled." : "HTTP/2 is disabled." }
+    },
+  },
+  {
+    id: "app_remote_debugging_off",
+    v3: "9.12",
+    title: "Remote debugging should be turned off for App Service apps",
+    description: "Checks remoteDebuggingEnabled is false.",
+    severity: "medium",
+    remediation: "az webapp config set -g RG -n APP --remote-debugging-enabled false",
+    reads: "ARM sites/{s}/config/web → properties.remoteDebuggingEnabled",
+    input: "appservice.site_config",
+    label: "Remote debugging",
+    evaluate: (s) => {
+      if (s.config === undefined) return undefined
+      const on = s.config.properties?.remoteDebuggingEnabled === true
+      return { ok: !on, value: on, reason: on ? "Remote debugging is on." : "Remote debugging is off." }
+    },
+  },
+]
+
+export const appserviceChecks = rules.map((r) =>
+  defineAzureCheck({
+    id: r.id,
+    service: "appservice",
+    title: r.title,
+    description: r.description,
+    severity: r.severity,
+    cis: { v3: r.v3 },
+    remediation: r.remediation,
+    field_labels: { value: r.label },
+    uses: r.input === undefined ? ["appservice.sites"] : ["appservice.sites", r.input],
+    reads: r.reads,
+    evaluate: (inv) =>
+      (inv.appservice.sites ?? []).flatMap((s) => {
+        const e = r.evaluate(s)
+        return e === undefined ? [] : [resourceRow(s, e.ok, e.reason, { value: e.value })]
+      }),
+  }),
+)

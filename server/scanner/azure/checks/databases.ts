@@ -1,0 +1,239 @@
+/**
+ * Database checks (CIS Azure v3.0 section 5; v4.0 moved them to the separate Database Services benchmark):
+ * Azure SQL auditing, firewall, TDE and Entra admin; PostgreSQL and MySQL flexible server parameters and
+ * firewall; Cosmos DB network restrictions.
+ */
+import { row } from "../../rest/engine.ts"
+import { defineAzureCheck, resourceRow } from "../define-check.ts"
+import type { FirewallRule, FlexibleServerInfo } from "../collectors/databases.ts"
+
+const openRule = (r: FirewallRule) => {
+  const s = r.properties?.startIpAddress
+  const e = r.properties?.endIpAddress
+  return (s === "0.0.0.0" && (e === "255.255.255.255" || e === "0.0.0.0")) || r.name === "AllowAllWindowsAzureIps"
+}
+
+export const sqlChecks = [
+  defineAzureCheck({
+    id: "sql_auditing_enabled",
+    service: "sql",
+    title: "Auditing should be On for Azure SQL servers",
+    description: "Checks the server's blob auditing policy is Enabled.",
+    severity: "medium",
+    cis: { v3: "5.1.1" },
+    remediation: "az sql server audit-policy update -g RG -n SERVER --state Enabled --lats Enabled --lawri WORKSPACE_ID",
+    field_labels: { state: "Auditing" },
+    uses: ["sql.servers", "sql.auditing"],
+    reads: "ARM Microsoft.Sql/servers/{s}/auditingSettings/default → properties.state",
+    evaluate: (inv) =>
+      (inv.sql.servers ?? []).flatMap((s) => {
+        if (s.auditing === undefined) return []
+        const state = s.auditing.properties?.state ?? "Disabled"
+        return [resourceRow(s, state === "Enabled", `Auditing is ${state.toLowerCase()}.`, { state })]
+      }),
+  }),
+  defineAzureCheck({
+    id: "sql_no_ingress_from_any_ip",
+    service: "sql",
+    title: "Azure SQL servers should not allow ingress from 0.0.0.0/0",
+    description: "Flags firewall rules covering every IPv4 address (0.0.0.0–255.255.255.255) or allowing all Azure services (0.0.0.0–0.0.0.0).",
+    severity: "high",
+    cis: { v3: "5.1.2" },
+    remediation: "Delete the rule (az sql server firewall-rule delete -g RG -s SERVER -n RULE) and add narrow ranges or private endpoints.",
+    field_labels: { open_rules: "Open rules" },
+    uses: ["sql.servers", "sql.firewall_rules"],
+    reads: "ARM Microsoft.Sql/servers/{s}/firewallRules → properties.startIpAddress, endIpAddress",
+    evaluate: (inv) =>
+      (inv.sql.servers ?? []).flatMap((s) => {
+        if (s.firewallRules === undefined) return []
+        const open = s.firewallRules.filter(openRule).map((r) => r.name)
+        return [resourceRow(s, open.length === 0, open.length === 0 ? "No firewall rule opens the server to every address." : `Open firewall rules: ${open.join(", ")}.`, { open_rules: open })]
+      }),
+  }),
+  defineAzureCheck({
+    id: "sql_tde_protector_cmk",
+    service: "sql",
+    title: "The SQL server TDE protector should be encrypted with a customer-managed key",
+    description: "Checks the server's encryption protector is an Azure Key Vault key.",
+    severity: "low",
+    cis: { v3: "5.1.3" },
+    remediation: "az sql server tde-key set -g RG -s SERVER --server-key-type AzureKeyVault --kid KEY_URI",
+    field_labels: { key_type: "Protector key type" },
+    uses: ["sql.servers", "sql.encryption_protector"],
+    reads: "ARM Microsoft.Sql/servers/{s}/encryptionProtector/current → properties.serverKeyType",
+    evaluate: (inv) =>
+      (inv.sql.servers ?? []).flatMap((s) => {
+        if (s.protector === undefined) return []
+        const t = s.protector.properties?.serverKeyType ?? "ServiceManaged"
+        return [resourceRow(s, t === "AzureKeyVault", t === "AzureKeyVault" ? "TDE uses a customer-managed key." : "TDE uses a service-managed key.", { key_type: t })]
+      }),
+  }),
+  defineAzureCheck({
+    id: "sql_entra_admin_configured",
+    service: "sql",
+    title: "A Microsoft Entra admin should be configured for SQL servers",
+    description: "Checks the server has an ActiveDirectory administrator, enabling Entra authentication.",
+    severity: "medium",
+    cis: { v3: "5.1.4" },
+    remediation: "az sql server ad-admin create -g RG -s SERVER -u GROUP_NAME -i GROUP_OBJECT_ID",
+    field_labels: { admin: "Entra admin" },
+    uses: ["sql.servers", "sql.administrators"],
+    reads: "ARM Microsoft.Sql/servers/{s}/administrators → properties.administratorType == ActiveDirectory",
+    evaluate: (inv) =>
+      (inv.sql.servers ?? []).flatMap((s) => {
+        if (s.administratorsList === undefined) return []
+        const admin = s.administratorsList.find((a) => a.properties?.administratorType === "ActiveDirectory")
+        return [resourceRow(s, admin !== undefined, admin !== undefined ? `Entra admin: ${admin.properties?.login ?? "set"}.` : "No Entra admin is configured.", { admin: admin?.properties?.login ?? null })]
+      }),
+  }),
+  defineAzureCheck({
+    id: "sql_database_tde_enabled",
+    service: "sql",
+    title: "Transparent Data Encryption should be on for SQL databases",
+    description: "Checks every user database (not master) has TDE Enabled.",
+    severity: "high",
+    cis: { v3: "5.1.5" },
+    remediation: "az sql db tde set -g RG -s SERVER -d DATABASE --status Enabled",
+    field_labels: { server: "Server", tde: "TDE" },
+    uses: ["sql.servers", "sql.databases"],
+    reads: "ARM Microsoft.Sql/servers/{s}/databases/{d}/transparentDataEncryption/current → properties.state",
+    evaluate: (inv) =>
+      (inv.sql.servers ?? []).flatMap((s) =>
+        (s.databases ?? []).flatMap((d) =>
+          d.tdeState === undefined ? [] : [row(d.id, d.location, d.tdeState === "Enabled", `TDE is ${d.tdeState.toLowerCase()}.`, { name: d.name, server: s.name, tde: d.tdeState })],
+        ),
+      ),
+  }),
+  defineAzureCheck({
+    id: "sql_audit_retention_90_days",
+    service: "sql",
+    title: "SQL server audit retention should be greater than 90 days",
+    description: "Checks auditing is enabled with a retention over 90 days (0 keeps logs forever).",
+    severity: "low",
+    cis: { v3: "5.1.6" },
+    remediation: "az sql server audit-policy update -g RG -n SERVER --state Enabled --retention-days 91 (or 0 for unlimited).",
+    field_labels: { retention_days: "Retention (days)" },
+    uses: ["sql.servers", "sql.auditing"],
+    reads: "ARM Microsoft.Sql/servers/{s}/auditingSettings/default → properties.retentionDays",
+    evaluate: (inv) =>
+      (inv.sql.servers ?? []).flatMap((s) => {
+        if (s.auditing === undefined) return []
+        const enabled = s.auditing.properties?.state === "Enabled"
+        const days = s.auditing.properties?.retentionDays ?? 0
+        const ok = enabled && (days === 0 || days > 90)
+        return [resourceRow(s, ok, !enabled ? "Auditing is disabled." : days === 0 ? "Audit logs are kept indefinitely." : `Audit logs are kept ${days} days.`, { retention_days: days })]
+      }),
+  }),
+]
+
+interface ParamRule {
+  readonly id: string
+  readonly v3: string
+  readonly parameter: string
+  readonly want: string
+  readonly ok: (value: string) => boolean
+  readonly severity: "high" | "medium" | "low"
+}
+
+const isOn = (v: string) => v.toLowerCase() === "on"
+
+const paramChecks = (engine: "postgresql" | "mysql", product: string, rules: ReadonlyArray<ParamRule>) =>
+  rules.map((r) =>
+    defineAzureCheck({
+      id: r.id,
+      service: engine,
+      title: `Server parameter '${r.parameter}' should be ${r.want} for ${product} flexible servers`,
+      description: `Checks the '${r.parameter}' server parameter of every ${product} flexible server.`,
+      severity: r.severity,
+      cis: { v3: r.v3 },
+      remediation: `az ${engine === "postgresql" ? "postgres" : "mysql"} flexible-server parameter set -g RG -s SERVER -n ${r.parameter} -v VALUE (${r.want}).`,
+      field_labels: { value: `'${r.parameter}'` },
+      uses: [`${engine}.servers`, `${engine}.configurations`],
+      reads: `ARM ${engine === "postgresql" ? "Microsoft.DBforPostgreSQL" : "Microsoft.DBforMySQL"}/flexibleServers/{s}/configurations/${r.parameter} → properties.value`,
+      evaluate: (inv) =>
+        ((engine === "postgresql" ? inv.postgresql?.servers : inv.mysql?.servers) ?? []).flatMap((s: FlexibleServerInfo) => {
+          const v = s.configurations?.get(r.parameter)
+          if (v === undefined) return []
+          const ok = v !== null && r.ok(v)
+          return [resourceRow(s, ok, v === null ? `The server has no '${r.parameter}' parameter.` : `'${r.parameter}' is ${v}.`, { value: v })]
+        }),
+    }),
+  )
+
+export const postgresqlChecks = [
+  ...paramChecks("postgresql", "PostgreSQL", [
+    { id: "postgresql_require_secure_transport", v3: "5.2.1", parameter: "require_secure_transport", want: "ON", ok: isOn, severity: "high" },
+    { id: "postgresql_log_checkpoints", v3: "5.2.2", parameter: "log_checkpoints", want: "ON", ok: isOn, severity: "low" },
+    { id: "postgresql_connection_throttling", v3: "5.2.3", parameter: "connection_throttle.enable", want: "ON", ok: isOn, severity: "low" },
+    { id: "postgresql_log_retention_days", v3: "5.2.4", parameter: "logfiles.retention_days", want: "greater than 3", ok: (v) => Number(v) > 3, severity: "low" },
+  ]),
+  defineAzureCheck({
+    id: "postgresql_no_allow_azure_services",
+    service: "postgresql",
+    title: "'Allow public access from any Azure service' should be disabled for PostgreSQL flexible servers",
+    description: "Flags the firewall rule 0.0.0.0–0.0.0.0, which admits every Azure customer's resources.",
+    severity: "medium",
+    cis: { v3: "5.2.5" },
+    remediation: "Delete the rule: az postgres flexible-server firewall-rule delete -g RG -n SERVER --rule-name RULE",
+    field_labels: { open_rules: "Open rules" },
+    uses: ["postgresql.servers", "postgresql.firewall_rules"],
+    reads: "ARM Microsoft.DBforPostgreSQL/flexibleServers/{s}/firewallRules → startIpAddress/endIpAddress 0.0.0.0",
+    evaluate: (inv) =>
+      (inv.postgresql.servers ?? []).flatMap((s) => {
+        if (s.firewallRules === undefined) return []
+        const open = s.firewallRules.filter(openRule).map((r) => r.name)
+        return [resourceRow(s, open.length === 0, open.length === 0 ? "Azure services are not allowed wholesale." : `Open firewall rules: ${open.join(", ")}.`, { open_rules: open })]
+      }),
+  }),
+]
+
+const TLS_OK = new Set(["tlsv1.2", "tlsv1.3"])
+
+export const mysqlChecks = paramChecks("mysql", "MySQL", [
+  { id: "mysql_require_secure_transport", v3: "5.3.1", parameter: "require_secure_transport", want: "ON", ok: isOn, severity: "high" },
+  { id: "mysql_tls_version_12", v3: "5.3.2", parameter: "tls_version", want: "TLSv1.2 or higher", ok: (v) => v.split(",").map((x) => x.trim().toLowerCase()).every((x) => TLS_OK.has(x)), severity: "high" },
+  { id: "mysql_audit_log_enabled", v3: "5.3.3", parameter: "audit_log_enabled", want: "ON", ok: isOn, severity: "medium" },
+  { id: "mysql_audit_log_connection_events", v3: "5.3.4", parameter: "audit_log_events", want: "set to include CONNECTION", ok: (v) => v.split(",").map((x) => x.trim().toUpperCase()).includes("CONNECTION"), severity: "medium" },
+])
+
+export const cosmosdbChecks = [
+  defineAzureCheck({
+    id: "cosmosdb_selected_networks",
+    service: "cosmosdb",
+    title: "Cosmos DB 'Firewalls & networks' should be limited to selected networks",
+    description: "Checks the account restricts access with virtual network rules, IP rules or by disabling public network access.",
+    severity: "medium",
+    cis: { v3: "5.4.1" },
+    remediation: "az cosmosdb update -g RG -n ACCOUNT --enable-virtual-network true --virtual-network-rules … (or --ip-range-filter, or --public-network-access Disabled).",
+    field_labels: { vnet_filter: "VNet filter", ip_rules: "IP rules", public_network_access: "Public network access" },
+    uses: ["cosmosdb.accounts"],
+    reads: "ARM Microsoft.DocumentDB/databaseAccounts → properties.isVirtualNetworkFilterEnabled, ipRules, publicNetworkAccess",
+    evaluate: (inv) =>
+      (inv.cosmosdb.accounts ?? []).map((a) => {
+        const p = a.properties
+        const ok = p?.publicNetworkAccess === "Disabled" || p?.isVirtualNetworkFilterEnabled === true || (p?.ipRules ?? []).length > 0
+        return resourceRow(a, ok, ok ? "Access is limited to selected networks." : "The account accepts connections from all networks.", {
+          vnet_filter: p?.isVirtualNetworkFilterEnabled === true,
+          ip_rules: (p?.ipRules ?? []).map((r) => r.ipAddressOrRange),
+          public_network_access: p?.publicNetworkAccess ?? "Enabled",
+        })
+      }),
+  }),
+  defineAzureCheck({
+    id: "cosmosdb_private_endpoints",
+    service: "cosmosdb",
+    title: "Cosmos DB accounts should use private endpoints",
+    description: "Checks the account has at least one private endpoint connection.",
+    severity: "medium",
+    cis: { v3: "5.4.2" },
+    remediation: "az network private-endpoint create --group-id Sql --private-connection-resource-id ACCOUNT_ID …",
+    field_labels: { private_endpoints: "Private endpoints" },
+    uses: ["cosmosdb.accounts"],
+    reads: "ARM Microsoft.DocumentDB/databaseAccounts → properties.privateEndpointConnections[]",
+    evaluate: (inv) =>
+      (inv.cosmosdb.accounts ?? []).map((a) => {
+        const n = (a.properties?.privateEndpointConnections ?? []).length
+        return resourceRow(a, n > 0, n > 0 ? `${n} private endpoint(s).` : "No private endpoint.", { private_endpoints: n })
+      }),
+  }),
+]

@@ -1,0 +1,184 @@
+/** Microsoft Defender for Cloud checks (CIS Azure v3 3.1.x / v4 9.1.x). */
+import { defineAzureCheck, subscriptionRow } from "../define-check.ts"
+
+interface PlanSpec {
+  readonly id: string
+  readonly plan: string
+  readonly what: string
+  readonly v3: string
+  readonly v4: string
+}
+
+const plans: ReadonlyArray<PlanSpec> = [
+  { id: "defender_servers_on", plan: "VirtualMachines", what: "Servers", v3: "3.1.3.1", v4: "9.1.3.1" },
+  { id: "defender_containers_on", plan: "Containers", what: "Containers", v3: "3.1.4.1", v4: "9.1.4.1" },
+  { id: "defender_storage_on", plan: "StorageAccounts", what: "Storage", v3: "3.1.5.1", v4: "9.1.5.1" },
+  { id: "defender_app_services_on", plan: "AppServices", what: "App Services", v3: "3.1.6.1", v4: "9.1.6.1" },
+  { id: "defender_cosmosdb_on", plan: "CosmosDbs", what: "Azure Cosmos DB", v3: "3.1.7.1", v4: "9.1.7.1" },
+  { id: "defender_open_source_databases_on", plan: "OpenSourceRelationalDatabases", what: "open-source relational databases", v3: "3.1.7.2", v4: "9.1.7.2" },
+  { id: "defender_azure_sql_on", plan: "SqlServers", what: "Azure SQL databases", v3: "3.1.7.3", v4: "9.1.7.3" },
+  { id: "defender_sql_on_machines_on", plan: "SqlServerVirtualMachines", what: "SQL servers on machines", v3: "3.1.7.4", v4: "9.1.7.4" },
+  { id: "defender_key_vault_on", plan: "KeyVaults", what: "Key Vault", v3: "3.1.8.1", v4: "9.1.8.1" },
+  { id: "defender_resource_manager_on", plan: "Arm", what: "Resource Manager", v3: "3.1.9.1", v4: "9.1.9.1" },
+  { id: "defender_dns_on", plan: "Dns", what: "DNS", v3: "3.1.16", v4: "9.1.17" },
+]
+
+const planChecks = plans.map((p) =>
+  defineAzureCheck({
+    id: p.id,
+    service: "defender",
+    title: `Microsoft Defender for ${p.what} should be On`,
+    description: `Checks the Defender for Cloud plan '${p.plan}' is on the Standard tier for the subscription.`,
+    severity: "high",
+    cis: { v3: p.v3, v4: p.v4 },
+    remediation: `az security pricing create -n ${p.plan} --tier standard (billable per protected resource).`,
+    field_labels: { plan: "Plan", pricing_tier: "Pricing tier" },
+    uses: ["defender.pricings"],
+    reads: `ARM Microsoft.Security/pricings → value[name=${p.plan}].properties.pricingTier`,
+    evaluate: (inv) => {
+      const list = inv.defender.pricings
+      if (list === undefined) return []
+      const found = list.find((x) => x.name.toLowerCase() === p.plan.toLowerCase())
+      const tier = found?.properties?.pricingTier ?? "Free"
+      const ok = tier === "Standard"
+      return [subscriptionRow(inv, ok, ok ? `Defender for ${p.what} is on.` : `Defender for ${p.what} is off (${tier} tier).`, { plan: p.plan, pricing_tier: tier })]
+    },
+  }),
+)
+
+const containerExtension = (id: string, v3: string, extension: string, what: string) =>
+  defineAzureCheck({
+    id,
+    service: "defender",
+    title: `${what} should be enabled in Defender for Containers`,
+    description: `Checks the Containers plan is on with the '${extension}' extension enabled.`,
+    severity: "medium",
+    cis: { v3 },
+    remediation: `Enable the plan with the extension: az security pricing create -n Containers --tier standard --extensions name=${extension} isEnabled=True`,
+    field_labels: { extension: "Extension", enabled: "Enabled" },
+    uses: ["defender.pricings"],
+    reads: `ARM Microsoft.Security/pricings/Containers → properties.extensions[name=${extension}].isEnabled`,
+    evaluate: (inv) => {
+      const list = inv.defender.pricings
+      if (list === undefined) return []
+      const containers = list.find((x) => x.name === "Containers")
+      const on = containers?.properties?.pricingTier === "Standard" && (containers.properties.extensions ?? []).some((e) => e.name === extension && e.isEnabled?.toLowerCase() === "true")
+      return [subscriptionRow(inv, on, on ? `${what} is enabled.` : `${what} is not enabled.`, { extension, enabled: on })]
+    },
+  })
+
+export const defenderChecks = [
+  ...planChecks,
+  containerExtension("defender_containers_agentless_discovery", "3.1.4.2", "AgentlessDiscoveryForKubernetes", "Agentless discovery for Kubernetes"),
+  containerExtension("defender_containers_agentless_vulnerability_assessment", "3.1.4.3", "ContainerRegistriesVulnerabilityAssessments", "Agentless container vulnerability assessment"),
+  defineAzureCheck({
+    id: "defender_auto_provisioning_on",
+    service: "defender",
+    title: "Auto provisioning of the Log Analytics agent should be On",
+    description: "Checks the subscription's auto-provisioning setting 'default' is On.",
+    severity: "low",
+    cis: { v3: "3.1.1.1" },
+    remediation: "az security auto-provisioning-setting update -n default --auto-provision On",
+    field_labels: { auto_provision: "Auto provision" },
+    uses: ["defender.auto_provisioning"],
+    reads: "ARM Microsoft.Security/autoProvisioningSettings → value[name=default].properties.autoProvision",
+    evaluate: (inv) => {
+      const list = inv.defender.autoProvisioning
+      if (list === undefined) return []
+      const v = list.find((s) => s.name === "default")?.properties?.autoProvision ?? "Off"
+      return [subscriptionRow(inv, v === "On", `Auto provisioning is ${v}.`, { auto_provision: v })]
+    },
+  }),
+  defineAzureCheck({
+    id: "defender_cloud_apps_integration",
+    service: "defender",
+    title: "Microsoft Defender for Cloud Apps integration should be enabled",
+    description: "Checks the Defender for Cloud 'MCAS' data export setting is enabled.",
+    severity: "medium",
+    cis: { v3: "3.1.1.2" },
+    remediation: "az security setting update -n MCAS --enabled true",
+    field_labels: { enabled: "Enabled" },
+    uses: ["defender.settings"],
+    reads: "ARM Microsoft.Security/settings → value[name=MCAS].properties.enabled",
+    evaluate: (inv) => {
+      const list = inv.defender.settings
+      if (list === undefined) return []
+      const on = list.find((s) => s.name === "MCAS")?.properties?.enabled === true
+      return [subscriptionRow(inv, on, on ? "Defender for Cloud Apps integration is enabled." : "Defender for Cloud Apps integration is disabled.", { enabled: on })]
+    },
+  }),
+  defineAzureCheck({
+    id: "defender_notify_owners",
+    service: "defender",
+    title: "Security alert emails should be sent to subscription owners",
+    description: "Checks the security contact notifies the Owner role.",
+    severity: "medium",
+    cis: { v3: "3.1.12", v4: "9.1.12" },
+    remediation: "Defender for Cloud → Environment settings → Email notifications: 'All users with the following roles' = Owner.",
+    field_labels: { roles: "Notified roles", state: "State" },
+    uses: ["defender.contacts"],
+    reads: "ARM Microsoft.Security/securityContacts → properties.notificationsByRole.state, roles",
+    evaluate: (inv) => {
+      const list = inv.defender.contacts
+      if (list === undefined) return []
+      const byRole = list.find((c) => c.name === "default")?.properties?.notificationsByRole ?? list[0]?.properties?.notificationsByRole
+      const ok = byRole?.state === "On" && (byRole.roles ?? []).includes("Owner")
+      return [subscriptionRow(inv, ok, ok ? "Owners receive security alert emails." : "Owners are not notified of security alerts.", { roles: [...(byRole?.roles ?? [])], state: byRole?.state ?? "Off" })]
+    },
+  }),
+  defineAzureCheck({
+    id: "defender_additional_email",
+    service: "defender",
+    title: "An additional security contact email should be configured",
+    description: "Checks the security contact lists at least one email address.",
+    severity: "medium",
+    cis: { v3: "3.1.13", v4: "9.1.13" },
+    remediation: "Defender for Cloud → Environment settings → Email notifications: add the security team's address under 'Additional email addresses'.",
+    field_labels: { emails: "Emails" },
+    uses: ["defender.contacts"],
+    reads: "ARM Microsoft.Security/securityContacts → properties.emails",
+    evaluate: (inv) => {
+      const list = inv.defender.contacts
+      if (list === undefined) return []
+      const emails = list.flatMap((c) => (c.properties?.emails ?? "").split(/[;,]/).map((e) => e.trim()).filter((e) => e !== ""))
+      return [subscriptionRow(inv, emails.length > 0, emails.length > 0 ? `Security alerts go to ${emails.join(", ")}.` : "No security contact email is configured.", { emails })]
+    },
+  }),
+  defineAzureCheck({
+    id: "defender_alert_notifications",
+    service: "defender",
+    title: "Email notifications for security alerts should be enabled",
+    description: "Checks the security contact has an Alert notification source (minimal severity High or lower).",
+    severity: "medium",
+    cis: { v3: "3.1.14", v4: "9.1.14" },
+    remediation: "Defender for Cloud → Environment settings → Email notifications: 'Notify about alerts with the following severity (or higher)' = High (or lower).",
+    field_labels: { minimal_severity: "Minimal severity" },
+    uses: ["defender.contacts"],
+    reads: "ARM Microsoft.Security/securityContacts → properties.notificationsSources[sourceType=Alert].minimalSeverity",
+    evaluate: (inv) => {
+      const list = inv.defender.contacts
+      if (list === undefined) return []
+      const source = list.flatMap((c) => (c.properties?.isEnabled === false ? [] : (c.properties?.notificationsSources ?? []))).find((s) => s.sourceType === "Alert")
+      const ok = source !== undefined && ["High", "Medium", "Low"].includes(source.minimalSeverity ?? "")
+      return [subscriptionRow(inv, ok, ok ? `Alerts of severity ${source?.minimalSeverity} and above are emailed.` : "Security alert emails are off.", { minimal_severity: source?.minimalSeverity ?? null })]
+    },
+  }),
+  defineAzureCheck({
+    id: "defender_attack_path_notifications",
+    service: "defender",
+    title: "Email notifications for attack paths should be enabled",
+    description: "Checks the security contact has an AttackPath notification source.",
+    severity: "low",
+    cis: { v4: "9.1.15" },
+    remediation: "Defender for Cloud → Environment settings → Email notifications: 'Notify about attack paths with the following risk level (or higher)'.",
+    field_labels: { minimal_risk_level: "Minimal risk level" },
+    uses: ["defender.contacts"],
+    reads: "ARM Microsoft.Security/securityContacts → properties.notificationsSources[sourceType=AttackPath].minimalRiskLevel",
+    evaluate: (inv) => {
+      const list = inv.defender.contacts
+      if (list === undefined) return []
+      const source = list.flatMap((c) => (c.properties?.isEnabled === false ? [] : (c.properties?.notificationsSources ?? []))).find((s) => s.sourceType === "AttackPath")
+      return [subscriptionRow(inv, source !== undefined, source !== undefined ? `Attack paths of risk ${source.minimalRiskLevel ?? "any"} and above are emailed.` : "Attack path emails are off.", { minimal_risk_level: source?.minimalRiskLevel ?? null })]
+    },
+  }),
+]

@@ -1,0 +1,123 @@
+/** Networking checks (CIS Azure v3 7.x, 8.1 / v4 8.x, 9.4.1): NSG exposure, flow log retention, Network Watcher, Bastion. */
+import { row } from "../../rest/engine.ts"
+import { defineAzureCheck, resourceRow, subscriptionRow } from "../define-check.ts"
+import { locationOf } from "../context.ts"
+import type { NetworkSecurityGroup, SecurityRule } from "../collectors/network.ts"
+
+const INTERNET = new Set(["*", "0.0.0.0", "0.0.0.0/0", "internet", "any", "::/0"])
+
+/** Whether a port spec ("*", "22", "20-30") covers the port. */
+export function portSpecCovers(spec: string, port: number): boolean {
+  const s = spec.trim()
+  if (s === "*") return true
+  const [lo, hi] = s.split("-").map((x) => Number(x.trim()))
+  if (lo === undefined || Number.isNaN(lo)) return false
+  return hi === undefined ? lo === port : lo <= port && port <= hi
+}
+
+/** Whether an inbound Allow rule from the Internet admits the protocol (and port, when given). */
+export function ruleExposes(rule: SecurityRule, protocol: "Tcp" | "Udp", port: number | undefined): boolean {
+  const p = rule.properties
+  if (p === undefined || p.direction !== "Inbound" || p.access !== "Allow") return false
+  const proto = (p.protocol ?? "*").toLowerCase()
+  if (proto !== "*" && proto !== protocol.toLowerCase()) return false
+  const sources = [...(p.sourceAddressPrefix === undefined ? [] : [p.sourceAddressPrefix]), ...(p.sourceAddressPrefixes ?? [])]
+  if (!sources.some((s) => INTERNET.has(s.toLowerCase()) || /\/0$/.test(s))) return false
+  if (port === undefined) return true
+  const ports = [...(p.destinationPortRange === undefined ? [] : [p.destinationPortRange]), ...(p.destinationPortRanges ?? [])]
+  return ports.some((s) => portSpecCovers(s, port))
+}
+
+const exposureCheck = (spec: { id: string; v3: string; v4: string; what: string; protocol: "Tcp" | "Udp"; ports: ReadonlyArray<number> | undefined; severity: "high" | "medium" }) =>
+  defineAzureCheck({
+    id: spec.id,
+    service: "network",
+    title: `${spec.what} access from the Internet should be evaluated and restricted`,
+    description: `Flags network security groups with an inbound Allow rule from any source (*, Internet, 0.0.0.0/0) for ${spec.ports === undefined ? "any UDP port" : `${spec.protocol.toUpperCase()} port ${spec.ports.join("/")}`}.`,
+    severity: spec.severity,
+    cis: { v3: spec.v3, v4: spec.v4 },
+    remediation: "Restrict the rule's source to known addresses or remove it (az network nsg rule update --source-address-prefixes …); use Azure Bastion or JIT access for administration.",
+    field_labels: { exposing_rules: "Exposing rules" },
+    uses: ["network.security_groups"],
+    reads: "ARM Microsoft.Network/networkSecurityGroups → properties.securityRules[].properties (direction, access, protocol, sourceAddressPrefix(es), destinationPortRange(s))",
+    evaluate: (inv) =>
+      (inv.network.securityGroups ?? []).map((nsg: NetworkSecurityGroup) => {
+        const rules = (nsg.properties?.securityRules ?? []).filter((r) => (spec.ports === undefined ? ruleExposes(r, spec.protocol, undefined) : spec.ports.some((port) => ruleExposes(r, spec.protocol, port))))
+        return resourceRow(nsg, rules.length === 0, rules.length === 0 ? `No rule opens ${spec.what} to the Internet.` : `Rules ${rules.map((r) => r.name).join(", ")} open ${spec.what} to the Internet.`, { exposing_rules: rules.map((r) => r.name) })
+      }),
+  })
+
+const retentionOk = (r: { readonly enabled?: boolean; readonly days?: number } | undefined) => r?.enabled === true && ((r.days ?? 0) === 0 || (r.days ?? 0) >= 90)
+
+const flowLogCheck = (id: string, cis: { v3?: string; v4: string }, target: "networkSecurityGroups" | "virtualNetworks", what: string) =>
+  defineAzureCheck({
+    id,
+    service: "network",
+    title: `${what} flow log retention should be 90 days or more`,
+    description: `Checks every ${what} flow log keeps data at least 90 days (0 keeps it forever).`,
+    severity: "low",
+    cis,
+    remediation: "az network watcher flow-log update --location LOC --name FLOWLOG --retention 90",
+    field_labels: { target: "Target", retention_days: "Retention (days)" },
+    uses: ["network.flow_logs"],
+    reads: "ARM networkWatchers/{w}/flowLogs → properties.targetResourceId, retentionPolicy.enabled/days",
+    evaluate: (inv) =>
+      (inv.network.flowLogs ?? [])
+        .filter((f) => new RegExp(`/${target}/`, "i").test(f.properties?.targetResourceId ?? ""))
+        .map((f) => {
+          const r = f.properties?.retentionPolicy
+          const ok = retentionOk(r)
+          return resourceRow(f, ok, r?.enabled !== true ? "Retention is disabled." : (r.days ?? 0) === 0 ? "Flow logs are kept forever." : `Flow logs are kept ${r.days} days.`, {
+            target: (f.properties?.targetResourceId ?? "").split("/").pop() ?? "",
+            retention_days: r?.enabled === true ? (r.days ?? 0) : null,
+          })
+        }),
+  })
+
+export const networkChecks = [
+  exposureCheck({ id: "network_rdp_internet_restricted", v3: "7.1", v4: "8.1", what: "RDP", protocol: "Tcp", ports: [3389], severity: "high" }),
+  exposureCheck({ id: "network_ssh_internet_restricted", v3: "7.2", v4: "8.2", what: "SSH", protocol: "Tcp", ports: [22], severity: "high" }),
+  exposureCheck({ id: "network_udp_internet_restricted", v3: "7.3", v4: "8.3", what: "UDP", protocol: "Udp", ports: undefined, severity: "medium" }),
+  exposureCheck({ id: "network_http_internet_restricted", v3: "7.4", v4: "8.4", what: "HTTP(S)", protocol: "Tcp", ports: [80, 443], severity: "medium" }),
+  flowLogCheck("network_nsg_flow_log_retention", { v3: "7.5", v4: "8.5" }, "networkSecurityGroups", "NSG"),
+  flowLogCheck("network_vnet_flow_log_retention", { v4: "8.8" }, "virtualNetworks", "Virtual network"),
+  defineAzureCheck({
+    id: "network_watcher_enabled",
+    service: "network",
+    title: "Network Watcher should be enabled in every region in use",
+    description: "For each region with a virtual network, checks a Network Watcher exists there.",
+    severity: "low",
+    cis: { v3: "7.6", v4: "8.6" },
+    remediation: "az network watcher configure -g NetworkWatcherRG -l REGION --enabled true",
+    field_labels: { watcher: "Network Watcher" },
+    uses: ["network.virtual_networks", "network.watchers"],
+    reads: "ARM Microsoft.Network/networkWatchers → location; virtualNetworks → location",
+    evaluate: (inv) => {
+      const vnets = inv.network.virtualNetworks
+      const watchers = inv.network.watchers
+      if (vnets === undefined || watchers === undefined) return []
+      const regions = [...new Set(vnets.map(locationOf))].sort()
+      return regions.map((region) => {
+        const w = watchers.find((x) => locationOf(x) === region && (x.properties?.provisioningState ?? "Succeeded") === "Succeeded")
+        return row(`/subscriptions/${inv.subscriptionId}/locations/${region}`, region, w !== undefined, w !== undefined ? `Network Watcher ${w.name} covers ${region}.` : `No Network Watcher in ${region}.`, { watcher: w?.name ?? null })
+      })
+    },
+  }),
+  defineAzureCheck({
+    id: "network_bastion_host_exists",
+    service: "network",
+    title: "An Azure Bastion host should exist",
+    description: "Checks the subscription has at least one Bastion host, so VMs can be administered without public RDP/SSH.",
+    severity: "low",
+    cis: { v3: "8.1", v4: "9.4.1" },
+    remediation: "az network bastion create -g RG -n bastion --vnet-name VNET --public-ip-address PIP -l LOCATION",
+    field_labels: { bastion_hosts: "Bastion hosts" },
+    uses: ["network.bastion_hosts"],
+    reads: "ARM Microsoft.Network/bastionHosts → value[]",
+    evaluate: (inv) => {
+      const b = inv.network.bastionHosts
+      if (b === undefined) return []
+      return [subscriptionRow(inv, b.length > 0, b.length > 0 ? `Bastion host(s): ${b.map((x) => x.name).join(", ")}.` : "No Bastion host.", { bastion_hosts: b.map((x) => x.name) })]
+    },
+  }),
+]

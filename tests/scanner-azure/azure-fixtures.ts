@@ -1,0 +1,310 @@
+/**
+ * Two tenants with one subscription each, in the ARM/Graph wire format (shaped like the azure-rest-api-specs
+ * examples): "hardened" passes every check; "insecure" fails every check, with compliant "ok…" resources next to
+ * the failing "bad…" ones wherever a check is per resource.
+ */
+import type { AzureSubscription, AzureTenant, Json } from "./azure-world.ts"
+import { put } from "./azure-world.ts"
+
+export const NOW = new Date("2026-06-01T00:00:00Z")
+const epoch = (days: number) => Math.floor(NOW.getTime() / 1000) + days * 86_400
+
+export const HARDENED = { tenantId: "aaaaaaaa-0000-4000-8000-000000000001", subscriptionId: "11111111-1111-4111-8111-111111111111", clientId: "c1c1c1c1-0000-4000-8000-000000000001", secret: "hardened~secret.value" }
+export const INSECURE = { tenantId: "bbbbbbbb-0000-4000-8000-000000000002", subscriptionId: "22222222-2222-4222-8222-222222222222", clientId: "c2c2c2c2-0000-4000-8000-000000000002", secret: "insecure~secret.value" }
+
+export const RESTRICTED_GUEST = "2af84b1e-32c8-42b7-82bc-daa82404023b"
+export const OPERATIONS = [
+  "Microsoft.Authorization/policyAssignments/write",
+  "Microsoft.Authorization/policyAssignments/delete",
+  "Microsoft.Network/networkSecurityGroups/write",
+  "Microsoft.Network/networkSecurityGroups/delete",
+  "Microsoft.Security/securitySolutions/write",
+  "Microsoft.Security/securitySolutions/delete",
+  "Microsoft.Sql/servers/firewallRules/write",
+  "Microsoft.Sql/servers/firewallRules/delete",
+  "Microsoft.Network/publicIPAddresses/write",
+  "Microsoft.Network/publicIPAddresses/delete",
+]
+const PLANS = ["VirtualMachines", "Containers", "StorageAccounts", "AppServices", "CosmosDbs", "OpenSourceRelationalDatabases", "SqlServers", "SqlServerVirtualMachines", "KeyVaults", "Arm", "Dns"]
+
+export const armId = (sub: string, rg: string, type: string, name: string) => `/subscriptions/${sub}/resourceGroups/${rg}/providers/${type}/${name}`
+
+const resource = (sub: AzureSubscription, rg: string, type: string, name: string, location: string, properties: Json, extra: Json = {}): Json =>
+  put(sub, { id: armId(sub.subscriptionId, rg, type, name), name, type, location, tags: {}, ...extra, properties })
+
+const child = (sub: AzureSubscription, parentId: string, path: string, properties: Json, extra: Json = {}): Json =>
+  put(sub, { id: `${parentId}/${path}`, name: path.slice(path.lastIndexOf("/") + 1), ...extra, properties })
+
+const subLevel = (sub: AzureSubscription, path: string, properties: Json, extra: Json = {}): Json =>
+  put(sub, { id: `/subscriptions/${sub.subscriptionId}/providers/${path}`, name: path.slice(path.lastIndexOf("/") + 1), ...extra, properties })
+
+const pe = (id: string) => [{ id: `${id}/privateEndpointConnections/pe1`, properties: { privateEndpoint: { id: "/subscriptions/x/resourceGroups/net/providers/Microsoft.Network/privateEndpoints/pe1" }, privateLinkServiceConnectionState: { status: "Approved", description: "Auto-approved" }, provisioningState: "Succeeded" } }]
+
+export function emptySubscription(ids: { readonly tenantId: string; readonly subscriptionId: string }, displayName: string): AzureSubscription {
+  return { subscriptionId: ids.subscriptionId, tenantId: ids.tenantId, displayName, resources: new Map(), unregistered: new Set() }
+}
+
+function goodStorageAccount(sub: AzureSubscription, rg: string, name: string, kind: string, extra: Json = {}): Json {
+  const a = resource(sub, rg, "Microsoft.Storage/storageAccounts", name, "eastus", {
+    supportsHttpsTrafficOnly: true,
+    minimumTlsVersion: "TLS1_2",
+    allowBlobPublicAccess: false,
+    allowCrossTenantReplication: false,
+    allowSharedKeyAccess: false,
+    defaultToOAuthAuthentication: true,
+    publicNetworkAccess: "Disabled",
+    networkAcls: { bypass: "AzureServices, Logging, Metrics", defaultAction: "Deny", ipRules: [], virtualNetworkRules: [] },
+    encryption: { keySource: "Microsoft.Keyvault", requireInfrastructureEncryption: true, services: { blob: { enabled: true, keyType: "Account" } }, keyvaultproperties: { keyname: "storage-cmk", keyvaulturi: "https://ok-kv.vault.azure.net/" } },
+    privateEndpointConnections: [],
+    provisioningState: "Succeeded",
+    ...extra,
+  }, { kind, sku: { name: "Standard_GZRS", tier: "Standard" } })
+  ;(a["properties"] as Json)["privateEndpointConnections"] = pe(String(a["id"]))
+  child(sub, String(a["id"]), "blobServices/default", { deleteRetentionPolicy: { enabled: true, days: 14 }, containerDeleteRetentionPolicy: { enabled: true, days: 7 }, isVersioningEnabled: true }, { type: "Microsoft.Storage/storageAccounts/blobServices" })
+  if (kind !== "BlockBlobStorage") {
+    child(sub, String(a["id"]), "fileServices/default", { shareDeleteRetentionPolicy: { enabled: true, days: 14 }, protocolSettings: { smb: { versions: "SMB3.1.1", channelEncryption: "AES-256-GCM", authenticationMethods: "Kerberos" } } }, { type: "Microsoft.Storage/storageAccounts/fileServices" })
+  }
+  return a
+}
+
+const flexibleConfig = (sub: AzureSubscription, serverId: string, values: Record<string, string>) => {
+  for (const [name, value] of Object.entries(values)) child(sub, serverId, `configurations/${name}`, { value, defaultValue: "", dataType: "String", source: "user-override" })
+}
+
+export function hardenedTenant(): AzureTenant {
+  return {
+    tenantId: HARDENED.tenantId,
+    apps: new Map([[HARDENED.clientId, { clientId: HARDENED.clientId, secret: HARDENED.secret, subscriptions: "*", graphPolicyRead: true }]]),
+    authorizationPolicy: {
+      id: "authorizationPolicy",
+      displayName: "Authorization Policy",
+      allowInvitesFrom: "adminsAndGuestInviters",
+      allowedToSignUpEmailBasedSubscriptions: false,
+      guestUserRoleId: RESTRICTED_GUEST,
+      defaultUserRolePermissions: { allowedToCreateApps: false, allowedToCreateSecurityGroups: false, allowedToCreateTenants: false, allowedToReadOtherUsers: true },
+    },
+    rootAssignments: [],
+  }
+}
+
+export function hardenedSubscription(): AzureSubscription {
+  const sub = emptySubscription(HARDENED, "Production")
+  const s = sub.subscriptionId
+  put(sub, { id: `/subscriptions/${s}/providers/Microsoft.Authorization/roleDefinitions/0b5fe924-9a61-425c-96af-cfe6e287ca2d`, name: "0b5fe924-9a61-425c-96af-cfe6e287ca2d", type: "Microsoft.Authorization/roleDefinitions", properties: { roleName: "ok-vm-reader", type: "CustomRole", assignableScopes: [`/subscriptions/${s}`], permissions: [{ actions: ["Microsoft.Compute/*/read"], notActions: [] }] } })
+  for (const plan of PLANS) {
+    subLevel(sub, `Microsoft.Security/pricings/${plan}`, { pricingTier: "Standard", ...(plan === "Containers" ? { extensions: [{ name: "AgentlessDiscoveryForKubernetes", isEnabled: "True" }, { name: "ContainerRegistriesVulnerabilityAssessments", isEnabled: "True" }] } : {}) }, { type: "Microsoft.Security/pricings" })
+  }
+  subLevel(sub, "Microsoft.Security/autoProvisioningSettings/default", { autoProvision: "On" }, { type: "Microsoft.Security/autoProvisioningSettings" })
+  subLevel(sub, "Microsoft.Security/settings/MCAS", { enabled: true }, { kind: "DataExportSettings", type: "Microsoft.Security/settings" })
+  subLevel(sub, "Microsoft.Security/securityContacts/default", {
+    emails: "security@contoso.com;soc@contoso.com",
+    phone: "",
+    isEnabled: true,
+    notificationsByRole: { state: "On", roles: ["Owner", "ServiceAdmin"] },
+    notificationsSources: [{ sourceType: "Alert", minimalSeverity: "Medium" }, { sourceType: "AttackPath", minimalRiskLevel: "Critical" }],
+  }, { type: "Microsoft.Security/securityContacts" })
+
+  const kv = resource(sub, "security", "Microsoft.KeyVault/vaults", "ok-kv", "eastus", { tenantId: HARDENED.tenantId, sku: { family: "A", name: "standard" }, enableSoftDelete: true, softDeleteRetentionInDays: 90, enablePurgeProtection: true, enableRbacAuthorization: true, publicNetworkAccess: "Disabled", vaultUri: "https://ok-kv.vault.azure.net/" })
+  ;(kv["properties"] as Json)["privateEndpointConnections"] = pe(String(kv["id"]))
+  child(sub, String(kv["id"]), "keys/ok-key", { attributes: { enabled: true, exp: epoch(300), created: epoch(-30) }, kty: "RSA", keyUri: "https://ok-kv.vault.azure.net/keys/ok-key", rotationPolicy: { lifetimeActions: [{ trigger: { timeAfterCreate: "P90D" }, action: { type: "rotate" } }, { trigger: { timeBeforeExpiry: "P30D" }, action: { type: "notify" } }] } }, { type: "Microsoft.KeyVault/vaults/keys", location: "eastus" })
+  child(sub, String(kv["id"]), "secrets/ok-secret", { attributes: { enabled: true, exp: epoch(90) }, contentType: "text/plain" }, { type: "Microsoft.KeyVault/vaults/secrets", location: "eastus" })
+  child(sub, String(kv["id"]), "providers/Microsoft.Insights/diagnosticSettings/audit", { workspaceId: "/subscriptions/x/resourceGroups/logs/providers/Microsoft.OperationalInsights/workspaces/central", logs: [{ categoryGroup: "audit", enabled: true }, { categoryGroup: "allLogs", enabled: false }] })
+
+  goodStorageAccount(sub, "data", "okstorage", "StorageV2")
+  const logs = goodStorageAccount(sub, "logs", "oklogs", "StorageV2")
+
+  const sql = resource(sub, "data", "Microsoft.Sql/servers", "ok-sql", "eastus", { version: "12.0", publicNetworkAccess: "Disabled", minimalTlsVersion: "1.2", administrators: { administratorType: "ActiveDirectory", login: "sql-admins" } }, { kind: "v12.0" })
+  const sqlId = String(sql["id"])
+  child(sub, sqlId, "auditingSettings/default", { state: "Enabled", retentionDays: 120, isAzureMonitorTargetEnabled: true })
+  child(sub, sqlId, "firewallRules/office", { startIpAddress: "203.0.113.0", endIpAddress: "203.0.113.255" })
+  child(sub, sqlId, "encryptionProtector/current", { serverKeyName: "ok-kv_ok-key_v1", serverKeyType: "AzureKeyVault", uri: "https://ok-kv.vault.azure.net/keys/ok-key/v1" }, { kind: "azurekeyvault" })
+  child(sub, sqlId, "administrators/ActiveDirectory", { administratorType: "ActiveDirectory", login: "sql-admins", sid: "00000000-0000-4000-8000-0000000000aa", tenantId: HARDENED.tenantId })
+  for (const db of ["master", "appdb"]) {
+    child(sub, sqlId, `databases/${db}`, { status: "Online" }, { location: "eastus", type: "Microsoft.Sql/servers/databases" })
+    child(sub, `${sqlId}/databases/${db}`, "transparentDataEncryption/current", { state: "Enabled" })
+  }
+
+  const pg = resource(sub, "data", "Microsoft.DBforPostgreSQL/flexibleServers", "ok-pg", "eastus", { version: "16", state: "Ready" }, { sku: { name: "Standard_D2ds_v5", tier: "GeneralPurpose" } })
+  flexibleConfig(sub, String(pg["id"]), { require_secure_transport: "on", log_checkpoints: "on", "connection_throttle.enable": "on", "logfiles.retention_days": "7" })
+  child(sub, String(pg["id"]), "firewallRules/office", { startIpAddress: "203.0.113.0", endIpAddress: "203.0.113.255" })
+  const my = resource(sub, "data", "Microsoft.DBforMySQL/flexibleServers", "ok-mysql", "eastus", { version: "8.0.21", state: "Ready" })
+  flexibleConfig(sub, String(my["id"]), { require_secure_transport: "ON", tls_version: "TLSv1.2,TLSv1.3", audit_log_enabled: "ON", audit_log_events: "CONNECTION,DDL" })
+  const cosmos = resource(sub, "data", "Microsoft.DocumentDB/databaseAccounts", "ok-cosmos", "eastus", { publicNetworkAccess: "Enabled", isVirtualNetworkFilterEnabled: true, ipRules: [], virtualNetworkRules: [{ id: "/subscriptions/x/resourceGroups/net/providers/Microsoft.Network/virtualNetworks/ok-vnet/subnets/app" }] }, { kind: "GlobalDocumentDB" })
+  ;(cosmos["properties"] as Json)["privateEndpointConnections"] = pe(String(cosmos["id"]))
+
+  subLevel(sub, "Microsoft.Insights/diagnosticSettings/activity-to-storage", {
+    storageAccountId: logs["id"],
+    workspaceId: null,
+    logs: ["Administrative", "Security", "ServiceHealth", "Alert", "Recommendation", "Policy", "Autoscale", "ResourceHealth"].map((category) => ({ category, enabled: true })),
+  })
+  OPERATIONS.forEach((op, i) =>
+    resource(sub, "monitoring", "Microsoft.Insights/activityLogAlerts", `alert-${i}`, "Global", {
+      scopes: [`/subscriptions/${s}`],
+      enabled: true,
+      condition: { allOf: [{ field: "category", equals: "Administrative" }, { field: "operationName", equals: op }] },
+      actions: { actionGroups: [{ actionGroupId: "/subscriptions/x/resourceGroups/monitoring/providers/microsoft.insights/actionGroups/soc" }] },
+    }),
+  )
+  resource(sub, "monitoring", "Microsoft.Insights/activityLogAlerts", "service-health", "Global", { scopes: [`/subscriptions/${s}`], enabled: true, condition: { allOf: [{ field: "category", equals: "ServiceHealth" }, { anyOf: [{ field: "properties.incidentType", equals: "Incident" }] }] } })
+  resource(sub, "monitoring", "Microsoft.Insights/components", "ok-appinsights", "eastus", { Application_Type: "web", Flow_Type: "Bluefield" }, { kind: "web" })
+
+  const nsg = resource(sub, "net", "Microsoft.Network/networkSecurityGroups", "ok-nsg", "eastus", {
+    securityRules: [
+      { name: "https-from-corp", properties: { protocol: "Tcp", sourcePortRange: "*", destinationPortRange: "443", sourceAddressPrefix: "10.0.0.0/8", destinationAddressPrefix: "*", access: "Allow", priority: 100, direction: "Inbound" } },
+      { name: "ssh-from-vnet", properties: { protocol: "Tcp", sourcePortRange: "*", destinationPortRange: "22", sourceAddressPrefix: "VirtualNetwork", destinationAddressPrefix: "*", access: "Allow", priority: 110, direction: "Inbound" } },
+    ],
+  })
+  const vnet = resource(sub, "net", "Microsoft.Network/virtualNetworks", "ok-vnet", "eastus", { addressSpace: { addressPrefixes: ["10.0.0.0/16"] } })
+  const nw = resource(sub, "NetworkWatcherRG", "Microsoft.Network/networkWatchers", "NetworkWatcher_eastus", "eastus", { provisioningState: "Succeeded" })
+  child(sub, String(nw["id"]), "flowLogs/ok-nsg-flow", { targetResourceId: nsg["id"], storageId: logs["id"], enabled: true, retentionPolicy: { days: 90, enabled: true }, format: { type: "JSON", version: 2 } }, { location: "eastus" })
+  child(sub, String(nw["id"]), "flowLogs/ok-vnet-flow", { targetResourceId: vnet["id"], storageId: logs["id"], enabled: true, retentionPolicy: { days: 0, enabled: true } }, { location: "eastus" })
+  resource(sub, "net", "Microsoft.Network/bastionHosts", "ok-bastion", "eastus", { scaleUnits: 2 })
+
+  const vmId = armId(s, "app", "Microsoft.Compute/virtualMachines", "ok-vm")
+  resource(sub, "app", "Microsoft.Compute/virtualMachines", "ok-vm", "eastus", {
+    storageProfile: { osDisk: { name: "ok-vm-os", osType: "Linux", managedDisk: { id: armId(s, "app", "Microsoft.Compute/disks", "ok-vm-os"), storageAccountType: "Premium_LRS" } }, dataDisks: [] },
+    securityProfile: { securityType: "TrustedLaunch", uefiSettings: { secureBootEnabled: true, vTpmEnabled: true } },
+  })
+  resource(sub, "app", "Microsoft.Compute/disks", "ok-vm-os", "eastus", { diskState: "Attached", encryption: { type: "EncryptionAtRestWithCustomerKey", diskEncryptionSetId: "/subscriptions/x/resourceGroups/security/providers/Microsoft.Compute/diskEncryptionSets/des" }, networkAccessPolicy: "DenyAll", publicNetworkAccess: "Disabled", dataAccessAuthMode: "AzureActiveDirectory" }, { managedBy: vmId })
+  resource(sub, "app", "Microsoft.Compute/disks", "ok-spare-disk", "eastus", { diskState: "Unattached", encryption: { type: "EncryptionAtRestWithPlatformAndCustomerKeys" }, networkAccessPolicy: "AllowPrivate", dataAccessAuthMode: "AzureActiveDirectory" })
+
+  const site = resource(sub, "app", "Microsoft.Web/sites", "ok-app", "eastus", { httpsOnly: true, state: "Running", siteConfig: null }, { kind: "app,linux", identity: { type: "SystemAssigned", principalId: "p1", tenantId: HARDENED.tenantId } })
+  child(sub, String(site["id"]), "config/web", { ftpsState: "Disabled", minTlsVersion: "1.3", http20Enabled: true, remoteDebuggingEnabled: false }, { type: "Microsoft.Web/sites/config" })
+  return sub
+}
+
+export function insecureTenant(): AzureTenant {
+  return {
+    tenantId: INSECURE.tenantId,
+    apps: new Map([[INSECURE.clientId, { clientId: INSECURE.clientId, secret: INSECURE.secret, subscriptions: "*", graphPolicyRead: true }]]),
+    authorizationPolicy: {
+      id: "authorizationPolicy",
+      allowInvitesFrom: "everyone",
+      guestUserRoleId: "10dae51f-b6af-4016-8d66-8c2a99b929b3",
+      defaultUserRolePermissions: { allowedToCreateApps: true, allowedToCreateSecurityGroups: true, allowedToCreateTenants: true, allowedToReadOtherUsers: true },
+    },
+    rootAssignments: [
+      { id: "/providers/Microsoft.Authorization/roleAssignments/5a1e0bcd-0000-4000-8000-00000000000a", name: "5a1e0bcd-0000-4000-8000-00000000000a", type: "Microsoft.Authorization/roleAssignments", properties: { roleDefinitionId: "/providers/Microsoft.Authorization/roleDefinitions/18d7d88d-d35e-4fb5-a5c3-7773c20a72d9", principalId: "bad-principal-0001", principalType: "User", scope: "/" } },
+      { id: "/providers/Microsoft.Authorization/roleAssignments/5a1e0bcd-0000-4000-8000-00000000000b", name: "5a1e0bcd-0000-4000-8000-00000000000b", type: "Microsoft.Authorization/roleAssignments", properties: { roleDefinitionId: "/providers/Microsoft.Authorization/roleDefinitions/acdd72a7-3385-48ef-bd42-f606fba81ae7", principalId: "reader-0002", principalType: "User", scope: "/" } },
+    ],
+  }
+}
+
+export function insecureSubscription(): AzureSubscription {
+  const sub = emptySubscription(INSECURE, "Legacy")
+  const s = sub.subscriptionId
+  put(sub, { id: `/subscriptions/${s}/providers/Microsoft.Authorization/roleDefinitions/bad-owner-clone`, name: "bad-owner-clone", type: "Microsoft.Authorization/roleDefinitions", properties: { roleName: "Contoso Owner", type: "CustomRole", assignableScopes: [`/subscriptions/${s}`], permissions: [{ actions: ["*"], notActions: [] }] } })
+  put(sub, { id: `/subscriptions/${s}/providers/Microsoft.Authorization/roleDefinitions/ok-narrow-role`, name: "ok-narrow-role", type: "Microsoft.Authorization/roleDefinitions", properties: { roleName: "Contoso Star in one RG", type: "CustomRole", assignableScopes: [`/subscriptions/${s}/resourceGroups/sandbox`], permissions: [{ actions: ["*"], notActions: [] }] } })
+  put(sub, { id: `/subscriptions/${s}/providers/Microsoft.Authorization/roleDefinitions/acdd72a7-3385-48ef-bd42-f606fba81ae7`, name: "acdd72a7-3385-48ef-bd42-f606fba81ae7", type: "Microsoft.Authorization/roleDefinitions", properties: { roleName: "Reader", type: "BuiltInRole", assignableScopes: ["/"], permissions: [{ actions: ["*/read"] }] } })
+  for (const plan of PLANS) subLevel(sub, `Microsoft.Security/pricings/${plan}`, { pricingTier: "Free", ...(plan === "Containers" ? { extensions: [{ name: "AgentlessDiscoveryForKubernetes", isEnabled: "False" }] } : {}) }, { type: "Microsoft.Security/pricings" })
+  subLevel(sub, "Microsoft.Security/autoProvisioningSettings/default", { autoProvision: "Off" })
+  subLevel(sub, "Microsoft.Security/settings/MCAS", { enabled: false }, { kind: "DataExportSettings" })
+  subLevel(sub, "Microsoft.Security/settings/WDATP", { enabled: true }, { kind: "DataExportSettings" })
+  subLevel(sub, "Microsoft.Security/securityContacts/default", { emails: "", isEnabled: false, notificationsByRole: { state: "Off", roles: [] }, notificationsSources: [{ sourceType: "Alert", minimalSeverity: "High" }] })
+
+  const rbacKv = resource(sub, "security", "Microsoft.KeyVault/vaults", "bad-kv-rbac", "eastus", { tenantId: INSECURE.tenantId, enableSoftDelete: true, enablePurgeProtection: false, enableRbacAuthorization: true, publicNetworkAccess: "Enabled", privateEndpointConnections: [] })
+  const rbacId = String(rbacKv["id"])
+  child(sub, rbacId, "keys/bad-noexp-key", { attributes: { enabled: true }, kty: "RSA" }, { location: "eastus" })
+  child(sub, rbacId, "keys/ok-exp-key", { attributes: { enabled: true, exp: epoch(30) }, kty: "EC", rotationPolicy: { lifetimeActions: [{ trigger: { timeAfterCreate: "P60D" }, action: { type: "Rotate" } }] } }, { location: "eastus" })
+  child(sub, rbacId, "keys/disabled-key", { attributes: { enabled: false }, kty: "RSA" }, { location: "eastus" })
+  child(sub, rbacId, "secrets/bad-noexp-secret", { attributes: { enabled: true } }, { location: "eastus" })
+  child(sub, rbacId, "secrets/ok-exp-secret", { attributes: { enabled: true, exp: epoch(10) } }, { location: "eastus" })
+  const policyKv = resource(sub, "security", "Microsoft.KeyVault/vaults", "bad-kv-policy", "westeurope", { tenantId: INSECURE.tenantId, enableSoftDelete: true, enablePurgeProtection: true, enableRbacAuthorization: false, publicNetworkAccess: "Disabled", accessPolicies: [] })
+  const policyId = String(policyKv["id"])
+  ;(policyKv["properties"] as Json)["privateEndpointConnections"] = pe(policyId)
+  child(sub, policyId, "keys/bad-noexp-key2", { attributes: { enabled: true } }, { location: "westeurope" })
+  child(sub, policyId, "keys/ok-exp-key2", { attributes: { enabled: true, exp: epoch(200) }, rotationPolicy: { lifetimeActions: [{ action: { type: "Rotate" } }] } }, { location: "westeurope" })
+  child(sub, policyId, "secrets/bad-noexp-secret2", { attributes: { enabled: true } }, { location: "westeurope" })
+  child(sub, policyId, "secrets/ok-exp-secret2", { attributes: { enabled: true, exp: epoch(200) } }, { location: "westeurope" })
+  child(sub, policyId, "providers/Microsoft.Insights/diagnosticSettings/kv-audit", { storageAccountId: "x", logs: [{ category: "AuditEvent", enabled: true }] })
+  child(sub, rbacId, "providers/Microsoft.Insights/diagnosticSettings/metrics-only", { workspaceId: "w", logs: [{ category: "AuditEvent", enabled: false }] })
+
+  const bad = resource(sub, "data", "Microsoft.Storage/storageAccounts", "badstorage", "eastus", {
+    supportsHttpsTrafficOnly: false,
+    minimumTlsVersion: "TLS1_0",
+    allowBlobPublicAccess: true,
+    allowCrossTenantReplication: true,
+    defaultToOAuthAuthentication: false,
+    publicNetworkAccess: "Enabled",
+    networkAcls: { bypass: "None", defaultAction: "Allow", ipRules: [], virtualNetworkRules: [] },
+    encryption: { keySource: "Microsoft.Storage", requireInfrastructureEncryption: false },
+    privateEndpointConnections: [],
+  }, { kind: "StorageV2", sku: { name: "Standard_LRS", tier: "Standard" } })
+  child(sub, String(bad["id"]), "blobServices/default", { deleteRetentionPolicy: { enabled: false }, containerDeleteRetentionPolicy: { enabled: false }, isVersioningEnabled: false })
+  child(sub, String(bad["id"]), "fileServices/default", { shareDeleteRetentionPolicy: { enabled: false }, protocolSettings: { smb: { versions: "SMB2.1;SMB3.0;SMB3.1.1", channelEncryption: "AES-128-CCM;AES-128-GCM;AES-256-GCM" } } })
+  const badLogs = resource(sub, "logs", "Microsoft.Storage/storageAccounts", "badlogs", "eastus", { supportsHttpsTrafficOnly: false, encryption: { keySource: "Microsoft.Storage" } }, { kind: "Storage", sku: { name: "Standard_RAGRS" } })
+  child(sub, String(badLogs["id"]), "blobServices/default", { deleteRetentionPolicy: { enabled: true, days: 7 }, containerDeleteRetentionPolicy: { enabled: true, days: 7 }, isVersioningEnabled: true })
+  child(sub, String(badLogs["id"]), "fileServices/default", { shareDeleteRetentionPolicy: { enabled: true, days: 7 }, protocolSettings: { smb: { versions: "SMB3.1.1", channelEncryption: "AES-256-GCM" } } })
+  goodStorageAccount(sub, "data", "okblob", "BlockBlobStorage")
+
+  const sql = resource(sub, "data", "Microsoft.Sql/servers", "bad-sql", "eastus", { version: "12.0", publicNetworkAccess: "Enabled", administrators: null })
+  const sqlId = String(sql["id"])
+  child(sub, sqlId, "auditingSettings/default", { state: "Disabled", retentionDays: 0 })
+  child(sub, sqlId, "firewallRules/AllowAllWindowsAzureIps", { startIpAddress: "0.0.0.0", endIpAddress: "0.0.0.0" })
+  child(sub, sqlId, "firewallRules/anywhere", { startIpAddress: "0.0.0.0", endIpAddress: "255.255.255.255" })
+  child(sub, sqlId, "encryptionProtector/current", { serverKeyName: "ServiceManaged", serverKeyType: "ServiceManaged" })
+  for (const [db, state] of [["baddb", "Disabled"], ["okdb", "Enabled"]] as const) {
+    child(sub, sqlId, `databases/${db}`, { status: "Online" }, { location: "eastus" })
+    child(sub, `${sqlId}/databases/${db}`, "transparentDataEncryption/current", { state })
+  }
+  const sql2 = resource(sub, "data", "Microsoft.Sql/servers", "ok-sql2", "westeurope", { version: "12.0" })
+  const sql2Id = String(sql2["id"])
+  child(sub, sql2Id, "auditingSettings/default", { state: "Enabled", retentionDays: 30 })
+  child(sub, sql2Id, "firewallRules/office", { startIpAddress: "198.51.100.10", endIpAddress: "198.51.100.10" })
+  child(sub, sql2Id, "encryptionProtector/current", { serverKeyType: "AzureKeyVault", serverKeyName: "kv_key_v1" })
+  child(sub, sql2Id, "administrators/ActiveDirectory", { administratorType: "ActiveDirectory", login: "dba-group" })
+
+  const pg = resource(sub, "data", "Microsoft.DBforPostgreSQL/flexibleServers", "bad-pg", "eastus", { version: "13" })
+  flexibleConfig(sub, String(pg["id"]), { require_secure_transport: "off", log_checkpoints: "off", "connection_throttle.enable": "off", "logfiles.retention_days": "3" })
+  child(sub, String(pg["id"]), "firewallRules/AllowAllAzureServicesAndResourcesWithinAzureIps_2026-1-1", { startIpAddress: "0.0.0.0", endIpAddress: "0.0.0.0" })
+  const pg2 = resource(sub, "data", "Microsoft.DBforPostgreSQL/flexibleServers", "ok-pg2", "eastus", { version: "16" })
+  flexibleConfig(sub, String(pg2["id"]), { require_secure_transport: "ON", log_checkpoints: "on", "connection_throttle.enable": "ON", "logfiles.retention_days": "14" })
+  const my = resource(sub, "data", "Microsoft.DBforMySQL/flexibleServers", "bad-mysql", "eastus", { version: "5.7" })
+  flexibleConfig(sub, String(my["id"]), { require_secure_transport: "OFF", tls_version: "TLSv1,TLSv1.1,TLSv1.2", audit_log_enabled: "OFF", audit_log_events: "DDL,DML" })
+  const my2 = resource(sub, "data", "Microsoft.DBforMySQL/flexibleServers", "ok-mysql2", "eastus", { version: "8.0.21" })
+  flexibleConfig(sub, String(my2["id"]), { require_secure_transport: "ON", tls_version: "TLSv1.3", audit_log_enabled: "ON", audit_log_events: "CONNECTION" })
+  resource(sub, "data", "Microsoft.DocumentDB/databaseAccounts", "bad-cosmos", "eastus", { publicNetworkAccess: "Enabled", isVirtualNetworkFilterEnabled: false, ipRules: [], privateEndpointConnections: [] }, { kind: "GlobalDocumentDB" })
+  const cosmos2 = resource(sub, "data", "Microsoft.DocumentDB/databaseAccounts", "ok-cosmos2", "eastus", { publicNetworkAccess: "Enabled", isVirtualNetworkFilterEnabled: false, ipRules: [{ ipAddressOrRange: "203.0.113.7" }] }, { kind: "MongoDB" })
+  ;(cosmos2["properties"] as Json)["privateEndpointConnections"] = pe(String(cosmos2["id"]))
+
+  subLevel(sub, "Microsoft.Insights/diagnosticSettings/partial", { storageAccountId: badLogs["id"], logs: [{ category: "Administrative", enabled: true }, { category: "Security", enabled: false }, { category: "Alert", enabled: true }] })
+  resource(sub, "monitoring", "Microsoft.Insights/activityLogAlerts", "nsg-write-disabled", "Global", { scopes: [`/subscriptions/${s}`], enabled: false, condition: { allOf: [{ field: "category", equals: "Administrative" }, { field: "operationName", equals: "Microsoft.Network/networkSecurityGroups/write" }] } })
+
+  const rule = (name: string, protocol: string, ports: string | string[], source: string | string[], access = "Allow", direction = "Inbound", priority = 100) => ({
+    name,
+    properties: {
+      protocol,
+      sourcePortRange: "*",
+      ...(Array.isArray(ports) ? { destinationPortRanges: ports } : { destinationPortRange: ports }),
+      ...(Array.isArray(source) ? { sourceAddressPrefixes: source } : { sourceAddressPrefix: source }),
+      destinationAddressPrefix: "*",
+      access,
+      priority,
+      direction,
+    },
+  })
+  const badNsg = resource(sub, "net", "Microsoft.Network/networkSecurityGroups", "bad-nsg", "eastus", {
+    securityRules: [rule("allow-rdp", "Tcp", "3389", "*"), rule("allow-ssh-range", "Tcp", "20-30", "Internet", "Allow", "Inbound", 110), rule("allow-dns-udp", "Udp", "53", "0.0.0.0/0", "Allow", "Inbound", 120), rule("allow-web", "*", ["80", "443"], ["Internet"], "Allow", "Inbound", 130)],
+  })
+  resource(sub, "net", "Microsoft.Network/networkSecurityGroups", "ok-nsg2", "westeurope", {
+    securityRules: [rule("ssh-corp", "Tcp", "22", "10.0.0.0/8"), rule("deny-all", "*", "*", "*", "Deny", "Inbound", 4000), rule("outbound-any", "*", "*", "*", "Allow", "Outbound", 100)],
+  })
+  const vnetE = resource(sub, "net", "Microsoft.Network/virtualNetworks", "vnet-eastus", "eastus", {})
+  resource(sub, "net", "Microsoft.Network/virtualNetworks", "vnet-westeurope", "westeurope", {})
+  const nw = resource(sub, "NetworkWatcherRG", "Microsoft.Network/networkWatchers", "NetworkWatcher_westeurope", "westeurope", { provisioningState: "Succeeded" })
+  child(sub, String(nw["id"]), "flowLogs/bad-nsg-flow", { targetResourceId: badNsg["id"], enabled: true, retentionPolicy: { days: 30, enabled: true } }, { location: "westeurope" })
+  child(sub, String(nw["id"]), "flowLogs/bad-vnet-flow", { targetResourceId: vnetE["id"], enabled: true, retentionPolicy: { days: 0, enabled: false } }, { location: "westeurope" })
+
+  resource(sub, "app", "Microsoft.Compute/virtualMachines", "bad-vm", "eastus", { storageProfile: { osDisk: { name: "bad-vm-os", osType: "Windows", vhd: { uri: "https://badstorage.blob.core.windows.net/vhds/bad-vm-os.vhd" } }, dataDisks: [] }, securityProfile: null })
+  resource(sub, "app", "Microsoft.Compute/virtualMachines", "ok-vm2", "eastus", { storageProfile: { osDisk: { name: "ok-cmk-disk", managedDisk: { id: "x" } }, dataDisks: [{ name: "data1", managedDisk: { id: "y" } }] }, securityProfile: { securityType: "TrustedLaunch", uefiSettings: { secureBootEnabled: true, vTpmEnabled: true } } })
+  resource(sub, "app", "Microsoft.Compute/disks", "bad-os-disk", "eastus", { diskState: "Attached", encryption: { type: "EncryptionAtRestWithPlatformKey" } }, { managedBy: armId(s, "app", "Microsoft.Compute/virtualMachines", "ok-vm2") })
+  resource(sub, "app", "Microsoft.Compute/disks", "bad-spare", "eastus", { diskState: "Unattached", encryption: { type: "EncryptionAtRestWithPlatformKey" }, networkAccessPolicy: "AllowAll", publicNetworkAccess: "Enabled" })
+  resource(sub, "app", "Microsoft.Compute/disks", "ok-cmk-disk", "eastus", { diskState: "Attached", encryption: { type: "EncryptionAtRestWithCustomerKey" }, networkAccessPolicy: "DenyAll", dataAccessAuthMode: "AzureActiveDirectory" }, { managedBy: "vm" })
+  resource(sub, "app", "Microsoft.Compute/disks", "ok-spare-cmk", "eastus", { diskState: "Unattached", encryption: { type: "EncryptionAtRestWithCustomerKey" }, networkAccessPolicy: "AllowPrivate", dataAccessAuthMode: "AzureActiveDirectory" })
+
+  const badApp = resource(sub, "app", "Microsoft.Web/sites", "bad-app", "eastus", { httpsOnly: false, state: "Running" }, { kind: "app" })
+  child(sub, String(badApp["id"]), "config/web", { ftpsState: "AllAllowed", minTlsVersion: "1.0", http20Enabled: false, remoteDebuggingEnabled: true })
+  const okApp = resource(sub, "app", "Microsoft.Web/sites", "ok-app2", "westeurope", { httpsOnly: true }, { kind: "functionapp", identity: { type: "SystemAssigned, UserAssigned" } })
+  child(sub, String(okApp["id"]), "config/web", { ftpsState: "FtpsOnly", minTlsVersion: "1.2", http20Enabled: true, remoteDebuggingEnabled: false })
+  return sub
+}

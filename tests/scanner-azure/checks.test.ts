@@ -1,0 +1,164 @@
+/**
+ * Every Azure check against the fake Azure through the whole path (client secret → Entra token per audience →
+ * ARM/Graph pages → schema decoding → checks): the hardened subscription passes every check with a compliant row,
+ * the insecure one fails every check with a non-compliant row, and named resources land on the expected side.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { azureChecks, azureServices, listAzureChecks, scannableAzureServices } from "../../server/scanner/azure/catalogue.ts"
+import type { AzureScanResult } from "../../server/scanner/azure/scan-service.ts"
+import { HARDENED, hardenedSubscription, hardenedTenant, INSECURE, insecureSubscription, insecureTenant } from "./azure-fixtures.ts"
+import { expectRows, findingOf, rowOf } from "../scanner-gcp/helpers.ts"
+import { startAzureFixture, type AzureFixture } from "./helpers.ts"
+
+let fx: AzureFixture
+let hardened: AzureScanResult[]
+let insecure: AzureScanResult[]
+
+beforeAll(async () => {
+  fx = await startAzureFixture([hardenedTenant(), insecureTenant()], [hardenedSubscription(), insecureSubscription()])
+  const services = scannableAzureServices().map((s) => s.id)
+  ;[hardened, insecure] = await Promise.all([
+    Promise.all(services.map((s) => fx.scan(HARDENED.subscriptionId, s))),
+    Promise.all(services.map((s) => fx.scan(INSECURE.subscriptionId, s))),
+  ])
+})
+
+afterAll(async () => {
+  await fx.close()
+})
+
+const I = INSECURE.subscriptionId
+const id = (rg: string, type: string, name: string) => `/subscriptions/${I}/resourceGroups/${rg}/providers/${type}/${name}`
+const SA = (n: string) => id(n === "badlogs" ? "logs" : "data", "Microsoft.Storage/storageAccounts", n)
+const SUB = `/subscriptions/${I}`
+const TENANT = `tenant:${INSECURE.tenantId}`
+
+describe("Azure catalogue", () => {
+  it("lists every check once, each with CIS Azure v3.0 and/or v4.0 references", () => {
+    expect(azureChecks.length).toBeGreaterThanOrEqual(100)
+    expect(new Set(azureChecks.map((c) => c.id)).size).toBe(azureChecks.length)
+    for (const c of azureChecks) {
+      expect(azureServices.some((s) => s.id === c.service), c.id).toBe(true)
+      expect(c.compliance.length, c.id).toBeGreaterThan(0)
+      for (const r of c.compliance) expect(r.framework).toMatch(/^CIS Microsoft Azure Foundations Benchmark v[34]\.0\.0$/)
+    }
+    const v3 = new Set(azureChecks.flatMap((c) => (c.cisRefs["v3"] === undefined ? [] : [c.cisRefs["v3"]])))
+    const v4 = new Set(azureChecks.flatMap((c) => (c.cisRefs["v4"] === undefined ? [] : [c.cisRefs["v4"]])))
+    expect(v3.size).toBeGreaterThanOrEqual(85)
+    expect(v4.size).toBeGreaterThanOrEqual(60)
+    expect(listAzureChecks("storage").every((c) => c.service === "storage" && !("evaluate" in c))).toBe(true)
+  })
+})
+
+describe("Azure checks: compliant and non-compliant case of every check", () => {
+  it("the hardened subscription passes every check, each with a compliant row", () => {
+    for (const c of azureChecks) {
+      const f = findingOf(hardened, c.id)
+      expect(f.errors, `${c.id} errors`).toEqual([])
+      expect(f.status, `${c.id}: ${JSON.stringify(f.details.map((d) => [d.resource_id, d.reason]))}`).toBe("pass")
+    }
+    const withoutRows = azureChecks.filter((c) => !findingOf(hardened, c.id).details.some((d) => d.compliant)).map((c) => c.id)
+    // Non-RBAC vault checks need an access-policy vault, which fails the RBAC check: their compliant rows live in the insecure subscription.
+    expect(withoutRows.sort()).toEqual(["keyvault_non_rbac_key_expiration", "keyvault_non_rbac_secret_expiration"])
+    for (const c of withoutRows) expect(findingOf(insecure, c).details.some((d) => d.compliant), c).toBe(true)
+  })
+
+  it("the insecure subscription fails every check with a non-compliant row", () => {
+    for (const c of azureChecks) {
+      const f = findingOf(insecure, c.id)
+      expect(f.errors, `${c.id} errors`).toEqual([])
+      expect(f.status, c.id).toBe("fail")
+      expect(f.details.some((d) => !d.compliant), c.id).toBe(true)
+    }
+  })
+})
+
+describe("Azure checks: named resources", () => {
+  const kv = (vault: string, kind: string, name: string) => `${id("security", "Microsoft.KeyVault/vaults", vault)}/${kind}/${name}`
+  const cases: ReadonlyArray<[string, { compliant?: string[]; nonCompliant?: string[] }]> = [
+    ["entra_non_admins_cannot_create_tenants", { nonCompliant: [TENANT] }],
+    ["iam_no_custom_subscription_owner_roles", { compliant: [`${SUB}/providers/Microsoft.Authorization/roleDefinitions/ok-narrow-role`], nonCompliant: [`${SUB}/providers/Microsoft.Authorization/roleDefinitions/bad-owner-clone`] }],
+    ["iam_user_access_admin_restricted", { nonCompliant: [SUB] }],
+    ["keyvault_rbac_key_expiration", { compliant: [kv("bad-kv-rbac", "keys", "ok-exp-key")], nonCompliant: [kv("bad-kv-rbac", "keys", "bad-noexp-key")] }],
+    ["keyvault_non_rbac_key_expiration", { compliant: [kv("bad-kv-policy", "keys", "ok-exp-key2")], nonCompliant: [kv("bad-kv-policy", "keys", "bad-noexp-key2")] }],
+    ["keyvault_rbac_secret_expiration", { compliant: [kv("bad-kv-rbac", "secrets", "ok-exp-secret")], nonCompliant: [kv("bad-kv-rbac", "secrets", "bad-noexp-secret")] }],
+    ["keyvault_non_rbac_secret_expiration", { compliant: [kv("bad-kv-policy", "secrets", "ok-exp-secret2")], nonCompliant: [kv("bad-kv-policy", "secrets", "bad-noexp-secret2")] }],
+    ["keyvault_recoverable", { compliant: [id("security", "Microsoft.KeyVault/vaults", "bad-kv-policy")], nonCompliant: [id("security", "Microsoft.KeyVault/vaults", "bad-kv-rbac")] }],
+    ["keyvault_rbac_enabled", { compliant: [id("security", "Microsoft.KeyVault/vaults", "bad-kv-rbac")], nonCompliant: [id("security", "Microsoft.KeyVault/vaults", "bad-kv-policy")] }],
+    ["keyvault_private_endpoints", { compliant: [id("security", "Microsoft.KeyVault/vaults", "bad-kv-policy")], nonCompliant: [id("security", "Microsoft.KeyVault/vaults", "bad-kv-rbac")] }],
+    ["keyvault_public_network_access_disabled", { compliant: [id("security", "Microsoft.KeyVault/vaults", "bad-kv-policy")], nonCompliant: [id("security", "Microsoft.KeyVault/vaults", "bad-kv-rbac")] }],
+    ["keyvault_key_auto_rotation", { compliant: [kv("bad-kv-rbac", "keys", "ok-exp-key"), kv("bad-kv-policy", "keys", "ok-exp-key2")], nonCompliant: [kv("bad-kv-rbac", "keys", "bad-noexp-key")] }],
+    ["keyvault_logging_enabled", { compliant: [id("security", "Microsoft.KeyVault/vaults", "bad-kv-policy")], nonCompliant: [id("security", "Microsoft.KeyVault/vaults", "bad-kv-rbac")] }],
+    ["storage_secure_transfer_required", { compliant: [SA("okblob")], nonCompliant: [SA("badstorage"), SA("badlogs")] }],
+    ["storage_minimum_tls_12", { compliant: [SA("okblob")], nonCompliant: [SA("badstorage")] }],
+    ["storage_blob_anonymous_access_disabled", { compliant: [SA("okblob")], nonCompliant: [SA("badstorage")] }],
+    ["storage_trusted_azure_services", { compliant: [SA("okblob")], nonCompliant: [SA("badstorage")] }],
+    ["storage_geo_redundant", { compliant: [SA("okblob"), SA("badlogs")], nonCompliant: [SA("badstorage")] }],
+    ["storage_blob_soft_delete", { compliant: [SA("okblob"), SA("badlogs")], nonCompliant: [SA("badstorage")] }],
+    ["storage_file_share_soft_delete", { compliant: [SA("badlogs")], nonCompliant: [SA("badstorage")] }],
+    ["storage_smb_protocol_latest", { compliant: [SA("badlogs")], nonCompliant: [SA("badstorage")] }],
+    ["storage_smb_channel_encryption", { compliant: [SA("badlogs")], nonCompliant: [SA("badstorage")] }],
+    ["sql_auditing_enabled", { compliant: [id("data", "Microsoft.Sql/servers", "ok-sql2")], nonCompliant: [id("data", "Microsoft.Sql/servers", "bad-sql")] }],
+    ["sql_no_ingress_from_any_ip", { compliant: [id("data", "Microsoft.Sql/servers", "ok-sql2")], nonCompliant: [id("data", "Microsoft.Sql/servers", "bad-sql")] }],
+    ["sql_tde_protector_cmk", { compliant: [id("data", "Microsoft.Sql/servers", "ok-sql2")], nonCompliant: [id("data", "Microsoft.Sql/servers", "bad-sql")] }],
+    ["sql_entra_admin_configured", { compliant: [id("data", "Microsoft.Sql/servers", "ok-sql2")], nonCompliant: [id("data", "Microsoft.Sql/servers", "bad-sql")] }],
+    ["sql_database_tde_enabled", { compliant: [`${id("data", "Microsoft.Sql/servers", "bad-sql")}/databases/okdb`], nonCompliant: [`${id("data", "Microsoft.Sql/servers", "bad-sql")}/databases/baddb`] }],
+    ["sql_audit_retention_90_days", { nonCompliant: [id("data", "Microsoft.Sql/servers", "bad-sql"), id("data", "Microsoft.Sql/servers", "ok-sql2")] }],
+    ["postgresql_require_secure_transport", { compliant: [id("data", "Microsoft.DBforPostgreSQL/flexibleServers", "ok-pg2")], nonCompliant: [id("data", "Microsoft.DBforPostgreSQL/flexibleServers", "bad-pg")] }],
+    ["postgresql_log_retention_days", { compliant: [id("data", "Microsoft.DBforPostgreSQL/flexibleServers", "ok-pg2")], nonCompliant: [id("data", "Microsoft.DBforPostgreSQL/flexibleServers", "bad-pg")] }],
+    ["postgresql_no_allow_azure_services", { compliant: [id("data", "Microsoft.DBforPostgreSQL/flexibleServers", "ok-pg2")], nonCompliant: [id("data", "Microsoft.DBforPostgreSQL/flexibleServers", "bad-pg")] }],
+    ["mysql_tls_version_12", { compliant: [id("data", "Microsoft.DBforMySQL/flexibleServers", "ok-mysql2")], nonCompliant: [id("data", "Microsoft.DBforMySQL/flexibleServers", "bad-mysql")] }],
+    ["mysql_audit_log_connection_events", { compliant: [id("data", "Microsoft.DBforMySQL/flexibleServers", "ok-mysql2")], nonCompliant: [id("data", "Microsoft.DBforMySQL/flexibleServers", "bad-mysql")] }],
+    ["cosmosdb_selected_networks", { compliant: [id("data", "Microsoft.DocumentDB/databaseAccounts", "ok-cosmos2")], nonCompliant: [id("data", "Microsoft.DocumentDB/databaseAccounts", "bad-cosmos")] }],
+    ["cosmosdb_private_endpoints", { compliant: [id("data", "Microsoft.DocumentDB/databaseAccounts", "ok-cosmos2")], nonCompliant: [id("data", "Microsoft.DocumentDB/databaseAccounts", "bad-cosmos")] }],
+    ["monitor_activity_log_storage_cmk", { nonCompliant: [SA("badlogs")] }],
+    ["monitor_alert_write_nsg", { nonCompliant: [SUB] }],
+    ["network_rdp_internet_restricted", { compliant: [id("net", "Microsoft.Network/networkSecurityGroups", "ok-nsg2")], nonCompliant: [id("net", "Microsoft.Network/networkSecurityGroups", "bad-nsg")] }],
+    ["network_ssh_internet_restricted", { compliant: [id("net", "Microsoft.Network/networkSecurityGroups", "ok-nsg2")], nonCompliant: [id("net", "Microsoft.Network/networkSecurityGroups", "bad-nsg")] }],
+    ["network_udp_internet_restricted", { compliant: [id("net", "Microsoft.Network/networkSecurityGroups", "ok-nsg2")], nonCompliant: [id("net", "Microsoft.Network/networkSecurityGroups", "bad-nsg")] }],
+    ["network_http_internet_restricted", { compliant: [id("net", "Microsoft.Network/networkSecurityGroups", "ok-nsg2")], nonCompliant: [id("net", "Microsoft.Network/networkSecurityGroups", "bad-nsg")] }],
+    ["network_nsg_flow_log_retention", { nonCompliant: [`${id("NetworkWatcherRG", "Microsoft.Network/networkWatchers", "NetworkWatcher_westeurope")}/flowLogs/bad-nsg-flow`] }],
+    ["network_watcher_enabled", { compliant: [`${SUB}/locations/westeurope`], nonCompliant: [`${SUB}/locations/eastus`] }],
+    ["vm_managed_disks", { compliant: [id("app", "Microsoft.Compute/virtualMachines", "ok-vm2")], nonCompliant: [id("app", "Microsoft.Compute/virtualMachines", "bad-vm")] }],
+    ["vm_attached_disks_cmk", { compliant: [id("app", "Microsoft.Compute/disks", "ok-cmk-disk")], nonCompliant: [id("app", "Microsoft.Compute/disks", "bad-os-disk")] }],
+    ["vm_unattached_disks_cmk", { compliant: [id("app", "Microsoft.Compute/disks", "ok-spare-cmk")], nonCompliant: [id("app", "Microsoft.Compute/disks", "bad-spare")] }],
+    ["vm_disk_network_access_restricted", { compliant: [id("app", "Microsoft.Compute/disks", "ok-cmk-disk"), id("app", "Microsoft.Compute/disks", "ok-spare-cmk")], nonCompliant: [id("app", "Microsoft.Compute/disks", "bad-spare"), id("app", "Microsoft.Compute/disks", "bad-os-disk")] }],
+    ["vm_trusted_launch", { compliant: [id("app", "Microsoft.Compute/virtualMachines", "ok-vm2")], nonCompliant: [id("app", "Microsoft.Compute/virtualMachines", "bad-vm")] }],
+    ["app_https_only", { compliant: [id("app", "Microsoft.Web/sites", "ok-app2")], nonCompliant: [id("app", "Microsoft.Web/sites", "bad-app")] }],
+    ["app_ftps_only", { compliant: [id("app", "Microsoft.Web/sites", "ok-app2")], nonCompliant: [id("app", "Microsoft.Web/sites", "bad-app")] }],
+    ["app_min_tls_12", { compliant: [id("app", "Microsoft.Web/sites", "ok-app2")], nonCompliant: [id("app", "Microsoft.Web/sites", "bad-app")] }],
+    ["app_managed_identity", { compliant: [id("app", "Microsoft.Web/sites", "ok-app2")], nonCompliant: [id("app", "Microsoft.Web/sites", "bad-app")] }],
+    ["app_http2_enabled", { compliant: [id("app", "Microsoft.Web/sites", "ok-app2")], nonCompliant: [id("app", "Microsoft.Web/sites", "bad-app")] }],
+    ["app_remote_debugging_off", { compliant: [id("app", "Microsoft.Web/sites", "ok-app2")], nonCompliant: [id("app", "Microsoft.Web/sites", "bad-app")] }],
+  ]
+  for (const [checkId, c] of cases) {
+    it(checkId, () => {
+      expectRows(findingOf(insecure, checkId), c)
+    })
+  }
+
+  it("explains the failures with the offending settings", () => {
+    expect(rowOf(findingOf(insecure, "network_rdp_internet_restricted"), id("net", "Microsoft.Network/networkSecurityGroups", "bad-nsg"))).toMatchObject({ exposing_rules: ["allow-rdp"] })
+    expect(rowOf(findingOf(insecure, "network_ssh_internet_restricted"), id("net", "Microsoft.Network/networkSecurityGroups", "bad-nsg"))).toMatchObject({ exposing_rules: ["allow-ssh-range"] })
+    expect(rowOf(findingOf(insecure, "network_http_internet_restricted"), id("net", "Microsoft.Network/networkSecurityGroups", "bad-nsg"))).toMatchObject({ exposing_rules: ["allow-web"] })
+    expect(rowOf(findingOf(insecure, "network_udp_internet_restricted"), id("net", "Microsoft.Network/networkSecurityGroups", "bad-nsg"))).toMatchObject({ exposing_rules: ["allow-dns-udp", "allow-web"] })
+    expect(rowOf(findingOf(insecure, "sql_no_ingress_from_any_ip"), id("data", "Microsoft.Sql/servers", "bad-sql"))).toMatchObject({ open_rules: ["AllowAllWindowsAzureIps", "anywhere"] })
+    expect(rowOf(findingOf(insecure, "monitor_activity_log_categories"), SUB)).toMatchObject({ missing_categories: ["Policy", "Security"] })
+    expect(rowOf(findingOf(insecure, "iam_user_access_admin_restricted"), SUB)).toMatchObject({ principals: ["bad-principal-0001"] })
+    expect(rowOf(findingOf(insecure, "entra_guest_access_restricted"), TENANT).reason).toBe("Guest users have limited access (default).")
+    expect(rowOf(findingOf(insecure, "defender_servers_on"), SUB).reason).toBe("Defender for Servers is off (Free tier).")
+    expect(rowOf(findingOf(insecure, "storage_smb_protocol_latest"), SA("badstorage")).reason).toBe("SMB versions allowed: SMB2.1, SMB3.0, SMB3.1.1.")
+    expect(rowOf(findingOf(insecure, "mysql_tls_version_12"), id("data", "Microsoft.DBforMySQL/flexibleServers", "bad-mysql")).reason).toBe("'tls_version' is TLSv1,TLSv1.1,TLSv1.2.")
+    // master is never evaluated; disabled keys are skipped; BlockBlobStorage accounts have no file service.
+    expect(findingOf(insecure, "sql_database_tde_enabled").details.map((d) => d.name)).toEqual(["baddb", "okdb"])
+    expect(findingOf(insecure, "keyvault_rbac_key_expiration").details.map((d) => d.name)).not.toContain("disabled-key")
+    expect(findingOf(insecure, "storage_file_share_soft_delete").details.map((d) => d.name)).not.toContain("okblob")
+  })
+
+  it("rows carry the resource name, group and region", () => {
+    expect(rowOf(findingOf(insecure, "keyvault_recoverable"), id("security", "Microsoft.KeyVault/vaults", "bad-kv-rbac"))).toMatchObject({ name: "bad-kv-rbac", resource_group: "security", region: "eastus" })
+    const storage = insecure.find((r) => r.service === "storage")!
+    expect(storage.accountId).toBe(I)
+    expect(storage.resourcesScanned).toBe(3)
+  })
+})

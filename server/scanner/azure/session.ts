@@ -82,7 +82,7 @@ export async function openAzureSession(input: AzureSessionInput): Promise<AzureS
     if (error instanceof RestError) {
       if (error.op === "oauth2.token") throw new AzureSessionError(error.kind === "access_denied" ? "invalid_credentials" : "unreachable", error.message)
       if (error.status === 404 || error.code === "SubscriptionNotFound") throw new AzureSessionError("not_found", `Subscription ${sub} was not found`)
-      if (error.status === 403) throw new AzureSessionError("access_denied", `The application ${credentials.clientId} cannot read subscription ${sub}: ${error.message}`)
+      if (error.status === 403) throw new AzureSessionError("access_denied", `The application ${credentials.clientId} cannot read subscription ${sub}: ${error.code}: ${error.message}`)
       if (error.status === 401) throw new AzureSessionError("invalid_credentials", `Azure rejected the access token: ${error.message}`)
       throw new AzureSessionError("unreachable", `Could not read subscription ${sub}: ${error.code}: ${error.message}`)
     }

@@ -1,0 +1,165 @@
+/**
+ * Azure failure handling on the wire: refused client secrets and unknown tenants, unreadable subscriptions,
+ * AuthorizationFailed / Authorization_RequestDenied recorded on findings, unregistered providers, 429 with
+ * Retry-After, token refresh on 401, nextLink paging (and refusing a nextLink to a foreign host), connection tests.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { testAzureConnection } from "../../server/scanner/azure/connection-test.ts"
+import { azureEndpointsAt } from "../../server/scanner/azure/endpoints.ts"
+import { ConnectionTestError, ScanSetupError } from "../../server/scanner/rest/engine.ts"
+import { startCloudFixtureServer, type CloudFixtureServer } from "../support/cloud-fixture-server.ts"
+import { findingOf } from "../scanner-gcp/helpers.ts"
+import { emptySubscription, HARDENED, hardenedSubscription, hardenedTenant, INSECURE, insecureSubscription, insecureTenant } from "./azure-fixtures.ts"
+import { armError, put } from "./azure-world.ts"
+import { startAzureFixture, type AzureFixture } from "./helpers.ts"
+
+let fx: AzureFixture
+let evil: CloudFixtureServer
+const EMPTY = "33333333-3333-4333-8333-333333333333"
+const MANY = "44444444-4444-4444-8444-444444444444"
+
+beforeAll(async () => {
+  const empty = emptySubscription({ tenantId: HARDENED.tenantId, subscriptionId: EMPTY }, "Empty")
+  empty.unregistered.add("microsoft.dbformysql")
+  const many = emptySubscription({ tenantId: HARDENED.tenantId, subscriptionId: MANY }, "Many")
+  for (let i = 0; i < 7; i++) {
+    put(many, { id: `/subscriptions/${MANY}/resourceGroups/rg${i % 3}/providers/Microsoft.Web/sites/app-${i}`, name: `app-${i}`, location: "eastus", properties: { httpsOnly: i % 2 === 0 } })
+  }
+  fx = await startAzureFixture([hardenedTenant(), insecureTenant()], [hardenedSubscription(), insecureSubscription(), empty, many])
+  evil = await startCloudFixtureServer()
+})
+
+afterAll(async () => {
+  await Promise.all([fx.close(), evil.close()])
+})
+
+const setupError = async (p: Promise<unknown>) => {
+  const e = await p.then(
+    () => undefined,
+    (error: unknown) => error,
+  )
+  expect(e).toBeInstanceOf(ScanSetupError)
+  return e as ScanSetupError
+}
+
+describe("Azure credentials and setup", () => {
+  it("rejects malformed identifiers before any request", async () => {
+    fx.server.clearLog()
+    const base = fx.credentialsFor(HARDENED.subscriptionId)
+    expect((await setupError(fx.scan(HARDENED.subscriptionId, "storage", { credentials: { ...base, clientId: "not-a-guid" } }))).reason).toBe("invalid_input")
+    expect((await setupError(fx.scan(HARDENED.subscriptionId, "storage", { credentials: { ...base, subscriptionId: "x" } }))).reason).toBe("invalid_input")
+    expect((await setupError(fx.scan(HARDENED.subscriptionId, "storage", { credentials: { ...base, clientSecret: " " } }))).reason).toBe("invalid_input")
+    expect((await setupError(fx.scan(HARDENED.subscriptionId, "nope"))).reason).toBe("unknown_service")
+    expect(fx.server.requests).toHaveLength(0)
+  })
+
+  it("a wrong client secret or unknown tenant is invalid_credentials, with the AADSTS reason and never the secret", async () => {
+    const base = fx.credentialsFor(HARDENED.subscriptionId)
+    const wrong = await setupError(fx.scan(HARDENED.subscriptionId, "storage", { credentials: { ...base, clientSecret: "wrong-secret-value" } }))
+    expect(wrong.reason).toBe("invalid_credentials")
+    expect(wrong.message).toContain("AADSTS7000215: Invalid client secret provided")
+    expect(wrong.message).not.toContain("Trace ID")
+    const tenant = await setupError(fx.scan(HARDENED.subscriptionId, "storage", { credentials: { ...base, tenantId: "cccccccc-0000-4000-8000-000000000009" } }))
+    expect(tenant.reason).toBe("invalid_credentials")
+    expect(tenant.message).toContain("AADSTS90002")
+    const test = await testAzureConnection({ credentials: { ...base, clientSecret: "wrong-secret-value" }, endpoints: azureEndpointsAt(fx.server.origin) }).catch((e: unknown) => e)
+    expect(test).toBeInstanceOf(ConnectionTestError)
+    expect((test as ConnectionTestError).reason).toBe("invalid_credentials")
+    expect((test as ConnectionTestError).message).not.toContain("wrong-secret-value")
+  })
+
+  it("a subscription of another tenant or unknown is refused at setup", async () => {
+    const other = await setupError(fx.scan(INSECURE.subscriptionId, "storage", { credentials: { ...fx.credentialsFor(HARDENED.subscriptionId), subscriptionId: INSECURE.subscriptionId } }))
+    expect(other.reason).toBe("access_denied")
+    expect(other.message).toContain("AuthorizationFailed")
+    const missing = await testAzureConnection({ credentials: { ...fx.credentialsFor(HARDENED.subscriptionId), subscriptionId: "99999999-9999-4999-8999-999999999999" }, endpoints: azureEndpointsAt(fx.server.origin) }).catch((e: unknown) => e)
+    expect((missing as ConnectionTestError).reason).toBe("not_found")
+  })
+
+  it("connection test: reads the subscription and answers its id, name and tenant", async () => {
+    const info = await testAzureConnection({ credentials: fx.credentialsFor(INSECURE.subscriptionId), endpoints: azureEndpointsAt(fx.server.origin) })
+    expect(info).toEqual({ subscriptionId: INSECURE.subscriptionId, displayName: "Legacy", state: "Enabled", tenantId: INSECURE.tenantId })
+  })
+
+  it("gets one token per audience: ARM for resources, Graph for Entra settings", async () => {
+    fx.server.clearLog()
+    await fx.scan(HARDENED.subscriptionId, "entra")
+    const scopes = fx.server.requests.filter((r) => r.host === "login.microsoftonline.com").map((r) => r.form?.get("scope")).sort()
+    expect(scopes).toEqual(["https://graph.microsoft.com/.default", "https://management.azure.com/.default"])
+  })
+})
+
+describe("Azure API failures are recorded on the findings", () => {
+  it("AuthorizationFailed on one provider: its checks are 'error' (access_denied), other services still scan", async () => {
+    fx.server.fault({ host: "management.azure.com", path: /Microsoft\.KeyVault\/vaults$/, times: 100, reply: armError(403, "AuthorizationFailed", "The client does not have authorization to perform action 'Microsoft.KeyVault/vaults/read'.") })
+    try {
+      const kv = await fx.scan(INSECURE.subscriptionId, "keyvault")
+      for (const f of kv.findings) {
+        expect(f.status, f.check_id).toBe("error")
+        expect(f.details).toEqual([])
+        expect(f.errors[0]).toMatchObject({ kind: "access_denied", code: "AuthorizationFailed", operation: "Microsoft.KeyVault/vaults/read" })
+      }
+      expect(findingOf([await fx.scan(INSECURE.subscriptionId, "appservice")], "app_https_only").status).toBe("fail")
+    } finally {
+      fx.server.clearFaults()
+    }
+  })
+
+  it("Graph 403 (no Policy.Read.All) makes the Entra checks 'error'", async () => {
+    const app = fx.world.tenants.get(HARDENED.tenantId)!.apps.get(HARDENED.clientId)!
+    const saved = { ...app }
+    fx.world.tenants.get(HARDENED.tenantId)!.apps.set(HARDENED.clientId, { ...saved, graphPolicyRead: false })
+    try {
+      const entra = await fx.scan(HARDENED.subscriptionId, "entra")
+      expect(entra.findings.every((f) => f.status === "error" && f.errors[0]?.code === "Authorization_RequestDenied")).toBe(true)
+    } finally {
+      fx.world.tenants.get(HARDENED.tenantId)!.apps.set(HARDENED.clientId, saved)
+    }
+  })
+
+  it("an unregistered resource provider means no resources of it, not an error", async () => {
+    const mysql = await fx.scan(EMPTY, "mysql")
+    for (const f of mysql.findings) {
+      expect(f.status).toBe("pass")
+      expect(f.details).toEqual([])
+      expect(f.errors).toEqual([])
+    }
+  })
+
+  it("429 with Retry-After is waited for and retried", async () => {
+    fx.server.fault({ host: "management.azure.com", path: /Microsoft\.Web\/sites$/, times: 1, reply: { status: 429, headers: { "retry-after": "1" }, body: { error: { code: "TooManyRequests", message: "The request is being throttled." } } } })
+    const started = Date.now()
+    const app = await fx.scan(HARDENED.subscriptionId, "appservice")
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950)
+    expect(app.retries).toBe(1)
+    expect(app.findings.every((f) => f.status === "pass")).toBe(true)
+  })
+
+  it("a revoked token (401) is refreshed once and the call retried", async () => {
+    fx.server.fault({ host: "management.azure.com", path: /Microsoft\.Compute\/disks$/, times: 1, reply: armError(401, "ExpiredAuthenticationToken", "The access token expiry UTC time is earlier than current UTC time.") })
+    fx.server.clearLog()
+    const vm = await fx.scan(HARDENED.subscriptionId, "vm")
+    expect(vm.findings.every((f) => f.status === "pass")).toBe(true)
+    expect(fx.server.requests.filter((r) => r.host === "login.microsoftonline.com")).toHaveLength(2)
+  })
+
+  it("follows nextLink across pages (7 sites, 2 per page)", async () => {
+    fx.server.clearLog()
+    const app = await fx.scan(MANY, "appservice", { checkIds: ["app_https_only"] })
+    const pages = fx.server.requests.filter((r) => r.path.endsWith("/Microsoft.Web/sites"))
+    expect(pages).toHaveLength(4)
+    expect(pages.slice(1).every((r) => r.query.get("$skiptoken") !== null && r.query.get("api-version") === "2023-12-01")).toBe(true)
+    const f = findingOf([app], "app_https_only")
+    expect(f.details.map((d) => d.name)).toEqual(["app-0", "app-1", "app-2", "app-3", "app-4", "app-5", "app-6"])
+    expect(f.details.filter((d) => !d.compliant)).toHaveLength(3)
+  })
+
+  it("refuses a nextLink to a foreign host: the list is reported incomplete and no token leaves", async () => {
+    fx.server.fault({ host: "management.azure.com", path: /Microsoft\.Web\/sites$/, times: 1, reply: { body: { value: [], nextLink: `${evil.origin}/steal?api-version=1` } } })
+    const app = await fx.scan(MANY, "appservice", { checkIds: ["app_https_only"] })
+    const f = findingOf([app], "app_https_only")
+    expect(f.status).toBe("error")
+    expect(f.errors[0]).toMatchObject({ code: "UntrustedNextLink" })
+    expect(evil.requests).toHaveLength(0)
+  })
+})

@@ -6,7 +6,7 @@
  * Graceful shutdown: releasing the layer stops accepting connections and waits up to
  * SHUTDOWN_GRACE for in-flight requests before the layers below it (database, ...) are released.
  */
-import { createServer, type Server } from "node:http"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { ByteSize, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServer } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
@@ -62,6 +62,32 @@ const announce = (nodeServer: () => Server | undefined) =>
     }),
   )
 
+/**
+ * A Node HTTP server that never drops a request: requests that arrive after `listen` but before the app's
+ * request handler is attached (two steps of the layer build, with possible event-loop turns in between)
+ * are held and handed to the first handler attached. Node itself drops a `request` event nobody listens
+ * to, and that client then waits forever.
+ */
+export const makeNodeServer = (): Server => {
+  const server = createServer()
+  const early: Array<readonly [IncomingMessage, ServerResponse]> = []
+  const hold = (request: IncomingMessage, response: ServerResponse) => {
+    early.push([request, response])
+  }
+  const onNewListener = (event: string | symbol, listener: (...args: Array<any>) => void) => {
+    if (event !== "request" || listener === hold) return
+    server.off("newListener", onNewListener)
+    server.off("request", hold)
+    // After the listener is in place (it is added right after this event).
+    process.nextTick(() => {
+      for (const [request, response] of early.splice(0)) listener(request, response)
+    })
+  }
+  server.on("request", hold)
+  server.on("newListener", onNewListener)
+  return server
+}
+
 type RouterRequest<R> = HttpRouter.Request.Only<"Requires", R> | HttpRouter.Request.Only<"GlobalRequires", R>
 
 /**
@@ -83,17 +109,18 @@ const serveRouter = Layer.unwrap(Effect.map(HttpRouter.HttpRouter, (router) => H
  * The listening HTTP server. Needs the services the handlers use (SqlClient, AppConfig, ...).
  *
  * Build order matters: routes (handlers, docs, SPA) first, then `listen`, then the request handler is
- * attached in the same step. `HttpRouter.serve` listens first and builds the routes afterwards; a request
- * parsed in that window has no `request` listener, Node drops it and the client waits forever (clients
- * that poll /api/health during start-up, like the e2e setup, hung in most runs). Before `listen`,
- * clients get "connection refused", which they retry.
+ * attached right away. `HttpRouter.serve` listens first and builds the routes afterwards; a request
+ * parsed in that window had no `request` listener, Node dropped it and the client waited forever
+ * (clients that poll /api/health during start-up, like the e2e setup, hung in most runs). Before
+ * `listen`, clients get "connection refused", which they retry; what is left of the window between
+ * `listen` and attaching the handler is covered by `makeNodeServer`.
  */
 export const httpServerLayer = (options: HttpOptions) => {
   let nodeServer: Server | undefined
   return announce(() => nodeServer).pipe(
     Layer.provideMerge(serveRouter),
     Layer.provideMerge(
-      NodeHttpServer.layerServer(() => (nodeServer = createServer()), {
+      NodeHttpServer.layerServer(() => (nodeServer = makeNodeServer()), {
         port: options.port,
         host: options.host,
         gracefulShutdownTimeout: SHUTDOWN_GRACE,

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { afterAll, describe, expect, it } from "vitest"
+import { makeNodeServer } from "../../server/http/server.ts"
 import { freePort } from "../support/server.ts"
 
 const MAIN = resolve(import.meta.dirname, "../../server/main.ts")
@@ -81,4 +82,23 @@ describe("embedded product start-up", () => {
     child.kill("SIGTERM")
     expect(await exited).toBe(0)
   }, 150_000)
+})
+
+describe("HTTP server between listen and serve", () => {
+  it("answers a request that arrived before the request handler was attached", async () => {
+    const server = makeNodeServer()
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()))
+    try {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      const early = probe(`http://127.0.0.1:${port}/api/health`)
+      await sleep(300) // the request is parsed meanwhile; plain Node would drop it
+      server.on("request", (_req, res) => res.end("late handler"))
+      expect(await early).toBe(200)
+      expect(await probe(`http://127.0.0.1:${port}/again`)).toBe(200)
+    } finally {
+      server.closeAllConnections()
+      await new Promise((r) => server.close(r))
+    }
+  })
 })

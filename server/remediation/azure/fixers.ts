@@ -1,0 +1,151 @@
+/**
+ * Azure fixers for the safe, reversible recommendations: storage account settings (secure transfer, TLS 1.2, blob
+ * anonymous access, cross-tenant replication, trusted services bypass, Entra authorization default), blob and file
+ * service soft delete and versioning, SQL database TDE, App Service settings (HTTPS only, FTPS, TLS 1.2, HTTP/2,
+ * remote debugging, managed identity). Writes read the current object first where the API replaces nested objects,
+ * and wait for long-running operations (202 + Azure-AsyncOperation / Location).
+ */
+import { Schema } from "effect"
+import type { DetailRow } from "../../scanner/check.ts"
+import type { RestClient } from "../../scanner/rest/http.ts"
+import { FixError, waitUntil, type RestFixer } from "../../scanner/rest/remediation.ts"
+import type { AzureEndpoints } from "../../scanner/azure/endpoints.ts"
+import { STORAGE_API } from "../../scanner/azure/collectors/storage.ts"
+import { SQL_API } from "../../scanner/azure/collectors/databases.ts"
+import { WEB_API } from "../../scanner/azure/collectors/appservice.ts"
+
+export interface AzureFixContext {
+  readonly client: RestClient
+  readonly subscriptionId: string
+  readonly endpoints: AzureEndpoints
+  readonly signal?: AbortSignal
+}
+
+export type AzureFixer = RestFixer<AzureFixContext>
+
+const AsyncStatus = Schema.Struct({ status: Schema.String, error: Schema.optionalKey(Schema.Struct({ code: Schema.optionalKey(Schema.String), message: Schema.optionalKey(Schema.String) })) })
+
+/** The row's ARM id, checked to belong to the scanned subscription (a row must not steer writes elsewhere). */
+const armIdOf = (ctx: AzureFixContext, row: DetailRow): string => {
+  const id = row.resource_id
+  if (!new RegExp(`^/subscriptions/${ctx.subscriptionId}/resourceGroups/[^/]+/providers/`, "i").test(id)) throw new FixError(`"${id}" is not a resource of subscription ${ctx.subscriptionId}`)
+  if (id.includes("..") || id.includes("?") || id.includes("#")) throw new FixError(`"${id}" is not a valid resource id`)
+  return id
+}
+
+/** PUT/PATCH an ARM resource and wait for a long-running operation to finish. */
+async function armWrite(ctx: AzureFixContext, method: "PUT" | "PATCH", id: string, apiVersion: string, body: unknown, op: string): Promise<void> {
+  const url = `${ctx.endpoints.arm}${id}?api-version=${apiVersion}`
+  const res = await ctx.client.send({ method, url, audience: ctx.endpoints.armAudience, op, body })
+  if (res.status !== 202 && res.status !== 201) return
+  const asyncUrl = res.headers.get("azure-asyncoperation")
+  const location = res.headers.get("location")
+  const signal = ctx.signal === undefined ? {} : { signal: ctx.signal }
+  if (asyncUrl !== null) {
+    const final = await waitUntil(() => ctx.client.json({ url: asyncUrl, audience: ctx.endpoints.armAudience, op: `${op}/operation` }, AsyncStatus), (s) => ["Succeeded", "Failed", "Canceled"].includes(s.status), { what: op, ...signal })
+    if (final.status !== "Succeeded") throw new FixError(`${op} ${final.status.toLowerCase()}: ${final.error?.message ?? final.error?.code ?? "no details"}`)
+  } else if (location !== null) {
+    await waitUntil(() => ctx.client.send({ url: location, audience: ctx.endpoints.armAudience, op: `${op}/operation` }), (r) => r.status !== 202, { what: op, ...signal })
+  }
+}
+
+async function armRead<S extends Schema.ConstraintDecoder<unknown>>(ctx: AzureFixContext, id: string, apiVersion: string, schema: S, op: string): Promise<S["Type"]> {
+  return ctx.client.json({ url: `${ctx.endpoints.arm}${id}?api-version=${apiVersion}`, audience: ctx.endpoints.armAudience, op }, schema)
+}
+
+const accountPatch = (checkId: string, description: string, properties: Record<string, unknown>, done: string, cutsAccess?: string): AzureFixer => ({
+  checkIds: [checkId],
+  description,
+  ...(cutsAccess === undefined ? {} : { cutsAccess }),
+  apply: async (ctx, row) => {
+    await armWrite(ctx, "PATCH", armIdOf(ctx, row), STORAGE_API, { properties }, "Microsoft.Storage/storageAccounts/write")
+    return `${done} on storage account ${String(row["name"] ?? row.resource_id)}.`
+  },
+})
+
+const Properties = Schema.Struct({ properties: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)) })
+
+/** Blob/file service settings: read the current properties, merge, PUT them back whole. */
+const servicePut = (checkId: string, service: "blobServices" | "fileServices", description: string, patch: Record<string, unknown>, done: string): AzureFixer => ({
+  checkIds: [checkId],
+  description,
+  apply: async (ctx, row) => {
+    const id = `${armIdOf(ctx, row)}/${service}/default`
+    const current = await armRead(ctx, id, STORAGE_API, Properties, `Microsoft.Storage/storageAccounts/${service}/read`)
+    await armWrite(ctx, "PUT", id, STORAGE_API, { properties: { ...(current.properties ?? {}), ...patch } }, `Microsoft.Storage/storageAccounts/${service}/write`)
+    return `${done} on storage account ${String(row["name"] ?? row.resource_id)}.`
+  },
+})
+
+const siteConfig = (checkId: string, description: string, properties: Record<string, unknown>, done: string, cutsAccess?: string): AzureFixer => ({
+  checkIds: [checkId],
+  description,
+  ...(cutsAccess === undefined ? {} : { cutsAccess }),
+  apply: async (ctx, row) => {
+    await armWrite(ctx, "PATCH", `${armIdOf(ctx, row)}/config/web`, WEB_API, { properties }, "Microsoft.Web/sites/config/write")
+    return `${done} on app ${String(row["name"] ?? row.resource_id)}.`
+  },
+})
+
+const NetworkAcls = Schema.Struct({ properties: Schema.optionalKey(Schema.Struct({ networkAcls: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)) })) })
+const Identity = Schema.Struct({ identity: Schema.optionalKey(Schema.Struct({ type: Schema.optionalKey(Schema.String), userAssignedIdentities: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)) })) })
+
+export const azureFixers: ReadonlyArray<AzureFixer> = [
+  accountPatch("storage_secure_transfer_required", "Requires HTTPS for every request to the storage account.", { supportsHttpsTrafficOnly: true }, "Enabled secure transfer", "Clients that use plain HTTP endpoints are refused."),
+  accountPatch("storage_minimum_tls_12", "Sets the account's minimum TLS version to 1.2.", { minimumTlsVersion: "TLS1_2" }, "Set minimum TLS 1.2", "Clients limited to TLS 1.0/1.1 can no longer connect."),
+  accountPatch("storage_blob_anonymous_access_disabled", "Disallows anonymous (public) blob access on the account.", { allowBlobPublicAccess: false }, "Disabled anonymous blob access", "Containers that were intentionally public stop serving anonymous readers."),
+  accountPatch("storage_cross_tenant_replication_disabled", "Disallows object replication to other Entra tenants.", { allowCrossTenantReplication: false }, "Disabled cross-tenant replication"),
+  accountPatch("storage_default_to_entra_authorization", "Makes the portal use Microsoft Entra authorization by default for the account.", { defaultToOAuthAuthentication: true }, "Defaulted portal access to Entra authorization"),
+  {
+    checkIds: ["storage_trusted_azure_services"],
+    description: "Adds AzureServices to the firewall bypass list (network rules are otherwise kept as they are).",
+    apply: async (ctx, row) => {
+      const id = armIdOf(ctx, row)
+      const current = await armRead(ctx, id, STORAGE_API, NetworkAcls, "Microsoft.Storage/storageAccounts/read")
+      const acls = current.properties?.networkAcls ?? { defaultAction: "Allow" }
+      const bypass = String(acls["bypass"] ?? "None").split(",").map((s) => s.trim()).filter((s) => s !== "" && s !== "None")
+      // networkAcls is replaced as a whole by PATCH: send the complete object.
+      await armWrite(ctx, "PATCH", id, STORAGE_API, { properties: { networkAcls: { ...acls, bypass: [...new Set([...bypass, "AzureServices"])].join(", ") } } }, "Microsoft.Storage/storageAccounts/write")
+      return `Trusted Azure services may now bypass the firewall of ${String(row["name"] ?? id)}.`
+    },
+  },
+  servicePut("storage_blob_soft_delete", "blobServices", "Keeps deleted blobs for 7 days (soft delete; storage of deleted data is billed).", { deleteRetentionPolicy: { enabled: true, days: 7 } }, "Enabled blob soft delete (7 days)"),
+  servicePut("storage_container_soft_delete", "blobServices", "Keeps deleted containers for 7 days.", { containerDeleteRetentionPolicy: { enabled: true, days: 7 } }, "Enabled container soft delete (7 days)"),
+  servicePut("storage_blob_versioning", "blobServices", "Turns on blob versioning (previous versions are billed).", { isVersioningEnabled: true }, "Enabled blob versioning"),
+  servicePut("storage_file_share_soft_delete", "fileServices", "Keeps deleted file shares for 7 days.", { shareDeleteRetentionPolicy: { enabled: true, days: 7 } }, "Enabled file share soft delete (7 days)"),
+  {
+    checkIds: ["sql_database_tde_enabled"],
+    description: "Turns on Transparent Data Encryption for the database (online; the initial encryption scan runs in the background).",
+    apply: async (ctx, row) => {
+      const id = armIdOf(ctx, row)
+      if (!/\/providers\/Microsoft\.Sql\/servers\/[^/]+\/databases\/[^/]+$/i.test(id)) throw new FixError(`"${id}" is not a SQL database`)
+      await armWrite(ctx, "PUT", `${id}/transparentDataEncryption/current`, SQL_API, { properties: { state: "Enabled" } }, "Microsoft.Sql/servers/databases/transparentDataEncryption/write")
+      return `Enabled TDE on database ${String(row["name"] ?? id)}.`
+    },
+  },
+  {
+    checkIds: ["app_https_only"],
+    description: "Turns on HTTPS Only: HTTP requests are redirected to HTTPS.",
+    apply: async (ctx, row) => {
+      await armWrite(ctx, "PATCH", armIdOf(ctx, row), WEB_API, { properties: { httpsOnly: true } }, "Microsoft.Web/sites/write")
+      return `Enabled HTTPS Only on app ${String(row["name"] ?? row.resource_id)}.`
+    },
+  },
+  {
+    checkIds: ["app_managed_identity"],
+    description: "Adds a system-assigned managed identity to the app (existing user-assigned identities are kept).",
+    apply: async (ctx, row) => {
+      const id = armIdOf(ctx, row)
+      const current = await armRead(ctx, id, WEB_API, Identity, "Microsoft.Web/sites/read")
+      const type = current.identity?.type ?? "None"
+      const next = /UserAssigned/i.test(type) ? "SystemAssigned, UserAssigned" : "SystemAssigned"
+      await armWrite(ctx, "PATCH", id, WEB_API, { identity: { type: next, ...(current.identity?.userAssignedIdentities === undefined ? {} : { userAssignedIdentities: current.identity.userAssignedIdentities }) } }, "Microsoft.Web/sites/write")
+      return `Assigned a system managed identity to app ${String(row["name"] ?? id)}.`
+    },
+  },
+  siteConfig("app_ftps_only", "Allows only FTPS for FTP deployments (plain FTP is refused).", { ftpsState: "FtpsOnly" }, "Set FTP state to FTPS only", "Deployment tools using plain FTP stop working."),
+  siteConfig("app_min_tls_12", "Sets the app's minimum inbound TLS version to 1.2.", { minTlsVersion: "1.2" }, "Set minimum TLS 1.2", "Clients limited to TLS 1.0/1.1 can no longer connect."),
+  siteConfig("app_http2_enabled", "Enables HTTP/2 for the app.", { http20Enabled: true }, "Enabled HTTP/2"),
+  siteConfig("app_remote_debugging_off", "Turns remote debugging off.", { remoteDebuggingEnabled: false }, "Turned remote debugging off"),
+]
+

@@ -2,7 +2,7 @@
  * Every route of both specs (access §2 route table, scanning §2), as data (`ROUTES`) and as the wouter tree
  * (`AppRoutes`). Public routes sit behind the authentication gate's public rules; authenticated routes need a
  * session; the dashboard routes share one `DashboardShell`, which stays mounted while moving between them.
- * The scanning screens are lazy: each one is its own chunk, loaded on first visit.
+ * The scanning screens, User Management and Profile Settings are lazy: each one is its own chunk, loaded on first visit.
  * Any other path shows the 404 page.
  */
 import { lazy, Suspense, type ComponentType, type ReactNode } from "react"
@@ -19,13 +19,16 @@ import { InvitationAcceptView } from "./invitations/invitation-accept.view.tsx"
 import { InvitationSignupView } from "./invitations/invitation-signup.view.tsx"
 import { DashboardLayout } from "./layouts/dashboard-layout.tsx"
 import { NotFoundView } from "./not-found.view.tsx"
-import { ProfileView } from "./profile/profile.view.tsx"
 import { PermissionGate, RootRedirect, RouteGate, RouteStateMessage, WorkspaceGate, type RouteAccess } from "./route-gates.tsx"
-import { UserManagementView } from "./team/user-management.view.tsx"
 import { Spinner } from "./ui/spinner.tsx"
 import { WorkspaceSelectionView } from "./workspaces/workspace-selection.view.tsx"
 import * as css from "./routes.css.ts"
 
+// User Management (with its table library) and Profile Settings are visited rarely: their own chunks too.
+const UserManagementView = lazy(() =>
+  import("./team/user-management.view.tsx").then((m) => ({ default: m.UserManagementView })),
+)
+const ProfileView = lazy(() => import("./profile/profile.view.tsx").then((m) => ({ default: m.ProfileView })))
 const ScanListView = lazy(() => import("./scans/scan-list.view.tsx").then((m) => ({ default: m.ScanListView })))
 const ScanDetailView = lazy(() => import("./scans/scan-detail.view.tsx").then((m) => ({ default: m.ScanDetailView })))
 const FindingsView = lazy(() => import("./scans/findings.view.tsx").then((m) => ({ default: m.FindingsView })))

@@ -1,0 +1,60 @@
+/**
+ * The check lists in server/scanner/gcp/CHECKS.md and server/scanner/azure/CHECKS.md are rendered from the
+ * catalogues and must match them (UPDATE_CHECK_DOCS=1 rewrites them).
+ */
+import { readFileSync, writeFileSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+import { expect, it } from "vitest"
+import { azureChecks, azureServices } from "../../server/scanner/azure/catalogue.ts"
+import { gcpChecks, gcpServices } from "../../server/scanner/gcp/catalogue.ts"
+import { azureFixerFor } from "../../server/remediation/azure/remediate.ts"
+import { gcpFixerFor } from "../../server/remediation/gcp/remediate.ts"
+import type { RestCheckMeta } from "../../server/scanner/rest/engine.ts"
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..")
+
+function render(title: string, intro: string, services: ReadonlyArray<{ id: string; name: string }>, checks: ReadonlyArray<RestCheckMeta>, refs: (c: RestCheckMeta) => string, fixer: (id: string) => boolean): string {
+  const lines = [`# ${title}`, "", intro, "", `${checks.length} checks, ${checks.filter((c) => fixer(c.id)).length} with an automatic fix.`, ""]
+  for (const s of services) {
+    const list = checks.filter((c) => c.service === s.id)
+    if (list.length === 0) continue
+    lines.push(`## ${s.name} (\`${s.id}\`)`, "", "| Check id | CIS | Severity | Fixer | Reads |", "|---|---|---|---|---|")
+    for (const c of list) lines.push(`| \`${c.id}\` | ${refs(c)} | ${c.severity} | ${fixer(c.id) ? "yes" : "no"} | ${c.reads.replace(/\|/g, "\\|")} |`)
+    lines.push("")
+  }
+  return lines.join("\n")
+}
+
+const docs = [
+  {
+    path: "server/scanner/gcp/CHECKS.md",
+    text: render(
+      "GCP checks",
+      "Generated from `server/scanner/gcp/catalogue.ts` by `tests/scanner-gcp/catalogue-doc.test.ts` (UPDATE_CHECK_DOCS=1). CIS ids are those of the CIS Google Cloud Platform Foundation Benchmark v4.0.0, identical in v3.0.0.",
+      gcpServices,
+      gcpChecks,
+      (c) => c.cisRefs["v4"] ?? "",
+      (id) => gcpFixerFor(id) !== undefined,
+    ),
+  },
+  {
+    path: "server/scanner/azure/CHECKS.md",
+    text: render(
+      "Azure checks",
+      "Generated from `server/scanner/azure/catalogue.ts` by `tests/scanner-gcp/catalogue-doc.test.ts` (UPDATE_CHECK_DOCS=1). CIS ids: CIS Microsoft Azure Foundations Benchmark v3.0.0 / v4.0.0 (— when the version has no such control).",
+      azureServices,
+      azureChecks,
+      (c) => `${c.cisRefs["v3"] ?? "—"} / ${c.cisRefs["v4"] ?? "—"}`,
+      (id) => azureFixerFor(id) !== undefined,
+    ),
+  },
+]
+
+it("the CHECKS.md files list the catalogues", () => {
+  for (const d of docs) {
+    const file = join(ROOT, d.path)
+    if (process.env["UPDATE_CHECK_DOCS"] === "1") writeFileSync(file, `${d.text}\n`)
+    expect(readFileSync(file, "utf8"), `${d.path} is stale: run UPDATE_CHECK_DOCS=1 npx vitest run tests/scanner-gcp/catalogue-doc.test.ts`).toBe(`${d.text}\n`)
+  }
+})

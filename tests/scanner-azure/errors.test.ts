@@ -4,7 +4,9 @@
  * Retry-After, token refresh on 401, nextLink paging (and refusing a nextLink to a foreign host), connection tests.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { testAzureConnection } from "../../server/scanner/azure/connection-test.ts"
+import { Effect } from "effect"
+import { testAzureConnection, testAzureConnectionEffect } from "../../server/scanner/azure/connection-test.ts"
+import { scanAzureServiceEffect } from "../../server/scanner/azure/scan-service.ts"
 import { azureEndpointsAt } from "../../server/scanner/azure/endpoints.ts"
 import { ConnectionTestError, ScanSetupError } from "../../server/scanner/rest/engine.ts"
 import { startCloudFixtureServer, type CloudFixtureServer } from "../support/cloud-fixture-server.ts"
@@ -79,6 +81,15 @@ describe("Azure credentials and setup", () => {
   it("connection test: reads the subscription and answers its id, name and tenant", async () => {
     const info = await testAzureConnection({ credentials: fx.credentialsFor(INSECURE.subscriptionId), endpoints: azureEndpointsAt(fx.server.origin) })
     expect(info).toEqual({ subscriptionId: INSECURE.subscriptionId, displayName: "Legacy", state: "Enabled", tenantId: INSECURE.tenantId })
+  })
+
+  it("Effect variants: typed failures, and the same results", async () => {
+    const endpoints = azureEndpointsAt(fx.server.origin)
+    expect((await Effect.runPromise(testAzureConnectionEffect({ credentials: fx.credentialsFor(HARDENED.subscriptionId), endpoints }))).displayName).toBe("Production")
+    const failure = await Effect.runPromise(Effect.flip(testAzureConnectionEffect({ credentials: { ...fx.credentialsFor(HARDENED.subscriptionId), clientSecret: "nope" }, endpoints })))
+    expect(failure.reason).toBe("invalid_credentials")
+    const scan = await Effect.runPromise(scanAzureServiceEffect({ credentials: fx.credentialsFor(INSECURE.subscriptionId), service: "cosmosdb", endpoints }))
+    expect(scan.findings.map((f) => f.status)).toEqual(["fail", "fail"])
   })
 
   it("gets one token per audience: ARM for resources, Graph for Entra settings", async () => {

@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parseServiceAccountKey, trustedTokenUri, DEFAULT_TOKEN_URI } from "../../server/scanner/gcp/auth.ts"
-import { testGcpConnection } from "../../server/scanner/gcp/connection-test.ts"
+import { Effect } from "effect"
+import { testGcpConnection, testGcpConnectionEffect } from "../../server/scanner/gcp/connection-test.ts"
+import { scanGcpServiceEffect } from "../../server/scanner/gcp/scan-service.ts"
 import { gcpEndpointsAt } from "../../server/scanner/gcp/endpoints.ts"
 import { ConnectionTestError, ScanSetupError } from "../../server/scanner/rest/engine.ts"
 import { retryAfterMs } from "../../server/scanner/rest/http.ts"
@@ -79,6 +81,19 @@ describe("GCP credentials and setup", () => {
   it("an endpoint that does not answer is unreachable", async () => {
     const e = await setupError(fx.scan("hardened-proj", "storage", { endpoints: { ...gcpEndpointsAt(fx.server.origin), cloudresourcemanager: "http://127.0.0.1:9/crm" }, maxAttempts: 1, timeoutMs: 2_000 }))
     expect(e.reason).toBe("unreachable")
+  })
+
+  it("Effect variants: typed failures, and the same results", async () => {
+    const endpoints = gcpEndpointsAt(fx.server.origin)
+    const ok = await Effect.runPromise(testGcpConnectionEffect({ credentials: { serviceAccountKey: fx.scanner.keyJson }, projectId: "insecure-proj", endpoints }))
+    expect(ok.projectNumber).toBe("222222222222")
+    const failure = await Effect.runPromise(Effect.flip(testGcpConnectionEffect({ credentials: { serviceAccountKey: "[]" }, endpoints })))
+    expect(failure).toBeInstanceOf(ConnectionTestError)
+    expect(failure.reason).toBe("invalid_input")
+    const scan = await Effect.runPromise(scanGcpServiceEffect({ credentials: { serviceAccountKey: fx.scanner.keyJson }, projectId: "insecure-proj", service: "storage", endpoints, now: NOW }))
+    expect(scan.findings.map((f) => f.status)).toEqual(["fail", "fail"])
+    const setup = await Effect.runPromise(Effect.flip(scanGcpServiceEffect({ credentials: { serviceAccountKey: fx.scanner.keyJson }, service: "nope", endpoints })))
+    expect(setup.reason).toBe("unknown_service")
   })
 
   it("connection test: reads the project and answers its id and number", async () => {

@@ -8,7 +8,7 @@
  * - `remediation.confirmed` / `remediation.retried` ('Try again', only after a failure) → `remediating`; without
  *   remediate_findings the attempt toasts "You don't have permission to remediate findings" and nothing is sent.
  * - `remediating` → `viewing` with the row as the server now has it (toast with the server's message), or `failed`
- *   (toast with the §8 text; 'Try again' offered).
+ *   (toast with the §8 text; 'Try again' offered; the server's own reason, when it gave one, is kept as `errorDetail`).
  * - In `viewing`, a message over 100 characters collapses; `message.toggled` switches Show more / Show less.
  * - `row.updated` (the finding page reloaded while the dialog is open) replaces the row, so a pending remediation's
  *   outcome appears without closing. `dialog.closed` finishes (not while the call is in flight); the output carries
@@ -17,6 +17,7 @@
 import { assign, fromPromise, sendParent, setup } from "xstate"
 import { canRetryRemediation, type DetailRow, type RemediateResponse } from "../contracts/findings.ts"
 import type { FindingId } from "../contracts/ids.ts"
+import { serverMessage } from "../contracts/error-mapping.ts"
 import { ScanningMessages } from "../contracts/messages.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 
@@ -29,6 +30,8 @@ export interface RemediationInput {
 
 export interface RemediationContext extends RemediationInput {
   readonly error: string | null
+  /** The server's own reason for a refused call (e.g. no automatic fix for this check), shown under the §8 text. */
+  readonly errorDetail: string | null
   /** Show more (true) / Show less (false) of a long message. */
   readonly expanded: boolean
   readonly changed: boolean
@@ -74,10 +77,13 @@ export const remediationMachine = setup({
       row: ({ event }) => (event as unknown as { readonly output: RemediateResponse }).output.data.details,
       changed: true,
       error: null,
+      errorDetail: null,
       expanded: false,
     }),
-    assignError: assign({
-      error: ({ event }) => toFailure(errorOf(event), ScanningMessages.remediateFailed).message,
+    assignError: assign(({ event }) => {
+      const failure = toFailure(errorOf(event), ScanningMessages.remediateFailed)
+      const detail = serverMessage(failure.data) ?? null
+      return { error: failure.message, errorDetail: detail === failure.message ? null : detail }
     }),
     assignRow: assign(({ event }) => (event.type === "row.updated" ? { row: event.row, changed: true } : {})),
     /** Tells the finding page the row changed (it updates its table and polls a pending remediation). */
@@ -88,7 +94,7 @@ export const remediationMachine = setup({
   },
 }).createMachine({
   id: "remediation",
-  context: ({ input }) => ({ ...input, error: null, expanded: false, changed: false }),
+  context: ({ input }) => ({ ...input, error: null, errorDetail: null, expanded: false, changed: false }),
   initial: "opening",
   output: ({ context }) => ({ rowIndex: context.rowIndex, row: context.row, changed: context.changed }),
   states: {

@@ -38,18 +38,29 @@ export interface DataTableProps<T extends RowData> {
   /** Right-aligned columns (numbers, actions). */
   readonly endColumns?: ReadonlyArray<string>
   readonly busy?: boolean
+  /** A column that stays in view at the right edge while the table scrolls sideways (the row's action). */
+  readonly stickyEndColumn?: string
   /** Shown in a full-width row when there is no data. */
   readonly empty?: ReactNode
 }
 
-export function DataTable<T extends RowData>({ label, columns, data, rowId, endColumns = [], busy = false, empty }: DataTableProps<T>) {
+export function DataTable<T extends RowData>({
+  label,
+  columns,
+  data,
+  rowId,
+  endColumns = [],
+  busy = false,
+  stickyEndColumn,
+  empty,
+}: DataTableProps<T>) {
   const table = useTable({
     features: scanTableFeatures,
     columns: columns as ColumnDef<ScanTableFeatures, T, any>[],
     data: data as T[],
     getRowId: (row) => rowId(row),
   })
-  const end = (id: string) => (endColumns.includes(id) ? ` ${css.alignEnd}` : "")
+  const end = (id: string) => (endColumns.includes(id) ? ` ${css.alignEnd}` : "") + (id === stickyEndColumn ? ` ${css.stickyEnd}` : "")
   return (
     <div className={css.tableWrap}>
       <table className={css.table} aria-label={label} aria-busy={busy}>

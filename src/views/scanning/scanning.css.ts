@@ -93,6 +93,14 @@ export const clickableRow = style({ cursor: "pointer" })
 
 export const alignEnd = style({ textAlign: "right" })
 
+export const stickyEnd = style({
+  position: "sticky",
+  right: 0,
+  background: vars.color.surface,
+  boxShadow: `-1px 0 0 ${vars.color.border}`,
+  selectors: { [`${row}:hover > &`]: { background: vars.color.surfaceMuted }, "th&": { background: vars.color.surfaceMuted } },
+})
+
 /** Desktop only (≥ 1024 px) / below desktop only. */
 export const desktopOnly = style({ "@media": { [belowDesktop]: { display: "none" } } })
 export const mobileOnly = style({ "@media": { [desktop]: { display: "none" } } })
@@ -139,7 +147,7 @@ export const progressLabel = style({ fontSize: vars.font.sizeXs, color: vars.col
 
 export const stats = style({
   display: "grid",
-  gridTemplateColumns: "repeat(auto-fit, minmax(150px, 1fr))",
+  gridTemplateColumns: "repeat(auto-fit, minmax(96px, 1fr))",
   gap: vars.space.lg,
   margin: 0,
 })
@@ -147,7 +155,7 @@ export const stat = style({
   display: "flex",
   flexDirection: "column",
   gap: vars.space.xs,
-  padding: vars.space.lg,
+  padding: vars.space.md,
   borderRadius: vars.radius.md,
   background: vars.color.surfaceMuted,
   minWidth: 0,

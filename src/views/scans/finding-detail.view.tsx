@@ -144,6 +144,7 @@ function DetailsTable({ findingRef, finding }: { readonly findingRef: FindingRef
       data={rows}
       rowId={(r) => String(r.index)}
       endColumns={["remediation"]}
+      stickyEndColumn="remediation"
       empty={<span className={css.muted}>No resources were checked.</span>}
     />
   )
@@ -159,8 +160,8 @@ function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef;
             <SeverityBadge severity={finding.severity} />
             <FindingStatusBadge status={finding.status} />
           </div>
-          <h1 className={css.title}>{finding.description}</h1>
-          <span className={css.mono}>{finding.policy_check}</span>
+          <h1 className={css.title}>{finding.policy_check}</h1>
+          <p className={css.subtitle}>{finding.description}</p>
         </div>
       </div>
       <Card title="Details">
@@ -174,11 +175,13 @@ function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef;
         </dl>
         {finding.remediation === null ? null : <p className={local.guidance}>{finding.remediation}</p>}
         {finding.compliance.length === 0 ? null : (
-          <div className={local.detailHeader} aria-label="Compliance references">
+          <ul className={local.complianceRefs} aria-label="Compliance references">
             {finding.compliance.map((c) => (
-              <Badge key={`${c.framework}:${c.control}`} tone="neutral">{`${c.framework} ${c.control}`}</Badge>
+              <li key={`${c.framework}:${c.control}`} className={local.complianceRef} {...(c.title === undefined ? {} : { title: c.title })}>
+                {`${c.framework} ${c.control}`}
+              </li>
             ))}
-          </div>
+          </ul>
         )}
       </Card>
       <Card title="Affected resources" description={`${finding.details.length} checked`}>

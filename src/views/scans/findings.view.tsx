@@ -85,8 +85,8 @@ function FindingsTable({ findings, scanId, serviceName }: { readonly findings: R
           header: "Finding",
           cell: ({ row }) => (
             <span className={local.findingDescription}>
-              <Link href={findingPath(scanId, row.original.id, serviceName)}>{row.original.description}</Link>
-              <span className={css.subtle}>{row.original.policy_check}</span>
+              <Link href={findingPath(scanId, row.original.id, serviceName)}>{row.original.policy_check}</Link>
+              <span className={css.muted}>{row.original.description}</span>
             </span>
           ),
         }),
@@ -96,7 +96,8 @@ function FindingsTable({ findings, scanId, serviceName }: { readonly findings: R
           header: "Resources",
           cell: ({ row }) => {
             const failing = row.original.details.filter((d) => d.compliance === false).length
-            return <span className={css.nowrap}>{`${failing} of ${row.original.details.length} failing`}</span>
+            const checked = row.original.details.length
+            return <span className={css.nowrap}>{checked === 0 ? "None" : `${failing} of ${checked} failing`}</span>
           },
         }),
         helper.accessor("created_at", { header: "Found", cell: ({ getValue }) => <span className={css.nowrap}>{formatDateTime(getValue())}</span> }),
@@ -115,8 +116,8 @@ function FindingCards({ findings, scanId, serviceName }: { readonly findings: Re
             <SeverityBadge severity={f.severity} />
             <FindingStatusBadge status={f.status} />
           </div>
-          <Link href={findingPath(scanId, f.id, serviceName)}>{f.description}</Link>
-          <span className={css.subtle}>{f.policy_check}</span>
+          <Link href={findingPath(scanId, f.id, serviceName)}>{f.policy_check}</Link>
+          <span className={css.muted}>{f.description}</span>
         </li>
       ))}
     </ul>

@@ -76,6 +76,7 @@ export function RemediationDialog({ dialogRef, guidance }: { readonly dialogRef:
   const row = useSelector(dialogRef, (s) => s.context.row)
   const canRemediate = useSelector(dialogRef, (s) => s.context.canRemediate)
   const error = useSelector(dialogRef, (s) => s.context.error)
+  const errorDetail = useSelector(dialogRef, (s) => s.context.errorDetail)
   const confirming = useSelector(dialogRef, (s) => s.matches("confirming"))
   const remediating = useSelector(dialogRef, (s) => s.matches("remediating"))
   const failed = useSelector(dialogRef, (s) => s.matches("failed"))
@@ -111,7 +112,11 @@ export function RemediationDialog({ dialogRef, guidance }: { readonly dialogRef:
           <Spinner aria-label="Remediating" />
         </div>
       ) : null}
-      {failed ? <AlertBox tone="error">{error ?? ScanningMessages.remediateFailed}</AlertBox> : null}
+      {failed ? (
+        <AlertBox tone="error" title={error ?? ScanningMessages.remediateFailed}>
+          {errorDetail ?? undefined}
+        </AlertBox>
+      ) : null}
       {viewing && row.remediate !== undefined ? <RecordView dialogRef={dialogRef} record={row.remediate} /> : null}
       <DialogFooter>
         <Button variant="secondary" onPress={close} isDisabled={remediating}>

@@ -88,19 +88,18 @@ function ServiceCards({ detailRef, services }: { readonly detailRef: ScanDetailR
   return (
     <ul className={css.cardList} aria-label="Services">
       {services.map((service) => (
-        <li key={service.id} className={css.itemCard}>
-          <div className={css.itemCardHeader}>
-            <strong>{service.service_name}</strong>
-            <RunStatusBadge status={service.status} />
+        <li key={service.id} className={local.serviceItem}>
+          <div className={local.serviceMain}>
+            <div className={css.itemCardHeader}>
+              <strong>{service.service_name}</strong>
+              <RunStatusBadge status={service.status} />
+            </div>
+            <span className={css.muted}>
+              {`${service.findings_count} findings · ${service.passed_findings} passed · `}
+              <span className={service.failed_findings > 0 ? local.failedCount : undefined}>{`${service.failed_findings} failed`}</span>
+            </span>
           </div>
-          <dl className={css.facts}>
-            <Fact label="Findings">{service.findings_count}</Fact>
-            <Fact label="Passed">{service.passed_findings}</Fact>
-            <Fact label="Failed">{service.failed_findings}</Fact>
-          </dl>
-          <div>
-            <ViewFindingsButton detailRef={detailRef} service={service} />
-          </div>
+          <ViewFindingsButton detailRef={detailRef} service={service} />
         </li>
       ))}
     </ul>

@@ -10,7 +10,21 @@ export const summary = style({
   "@media": { "screen and (max-width: 900px)": { gridTemplateColumns: "minmax(0, 1fr)" } },
 })
 
-export const failedCount = style({ color: vars.color.dangerText })
+export const failedCount = style({ color: vars.color.dangerText, fontWeight: vars.font.weightSemibold })
+
+/** A service below 1024 px: name, status and counts, with 'View findings' beside (beneath on phones). */
+export const serviceItem = style({
+  display: "flex",
+  alignItems: "center",
+  justifyContent: "space-between",
+  gap: vars.space.md,
+  padding: vars.space.md,
+  border: `1px solid ${vars.color.border}`,
+  borderRadius: vars.radius.md,
+  background: vars.color.surface,
+  "@media": { "screen and (max-width: 480px)": { flexDirection: "column", alignItems: "stretch" } },
+})
+export const serviceMain = style({ display: "flex", flexDirection: "column", gap: vars.space.xs, minWidth: 0, flex: 1 })
 
 export const breakdown = style({
   display: "flex",
@@ -75,7 +89,18 @@ export const valueList = style({ margin: 0, paddingLeft: vars.space.lg })
 
 export const lengthNote = style({ display: "block", fontSize: vars.font.sizeXs, color: vars.color.textSubtle })
 
-export const detailCell = style({ maxWidth: "420px", overflowWrap: "anywhere" })
+/** Text cells keep whole words where they can (break-word, unlike anywhere, leaves min-content at the longest word). */
+export const detailCell = style({ minWidth: "5rem", maxWidth: "420px", overflowWrap: "break-word" })
+
+export const complianceRefs = style({ display: "flex", flexWrap: "wrap", gap: vars.space.xs, listStyle: "none", margin: 0, padding: 0 })
+export const complianceRef = style({
+  padding: `2px ${vars.space.sm}`,
+  borderRadius: vars.radius.sm,
+  background: vars.color.surfaceHover,
+  color: vars.color.textMuted,
+  fontSize: vars.font.sizeXs,
+  fontWeight: vars.font.weightSemibold,
+})
 
 export const guidance = style({
   margin: 0,

@@ -12,6 +12,10 @@ import { metricAlertMatches } from "../../server/scanner/gcp/checks/logging.ts"
 import { exposesPort, portsCover } from "../../server/scanner/gcp/checks/vpc.ts"
 import { durationSeconds } from "../../server/scanner/rest/engine.ts"
 import { isUnder } from "../../server/scanner/rest/http.ts"
+import { gcpEndpointsFromEnv } from "../../server/scanner/gcp/endpoints.ts"
+import { azureEndpointsFromEnv } from "../../server/scanner/azure/endpoints.ts"
+import { gcpCredentialsFromFields } from "../../server/scanner/gcp/session.ts"
+import { azureCredentialsFromFields } from "../../server/scanner/azure/session.ts"
 
 const port = fc.integer({ min: 0, max: 65535 })
 
@@ -90,5 +94,20 @@ describe("provider error bodies", () => {
     expect(classifyAzureError(403, parseAzureError(403, { error: { code: "AuthorizationFailed", message: "no" } }))).toBe("access_denied")
     expect(classifyAzureError(409, parseAzureError(409, { error: { code: "MissingSubscriptionRegistration", message: "no" } }))).toBe("unsupported")
     expect(classifyAzureError(429, parseAzureError(429, {}))).toBe("throttled")
+  })
+})
+
+describe("configuration adapters", () => {
+  it("maps the add-account payload fields to engine credentials", () => {
+    expect(gcpCredentialsFromFields({ service_account_key: "{}" })).toEqual({ serviceAccountKey: "{}" })
+    expect(gcpCredentialsFromFields({ service_account_key: " " })).toBeUndefined()
+    expect(azureCredentialsFromFields({ tenant_id: "t", client_id: "c", client_secret: "s", subscription_id: "x" })).toEqual({ tenantId: "t", clientId: "c", clientSecret: "s", subscriptionId: "x" })
+    expect(azureCredentialsFromFields({ tenant_id: "t", client_id: "c", subscription_id: "x" })).toBeUndefined()
+  })
+
+  it("reads GCP_ENDPOINT_URL / AZURE_ENDPOINT_URL", () => {
+    expect(gcpEndpointsFromEnv({})).toBeUndefined()
+    expect(gcpEndpointsFromEnv({ GCP_ENDPOINT_URL: "http://127.0.0.1:4000" })).toMatchObject({ token: "http://127.0.0.1:4000/oauth2.googleapis.com/token", storage: "http://127.0.0.1:4000/storage.googleapis.com" })
+    expect(azureEndpointsFromEnv({ AZURE_ENDPOINT_URL: "http://127.0.0.1:4000/" })).toMatchObject({ arm: "http://127.0.0.1:4000/management.azure.com", armAudience: "https://management.azure.com" })
   })
 })

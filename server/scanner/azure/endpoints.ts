@@ -47,3 +47,9 @@ export function resolveAzureEndpoints(overrides: Partial<AzureEndpoints> | undef
   }
   return Object.fromEntries(Object.entries(merged).map(([k, v]) => [k, v.replace(/\/+$/, "")])) as unknown as AzureEndpoints
 }
+
+/** AZURE_ENDPOINT_URL=<origin> sends Entra, ARM and Graph calls to `${origin}/{host}` (fixture server layout). */
+export function azureEndpointsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): AzureEndpoints | undefined {
+  const origin = env["AZURE_ENDPOINT_URL"]
+  return origin === undefined || origin.trim() === "" ? undefined : azureEndpointsAt(origin.trim())
+}

@@ -9,6 +9,19 @@ import { azureTokenSource, InvalidAzureCredentials, validateAzureCredentials, ty
 import { resolveAzureEndpoints, type AzureEndpoints } from "./endpoints.ts"
 import { classifyAzureError, parseAzureError } from "./errors.ts"
 
+/** The engine's credentials from the add-account payload's field names; undefined when one is missing or blank. */
+export function azureCredentialsFromFields(fields: {
+  readonly tenant_id?: string | undefined
+  readonly client_id?: string | undefined
+  readonly client_secret?: string | undefined
+  readonly subscription_id?: string | undefined
+}): AzureCredentialsInput | undefined {
+  const { tenant_id, client_id, client_secret, subscription_id } = fields
+  const blank = (v: string | undefined) => v === undefined || v.trim() === ""
+  if (blank(tenant_id) || blank(client_id) || blank(client_secret) || blank(subscription_id)) return undefined
+  return { tenantId: tenant_id!, clientId: client_id!, clientSecret: client_secret!, subscriptionId: subscription_id! }
+}
+
 export interface AzureSessionInput {
   readonly credentials: AzureCredentialsInput
   readonly endpoints?: Partial<AzureEndpoints>

@@ -75,3 +75,13 @@ export function resolveGcpEndpoints(overrides: Partial<GcpEndpoints> | undefined
 
 /** The scope requested for every call: read access everywhere is granted by IAM roles, not by the scope. */
 export const GCP_SCOPE = "https://www.googleapis.com/auth/cloud-platform"
+
+/**
+ * Endpoint overrides from the environment (operator configuration, like AWS_ENDPOINT_URL for the AWS engine):
+ * GCP_ENDPOINT_URL=<origin> sends every API and the token endpoint to `${origin}/{api}.googleapis.com`
+ * (the fixture server layout); unset → the real Google endpoints.
+ */
+export function gcpEndpointsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): GcpEndpoints | undefined {
+  const origin = env["GCP_ENDPOINT_URL"]
+  return origin === undefined || origin.trim() === "" ? undefined : gcpEndpointsAt(origin.trim())
+}

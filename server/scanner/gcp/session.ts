@@ -14,6 +14,15 @@ export interface GcpCredentialsInput {
   readonly serviceAccountKey: string | ServiceAccountKey
 }
 
+/**
+ * The engine's credentials from the add-account payload's field names (src/contracts/accounts.ts `Credentials`):
+ * `service_account_key` is the key file's JSON text. Undefined when the field is missing or blank.
+ */
+export function gcpCredentialsFromFields(fields: { readonly service_account_key?: string | undefined }): GcpCredentialsInput | undefined {
+  const key = fields.service_account_key
+  return key === undefined || key.trim() === "" ? undefined : { serviceAccountKey: key }
+}
+
 export interface GcpSessionInput {
   readonly credentials: GcpCredentialsInput
   /** Project to read; default: the key's project_id. */

@@ -31,7 +31,8 @@ import { useNavigateAction, useRouteState } from "./auth/auth-effects-context.ts
 import { useSessionCommands, useSessionErrorMessage, useSessionStatus, type SessionStatus } from "./session-status.tsx"
 import { AlertBox } from "./ui/alert-box.tsx"
 import { Button } from "./ui/button.tsx"
-import { CloseIcon } from "./ui/icons.tsx"
+import { PRODUCT_NAME } from "./layouts/auth-layout.tsx"
+import { CloseIcon, ShieldCheckIcon } from "./ui/icons.tsx"
 import { Spinner } from "./ui/spinner.tsx"
 import * as css from "./route-gates.css.ts"
 
@@ -98,20 +99,42 @@ export function Authenticating() {
   )
 }
 
+/** A full-page problem a gate cannot get past on its own: the product mark, what failed, why, and the way out. */
+function GateProblem({
+  title,
+  message,
+  children,
+}: {
+  readonly title: string
+  readonly message: string
+  readonly children: ReactNode
+}) {
+  return (
+    <main className={css.fullPage}>
+      <section className={css.problem} aria-labelledby="gate-problem-title">
+        <p className={css.brand}>
+          <span className={css.brandMark}>
+            <ShieldCheckIcon size={18} />
+          </span>
+          {PRODUCT_NAME}
+        </p>
+        <h1 id="gate-problem-title" className={css.title}>
+          {title}
+        </h1>
+        <AlertBox tone="error">{message}</AlertBox>
+        <div className={css.actions}>{children}</div>
+      </section>
+    </main>
+  )
+}
+
 /** The user could not be loaded for a reason other than authentication: say why and offer a retry. */
 export function SessionUnavailable({ message }: { readonly message: string }) {
   const { retry } = useSessionCommands()
   return (
-    <main className={css.fullPage}>
-      <div className={css.panel}>
-        <AlertBox tone="error" title="We could not load your account">
-          {message}
-        </AlertBox>
-        <div className={css.actions}>
-          <Button onPress={retry}>Retry</Button>
-        </div>
-      </div>
-    </main>
+    <GateProblem title="We could not load your account" message={message}>
+      <Button onPress={retry}>Retry</Button>
+    </GateProblem>
   )
 }
 
@@ -182,17 +205,15 @@ function RunningWorkspaceGate({ logic, children }: { readonly logic: DashboardGa
   if (state === "allowed") return <>{children}</>
   if (state === "failed") {
     return (
-      <main className={css.fullPage}>
-        <div className={css.panel}>
-          <AlertBox tone="error" title={message ?? OtherMessages.errorLoadingWorkspaces} />
-          <div className={css.actions}>
-            <Button onPress={() => gate.send({ type: "gate.retryRequested" })}>Retry</Button>
-            <Button variant="secondary" onPress={() => gate.send({ type: "gate.selectWorkspaceRequested" })}>
-              Select workspace
-            </Button>
-          </div>
-        </div>
-      </main>
+      <GateProblem
+        title={message ?? OtherMessages.errorLoadingWorkspaces}
+        message="Your workspaces could not be loaded. Try again, or choose a workspace."
+      >
+        <Button variant="secondary" onPress={() => gate.send({ type: "gate.selectWorkspaceRequested" })}>
+          Select workspace
+        </Button>
+        <Button onPress={() => gate.send({ type: "gate.retryRequested" })}>Retry</Button>
+      </GateProblem>
     )
   }
   return <GateLoading label="Loading workspace" fullPage />

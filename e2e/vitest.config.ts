@@ -6,7 +6,8 @@ export default defineConfig({
   test: {
     include: ["e2e/**/*.e2e.test.ts"],
     environment: "node",
-    globalSetup: ["e2e/support/global-setup.ts"],
+    // moto first: the product started by global-setup.ts inherits its AWS_ENDPOINT_URL.
+    globalSetup: ["e2e/support/moto-setup.ts", "e2e/support/global-setup.ts"],
     fileParallelism: false,
     testTimeout: 90_000,
     hookTimeout: 240_000,

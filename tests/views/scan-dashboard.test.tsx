@@ -33,7 +33,7 @@ describe("dashboard", () => {
 
   it("selecting a card opens the account page", async () => {
     const { currentUrl } = await renderDashboard()
-    await press(screen.getByRole("button", { name: "Open Production" }))
+    await press(screen.getByRole("button", { name: /^Production AWS/ }))
     expect(currentUrl()).toBe("/dashboard/accounts/1")
   })
 

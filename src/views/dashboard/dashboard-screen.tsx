@@ -52,9 +52,8 @@ function AccountCard({ dashboardRef, account }: { readonly dashboardRef: Dashboa
         onPress={() => dashboardRef.send({ type: "account.selected", accountId })}
         onHoverStart={() => dashboardRef.send({ type: "account.hovered", accountId })}
         onFocus={() => dashboardRef.send({ type: "account.hovered", accountId })}
-        aria-label={`Open ${account.account_name}`}
       >
-        <ProviderIcon name={account.cloud_provider_name} />
+        <ProviderIcon name={account.cloud_provider_name} decorative />
         <span className={css.cardTitles}>
           <span className={css.cardName}>{account.account_name}</span>
           <span className={shared.muted}>

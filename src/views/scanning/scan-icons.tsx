@@ -53,7 +53,16 @@ const PROVIDER_COLORS: Readonly<Record<string, readonly [string, string]>> = {
 }
 
 /** A provider mark: a rounded square with the provider's short name (no third-party logo files). */
-export function ProviderIcon({ name, size = 40 }: { readonly name: string; readonly size?: number }) {
+export function ProviderIcon({
+  name,
+  size = 40,
+  decorative = false,
+}: {
+  readonly name: string
+  readonly size?: number
+  /** Inside a control whose text already names the provider: hidden from assistive technology. */
+  readonly decorative?: boolean
+}) {
   const key = name.trim().toLowerCase()
   const label = key === "aws" ? "AWS" : key === "gcp" ? "GCP" : key === "azure" ? "Az" : (name.trim().charAt(0).toUpperCase() || "?")
   return (
@@ -66,8 +75,7 @@ export function ProviderIcon({ name, size = 40 }: { readonly name: string; reado
         color: PROVIDER_COLORS[key]?.[1] ?? "#ffffff",
         fontSize: Math.round(size * 0.32),
       }}
-      role="img"
-      aria-label={`${name} provider`}
+      {...(decorative ? { "aria-hidden": true } : { role: "img", "aria-label": `${name} provider` })}
     >
       {label}
     </span>

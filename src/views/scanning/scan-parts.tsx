@@ -11,7 +11,7 @@ import type { ReactNode } from "react"
 import { Breadcrumb, Breadcrumbs, Focusable, Tooltip, TooltipTrigger } from "react-aria-components"
 import { toRunStatus } from "../../contracts/common.ts"
 import { Dates } from "../../contracts/constants.ts"
-import { Badge, severityTone, type BadgeTone } from "../ui/badge.tsx"
+import { Badge, type BadgeTone } from "../ui/badge.tsx"
 import { Button, type ButtonProps } from "../ui/button.tsx"
 import { button as buttonRecipe } from "../ui/button.css.ts"
 import { Link } from "../ui/link.tsx"
@@ -64,8 +64,11 @@ export function RunStatusBadge({ status, inProgressLabel }: { readonly status: u
   )
 }
 
+const SEVERITY_KEYS = ["critical", "high", "medium", "low"] as const
+
 export function SeverityBadge({ severity }: { readonly severity: string }) {
-  return <Badge tone={severityTone(severity)}>{capitalise(severity)}</Badge>
+  const key = (SEVERITY_KEYS as ReadonlyArray<string>).includes(severity) ? (severity as (typeof SEVERITY_KEYS)[number]) : "unknown"
+  return <span className={parts.severity({ severity: key })}>{capitalise(severity)}</span>
 }
 
 const FINDING_TONES: Readonly<Record<string, BadgeTone>> = { pass: "success", fail: "danger", remediated: "accent" }

@@ -11,13 +11,23 @@
  */
 import { GetCallerIdentityCommand } from "@aws-sdk/client-sts"
 import { Data, Effect } from "effect"
+import { ProviderIds } from "../../src/contracts/constants.ts"
+import { testAzureConnectionEffect } from "../scanner/azure/connection-test.ts"
+import { azureEndpointsFromEnv } from "../scanner/azure/endpoints.ts"
+import { azureCredentialsFromFields } from "../scanner/azure/session.ts"
 import { makeAwsClients, type AwsCredentialsInput } from "../scanner/aws/clients.ts"
 import { classifyAwsError } from "../scanner/aws/errors.ts"
+import { testGcpConnectionEffect } from "../scanner/gcp/connection-test.ts"
+import { gcpEndpointsFromEnv } from "../scanner/gcp/endpoints.ts"
+import { gcpCredentialsFromFields } from "../scanner/gcp/session.ts"
+import type { ConnectionTestError } from "../scanner/rest/engine.ts"
 import type { StoredCredentials } from "./credential-vault.ts"
 
 export class ConnectionTestFailed extends Data.TaggedError("ConnectionTestFailed")<{
-  readonly reason: "invalid_credentials" | "role_needs_base_credentials" | "unreachable"
+  readonly reason: "invalid_credentials" | "role_needs_base_credentials" | "invalid_input" | "unreachable"
   readonly message: string
+  /** For "invalid_input": the payload field at fault (e.g. "credentials.service_account_key"). */
+  readonly path?: string
 }> {}
 
 export interface CallerIdentity {
@@ -88,3 +98,99 @@ export const testAwsConnection = (
       }),
     )
   })
+
+// ---------------------------------------------------------------------------------------------------
+// GCP and Azure (issue 7): the engines' connection tests (server/scanner/{gcp,azure}/connection-test.ts).
+
+/** The credential fields each provider keeps (anything else in the payload is dropped before sealing). */
+export const GCP_FIELDS = ["service_account_key"] as const
+export const AZURE_FIELDS = ["tenant_id", "client_id", "client_secret", "subscription_id"] as const
+
+/** Only the provider's own fields, so a stray AWS key in a GCP payload is never sealed. */
+export const credentialsForProvider = (cloudProviderId: number, stored: StoredCredentials): StoredCredentials => {
+  const keep: ReadonlyArray<string> | undefined =
+    cloudProviderId === ProviderIds.GCP ? GCP_FIELDS : cloudProviderId === ProviderIds.Azure ? AZURE_FIELDS : undefined
+  if (keep === undefined) return stored
+  const out: StoredCredentials = {}
+  for (const k of keep) {
+    const v = (stored as Record<string, string | undefined>)[k]
+    if (v !== undefined) (out as Record<string, string>)[k] = v
+  }
+  return out
+}
+
+/** What a successful connection test answers for any provider: the cloud-side id and the principal that connected. */
+export interface CloudIdentity {
+  readonly accountId: string
+  /** AWS caller ARN, GCP service-account e-mail, Azure client (application) id; "" when unknown. */
+  readonly principal: string
+  /** The non-secret identifier shown in the account detail next to the masked secret (access key id, client e-mail, client id). */
+  readonly publicKeyId: string | null
+}
+
+const fromEngineError = (provider: string, credentialPath: string) => (error: ConnectionTestError): ConnectionTestFailed => {
+  switch (error.reason) {
+    case "invalid_input":
+      return new ConnectionTestFailed({ reason: "invalid_input", message: error.message, path: credentialPath })
+    case "invalid_credentials":
+    case "access_denied":
+    case "not_found":
+      return new ConnectionTestFailed({ reason: "invalid_credentials", message: `${provider} rejected the credentials (${error.reason}): ${error.message}` })
+    default:
+      return new ConnectionTestFailed({ reason: "unreachable", message: `Could not reach ${provider} to test the connection: ${error.message}` })
+  }
+}
+
+const withTimeout = <A>(provider: string, effect: Effect.Effect<A, ConnectionTestFailed>) =>
+  effect.pipe(
+    Effect.timeoutOrElse({
+      duration: TEST_TIMEOUT_MS + 2_000,
+      orElse: () =>
+        Effect.fail(new ConnectionTestFailed({ reason: "unreachable", message: `Could not reach ${provider} to test the connection (timeout)` })),
+    }),
+  )
+
+export const testGcpAccount = (stored: StoredCredentials, env: NodeJS.ProcessEnv = process.env): Effect.Effect<CloudIdentity, ConnectionTestFailed> => {
+  const credentials = gcpCredentialsFromFields(stored)
+  if (credentials === undefined) {
+    return Effect.fail(new ConnectionTestFailed({ reason: "invalid_input", message: "Service account key is required", path: "credentials.service_account_key" }))
+  }
+  const endpoints = gcpEndpointsFromEnv(env)
+  return withTimeout(
+    "GCP",
+    testGcpConnectionEffect({ credentials, ...(endpoints === undefined ? {} : { endpoints }) }).pipe(
+      Effect.mapError(fromEngineError("GCP", "credentials.service_account_key")),
+      Effect.map((info) => ({ accountId: info.projectId, principal: info.clientEmail, publicKeyId: info.clientEmail })),
+    ),
+  )
+}
+
+export const testAzureAccount = (stored: StoredCredentials, env: NodeJS.ProcessEnv = process.env): Effect.Effect<CloudIdentity, ConnectionTestFailed> => {
+  const credentials = azureCredentialsFromFields(stored)
+  if (credentials === undefined) {
+    return Effect.fail(new ConnectionTestFailed({ reason: "invalid_input", message: "Tenant id, client id, client secret and subscription id are required", path: "credentials" }))
+  }
+  const endpoints = azureEndpointsFromEnv(env)
+  return withTimeout(
+    "Azure",
+    testAzureConnectionEffect({ credentials, ...(endpoints === undefined ? {} : { endpoints }) }).pipe(
+      Effect.mapError(fromEngineError("Azure", "credentials")),
+      Effect.map((info) => ({ accountId: info.subscriptionId, principal: credentials.clientId, publicKeyId: credentials.clientId })),
+    ),
+  )
+}
+
+/** The connection test of any provider (AWS: STS; GCP: token + projects.get; Azure: token + subscription read). */
+export const testCloudConnection = (
+  cloudProviderId: number,
+  stored: StoredCredentials,
+  options: { readonly awsEndpoint: string | undefined },
+): Effect.Effect<CloudIdentity, ConnectionTestFailed> => {
+  if (cloudProviderId === ProviderIds.GCP) return testGcpAccount(stored)
+  if (cloudProviderId === ProviderIds.Azure) return testAzureAccount(stored)
+  return Effect.map(testAwsConnection(stored, { endpoint: options.awsEndpoint }), (id) => ({
+    accountId: id.accountId,
+    principal: id.arn,
+    publicKeyId: stored.access_key ?? null,
+  }))
+}

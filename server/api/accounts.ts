@@ -2,6 +2,10 @@
  * The `accounts` group (scanning §7): list per provider, detail (secret masked), add (tests the connection with STS
  * GetCallerIdentity, then seals and saves), delete (scans and findings go with it) and the audited secret reveal.
  *
+ * GCP (service-account key) and Azure (tenant, client id, client secret, subscription) go through the same steps with
+ * their engines' connection tests (server/accounts/connection-test.ts `testCloudConnection`); the project id / the
+ * subscription id becomes the account's cloud-side id.
+ *
  * Add account, in three steps so no database transaction is held open during the network call:
  *   1. permission + provider + external id (short RLS transaction);
  *   2. connection test (STS) → the cloud account id; wrong credentials → 401 `Unauthorized` with
@@ -26,7 +30,7 @@ import {
   loadSealedAccount,
   reserveAccountId,
 } from "../accounts/accounts-store.ts"
-import { testAwsConnection } from "../accounts/connection-test.ts"
+import { credentialsForProvider, testCloudConnection } from "../accounts/connection-test.ts"
 import { normalizeCredentials, openCredentials, sealCredentials } from "../accounts/credential-vault.ts"
 import { providerEnabled } from "../accounts/providers.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
@@ -46,11 +50,13 @@ const addAccount = (request: Parameters<typeof scoped>[0], payload: AddAccountPa
     // 1. Permission, provider and the workspace's external id.
     const prepared = yield* scoped(request, MANAGE_ACCOUNTS, (ctx) =>
       Effect.gen(function* () {
-        if (!providerEnabled(payload.cloud_provider_id) || payload.cloud_provider_id !== ProviderIds.AWS) {
+        if (!providerEnabled(payload.cloud_provider_id)) {
           return yield* invalid(ValidationMessages.invalidCloudProvider, "cloud_provider_id")
         }
-        const credentials = normalizeCredentials(payload.credentials)
-        if (credentials.role_arn !== undefined) {
+        const credentials = credentialsForProvider(payload.cloud_provider_id, normalizeCredentials(payload.credentials))
+        if (payload.cloud_provider_id !== ProviderIds.AWS) {
+          // GCP / Azure: the provider's own fields only (no AWS role, no external id).
+        } else if (credentials.role_arn !== undefined) {
           const externalId = yield* externalIdFor(ctx.workspaceId)
           if (credentials.external_id !== undefined && credentials.external_id !== externalId) {
             return yield* invalid(ScanningTexts.externalIdChosen, "credentials.external_id")
@@ -64,7 +70,7 @@ const addAccount = (request: Parameters<typeof scoped>[0], payload: AddAccountPa
     const { credentials } = prepared
 
     // 2. Connection test (no transaction open).
-    const identity = yield* testAwsConnection(credentials, { endpoint: config.awsEndpointUrl }).pipe(
+    const identity = yield* testCloudConnection(payload.cloud_provider_id, credentials, { awsEndpoint: config.awsEndpointUrl }).pipe(
       Effect.catchTag("ConnectionTestFailed", (failure): Effect.Effect<never, Unauthorized | ValidationError | ServiceUnavailable> => {
         logLine("info", "account connection test failed", { reason: failure.reason, detail: failure.message })
         switch (failure.reason) {
@@ -74,6 +80,8 @@ const addAccount = (request: Parameters<typeof scoped>[0], payload: AddAccountPa
             )
           case "role_needs_base_credentials":
             return Effect.fail(invalid(failure.message, "credentials.role_arn"))
+          case "invalid_input":
+            return Effect.fail(invalid(failure.message, failure.path ?? "credentials"))
           default:
             return Effect.fail(new ServiceUnavailable({ message: failure.message }))
         }
@@ -94,9 +102,10 @@ const addAccount = (request: Parameters<typeof scoped>[0], payload: AddAccountPa
           cloudProviderId: payload.cloud_provider_id,
           accountName: payload.account_name.trim(),
           cloudAccountId: identity.accountId,
-          principalArn: identity.arn === "" ? null : identity.arn,
+          principalArn: identity.principal === "" ? null : identity.principal,
           authMethod: credentials.role_arn !== undefined ? "role" : "access_key",
-          accessKeyId: credentials.access_key ?? null,
+          // AWS access key id, GCP client e-mail, Azure client id: the detail shows it next to the masked secret.
+          accessKeyId: identity.publicKeyId,
           credentialsSealed: sealed,
           createdBy: ctx.userId,
         })
@@ -158,7 +167,9 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
             accountId: account.id,
           })
           if (credentials === undefined) return yield* Effect.die(new Error(`${ScanningTexts.credentialsUnreadable} (account ${account.id})`))
-          if (credentials.secret_key === undefined) return yield* new NotFound({ message: ScanningTexts.noStoredSecret })
+          // AWS secret access key, Azure client secret, GCP service-account key file.
+          const secret = credentials.secret_key ?? credentials.client_secret ?? credentials.service_account_key
+          if (secret === undefined) return yield* new NotFound({ message: ScanningTexts.noStoredSecret })
           yield* recordAudit({
             action: "account.secret_revealed",
             workspaceId: ctx.workspaceId,
@@ -168,6 +179,6 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
             details: { account_name: account.accountName },
             ip: ctx.ip,
           })
-          return { ok: true, message: ScanningTexts.secretRevealed, data: { secret_key: credentials.secret_key } }
+          return { ok: true, message: ScanningTexts.secretRevealed, data: { secret_key: secret } }
         }))),
 ).pipe(Layer.provide(AuthConfigFromApp))

@@ -8,7 +8,8 @@
  *   finding, not swallowed").
  * - Detail rows follow the contract (src/contracts/findings.ts `DetailRow`): the engine's `compliant` flag is stored as
  *   `compliance`, with its label.
- * - Compliance references: CIS AWS Foundations v3.0.0 and v7.0.0 ids, and the AWS FSBP control id.
+ * - Compliance references: CIS AWS Foundations v3.0.0 and v7.0.0 ids, and the AWS FSBP control id; GCP and Azure
+ *   results carry their own list (`compliance`: CIS GCP v4.0, CIS Azure v3.0/v4.0), used as is.
  */
 import type { ComplianceRef } from "../../src/contracts/findings.ts"
 import type { CheckResult, CollectionError, DetailRow as EngineRow } from "../scanner/check.ts"
@@ -32,7 +33,14 @@ export const CIS_V3 = "CIS AWS Foundations Benchmark v3.0.0"
 export const CIS_V7 = "CIS AWS Foundations Benchmark v7.0.0"
 export const FSBP = "AWS Foundational Security Best Practices"
 
-export const complianceRefs = (result: Pick<CheckResult, "cis" | "fsbp">): ReadonlyArray<ComplianceRef> => [
+export const complianceRefs = (
+  result: Pick<CheckResult, "cis" | "fsbp"> & { readonly compliance?: ReadonlyArray<ComplianceRef> },
+): ReadonlyArray<ComplianceRef> =>
+  result.compliance !== undefined && result.compliance.length > 0
+    ? result.compliance.map((c) => ({ framework: c.framework, control: c.control }))
+    : awsComplianceRefs(result)
+
+const awsComplianceRefs = (result: Pick<CheckResult, "cis" | "fsbp">): ReadonlyArray<ComplianceRef> => [
   ...(result.cis.v3 === undefined ? [] : [{ framework: CIS_V3, control: result.cis.v3 }]),
   ...(result.cis.v7 === undefined ? [] : [{ framework: CIS_V7, control: result.cis.v7 }]),
   ...(result.fsbp === undefined ? [] : [{ framework: FSBP, control: result.fsbp }]),
@@ -57,7 +65,7 @@ export const errorRow = (error: CollectionError): StoredRow => ({
 
 const ERROR_LABELS = { operation: "Operation", error_code: "Error code", error_kind: "Error kind" } as const
 
-export const toFindingDraft = (result: CheckResult): FindingDraft => {
+export const toFindingDraft = (result: CheckResult & { readonly compliance?: ReadonlyArray<ComplianceRef> }): FindingDraft => {
   const labels: Record<string, string> = {}
   for (const [k, v] of Object.entries(result.field_labels)) labels[k === "compliant" ? "compliance" : k] = v
   const errorRows = result.errors.map(errorRow)

@@ -1,14 +1,27 @@
 /**
- * The seam between the remediation job and the engine's fixers (server/remediation/aws): which checks have an automatic
- * fix (and whether it can cut access), and running one on a stored detail row. The engine applies the fix through the
- * SDK, then re-collects the resource and re-evaluates the check; only a compliant re-read counts as remediated.
+ * The seam between the remediation job and the engines' fixers (server/remediation/{aws,gcp,azure}): which checks have an
+ * automatic fix (and whether it can cut access), and running one on a stored detail row. The engine applies the fix
+ * (SDK for AWS, REST for GCP and Azure), then re-collects the resource and re-evaluates the check; only a compliant
+ * re-read counts as remediated.
  *
- * Stored rows use the contract's `compliance` flag and may carry a `remediate` record; the engine reads its own row
+ * Stored rows use the contract's `compliance` flag and may carry a `remediate` record; the engines read their own row
  * shape (`compliant`, the check's fields), so rows are converted back here.
  */
+import { ProviderIds } from "../../src/contracts/constants.ts"
 import type { AwsCredentialsInput } from "../scanner/aws/clients.ts"
+import type { AzureCredentialsInput } from "../scanner/azure/auth.ts"
+import type { AzureEndpoints } from "../scanner/azure/endpoints.ts"
 import type { DetailRow as EngineRow } from "../scanner/check.ts"
+import type { GcpEndpoints } from "../scanner/gcp/endpoints.ts"
+import { gcpCredentialsFromFields, type GcpCredentialsInput } from "../scanner/gcp/session.ts"
+import { azureCredentialsFromFields } from "../scanner/azure/session.ts"
+import { gcpEndpointsFromEnv } from "../scanner/gcp/endpoints.ts"
+import { azureEndpointsFromEnv } from "../scanner/azure/endpoints.ts"
+import { awsCredentialsInput } from "../accounts/connection-test.ts"
+import type { StoredCredentials } from "../accounts/credential-vault.ts"
 import { fixerFor as engineFixerFor, remediateFinding } from "../remediation/aws/remediate.ts"
+import { azureFixerFor, remediateAzureFinding } from "../remediation/azure/remediate.ts"
+import { gcpFixerFor, remediateGcpFinding } from "../remediation/gcp/remediate.ts"
 import type { StoredRow } from "./finding-rows.ts"
 
 export interface FixerInfo {
@@ -17,8 +30,16 @@ export interface FixerInfo {
   readonly cutsAccess: string | undefined
 }
 
-export const fixerInfo = (checkId: string): FixerInfo | undefined => {
-  const f = engineFixerFor(checkId)
+/** The fixer of a check of the given provider (AWS when not said). */
+export const fixerInfo = (checkId: string, cloudProviderId: number = ProviderIds.AWS): FixerInfo | undefined => {
+  const f =
+    cloudProviderId === ProviderIds.GCP
+      ? gcpFixerFor(checkId)
+      : cloudProviderId === ProviderIds.Azure
+        ? azureFixerFor(checkId)
+        : cloudProviderId === ProviderIds.AWS
+          ? engineFixerFor(checkId)
+          : undefined
   return f === undefined ? undefined : { description: f.description, cutsAccess: f.cutsAccess }
 }
 
@@ -34,19 +55,65 @@ export interface FixOutcome {
   readonly message: string
 }
 
+/** Which engine runs the fix, with its credentials and endpoint overrides. */
+export type FixTarget =
+  | { readonly provider: "aws"; readonly credentials: AwsCredentialsInput; readonly endpoint: string | undefined }
+  | { readonly provider: "gcp"; readonly credentials: GcpCredentialsInput; readonly endpoints: GcpEndpoints | undefined }
+  | { readonly provider: "azure"; readonly credentials: AzureCredentialsInput; readonly endpoints: AzureEndpoints | undefined }
+
+/**
+ * The engine target of an account from its opened credentials (also used by the scan job); undefined when the stored
+ * credentials cannot sign a request (AWS role without server keys, a missing field).
+ */
+export const fixTargetFor = (
+  cloudProviderId: number,
+  stored: StoredCredentials,
+  awsEndpoint: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): FixTarget | undefined => {
+  if (cloudProviderId === ProviderIds.GCP) {
+    const credentials = gcpCredentialsFromFields(stored)
+    return credentials === undefined ? undefined : { provider: "gcp", credentials, endpoints: gcpEndpointsFromEnv(env) }
+  }
+  if (cloudProviderId === ProviderIds.Azure) {
+    const credentials = azureCredentialsFromFields(stored)
+    return credentials === undefined ? undefined : { provider: "azure", credentials, endpoints: azureEndpointsFromEnv(env) }
+  }
+  const credentials = awsCredentialsInput(stored, env)
+  return credentials === undefined ? undefined : { provider: "aws", credentials, endpoint: awsEndpoint }
+}
+
 export const runFixer = async (input: {
-  readonly credentials: AwsCredentialsInput
+  readonly target: FixTarget
   readonly checkId: string
   readonly row: StoredRow
-  readonly endpoint: string | undefined
   readonly signal: AbortSignal
 }): Promise<FixOutcome> => {
-  const result = await remediateFinding({
-    credentials: input.credentials,
-    checkId: input.checkId,
-    row: toEngineRow(input.row),
-    ...(input.endpoint === undefined ? {} : { endpoint: input.endpoint }),
-    signal: input.signal,
-  })
+  const row = toEngineRow(input.row)
+  const t = input.target
+  const result =
+    t.provider === "gcp"
+      ? await remediateGcpFinding({
+          credentials: t.credentials,
+          checkId: input.checkId,
+          row,
+          ...(t.endpoints === undefined ? {} : { endpoints: t.endpoints }),
+          signal: input.signal,
+        })
+      : t.provider === "azure"
+        ? await remediateAzureFinding({
+            credentials: t.credentials,
+            checkId: input.checkId,
+            row,
+            ...(t.endpoints === undefined ? {} : { endpoints: t.endpoints }),
+            signal: input.signal,
+          })
+        : await remediateFinding({
+            credentials: t.credentials,
+            checkId: input.checkId,
+            row,
+            ...(t.endpoint === undefined ? {} : { endpoint: t.endpoint }),
+            signal: input.signal,
+          })
   return { status: result.status, message: result.message }
 }

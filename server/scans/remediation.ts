@@ -22,11 +22,10 @@ import { AppConfig } from "../config.ts"
 import type { JobContext, JobDefinition } from "../jobs/queue.ts"
 import { logLine } from "../log.ts"
 import { loadSealedAccount } from "../accounts/accounts-store.ts"
-import { awsCredentialsInput } from "../accounts/connection-test.ts"
 import { openCredentials } from "../accounts/credential-vault.ts"
 import { recordAudit } from "./audit.ts"
 import { allFailingRowsRemediated, type StoredRow } from "./finding-rows.ts"
-import { fixerInfo, runFixer, type FixOutcome } from "./fixers.ts"
+import { fixerInfo, fixTargetFor, runFixer, type FixOutcome } from "./fixers.ts"
 import { lockScan, recountScan, recountService } from "./scans-store.ts"
 import { ScanningTexts } from "./texts.ts"
 import { enqueueInTransaction } from "./transactional-enqueue.ts"
@@ -59,8 +58,10 @@ export const requestRemediation = (
         errors: [{ path: "details.resource_id", message: ScanningTexts.rowNotInFinding }],
       })
     }
-    const found = yield* sql<{ scan_id: number; details: ReadonlyArray<StoredRow>; check_id: string }>`
-      SELECT scan_id, details, check_id FROM findings WHERE workspace_id = ${ctx.workspaceId} AND id = ${findingId}`
+    const found = yield* sql<{ scan_id: number; details: ReadonlyArray<StoredRow>; check_id: string; cloud_provider_id: number }>`
+      SELECT f.scan_id, f.details, f.check_id, s.cloud_provider_id::int AS cloud_provider_id
+      FROM findings f JOIN scans s ON s.id = f.scan_id
+      WHERE f.workspace_id = ${ctx.workspaceId} AND f.id = ${findingId}`
     if (found[0] === undefined) return yield* new NotFound({ message: ScanningTexts.findingNotFound })
     yield* lockScan(ctx.workspaceId, found[0].scan_id)
     const rows = yield* sql<{ details: ReadonlyArray<StoredRow>; check_id: string }>`
@@ -78,7 +79,7 @@ export const requestRemediation = (
     const current = remediateOf(row)?.status
     if (current === "remediated") return yield* new Conflict({ message: ScanningTexts.rowAlreadyRemediated })
     if (current === "pending" || current === "running") return yield* new Conflict({ message: ScanningTexts.remediationPending })
-    const fixer = fixerInfo(finding.check_id)
+    const fixer = fixerInfo(finding.check_id, found[0].cloud_provider_id)
     if (row["error_code"] !== undefined || fixer === undefined) {
       return yield* new Conflict({ message: ScanningTexts.noFixer })
     }
@@ -129,6 +130,7 @@ interface Claimed {
   readonly region: string
   readonly row: StoredRow
   readonly accountId: number
+  readonly cloudProviderId: number
   readonly requestedBy: { readonly id: number; readonly email: string } | null
 }
 
@@ -138,8 +140,9 @@ const claimRemediation = (p: RemediatePayload) =>
       const sql = yield* SqlClient.SqlClient
       const rows = yield* sql<{
         finding_id: number; check_id: string; resource_id: string; region: string; status: string
-        details: ReadonlyArray<StoredRow>; account_id: number; requested_by: number | null; email: string | null
-      }>`SELECT r.finding_id, r.check_id, r.resource_id, r.region, r.status, f.details, s.account_id, r.requested_by, u.email
+        details: ReadonlyArray<StoredRow>; account_id: number; cloud_provider_id: number; requested_by: number | null; email: string | null
+      }>`SELECT r.finding_id, r.check_id, r.resource_id, r.region, r.status, f.details, s.account_id,
+                s.cloud_provider_id::int AS cloud_provider_id, r.requested_by, u.email
          FROM remediations r JOIN findings f ON f.id = r.finding_id JOIN scans s ON s.id = f.scan_id
          LEFT JOIN users u ON u.id = r.requested_by
          WHERE r.workspace_id = ${p.workspace_id} AND r.id = ${p.remediation_id} FOR UPDATE OF r`
@@ -156,6 +159,7 @@ const claimRemediation = (p: RemediatePayload) =>
         region: r.region,
         row,
         accountId: r.account_id,
+        cloudProviderId: r.cloud_provider_id,
         requestedBy: r.requested_by === null ? null : { id: r.requested_by, email: r.email ?? "" },
       } satisfies Claimed
     }),
@@ -216,23 +220,22 @@ export const runRemediation = (p: RemediatePayload, job: JobContext) =>
     const config = yield* AppConfig
     const claimed = yield* claimRemediation(p)
     if (claimed === undefined) return
-    if (fixerInfo(claimed.checkId) === undefined) {
+    if (fixerInfo(claimed.checkId, claimed.cloudProviderId) === undefined) {
       return yield* finishRemediation(p, claimed, { status: "failed", message: ScanningTexts.noFixer })
     }
     const account = yield* inScope({ workspaceId: p.workspace_id })(loadSealedAccount(p.workspace_id, claimed.accountId))
     if (account === undefined) return
     const stored = openCredentials(config.appSecretKey, account.credentialsSealed, { workspaceId: p.workspace_id, accountId: account.id })
-    const credentials = stored === undefined ? undefined : awsCredentialsInput(stored)
-    if (credentials === undefined) {
+    const target = stored === undefined ? undefined : fixTargetFor(claimed.cloudProviderId, stored, config.awsEndpointUrl)
+    if (target === undefined) {
       return yield* finishRemediation(p, claimed, { status: "failed", message: ScanningTexts.credentialsUnreadable })
     }
     const outcome = yield* Effect.tryPromise({
       try: () =>
         runFixer({
-          credentials,
+          target,
           checkId: claimed.checkId,
           row: claimed.row,
-          endpoint: config.awsEndpointUrl,
           signal: AbortSignal.any([job.signal, AbortSignal.timeout(REMEDIATION_TIMEOUT_MS)]),
         }),
       catch: (error) => error,

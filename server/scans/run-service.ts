@@ -24,9 +24,11 @@ import type { JobContext } from "../jobs/queue.ts"
 import { logLine } from "../log.ts"
 import { scanService, ScanSetupError, type ScanServiceResult } from "../scanner/aws/scan-service.ts"
 import { loadSealedAccount } from "../accounts/accounts-store.ts"
-import { awsCredentialsInput } from "../accounts/connection-test.ts"
+import { scanAzureService } from "../scanner/azure/scan-service.ts"
+import { scanGcpService } from "../scanner/gcp/scan-service.ts"
 import { openCredentials } from "../accounts/credential-vault.ts"
 import { toFindingDraft, type FindingDraft } from "./finding-rows.ts"
+import { fixTargetFor, type FixTarget } from "./fixers.ts"
 import { lockScan, rollUpScan } from "./scans-store.ts"
 import { ScanningTexts } from "./texts.ts"
 
@@ -176,7 +178,51 @@ const heartbeat = (p: RunServicePayload) =>
     }),
   )
 
-const setupFailureIsFinal = (e: ScanSetupError) => e.reason !== "unreachable"
+/**
+ * The AWS engine's ScanSetupError, or the GCP/Azure one (server/scanner/rest/engine.ts, a different class with the same
+ * name and reasons): matched by name so both count.
+ */
+const asSetupError = (e: unknown): { readonly reason: string; readonly message: string } | undefined =>
+  e instanceof ScanSetupError || (e instanceof Error && e.name === "ScanSetupError" && typeof (e as { reason?: unknown }).reason === "string")
+    ? (e as unknown as { reason: string; message: string })
+    : undefined
+
+const setupFailureIsFinal = (e: { readonly reason: string }) => e.reason !== "unreachable"
+
+/** One service of one account through the provider's engine; the result in the shape `completeService` writes. */
+const scanWith = (
+  target: FixTarget,
+  input: { readonly service: string; readonly regions: ReadonlyArray<string> | null; readonly concurrency: number; readonly signal: AbortSignal },
+): Promise<Pick<ScanServiceResult, "findings" | "resourcesScanned" | "apiCalls" | "durationMs"> & Partial<Pick<ScanServiceResult, "regions" | "errors">>> => {
+  switch (target.provider) {
+    case "gcp":
+      return scanGcpService({
+        credentials: target.credentials,
+        service: input.service,
+        ...(target.endpoints === undefined ? {} : { endpoints: target.endpoints }),
+        concurrency: input.concurrency,
+        signal: input.signal,
+        // GCP/Azure regions are resource locations, not scan partitions: never shared between services.
+      }).then(({ regions: _regions, ...rest }) => rest)
+    case "azure":
+      return scanAzureService({
+        credentials: target.credentials,
+        service: input.service,
+        ...(target.endpoints === undefined ? {} : { endpoints: target.endpoints }),
+        concurrency: input.concurrency,
+        signal: input.signal,
+      }).then(({ regions: _regions, ...rest }) => rest)
+    case "aws":
+      return scanService({
+        credentials: target.credentials,
+        service: input.service,
+        ...(input.regions === null || input.regions.length === 0 ? {} : { regions: input.regions }),
+        ...(target.endpoint === undefined ? {} : { endpoint: target.endpoint }),
+        concurrency: input.concurrency,
+        signal: input.signal,
+      })
+  }
+}
 
 export const runService = (p: RunServicePayload, job: JobContext) =>
   Effect.gen(function* () {
@@ -187,8 +233,8 @@ export const runService = (p: RunServicePayload, job: JobContext) =>
     if (account === undefined) return
     const stored = openCredentials(config.appSecretKey, account.credentialsSealed, { workspaceId: p.workspace_id, accountId: account.id })
     if (stored === undefined) return yield* failService(p, ScanningTexts.credentialsUnreadable)
-    const credentials = awsCredentialsInput(stored)
-    if (credentials === undefined) return yield* failService(p, "No AWS credentials are available to sign the scan's requests")
+    const target = fixTargetFor(account.cloudProviderId, stored, config.awsEndpointUrl)
+    if (target === undefined) return yield* failService(p, "No cloud credentials are available to sign the scan's requests")
     const concurrency = serviceConcurrency(yield* scanConcurrency, claimed.previousCalls)
 
     const cancel = new AbortController()
@@ -203,15 +249,7 @@ export const runService = (p: RunServicePayload, job: JobContext) =>
       Effect.gen(function* () {
         yield* Effect.forkScoped(Effect.delay(watcher, `${HEARTBEAT_MS} millis`))
         return yield* Effect.tryPromise({
-          try: () =>
-            scanService({
-              credentials,
-              service: claimed.serviceKey,
-              ...(claimed.regions === null || claimed.regions.length === 0 ? {} : { regions: claimed.regions }),
-              ...(config.awsEndpointUrl === undefined ? {} : { endpoint: config.awsEndpointUrl }),
-              concurrency,
-              signal,
-            }),
+          try: () => scanWith(target, { service: claimed.serviceKey, regions: claimed.regions, concurrency, signal }),
           catch: (error) => error,
         }).pipe(Effect.result)
       }),
@@ -233,7 +271,8 @@ export const runService = (p: RunServicePayload, job: JobContext) =>
     }
     const error = outcome.failure
     if (cancel.signal.aborted) return // the scan was canceled or finished elsewhere: nothing to write
-    if (error instanceof ScanSetupError && setupFailureIsFinal(error)) return yield* failService(p, error.message)
+    const setup = asSetupError(error)
+    if (setup !== undefined && setupFailureIsFinal(setup)) return yield* failService(p, setup.message)
     const message = error instanceof Error ? error.message : String(error)
     if (job.retryCount >= RUN_SERVICE_RETRY_LIMIT) return yield* failService(p, message)
     return yield* Effect.fail(new Error(`scan of ${claimed.serviceKey} failed (attempt ${job.retryCount + 1}): ${message}`))

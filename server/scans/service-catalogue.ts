@@ -9,6 +9,8 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ProviderIds } from "../../src/contracts/constants.ts"
 import { scannableAwsServices } from "../scanner/aws/catalogue.ts"
+import { scannableAzureServices } from "../scanner/azure/catalogue.ts"
+import { scannableGcpServices } from "../scanner/gcp/catalogue.ts"
 
 export interface ServiceEntry {
   readonly key: string
@@ -16,8 +18,17 @@ export interface ServiceEntry {
 }
 
 /** Services a new scan of this provider covers, in catalogue order. */
-export const servicesToScan = (cloudProviderId: number): ReadonlyArray<ServiceEntry> =>
-  cloudProviderId === ProviderIds.AWS ? scannableAwsServices().map((s) => ({ key: s.id, name: s.name })) : []
+export const servicesToScan = (cloudProviderId: number): ReadonlyArray<ServiceEntry> => {
+  const services =
+    cloudProviderId === ProviderIds.AWS
+      ? scannableAwsServices()
+      : cloudProviderId === ProviderIds.GCP
+        ? scannableGcpServices()
+        : cloudProviderId === ProviderIds.Azure
+          ? scannableAzureServices()
+          : []
+  return services.map((s) => ({ key: s.id, name: s.name }))
+}
 
 /** Ids of the given services (created when missing), in the order given. */
 export const ensureServiceIds = Effect.fn("ServiceCatalogue.ensure")(function* (

@@ -34,13 +34,13 @@ const addPayload = (credentials: Record<string, string>, over: Record<string, un
 })
 
 describe("cloud providers", () => {
-  it("lists AWS=1, GCP=2, Azure=3 with only AWS enabled", async () => {
+  it("lists AWS=1, GCP=2, Azure=3, all enabled (issue 7 wired GCP and Azure)", async () => {
     const res = await env.call(auditor, "GET", "/api/cloud-providers")
     expect(res.status).toBe(200)
     expect(res.body.data.cloud_providers).toEqual([
       { id: 1, name: "AWS", is_enable: true },
-      { id: 2, name: "GCP", is_enable: false },
-      { id: 3, name: "Azure", is_enable: false },
+      { id: 2, name: "GCP", is_enable: true },
+      { id: 3, name: "Azure", is_enable: true },
     ])
   })
 
@@ -60,9 +60,13 @@ describe("adding an account", () => {
     const noSecret = await env.call(owner, "POST", "/api/accounts", addPayload({ access_key: "AKIAX" }))
     expect(noSecret.status).toBe(400)
     expect(JSON.stringify(noSecret.body)).toContain(ValidationMessages.secretKeyRequired)
+    // GCP is enabled now: "{}" is JSON but not a service-account key (the engine's validation, before any network call).
     const gcp = await env.call(owner, "POST", "/api/accounts", addPayload({ service_account_key: "{}" }, { cloud_provider_id: 2 }))
     expect(gcp.status).toBe(400)
-    expect(gcp.body.message).toContain(ValidationMessages.invalidCloudProvider)
+    expect(gcp.body.errors).toEqual([expect.objectContaining({ path: "credentials.service_account_key" })])
+    const unknownProvider = await env.call(owner, "POST", "/api/accounts", addPayload(MOTO_KEYS, { cloud_provider_id: 4 }))
+    expect(unknownProvider.status).toBe(400)
+    expect(JSON.stringify(unknownProvider.body)).toContain(ValidationMessages.invalidCloudProvider)
   })
 
   it("refuses members without create_account", async () => {

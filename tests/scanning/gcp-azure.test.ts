@@ -13,6 +13,9 @@ import { INSECURE, insecureSubscription, insecureTenant } from "../scanner-azure
 import { installAzureWorld, newAzureWorld, type AzureWorld } from "../scanner-azure/azure-world.ts"
 import { insecureProject } from "../scanner-gcp/gcp-fixtures.ts"
 import { addServiceAccount, installGcpWorld, newGcpWorld, type GcpWorld, type TestServiceAccount } from "../scanner-gcp/gcp-world.ts"
+import { complianceRefs } from "../../server/scans/finding-rows.ts"
+import { fixerInfo } from "../../server/scans/fixers.ts"
+import { servicesToScan } from "../../server/scans/service-catalogue.ts"
 import { sleep, startScanEnv, type Member, type ScanEnv } from "./support.ts"
 
 const GCP = 2
@@ -114,6 +117,24 @@ const remediateAndWait = async (finding: any, row: any) => {
   }
 }
 
+describe("provider seams (pure)", () => {
+  it("compliance references: GCP/Azure results carry their own list, AWS keeps its CIS v3/v7 + FSBP mapping", () => {
+    const gcpRefs = [{ framework: "CIS Google Cloud Platform Foundation Benchmark v4.0.0", control: "5.2" }]
+    expect(complianceRefs({ cis: {}, compliance: gcpRefs })).toEqual(gcpRefs)
+    expect(complianceRefs({ cis: { v3: "2.1.1" }, fsbp: "S3.5" }).map((r) => r.control)).toEqual(["2.1.1", "S3.5"])
+  })
+
+  it("fixers and services are looked up per provider", () => {
+    expect(fixerInfo("storage_bucket_uniform_access", GCP)).toBeDefined()
+    expect(fixerInfo("storage_bucket_uniform_access", AZURE)).toBeUndefined()
+    expect(fixerInfo("storage_minimum_tls_12", AZURE)).toBeDefined()
+    expect(fixerInfo("storage_minimum_tls_12", GCP)).toBeUndefined()
+    expect(servicesToScan(GCP).map((s) => s.key)).toContain("storage")
+    expect(servicesToScan(AZURE).map((s) => s.key)).toContain("storage")
+    expect(servicesToScan(9)).toEqual([])
+  })
+})
+
 describe("providers", () => {
   it("GET /api/cloud-providers enables GCP and Azure", async () => {
     const res = await env.call(owner, "GET", "/api/cloud-providers")
@@ -199,6 +220,25 @@ describe("GCP project", () => {
     expect(rescan.done.status).toBe("completed")
     const after = findingFor(await failingFindings(rescan.id), "storage_bucket_uniform_access")
     expect(rowFor(after, BUCKET).compliance).toBe(true)
+  })
+  it("a key revoked after the account was added fails each service at once with the reason (no retries)", async () => {
+    const saved = gcpWorld.accounts.get(scanner.email)!
+    gcpWorld.accounts.delete(scanner.email)
+    try {
+      const scan = await scanAccount(accountId, GCP, "gcp")
+      expect(scan.done.status).toBe("failed")
+      const services = await env.sql((q) =>
+        q<{ status: string; attempts: number; error: string | null }>`SELECT status, attempts, error FROM scan_services WHERE scan_id = ${scan.id}`)
+      expect(services.length).toBe(scan.services.length)
+      for (const s of services) {
+        expect(s.status).toBe("failed")
+        expect(s.attempts).toBe(1)
+        expect(s.error ?? "").not.toBe("")
+        expect(s.error ?? "").not.toContain("PRIVATE KEY")
+      }
+    } finally {
+      gcpWorld.accounts.set(scanner.email, saved)
+    }
   })
 })
 

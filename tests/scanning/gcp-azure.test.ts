@@ -257,6 +257,15 @@ describe("Azure subscription", () => {
     expect(invalid.body._tag).toBe("ValidationError")
   })
 
+  it("test_only checks the connection without saving anything", async () => {
+    const res = await env.call(owner, "POST", "/api/accounts", {
+      cloud_provider_id: AZURE, account_name: "Only a test", is_organization: false, credentials: azureCredentials(), test_only: true,
+    })
+    expect(res.status, res.text).toBe(200)
+    expect(res.body.data).toEqual({ tested: true })
+    expect((await env.call(owner, "GET", `/api/accounts?cloud_provider_id=${AZURE}`)).body.data.accounts).toEqual([])
+  })
+
   it("adds the subscription: the subscription id is the account id, the client secret is masked", async () => {
     const res = await addAccount(AZURE, "Azure legacy subscription", azureCredentials())
     expect(res.status, res.text).toBe(200)
@@ -267,6 +276,10 @@ describe("Azure subscription", () => {
     expect(detail.text).not.toContain(INSECURE.secret)
     const stored = await env.sql((q) => q<{ credentials_sealed: string }>`SELECT credentials_sealed FROM accounts WHERE id = ${accountId}`)
     expect(stored[0]!.credentials_sealed).not.toContain(INSECURE.secret)
+    // The audited reveal answers the client secret.
+    const reveal = await env.call(owner, "POST", `/api/accounts/${accountId}/reveal-secret`)
+    expect(reveal.status, reveal.text).toBe(200)
+    expect(reveal.body.data.secret_key).toBe(INSECURE.secret)
   })
 
   it("scans every Azure service and stores findings with CIS Azure references", async () => {

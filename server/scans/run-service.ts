@@ -1,6 +1,7 @@
 /**
- * The per-(scan, service) job: claim the service row, open the account's credentials in memory, run the engine's
- * `scanService` (collectors once per service/region, pure checks), write the findings and roll the counts up to the scan.
+ * The per-(scan, service) job: claim the service row, open the account's credentials in memory, run the provider's engine
+ * (AWS `scanService`, GCP `scanGcpService`, Azure `scanAzureService`: collectors once per service, pure checks), write
+ * the findings and roll the counts up to the scan.
  *
  * Idempotent (pg-boss delivers at least once):
  * - the claim is refused when the service or its scan is already finished (a re-delivered job changes nothing);

@@ -6,6 +6,9 @@
  * their engines' connection tests (server/accounts/connection-test.ts `testCloudConnection`); the project id / the
  * subscription id becomes the account's cloud-side id.
  *
+ * `GET /api/accounts/external-id` (beyond the spec, create_account) answers the workspace's AWS external id, created on
+ * first use by `externalIdFor`, so the wizard can show it before the role is set up.
+ *
  * Add account, in three steps so no database transaction is held open during the network call:
  *   1. permission + provider + external id (short RLS transaction);
  *   2. connection test (STS) → the cloud account id; wrong credentials → 401 `Unauthorized` with
@@ -129,6 +132,10 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
     .handle("list", ({ request, query }) =>
       scoped(request, READ, (ctx) =>
         Effect.map(listAccounts(ctx.workspaceId, query.cloud_provider_id), (accounts) => ({ ok: true, data: { accounts } }))))
+    // The workspace's AWS external id (created on first use): the add-account wizard shows it before the role exists.
+    .handle("externalId", ({ request }) =>
+      scoped(request, MANAGE_ACCOUNTS, (ctx) =>
+        Effect.map(externalIdFor(ctx.workspaceId), (external_id) => ({ ok: true, data: { external_id } }))))
     .handle("get", ({ request, params }) =>
       scoped(request, READ, (ctx) =>
         Effect.gen(function* () {

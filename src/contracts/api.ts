@@ -90,6 +90,7 @@ import {
   AddAccountPayload,
   AddAccountResponse,
   DeleteAccountResponse,
+  ExternalIdResponse,
   RevealSecretResponse,
 } from "./accounts.ts"
 import {
@@ -389,6 +390,14 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
     HttpApiEndpoint.get("list", "/api/accounts", {
       query: AccountsQuery,
       success: AccountsResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    /**
+     * Beyond the spec: the workspace's AWS external id (created on first use), shown by the add-account wizard;
+     * needs create_account. Static segment, so the router never takes it for `/api/accounts/:id`.
+     */
+    HttpApiEndpoint.get("externalId", "/api/accounts/external-id", {
+      success: ExternalIdResponse,
       error: [...WorkspaceErrors, ...CommonErrors],
     }),
     HttpApiEndpoint.get("get", "/api/accounts/:id", {

@@ -21,6 +21,7 @@ import {
   AccountsResponse,
   AddAccountResponse,
   DeleteAccountResponse,
+  ExternalIdResponse,
   RevealSecretResponse,
   type AccountDetail,
   type AddAccountPayload,
@@ -54,6 +55,8 @@ export const SCANNING_ENDPOINTS = {
   addAccount: endpoint({ method: "POST", path: "/api/accounts", response: AddAccountResponse, flow: "account-add" }),
   deleteAccount: endpoint({ method: "DELETE", path: "/api/accounts/:id", response: DeleteAccountResponse, flow: "account-delete" }),
   revealSecret: endpoint({ method: "POST", path: "/api/accounts/:id/reveal-secret", response: RevealSecretResponse }),
+  /** The workspace's AWS external id (created by the server on first use), shown by the add-account wizard. */
+  externalId: endpoint({ method: "GET", path: "/api/accounts/external-id", response: ExternalIdResponse }),
   startScan: endpoint({ method: "POST", path: "/api/scans", response: ScanStartResponse, flow: "scan-start" }),
   scans: endpoint({ method: "GET", path: "/api/scans", response: ScanListResponse, flow: "scan-load" }),
   scan: endpoint({ method: "GET", path: "/api/scans/:id", response: ScanResponse, flow: "scan-load" }),
@@ -76,6 +79,7 @@ export interface ScanApi {
   readonly addAccount: (payload: AddAccountPayload, signal?: AbortSignal) => Promise<Response<"addAccount">>
   readonly deleteAccount: (params: { readonly id: AccountId }, signal?: AbortSignal) => Promise<Response<"deleteAccount">>
   readonly revealSecret: (params: { readonly id: AccountId }, signal?: AbortSignal) => Promise<Response<"revealSecret">>
+  readonly externalId: (signal?: AbortSignal) => Promise<Response<"externalId">>
   readonly startScan: (payload: ScanStartPayload, signal?: AbortSignal) => Promise<Response<"startScan">>
   readonly scans: (query: { readonly page: number; readonly page_size: number }, signal?: AbortSignal) => Promise<Response<"scans">>
   readonly scan: (params: { readonly id: ScanId }, signal?: AbortSignal) => Promise<Response<"scan">>
@@ -104,6 +108,7 @@ export const createScanApi = (client: ApiClient): ScanApi => {
     addAccount: (payload, signal) => client.request(E.addAccount, { body: payload, ...signalOpt(signal) }),
     deleteAccount: ({ id }, signal) => client.request(at("deleteAccount", { id }), signalOpt(signal)),
     revealSecret: ({ id }, signal) => client.request(at("revealSecret", { id }), signalOpt(signal)),
+    externalId: (signal) => client.request(E.externalId, signalOpt(signal)),
     startScan: (payload, signal) => client.request(E.startScan, { body: payload, ...signalOpt(signal) }),
     scans: (query, signal) => client.request(E.scans, { query, ...signalOpt(signal) }),
     scan: ({ id }, signal) => client.request(at("scan", { id }), signalOpt(signal)),
@@ -229,9 +234,9 @@ export const scanEffectsFrom = (services: ScanServices, api: ScanApi = createSca
       return answer
     },
     revealSecret: ({ id }, signal) => api.revealSecret({ id }, signal).then((r) => r.data.secret_key),
-    // The server has no call that reads the workspace's external id before an account exists (see the report of
-    // issue 6): until it does, the wizard says the id is generated for the workspace.
-    loadExternalId: async () => null,
+    // The workspace's AWS external id (GET /api/accounts/external-id, decoded with the contract's schema); the wizard
+    // shows it next to the role ARN field. A failure rejects and the wizard keeps its "generated for the workspace" note.
+    loadExternalId: (_: void, signal) => api.externalId(signal).then((r) => r.data.external_id),
     loadViewer,
     startScan: async (payload, signal) => {
       const answer = await api.startScan(payload, signal)

@@ -67,6 +67,7 @@ const EXTRA_CALLS = [
   "PUT /api/roles/custom/{id}",
   "DELETE /api/roles/custom/{id}",
   "POST /api/accounts/{id}/reveal-secret",
+  "GET /api/accounts/external-id",
   "POST /api/scans/{id}/cancel",
 ] as const
 

@@ -73,6 +73,21 @@ describe("scanning endpoints match the contract", () => {
 })
 
 describe("scan effects", () => {
+  it("loadExternalId reads the workspace's id from GET /api/accounts/external-id; a malformed answer rejects", async () => {
+    const { effects, calls } = setup((call) =>
+      path(call) === "/api/accounts/external-id" && call.method === "GET"
+        ? json(200, { ok: true, data: { external_id: "ca-abcdefghijklmnopqrstuvwx" } })
+        : undefined,
+    )
+    await expect(effects.loadExternalId()).resolves.toBe("ca-abcdefghijklmnopqrstuvwx")
+    expect(calls).toHaveLength(1)
+    expect(calls[0]!.headers["x-workspace-id"]).toBe("7")
+    expect(calls[0]!.headers["authorization"]).toBe("Bearer access-1")
+
+    const broken = setup((call) => (path(call) === "/api/accounts/external-id" ? json(200, { ok: true, data: {} }) : undefined))
+    await expect(broken.effects.loadExternalId()).rejects.toBeDefined()
+  })
+
   it("providers are cached 5 minutes, accounts 1 s; each call carries the workspace", async () => {
     const { effects, calls, clock } = setup((call) => {
       if (path(call) === "/api/cloud-providers") return json(200, { ok: true, data: { cloud_providers: providers } })

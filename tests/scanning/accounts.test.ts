@@ -148,6 +148,40 @@ describe("connecting through a role", () => {
   })
 })
 
+describe("the workspace's external id (GET /api/accounts/external-id)", () => {
+  it("shows a member with create_account the same id every time, the one a role connection uses", async () => {
+    const first = await env.call(engineer, "GET", "/api/accounts/external-id")
+    expect(first.status, first.text).toBe(200)
+    expect(first.body.ok).toBe(true)
+    expect(first.body.data.external_id).toMatch(/^ca-[A-Za-z0-9_-]{24}$/)
+    const again = await env.call(owner, "GET", "/api/accounts/external-id")
+    expect(again.body.data.external_id).toBe(first.body.data.external_id)
+    const stored = await env.sql((q) => q<{ aws_external_id: string }>`
+      SELECT aws_external_id FROM workspace_cloud_settings WHERE workspace_id = ${owner.workspaceId}`)
+    expect(stored).toEqual([{ aws_external_id: first.body.data.external_id }])
+  })
+
+  it("creates the id on first use, one per workspace", async () => {
+    const other = await env.workspace()
+    const before = await env.sql((q) => q<{ n: number }>`
+      SELECT count(*)::int AS n FROM workspace_cloud_settings WHERE workspace_id = ${other.workspaceId}`)
+    expect(before[0]!.n).toBe(0)
+    const res = await env.call(other, "GET", "/api/accounts/external-id")
+    expect(res.status, res.text).toBe(200)
+    expect(res.body.data.external_id).toMatch(/^ca-[A-Za-z0-9_-]{24}$/)
+    const mine = (await env.call(owner, "GET", "/api/accounts/external-id")).body.data.external_id
+    expect(res.body.data.external_id).not.toBe(mine)
+    expect((await env.call(other, "GET", "/api/accounts/external-id")).body.data.external_id).toBe(res.body.data.external_id)
+  })
+
+  it("refuses a read-only member (403) and a signed-out caller (401)", async () => {
+    const readOnly = await env.call(auditor, "GET", "/api/accounts/external-id")
+    expect(readOnly.status).toBe(403)
+    expect(readOnly.body._tag).toBe("Forbidden")
+    expect((await env.call(undefined, "GET", "/api/accounts/external-id", undefined, owner.workspaceId)).status).toBe(401)
+  })
+})
+
 describe("reading accounts", () => {
   let accountId: number
   beforeAll(async () => {

@@ -149,5 +149,22 @@ export function makeCollectContext(options: ContextOptions): CollectContextHandl
     perRegion: (fn) => mapConcurrent(options.regions, fanOut, fn),
     map: (items, fn) => mapConcurrent(items, fanOut, fn),
   }
-  return ctx
+  // Calls reject only when the scan is aborted (every other failure is recorded, not thrown). A collector that
+  // starts several calls before awaiting them would then leave the later rejections unhandled, which kills a worker
+  // process (and fails a test run) on every cancelled scan. Observing each promise keeps the rejection for whoever
+  // awaits it and silences only the ones nobody awaits any more.
+  const { call, optional, paginate, perRegion, map } = ctx
+  return {
+    ...ctx,
+    call: ((spec, fn) => observed(call(spec, fn))) as typeof call,
+    optional: ((spec, notFound, fn) => observed(optional(spec, notFound, fn))) as typeof optional,
+    paginate: ((spec, fetchPage, extract) => observed(paginate(spec, fetchPage, extract))) as typeof paginate,
+    perRegion: ((fn) => observed(perRegion(fn))) as typeof perRegion,
+    map: ((items, fn) => observed(map(items, fn))) as typeof map,
+  }
+}
+
+const observed = <A>(promise: Promise<A>): Promise<A> => {
+  promise.catch(() => undefined)
+  return promise
 }

@@ -40,6 +40,28 @@ const subLevel = (sub: AzureSubscription, path: string, properties: Json, extra:
 
 const pe = (id: string) => [{ id: `${id}/privateEndpointConnections/pe1`, properties: { privateEndpoint: { id: "/subscriptions/x/resourceGroups/net/providers/Microsoft.Network/privateEndpoints/pe1" }, privateLinkServiceConnectionState: { status: "Approved", description: "Auto-approved" }, provisioningState: "Succeeded" } }]
 
+/** A diagnostic setting of a storage data service ("blob" | "queue" | "table"), as Azure Monitor returns it. */
+export const storageDiagnostics = (sub: AzureSubscription, accountId: string, service: string, name: string, logs: ReadonlyArray<Json>): Json =>
+  child(sub, accountId, `${service}Services/default/providers/Microsoft.Insights/diagnosticSettings/${name}`, {
+    storageAccountId: null,
+    workspaceId: "/subscriptions/x/resourceGroups/logs/providers/Microsoft.OperationalInsights/workspaces/central",
+    eventHubAuthorizationRuleId: null,
+    logs: logs.map((l) => ({ category: null, categoryGroup: null, retentionPolicy: { enabled: false, days: 0 }, ...l })),
+    metrics: [{ category: "Transaction", enabled: false, retentionPolicy: { enabled: false, days: 0 } }],
+    logAnalyticsDestinationType: null,
+  }, { type: "Microsoft.Insights/diagnosticSettings" })
+
+const ALL_STORAGE_LOGS = [{ category: "StorageRead", enabled: true }, { category: "StorageWrite", enabled: true }, { category: "StorageDelete", enabled: true }]
+
+/** A Defender for Cloud assessment of one resource (shaped like ListAssessments_example.json, 2020-01-01). */
+export const assessment = (sub: AzureSubscription, resourceId: string, key: string, displayName: string, status: Json): Json =>
+  put(sub, { id: `${resourceId}/providers/Microsoft.Security/assessments/${key}`, name: key, type: "Microsoft.Security/assessments", properties: { resourceDetails: { source: "Azure", id: resourceId }, displayName, status } })
+
+export const SYSTEM_UPDATES = "4ab6e3c5-74dd-8b35-9ab9-f61b30875b27"
+export const SYSTEM_UPDATES_AUM = "e1145ab1-eb4f-43d8-911b-36ddf771d13f"
+export const PERIODIC_UPDATE_CHECK = "90386950-71ca-4357-a12e-486d1679427c"
+export const ENDPOINT_PROTECTION = "21300918-b2e3-0346-785f-c77ff57d243b"
+
 export function emptySubscription(ids: { readonly tenantId: string; readonly subscriptionId: string }, displayName: string): AzureSubscription {
   return { subscriptionId: ids.subscriptionId, tenantId: ids.tenantId, displayName, resources: new Map(), unregistered: new Set() }
 }
@@ -61,6 +83,11 @@ function goodStorageAccount(sub: AzureSubscription, rg: string, name: string, ki
   }, { kind, sku: { name: "Standard_GZRS", tier: "Standard" } })
   ;(a["properties"] as Json)["privateEndpointConnections"] = pe(String(a["id"]))
   child(sub, String(a["id"]), "blobServices/default", { deleteRetentionPolicy: { enabled: true, days: 14 }, containerDeleteRetentionPolicy: { enabled: true, days: 7 }, isVersioningEnabled: true }, { type: "Microsoft.Storage/storageAccounts/blobServices" })
+  storageDiagnostics(sub, String(a["id"]), "blob", "blob-logs", ALL_STORAGE_LOGS)
+  if (kind === "StorageV2" || kind === "Storage") {
+    storageDiagnostics(sub, String(a["id"]), "queue", "queue-all-logs", [{ categoryGroup: "allLogs", enabled: true }, { categoryGroup: "audit", enabled: false }])
+    storageDiagnostics(sub, String(a["id"]), "table", "table-logs", ALL_STORAGE_LOGS)
+  }
   if (kind !== "BlockBlobStorage") {
     child(sub, String(a["id"]), "fileServices/default", { shareDeleteRetentionPolicy: { enabled: true, days: 14 }, protocolSettings: { smb: { versions: "SMB3.1.1", channelEncryption: "AES-256-GCM", authenticationMethods: "Kerberos" } } }, { type: "Microsoft.Storage/storageAccounts/fileServices" })
   }
@@ -166,10 +193,20 @@ export function hardenedSubscription(): AzureSubscription {
     securityProfile: { securityType: "TrustedLaunch", uefiSettings: { secureBootEnabled: true, vTpmEnabled: true } },
   })
   resource(sub, "app", "Microsoft.Compute/disks", "ok-vm-os", "eastus", { diskState: "Attached", encryption: { type: "EncryptionAtRestWithCustomerKey", diskEncryptionSetId: "/subscriptions/x/resourceGroups/security/providers/Microsoft.Compute/diskEncryptionSets/des" }, networkAccessPolicy: "DenyAll", publicNetworkAccess: "Disabled", dataAccessAuthMode: "AzureActiveDirectory" }, { managedBy: vmId })
+  assessment(sub, vmId, SYSTEM_UPDATES, "System updates should be installed on your machines", { code: "Healthy" })
+  assessment(sub, vmId, PERIODIC_UPDATE_CHECK, "Machines should be configured to periodically check for missing system updates", { code: "Healthy" })
+  assessment(sub, vmId, ENDPOINT_PROTECTION, "Install endpoint protection solution on virtual machines", { code: "Healthy" })
   resource(sub, "app", "Microsoft.Compute/disks", "ok-spare-disk", "eastus", { diskState: "Unattached", encryption: { type: "EncryptionAtRestWithPlatformAndCustomerKeys" }, networkAccessPolicy: "AllowPrivate", dataAccessAuthMode: "AzureActiveDirectory" })
 
   const site = resource(sub, "app", "Microsoft.Web/sites", "ok-app", "eastus", { httpsOnly: true, state: "Running", siteConfig: null }, { kind: "app,linux", identity: { type: "SystemAssigned", principalId: "p1", tenantId: HARDENED.tenantId } })
   child(sub, String(site["id"]), "config/web", { ftpsState: "Disabled", minTlsVersion: "1.3", http20Enabled: true, remoteDebuggingEnabled: false }, { type: "Microsoft.Web/sites/config" })
+  child(sub, String(site["id"]), "config/authsettingsV2", {
+    platform: { enabled: true, runtimeVersion: "~1" },
+    globalValidation: { requireAuthentication: true, unauthenticatedClientAction: "RedirectToLoginPage", redirectToProvider: "azureactivedirectory" },
+    identityProviders: { azureActiveDirectory: { enabled: true, registration: { openIdIssuer: `https://sts.windows.net/${HARDENED.tenantId}/v2.0`, clientId: "a1b2c3d4-0000-4000-8000-00000000000a", clientSecretSettingName: "MICROSOFT_PROVIDER_AUTHENTICATION_SECRET" } } },
+    login: { tokenStore: { enabled: true } },
+    httpSettings: { requireHttps: true },
+  }, { type: "Microsoft.Web/sites/config", location: "East US" })
   return sub
 }
 
@@ -232,9 +269,12 @@ export function insecureSubscription(): AzureSubscription {
   }, { kind: "StorageV2", sku: { name: "Standard_LRS", tier: "Standard" } })
   child(sub, String(bad["id"]), "blobServices/default", { deleteRetentionPolicy: { enabled: false }, containerDeleteRetentionPolicy: { enabled: false }, isVersioningEnabled: false })
   child(sub, String(bad["id"]), "fileServices/default", { shareDeleteRetentionPolicy: { enabled: false }, protocolSettings: { smb: { versions: "SMB2.1;SMB3.0;SMB3.1.1", channelEncryption: "AES-128-CCM;AES-128-GCM;AES-256-GCM" } } })
+  storageDiagnostics(sub, String(bad["id"]), "blob", "blob-writes", [{ category: "StorageRead", enabled: false }, { category: "StorageWrite", enabled: true }, { category: "StorageDelete", enabled: true }])
+  storageDiagnostics(sub, String(bad["id"]), "table", "table-reads", [{ category: "StorageRead", enabled: true }, { category: "StorageWrite", enabled: false }, { category: "StorageDelete", enabled: false }])
   const badLogs = resource(sub, "logs", "Microsoft.Storage/storageAccounts", "badlogs", "eastus", { supportsHttpsTrafficOnly: false, encryption: { keySource: "Microsoft.Storage" } }, { kind: "Storage", sku: { name: "Standard_RAGRS" } })
   child(sub, String(badLogs["id"]), "blobServices/default", { deleteRetentionPolicy: { enabled: true, days: 7 }, containerDeleteRetentionPolicy: { enabled: true, days: 7 }, isVersioningEnabled: true })
   child(sub, String(badLogs["id"]), "fileServices/default", { shareDeleteRetentionPolicy: { enabled: true, days: 7 }, protocolSettings: { smb: { versions: "SMB3.1.1", channelEncryption: "AES-256-GCM" } } })
+  for (const service of ["blob", "queue", "table"]) storageDiagnostics(sub, String(badLogs["id"]), service, `${service}-to-workspace`, ALL_STORAGE_LOGS)
   goodStorageAccount(sub, "data", "okblob", "BlockBlobStorage")
 
   const sql = resource(sub, "data", "Microsoft.Sql/servers", "bad-sql", "eastus", { version: "12.0", publicNetworkAccess: "Enabled", administrators: null })
@@ -297,6 +337,14 @@ export function insecureSubscription(): AzureSubscription {
 
   resource(sub, "app", "Microsoft.Compute/virtualMachines", "bad-vm", "eastus", { storageProfile: { osDisk: { name: "bad-vm-os", osType: "Windows", vhd: { uri: "https://badstorage.blob.core.windows.net/vhds/bad-vm-os.vhd" } }, dataDisks: [] }, securityProfile: null })
   resource(sub, "app", "Microsoft.Compute/virtualMachines", "ok-vm2", "eastus", { storageProfile: { osDisk: { name: "ok-cmk-disk", managedDisk: { id: "x" } }, dataDisks: [{ name: "data1", managedDisk: { id: "y" } }] }, securityProfile: { securityType: "TrustedLaunch", uefiSettings: { secureBootEnabled: true, vTpmEnabled: true } } })
+  const badVm = armId(s, "app", "Microsoft.Compute/virtualMachines", "bad-vm")
+  const okVm2 = armId(s, "app", "Microsoft.Compute/virtualMachines", "ok-vm2")
+  assessment(sub, badVm, SYSTEM_UPDATES, "System updates should be installed on your machines", { code: "Unhealthy", cause: "", description: "3 critical and 5 security updates are missing" })
+  assessment(sub, badVm, PERIODIC_UPDATE_CHECK, "Machines should be configured to periodically check for missing system updates", { code: "Unhealthy" })
+  assessment(sub, okVm2, SYSTEM_UPDATES_AUM, "System updates should be installed on your machines (powered by Azure Update Manager)", { code: "Healthy" })
+  assessment(sub, okVm2, PERIODIC_UPDATE_CHECK, "Machines should be configured to periodically check for missing system updates", { code: "Healthy" })
+  assessment(sub, okVm2, ENDPOINT_PROTECTION, "Install endpoint protection solution on virtual machines", { code: "Unhealthy" })
+  assessment(sub, armId(s, "app", "Microsoft.Compute/virtualMachineScaleSets", "off-vmss"), SYSTEM_UPDATES, "System updates should be installed on your machines", { code: "NotApplicable", cause: "OffByPolicy", description: "The effective policy for the assessment was evaluated to off - use Microsoft.Authorization/policyAssignments to turn this assessment on" })
   resource(sub, "app", "Microsoft.Compute/disks", "bad-os-disk", "eastus", { diskState: "Attached", encryption: { type: "EncryptionAtRestWithPlatformKey" } }, { managedBy: armId(s, "app", "Microsoft.Compute/virtualMachines", "ok-vm2") })
   resource(sub, "app", "Microsoft.Compute/disks", "bad-spare", "eastus", { diskState: "Unattached", encryption: { type: "EncryptionAtRestWithPlatformKey" }, networkAccessPolicy: "AllowAll", publicNetworkAccess: "Enabled" })
   resource(sub, "app", "Microsoft.Compute/disks", "ok-cmk-disk", "eastus", { diskState: "Attached", encryption: { type: "EncryptionAtRestWithCustomerKey" }, networkAccessPolicy: "DenyAll", dataAccessAuthMode: "AzureActiveDirectory" }, { managedBy: "vm" })
@@ -306,5 +354,6 @@ export function insecureSubscription(): AzureSubscription {
   child(sub, String(badApp["id"]), "config/web", { ftpsState: "AllAllowed", minTlsVersion: "1.0", http20Enabled: false, remoteDebuggingEnabled: true })
   const okApp = resource(sub, "app", "Microsoft.Web/sites", "ok-app2", "westeurope", { httpsOnly: true }, { kind: "functionapp", identity: { type: "SystemAssigned, UserAssigned" } })
   child(sub, String(okApp["id"]), "config/web", { ftpsState: "FtpsOnly", minTlsVersion: "1.2", http20Enabled: true, remoteDebuggingEnabled: false })
+  child(sub, String(okApp["id"]), "config/authsettingsV2", { platform: { enabled: true, runtimeVersion: "~1" }, globalValidation: { requireAuthentication: true, unauthenticatedClientAction: "Return401" }, identityProviders: { azureActiveDirectory: { enabled: true } } }, { type: "Microsoft.Web/sites/config" })
   return sub
 }

@@ -163,6 +163,25 @@ export function installAzureWorld(server: CloudFixtureServer, world: AzureWorld)
     return { body: { name: m[1], status: "Succeeded" } }
   })
 
+  // App Service Authentication settings always exist: a site that never configured them answers the defaults (off).
+  server.route("GET", "management.azure.com", /^\/subscriptions\/([^/]+)(\/resourceGroups\/[^/]+\/providers\/Microsoft\.Web\/sites\/[^/]+)\/config\/authsettingsV2$/i, (req, m) => {
+    const sub = subscriptionFor(req, m[1]!)
+    if (isReply(sub)) return sub
+    const siteId = `/subscriptions/${m[1]}${m[2]}`
+    const site = sub.resources.get(siteId.toLowerCase())
+    if (site === undefined) return armError(404, "ResourceNotFound", `The Resource 'Microsoft.Web/sites/${siteId.slice(siteId.lastIndexOf("/") + 1)}' under resource group was not found.`)
+    const stored = sub.resources.get(`${siteId}/config/authsettingsV2`.toLowerCase())
+    return {
+      body: stored ?? {
+        id: `${site["id"]}/config/authsettingsV2`,
+        name: "authsettingsV2",
+        type: "Microsoft.Web/sites/config",
+        location: site["location"],
+        properties: { platform: { enabled: false, runtimeVersion: "~1" }, globalValidation: { requireAuthentication: false, unauthenticatedClientAction: "RedirectToLoginPage" }, identityProviders: {}, login: { tokenStore: { enabled: false } }, httpSettings: { requireHttps: true } },
+      },
+    }
+  })
+
   server.route("GET", "management.azure.com", /^\/subscriptions\/([^/]+)(\/.*)?$/, (req, m) => {
     const sub = subscriptionFor(req, m[1]!)
     if (isReply(sub)) return sub
@@ -182,6 +201,10 @@ export function installAzureWorld(server: CloudFixtureServer, world: AzureWorld)
       return parent === path || subscriptionListPath(parent) === path
     })
     if (/\/roledefinitions$/i.test(path) && (req.query.get("$filter") ?? "").includes("CustomRole")) items = items.filter((r) => (r["properties"] as Json | undefined)?.["type"] === "CustomRole")
+    // Security assessments are extension resources of every assessed resource; the subscription-scope list holds them all.
+    if (/^\/subscriptions\/[^/]+\/providers\/microsoft\.security\/assessments$/.test(path)) {
+      items = [...sub.resources.values()].filter((r) => /\/providers\/microsoft\.security\/assessments\/[^/]+$/.test(String(r["id"]).toLowerCase()))
+    }
     if (items.length === 0 && !/\/(providers\/[^/]+\/[^/]+|[^/]+s)$/i.test(path)) {
       return armError(404, "ResourceNotFound", `The Resource '${req.path}' was not found.`)
     }

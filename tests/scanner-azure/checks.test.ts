@@ -98,6 +98,10 @@ describe("Azure checks: named resources", () => {
     ["storage_file_share_soft_delete", { compliant: [SA("badlogs")], nonCompliant: [SA("badstorage")] }],
     ["storage_smb_protocol_latest", { compliant: [SA("badlogs")], nonCompliant: [SA("badstorage")] }],
     ["storage_smb_channel_encryption", { compliant: [SA("badlogs")], nonCompliant: [SA("badstorage")] }],
+    ["storage_queue_logging_read_write_delete", { compliant: [SA("badlogs")], nonCompliant: [SA("badstorage")] }],
+    ["storage_blob_logging_read_write_delete", { compliant: [SA("okblob"), SA("badlogs")], nonCompliant: [SA("badstorage")] }],
+    ["storage_table_logging_read_write_delete", { compliant: [SA("badlogs")], nonCompliant: [SA("badstorage")] }],
+    ["defender_system_updates_applied", { compliant: [id("app", "Microsoft.Compute/virtualMachines", "ok-vm2")], nonCompliant: [id("app", "Microsoft.Compute/virtualMachines", "bad-vm")] }],
     ["sql_auditing_enabled", { compliant: [id("data", "Microsoft.Sql/servers", "ok-sql2")], nonCompliant: [id("data", "Microsoft.Sql/servers", "bad-sql")] }],
     ["sql_no_ingress_from_any_ip", { compliant: [id("data", "Microsoft.Sql/servers", "ok-sql2")], nonCompliant: [id("data", "Microsoft.Sql/servers", "bad-sql")] }],
     ["sql_tde_protector_cmk", { compliant: [id("data", "Microsoft.Sql/servers", "ok-sql2")], nonCompliant: [id("data", "Microsoft.Sql/servers", "bad-sql")] }],
@@ -125,6 +129,7 @@ describe("Azure checks: named resources", () => {
     ["vm_disk_network_access_restricted", { compliant: [id("app", "Microsoft.Compute/disks", "ok-cmk-disk"), id("app", "Microsoft.Compute/disks", "ok-spare-cmk")], nonCompliant: [id("app", "Microsoft.Compute/disks", "bad-spare"), id("app", "Microsoft.Compute/disks", "bad-os-disk")] }],
     ["vm_trusted_launch", { compliant: [id("app", "Microsoft.Compute/virtualMachines", "ok-vm2")], nonCompliant: [id("app", "Microsoft.Compute/virtualMachines", "bad-vm")] }],
     ["app_https_only", { compliant: [id("app", "Microsoft.Web/sites", "ok-app2")], nonCompliant: [id("app", "Microsoft.Web/sites", "bad-app")] }],
+    ["app_authentication_enabled", { compliant: [id("app", "Microsoft.Web/sites", "ok-app2")], nonCompliant: [id("app", "Microsoft.Web/sites", "bad-app")] }],
     ["app_ftps_only", { compliant: [id("app", "Microsoft.Web/sites", "ok-app2")], nonCompliant: [id("app", "Microsoft.Web/sites", "bad-app")] }],
     ["app_min_tls_12", { compliant: [id("app", "Microsoft.Web/sites", "ok-app2")], nonCompliant: [id("app", "Microsoft.Web/sites", "bad-app")] }],
     ["app_managed_identity", { compliant: [id("app", "Microsoft.Web/sites", "ok-app2")], nonCompliant: [id("app", "Microsoft.Web/sites", "bad-app")] }],
@@ -149,6 +154,22 @@ describe("Azure checks: named resources", () => {
     expect(rowOf(findingOf(insecure, "defender_servers_on"), SUB).reason).toBe("Defender for Servers is off (Free tier).")
     expect(rowOf(findingOf(insecure, "storage_smb_protocol_latest"), SA("badstorage")).reason).toBe("SMB versions allowed: SMB2.1, SMB3.0, SMB3.1.1.")
     expect(rowOf(findingOf(insecure, "mysql_tls_version_12"), id("data", "Microsoft.DBforMySQL/flexibleServers", "bad-mysql")).reason).toBe("'tls_version' is TLSv1,TLSv1.1,TLSv1.2.")
+    expect(rowOf(findingOf(insecure, "storage_blob_logging_read_write_delete"), SA("badstorage"))).toMatchObject({ settings: ["blob-writes"], missing_categories: ["StorageRead"], reason: "Blob requests not logged: StorageRead." })
+    expect(rowOf(findingOf(insecure, "storage_table_logging_read_write_delete"), SA("badstorage"))).toMatchObject({ missing_categories: ["StorageWrite", "StorageDelete"] })
+    expect(rowOf(findingOf(insecure, "storage_queue_logging_read_write_delete"), SA("badstorage"))).toMatchObject({ settings: [], reason: "The queue service has no diagnostic setting: its requests are not logged." })
+    expect(rowOf(findingOf(hardened, "storage_queue_logging_read_write_delete"), `/subscriptions/${HARDENED.subscriptionId}/resourceGroups/data/providers/Microsoft.Storage/storageAccounts/okstorage`)).toMatchObject({ compliant: true, missing_categories: [] })
+    expect(rowOf(findingOf(insecure, "defender_system_updates_applied"), id("app", "Microsoft.Compute/virtualMachines", "bad-vm"))).toMatchObject({
+      name: "bad-vm",
+      resource_group: "app",
+      unhealthy: ["System updates should be installed on your machines", "Machines should be configured to periodically check for missing system updates"],
+    })
+    expect(rowOf(findingOf(insecure, "defender_system_updates_applied"), id("app", "Microsoft.Compute/virtualMachines", "bad-vm")).reason).toContain("3 critical and 5 security updates are missing")
+    expect(rowOf(findingOf(insecure, "app_authentication_enabled"), id("app", "Microsoft.Web/sites", "bad-app")).reason).toBe("App Service Authentication is disabled: the platform lets anonymous requests through.")
+    // Queues and tables exist on general-purpose accounts only; assessments that do not apply (or are about other
+    // recommendations, like endpoint protection on ok-vm2) give no row.
+    expect(findingOf(insecure, "storage_queue_logging_read_write_delete").details.map((d) => d.name)).not.toContain("okblob")
+    expect(findingOf(insecure, "storage_table_logging_read_write_delete").details.map((d) => d.name)).not.toContain("okblob")
+    expect(findingOf(insecure, "defender_system_updates_applied").details.map((d) => d.name).sort()).toEqual(["bad-vm", "ok-vm2"])
     // master is never evaluated; disabled keys are skipped; BlockBlobStorage accounts have no file service.
     expect(findingOf(insecure, "sql_database_tde_enabled").details.map((d) => d.name)).toEqual(["baddb", "okdb"])
     expect(findingOf(insecure, "keyvault_rbac_key_expiration").details.map((d) => d.name)).not.toContain("disabled-key")

@@ -116,6 +116,27 @@ describe("Azure API failures are recorded on the findings", () => {
     }
   })
 
+  it("a 403 on one storage service's diagnostic settings errors that logging check only", async () => {
+    fx.server.fault({
+      host: "management.azure.com",
+      path: /\/badstorage\/queueServices\/default\/providers\/Microsoft\.Insights\/diagnosticSettings$/,
+      times: 100,
+      reply: armError(403, "AuthorizationFailed", "The client does not have authorization to perform action 'Microsoft.Insights/diagnosticSettings/read'."),
+    })
+    try {
+      const storage = await fx.scan(INSECURE.subscriptionId, "storage")
+      const queue = findingOf([storage], "storage_queue_logging_read_write_delete")
+      expect(queue.errors).toEqual([expect.objectContaining({ kind: "access_denied", code: "AuthorizationFailed", resourceType: "storage.queue_diagnostics", operation: "Microsoft.Insights/diagnosticSettings/read" })])
+      // The other accounts are still evaluated (badlogs logs its queues); the unreadable one has no row.
+      expect(queue.details.map((d) => [d.name, d.compliant])).toEqual([["badlogs", true]])
+      expect(queue.status).toBe("error")
+      expect(findingOf([storage], "storage_blob_logging_read_write_delete").errors).toEqual([])
+      expect(findingOf([storage], "storage_table_logging_read_write_delete").errors).toEqual([])
+    } finally {
+      fx.server.clearFaults()
+    }
+  })
+
   it("Graph 403 (no Policy.Read.All) makes the Entra checks 'error'", async () => {
     const app = fx.world.tenants.get(HARDENED.tenantId)!.apps.get(HARDENED.clientId)!
     const saved = { ...app }
@@ -163,6 +184,16 @@ describe("Azure API failures are recorded on the findings", () => {
     const f = findingOf([app], "app_https_only")
     expect(f.details.map((d) => d.name)).toEqual(["app-0", "app-1", "app-2", "app-3", "app-4", "app-5", "app-6"])
     expect(f.details.filter((d) => !d.compliant)).toHaveLength(3)
+  })
+
+  it("follows nextLink through the subscription's security assessments", async () => {
+    fx.server.clearLog()
+    const defender = await fx.scan(INSECURE.subscriptionId, "defender", { checkIds: ["defender_system_updates_applied"] })
+    const pages = fx.server.requests.filter((r) => r.path.endsWith("/Microsoft.Security/assessments"))
+    // 6 assessments, 2 per page.
+    expect(pages).toHaveLength(3)
+    expect(pages.every((r) => r.query.get("api-version") === "2020-01-01")).toBe(true)
+    expect(findingOf([defender], "defender_system_updates_applied").details.map((d) => d.name).sort()).toEqual(["bad-vm", "ok-vm2"])
   })
 
   it("refuses a nextLink to a foreign host: the list is reported incomplete and no token leaves", async () => {

@@ -47,6 +47,8 @@ it("scans 500 resources across every service", async () => {
   expect(findingOf(results, "storage_secure_transfer_required").details.filter((d) => !d.compliant)).toHaveLength(25)
   expect(findingOf(results, "network_ssh_internet_restricted").details.filter((d) => !d.compliant)).toHaveLength(10)
   expect(findingOf(results, "app_min_tls_12").details).toHaveLength(100)
+  expect(findingOf(results, "app_authentication_enabled").details.filter((d) => !d.compliant)).toHaveLength(100)
+  expect(findingOf(results, "storage_blob_logging_read_write_delete").details.filter((d) => !d.compliant)).toHaveLength(100)
   expect(findingOf(results, "keyvault_recoverable").details.filter((d) => !d.compliant)).toHaveLength(25)
   expect(results.every((r) => r.errors.length === 0)).toBe(true)
   expect(wall).toBeLessThan(20_000)

@@ -16,7 +16,7 @@ interface SiteRule {
   readonly severity: "high" | "medium" | "low"
   readonly remediation: string
   readonly reads: string
-  readonly input: "appservice.site_config" | undefined
+  readonly input: "appservice.site_config" | "appservice.auth_settings" | undefined
   readonly label: string
   readonly evaluate: (s: SiteInfo) => { readonly ok: boolean; readonly value: DetailRow[string]; readonly reason: string } | undefined
 }
@@ -35,6 +35,22 @@ const rules: ReadonlyArray<SiteRule> = [
     evaluate: (s) => {
       const on = s.properties?.httpsOnly === true
       return { ok: on, value: on, reason: on ? "HTTP is redirected to HTTPS." : "The app answers plain HTTP." }
+    },
+  },
+  {
+    id: "app_authentication_enabled",
+    v3: "9.2",
+    title: "App Service Authentication should be set up for apps",
+    description: "Checks the site's built-in Authentication / Authorization (Easy Auth) is enabled, so requests are authenticated before they reach the app.",
+    severity: "medium",
+    remediation: "Add an identity provider: az webapp auth microsoft update -g RG -n APP --client-id CLIENT_ID --issuer https://login.microsoftonline.com/TENANT/v2.0, then az webapp auth update -g RG -n APP --enabled true --action RedirectToLoginPage",
+    reads: "ARM sites/{s}/config/authsettingsV2 → properties.platform.enabled",
+    input: "appservice.auth_settings",
+    label: "Authentication",
+    evaluate: (s) => {
+      if (s.auth === undefined) return undefined
+      const on = s.auth.properties?.platform?.enabled === true
+      return { ok: on, value: on, reason: on ? "App Service Authentication is enabled." : "App Service Authentication is disabled: the platform lets anonymous requests through." }
     },
   },
   {

@@ -1,5 +1,6 @@
 /** Microsoft Defender for Cloud checks (CIS Azure v3 3.1.x / v4 9.1.x). */
-import { defineAzureCheck, subscriptionRow } from "../define-check.ts"
+import { defineAzureCheck, resourceRow, subscriptionRow } from "../define-check.ts"
+import type { Assessment } from "../collectors/defender.ts"
 
 interface PlanSpec {
   readonly id: string
@@ -66,6 +67,55 @@ const containerExtension = (id: string, v3: string, extension: string, what: str
       return [subscriptionRow(inv, on, on ? `${what} is enabled.` : `${what} is not enabled.`, { extension, enabled: on })]
     },
   })
+
+/** Defender for Cloud recommendations (assessment keys) about missing OS updates and the periodic update check. */
+export const SYSTEM_UPDATE_ASSESSMENTS: Readonly<Record<string, string>> = {
+  "4ab6e3c5-74dd-8b35-9ab9-f61b30875b27": "System updates should be installed on your machines",
+  "e1145ab1-eb4f-43d8-911b-36ddf771d13f": "System updates should be installed on your machines (powered by Azure Update Manager)",
+  "90386950-71ca-4357-a12e-486d1679427c": "Machines should be configured to periodically check for missing system updates",
+  "bd20bd91-aaf1-7f14-b6e4-866de2f43146": "System updates on virtual machine scale sets should be installed",
+}
+
+/** The resource an assessment is about: resourceDetails.id, else its id without the assessment suffix. */
+const assessedResource = (a: Assessment): string => a.properties?.resourceDetails?.id ?? a.id.replace(/\/providers\/Microsoft\.Security\/assessments\/[^/]+$/i, "")
+
+const systemUpdatesCheck = defineAzureCheck({
+  id: "defender_system_updates_applied",
+  service: "defender",
+  title: "Defender for Cloud's 'Apply system updates' recommendation should be completed",
+  description: "Checks, per machine, that Defender for Cloud's system-update recommendations (updates installed, periodic assessment of missing updates) are Healthy; machines where they do not apply are skipped.",
+  severity: "high",
+  cis: { v3: "3.1.10", v4: "9.1.10" },
+  remediation: "Defender for Cloud → Recommendations → 'System updates should be installed on your machines': install the missing updates (Azure Update Manager) and enable periodic assessment on each machine.",
+  field_labels: { unhealthy: "Unhealthy recommendations", healthy: "Healthy recommendations" },
+  uses: ["defender.assessments"],
+  reads: "ARM Microsoft.Security/assessments → value[name ∈ system-update assessment keys].properties.status.code (Healthy / Unhealthy / NotApplicable)",
+  evaluate: (inv) => {
+    const list = inv.defender.assessments
+    if (list === undefined) return []
+    const byResource = new Map<string, { healthy: string[]; unhealthy: string[]; causes: string[] }>()
+    for (const a of list) {
+      const title = SYSTEM_UPDATE_ASSESSMENTS[a.name.toLowerCase()]
+      const code = a.properties?.status?.code
+      if (title === undefined || (code !== "Healthy" && code !== "Unhealthy")) continue
+      const key = assessedResource(a)
+      const entry = byResource.get(key) ?? { healthy: [], unhealthy: [], causes: [] }
+      if (code === "Healthy") entry.healthy.push(title)
+      else {
+        entry.unhealthy.push(title)
+        const why = a.properties?.status?.description ?? a.properties?.status?.cause
+        if (why !== undefined && why !== "") entry.causes.push(why)
+      }
+      byResource.set(key, entry)
+    }
+    return [...byResource].map(([resourceId, e]) => {
+      const ok = e.unhealthy.length === 0
+      const name = resourceId.slice(resourceId.lastIndexOf("/") + 1)
+      const reason = ok ? "System updates are installed and assessed." : `Unhealthy: ${e.unhealthy.join("; ")}${e.causes.length === 0 ? "" : ` (${e.causes.join("; ")})`}.`
+      return resourceRow({ id: resourceId, name }, ok, reason, { unhealthy: e.unhealthy, healthy: e.healthy })
+    })
+  },
+})
 
 export const defenderChecks = [
   ...planChecks,
@@ -181,4 +231,5 @@ export const defenderChecks = [
       return [subscriptionRow(inv, source !== undefined, source !== undefined ? `Attack paths of risk ${source.minimalRiskLevel ?? "any"} and above are emailed.` : "Attack path emails are off.", { minimal_risk_level: source?.minimalRiskLevel ?? null })]
     },
   }),
+  systemUpdatesCheck,
 ]

@@ -1,6 +1,7 @@
 /** Storage account checks (CIS Azure v3 section 4 / v4 section 10). */
 import { defineAzureCheck, resourceRow } from "../define-check.ts"
-import { hasFileService, type StorageAccountInfo } from "../collectors/storage.ts"
+import { hasDataService, hasFileService, type StorageAccountInfo, type StorageLogService } from "../collectors/storage.ts"
+import type { DiagnosticSetting } from "../collectors/keyvault.ts"
 import type { DetailRow } from "../../check.ts"
 
 type Props = NonNullable<StorageAccountInfo["properties"]>
@@ -236,6 +237,50 @@ const serviceCheck = (spec: {
       }),
   })
 
+const LOG_CATEGORIES = ["StorageRead", "StorageWrite", "StorageDelete"] as const
+
+/** The Storage* categories a service's diagnostic settings send somewhere ("allLogs" covers all three). */
+export function loggedStorageCategories(settings: ReadonlyArray<DiagnosticSetting>): ReadonlyArray<string> {
+  const on = new Set<string>()
+  for (const d of settings)
+    for (const l of d.properties?.logs ?? []) {
+      if (!l.enabled) continue
+      if (l.categoryGroup?.toLowerCase() === "alllogs") LOG_CATEGORIES.forEach((c) => on.add(c))
+      const c = LOG_CATEGORIES.find((x) => x.toLowerCase() === (l.category ?? "").toLowerCase())
+      if (c !== undefined) on.add(c)
+    }
+  return LOG_CATEGORIES.filter((c) => on.has(c))
+}
+
+const loggingCheck = (service: StorageLogService, v3: string, what: string) =>
+  defineAzureCheck({
+    id: `storage_${service}_logging_read_write_delete`,
+    service: "storage",
+    title: `Storage logging should be enabled for the ${what} service for read, write and delete requests`,
+    description: `Checks a diagnostic setting of the account's ${what.toLowerCase()} service sends the StorageRead, StorageWrite and StorageDelete resource logs (or allLogs) to a destination.`,
+    severity: "medium",
+    cis: { v3 },
+    remediation: `az monitor diagnostic-settings create --name ${service}-logs --resource ACCOUNT_ID/${service}Services/default --workspace WORKSPACE_ID --logs '[{"category":"StorageRead","enabled":true},{"category":"StorageWrite","enabled":true},{"category":"StorageDelete","enabled":true}]' (log ingestion is billable).`,
+    field_labels: { settings: "Diagnostic settings", missing_categories: "Missing categories" },
+    uses: ["storage.accounts", `storage.${service}_diagnostics`],
+    reads: `ARM storageAccounts/{a}/${service}Services/default/providers/Microsoft.Insights/diagnosticSettings → properties.logs[category ∈ StorageRead, StorageWrite, StorageDelete | categoryGroup=allLogs].enabled`,
+    evaluate: (inv) =>
+      (inv.storage.accounts ?? []).flatMap((a) => {
+        const settings = a.diagnostics[service]
+        if (!hasDataService(a, service) || settings === undefined) return []
+        const logged = loggedStorageCategories(settings)
+        const missing = LOG_CATEGORIES.filter((c) => !logged.includes(c))
+        const sending = settings.filter((d) => (d.properties?.logs ?? []).some((l) => l.enabled)).map((d) => d.name)
+        const reason =
+          missing.length === 0
+            ? `${what} read, write and delete requests are logged by ${sending.join(", ")}.`
+            : settings.length === 0
+              ? `The ${what.toLowerCase()} service has no diagnostic setting: its requests are not logged.`
+              : `${what} requests not logged: ${missing.join(", ")}.`
+        return [resourceRow(a, missing.length === 0, reason, { settings: settings.map((d) => d.name), missing_categories: missing })]
+      }),
+  })
+
 const retention = (p: { readonly enabled?: boolean; readonly days?: number } | undefined) => (p?.enabled === true ? `${p.days ?? 7} days` : "off")
 const smbList = (v: string | null | undefined) => (v ?? "").split(";").map((s) => s.trim()).filter((s) => s !== "")
 
@@ -333,4 +378,7 @@ export const storageChecks = [
       return { ok, value: algs.length === 0 ? "all" : algs.join(";"), reason: ok ? "Only AES-256-GCM is allowed." : `Channel encryption allowed: ${algs.length === 0 ? "all" : algs.join(", ")}.` }
     },
   }),
+  loggingCheck("queue", "4.12", "Queue"),
+  loggingCheck("blob", "4.13", "Blob"),
+  loggingCheck("table", "4.14", "Table"),
 ]

@@ -1,8 +1,14 @@
-/** App Service (Microsoft.Web 2023-12-01): sites (HTTPS only, managed identity) and each site's `web` configuration. */
+/**
+ * App Service (Microsoft.Web 2023-12-01): sites (HTTPS only, managed identity), each site's `web` configuration and
+ * its Authentication (Easy Auth) settings. The settings are read with `GET sites/{n}/config/authsettingsV2`
+ * (WebApps_GetAuthSettingsV2WithoutSecrets): the same `properties.platform.enabled` as `…/authsettingsV2/list`,
+ * but it needs only `Microsoft.Web/sites/config/read` (Reader) rather than the `config/list` action, and never
+ * returns identity-provider secrets.
+ */
 import { Schema } from "effect"
 import { ArmResource, armGet, armList, locationOf, type AzureCollectContext } from "../context.ts"
 
-export const appserviceResourceTypes = ["appservice.sites", "appservice.site_config"] as const
+export const appserviceResourceTypes = ["appservice.sites", "appservice.site_config", "appservice.auth_settings"] as const
 export const WEB_API = "2023-12-01"
 
 export const Site = ArmResource({ httpsOnly: Schema.optionalKey(Schema.Boolean), state: Schema.optionalKey(Schema.String) })
@@ -21,8 +27,24 @@ export const SiteConfig = Schema.Struct({
 })
 export type SiteConfig = typeof SiteConfig.Type
 
+/** SiteAuthSettingsV2 (the parts the checks read; identity providers are not decoded). */
+export const SiteAuthSettings = Schema.Struct({
+  id: Schema.optionalKey(Schema.String),
+  name: Schema.optionalKey(Schema.String),
+  properties: Schema.optionalKey(
+    Schema.Struct({
+      platform: Schema.optionalKey(Schema.Struct({ enabled: Schema.optionalKey(Schema.Boolean), runtimeVersion: Schema.optionalKey(Schema.NullOr(Schema.String)) })),
+      globalValidation: Schema.optionalKey(
+        Schema.Struct({ requireAuthentication: Schema.optionalKey(Schema.Boolean), unauthenticatedClientAction: Schema.optionalKey(Schema.NullOr(Schema.String)) }),
+      ),
+    }),
+  ),
+})
+export type SiteAuthSettings = typeof SiteAuthSettings.Type
+
 export interface SiteInfo extends Site {
   readonly config: SiteConfig | undefined
+  readonly auth: SiteAuthSettings | undefined
 }
 
 export interface AppServiceInventory {
@@ -33,9 +55,15 @@ export async function collectAppService(ctx: AzureCollectContext): Promise<AppSe
   const listed = await armList(ctx, { type: "appservice.sites", region: "global", op: "Microsoft.Web/sites/read" }, `/subscriptions/${ctx.subscriptionId}/providers/Microsoft.Web/sites`, WEB_API, Site)
   if (listed === undefined) return { sites: undefined }
   ctx.countResources(listed.length)
-  const sites = await ctx.map(listed, async (s): Promise<SiteInfo> => ({
-    ...s,
-    config: ctx.wants("appservice.site_config") ? await armGet(ctx, { type: "appservice.site_config", region: locationOf(s), op: "Microsoft.Web/sites/config/read", id: s.id }, `${s.id}/config/web`, WEB_API, SiteConfig) : undefined,
-  }))
+  const sites = await ctx.map(listed, async (s): Promise<SiteInfo> => {
+    const region = locationOf(s)
+    const [config, auth] = await Promise.all([
+      ctx.wants("appservice.site_config") ? armGet(ctx, { type: "appservice.site_config", region, op: "Microsoft.Web/sites/config/read", id: s.id }, `${s.id}/config/web`, WEB_API, SiteConfig) : undefined,
+      ctx.wants("appservice.auth_settings")
+        ? armGet(ctx, { type: "appservice.auth_settings", region, op: "Microsoft.Web/sites/config/read", id: s.id }, `${s.id}/config/authsettingsV2`, WEB_API, SiteAuthSettings)
+        : undefined,
+    ])
+    return { ...s, config, auth }
+  })
   return { sites }
 }

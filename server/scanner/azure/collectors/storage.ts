@@ -1,13 +1,19 @@
 /**
  * Storage accounts (Microsoft.Storage 2023-05-01): account properties (secure transfer, TLS, public access,
  * network rules, encryption, private endpoints, shared keys…), and per account the blob service (soft delete,
- * versioning) and file service (share soft delete, SMB settings) of `default`.
+ * versioning) and file service (share soft delete, SMB settings) of `default`, and the Azure Monitor diagnostic
+ * settings of the blob, queue and table services (`{account}/{blob,queue,table}Services/default/providers/
+ * Microsoft.Insights/diagnosticSettings`, the resource-log successor of classic Storage Analytics logging).
  */
 import { Schema } from "effect"
 import { ArmResource, armGet, armList, locationOf, type AzureCollectContext } from "../context.ts"
+import { DIAGNOSTICS_API, DiagnosticSetting } from "./keyvault.ts"
 
-export const storageResourceTypes = ["storage.accounts", "storage.blob_services", "storage.file_services"] as const
+export const storageResourceTypes = ["storage.accounts", "storage.blob_services", "storage.file_services", "storage.blob_diagnostics", "storage.queue_diagnostics", "storage.table_diagnostics"] as const
 export const STORAGE_API = "2023-05-01"
+
+/** The data services whose resource logs CIS Azure v3 4.12–4.14 ask for. */
+export type StorageLogService = "blob" | "queue" | "table"
 
 const Retention = Schema.optionalKey(Schema.Struct({ enabled: Schema.optionalKey(Schema.Boolean), days: Schema.optionalKey(Schema.Number) }))
 
@@ -55,6 +61,8 @@ export interface StorageAccountInfo extends StorageAccount {
   readonly blobService: BlobService | undefined
   /** undefined when unread or when the account kind has no file service (BlobStorage, BlockBlobStorage). */
   readonly fileService: FileService | undefined
+  /** Diagnostic settings per data service; a service is absent when unread, failed, or the account kind lacks it. */
+  readonly diagnostics: Readonly<Partial<Record<StorageLogService, ReadonlyArray<DiagnosticSetting>>>>
 }
 
 export interface StorageInventory {
@@ -62,6 +70,11 @@ export interface StorageInventory {
 }
 
 export const hasFileService = (a: StorageAccount) => a.kind !== "BlobStorage" && a.kind !== "BlockBlobStorage"
+/** Queues and tables exist only on general-purpose accounts (StorageV2 and the classic "Storage" kind). */
+export const hasDataService = (a: StorageAccount, service: StorageLogService): boolean =>
+  service === "blob" ? a.kind !== "FileStorage" : a.kind === undefined || a.kind === "StorageV2" || a.kind === "Storage"
+
+const logServices: ReadonlyArray<StorageLogService> = ["blob", "queue", "table"]
 
 export async function collectStorage(ctx: AzureCollectContext): Promise<StorageInventory> {
   const listed = await armList(ctx, { type: "storage.accounts", region: "global", op: "Microsoft.Storage/storageAccounts/read" }, `/subscriptions/${ctx.subscriptionId}/providers/Microsoft.Storage/storageAccounts`, STORAGE_API, StorageAccount)
@@ -76,7 +89,25 @@ export async function collectStorage(ctx: AzureCollectContext): Promise<StorageI
         ? armGet(ctx, { type: "storage.file_services", region: locationOf(a), op: "Microsoft.Storage/storageAccounts/fileServices/read", id: a.id }, `${a.id}/fileServices/default`, STORAGE_API, FileService)
         : undefined,
     ])
-    return { ...a, blobService, fileService }
+    const diagnostics = Object.fromEntries(
+      (
+        await Promise.all(
+          logServices.map(async (service) => {
+            const type = `storage.${service}_diagnostics`
+            if (!ctx.wants(type) || !hasDataService(a, service)) return undefined
+            const settings = await armList(
+              ctx,
+              { type, region: locationOf(a), op: "Microsoft.Insights/diagnosticSettings/read", id: `${a.id}/${service}Services/default` },
+              `${a.id}/${service}Services/default/providers/Microsoft.Insights/diagnosticSettings`,
+              DIAGNOSTICS_API,
+              DiagnosticSetting,
+            )
+            return settings === undefined ? undefined : ([service, settings] as const)
+          }),
+        )
+      ).flatMap((e) => (e === undefined ? [] : [e])),
+    )
+    return { ...a, blobService, fileService, diagnostics }
   })
   return { accounts }
 }

@@ -11,6 +11,7 @@ import { SqlClient } from "effect/sql"
 import type { Account, AccountDetail, RecentScan } from "../../src/contracts/accounts.ts"
 import { SECRET_MASK } from "../../src/contracts/accounts.ts"
 import { toRunStatus } from "../../src/contracts/common.ts"
+import { ProviderIds } from "../../src/contracts/constants.ts"
 import type { AccountId, CloudProviderId, ScanId } from "../../src/contracts/ids.ts"
 import { providerDisplayName } from "./providers.ts"
 
@@ -99,6 +100,8 @@ export interface SealedAccount {
   readonly cloudAccountId: string
   readonly authMethod: "access_key" | "role"
   readonly accessKeyId: string | null
+  /** Azure tenant id (null for AWS and GCP). */
+  readonly tenantId: string | null
   readonly credentialsSealed: string
   readonly createdAt: string
 }
@@ -108,9 +111,9 @@ export const loadSealedAccount = Effect.fn("AccountsStore.loadSealed")(function*
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<{
     id: number; workspace_id: number; account_name: string; cloud_provider_id: number; cloud_account_id: string
-    auth_method: "access_key" | "role"; access_key_id: string | null; credentials_sealed: string; created_at: Date | string
+    auth_method: "access_key" | "role"; access_key_id: string | null; tenant_id: string | null; credentials_sealed: string; created_at: Date | string
   }>`SELECT id, workspace_id, account_name, cloud_provider_id::int AS cloud_provider_id, cloud_account_id, auth_method,
-            access_key_id, credentials_sealed, created_at
+            access_key_id, tenant_id, credentials_sealed, created_at
      FROM accounts WHERE workspace_id = ${workspaceId} AND id = ${accountId}`
   const r = rows[0]
   if (r === undefined) return undefined
@@ -122,10 +125,29 @@ export const loadSealedAccount = Effect.fn("AccountsStore.loadSealed")(function*
     cloudAccountId: r.cloud_account_id,
     authMethod: r.auth_method,
     accessKeyId: r.access_key_id,
+    tenantId: r.tenant_id,
     credentialsSealed: r.credentials_sealed,
     createdAt: iso(r.created_at),
   } satisfies SealedAccount
 })
+
+/**
+ * The detail's credential_data: the spec's AWS fields (aws_account_id, access_key) for AWS only, the provider's own
+ * labelled identifiers for GCP (project_id, client_email) and Azure (tenant_id, client_id, subscription_id), and the
+ * secret as a mask (AWS secret access key, GCP service-account key, Azure client secret). Only keys have a secret to
+ * mask: an AWS role assumed with the server's own credentials stores none.
+ */
+export function credentialData(account: Pick<SealedAccount, "cloudProviderId" | "cloudAccountId" | "accessKeyId" | "tenantId">): AccountDetail["credential_data"] {
+  const secret_key = account.accessKeyId !== null ? SECRET_MASK : null
+  switch (account.cloudProviderId) {
+    case ProviderIds.GCP:
+      return { aws_account_id: null, access_key: null, secret_key, project_id: account.cloudAccountId, client_email: account.accessKeyId }
+    case ProviderIds.Azure:
+      return { aws_account_id: null, access_key: null, secret_key, tenant_id: account.tenantId, client_id: account.accessKeyId, subscription_id: account.cloudAccountId }
+    default:
+      return { aws_account_id: account.cloudAccountId, access_key: account.accessKeyId, secret_key }
+  }
+}
 
 export const getAccountDetail = Effect.fn("AccountsStore.detail")(function* (workspaceId: number, accountId: number) {
   const sql = yield* SqlClient.SqlClient
@@ -150,12 +172,7 @@ export const getAccountDetail = Effect.fn("AccountsStore.detail")(function* (wor
     cloud_provider_name: providerDisplayName(account.cloudProviderId),
     cloud_provider_id: account.cloudProviderId as CloudProviderId,
     created_at: account.createdAt,
-    credential_data: {
-      aws_account_id: account.cloudAccountId,
-      access_key: account.accessKeyId,
-      // Only keys have a secret to mask (a role assumed with the server's own credentials stores none).
-      secret_key: account.accessKeyId !== null ? SECRET_MASK : null,
-    },
+    credential_data: credentialData(account),
     recent_scans: recent,
   }
   return detail
@@ -177,6 +194,7 @@ export interface NewAccount {
   readonly principalArn: string | null
   readonly authMethod: "access_key" | "role"
   readonly accessKeyId: string | null
+  readonly tenantId: string | null
   readonly credentialsSealed: string
   readonly createdBy: number
 }
@@ -186,9 +204,9 @@ export const insertAccount = Effect.fn("AccountsStore.insert")(function* (a: New
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<{ id: number }>`
     INSERT INTO accounts (id, workspace_id, cloud_provider_id, account_name, cloud_account_id, principal_arn, auth_method,
-                          access_key_id, credentials_sealed, created_by)
+                          access_key_id, tenant_id, credentials_sealed, created_by)
     VALUES (${a.id}, ${a.workspaceId}, ${a.cloudProviderId}, ${a.accountName}, ${a.cloudAccountId}, ${a.principalArn},
-            ${a.authMethod}, ${a.accessKeyId}, ${a.credentialsSealed}, ${a.createdBy})
+            ${a.authMethod}, ${a.accessKeyId}, ${a.tenantId}, ${a.credentialsSealed}, ${a.createdBy})
     ON CONFLICT (workspace_id, cloud_provider_id, cloud_account_id) DO NOTHING
     RETURNING id`
   return rows.length > 0

@@ -126,6 +126,8 @@ export interface CloudIdentity {
   readonly principal: string
   /** The non-secret identifier shown in the account detail next to the masked secret (access key id, client e-mail, client id). */
   readonly publicKeyId: string | null
+  /** Azure: the tenant (directory) id the subscription belongs to; null for AWS and GCP. */
+  readonly tenantId: string | null
 }
 
 const fromEngineError = (provider: string, credentialPath: string) => (error: ConnectionTestError): ConnectionTestFailed => {
@@ -160,7 +162,7 @@ export const testGcpAccount = (stored: StoredCredentials, env: NodeJS.ProcessEnv
     "GCP",
     testGcpConnectionEffect({ credentials, ...(endpoints === undefined ? {} : { endpoints }) }).pipe(
       Effect.mapError(fromEngineError("GCP", "credentials.service_account_key")),
-      Effect.map((info) => ({ accountId: info.projectId, principal: info.clientEmail, publicKeyId: info.clientEmail })),
+      Effect.map((info) => ({ accountId: info.projectId, principal: info.clientEmail, publicKeyId: info.clientEmail, tenantId: null })),
     ),
   )
 }
@@ -175,7 +177,7 @@ export const testAzureAccount = (stored: StoredCredentials, env: NodeJS.ProcessE
     "Azure",
     testAzureConnectionEffect({ credentials, ...(endpoints === undefined ? {} : { endpoints }) }).pipe(
       Effect.mapError(fromEngineError("Azure", "credentials")),
-      Effect.map((info) => ({ accountId: info.subscriptionId, principal: credentials.clientId, publicKeyId: credentials.clientId })),
+      Effect.map((info) => ({ accountId: info.subscriptionId, principal: credentials.clientId, publicKeyId: credentials.clientId, tenantId: info.tenantId })),
     ),
   )
 }
@@ -192,5 +194,6 @@ export const testCloudConnection = (
     accountId: id.accountId,
     principal: id.arn,
     publicKeyId: stored.access_key ?? null,
+    tenantId: null,
   }))
 }

@@ -4,7 +4,8 @@
  *
  * GCP (service-account key) and Azure (tenant, client id, client secret, subscription) go through the same steps with
  * their engines' connection tests (server/accounts/connection-test.ts `testCloudConnection`); the project id / the
- * subscription id becomes the account's cloud-side id.
+ * subscription id becomes the account's cloud-side id. The detail's `credential_data` carries the spec's AWS fields
+ * for AWS only and the provider's own identifiers otherwise (`credentialData` in server/accounts/accounts-store.ts).
  *
  * `GET /api/accounts/external-id` (beyond the spec, create_account) answers the workspace's AWS external id, created on
  * first use by `externalIdFor`, so the wizard can show it before the role is set up.
@@ -109,6 +110,7 @@ const addAccount = (request: Parameters<typeof scoped>[0], payload: AddAccountPa
           authMethod: credentials.role_arn !== undefined ? "role" : "access_key",
           // AWS access key id, GCP client e-mail, Azure client id: the detail shows it next to the masked secret.
           accessKeyId: identity.publicKeyId,
+          tenantId: identity.tenantId,
           credentialsSealed: sealed,
           createdBy: ctx.userId,
         })

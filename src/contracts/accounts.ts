@@ -44,6 +44,28 @@ export const RecentScan = Schema.Struct({
 })
 export type RecentScan = typeof RecentScan.Type
 
+/**
+ * The account detail's credentials (scanning §3 lists aws_account_id, access_key and secret_key; the GCP and Azure
+ * fields are ours). Which fields are filled depends on the provider:
+ * - AWS: `aws_account_id` (12 digits) and `access_key` (the access key id; null for a role without keys);
+ * - GCP: `project_id` and `client_email` (the service account); `aws_account_id` and `access_key` are null;
+ * - Azure: `tenant_id` (null for accounts added before it was recorded), `client_id` and `subscription_id`;
+ *   `aws_account_id` and `access_key` are null.
+ * `secret_key` is always a mask (AWS secret access key, GCP service-account key, Azure client secret) or null when
+ * nothing secret is stored; the real value needs the audited reveal call.
+ */
+export const CredentialData = Schema.Struct({
+  aws_account_id: Schema.NullOr(Schema.String),
+  access_key: Schema.NullOr(Schema.String),
+  secret_key: Schema.NullOr(Schema.String),
+  project_id: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  client_email: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  tenant_id: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  client_id: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  subscription_id: Schema.optionalKey(Schema.NullOr(Schema.String)),
+})
+export type CredentialData = typeof CredentialData.Type
+
 /** Scanning §3 account detail. `secret_key` here is masked; the real value needs the reveal call. */
 export const AccountDetail = Schema.Struct({
   id: AccountId,
@@ -51,17 +73,57 @@ export const AccountDetail = Schema.Struct({
   cloud_provider_name: Schema.String,
   cloud_provider_id: CloudProviderId,
   created_at: Timestamp,
-  credential_data: Schema.Struct({
-    aws_account_id: Schema.NullOr(Schema.String),
-    access_key: Schema.NullOr(Schema.String),
-    secret_key: Schema.NullOr(Schema.String),
-  }),
+  credential_data: CredentialData,
   recent_scans: Schema.Array(RecentScan),
 })
 export type AccountDetail = typeof AccountDetail.Type
 
 export const AccountDetailResponse = withData(AccountDetail)
 export type AccountDetailResponse = typeof AccountDetailResponse.Type
+
+/** One labelled identifier of the account detail's credentials card. */
+export interface CredentialFact {
+  readonly label: string
+  readonly value: string | null
+}
+
+/**
+ * The credentials card of the account page, per provider: the identifiers with their labels, and how the masked
+ * secret is called (also the reveal button's name).
+ */
+export function credentialFacts(detail: { readonly cloud_provider_id: number; readonly credential_data: CredentialData }): {
+  readonly facts: ReadonlyArray<CredentialFact>
+  readonly secretLabel: string
+} {
+  const c = detail.credential_data
+  switch (detail.cloud_provider_id) {
+    case ProviderIds.GCP:
+      return {
+        facts: [
+          { label: "Project ID", value: c.project_id ?? null },
+          { label: "Service account", value: c.client_email ?? null },
+        ],
+        secretLabel: "Service account key",
+      }
+    case ProviderIds.Azure:
+      return {
+        facts: [
+          { label: "Tenant ID", value: c.tenant_id ?? null },
+          { label: "Client ID", value: c.client_id ?? null },
+          { label: "Subscription ID", value: c.subscription_id ?? null },
+        ],
+        secretLabel: "Client secret",
+      }
+    default:
+      return {
+        facts: [
+          { label: "Cloud account ID", value: c.aws_account_id },
+          { label: "Access key ID", value: c.access_key },
+        ],
+        secretLabel: "Secret access key",
+      }
+  }
+}
 
 /** Account page: passed checks = findings count minus failed. */
 export const passedChecks = (scan: { readonly findings_count: number; readonly failed_findings: number }): number =>

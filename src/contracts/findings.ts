@@ -88,6 +88,7 @@ export const Finding = Schema.Struct({
   created_at: Timestamp,
   service_name: Schema.String,
   account_name: Schema.String,
+  /** The cloud account id of any provider (spec name): AWS account id, GCP project id, Azure subscription id. */
   aws_account_id: Schema.NullOr(Schema.String),
   cloud_provider_name: Schema.String,
   policy_check: Schema.String,

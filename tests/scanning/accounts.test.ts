@@ -207,6 +207,8 @@ describe("reading accounts", () => {
       credential_data: { aws_account_id: "123456789012", access_key: MOTO_KEYS.access_key, secret_key: SECRET_MASK },
       recent_scans: [],
     })
+    // AWS accounts carry exactly the spec's three fields.
+    expect(res.body.data.credential_data).toEqual({ aws_account_id: "123456789012", access_key: MOTO_KEYS.access_key, secret_key: SECRET_MASK })
     expect(res.text).not.toContain(MOTO_KEYS.secret_key)
     expect((await env.call(auditor, "GET", "/api/accounts/999999")).status).toBe(404)
   })

@@ -175,7 +175,8 @@ describe("GCP project", () => {
     accountId = res.body.data.account.id
 
     const detail = await env.call(owner, "GET", `/api/accounts/${accountId}`)
-    expect(detail.body.data.credential_data).toEqual({ aws_account_id: PROJECT, access_key: scanner.email, secret_key: SECRET_MASK })
+    // The spec's AWS fields stay null; the project and the service account have their own fields.
+    expect(detail.body.data.credential_data).toEqual({ aws_account_id: null, access_key: null, secret_key: SECRET_MASK, project_id: PROJECT, client_email: scanner.email })
     expect(detail.text).not.toContain("PRIVATE KEY")
 
     const stored = await env.sql((q) => q<{ credentials_sealed: string }>`SELECT credentials_sealed FROM accounts WHERE id = ${accountId}`)
@@ -272,7 +273,14 @@ describe("Azure subscription", () => {
     expect(res.body.data.account).toMatchObject({ account_id: INSECURE.subscriptionId, cloud_provider_id: AZURE, cloud_provider_name: "Azure" })
     accountId = res.body.data.account.id
     const detail = await env.call(owner, "GET", `/api/accounts/${accountId}`)
-    expect(detail.body.data.credential_data).toEqual({ aws_account_id: INSECURE.subscriptionId, access_key: INSECURE.clientId, secret_key: SECRET_MASK })
+    expect(detail.body.data.credential_data).toEqual({
+      aws_account_id: null,
+      access_key: null,
+      secret_key: SECRET_MASK,
+      tenant_id: INSECURE.tenantId,
+      client_id: INSECURE.clientId,
+      subscription_id: INSECURE.subscriptionId,
+    })
     expect(detail.text).not.toContain(INSECURE.secret)
     const stored = await env.sql((q) => q<{ credentials_sealed: string }>`SELECT credentials_sealed FROM accounts WHERE id = ${accountId}`)
     expect(stored[0]!.credentials_sealed).not.toContain(INSECURE.secret)

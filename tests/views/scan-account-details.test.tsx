@@ -39,6 +39,67 @@ describe("account details", () => {
     expect(screen.queryByText("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")).toBeNull()
   })
 
+  it("the credentials card labels each provider's own identifiers (AWS, GCP, Azure), the secret stays masked", async () => {
+    const cases: ReadonlyArray<{ detail: Record<string, unknown>; facts: ReadonlyArray<[string, string]>; secret: string; absent: ReadonlyArray<string> }> = [
+      {
+        detail: {},
+        facts: [["Cloud account ID", "123456789012"], ["Access key ID", "AKIAEXAMPLE"]],
+        secret: "Secret access key",
+        absent: ["Project ID", "Tenant ID"],
+      },
+      {
+        detail: {
+          cloud_provider_id: 2,
+          cloud_provider_name: "GCP",
+          credential_data: { aws_account_id: null, access_key: null, secret_key: "••••••••••••••••", project_id: "audit-prod-42", client_email: "scanner@audit-prod-42.iam.gserviceaccount.com" },
+        },
+        facts: [["Project ID", "audit-prod-42"], ["Service account", "scanner@audit-prod-42.iam.gserviceaccount.com"]],
+        secret: "Service account key",
+        absent: ["Cloud account ID", "Access key ID", "Tenant ID"],
+      },
+      {
+        detail: {
+          cloud_provider_id: 3,
+          cloud_provider_name: "Azure",
+          credential_data: {
+            aws_account_id: null,
+            access_key: null,
+            secret_key: "••••••••••••••••",
+            tenant_id: "aaaaaaaa-0000-4000-8000-000000000001",
+            client_id: "c1c1c1c1-0000-4000-8000-000000000001",
+            subscription_id: "11111111-1111-4111-8111-111111111111",
+          },
+        },
+        facts: [["Tenant ID", "aaaaaaaa-0000-4000-8000-000000000001"], ["Client ID", "c1c1c1c1-0000-4000-8000-000000000001"], ["Subscription ID", "11111111-1111-4111-8111-111111111111"]],
+        secret: "Client secret",
+        absent: ["Cloud account ID", "Access key ID", "Project ID"],
+      },
+    ]
+    for (const c of cases) {
+      const world = defaultWorld()
+      world.details.set(1, accountDetail(1, { account_name: "Production", ...c.detail }))
+      await renderAccount({ world })
+      const card = screen.getByRole("region", { name: "Credentials" })
+      for (const [label, value] of c.facts) {
+        const term = within(card).getByText(label)
+        expect(term.parentElement?.textContent, label).toContain(value)
+      }
+      for (const label of c.absent) expect(within(card).queryByText(label), label).toBeNull()
+      expect(within(card).getByText(c.secret)).toBeTruthy()
+      expect(within(card).getByText("••••••••••••••••")).toBeTruthy()
+      expect(within(card).getByRole("button", { name: `Reveal ${c.secret.toLowerCase()}` })).toBeTruthy()
+      cleanup()
+    }
+  })
+
+  it("an Azure account added before the tenant was recorded shows 'N/A' for it", async () => {
+    const world = defaultWorld()
+    world.details.set(1, accountDetail(1, { cloud_provider_id: 3, cloud_provider_name: "Azure", credential_data: { aws_account_id: null, access_key: null, secret_key: "••••••••••••••••", tenant_id: null, client_id: "c1", subscription_id: "s1" } }))
+    await renderAccount({ world })
+    const card = screen.getByRole("region", { name: "Credentials" })
+    expect(within(card).getByText("Tenant ID").parentElement?.textContent).toContain("N/A")
+  })
+
   it("with no scan: 'No scans have been run for this account yet.' and 'Run first scan' opens the launch dialog", async () => {
     const world = defaultWorld()
     world.details.set(1, accountDetail(1, { account_name: "Production", recent_scans: [] }))

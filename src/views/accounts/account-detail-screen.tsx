@@ -1,13 +1,14 @@
 /**
  * /dashboard/accounts/{accountId} (scanning §2 "Account details"), rendered from `accountDetailsMachine`: header
  * (provider icon and name, account name, Refresh, 'Launch scan', 'Delete account'), information card, latest-scan
- * card, credentials card with the audited reveal, the delete confirmation and the launch dialog. A failed deletion
- * shows 'Failed to delete account' above the page. Loaded as its own chunk.
+ * card, credentials card (the provider's own labelled identifiers) with the audited reveal, the delete
+ * confirmation and the launch dialog. A failed deletion shows 'Failed to delete account' above the page. Loaded as
+ * its own chunk.
  */
 import { useActorRef, useSelector } from "@xstate/react"
 import { useParams } from "wouter"
 import type { ActorRefFrom } from "xstate"
-import { passedChecks, SECRET_MASK } from "../../contracts/accounts.ts"
+import { credentialFacts, passedChecks, SECRET_MASK } from "../../contracts/accounts.ts"
 import type { AccountId } from "../../contracts/ids.ts"
 import { deleteAccountConfirmMessage, issuesFoundMessage, ScanningMessages } from "../../contracts/messages.ts"
 import { latestScan, type accountDetailsMachine } from "../../machines/account-details.machine.ts"
@@ -108,16 +109,18 @@ function CredentialsCard({ detailsRef }: { readonly detailsRef: DetailsRef }) {
   const revealed = useSelector(detailsRef, (s) => s.matches({ secret: "revealed" }))
   if (detail === null) return null
   const creds = detail.credential_data
+  // AWS: account id and access key id; GCP: project and service account; Azure: tenant, client and subscription ids.
+  const { facts, secretLabel } = credentialFacts(detail)
+  const secretName = secretLabel.toLowerCase()
   return (
     <Card title="Credentials" level={2} aria-label="Credentials">
       <dl className={shared.facts}>
-        <Fact label="Cloud account ID">
-          <span className={shared.mono}>{creds.aws_account_id ?? "N/A"}</span>
-        </Fact>
-        <Fact label="Access key ID">
-          <span className={shared.mono}>{creds.access_key ?? "N/A"}</span>
-        </Fact>
-        <Fact label="Secret access key">
+        {facts.map((f) => (
+          <Fact key={f.label} label={f.label}>
+            <span className={shared.mono}>{f.value ?? "N/A"}</span>
+          </Fact>
+        ))}
+        <Fact label={secretLabel}>
           <span className={css.secretRow}>
             <span className={shared.mono} aria-live="polite">
               {creds.secret_key === null ? "N/A" : revealed && secret !== null ? secret : SECRET_MASK}
@@ -126,7 +129,7 @@ function CredentialsCard({ detailsRef }: { readonly detailsRef: DetailsRef }) {
               <Button
                 variant="ghost"
                 size="icon"
-                aria-label={revealed ? "Hide secret access key" : "Reveal secret access key"}
+                aria-label={revealed ? `Hide ${secretName}` : `Reveal ${secretName}`}
                 aria-pressed={revealed}
                 isPending={revealing}
                 onPress={() => detailsRef.send({ type: "secret.revealToggled" })}

@@ -11,6 +11,7 @@ import { AccountId, CloudProviderId, ScanId } from "./ids.ts"
 import { Count, NullableTimestamp, OkMessage, RunStatus, SecretString, Timestamp, withData } from "./common.ts"
 import { ProviderIds } from "./constants.ts"
 import { ValidationMessages as M } from "./messages.ts"
+import { serviceAccountKeyTextIssue } from "./service-account-key.ts"
 import { formErrors, requiredString, type FieldErrors } from "./validation.ts"
 
 /** Scanning §3 account (list item). `account_id` is the cloud-side id; `status` is the last scan's. */
@@ -147,7 +148,7 @@ export const accountBadge = (a: {
  * Credentials of every provider in one object (plain strings on the wire):
  * - AWS keys: access_key + secret_key (+ optional session_token);
  * - AWS role: role_arn (+ external_id);
- * - GCP: service_account_key (the key file's JSON text);
+ * - GCP: service_account_key (the key file's JSON text, validated in full by src/contracts/service-account-key.ts);
  * - Azure: tenant_id, client_id, client_secret, subscription_id.
  * Which fields are required depends on `cloud_provider_id` (see `credentialIssues`).
  */
@@ -207,14 +208,8 @@ export const credentialIssues = (
   } else if (cloudProviderId === ProviderIds.GCP) {
     need("service_account_key", M.serviceAccountKeyRequired)
     if (!blank(creds.service_account_key)) {
-      let ok = false
-      try {
-        const parsed: unknown = JSON.parse(creds.service_account_key ?? "")
-        ok = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
-      } catch {
-        ok = false
-      }
-      if (!ok) out.push({ path: ["credentials", "service_account_key"], issue: M.serviceAccountKeyInvalid })
+      const issue = serviceAccountKeyTextIssue(creds.service_account_key ?? "")
+      if (issue !== undefined) out.push({ path: ["credentials", "service_account_key"], issue })
     }
   } else if (cloudProviderId === ProviderIds.Azure) {
     need("tenant_id", M.tenantIdRequired)

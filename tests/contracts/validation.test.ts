@@ -22,6 +22,8 @@ import { BulkInvitePayload, validateInvitations, validateInvitationSignup, check
 import { CreateUserPayload, validateAddUser, validateTeamEdit } from "../../src/contracts/team.ts"
 import { ChangePasswordPayload, validateChangePassword, validateProfile, changedProfileFields } from "../../src/contracts/profile.ts"
 import { AddAccountPayload, validateAddAccount } from "../../src/contracts/accounts.ts"
+import { ValidationMessages } from "../../src/contracts/messages.ts"
+import { decodeServiceAccountKey, isGcpProjectId, serviceAccountKeyIssue, serviceAccountKeyTextIssue } from "../../src/contracts/service-account-key.ts"
 import { ScanStartPayload, checkCanStartFromList, checkLaunchScan } from "../../src/contracts/scans.ts"
 
 // ---------------------------------------------------------------------------------------------------
@@ -298,6 +300,70 @@ describe("profile and change password", () => {
   })
 })
 
+/** A service-account key file shaped like the one the Google Cloud console downloads (the key itself is a dummy). */
+const GCP_KEY = {
+  type: "service_account",
+  project_id: "audit-prod-42",
+  private_key_id: "0123456789abcdef0123456789abcdef01234567",
+  private_key: "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n",
+  client_email: "scanner@audit-prod-42.iam.gserviceaccount.com",
+  client_id: "109876543210987654321",
+  auth_uri: "https://accounts.google.com/o/oauth2/auth",
+  token_uri: "https://oauth2.googleapis.com/token",
+  auth_provider_x509_cert_url: "https://www.googleapis.com/oauth2/v1/certs",
+  universe_domain: "googleapis.com",
+}
+
+describe("GCP service-account key (contract validation shared by the form, the API and the engine)", () => {
+  const issue = (patch: Record<string, unknown>, drop: ReadonlyArray<string> = []) => {
+    const key: Record<string, unknown> = { ...GCP_KEY, ...patch }
+    for (const k of drop) delete key[k]
+    return serviceAccountKeyIssue(key)
+  }
+  it("accepts a complete key, with or without token_uri, and a loopback http token endpoint (test servers)", () => {
+    expect(issue({})).toBeUndefined()
+    expect(issue({}, ["token_uri", "private_key_id", "client_id", "universe_domain"])).toBeUndefined()
+    expect(issue({ token_uri: "http://127.0.0.1:4010/oauth2.googleapis.com/token" })).toBeUndefined()
+    expect(issue({ token_uri: "http://localhost:8080/token" })).toBeUndefined()
+    expect(issue({ project_id: "example.com:legacy-project" })).toBeUndefined()
+    expect(serviceAccountKeyTextIssue(JSON.stringify(GCP_KEY))).toBeUndefined()
+    expect(decodeServiceAccountKey(JSON.stringify(GCP_KEY))).toMatchObject({ ok: true, key: { client_email: GCP_KEY.client_email, project_id: "audit-prod-42" } })
+  })
+  it("a JSON object only", () => {
+    for (const text of ["not json", "[]", "null", '"a string"', "42"]) expect(serviceAccountKeyTextIssue(text), text).toBe(ValidationMessages.serviceAccountKeyInvalid)
+  })
+  it('type must be "service_account"', () => {
+    expect(issue({ type: "authorized_user" })).toBe(ValidationMessages.serviceAccountKeyType)
+    expect(issue({ type: "external_account" })).toBe(ValidationMessages.serviceAccountKeyType)
+    expect(issue({}, ["type"])).toBe(ValidationMessages.serviceAccountKeyType)
+  })
+  it("client_email must be an e-mail address", () => {
+    for (const v of [undefined, "", "scanner", "scanner@", "a b@c.com", 7]) {
+      expect(v === undefined ? issue({}, ["client_email"]) : issue({ client_email: v }), String(v)).toBe(ValidationMessages.serviceAccountKeyClientEmail)
+    }
+  })
+  it("private_key must hold a PKCS#8 PEM block", () => {
+    for (const v of ["", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----", "-----BEGIN PRIVATE KEY-----\nMIIE", null]) {
+      expect(issue({ private_key: v }), String(v)).toBe(ValidationMessages.serviceAccountKeyPrivateKey)
+    }
+    expect(issue({}, ["private_key"])).toBe(ValidationMessages.serviceAccountKeyPrivateKey)
+  })
+  it("project_id must be a Google Cloud project id", () => {
+    for (const v of ["", "ab", "Audit-Prod", "1project", "project-", "has_underscore", "a".repeat(31)]) expect(issue({ project_id: v }), v).toBe(ValidationMessages.serviceAccountKeyProjectId)
+    expect(issue({}, ["project_id"])).toBe(ValidationMessages.serviceAccountKeyProjectId)
+    fc.assert(fc.property(fc.stringMatching(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/), (p) => isGcpProjectId(p)))
+  })
+  it("token_uri, when present, must be https (http only on loopback)", () => {
+    for (const v of ["http://oauth2.googleapis.com/token", "http://169.254.169.254/token", "ftp://x/token", "not a url", 1]) expect(issue({ token_uri: v }), String(v)).toBe(ValidationMessages.serviceAccountKeyTokenUri)
+  })
+  it("reports the first failing rule only, and never quotes the key", () => {
+    const all = serviceAccountKeyIssue({ type: "service_account", client_email: "x", private_key: "secret-material", project_id: "P" })
+    expect(all).toBe(ValidationMessages.serviceAccountKeyClientEmail)
+    expect(all).not.toContain("secret-material")
+    expect(decodeServiceAccountKey({ ...GCP_KEY, private_key: "secret-material" })).toEqual({ ok: false, message: ValidationMessages.serviceAccountKeyPrivateKey })
+  })
+})
+
 describe("add account (scanning §5)", () => {
   const base = { cloud_provider_id: 1, is_organization: false }
   it("accepts an AWS account with keys, or with a role", () => {
@@ -320,8 +386,13 @@ describe("add account (scanning §5)", () => {
     expect(messagesOf(AddAccountPayload, { ...base, account_name: "x", credentials: { secret_key: "s" } })).toEqual(["Access Key ID is required"])
   })
   it("GCP and Azure variants", () => {
-    expect(validateAddAccount({ cloud_provider_id: 2, is_organization: false, account_name: "g", credentials: { service_account_key: '{"type":"service_account"}' } })).toEqual({})
-    expect(validateAddAccount({ cloud_provider_id: 2, is_organization: false, account_name: "g", credentials: { service_account_key: "not json" } })["credentials.service_account_key"]).toBeDefined()
+    const gcp = (key: unknown) => ({ cloud_provider_id: 2, is_organization: false, account_name: "g", credentials: { service_account_key: typeof key === "string" ? key : JSON.stringify(key) } })
+    expect(validateAddAccount(gcp(GCP_KEY))).toEqual({})
+    expect(Schema.is(AddAccountPayload)(gcp(GCP_KEY))).toBe(true)
+    expect(validateAddAccount(gcp("not json"))).toEqual({ "credentials.service_account_key": "Service account key must be valid JSON" })
+    expect(validateAddAccount({ ...gcp(""), credentials: {} })).toEqual({ "credentials.service_account_key": "Service account key is required" })
+    // The loose key the contract used to accept is refused now, with the first missing piece named.
+    expect(messagesOf(AddAccountPayload, gcp('{"type":"service_account"}'))).toEqual(["Service account key must contain a valid client_email"])
     const az = validateAddAccount({ cloud_provider_id: 3, is_organization: false, account_name: "a", credentials: { tenant_id: "t" } })
     expect(Object.keys(az).sort()).toEqual(["credentials.client_id", "credentials.client_secret", "credentials.subscription_id"])
   })

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parseServiceAccountKey, trustedTokenUri, DEFAULT_TOKEN_URI } from "../../server/scanner/gcp/auth.ts"
+import { ValidationMessages } from "../../src/contracts/messages.ts"
 import { Effect } from "effect"
 import { testGcpConnection, testGcpConnectionEffect } from "../../server/scanner/gcp/connection-test.ts"
 import { scanGcpServiceEffect } from "../../server/scanner/gcp/scan-service.ts"
@@ -39,15 +40,16 @@ const setupError = async (p: Promise<unknown>) => {
 }
 
 describe("GCP credentials and setup", () => {
-  it("validates the key file: type, project_id, client_email and a PKCS#8 private key", () => {
+  it("validates the key file with the contract's rules: type, client_email, a PKCS#8 private key, project_id, token_uri", () => {
     const key = JSON.parse(fx.scanner.keyJson) as Record<string, unknown>
     expect(parseServiceAccountKey(fx.scanner.keyJson).client_email).toBe("scanner@audit-proj.iam.gserviceaccount.com")
-    expect(() => parseServiceAccountKey("{not json")).toThrow("The service account key is not valid JSON")
-    expect(() => parseServiceAccountKey({ ...key, type: "authorized_user" })).toThrow(/invalid/)
-    expect(() => parseServiceAccountKey({ ...key, private_key: "MIIEv..." })).toThrow(/PKCS#8/)
-    expect(() => parseServiceAccountKey({ ...key, client_email: "nobody" })).toThrow(/email/)
+    expect(() => parseServiceAccountKey("{not json")).toThrow(ValidationMessages.serviceAccountKeyInvalid)
+    expect(() => parseServiceAccountKey({ ...key, type: "authorized_user" })).toThrow(ValidationMessages.serviceAccountKeyType)
+    expect(() => parseServiceAccountKey({ ...key, private_key: "MIIEv..." })).toThrow(ValidationMessages.serviceAccountKeyPrivateKey)
+    expect(() => parseServiceAccountKey({ ...key, client_email: "nobody" })).toThrow(ValidationMessages.serviceAccountKeyClientEmail)
     const { project_id: _p, ...noProject } = key
-    expect(() => parseServiceAccountKey(noProject)).toThrow(/project_id/)
+    expect(() => parseServiceAccountKey(noProject)).toThrow(ValidationMessages.serviceAccountKeyProjectId)
+    expect(() => parseServiceAccountKey({ ...key, token_uri: "http://evil.example/token" })).toThrow(ValidationMessages.serviceAccountKeyTokenUri)
     expect(() => parseServiceAccountKey({ ...key, universe_domain: "example.com" })).toThrow(/universe/)
   })
 

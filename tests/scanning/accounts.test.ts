@@ -60,10 +60,10 @@ describe("adding an account", () => {
     const noSecret = await env.call(owner, "POST", "/api/accounts", addPayload({ access_key: "AKIAX" }))
     expect(noSecret.status).toBe(400)
     expect(JSON.stringify(noSecret.body)).toContain(ValidationMessages.secretKeyRequired)
-    // GCP is enabled now: "{}" is JSON but not a service-account key (the engine's validation, before any network call).
+    // GCP is enabled now: "{}" is JSON but not a service-account key (the contract's validation, before any network call).
     const gcp = await env.call(owner, "POST", "/api/accounts", addPayload({ service_account_key: "{}" }, { cloud_provider_id: 2 }))
     expect(gcp.status).toBe(400)
-    expect(gcp.body.errors).toEqual([expect.objectContaining({ path: "credentials.service_account_key" })])
+    expect(gcp.body.errors).toEqual([{ path: "credentials.service_account_key", message: ValidationMessages.serviceAccountKeyType }])
     const unknownProvider = await env.call(owner, "POST", "/api/accounts", addPayload(MOTO_KEYS, { cloud_provider_id: 4 }))
     expect(unknownProvider.status).toBe(400)
     expect(JSON.stringify(unknownProvider.body)).toContain(ValidationMessages.invalidCloudProvider)

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SECRET_MASK } from "../../src/contracts/accounts.ts"
+import { ValidationMessages } from "../../src/contracts/messages.ts"
 import { startCloudFixtureServer, type CloudFixtureServer } from "../support/cloud-fixture-server.ts"
 import { INSECURE, insecureSubscription, insecureTenant } from "../scanner-azure/azure-fixtures.ts"
 import { installAzureWorld, newAzureWorld, type AzureWorld } from "../scanner-azure/azure-world.ts"
@@ -163,6 +164,7 @@ describe("GCP project", () => {
     const invalid = await addAccount(GCP, "No private key", { service_account_key: JSON.stringify(noKey) })
     expect(invalid.status, invalid.text).toBe(400)
     expect(invalid.body._tag).toBe("ValidationError")
+    expect(invalid.body.errors).toEqual([{ path: "credentials.service_account_key", message: ValidationMessages.serviceAccountKeyPrivateKey }])
 
     const listed = await env.call(owner, "GET", `/api/accounts?cloud_provider_id=${GCP}`)
     expect(listed.body.data.accounts).toEqual([])

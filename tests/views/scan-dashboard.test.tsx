@@ -88,6 +88,27 @@ describe("dashboard", () => {
     expect(screen.getByText("Account added successfully")).toBeTruthy()
   })
 
+  it("wizard, GCP: a loose key is refused before any call with the contract's message; a complete key goes to the test", async () => {
+    const world = defaultWorld()
+    world.providers = world.providers.map((p) => ({ ...p, is_enable: true }))
+    const { called } = await renderDashboard({ world })
+    await press(screen.getAllByRole("button", { name: "Add account" })[0]!)
+    const dialog = screen.getByRole("dialog", { name: "Add cloud account" })
+    await press(within(dialog).getByRole("button", { name: "GCP" }))
+    await type(/^Account name/, "Audit project")
+    await type(/^Service account key/, '{"type":"service_account"}')
+    await press(within(dialog).getByRole("button", { name: "Test connection" }))
+    expect(within(dialog).getByText("Service account key must contain a valid client_email")).toBeTruthy()
+    await type(/^Service account key/, JSON.stringify({ type: "service_account", project_id: "audit-prod-42", client_email: "scanner@audit-prod-42.iam.gserviceaccount.com", private_key: "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n", token_uri: "http://oauth2.googleapis.com/token" }))
+    await press(within(dialog).getByRole("button", { name: "Test connection" }))
+    expect(within(dialog).getByText("Service account key token_uri must be an https URL")).toBeTruthy()
+    expect(called("addAccount")).toHaveLength(0)
+    await type(/^Service account key/, JSON.stringify({ type: "service_account", project_id: "audit-prod-42", client_email: "scanner@audit-prod-42.iam.gserviceaccount.com", private_key: "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n", token_uri: "https://oauth2.googleapis.com/token" }))
+    await press(within(dialog).getByRole("button", { name: "Test connection" }))
+    expect(called("addAccount")[0]?.payload).toMatchObject({ cloud_provider_id: 2, account_name: "Audit project", test_only: true })
+    expect(within(dialog).getByText("Connection successful!")).toBeTruthy()
+  })
+
   it("wizard: 'Account already exists' is shown in the wizard; closing and reopening starts at step 1", async () => {
     await renderDashboard({ overrides: { addAccount: async (p) => {
       if (p.test_only === true) return { ok: true, message: "ok", data: { tested: true } }

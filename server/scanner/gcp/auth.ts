@@ -9,23 +9,10 @@
  */
 import { importPKCS8, SignJWT } from "jose"
 import { Result, Schema } from "effect"
+import { decodeServiceAccountKey, type ServiceAccountKey } from "../../../src/contracts/service-account-key.ts"
 import { postForm, RestError, type TokenSource } from "../rest/http.ts"
 
-const NonEmpty = Schema.String.check(Schema.makeFilter((s: string) => s.trim() !== "" || "must not be empty"))
-
-export const ServiceAccountKey = Schema.Struct({
-  type: Schema.Literal("service_account"),
-  project_id: NonEmpty,
-  private_key_id: Schema.optionalKey(Schema.String),
-  private_key: Schema.String.check(
-    Schema.makeFilter((s: string) => /-----BEGIN PRIVATE KEY-----[\s\S]+-----END PRIVATE KEY-----/.test(s) || "must be a PKCS#8 PEM private key"),
-  ),
-  client_email: Schema.String.check(Schema.makeFilter((s: string) => /^[^@\s]+@[^@\s]+$/.test(s) || "must be an email address")),
-  client_id: Schema.optionalKey(Schema.String),
-  token_uri: Schema.optionalKey(Schema.String),
-  universe_domain: Schema.optionalKey(Schema.String),
-})
-export type ServiceAccountKey = typeof ServiceAccountKey.Type
+export type { ServiceAccountKey }
 
 export const DEFAULT_TOKEN_URI = "https://oauth2.googleapis.com/token"
 
@@ -37,28 +24,19 @@ export class InvalidServiceAccountKey extends Error {
 }
 
 /**
- * Parses and validates the key file's JSON text (or an already parsed object): type "service_account",
- * project_id, client_email and a PKCS#8 private_key are required. Throws InvalidServiceAccountKey with a message
- * naming the first problem (never the key material).
+ * Parses and validates the key file's JSON text (or an already parsed object) with the contract's rules
+ * (src/contracts/service-account-key.ts: type "service_account", client_email, a PKCS#8 PEM private_key, project_id,
+ * an https token_uri), so the add-account form, the API and the engine accept the same keys. Throws
+ * InvalidServiceAccountKey with the first rule's message (never the key material). The engine also refuses keys of
+ * another universe than googleapis.com, which it cannot reach.
  */
 export function parseServiceAccountKey(input: string | unknown): ServiceAccountKey {
-  let value: unknown = input
-  if (typeof input === "string") {
-    try {
-      value = JSON.parse(input)
-    } catch {
-      throw new InvalidServiceAccountKey("The service account key is not valid JSON")
-    }
+  const r = decodeServiceAccountKey(input)
+  if (!r.ok) throw new InvalidServiceAccountKey(r.message)
+  if (r.key.universe_domain !== undefined && r.key.universe_domain !== "googleapis.com") {
+    throw new InvalidServiceAccountKey(`The service account key belongs to universe "${r.key.universe_domain}"; only googleapis.com is supported`)
   }
-  const r = Schema.decodeUnknownResult(ServiceAccountKey)(value)
-  if (Result.isFailure(r)) {
-    const first = r.failure.message.split("\n").slice(0, 2).join(" ").replace(/\s+/g, " ")
-    throw new InvalidServiceAccountKey(`The service account key is invalid: ${first}`)
-  }
-  if (r.success.universe_domain !== undefined && r.success.universe_domain !== "googleapis.com") {
-    throw new InvalidServiceAccountKey(`The service account key belongs to universe "${r.success.universe_domain}"; only googleapis.com is supported`)
-  }
-  return r.success
+  return r.key
 }
 
 /** The key's token_uri when it is a Google token endpoint, else the default one. */

@@ -177,11 +177,13 @@ const main = async () => {
     const measure = async (label: string) => {
       await proxy.start()
       const cpu0 = process.cpuUsage()
+      const elu0 = performance.eventLoopUtilization()
       const t0 = performance.now()
       const scan = await startScan(env, owner, account.id)
       const done = await env.waitForScan(owner, scan.id, 30 * 60_000)
       const wallMs = performance.now() - t0
       const cpu = process.cpuUsage(cpu0)
+      const elu = performance.eventLoopUtilization(elu0)
       const cpuMs = (cpu.user + cpu.system) / 1000
       const traffic = await proxy.stop()
       if (done.status !== "completed") throw new Error(`scan ended ${done.status}`)
@@ -217,6 +219,7 @@ const main = async () => {
       line("distinct reads needed", `${needed}`)
       line("calls made / needed", `${(traffic.total / needed).toFixed(3)}  (goal ≤ 1.1)`)
       line("scanner process CPU during the scan", `${(cpuMs / 1000).toFixed(2)} s (${((cpuMs / wallMs) * 100).toFixed(0)}% of one core)`)
+      line("scanner event loop utilisation", `${(elu.utilization * 100).toFixed(0)}% (busy ${(elu.active / 1000).toFixed(2)} s)`)
       line("scanner concurrency (avg / peak in flight)", `${traffic.average.toFixed(1)} / ${traffic.peak}`)
       line(`moto rate at concurrency ${concurrency} (replay)`, `${rate.toFixed(1)} req/s (${(replayMs / 1000).toFixed(2)} s)`)
       line("floor = needed ÷ rate", `${(floorMs / 1000).toFixed(2)} s`)
@@ -228,6 +231,7 @@ const main = async () => {
         reads_needed: needed,
         calls_ratio: +(traffic.total / needed).toFixed(3),
         scanner_cpu_s: +(cpuMs / 1000).toFixed(3),
+        event_loop_utilisation: +elu.utilization.toFixed(3),
         concurrency_avg: +traffic.average.toFixed(2),
         concurrency_peak: traffic.peak,
         moto_rate: +rate.toFixed(1),

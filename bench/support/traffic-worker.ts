@@ -127,7 +127,15 @@ parentPort!.on("message", async (message: { id: number; type: string; port?: num
       tick()
       recording = false
       const elapsed = performance.now() - started
-      const top = [...repeats.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([sig, n]) => `${n}× ${sig.slice(0, 110)}`)
+      // Extra calls (beyond the first of each distinct read), grouped by operation: REST paths with their resource
+      // names folded, so 120 repeated GetBucketLocation calls show as one line.
+      const extra = new Map<string, number>()
+      for (const [sig, n] of repeats) {
+        const [method, url, operation] = sig.split(" ")
+        const op = operation !== undefined && operation !== "" ? `${method} ${operation}` : `${method} ${(url ?? "").replace(/\/[^/?]+/g, "/*")}`
+        extra.set(op, (extra.get(op) ?? 0) + n - 1)
+      }
+      const top = [...extra.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([op, n]) => `+${n} ${op.slice(0, 110)}`)
       return reply({ total, peak, average: elapsed > 0 ? area / elapsed : 0, distinct: distinct.size, repeated: top })
     }
     case "replay":

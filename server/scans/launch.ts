@@ -86,9 +86,21 @@ export const startScan = (ctx: WorkspaceContext, payload: ScanStartPayload, jobs
       )}
       RETURNING id, service_id`
     const scope = { workspaceId: ctx.workspaceId, userId: ctx.userId }
+    // Longest services first: the API calls each needed in the account's last completed scan (catalogue order before
+    // any scan, and between equals). A long service that starts last would run alone at the end of the scan.
+    const previous = yield* sql<{ service_id: number; api_calls: number }>`
+      SELECT DISTINCT ON (ss.service_id) ss.service_id, ss.api_calls
+      FROM scan_services ss JOIN scans s ON s.id = ss.scan_id
+      WHERE s.workspace_id = ${ctx.workspaceId} AND s.account_id = ${account.id} AND s.id <> ${scanId} AND ss.status = 'completed'
+      ORDER BY ss.service_id, s.scan_start DESC`
+    const cost = new Map(previous.map((r) => [r.service_id, r.api_calls]))
+    const order = new Map(services.map((s, i) => [s.id, services.length - i]))
     const jobIds = yield* enqueueInTransaction(
       jobs.runService,
-      rows.map((r) => ({ payload: { workspace_id: ctx.workspaceId, scan_id: scanId, scan_service_id: r.id } })),
+      rows.map((r) => ({
+        payload: { workspace_id: ctx.workspaceId, scan_id: scanId, scan_service_id: r.id },
+        priority: Math.min(1_000_000, cost.get(r.service_id) ?? 0) * 1000 + (order.get(r.service_id) ?? 0),
+      })),
       scope,
     )
     yield* enqueueInTransaction(

@@ -25,6 +25,7 @@ import type { JobContext } from "../jobs/queue.ts"
 import { logLine } from "../log.ts"
 import { scanService, ScanSetupError, type ScanServiceResult } from "../scanner/aws/scan-service.ts"
 import { loadSealedAccount } from "../accounts/accounts-store.ts"
+import { acquireScanShare, type ScanShare } from "../scanner/aws/scan-share.ts"
 import { scanAzureService } from "../scanner/azure/scan-service.ts"
 import { scanGcpService } from "../scanner/gcp/scan-service.ts"
 import { openCredentials } from "../accounts/credential-vault.ts"
@@ -51,40 +52,29 @@ export const WRITE_BATCH = 200
 
 const isOpen = (status: string | undefined) => status === "pending" || status === "running"
 
-/** Scanner knobs from the environment: SCAN_CONCURRENCY (API calls in flight per service job, default 8). */
+/**
+ * Scanner knob from the environment: SCAN_CONCURRENCY, the cloud API calls one scan keeps in flight in one worker
+ * process (default 16), shared by the scan's service jobs there (server/scanner/aws/scan-share.ts).
+ */
 export const scanConcurrency = Config.option(Config.Int("SCAN_CONCURRENCY")).pipe(
-  Effect.map((o) => Math.min(64, Math.max(1, Option.getOrElse(o, () => 8)))),
-  Effect.orElseSucceed(() => 8),
+  Effect.map((o) => Math.min(64, Math.max(1, Option.getOrElse(o, () => 16)))),
+  Effect.orElseSucceed(() => 16),
 )
 
 interface Claim {
   readonly serviceKey: string
   readonly accountId: number
   readonly regions: ReadonlyArray<string> | null
-  /** API calls this service needed in the account's previous completed scan (null: never scanned). */
-  readonly previousCalls: number | null
 }
-
-/**
- * Concurrency of one service job: the base (SCAN_CONCURRENCY), scaled up for services that needed many calls last time
- * (√(calls/100) × base, at most 3 × base: moto and AWS both lose throughput past a few dozen calls in flight), so the longest service of a scan gets a larger share of the endpoint and
- * stops being the scan's long pole; small services keep the base.
- */
-export const serviceConcurrency = (base: number, previousCalls: number | null): number =>
-  previousCalls === null || previousCalls <= 100 ? base : Math.min(3 * base, Math.max(base, Math.round(base * Math.sqrt(previousCalls / 100))))
 
 const claim = (p: RunServicePayload, jobId: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     if (!isOpen(yield* lockScan(p.workspace_id, p.scan_id))) return undefined
     const rows = yield* sql<{
-      status: string; service_key: string; account_id: number; regions: ReadonlyArray<string> | null; previous_calls: number | null
+      status: string; service_key: string; account_id: number; regions: ReadonlyArray<string> | null
     }>`
-      SELECT ss.status, cs.key AS service_key, s.account_id, s.regions,
-             (SELECT prev.api_calls FROM scan_services prev JOIN scans ps ON ps.id = prev.scan_id
-              WHERE ps.workspace_id = s.workspace_id AND ps.account_id = s.account_id AND ps.id <> s.id
-                AND prev.service_id = ss.service_id AND prev.status = 'completed'
-              ORDER BY ps.scan_start DESC LIMIT 1) AS previous_calls
+      SELECT ss.status, cs.key AS service_key, s.account_id, s.regions
       FROM scan_services ss JOIN scans s ON s.id = ss.scan_id JOIN cloud_services cs ON cs.id = ss.service_id
       WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id} AND ss.scan_id = ${p.scan_id}
       FOR UPDATE OF ss`
@@ -94,7 +84,7 @@ const claim = (p: RunServicePayload, jobId: string) =>
                  attempts = attempts + 1, job_id = ${jobId}
                WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_service_id}`
     yield* sql`UPDATE scans SET status = 'running' WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} AND status = 'pending'`
-    return { serviceKey: row.service_key, accountId: row.account_id, regions: row.regions, previousCalls: row.previous_calls } satisfies Claim
+    return { serviceKey: row.service_key, accountId: row.account_id, regions: row.regions } satisfies Claim
   })
 
 /** Marks the service failed with a reason (unless it already finished) and rolls the scan up. */
@@ -193,7 +183,14 @@ const setupFailureIsFinal = (e: { readonly reason: string }) => e.reason !== "un
 /** One service of one account through the provider's engine; the result in the shape `completeService` writes. */
 const scanWith = (
   target: FixTarget,
-  input: { readonly service: string; readonly regions: ReadonlyArray<string> | null; readonly concurrency: number; readonly signal: AbortSignal },
+  input: {
+    readonly service: string
+    readonly regions: ReadonlyArray<string> | null
+    readonly concurrency: number
+    readonly signal: AbortSignal
+    /** The scan's share in this process (AWS: one limiter and the account-wide reads for all its service jobs). */
+    readonly share: ScanShare
+  },
 ): Promise<Pick<ScanServiceResult, "findings" | "resourcesScanned" | "apiCalls" | "durationMs"> & Partial<Pick<ScanServiceResult, "regions" | "errors">>> => {
   switch (target.provider) {
     case "gcp":
@@ -220,6 +217,7 @@ const scanWith = (
         ...(input.regions === null || input.regions.length === 0 ? {} : { regions: input.regions }),
         ...(target.endpoint === undefined ? {} : { endpoint: target.endpoint }),
         concurrency: input.concurrency,
+        share: input.share,
         signal: input.signal,
       })
   }
@@ -236,7 +234,7 @@ export const runService = (p: RunServicePayload, job: JobContext) =>
     if (stored === undefined) return yield* failService(p, ScanningTexts.credentialsUnreadable)
     const target = fixTargetFor(account.cloudProviderId, stored, config.awsEndpointUrl)
     if (target === undefined) return yield* failService(p, "No cloud credentials are available to sign the scan's requests")
-    const concurrency = serviceConcurrency(yield* scanConcurrency, claimed.previousCalls)
+    const concurrency = yield* scanConcurrency
 
     const cancel = new AbortController()
     const signal = AbortSignal.any([job.signal, cancel.signal])
@@ -249,8 +247,12 @@ export const runService = (p: RunServicePayload, job: JobContext) =>
     const outcome = yield* Effect.scoped(
       Effect.gen(function* () {
         yield* Effect.forkScoped(Effect.delay(watcher, `${HEARTBEAT_MS} millis`))
+        const { share } = yield* Effect.acquireRelease(
+          Effect.sync(() => acquireScanShare(`scan:${p.scan_id}`, concurrency)),
+          (held) => Effect.sync(() => held.release()),
+        )
         return yield* Effect.tryPromise({
-          try: () => scanWith(target, { service: claimed.serviceKey, regions: claimed.regions, concurrency, signal }),
+          try: () => scanWith(target, { service: claimed.serviceKey, regions: claimed.regions, concurrency, signal, share }),
           catch: (error) => error,
         }).pipe(Effect.result)
       }),

@@ -20,6 +20,8 @@ export interface EnqueueItem<A> {
   readonly payload: A
   readonly startAfterSeconds?: number
   readonly singletonKey?: string
+  /** pg-boss priority: workers take higher values first (default 0). */
+  readonly priority?: number
 }
 
 /**
@@ -64,6 +66,7 @@ export const enqueueInTransaction = <A>(job: JobDefinition<string, A, any>, item
       data: encoded[i]!,
       ...(item.startAfterSeconds === undefined ? {} : { startAfter: item.startAfterSeconds }),
       ...(item.singletonKey === undefined ? {} : { singletonKey: item.singletonKey }),
+      ...(item.priority === undefined ? {} : { priority: item.priority }),
     }))
     yield* sql`SELECT set_config('role', 'none', true)`
     const inserted = yield* Effect.tryPromise({

@@ -7,7 +7,6 @@ import { describe, expect, it } from "vitest"
 import { associatedData, openCredentials, sealCredentials } from "../../server/accounts/credential-vault.ts"
 import { awsCredentialsInput } from "../../server/accounts/connection-test.ts"
 import { allFailingRowsRemediated, toFindingDraft } from "../../server/scans/finding-rows.ts"
-import { serviceConcurrency } from "../../server/scans/run-service.ts"
 import type { CheckResult } from "../../server/scanner/check.ts"
 
 const key = Redacted.make("k".repeat(43))
@@ -90,17 +89,5 @@ describe("findings from check results", () => {
     expect(allFailingRowsRemediated([{ compliance: false, remediate: ok }, { compliance: false }])).toBe(false)
     expect(allFailingRowsRemediated([{ compliance: false, remediate: { status: "failed" } }])).toBe(false)
     expect(allFailingRowsRemediated([{ compliance: true }])).toBe(false)
-  })
-})
-
-describe("service job concurrency", () => {
-  it("keeps the base for small or never-scanned services and gives heavy ones a larger, bounded share", () => {
-    expect(serviceConcurrency(8, null)).toBe(8)
-    expect(serviceConcurrency(8, 2)).toBe(8)
-    expect(serviceConcurrency(8, 100)).toBe(8)
-    expect(serviceConcurrency(8, 400)).toBe(16)
-    expect(serviceConcurrency(8, 1083)).toBe(24)
-    expect(serviceConcurrency(8, 1_000_000)).toBe(24)
-    for (const calls of [101, 150, 250, 900, 5000]) expect(serviceConcurrency(8, calls)).toBeGreaterThanOrEqual(serviceConcurrency(8, calls - 1))
   })
 })

@@ -75,6 +75,11 @@ export interface AwsClientOptions {
   readonly maxSockets?: number
   readonly requestTimeoutMs?: number
   readonly stub?: CommandStub
+  /**
+   * Answers of these `Client.Command` reads are kept in `shared.reads` and reused by every client set built with the
+   * same map (the service jobs of one scan: ./scan-share.ts). Only the first asker sends the request.
+   */
+  readonly shared?: { readonly commands: ReadonlySet<string>; readonly reads: Map<string, Promise<unknown>> }
 }
 
 const clientConstructors = {
@@ -200,6 +205,34 @@ export function makeAwsClients(options: AwsClientOptions): AwsClients {
       return next(args)
     }
     stack.add(counter, { step: "deserialize", priority: "low", name: "cloudAuditApiCallCounter" })
+    const shared = options.shared
+    if (shared !== undefined) {
+      const memo: InitializeMiddleware<object, object> = (next, context) => async (args) => {
+        const command = `${String(context.clientName)}.${String(context.commandName)}`
+        if (!shared.commands.has(command)) return next(args)
+        const key = `${region}|${command}|${JSON.stringify(args.input)}`
+        const known = shared.reads.get(key)
+        if (known !== undefined) {
+          try {
+            return { output: (await known) as object, response: undefined }
+          } catch (error) {
+            // The asker's own call was aborted (its job ended): this caller is still running, so it asks itself.
+            if (error instanceof Error && error.name === "AbortError") return next(args)
+            throw error
+          }
+        }
+        const pending = next(args)
+        const answer = pending.then((r) => r.output)
+        shared.reads.set(key, answer)
+        // A failed read is not kept: the next asker tries again (each waiting caller still gets this failure).
+        answer.catch(() => {
+          if (shared.reads.get(key) === answer) shared.reads.delete(key)
+        })
+        return pending
+      }
+      // Added before the stub, so it wraps it: stubbed answers (emulator gaps) are shared like real ones.
+      stack.add(memo, { step: "initialize", priority: "high", name: "cloudAuditSharedReads" })
+    }
     const stub = options.stub
     if (stub !== undefined) {
       const stubMiddleware: InitializeMiddleware<object, object> = (next, context) => async (args) => {

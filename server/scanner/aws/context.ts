@@ -54,6 +54,8 @@ export interface ContextOptions {
   readonly partition: string
   readonly regions: ReadonlyArray<string>
   readonly concurrency?: number
+  /** A limiter shared with other collect contexts (the scan's, ./scan-share.ts); default: one of `concurrency` slots. */
+  readonly limiter?: Limiter
   readonly signal?: AbortSignal
   /** Inputs the scan's checks read; all when omitted. */
   readonly wanted?: ReadonlySet<string>
@@ -64,7 +66,7 @@ export interface CollectContextHandle extends CollectContext {
 }
 
 export function makeCollectContext(options: ContextOptions): CollectContextHandle {
-  const limiter: Limiter = makeLimiter(options.concurrency ?? 8)
+  const limiter: Limiter = options.limiter ?? makeLimiter(options.concurrency ?? 8)
   const errors: CollectionError[] = []
   let resources = 0
   const signal = options.signal

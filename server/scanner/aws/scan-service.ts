@@ -16,6 +16,7 @@ import { deriveStatus, standardFieldLabels, type CheckResult, type CollectionErr
 import { makeAwsClients, type AwsCredentialsInput, type CommandStub } from "./clients.ts"
 import { checksForService, awsServices } from "./catalogue.ts"
 import { makeCollectContext } from "./context.ts"
+import { sharedReads, type ScanShare } from "./scan-share.ts"
 import type { AwsCheck } from "./define-check.ts"
 import { classifyAwsError } from "./errors.ts"
 import { collectorOf, collectors, type CollectorKey, type Inventories, type ScanInventory } from "./inventory.ts"
@@ -29,8 +30,10 @@ export interface ScanServiceInput {
   /** Custom endpoint (moto); default AWS_ENDPOINT_URL or AWS itself. */
   readonly endpoint?: string
   readonly homeRegion?: string
-  /** Maximum concurrent API calls (default 8). */
+  /** Maximum concurrent API calls (default 8; ignored with `share`, whose limiter bounds them). */
   readonly concurrency?: number
+  /** The scan's share in this process (one limiter, the account-wide reads): ./scan-share.ts. */
+  readonly share?: ScanShare
   /** SDK attempts per call (default 5, adaptive retry). */
   readonly maxAttempts?: number
   /** Restrict to these check ids (default: all checks of the service). */
@@ -85,6 +88,7 @@ export async function scanService(input: ScanServiceInput): Promise<ScanServiceR
     ...(input.endpoint === undefined ? {} : { endpoint: input.endpoint }),
     ...(input.maxAttempts === undefined ? {} : { maxAttempts: input.maxAttempts }),
     ...(input.stub === undefined ? {} : { stub: input.stub }),
+    ...(input.share === undefined ? {} : { shared: { commands: sharedReads, reads: input.share.reads } }),
   })
   const sendOptions = input.signal === undefined ? {} : { abortSignal: input.signal }
   try {
@@ -131,6 +135,7 @@ export async function scanService(input: ScanServiceInput): Promise<ScanServiceR
       partition,
       regions,
       ...(input.concurrency === undefined ? {} : { concurrency: input.concurrency }),
+      ...(input.share === undefined ? {} : { limiter: input.share.limiter }),
       ...(input.signal === undefined ? {} : { signal: input.signal }),
       wanted: new Set(checks.flatMap((c) => c.uses)),
     })

@@ -1,0 +1,79 @@
+/**
+ * What the service jobs of one scan share inside one worker process (issue 5 "Performance"):
+ *
+ * - ONE limiter: every API call of the scan in this process goes through it, so the scan keeps the endpoint at its best
+ *   concurrency from the first call to the last, whatever the number of service jobs running. A long service (S3, with
+ *   several calls per bucket) gets every slot the finished services free, instead of being the scan's lone long pole
+ *   at one job's share.
+ * - ONE memo of the reads several services make (`sharedReads`): the caller identity, the region list, the bucket
+ *   list, each bucket's location and logging (S3 and CloudTrail both read them). The first job to ask sends the call;
+ *   the others await its answer. Only these small answers are kept (a few hundred bytes per bucket), and only while the
+ *   scan has jobs here plus a short grace, so the next job of the scan finds them too.
+ *
+ * Jobs of the same scan in other worker processes have their own share: correct, just less deduplicated.
+ */
+import { makeLimiter, type Limiter } from "../pool.ts"
+
+/** `Client.Command` names whose answers are shared between the service jobs of a scan (read-only, account-wide). */
+export const sharedReads: ReadonlySet<string> = new Set([
+  "STSClient.GetCallerIdentityCommand",
+  "EC2Client.DescribeRegionsCommand",
+  "S3Client.ListBucketsCommand",
+  "S3Client.GetBucketLocationCommand",
+  // CloudTrail's "S3 bucket access logging on the trail bucket" reads what the S3 service reads for every bucket.
+  "S3Client.GetBucketLoggingCommand",
+  "AccessAnalyzerClient.ListAnalyzersCommand",
+])
+
+export interface ScanShare {
+  /** Bounds the scan's API calls in flight in this process. */
+  readonly limiter: Limiter
+  /** Answers of `sharedReads`, by region, command and input. */
+  readonly reads: Map<string, Promise<unknown>>
+}
+
+interface Entry {
+  readonly share: ScanShare
+  users: number
+  timer: ReturnType<typeof setTimeout> | undefined
+}
+
+/** How long a scan's share outlives its last running job in this process. */
+export const SHARE_GRACE_MS = 30_000
+
+const entries = new Map<string, Entry>()
+
+/**
+ * The share of scan `key` (created on first use with `concurrency` slots); `release` when the job ends. The last
+ * release drops the share after SHARE_GRACE_MS unless another job of the scan acquires it meanwhile.
+ */
+export function acquireScanShare(key: string, concurrency: number): { readonly share: ScanShare; release(): void } {
+  let entry = entries.get(key)
+  if (entry === undefined) {
+    entry = { share: { limiter: makeLimiter(concurrency), reads: new Map() }, users: 0, timer: undefined }
+    entries.set(key, entry)
+  }
+  if (entry.timer !== undefined) {
+    clearTimeout(entry.timer)
+    entry.timer = undefined
+  }
+  entry.users++
+  const held = entry
+  let released = false
+  return {
+    share: held.share,
+    release() {
+      if (released) return
+      released = true
+      held.users--
+      if (held.users > 0) return
+      held.timer = setTimeout(() => {
+        if (held.users === 0 && entries.get(key) === held) entries.delete(key)
+      }, SHARE_GRACE_MS)
+      held.timer.unref()
+    },
+  }
+}
+
+/** Scans with a share in this process (tests, diagnostics). */
+export const activeScanShares = (): ReadonlyArray<string> => [...entries.keys()]

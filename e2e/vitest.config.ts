@@ -6,8 +6,9 @@ export default defineConfig({
   test: {
     include: ["e2e/**/*.e2e.test.ts"],
     environment: "node",
-    // moto first: the product started by global-setup.ts inherits its AWS_ENDPOINT_URL.
-    globalSetup: ["e2e/support/moto-setup.ts", "e2e/support/global-setup.ts"],
+    // moto and the fake Google Cloud / Azure first: the product started by global-setup.ts inherits their
+    // AWS_ENDPOINT_URL, GCP_ENDPOINT_URL and AZURE_ENDPOINT_URL.
+    globalSetup: ["e2e/support/moto-setup.ts", "e2e/support/cloud-setup.ts", "e2e/support/global-setup.ts"],
     fileParallelism: false,
     testTimeout: 90_000,
     hookTimeout: 240_000,

@@ -48,6 +48,14 @@ import { ScanningTexts } from "../scans/texts.ts"
 
 const invalid = (message: string, path: string) => new ValidationError({ message, errors: [{ path, message }] })
 
+/** The refused-credentials text names the credentials of the provider the user filled in. */
+const credentialsInvalidText = (cloudProviderId: number): string =>
+  cloudProviderId === ProviderIds.GCP
+    ? ScanningTexts.cloudCredentialsInvalidGcp
+    : cloudProviderId === ProviderIds.Azure
+      ? ScanningTexts.cloudCredentialsInvalidAzure
+      : ScanningTexts.cloudCredentialsInvalid
+
 const addAccount = (request: Parameters<typeof scoped>[0], payload: AddAccountPayload) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
@@ -80,7 +88,7 @@ const addAccount = (request: Parameters<typeof scoped>[0], payload: AddAccountPa
         switch (failure.reason) {
           case "invalid_credentials":
             return Effect.fail(
-              new Unauthorized({ message: ScanningTexts.cloudCredentialsInvalid, data: { error_type: "cloud_credentials_invalid" } }),
+              new Unauthorized({ message: credentialsInvalidText(payload.cloud_provider_id), data: { error_type: "cloud_credentials_invalid" } }),
             )
           case "role_needs_base_credentials":
             return Effect.fail(invalid(failure.message, "credentials.role_arn"))

@@ -13,6 +13,8 @@ export const ScanningTexts = {
   noStoredSecret: "This account has no stored secret key",
   credentialsUnreadable: "The stored credentials could not be decrypted",
   cloudCredentialsInvalid: "Invalid cloud provider credentials. Please check the access key ID and secret access key.",
+  cloudCredentialsInvalidGcp: "Invalid cloud provider credentials. Please check the service account key.",
+  cloudCredentialsInvalidAzure: "Invalid cloud provider credentials. Please check the tenant ID, client ID and client secret.",
   providerNotEnabled: "This cloud provider is not supported yet",
   externalIdChosen: "The external ID is generated for this workspace and cannot be chosen",
   scanStarted: "Scan started",

@@ -6,7 +6,7 @@
  * record, else 'View Success' / 'View Remediated' / 'View Error' / 'View Status'); the remediation dialog. A failed
  * load offers Retry and Go Back.
  */
-import { useMemo } from "react"
+import { useMemo, type ReactNode } from "react"
 import { useActorRef, useSelector } from "@xstate/react"
 import { createColumnHelper, type ColumnDef } from "@tanstack/react-table"
 import { useParams, useSearchParams } from "wouter"
@@ -48,6 +48,13 @@ interface IndexedRow {
 
 const helper = createColumnHelper<ScanTableFeatures, IndexedRow>()
 
+/**
+ * A break opportunity after each "/": resource ids (ARM ids, Google self links, ARNs with paths) have no spaces, so
+ * without them the cell's narrowest width is the whole id and the table scrolls under its sticky action column.
+ */
+const withPathBreaks = (text: string): ReactNode =>
+  text.includes("/") ? text.split("/").flatMap((part, i, all) => (i < all.length - 1 ? [part, "/", <wbr key={i} />] : [part])) : text
+
 export function DetailValue({ value }: { readonly value: unknown }) {
   const shown = displayDetailValue(value)
   switch (shown.kind) {
@@ -67,7 +74,7 @@ export function DetailValue({ value }: { readonly value: unknown }) {
     default:
       return (
         <span {...(shown.title === undefined ? {} : { title: shown.title })}>
-          {shown.text}
+          {withPathBreaks(shown.text)}
           {shown.note === undefined ? null : <span className={local.lengthNote}>{shown.note}</span>}
         </span>
       )

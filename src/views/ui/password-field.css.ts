@@ -3,7 +3,8 @@ import { vars } from "./theme.css.ts"
 
 export const inputWrap = style({ position: "relative", display: "flex", alignItems: "center" })
 
-export const input = style({ paddingRight: "44px" })
+/** Room for the toggle; doubled class so it wins over the shared control's `padding` whatever the CSS order. */
+export const input = style({ selectors: { "&&": { paddingRight: "44px" } } })
 
 export const toggle = style({
   position: "absolute",

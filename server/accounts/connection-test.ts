@@ -12,6 +12,7 @@
 import { GetCallerIdentityCommand } from "@aws-sdk/client-sts"
 import { Data, Effect } from "effect"
 import { ProviderIds } from "../../src/contracts/constants.ts"
+import { cloudUnreachableMessage, ScanningServerMessages, ValidationMessages } from "../../src/contracts/messages.ts"
 import { testAzureConnectionEffect } from "../scanner/azure/connection-test.ts"
 import { azureEndpointsFromEnv } from "../scanner/azure/endpoints.ts"
 import { azureCredentialsFromFields } from "../scanner/azure/session.ts"
@@ -64,7 +65,7 @@ export const testAwsConnection = (
     if (credentials === undefined) {
       return yield* new ConnectionTestFailed({
         reason: "role_needs_base_credentials",
-        message: "Connecting with a role ARN needs AWS credentials on the server to assume it; enter an access key instead",
+        message: ScanningServerMessages.roleNeedsBaseCredentials,
       })
     }
     return yield* Effect.tryPromise({
@@ -88,13 +89,13 @@ export const testAwsConnection = (
         const c = classifyAwsError(error)
         return c.kind === "access_denied"
           ? new ConnectionTestFailed({ reason: "invalid_credentials", message: `AWS rejected the credentials (${c.code})` })
-          : new ConnectionTestFailed({ reason: "unreachable", message: `Could not reach AWS to test the connection (${c.code})` })
+          : new ConnectionTestFailed({ reason: "unreachable", message: cloudUnreachableMessage("AWS", c.code) })
       },
     }).pipe(
       Effect.timeoutOrElse({
         duration: TEST_TIMEOUT_MS + 2_000,
         orElse: () =>
-          Effect.fail(new ConnectionTestFailed({ reason: "unreachable", message: "Could not reach AWS to test the connection (timeout)" })),
+          Effect.fail(new ConnectionTestFailed({ reason: "unreachable", message: cloudUnreachableMessage("AWS", "timeout") })),
       }),
     )
   })
@@ -139,7 +140,7 @@ const fromEngineError = (provider: string, credentialPath: string) => (error: Co
     case "not_found":
       return new ConnectionTestFailed({ reason: "invalid_credentials", message: `${provider} rejected the credentials (${error.reason}): ${error.message}` })
     default:
-      return new ConnectionTestFailed({ reason: "unreachable", message: `Could not reach ${provider} to test the connection: ${error.message}` })
+      return new ConnectionTestFailed({ reason: "unreachable", message: cloudUnreachableMessage(provider, error.message) })
   }
 }
 
@@ -148,14 +149,14 @@ const withTimeout = <A>(provider: string, effect: Effect.Effect<A, ConnectionTes
     Effect.timeoutOrElse({
       duration: TEST_TIMEOUT_MS + 2_000,
       orElse: () =>
-        Effect.fail(new ConnectionTestFailed({ reason: "unreachable", message: `Could not reach ${provider} to test the connection (timeout)` })),
+        Effect.fail(new ConnectionTestFailed({ reason: "unreachable", message: cloudUnreachableMessage(provider, "timeout") })),
     }),
   )
 
 export const testGcpAccount = (stored: StoredCredentials, env: NodeJS.ProcessEnv = process.env): Effect.Effect<CloudIdentity, ConnectionTestFailed> => {
   const credentials = gcpCredentialsFromFields(stored)
   if (credentials === undefined) {
-    return Effect.fail(new ConnectionTestFailed({ reason: "invalid_input", message: "Service account key is required", path: "credentials.service_account_key" }))
+    return Effect.fail(new ConnectionTestFailed({ reason: "invalid_input", message: ValidationMessages.serviceAccountKeyRequired, path: "credentials.service_account_key" }))
   }
   const endpoints = gcpEndpointsFromEnv(env)
   return withTimeout(
@@ -170,7 +171,7 @@ export const testGcpAccount = (stored: StoredCredentials, env: NodeJS.ProcessEnv
 export const testAzureAccount = (stored: StoredCredentials, env: NodeJS.ProcessEnv = process.env): Effect.Effect<CloudIdentity, ConnectionTestFailed> => {
   const credentials = azureCredentialsFromFields(stored)
   if (credentials === undefined) {
-    return Effect.fail(new ConnectionTestFailed({ reason: "invalid_input", message: "Tenant id, client id, client secret and subscription id are required", path: "credentials" }))
+    return Effect.fail(new ConnectionTestFailed({ reason: "invalid_input", message: ScanningServerMessages.azureCredentialsRequired, path: "credentials" }))
   }
   const endpoints = azureEndpointsFromEnv(env)
   return withTimeout(

@@ -23,7 +23,7 @@ import { Api } from "../../src/contracts/api.ts"
 import type { AddAccountPayload } from "../../src/contracts/accounts.ts"
 import { ProviderIds } from "../../src/contracts/constants.ts"
 import { Conflict, NotFound, ServiceUnavailable, Unauthorized, ValidationError } from "../../src/contracts/errors.ts"
-import { ScanningMessages, ValidationMessages } from "../../src/contracts/messages.ts"
+import { ScanningMessages, ScanningServerMessages, ValidationMessages } from "../../src/contracts/messages.ts"
 import {
   deleteAccount,
   externalIdFor,
@@ -44,17 +44,16 @@ import { MANAGE_ACCOUNTS, READ, scoped } from "../scans/access.ts"
 import { recordAudit } from "../scans/audit.ts"
 import { cancelJobs } from "../scans/launch.ts"
 import { RUN_SERVICE_JOB } from "../scans/run-service.ts"
-import { ScanningTexts } from "../scans/texts.ts"
 
 const invalid = (message: string, path: string) => new ValidationError({ message, errors: [{ path, message }] })
 
 /** The refused-credentials text names the credentials of the provider the user filled in. */
 const credentialsInvalidText = (cloudProviderId: number): string =>
   cloudProviderId === ProviderIds.GCP
-    ? ScanningTexts.cloudCredentialsInvalidGcp
+    ? ScanningServerMessages.cloudCredentialsInvalidGcp
     : cloudProviderId === ProviderIds.Azure
-      ? ScanningTexts.cloudCredentialsInvalidAzure
-      : ScanningTexts.cloudCredentialsInvalid
+      ? ScanningServerMessages.cloudCredentialsInvalidAzure
+      : ScanningServerMessages.cloudCredentialsInvalid
 
 const addAccount = (request: Parameters<typeof scoped>[0], payload: AddAccountPayload) =>
   Effect.gen(function* () {
@@ -71,7 +70,7 @@ const addAccount = (request: Parameters<typeof scoped>[0], payload: AddAccountPa
         } else if (credentials.role_arn !== undefined) {
           const externalId = yield* externalIdFor(ctx.workspaceId)
           if (credentials.external_id !== undefined && credentials.external_id !== externalId) {
-            return yield* invalid(ScanningTexts.externalIdChosen, "credentials.external_id")
+            return yield* invalid(ScanningServerMessages.externalIdChosen, "credentials.external_id")
           }
           credentials.external_id = externalId
         } else {
@@ -133,7 +132,7 @@ const addAccount = (request: Parameters<typeof scoped>[0], payload: AddAccountPa
           ip: ctx.ip,
         })
         const account = yield* getAccountSummary(ctx.workspaceId, id)
-        return { ok: true, message: ScanningTexts.accountAdded, data: { account: account!, tested: true } }
+        return { ok: true, message: ScanningServerMessages.accountAdded, data: { account: account!, tested: true } }
       }))
   })
 
@@ -150,7 +149,7 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
       scoped(request, READ, (ctx) =>
         Effect.gen(function* () {
           const detail = yield* getAccountDetail(ctx.workspaceId, params.id)
-          if (detail === undefined) return yield* new NotFound({ message: ScanningTexts.accountNotFound })
+          if (detail === undefined) return yield* new NotFound({ message: ScanningServerMessages.accountNotFound })
           return { ok: true, data: detail }
         })))
     .handle("create", ({ request, payload }) => addAccount(request, payload))
@@ -158,7 +157,7 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
       Effect.tap(scoped(request, MANAGE_ACCOUNTS, (ctx) =>
         Effect.gen(function* () {
           const deleted = yield* deleteAccount(ctx.workspaceId, params.id)
-          if (deleted === undefined) return yield* new NotFound({ message: ScanningTexts.accountNotFound })
+          if (deleted === undefined) return yield* new NotFound({ message: ScanningServerMessages.accountNotFound })
           yield* recordAudit({
             action: "account.deleted",
             workspaceId: ctx.workspaceId,
@@ -168,7 +167,7 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
             details: { account_name: deleted.accountName, cloud_account_id: deleted.cloudAccountId, open_jobs: deleted.openJobIds.length },
             ip: ctx.ip,
           })
-          return { ok: true, message: ScanningTexts.accountDeleted, openJobIds: deleted.openJobIds }
+          return { ok: true, message: ScanningServerMessages.accountDeleted, openJobIds: deleted.openJobIds }
         })),
         // Queued jobs of the deleted account's scans are canceled once the delete has committed.
         (result) => cancelJobs(RUN_SERVICE_JOB, result.openJobIds),
@@ -178,15 +177,15 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
         Effect.gen(function* () {
           const config = yield* AppConfig
           const account = yield* loadSealedAccount(ctx.workspaceId, params.id)
-          if (account === undefined) return yield* new NotFound({ message: ScanningTexts.accountNotFound })
+          if (account === undefined) return yield* new NotFound({ message: ScanningServerMessages.accountNotFound })
           const credentials = openCredentials(config.appSecretKey, account.credentialsSealed, {
             workspaceId: ctx.workspaceId,
             accountId: account.id,
           })
-          if (credentials === undefined) return yield* Effect.die(new Error(`${ScanningTexts.credentialsUnreadable} (account ${account.id})`))
+          if (credentials === undefined) return yield* Effect.die(new Error(`${ScanningServerMessages.credentialsUnreadable} (account ${account.id})`))
           // AWS secret access key, Azure client secret, GCP service-account key file.
           const secret = credentials.secret_key ?? credentials.client_secret ?? credentials.service_account_key
-          if (secret === undefined) return yield* new NotFound({ message: ScanningTexts.noStoredSecret })
+          if (secret === undefined) return yield* new NotFound({ message: ScanningServerMessages.noStoredSecret })
           yield* recordAudit({
             action: "account.secret_revealed",
             workspaceId: ctx.workspaceId,
@@ -196,6 +195,6 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
             details: { account_name: account.accountName },
             ip: ctx.ip,
           })
-          return { ok: true, message: ScanningTexts.secretRevealed, data: { secret_key: secret } }
+          return { ok: true, message: ScanningServerMessages.secretRevealed, data: { secret_key: secret } }
         }))),
 ).pipe(Layer.provide(AuthConfigFromApp))

@@ -24,6 +24,7 @@ import {
   UserNotFound,
 } from "../../src/contracts/errors.ts"
 import {
+  AccessServerMessages,
   OtherMessages,
   RefreshMessages,
   ResendMessages,
@@ -50,7 +51,6 @@ import { hashPassword, makeDummyHash, needsRehash, verifyPassword } from "../aut
 import { createSession, revokeAllForUser, revokeByToken, rotate } from "../auth/refresh-tokens.ts"
 import { inScope, setScope, standalone } from "../auth/rls.ts"
 import { onUniqueViolation, sqlDefects } from "../auth/sql-errors.ts"
-import { ServerTexts } from "../auth/texts.ts"
 import { buildUser, findUserByAnyEmail, findUserByEmail, findUserById, normalizeEmail, normalizeTimezone } from "../auth/users.ts"
 import { Mailer } from "../mail/mailer.ts"
 import { passwordChangedMail, passwordResetMail, verificationMail } from "../mail/templates.ts"
@@ -112,7 +112,7 @@ export const AuthHandlers = HttpApiBuilder.group(
         yield* hit(accountKey, config.loginPerAccount)
         yield* hit(addressKey, config.loginPerAddress)
         yield* record({ action: "auth.sign_in_failed", actorUserId: user?.id, details: { email }, ip })
-        return yield* new InvalidCredentials({ message: ServerTexts.invalidCredentials })
+        return yield* new InvalidCredentials({ message: AccessServerMessages.invalidCredentials })
       }
       if (!user.email_verified) {
         return yield* new EmailNotVerified({
@@ -213,7 +213,7 @@ export const AuthHandlers = HttpApiBuilder.group(
           yield* sql`UPDATE users SET email = pending_email, pending_email = NULL, email_verified = true,
                        email_verified_at = now(), updated_at = now() WHERE id = ${user.id} AND pending_email = ${email}`.pipe(
             // The contract declares no 409 on verify-email: an address taken meanwhile answers 400 with the reason.
-            onUniqueViolation("users_email_key", () => new InvalidToken({ message: ServerTexts.emailInUse })),
+            onUniqueViolation("users_email_key", () => new InvalidToken({ message: AccessServerMessages.emailInUse })),
           )
         }
         yield* sql`UPDATE email_verification_tokens SET consumed_at = now() WHERE email = ${email} AND consumed_at IS NULL`
@@ -261,7 +261,7 @@ export const AuthHandlers = HttpApiBuilder.group(
     const logout = Effect.fn("Auth.logout")(function* (refreshToken: string, ip: string) {
       const userId = yield* revokeByToken(refreshToken)
       if (userId !== undefined) yield* record({ action: "auth.logout", actorUserId: userId, ip })
-      return { ok: true, message: ServerTexts.loggedOut }
+      return { ok: true, message: AccessServerMessages.loggedOut }
     })
 
     const userInfo = (request: HttpServerRequest.HttpServerRequest) =>

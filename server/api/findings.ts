@@ -9,7 +9,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../src/contracts/api.ts"
 import { NotFound } from "../../src/contracts/errors.ts"
 import { FINDING_STATUSES } from "../../src/contracts/findings.ts"
-import { ScanningMessages } from "../../src/contracts/messages.ts"
+import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { PageSizes } from "../../src/contracts/constants.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
 import { READ, REMEDIATE, scoped } from "../scans/access.ts"
@@ -17,7 +17,6 @@ import { getFinding, listFindings, scanHasService } from "../scans/findings-stor
 import { remediateJob } from "../scans/jobs.ts"
 import { requestRemediation } from "../scans/remediation.ts"
 import { getScan } from "../scans/scans-store.ts"
-import { ScanningTexts } from "../scans/texts.ts"
 import { warmQueueCache } from "../scans/transactional-enqueue.ts"
 import { parseFilter } from "./scans.ts"
 
@@ -25,14 +24,14 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
   handlers
     .handle("list", ({ request, query }) =>
       Effect.gen(function* () {
-        const statuses = yield* parseFilter(query.status, FINDING_STATUSES, ScanningTexts.invalidStatusFilter, "query.status")
+        const statuses = yield* parseFilter(query.status, FINDING_STATUSES, ScanningServerMessages.invalidStatusFilter, "query.status")
         return yield* scoped(request, READ, (ctx) =>
           Effect.gen(function* () {
             if ((yield* getScan(ctx.workspaceId, query.scan_id)) === undefined) {
-              return yield* new NotFound({ message: ScanningTexts.scanNotFound })
+              return yield* new NotFound({ message: ScanningServerMessages.scanNotFound })
             }
             if (query.service_id !== undefined && !(yield* scanHasService(ctx.workspaceId, query.scan_id, query.service_id))) {
-              return yield* new NotFound({ message: ScanningTexts.serviceNotInScan })
+              return yield* new NotFound({ message: ScanningServerMessages.serviceNotInScan })
             }
             const page = yield* listFindings(
               ctx.workspaceId,
@@ -48,7 +47,7 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
       scoped(request, READ, (ctx) =>
         Effect.gen(function* () {
           const finding = yield* getFinding(ctx.workspaceId, params.id)
-          if (finding === undefined) return yield* new NotFound({ message: ScanningTexts.findingNotFound })
+          if (finding === undefined) return yield* new NotFound({ message: ScanningServerMessages.findingNotFound })
           return { ok: true, data: finding }
         })))
     .handle("remediate", ({ request, params, payload }) =>
@@ -58,7 +57,7 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
         (ctx) =>
           Effect.map(requestRemediation(ctx, params.id, payload.details, remediateJob), (details) => ({
             ok: true,
-            message: ScanningTexts.remediationQueued,
+            message: ScanningServerMessages.remediationQueued,
             data: { details },
           })).pipe(Effect.catchTag("JobQueueError", (e) => Effect.die(e)), Effect.catchTag("JobPayloadInvalid", (e) => Effect.die(e))),
         ScanningMessages.remediatePermissionDenied,

@@ -17,11 +17,12 @@ import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.
 import type { InvitationId, WorkspaceId } from "../../src/contracts/ids.ts"
 import type { AcceptInvitationPayload, BulkInvitePayload, Invitation } from "../../src/contracts/invitations.ts"
 import {
+  AccessServerMessages,
   allInvitationsFailedMessage,
   allInvitationsSentMessage,
   invitationCanceledMessage,
-  invitationResentMessage,
   InvitationMessages,
+  invitationResentMessage,
   someInvitationsSentMessage,
   ValidationMessages,
 } from "../../src/contracts/messages.ts"
@@ -41,7 +42,6 @@ import { hashPassword } from "../auth/passwords.ts"
 import { inScope, setScope } from "../auth/rls.ts"
 import { canGrant, resolveRole } from "../auth/roles.ts"
 import { onUniqueViolation, sqlDefects } from "../auth/sql-errors.ts"
-import { ServerTexts } from "../auth/texts.ts"
 import { findUserByEmail, findUserById, normalizeTimezone } from "../auth/users.ts"
 import { Mailer } from "../mail/mailer.ts"
 import { invitationLink, invitationMail } from "../mail/templates.ts"
@@ -74,7 +74,7 @@ export const acceptAsUser = Effect.fn("Invitations.acceptAsUser")(function* (
     const inv = yield* pendingInvitationByToken(token)
     const user = yield* findUserById(caller.userId)
     if (user === undefined || user.email !== inv.email) {
-      return yield* new Conflict({ message: ServerTexts.invitationOtherEmail, data: { error_type: "other_email" } })
+      return yield* new Conflict({ message: AccessServerMessages.invitationOtherEmail, data: { error_type: "other_email" } })
     }
     yield* setScope({ userId: caller.userId, workspaceId: inv.workspace_id, invitationTokenHash: hash })
     const member = yield* sql`SELECT 1 FROM memberships WHERE workspace_id = ${inv.workspace_id} AND user_id = ${caller.userId}`
@@ -127,17 +127,17 @@ export const InvitationsHandlers = HttpApiBuilder.group(
           const email = entry.email.trim().toLowerCase()
           const role = yield* resolveRole(entry.role_id, entry.is_custom_role)
           if (role === undefined) {
-            skipped.push({ email, reason: ServerTexts.invalidRoleSkip })
+            skipped.push({ email, reason: AccessServerMessages.invalidRoleSkip })
             continue
           }
           if (!canGrant(ctx, role.permissions)) {
-            skipped.push({ email, reason: ServerTexts.roleNotGrantableSkip })
+            skipped.push({ email, reason: AccessServerMessages.roleNotGrantableSkip })
             continue
           }
           const member = yield* sql`SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id
             WHERE m.workspace_id = ${ctx.workspaceId} AND u.email = ${email}`
           if (member.length > 0) {
-            skipped.push({ email, reason: ServerTexts.alreadyMemberSkip })
+            skipped.push({ email, reason: AccessServerMessages.alreadyMemberSkip })
             continue
           }
           const t = yield* newInvitationToken(ctx.workspaceId, email)
@@ -226,8 +226,8 @@ export const InvitationsHandlers = HttpApiBuilder.group(
           FROM invitations i LEFT JOIN roles r ON r.id = i.role_id LEFT JOIN custom_roles cr ON cr.id = i.custom_role_id
           WHERE i.id = ${id} AND i.workspace_id = ${ctx.workspaceId} FOR UPDATE OF i`
         const inv = rows[0]
-        if (inv === undefined) return yield* new NotFound({ message: ServerTexts.invitationNotFound })
-        if (inv.status !== "pending") return yield* new Conflict({ message: ServerTexts.invitationNotPending })
+        if (inv === undefined) return yield* new NotFound({ message: AccessServerMessages.invitationNotFound })
+        if (inv.status !== "pending") return yield* new Conflict({ message: AccessServerMessages.invitationNotPending })
         return inv
       })
 
@@ -288,7 +288,7 @@ export const InvitationsHandlers = HttpApiBuilder.group(
         const existing = yield* findUserByEmail(inv.email)
         if (existing !== undefined) {
           return yield* new Conflict({
-            message: ServerTexts.invitationSignInRequired,
+            message: AccessServerMessages.invitationSignInRequired,
             data: { error_type: "account_exists", email: inv.email },
           })
         }
@@ -301,7 +301,7 @@ export const InvitationsHandlers = HttpApiBuilder.group(
             : undefined,
         ].filter((x) => x !== undefined)
         if (missing.length > 0 || payload.password === undefined) {
-          return yield* new ValidationError({ message: ServerTexts.invitationSignupDetailsRequired, errors: missing })
+          return yield* new ValidationError({ message: AccessServerMessages.invitationSignupDetailsRequired, errors: missing })
         }
         const passwordHash = yield* hashPassword(payload.password, config.passwordParams)
         return yield* inScope({ invitationTokenHash: hash })(Effect.gen(function* () {
@@ -312,7 +312,7 @@ export const InvitationsHandlers = HttpApiBuilder.group(
                     ${(payload.last_name ?? "").trim()}, ${normalizeTimezone(payload.timezone)})
             RETURNING id`.pipe(
             onUniqueViolation("users_email_key", () =>
-              new Conflict({ message: ServerTexts.invitationSignInRequired, data: { error_type: "account_exists", email: current.email } })),
+              new Conflict({ message: AccessServerMessages.invitationSignInRequired, data: { error_type: "account_exists", email: current.email } })),
           )
           const userId = users[0]!.id
           yield* claimInvitation(token, userId)
@@ -345,7 +345,7 @@ export const InvitationsHandlers = HttpApiBuilder.group(
         const ip = clientAddress(request)
         if (caller === undefined) return yield* acceptAsNewUser(payload, ip)
         const joined = yield* acceptAsUser({ ...caller, ip }, payload.invitation_token)
-        return { ok: true, message: ServerTexts.invitationAccepted, data: joined }
+        return { ok: true, message: AccessServerMessages.invitationAccepted, data: joined }
       })
 
     return handlers

@@ -14,6 +14,7 @@ import type { HttpServerResponse } from "effect/http"
 import { type HttpApi, HttpApiBuilder, type HttpApiEndpoint, type HttpApiGroup } from "effect/http-api"
 import { Api } from "../../src/contracts/api.ts"
 import { NotImplemented } from "../../src/contracts/errors.ts"
+import { notImplementedMessage } from "../../src/contracts/messages.ts"
 import { catalogueResponse } from "../http/errors.ts"
 
 type ApiGroups = typeof Api extends HttpApi.HttpApi<infer _Id, infer G> ? G : never
@@ -25,12 +26,10 @@ interface EndpointLike {
   readonly path: string
 }
 
-export const notImplementedMessage = (endpoint: EndpointLike): string => `${endpoint.method} ${endpoint.path} is not implemented yet`
-
 export const notImplementedResponse = (endpoint: EndpointLike): HttpServerResponse.HttpServerResponse =>
   catalogueResponse(
     NotImplemented,
-    new NotImplemented({ message: notImplementedMessage(endpoint), endpoint: `${endpoint.method} ${endpoint.path}` }),
+    new NotImplemented({ message: notImplementedMessage(endpoint.method, endpoint.path), endpoint: `${endpoint.method} ${endpoint.path}` }),
     501,
   )
 

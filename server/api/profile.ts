@@ -13,7 +13,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "../../src/contracts/api.ts"
 import { Conflict, RateLimited, Unauthorized, ValidationError } from "../../src/contracts/errors.ts"
-import { StatusMessages, SuccessMessages } from "../../src/contracts/messages.ts"
+import { AccessServerMessages, StatusMessages, SuccessMessages } from "../../src/contracts/messages.ts"
 import type { ChangePasswordPayload, UpdateProfilePayload } from "../../src/contracts/profile.ts"
 import { record } from "../audit/audit-log.ts"
 import { AuthConfig } from "../auth/auth-config.ts"
@@ -22,7 +22,6 @@ import { issueVerificationToken } from "../auth/one-time-tokens.ts"
 import { hashPassword, verifyPassword } from "../auth/passwords.ts"
 import { revokeAllForUser } from "../auth/refresh-tokens.ts"
 import { sqlDefects } from "../auth/sql-errors.ts"
-import { ServerTexts } from "../auth/texts.ts"
 import { isValidTimezone, listTimezones } from "../auth/timezones.ts"
 import { buildUser, findUserByAnyEmail, findUserById, normalizeEmail } from "../auth/users.ts"
 import { Mailer } from "../mail/mailer.ts"
@@ -55,15 +54,15 @@ export const ProfileHandlers = HttpApiBuilder.group(
           const timezone = payload.timezone?.trim()
           if (timezone !== undefined && !isValidTimezone(timezone)) {
             return yield* new ValidationError({
-              message: ServerTexts.invalidTimezone,
-              errors: [{ path: "timezone", message: ServerTexts.invalidTimezone }],
+              message: AccessServerMessages.invalidTimezone,
+              errors: [{ path: "timezone", message: AccessServerMessages.invalidTimezone }],
             })
           }
           const email = normalizeEmail(payload.email)
           let emailChange = false
           if (email !== user.email && email !== user.pending_email) {
             const other = yield* findUserByAnyEmail(email)
-            if (other !== undefined && other.id !== user.id) return yield* new Conflict({ message: ServerTexts.emailInUse })
+            if (other !== undefined && other.id !== user.id) return yield* new Conflict({ message: AccessServerMessages.emailInUse })
             emailChange = true
           }
           yield* sql`UPDATE users SET first_name = ${payload.first_name.trim()}, last_name = ${payload.last_name.trim()},
@@ -85,7 +84,7 @@ export const ProfileHandlers = HttpApiBuilder.group(
           const pending = fresh !== undefined && fresh.pending_email !== null
           return {
             ok: true,
-            message: pending ? ServerTexts.emailChangePending : SuccessMessages.profileUpdated,
+            message: pending ? AccessServerMessages.emailChangePending : SuccessMessages.profileUpdated,
             data: yield* buildUser(fresh ?? user, headerWorkspace(request, caller)),
           }
         }))
@@ -101,8 +100,8 @@ export const ProfileHandlers = HttpApiBuilder.group(
           if (user === undefined) return yield* new Unauthorized({ message: StatusMessages.unauthorized })
           if (!(yield* verifyPassword(user.password_hash, payload.current_password))) {
             return yield* new ValidationError({
-              message: ServerTexts.currentPasswordWrong,
-              errors: [{ path: "current_password", message: ServerTexts.currentPasswordWrong }],
+              message: AccessServerMessages.currentPasswordWrong,
+              errors: [{ path: "current_password", message: AccessServerMessages.currentPasswordWrong }],
             })
           }
           const passwordHash = yield* hashPassword(payload.new_password, config.passwordParams)

@@ -14,7 +14,7 @@ import { SqlClient } from "effect/sql"
 import { Api } from "../../src/contracts/api.ts"
 import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.ts"
 import { FINDING_STATUSES, SEVERITIES } from "../../src/contracts/findings.ts"
-import { ScanningMessages } from "../../src/contracts/messages.ts"
+import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { DEFAULT_SCANS_QUERY, EXPORT_CONTENT_TYPES, exportFileName, splitFilter } from "../../src/contracts/scans.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
 import { inScope } from "../auth/rls.ts"
@@ -24,7 +24,6 @@ import { findingsPage, scanHasService } from "../scans/findings-store.ts"
 import { runServiceJob, sweepJob } from "../scans/jobs.ts"
 import { cancelJobs, cancelScan, startScan } from "../scans/launch.ts"
 import { getScan, listScans } from "../scans/scans-store.ts"
-import { ScanningTexts } from "../scans/texts.ts"
 import { warmQueueCache } from "../scans/transactional-enqueue.ts"
 
 /** Splits and checks a comma-joined filter against the allowed values (400 with `message` otherwise). */
@@ -45,7 +44,7 @@ export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
         (ctx) =>
           Effect.map(startScan(ctx, payload, { runService: runServiceJob, sweep: sweepJob }), (scan) => ({
             ok: true,
-            message: ScanningTexts.scanStarted,
+            message: ScanningServerMessages.scanStarted,
             data: scan,
           })).pipe(Effect.catchTag("JobQueueError", (e) => Effect.die(e)), Effect.catchTag("JobPayloadInvalid", (e) => Effect.die(e))),
         ScanningMessages.launchPermissionDenied,
@@ -60,20 +59,20 @@ export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
       scoped(request, READ, (ctx) =>
         Effect.gen(function* () {
           const scan = yield* getScan(ctx.workspaceId, params.id)
-          if (scan === undefined) return yield* new NotFound({ message: ScanningTexts.scanNotFound })
+          if (scan === undefined) return yield* new NotFound({ message: ScanningServerMessages.scanNotFound })
           return { ok: true, data: scan }
         })))
     .handle("export", ({ request, params, query }) =>
       Effect.gen(function* () {
-        const statuses = yield* parseFilter(query.status, FINDING_STATUSES, ScanningTexts.invalidStatusFilter, "query.status")
-        const severities = yield* parseFilter(query.severity, SEVERITIES, ScanningTexts.invalidSeverityFilter, "query.severity")
+        const statuses = yield* parseFilter(query.status, FINDING_STATUSES, ScanningServerMessages.invalidStatusFilter, "query.status")
+        const severities = yield* parseFilter(query.severity, SEVERITIES, ScanningServerMessages.invalidSeverityFilter, "query.severity")
         const ctx = yield* scoped(request, READ, (ctx) =>
           Effect.gen(function* () {
             const scan = yield* getScan(ctx.workspaceId, params.id)
-            if (scan === undefined) return yield* new NotFound({ message: ScanningTexts.scanNotFound })
-            if (scan.status !== "completed") return yield* new Conflict({ message: ScanningTexts.scanNotCompleted })
+            if (scan === undefined) return yield* new NotFound({ message: ScanningServerMessages.scanNotFound })
+            if (scan.status !== "completed") return yield* new Conflict({ message: ScanningServerMessages.scanNotCompleted })
             if (query.service_id !== undefined && !(yield* scanHasService(ctx.workspaceId, params.id, query.service_id))) {
-              return yield* new NotFound({ message: ScanningTexts.serviceNotInScan })
+              return yield* new NotFound({ message: ScanningServerMessages.serviceNotInScan })
             }
             return ctx
           }))
@@ -97,6 +96,6 @@ export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
       Effect.gen(function* () {
         const result = yield* scoped(request, LAUNCH_SCANS, (ctx) => cancelScan(ctx, params.id), ScanningMessages.launchPermissionDenied)
         yield* cancelJobs(runServiceJob.name, result.jobIds)
-        return { ok: true, message: ScanningTexts.scanCanceled, data: result.scan }
+        return { ok: true, message: ScanningServerMessages.scanCanceled, data: result.scan }
       })),
 ).pipe(Layer.provide(AuthConfigFromApp))

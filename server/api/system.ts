@@ -14,11 +14,11 @@ import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "../../src/contracts/api.ts"
 import { ServiceUnavailable } from "../../src/contracts/errors.ts"
+import { PlatformMessages } from "../../src/contracts/messages.ts"
 import { devOutboxHandler } from "../mail/dev-outbox.ts"
 import { fillNotImplemented } from "./not-implemented.ts"
 
 export const HEALTH_DB_TIMEOUT = "3 seconds"
-export const DATABASE_UNAVAILABLE_MESSAGE = "The database is unavailable. Please try again later."
 
 /** `SELECT 1` within `timeout`, without waiting for an abandoned query to be cancelled. */
 export const checkDatabase = (sql: SqlClient.SqlClient, timeout: Duration.Input = HEALTH_DB_TIMEOUT) =>
@@ -41,7 +41,7 @@ export const SystemHandlers = HttpApiBuilder.group(
           Effect.as({ status: "ok" as const, database: "ok" as const }),
           Effect.catchCause((cause) =>
             Effect.logWarning("health check: database unavailable", cause).pipe(
-              Effect.andThen(Effect.fail(new ServiceUnavailable({ message: DATABASE_UNAVAILABLE_MESSAGE }))),
+              Effect.andThen(Effect.fail(new ServiceUnavailable({ message: PlatformMessages.databaseUnavailable }))),
             ),
           ),
         ),

@@ -13,7 +13,12 @@ import { SqlClient } from "effect/sql"
 import { Api } from "../../src/contracts/api.ts"
 import { Conflict, Forbidden, NotFound, ValidationError } from "../../src/contracts/errors.ts"
 import type { RoleId, UserId } from "../../src/contracts/ids.ts"
-import { StatusMessages, SuccessMessages, ValidationMessages } from "../../src/contracts/messages.ts"
+import {
+  AccessServerMessages,
+  StatusMessages,
+  SuccessMessages,
+  ValidationMessages,
+} from "../../src/contracts/messages.ts"
 import { BUILT_IN_ROLES, PERMISSION_IDS, USER_MANAGEMENT_PERMISSIONS, type PermissionName } from "../../src/contracts/permissions.ts"
 import type { CreateUserPayload, CustomRolePayload, TeamMember, UpdateTeamMemberPayload } from "../../src/contracts/team.ts"
 import { record } from "../audit/audit-log.ts"
@@ -23,7 +28,6 @@ import { issueResetToken } from "../auth/one-time-tokens.ts"
 import { hashPassword } from "../auth/passwords.ts"
 import { builtInRoles, canGrant, customRoles, resolveRole } from "../auth/roles.ts"
 import { onUniqueViolation, sqlDefects } from "../auth/sql-errors.ts"
-import { ServerTexts } from "../auth/texts.ts"
 import { findUserByEmail, findUserById, normalizeEmail } from "../auth/users.ts"
 import { Mailer } from "../mail/mailer.ts"
 import { addedToWorkspaceMail, passwordResetMail } from "../mail/templates.ts"
@@ -88,7 +92,7 @@ export const TeamHandlers = HttpApiBuilder.group(
     const memberOrNotFound = (ctx: WorkspaceContext, userId: number) =>
       members(ctx, userId).pipe(
         Effect.flatMap((rows) =>
-          rows[0] === undefined ? Effect.fail(new NotFound({ message: ServerTexts.memberNotFound })) : Effect.succeed(rows[0])
+          rows[0] === undefined ? Effect.fail(new NotFound({ message: AccessServerMessages.memberNotFound })) : Effect.succeed(rows[0])
         ),
       )
 
@@ -96,8 +100,8 @@ export const TeamHandlers = HttpApiBuilder.group(
     const grantableRole = (ctx: WorkspaceContext, roleId: number, isCustom: boolean) =>
       Effect.gen(function* () {
         const role = yield* resolveRole(roleId, isCustom)
-        if (role === undefined) return yield* new NotFound({ message: ServerTexts.roleNotFound })
-        if (!canGrant(ctx, role.permissions)) return yield* forbidden(ServerTexts.cannotGrantRole)
+        if (role === undefined) return yield* new NotFound({ message: AccessServerMessages.roleNotFound })
+        if (!canGrant(ctx, role.permissions)) return yield* forbidden(AccessServerMessages.cannotGrantRole)
         return role
       })
 
@@ -109,14 +113,14 @@ export const TeamHandlers = HttpApiBuilder.group(
         if (existing !== undefined) {
           const member = yield* members(ctx, existing.id)
           return yield* new Conflict({
-            message: member.length > 0 ? ServerTexts.memberAlreadyExists : ServerTexts.userAlreadyExistsElsewhere,
+            message: member.length > 0 ? AccessServerMessages.memberAlreadyExists : AccessServerMessages.userAlreadyExistsElsewhere,
           })
         }
         const passwordHash = yield* hashPassword(payload.password, config.passwordParams)
         const users = yield* sql<{ id: number }>`
           INSERT INTO users (email, email_verified, email_verified_at, password_hash, first_name, last_name)
           VALUES (${email}, true, now(), ${passwordHash}, ${payload.first_name.trim()}, ${payload.last_name.trim()})
-          RETURNING id`.pipe(onUniqueViolation("users_email_key", () => new Conflict({ message: ServerTexts.userAlreadyExistsElsewhere })))
+          RETURNING id`.pipe(onUniqueViolation("users_email_key", () => new Conflict({ message: AccessServerMessages.userAlreadyExistsElsewhere })))
         const userId = users[0]!.id
         yield* sql`INSERT INTO memberships (workspace_id, user_id, role_id, custom_role_id, invited_by)
           VALUES (${ctx.workspaceId}, ${userId}, ${role.roleId}, ${role.customRoleId}, ${ctx.userId})`
@@ -136,9 +140,9 @@ export const TeamHandlers = HttpApiBuilder.group(
 
     const deleteUser = (userId: number, ctx: WorkspaceContext) =>
       Effect.gen(function* () {
-        if (userId === ctx.userId) return yield* forbidden(ServerTexts.cannotDeleteSelf)
+        if (userId === ctx.userId) return yield* forbidden(AccessServerMessages.cannotDeleteSelf)
         const target = yield* memberOrNotFound(ctx, userId)
-        if (target.is_owner) return yield* forbidden(ServerTexts.cannotDeleteOwner)
+        if (target.is_owner) return yield* forbidden(AccessServerMessages.cannotDeleteOwner)
         yield* sql`DELETE FROM memberships WHERE workspace_id = ${ctx.workspaceId} AND user_id = ${userId}`
         // Sessions parked on this workspace lose it (requests are membership-checked anyway).
         yield* sql`UPDATE refresh_token_families SET workspace_id = NULL WHERE user_id = ${userId} AND workspace_id = ${ctx.workspaceId}`
@@ -156,8 +160,8 @@ export const TeamHandlers = HttpApiBuilder.group(
         const wantsRole = payload.role_id !== undefined && payload.role_id !== null &&
           (payload.role_id !== currentRoleId || payload.is_custom_role !== (target.custom_role_id !== null))
         if (wantsRole) {
-          if (target.is_owner) return yield* forbidden(ServerTexts.ownerRoleFixed)
-          if (!ctx.isOwner) return yield* forbidden(ServerTexts.onlyOwnerChangesRoles)
+          if (target.is_owner) return yield* forbidden(AccessServerMessages.ownerRoleFixed)
+          if (!ctx.isOwner) return yield* forbidden(AccessServerMessages.onlyOwnerChangesRoles)
           const role = yield* grantableRole(ctx, payload.role_id!, payload.is_custom_role)
           yield* sql`UPDATE memberships SET role_id = ${role.roleId}, custom_role_id = ${role.customRoleId}
             WHERE workspace_id = ${ctx.workspaceId} AND user_id = ${target.id}`
@@ -176,13 +180,13 @@ export const TeamHandlers = HttpApiBuilder.group(
           })
         }
         const row = yield* memberOrNotFound(ctx, target.id)
-        return { ok: true, message: ServerTexts.memberUpdated, data: toTeamMember(row) }
+        return { ok: true, message: AccessServerMessages.memberUpdated, data: toTeamMember(row) }
       })
 
     const memberPasswordReset = (emailInput: string, ctx: WorkspaceContext) =>
       Effect.gen(function* () {
         const user = yield* findUserByEmail(normalizeEmail(emailInput))
-        if (user === undefined) return yield* new NotFound({ message: ServerTexts.memberNotFound })
+        if (user === undefined) return yield* new NotFound({ message: AccessServerMessages.memberNotFound })
         yield* memberOrNotFound(ctx, user.id)
         const token = yield* issueResetToken(user.id)
         const requester = yield* findUserById(ctx.userId)
@@ -209,9 +213,9 @@ export const TeamHandlers = HttpApiBuilder.group(
             errors: [{ path: "name", message: ValidationMessages.customRoleNameRequired }],
           })
         }
-        if (isBuiltInName(payload.name)) return yield* new Conflict({ message: ServerTexts.roleNameExists })
+        if (isBuiltInName(payload.name)) return yield* new Conflict({ message: AccessServerMessages.roleNameExists })
         const permissions = [...new Set(payload.permissions)] as Array<PermissionName>
-        if (!canGrant(ctx, permissions)) return yield* forbidden(ServerTexts.cannotGrantRole)
+        if (!canGrant(ctx, permissions)) return yield* forbidden(AccessServerMessages.cannotGrantRole)
         return permissions
       })
 
@@ -227,7 +231,7 @@ export const TeamHandlers = HttpApiBuilder.group(
     const oneCustomRole = (roleId: number) =>
       customRoles(roleId).pipe(
         Effect.flatMap((list) =>
-          list[0] === undefined ? Effect.fail(new NotFound({ message: ServerTexts.roleNotFound })) : Effect.succeed(list[0])
+          list[0] === undefined ? Effect.fail(new NotFound({ message: AccessServerMessages.roleNotFound })) : Effect.succeed(list[0])
         ),
       )
 
@@ -237,7 +241,7 @@ export const TeamHandlers = HttpApiBuilder.group(
         const rows = yield* sql<{ id: number }>`
           INSERT INTO custom_roles (workspace_id, name, description, created_by)
           VALUES (${ctx.workspaceId}, ${payload.name.trim()}, ${payload.description ?? ""}, ${ctx.userId}) RETURNING id`.pipe(
-          onUniqueViolation("custom_roles_name_key", () => new Conflict({ message: ServerTexts.roleNameExists })),
+          onUniqueViolation("custom_roles_name_key", () => new Conflict({ message: AccessServerMessages.roleNameExists })),
         )
         const roleId = rows[0]!.id
         yield* writePermissions(roleId, ctx, permissions)
@@ -245,7 +249,7 @@ export const TeamHandlers = HttpApiBuilder.group(
           action: "role.created", workspaceId: ctx.workspaceId, actorUserId: ctx.userId, targetType: "custom_role",
           targetId: roleId, details: { name: payload.name.trim(), permissions }, ip: ctx.ip,
         })
-        return { ok: true, message: ServerTexts.roleCreated, data: yield* Effect.orDie(oneCustomRole(roleId)) }
+        return { ok: true, message: AccessServerMessages.roleCreated, data: yield* Effect.orDie(oneCustomRole(roleId)) }
       })
 
     const updateCustomRole = (roleId: number, payload: CustomRolePayload, ctx: WorkspaceContext) =>
@@ -254,14 +258,14 @@ export const TeamHandlers = HttpApiBuilder.group(
         const permissions = yield* checkRolePayload(payload, ctx)
         yield* sql`UPDATE custom_roles SET name = ${payload.name.trim()}, description = ${payload.description ?? before.description ?? ""},
                      updated_at = now() WHERE id = ${roleId} AND workspace_id = ${ctx.workspaceId}`.pipe(
-          onUniqueViolation("custom_roles_name_key", () => new Conflict({ message: ServerTexts.roleNameExists })),
+          onUniqueViolation("custom_roles_name_key", () => new Conflict({ message: AccessServerMessages.roleNameExists })),
         )
         yield* writePermissions(roleId, ctx, permissions)
         yield* record({
           action: "role.updated", workspaceId: ctx.workspaceId, actorUserId: ctx.userId, targetType: "custom_role",
           targetId: roleId, details: { from: before.permissions.map((p) => p.name), to: permissions, name: payload.name.trim() }, ip: ctx.ip,
         })
-        return { ok: true, message: ServerTexts.roleUpdated, data: yield* oneCustomRole(roleId) }
+        return { ok: true, message: AccessServerMessages.roleUpdated, data: yield* oneCustomRole(roleId) }
       })
 
     const deleteCustomRole = (roleId: number, ctx: WorkspaceContext) =>
@@ -270,13 +274,13 @@ export const TeamHandlers = HttpApiBuilder.group(
         const used = yield* sql<{ n: number }>`
           SELECT (SELECT count(*) FROM memberships WHERE custom_role_id = ${roleId})::int
                + (SELECT count(*) FROM invitations WHERE custom_role_id = ${roleId} AND status = 'pending')::int AS n`
-        if ((used[0]?.n ?? 0) > 0) return yield* new Conflict({ message: ServerTexts.roleInUse })
+        if ((used[0]?.n ?? 0) > 0) return yield* new Conflict({ message: AccessServerMessages.roleInUse })
         yield* sql`DELETE FROM custom_roles WHERE id = ${roleId} AND workspace_id = ${ctx.workspaceId}`
         yield* record({
           action: "role.deleted", workspaceId: ctx.workspaceId, actorUserId: ctx.userId, targetType: "custom_role",
           targetId: roleId, details: { name: role.name }, ip: ctx.ip,
         })
-        return { ok: true, message: ServerTexts.roleDeleted }
+        return { ok: true, message: AccessServerMessages.roleDeleted }
       })
 
     return handlers

@@ -12,7 +12,7 @@ import { SqlClient } from "effect/sql"
 import { Api } from "../../src/contracts/api.ts"
 import { Unauthorized, WorkspaceAccessDenied } from "../../src/contracts/errors.ts"
 import type { UserId, WorkspaceId } from "../../src/contracts/ids.ts"
-import { addedToWorkspaceMessage, RefreshMessages } from "../../src/contracts/messages.ts"
+import { AccessServerMessages, addedToWorkspaceMessage, RefreshMessages } from "../../src/contracts/messages.ts"
 import { BuiltInRoleIds } from "../../src/contracts/permissions.ts"
 import type { Workspace } from "../../src/contracts/workspaces.ts"
 import { record } from "../audit/audit-log.ts"
@@ -22,7 +22,6 @@ import { moveSession } from "../auth/refresh-tokens.ts"
 import { setScope } from "../auth/rls.ts"
 import { builtInRoles, customRoles } from "../auth/roles.ts"
 import { sqlDefects } from "../auth/sql-errors.ts"
-import { ServerTexts } from "../auth/texts.ts"
 import { acceptAsUser } from "./invitations.ts"
 import { authenticate, clientAddress } from "./middleware/authentication.ts"
 import { anyMember, inWorkspace, signedIn } from "./middleware/workspace-scope.ts"
@@ -79,7 +78,7 @@ export const WorkspacesHandlers = HttpApiBuilder.group(
             const rows = yield* sql<{ workspace_name: string }>`
               SELECT w.name AS workspace_name FROM memberships m JOIN workspaces w ON w.id = m.workspace_id
               WHERE m.user_id = ${caller.userId} AND m.workspace_id = ${workspaceId}`
-            if (rows[0] === undefined) return yield* new WorkspaceAccessDenied({ message: ServerTexts.workspaceAccessDenied })
+            if (rows[0] === undefined) return yield* new WorkspaceAccessDenied({ message: AccessServerMessages.workspaceAccessDenied })
             const session = yield* moveSession(caller.sessionId, workspaceId)
             if (session === undefined) return yield* new Unauthorized({ message: RefreshMessages.sessionExpired })
             const access_token = yield* signAccessToken({ userId: caller.userId, workspaceId, sessionId: caller.sessionId })

@@ -15,21 +15,18 @@ import { Cause, Effect, Schema } from "effect"
 import { HttpServerError, HttpServerRespondable, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { NotFound, ServerError, ValidationError } from "../../src/contracts/errors.ts"
-import { StatusMessages } from "../../src/contracts/messages.ts"
+import { noEndpointMessage, PlatformMessages, StatusMessages } from "../../src/contracts/messages.ts"
 import { validationErrorFromIssue } from "../../src/contracts/validation.ts"
-
-export const GENERIC_SERVER_ERROR_MESSAGE = "An unexpected error occurred. Please try again later."
-export const BODY_TOO_LARGE_MESSAGE = "The request body is too large"
 
 /** Encodes a catalogue error with its own schema (the same JSON HttpApi would produce) and the given status. */
 export const catalogueResponse = <S extends Schema.Top>(schema: S, error: S["Type"], status: number): HttpServerResponse.HttpServerResponse =>
   HttpServerResponse.jsonUnsafe(Schema.encodeUnknownSync(schema as unknown as Schema.Codec<unknown, unknown>)(error), { status })
 
 export const notFoundResponse = (method: string, path: string): HttpServerResponse.HttpServerResponse =>
-  catalogueResponse(NotFound, new NotFound({ message: `No API endpoint matches ${method} ${path}` }), 404)
+  catalogueResponse(NotFound, new NotFound({ message: noEndpointMessage(method, path) }), 404)
 
 export const serverErrorResponse = (): HttpServerResponse.HttpServerResponse =>
-  catalogueResponse(ServerError, new ServerError({ message: GENERIC_SERVER_ERROR_MESSAGE }), 500)
+  catalogueResponse(ServerError, new ServerError({ message: PlatformMessages.serverError }), 500)
 
 export interface ValidationIssue {
   readonly path: string
@@ -86,8 +83,8 @@ export const classifyCause = (cause: Cause.Cause<unknown>, method: string, path:
     }
     if (reason instanceof HttpServerError.RequestParseError) {
       return reason.reason === "BodyTooLarge"
-        ? { _tag: "Response", response: validationResponse([{ path: "", message: BODY_TOO_LARGE_MESSAGE }], 413), logAsError: false } as const
-        : { _tag: "Response", response: validationResponse([{ path: "", message: "The request body could not be read" }]), logAsError: false } as const
+        ? { _tag: "Response", response: validationResponse([{ path: "", message: PlatformMessages.bodyTooLarge }], 413), logAsError: false } as const
+        : { _tag: "Response", response: validationResponse([{ path: "", message: PlatformMessages.bodyUnreadable }]), logAsError: false } as const
     }
     if (HttpServerError.isHttpServerError(error)) return { _tag: "Response", response: serverErrorResponse(), logAsError: true } as const
     if (HttpApiError.HttpApiSchemaError.is(error)) {
@@ -102,7 +99,7 @@ export const classifyCause = (cause: Cause.Cause<unknown>, method: string, path:
       const response = yield* HttpServerRespondable.toResponse(error)
       if (response.status < 500) {
         if (response.body._tag !== "Empty") return { _tag: "Response", response, logAsError: false } as const
-        const message = response.status === 404 ? `No API endpoint matches ${method} ${path}` : "The request could not be processed"
+        const message = response.status === 404 ? noEndpointMessage(method, path) : PlatformMessages.requestNotProcessed
         return {
           _tag: "Response",
           response: HttpServerResponse.jsonUnsafe({ _tag: "Error", message }, { status: response.status, headers: response.headers }),

@@ -4,12 +4,13 @@
  */
 import { Effect } from "effect"
 import { NotFound } from "../../src/contracts/errors.ts"
+import { PlatformMessages } from "../../src/contracts/messages.ts"
 import { AppConfig } from "../config.ts"
 import { readOutbox } from "./mailer.ts"
 
 export const devOutboxHandler = ({ query }: { readonly query: { readonly to?: string } }) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
-    if (config.nodeEnv === "production") return yield* new NotFound({ message: "Not found" })
+    if (config.nodeEnv === "production") return yield* new NotFound({ message: PlatformMessages.notFound })
     return { ok: true, data: yield* readOutbox(query.to).pipe(Effect.orDie) }
   })

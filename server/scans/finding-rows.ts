@@ -12,6 +12,7 @@
  *   results carry their own list (`compliance`: CIS GCP v4.0, CIS Azure v3.0/v4.0), used as is.
  */
 import type { ComplianceRef } from "../../src/contracts/findings.ts"
+import { couldNotBeCheckedReason, ErrorRowLabels } from "../../src/contracts/messages.ts"
 import type { CheckResult, CollectionError, DetailRow as EngineRow } from "../scanner/check.ts"
 
 export type StoredRow = Readonly<Record<string, unknown>>
@@ -57,19 +58,17 @@ export const errorRow = (error: CollectionError): StoredRow => ({
   resource_id: error.resourceId ?? error.resourceType,
   region: error.region,
   compliance: false,
-  reason: `Could not be checked: ${error.operation} failed with ${error.code}${error.kind === "access_denied" ? " (access denied)" : ""}: ${error.message}`,
+  reason: couldNotBeCheckedReason(error.operation, error.code, error.kind === "access_denied", error.message),
   operation: error.operation,
   error_code: error.code,
   error_kind: error.kind,
 })
 
-const ERROR_LABELS = { operation: "Operation", error_code: "Error code", error_kind: "Error kind" } as const
-
 export const toFindingDraft = (result: CheckResult & { readonly compliance?: ReadonlyArray<ComplianceRef> }): FindingDraft => {
   const labels: Record<string, string> = {}
   for (const [k, v] of Object.entries(result.field_labels)) labels[k === "compliant" ? "compliance" : k] = v
   const errorRows = result.errors.map(errorRow)
-  if (errorRows.length > 0) Object.assign(labels, ERROR_LABELS)
+  if (errorRows.length > 0) Object.assign(labels, ErrorRowLabels)
   return {
     check_id: result.check_id,
     severity: result.severity,

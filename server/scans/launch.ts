@@ -13,7 +13,7 @@
 import { Config, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.ts"
-import { ValidationMessages } from "../../src/contracts/messages.ts"
+import { ScanningServerMessages, ValidationMessages } from "../../src/contracts/messages.ts"
 import type { ScanStartPayload } from "../../src/contracts/scans.ts"
 import type { WorkspaceContext } from "../api/middleware/workspace-scope.ts"
 import { JobQueue, type JobDefinition } from "../jobs/queue.ts"
@@ -24,7 +24,6 @@ import type { RunServicePayload } from "./run-service.ts"
 import { getScan, lockScan } from "./scans-store.ts"
 import { ensureServiceIds, servicesToScan } from "./service-catalogue.ts"
 import { SWEEP_INTERVAL_SECONDS, type SweepPayload } from "./sweeper.ts"
-import { ScanningTexts } from "./texts.ts"
 import { enqueueInTransaction } from "./transactional-enqueue.ts"
 
 const REGION = /^[a-z]{2}(-[a-z]+)+-\d+$/
@@ -51,7 +50,7 @@ export const startScan = (ctx: WorkspaceContext, payload: ScanStartPayload, jobs
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const account = yield* loadSealedAccount(ctx.workspaceId, payload.account_id)
-    if (account === undefined) return yield* new NotFound({ message: ScanningTexts.accountNotFound })
+    if (account === undefined) return yield* new NotFound({ message: ScanningServerMessages.accountNotFound })
     if (
       payload.cloud_provider_id !== account.cloudProviderId ||
       payload.cloud_provider_name !== providerDisplayName(account.cloudProviderId).toLowerCase()
@@ -65,10 +64,10 @@ export const startScan = (ctx: WorkspaceContext, payload: ScanStartPayload, jobs
     const open = yield* sql<{ id: number }>`
       SELECT id FROM scans WHERE workspace_id = ${ctx.workspaceId} AND account_id = ${account.id} AND status IN ('pending', 'running')
       LIMIT 1`
-    if (open.length > 0) return yield* new Conflict({ message: ScanningTexts.scanAlreadyRunning, data: { error_type: "scan_running" } })
+    if (open.length > 0) return yield* new Conflict({ message: ScanningServerMessages.scanAlreadyRunning, data: { error_type: "scan_running" } })
     const services = yield* ensureServiceIds(account.cloudProviderId, servicesToScan(account.cloudProviderId))
     if (services.length === 0) {
-      return yield* new ValidationError({ message: ScanningTexts.noServicesToScan })
+      return yield* new ValidationError({ message: ScanningServerMessages.noServicesToScan })
     }
     const regions = yield* configuredRegions
     const inserted = yield* sql<{ id: number }>`
@@ -128,14 +127,14 @@ export const cancelScan = (ctx: WorkspaceContext, scanId: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const status = yield* lockScan(ctx.workspaceId, scanId)
-    if (status === undefined) return yield* new NotFound({ message: ScanningTexts.scanNotFound })
-    if (status !== "pending" && status !== "running") return yield* new Conflict({ message: ScanningTexts.scanNotCancelable })
+    if (status === undefined) return yield* new NotFound({ message: ScanningServerMessages.scanNotFound })
+    if (status !== "pending" && status !== "running") return yield* new Conflict({ message: ScanningServerMessages.scanNotCancelable })
     const services = yield* sql<{ job_id: string | null }>`
-      UPDATE scan_services SET status = 'failed', error = ${ScanningTexts.canceledReason}, last_scanned_at = now()
+      UPDATE scan_services SET status = 'failed', error = ${ScanningServerMessages.canceledReason}, last_scanned_at = now()
       WHERE workspace_id = ${ctx.workspaceId} AND scan_id = ${scanId} AND status IN ('pending', 'running')
       RETURNING job_id`
     yield* sql`
-      UPDATE scans s SET status = 'failed', scan_end = now(), failure_reason = ${ScanningTexts.canceledReason},
+      UPDATE scans s SET status = 'failed', scan_end = now(), failure_reason = ${ScanningServerMessages.canceledReason},
         canceled_at = now(), canceled_by = ${ctx.userId},
         completed_services = a.completed, findings_count = a.findings, passed_findings = a.passed, failed_findings = a.failed
       FROM (SELECT count(*) FILTER (WHERE status = 'completed')::int AS completed, coalesce(sum(findings_count), 0)::int AS findings,

@@ -16,6 +16,7 @@ import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.ts"
 import type { DetailRow, RemediationRecord } from "../../src/contracts/findings.ts"
+import { remediationFailedMessage, ScanningServerMessages } from "../../src/contracts/messages.ts"
 import type { WorkspaceContext } from "../api/middleware/workspace-scope.ts"
 import { inScope } from "../auth/rls.ts"
 import { AppConfig } from "../config.ts"
@@ -27,7 +28,6 @@ import { recordAudit } from "./audit.ts"
 import { allFailingRowsRemediated, type StoredRow } from "./finding-rows.ts"
 import { fixerInfo, fixTargetFor, runFixer, type FixOutcome } from "./fixers.ts"
 import { lockScan, recountScan, recountService } from "./scans-store.ts"
-import { ScanningTexts } from "./texts.ts"
 import { enqueueInTransaction } from "./transactional-enqueue.ts"
 
 export const RemediatePayload = Schema.Struct({ workspace_id: Schema.Int, remediation_id: Schema.Int })
@@ -54,15 +54,15 @@ export const requestRemediation = (
     const sql = yield* SqlClient.SqlClient
     if (typeof wanted["resource_id"] !== "string" || typeof wanted["region"] !== "string") {
       return yield* new ValidationError({
-        message: ScanningTexts.rowNotInFinding,
-        errors: [{ path: "details.resource_id", message: ScanningTexts.rowNotInFinding }],
+        message: ScanningServerMessages.rowNotInFinding,
+        errors: [{ path: "details.resource_id", message: ScanningServerMessages.rowNotInFinding }],
       })
     }
     const found = yield* sql<{ scan_id: number; details: ReadonlyArray<StoredRow>; check_id: string; cloud_provider_id: number }>`
       SELECT f.scan_id, f.details, f.check_id, s.cloud_provider_id::int AS cloud_provider_id
       FROM findings f JOIN scans s ON s.id = f.scan_id
       WHERE f.workspace_id = ${ctx.workspaceId} AND f.id = ${findingId}`
-    if (found[0] === undefined) return yield* new NotFound({ message: ScanningTexts.findingNotFound })
+    if (found[0] === undefined) return yield* new NotFound({ message: ScanningServerMessages.findingNotFound })
     yield* lockScan(ctx.workspaceId, found[0].scan_id)
     const rows = yield* sql<{ details: ReadonlyArray<StoredRow>; check_id: string }>`
       SELECT details, check_id FROM findings WHERE workspace_id = ${ctx.workspaceId} AND id = ${findingId} FOR UPDATE`
@@ -71,17 +71,17 @@ export const requestRemediation = (
     const row = finding.details[index]
     if (row === undefined) {
       return yield* new ValidationError({
-        message: ScanningTexts.rowNotInFinding,
-        errors: [{ path: "details", message: ScanningTexts.rowNotInFinding }],
+        message: ScanningServerMessages.rowNotInFinding,
+        errors: [{ path: "details", message: ScanningServerMessages.rowNotInFinding }],
       })
     }
-    if (row["compliance"] !== false) return yield* new Conflict({ message: ScanningTexts.rowCompliant })
+    if (row["compliance"] !== false) return yield* new Conflict({ message: ScanningServerMessages.rowCompliant })
     const current = remediateOf(row)?.status
-    if (current === "remediated") return yield* new Conflict({ message: ScanningTexts.rowAlreadyRemediated })
-    if (current === "pending" || current === "running") return yield* new Conflict({ message: ScanningTexts.remediationPending })
+    if (current === "remediated") return yield* new Conflict({ message: ScanningServerMessages.rowAlreadyRemediated })
+    if (current === "pending" || current === "running") return yield* new Conflict({ message: ScanningServerMessages.remediationPending })
     const fixer = fixerInfo(finding.check_id, found[0].cloud_provider_id)
     if (row["error_code"] !== undefined || fixer === undefined) {
-      return yield* new Conflict({ message: ScanningTexts.noFixer })
+      return yield* new Conflict({ message: ScanningServerMessages.noFixer })
     }
 
     const users = yield* sql<{ email: string }>`SELECT email FROM users WHERE id = ${ctx.userId}`
@@ -93,7 +93,7 @@ export const requestRemediation = (
     const remediationId = inserted[0]!.id
     const record = {
       status: "pending",
-      message: ScanningTexts.remediationQueued,
+      message: ScanningServerMessages.remediationQueued,
       attempted_at: new Date(inserted[0]!.requested_at).toISOString(),
       attempted_by: attemptedBy,
     }
@@ -221,14 +221,14 @@ export const runRemediation = (p: RemediatePayload, job: JobContext) =>
     const claimed = yield* claimRemediation(p)
     if (claimed === undefined) return
     if (fixerInfo(claimed.checkId, claimed.cloudProviderId) === undefined) {
-      return yield* finishRemediation(p, claimed, { status: "failed", message: ScanningTexts.noFixer })
+      return yield* finishRemediation(p, claimed, { status: "failed", message: ScanningServerMessages.noFixer })
     }
     const account = yield* inScope({ workspaceId: p.workspace_id })(loadSealedAccount(p.workspace_id, claimed.accountId))
     if (account === undefined) return
     const stored = openCredentials(config.appSecretKey, account.credentialsSealed, { workspaceId: p.workspace_id, accountId: account.id })
     const target = stored === undefined ? undefined : fixTargetFor(claimed.cloudProviderId, stored, config.awsEndpointUrl)
     if (target === undefined) {
-      return yield* finishRemediation(p, claimed, { status: "failed", message: ScanningTexts.credentialsUnreadable })
+      return yield* finishRemediation(p, claimed, { status: "failed", message: ScanningServerMessages.credentialsUnreadable })
     }
     const outcome = yield* Effect.tryPromise({
       try: () =>
@@ -241,7 +241,7 @@ export const runRemediation = (p: RemediatePayload, job: JobContext) =>
       catch: (error) => error,
     }).pipe(
       Effect.catch((error) =>
-        Effect.succeed<FixOutcome>({ status: "failed", message: `Remediation failed: ${error instanceof Error ? error.message : String(error)}` }),
+        Effect.succeed<FixOutcome>({ status: "failed", message: remediationFailedMessage(error instanceof Error ? error.message : String(error)) }),
       ),
     )
     logLine("info", "remediation finished", {

@@ -16,9 +16,9 @@ import { SqlClient } from "effect/sql"
 import type { Scan, ScanService } from "../../src/contracts/scans.ts"
 import { toRunStatus } from "../../src/contracts/common.ts"
 import type { AccountId, ScanId, ScanServiceId, ServiceId } from "../../src/contracts/ids.ts"
+import { ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { iso, isoOrNull } from "../accounts/accounts-store.ts"
 import { providerDisplayName } from "../accounts/providers.ts"
-import { ScanningTexts } from "./texts.ts"
 
 interface ScanRow {
   readonly id: number
@@ -134,7 +134,7 @@ export const rollUpScan = Effect.fn("ScansStore.rollUp")(function* (workspaceId:
       status = CASE WHEN a.open > 0 THEN (CASE WHEN a.started > 0 THEN 'running' ELSE s.status END)
                     WHEN a.completed > 0 THEN 'completed' ELSE 'failed' END,
       scan_end = CASE WHEN a.open > 0 THEN NULL ELSE coalesce(s.scan_end, now()) END,
-      failure_reason = CASE WHEN a.open = 0 AND a.completed = 0 THEN coalesce(s.failure_reason, ${ScanningTexts.everyServiceFailed})
+      failure_reason = CASE WHEN a.open = 0 AND a.completed = 0 THEN coalesce(s.failure_reason, ${ScanningServerMessages.everyServiceFailed})
                             ELSE s.failure_reason END
     FROM (
       SELECT count(*) FILTER (WHERE status IN ('pending', 'running'))::int AS open,

@@ -15,12 +15,12 @@
  */
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { inScope, setScope } from "../auth/rls.ts"
 import { JobQueue, type JobDefinition } from "../jobs/queue.ts"
 import { logLine } from "../log.ts"
 import { RUN_SERVICE_JOB } from "./run-service.ts"
 import { lockScan, rollUpScan } from "./scans-store.ts"
-import { ScanningTexts } from "./texts.ts"
 import { transactionDb, warmQueueCache } from "./transactional-enqueue.ts"
 
 export const SweepPayload = Schema.Struct({ workspace_id: Schema.Int, scan_id: Schema.Int })
@@ -77,11 +77,11 @@ export const sweepOrphans = (options: { readonly maxScanSeconds?: number } = {})
         const db = yield* transactionDb
         const reasons = new Map<number, string>()
         for (const service of open) {
-          if (service.age_seconds >= maxAge) reasons.set(service.id, ScanningTexts.scanTimedOut)
+          if (service.age_seconds >= maxAge) reasons.set(service.id, ScanningServerMessages.scanTimedOut)
           else if (service.job_id !== null) {
             const jobId = service.job_id
             const job = yield* Effect.tryPromise(() => queue.boss.getJobById(RUN_SERVICE_JOB, jobId, { db })).pipe(Effect.orDie)
-            if (job === null || JOB_ENDED.has(job.state)) reasons.set(service.id, ScanningTexts.workerLost)
+            if (job === null || JOB_ENDED.has(job.state)) reasons.set(service.id, ScanningServerMessages.workerLost)
           }
         }
 

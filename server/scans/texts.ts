@@ -1,38 +1,5 @@
 /**
- * Server answers of the scanning area that the spec gives no text for (every text the spec words comes from
- * src/contracts/messages.ts). Candidates for the contract's message catalogue.
+ * The scanning area's server texts live in src/contracts/messages.ts (`ScanningServerMessages`); this name stays for the
+ * modules that still import it from here.
  */
-export const ScanningTexts = {
-  accountAdded: "Account added successfully",
-  accountDeleted: "Account deleted successfully",
-  accountNotFound: "Account not found",
-  scanNotFound: "Scan not found",
-  findingNotFound: "Finding not found",
-  serviceNotInScan: "Service not found in this scan",
-  secretRevealed: "Secret revealed",
-  noStoredSecret: "This account has no stored secret key",
-  credentialsUnreadable: "The stored credentials could not be decrypted",
-  cloudCredentialsInvalid: "Invalid cloud provider credentials. Please check the access key ID and secret access key.",
-  cloudCredentialsInvalidGcp: "Invalid cloud provider credentials. Please check the service account key.",
-  cloudCredentialsInvalidAzure: "Invalid cloud provider credentials. Please check the tenant ID, client ID and client secret.",
-  providerNotEnabled: "This cloud provider is not supported yet",
-  externalIdChosen: "The external ID is generated for this workspace and cannot be chosen",
-  scanStarted: "Scan started",
-  scanAlreadyRunning: "A scan of this account is already running",
-  noServicesToScan: "There is nothing to scan for this cloud provider",
-  scanCanceled: "Scan canceled",
-  scanNotCancelable: "Only a pending or running scan can be canceled",
-  canceledReason: "Canceled by a user",
-  scanNotCompleted: "Findings can be exported only when the scan is completed",
-  invalidStatusFilter: "Invalid status filter: use pass, fail or remediated",
-  invalidSeverityFilter: "Invalid severity filter: use critical, high, medium or low",
-  rowNotInFinding: "This detail row is not part of the finding",
-  rowCompliant: "This resource is compliant: there is nothing to remediate",
-  rowAlreadyRemediated: "This resource has already been remediated",
-  remediationPending: "A remediation of this resource is already in progress",
-  noFixer: "No automatic remediation is available for this check",
-  remediationQueued: "Remediation started",
-  workerLost: "The worker running this service stopped without finishing it",
-  scanTimedOut: "The scan did not finish in time",
-  everyServiceFailed: "Every service of the scan failed",
-} as const
+export { ScanningServerMessages as ScanningTexts } from "../../src/contracts/messages.ts"

@@ -1,7 +1,9 @@
 /**
- * Every user-visible text of both specs, verbatim, in one place. Nothing else in the code base restates
- * these strings: validation schemas, the error mapping, the server's error bodies, machines and views
- * import them from here. Texts with a number in them are functions.
+ * Every user-visible text of both specs, verbatim, in one place, and the server's own user-visible texts the
+ * specs give no wording for (`AccessServerMessages`, `ScanningServerMessages`, `PlatformMessages`). Nothing else in
+ * the code base restates these strings: validation schemas, the error mapping, the server's error bodies and
+ * stored reasons, machines and views import them from here. Texts with a value in them are functions. Only
+ * log lines stay next to the server code that writes them.
  *
  * Spec references: access §2, §4, §5, §8 (access-workspaces-team.md) and scanning §2, §5, §6, §8
  * (accounts-scans-findings.md).
@@ -215,6 +217,104 @@ export const ScanningMessages = {
   failedBadge: "Failed",
 } as const
 
+/**
+ * Access area: the server's answers (error bodies, success messages, skip reasons of a bulk invite) for which the
+ * spec gives no text. Listed in docs/identity.md.
+ */
+export const AccessServerMessages = {
+  invalidCredentials: "Invalid email or password",
+  workspaceRequired: "Please select a workspace (X-Workspace-ID header missing or invalid)",
+  workspaceAccessDenied: "You do not have access to this workspace",
+  loggedOut: "Logged out",
+  memberNotFound: "Team member not found",
+  roleNotFound: "Role not found",
+  invitationNotFound: "Invitation not found",
+  invitationNotPending: "Only pending invitations can be resent or canceled",
+  cannotDeleteSelf: "You cannot delete your own account from the workspace",
+  cannotDeleteOwner: "The workspace owner cannot be removed",
+  onlyOwnerChangesRoles: "Only the workspace owner can change a member's role",
+  ownerRoleFixed: "The owner's role cannot be changed",
+  cannotGrantRole: "You cannot grant a role with permissions you do not hold",
+  emailInUse: "An account with this email already exists",
+  memberAlreadyExists: "This user is already a member of this workspace",
+  userAlreadyExistsElsewhere: "An account with this email already exists. Invite them instead.",
+  roleNameExists: "A role with this name already exists",
+  roleInUse: "This role is assigned to members; assign them another role first",
+  currentPasswordWrong: "Current password is incorrect",
+  invitationOtherEmail: "This invitation was sent to a different email address",
+  invitationSignInRequired: "An account with this email already exists. Please sign in to accept the invitation.",
+  invitationAccepted: "Invitation accepted",
+  invitationSignupDetailsRequired: "First name, last name and password are required to complete signup",
+  /** Skip reasons of a bulk invite (the SPA shows the first one in the 'Skipped:' toast). */
+  alreadyMemberSkip: "already a member",
+  invalidRoleSkip: "invalid role",
+  roleNotGrantableSkip: "role not allowed",
+  emailChangePending:
+    "Profile updated successfully. Please verify your new email address; until then, sign in with your current email.",
+  invalidTimezone: "Unknown timezone",
+  roleCreated: "Role created",
+  roleUpdated: "Role updated",
+  roleDeleted: "Role deleted",
+  memberUpdated: "Team member updated successfully",
+} as const
+
+/**
+ * Scanning area: the server's answers and the reasons it stores on scans, scan services and remediations (the SPA shows
+ * them as `failure_reason`, a service's `error` or a remediation message), for which the spec gives no text.
+ */
+export const ScanningServerMessages = {
+  accountAdded: "Account added successfully",
+  accountDeleted: "Account deleted successfully",
+  accountNotFound: "Account not found",
+  scanNotFound: "Scan not found",
+  findingNotFound: "Finding not found",
+  serviceNotInScan: "Service not found in this scan",
+  secretRevealed: "Secret revealed",
+  noStoredSecret: "This account has no stored secret key",
+  credentialsUnreadable: "The stored credentials could not be decrypted",
+  /** Scanning §8: "Wrong cloud provider credentials … exact text not shown"; one text per provider's fields. */
+  cloudCredentialsInvalid: "Invalid cloud provider credentials. Please check the access key ID and secret access key.",
+  cloudCredentialsInvalidGcp: "Invalid cloud provider credentials. Please check the service account key.",
+  cloudCredentialsInvalidAzure: "Invalid cloud provider credentials. Please check the tenant ID, client ID and client secret.",
+  roleNeedsBaseCredentials:
+    "Connecting with a role ARN needs AWS credentials on the server to assume it; enter an access key instead",
+  azureCredentialsRequired: "Tenant id, client id, client secret and subscription id are required",
+  externalIdChosen: "The external ID is generated for this workspace and cannot be chosen",
+  scanStarted: "Scan started",
+  scanAlreadyRunning: "A scan of this account is already running",
+  noServicesToScan: "There is nothing to scan for this cloud provider",
+  scanCanceled: "Scan canceled",
+  scanNotCancelable: "Only a pending or running scan can be canceled",
+  canceledReason: "Canceled by a user",
+  scanNotCompleted: "Findings can be exported only when the scan is completed",
+  invalidStatusFilter: "Invalid status filter: use pass, fail or remediated",
+  invalidSeverityFilter: "Invalid severity filter: use critical, high, medium or low",
+  rowNotInFinding: "This detail row is not part of the finding",
+  rowCompliant: "This resource is compliant: there is nothing to remediate",
+  rowAlreadyRemediated: "This resource has already been remediated",
+  remediationPending: "A remediation of this resource is already in progress",
+  noFixer: "No automatic remediation is available for this check",
+  remediationQueued: "Remediation started",
+  workerLost: "The worker running this service stopped without finishing it",
+  scanTimedOut: "The scan did not finish in time",
+  everyServiceFailed: "Every service of the scan failed",
+} as const
+
+/** Column labels of the rows a finding gets for inputs that could not be read (see `couldNotBeCheckedReason`). */
+export const ErrorRowLabels = { operation: "Operation", error_code: "Error code", error_kind: "Error kind" } as const
+
+/** The platform's own answers (any endpoint): the spec gives no text for them. */
+export const PlatformMessages = {
+  /** 500 body; the SPA shows access §8's 'We're experiencing technical difficulties…' for any 500 anyway. */
+  serverError: "An unexpected error occurred. Please try again later.",
+  bodyTooLarge: "The request body is too large",
+  bodyUnreadable: "The request body could not be read",
+  requestNotProcessed: "The request could not be processed",
+  databaseUnavailable: "The database is unavailable. Please try again later.",
+  invalidCharacter: "Contains an invalid character",
+  notFound: "Not found",
+} as const
+
 // ---------------------------------------------------------------------------------------------------
 // Texts with values in them.
 
@@ -303,3 +403,13 @@ export const accountTitle = (id: number | string): string => `Account #${id}`
 export const findingTitle = (id: number | string): string => `Finding #${id}`
 /** Server-side 501 text, also used by the platform's not-implemented layer. */
 export const notImplementedMessage = (method: string, path: string): string => `${method} ${path} is not implemented yet`
+/** Server-side 404 for a path no endpoint serves. */
+export const noEndpointMessage = (method: string, path: string): string => `No API endpoint matches ${method} ${path}`
+/** Add-account 503: the provider could not be reached to test the connection (`detail`: an error code, "timeout"…). */
+export const cloudUnreachableMessage = (provider: string, detail: string): string =>
+  `Could not reach ${provider} to test the connection (${detail})`
+/** The reason stored on a finding's row for an input the scan could not read. */
+export const couldNotBeCheckedReason = (operation: string, code: string, accessDenied: boolean, detail: string): string =>
+  `Could not be checked: ${operation} failed with ${code}${accessDenied ? " (access denied)" : ""}: ${detail}`
+/** The message stored on a remediation whose fixer threw. */
+export const remediationFailedMessage = (detail: string): string => `Remediation failed: ${detail}`

@@ -6,6 +6,7 @@
 import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  AccessServerMessages,
   OtherMessages,
   RefreshMessages,
   ResendMessages,
@@ -16,7 +17,6 @@ import {
   VerificationMessages,
   resendWaitMessage,
 } from "../../src/contracts/messages.ts"
-import { ServerTexts } from "../../server/auth/texts.ts"
 import { startIdentityEnv, STRONG_PASSWORD, type Env, uniq } from "./support.ts"
 
 let env: Env
@@ -210,7 +210,7 @@ describe("POST /api/login", () => {
     expect(wrong.status).toBe(401)
     expect(unknown.status).toBe(401)
     expect(wrong.body).toEqual(unknown.body)
-    expect(wrong.body).toEqual({ _tag: "InvalidCredentials", message: ServerTexts.invalidCredentials })
+    expect(wrong.body).toEqual({ _tag: "InvalidCredentials", message: AccessServerMessages.invalidCredentials })
   })
 
   it("answers 401 email_not_verified with the email for an unverified user with the right password", async () => {

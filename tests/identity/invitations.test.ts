@@ -5,9 +5,8 @@
  * accepted / expired / invalid / revoked (access §2–§8).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { InvitationMessages, ValidationMessages, allInvitationsSentMessage, invitationCanceledMessage } from "../../src/contracts/messages.ts"
+import { AccessServerMessages, InvitationMessages, ValidationMessages, allInvitationsSentMessage, invitationCanceledMessage } from "../../src/contracts/messages.ts"
 import { BuiltInRoleIds } from "../../src/contracts/permissions.ts"
-import { ServerTexts } from "../../server/auth/texts.ts"
 import { addMember, startIdentityEnv, STRONG_PASSWORD, type Env, type Session, uniq } from "./support.ts"
 
 let env: Env
@@ -42,7 +41,7 @@ describe("bulk invite", () => {
     const second = await invite(owner, [a, owner.email])
     expect(second.body).toMatchObject({
       sent_count: 0, resent_count: 1, skipped_count: 1,
-      skipped_emails: [{ email: owner.email, reason: ServerTexts.alreadyMemberSkip }],
+      skipped_emails: [{ email: owner.email, reason: AccessServerMessages.alreadyMemberSkip }],
     })
     const rows = await env.sql((sql) => sql`SELECT count(*)::int AS n FROM invitations WHERE email = ${a}`)
     expect(rows[0].n).toBe(1)
@@ -66,7 +65,7 @@ describe("bulk invite", () => {
     expect(dup.status).toBe(400)
     expect(dup.body.errors).toContainEqual({ path: "invitations.1.email", message: ValidationMessages.invitationsDuplicate })
     const badRole = await invite(owner, [`${uniq()}@example.com`], 99)
-    expect(badRole.body).toMatchObject({ sent_count: 0, skipped_count: 1, skipped_emails: [{ reason: ServerTexts.invalidRoleSkip }] })
+    expect(badRole.body).toMatchObject({ sent_count: 0, skipped_count: 1, skipped_emails: [{ reason: AccessServerMessages.invalidRoleSkip }] })
     const fifty = await invite(owner, Array.from({ length: 50 }, (_, i) => `${uniq(`f${i}`)}@example.com`))
     expect(fifty.body.sent_count).toBe(50)
   })
@@ -183,10 +182,10 @@ describe("check and accept by token", () => {
     expect(check.body.user_exists).toBe(true)
     const notSignedIn = await env.call("POST", "/api/invitations/accept", { body: { invitation_token: token } })
     expect(notSignedIn.status).toBe(409)
-    expect(notSignedIn.body.message).toBe(ServerTexts.invitationSignInRequired)
+    expect(notSignedIn.body.message).toBe(AccessServerMessages.invitationSignInRequired)
     const wrongUser = await env.call("POST", "/api/invitations/accept", { token: stranger.access, body: { invitation_token: token } })
     expect(wrongUser.status).toBe(409)
-    expect(wrongUser.body.message).toBe(ServerTexts.invitationOtherEmail)
+    expect(wrongUser.body.message).toBe(AccessServerMessages.invitationOtherEmail)
     const ok = await env.call("POST", "/api/invitations/accept", { token: invitee.access, body: { invitation_token: token, timezone: "UTC" } })
     expect(ok.status).toBe(200)
     expect(ok.body.data).toMatchObject({ workspace_id: owner.workspaceId })
@@ -200,7 +199,7 @@ describe("check and accept by token", () => {
     const owner = await env.signupVerified()
     const member = await addMember(env, owner, BuiltInRoleIds.Auditor)
     const res = await invite(owner, [member.email])
-    expect(res.body.skipped_emails).toEqual([{ email: member.email, reason: ServerTexts.alreadyMemberSkip }])
+    expect(res.body.skipped_emails).toEqual([{ email: member.email, reason: AccessServerMessages.alreadyMemberSkip }])
     // Invited first, then joined another way: the link answers 'already a member'.
     const invitee = await env.signupVerified()
     await invite(owner, [invitee.email])

@@ -6,8 +6,8 @@
  * Bulk invite is the one call whose answer is 200: the foreign role is skipped ('invalid role') and nothing is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { AccessServerMessages } from "../../src/contracts/messages.ts"
 import { BuiltInRoleIds } from "../../src/contracts/permissions.ts"
-import { ServerTexts } from "../../server/auth/texts.ts"
 import { identityEndpoints, type IdField } from "./contract-walk.ts"
 import { BUILDERS, freshCustomRole, freshInvitation, freshMember, send, setupWorkspace, type Ctx, type Req } from "./scenarios.ts"
 import { addMember, startIdentityEnv, type Env } from "./support.ts"
@@ -92,7 +92,7 @@ describe("ids of another workspace", () => {
       const res = await send(env, B.owner, e.method, e.path, foreign)
       if (e.key === "invitations.invite") {
         expect(res.status).toBe(200)
-        expect(res.body).toMatchObject({ sent_count: 0, resent_count: 0, skipped_count: 1, skipped_emails: [{ reason: ServerTexts.invalidRoleSkip }] })
+        expect(res.body).toMatchObject({ sent_count: 0, resent_count: 0, skipped_count: 1, skipped_emails: [{ reason: AccessServerMessages.invalidRoleSkip }] })
       } else {
         expect([403, 404], JSON.stringify(res.body)).toContain(res.status)
       }

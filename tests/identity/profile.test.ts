@@ -4,8 +4,7 @@
  * and the timezone list from Intl with label and UTC offset.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { SuccessMessages, ValidationMessages } from "../../src/contracts/messages.ts"
-import { ServerTexts } from "../../server/auth/texts.ts"
+import { AccessServerMessages, SuccessMessages, ValidationMessages } from "../../src/contracts/messages.ts"
 import { startIdentityEnv, type Env, uniq } from "./support.ts"
 
 let env: Env
@@ -24,7 +23,7 @@ describe("PUT /api/update-user-info", () => {
     expect(res.body).toMatchObject({ ok: true, message: SuccessMessages.profileUpdated, data: { first_name: "Augusta", last_name: "King", timezone: { value: "Asia/Tokyo", offset: "+09:00" } } })
     const bad = await env.as(s, "PUT", "/api/update-user-info", { email: s.email, first_name: "A", last_name: "K", timezone: "Nowhere/Land" })
     expect(bad.status).toBe(400)
-    expect(bad.body.errors).toContainEqual({ path: "timezone", message: ServerTexts.invalidTimezone })
+    expect(bad.body.errors).toContainEqual({ path: "timezone", message: AccessServerMessages.invalidTimezone })
     const empty = await env.as(s, "PUT", "/api/update-user-info", { email: s.email, first_name: "A", last_name: "K", timezone: "" })
     expect(empty.body.errors).toContainEqual({ path: "timezone", message: ValidationMessages.timezoneEmpty })
     const long = await env.as(s, "PUT", "/api/update-user-info", { email: s.email, first_name: "A".repeat(51), last_name: "K" })
@@ -39,7 +38,7 @@ describe("PUT /api/update-user-info", () => {
     const next = `${uniq("new")}@example.com`
     const res = await env.as(s, "PUT", "/api/update-user-info", { email: next, first_name: "Ada", last_name: "Lovelace" })
     expect(res.status).toBe(200)
-    expect(res.body.message).toBe(ServerTexts.emailChangePending)
+    expect(res.body.message).toBe(AccessServerMessages.emailChangePending)
     expect(res.body.data.email).toBe(s.email)
     expect((await env.login(next, s.password)).status).toBe(401)
     expect((await env.login(s.email, s.password)).status).toBe(200)
@@ -57,7 +56,7 @@ describe("POST /api/update-password", () => {
     const other = await env.login(s.email, s.password)
     const wrong = await env.as(s, "POST", "/api/update-password", { current_password: "Not-the-one1", new_password: "Better-pass1", confirm_password: "Better-pass1" })
     expect(wrong.status).toBe(400)
-    expect(wrong.body.errors).toEqual([{ path: "current_password", message: ServerTexts.currentPasswordWrong }])
+    expect(wrong.body.errors).toEqual([{ path: "current_password", message: AccessServerMessages.currentPasswordWrong }])
     const weak = await env.as(s, "POST", "/api/update-password", { current_password: s.password, new_password: "weakpassword", confirm_password: "weakpassword" })
     expect(weak.status).toBe(400)
     expect(weak.body.errors).toContainEqual({ path: "new_password", message: ValidationMessages.passwordComposition })

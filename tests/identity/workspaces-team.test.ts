@@ -5,9 +5,8 @@
  */
 import { decodeJwt } from "jose"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { SuccessMessages, ValidationMessages } from "../../src/contracts/messages.ts"
+import { AccessServerMessages, SuccessMessages, ValidationMessages } from "../../src/contracts/messages.ts"
 import { BuiltInRoleIds, PERMISSIONS } from "../../src/contracts/permissions.ts"
-import { ServerTexts } from "../../server/auth/texts.ts"
 import { addMember, startIdentityEnv, STRONG_PASSWORD, type Env, uniq } from "./support.ts"
 
 let env: Env
@@ -48,7 +47,7 @@ describe("workspaces", () => {
 
     const denied = await env.call("POST", "/api/user/switch-workspace", { token: a.access, body: { workspace_id: b.workspaceId } })
     expect(denied.status).toBe(403)
-    expect(denied.body).toEqual({ _tag: "WorkspaceAccessDenied", message: ServerTexts.workspaceAccessDenied })
+    expect(denied.body).toEqual({ _tag: "WorkspaceAccessDenied", message: AccessServerMessages.workspaceAccessDenied })
     const missing = await env.call("POST", "/api/user/switch-workspace", { token: a.access, body: { workspace_id: 999999 } })
     expect(missing.status).toBe(403)
     expect(missing.body).toEqual(denied.body)
@@ -118,7 +117,7 @@ describe("team", () => {
       first_name: "X", last_name: "Y", email: other.email, password: "password1", role_id: 3, is_custom_role: false,
     })
     expect(dup.status).toBe(409)
-    expect(dup.body.message).toBe(ServerTexts.userAlreadyExistsElsewhere)
+    expect(dup.body.message).toBe(AccessServerMessages.userAlreadyExistsElsewhere)
     const role = await env.as(owner, "POST", "/api/admin/users", {
       first_name: "X", last_name: "Y", email: `${uniq()}@example.com`, password: "password1", role_id: 77, is_custom_role: false,
     })
@@ -138,12 +137,12 @@ describe("team", () => {
       user_id: member.userId, first_name: "Mem", last_name: "Ber", role_id: BuiltInRoleIds.SecurityEngineer, is_custom_role: false,
     })
     expect(byAdmin.status).toBe(403)
-    expect(byAdmin.body.message).toBe(ServerTexts.onlyOwnerChangesRoles)
+    expect(byAdmin.body.message).toBe(AccessServerMessages.onlyOwnerChangesRoles)
     const ownerRole = await env.as(owner, "PUT", "/api/team-member", {
       user_id: owner.userId, first_name: "Ada", last_name: "Lovelace", role_id: BuiltInRoleIds.Auditor, is_custom_role: false,
     })
     expect(ownerRole.status).toBe(403)
-    expect(ownerRole.body.message).toBe(ServerTexts.ownerRoleFixed)
+    expect(ownerRole.body.message).toBe(AccessServerMessages.ownerRoleFixed)
     const rename = await env.as(admin, "PUT", "/api/team-member", {
       user_id: member.userId, first_name: "Renamed", last_name: "Person", role_id: BuiltInRoleIds.Auditor, is_custom_role: false,
     })
@@ -165,10 +164,10 @@ describe("team", () => {
     const member = await addMember(env, owner, BuiltInRoleIds.Auditor)
     const self = await env.as(admin, "DELETE", `/api/admin/users?user_to_delete=${admin.userId}`)
     expect(self.status).toBe(403)
-    expect(self.body.message).toBe(ServerTexts.cannotDeleteSelf)
+    expect(self.body.message).toBe(AccessServerMessages.cannotDeleteSelf)
     const theOwner = await env.as(admin, "DELETE", `/api/admin/users?user_to_delete=${owner.userId}`)
     expect(theOwner.status).toBe(403)
-    expect(theOwner.body.message).toBe(ServerTexts.cannotDeleteOwner)
+    expect(theOwner.body.message).toBe(AccessServerMessages.cannotDeleteOwner)
     const ok = await env.as(admin, "DELETE", `/api/admin/users?user_to_delete=${member.userId}`)
     expect(ok.status).toBe(200)
     expect(ok.body).toEqual({ ok: true, message: SuccessMessages.teamMemberDeleted })
@@ -221,7 +220,7 @@ describe("team", () => {
     expect(perms.body.custom_roles.map((r: { name: string }) => r.name)).toEqual(["Scan team"])
     const inUse = await env.as(owner, "DELETE", `/api/roles/custom/${id}`)
     expect(inUse.status).toBe(409)
-    expect(inUse.body.message).toBe(ServerTexts.roleInUse)
+    expect(inUse.body.message).toBe(AccessServerMessages.roleInUse)
     await env.as(owner, "DELETE", `/api/admin/users?user_to_delete=${member.userId}`)
     expect((await env.as(owner, "DELETE", `/api/roles/custom/${id}`)).status).toBe(200)
     expect((await env.as(owner, "DELETE", `/api/roles/custom/${id}`)).status).toBe(404)
@@ -234,7 +233,7 @@ describe("team", () => {
       first_name: "E", last_name: "Vil", email: `${uniq()}@example.com`, password: STRONG_PASSWORD, role_id: BuiltInRoleIds.Admin, is_custom_role: false,
     })
     expect(escalate.status).toBe(403)
-    expect(escalate.body.message).toBe(ServerTexts.cannotGrantRole)
+    expect(escalate.body.message).toBe(AccessServerMessages.cannotGrantRole)
     const customEscalate = await env.as(manager, "POST", "/api/roles/custom", { name: "Everything", permissions: ["remediate_findings"] })
     expect(customEscalate.status).toBe(403)
     const fine = await env.as(manager, "POST", "/api/admin/users", {

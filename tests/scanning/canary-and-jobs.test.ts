@@ -21,7 +21,7 @@ import type { CheckResult } from "../../server/scanner/check.ts"
 import { scanningJobs } from "../../server/scans/jobs.ts"
 import { completeService, failService } from "../../server/scans/run-service.ts"
 import { sweepOrphans } from "../../server/scans/sweeper.ts"
-import { ScanningTexts } from "../../server/scans/texts.ts"
+import { ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { withSql } from "../support/db.ts"
 import { MOTO_KEYS, startScan, startScanEnv, type Member, type ScanEnv } from "./support.ts"
 
@@ -190,7 +190,7 @@ describe("credentials that stopped working", () => {
         expect(r.attempts).toBe(1)
       }
       const reason = await env.sql((q) => q<{ failure_reason: string }>`SELECT failure_reason FROM scans WHERE id = ${scan.id}`)
-      expect(reason[0]!.failure_reason).toBe(ScanningTexts.everyServiceFailed)
+      expect(reason[0]!.failure_reason).toBe(ScanningServerMessages.everyServiceFailed)
     } finally {
       await env.moto.enforceAuth(false)
     }
@@ -328,17 +328,17 @@ describe("orphan sweeper", () => {
     const { scanId, services } = await fabricateScan([{ key: "s3", jobId: randomUUID() }, { key: "iam", jobId: null }])
     const first = await sweep()
     expect(first.skipped).toBe(false)
-    expect(first.failed).toEqual([{ scanServiceId: services[0]!.id, reason: ScanningTexts.workerLost }])
+    expect(first.failed).toEqual([{ scanServiceId: services[0]!.id, reason: ScanningServerMessages.workerLost }])
     let scan = (await env.call(owner, "GET", `/api/scans/${scanId}`)).body.data
     expect(scan.status).toBe("running")
     expect(scan.services.map((s: any) => s.status)).toEqual(["failed", "running"])
 
     const second = await sweep(0)
-    expect(second.failed).toEqual([{ scanServiceId: services[1]!.id, reason: ScanningTexts.scanTimedOut }])
+    expect(second.failed).toEqual([{ scanServiceId: services[1]!.id, reason: ScanningServerMessages.scanTimedOut }])
     scan = (await env.call(owner, "GET", `/api/scans/${scanId}`)).body.data
     expect(scan.status).toBe("failed")
     const reason = await env.sql((q) => q<{ failure_reason: string }>`SELECT failure_reason FROM scans WHERE id = ${scanId}`)
-    expect(reason[0]!.failure_reason).toBe(ScanningTexts.everyServiceFailed)
+    expect(reason[0]!.failure_reason).toBe(ScanningServerMessages.everyServiceFailed)
     expect((await sweep()).examined).toBe(0)
   }, 60_000)
 

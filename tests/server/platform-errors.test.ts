@@ -9,8 +9,8 @@ import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { Api, GROUP_NAMES } from "../../src/contracts/api.ts"
+import { PlatformMessages } from "../../src/contracts/messages.ts"
 import { notImplemented } from "../../server/api/not-implemented.ts"
-import { GENERIC_SERVER_ERROR_MESSAGE } from "../../server/http/errors.ts"
 import { requestMiddleware } from "../../server/http/middleware.ts"
 import { loggerLayer, logLine, setLogSink } from "../../server/log.ts"
 
@@ -108,7 +108,7 @@ describe("request middleware", () => {
     const res = await handler(new Request("http://test/api/boom?token=abc", { headers: { "x-request-id": "req-boom-1" } }))
     expect(res.status).toBe(500)
     const text = await res.text()
-    expect(JSON.parse(text)).toEqual({ _tag: "ServerError", message: GENERIC_SERVER_ERROR_MESSAGE })
+    expect(JSON.parse(text)).toEqual({ _tag: "ServerError", message: PlatformMessages.serverError })
     expect(text).not.toContain("internal detail")
     const records = logRecords()
     const error = records.find((r) => r["level"] === "error")
@@ -124,7 +124,7 @@ describe("request middleware", () => {
   it("turns an undeclared failure into the same generic 500", async () => {
     const res = await handler(new Request("http://test/api/fail"))
     expect(res.status).toBe(500)
-    expect(await res.json()).toEqual({ _tag: "ServerError", message: GENERIC_SERVER_ERROR_MESSAGE })
+    expect(await res.json()).toEqual({ _tag: "ServerError", message: PlatformMessages.serverError })
   })
 
   it("writes exactly one access-log line per request", async () => {

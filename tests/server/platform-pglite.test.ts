@@ -11,8 +11,9 @@ import { Effect, Layer, Redacted } from "effect"
 import { PgClient } from "@effect/sql-pg"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DATABASE_UNAVAILABLE_MESSAGE, HEALTH_DB_TIMEOUT } from "../../server/api/system.ts"
+import { HEALTH_DB_TIMEOUT } from "../../server/api/system.ts"
 import { type EmbeddedPostgres, startEmbeddedPostgres } from "../../server/db/client.ts"
+import { PlatformMessages } from "../../src/contracts/messages.ts"
 import { startTestServer } from "../support/server.ts"
 
 let db: EmbeddedPostgres
@@ -218,7 +219,7 @@ describe("/api/health on a stuck embedded database", () => {
       const deadlineMs = Number.parseFloat(HEALTH_DB_TIMEOUT) * 1000
       const { value: res, ms } = await within(deadlineMs + 10_000, fetch(`${server.baseUrl}/api/health`))
       expect(res.status).toBe(503)
-      expect(await res.json()).toEqual({ _tag: "ServiceUnavailable", message: DATABASE_UNAVAILABLE_MESSAGE })
+      expect(await res.json()).toEqual({ _tag: "ServiceUnavailable", message: PlatformMessages.databaseUnavailable })
       // The driver needs up to 5 s more to drain an interrupted query; the answer must not wait for it.
       expect(ms).toBeLessThan(deadlineMs + 1_500)
       await raw.query("ROLLBACK")

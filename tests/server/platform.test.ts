@@ -10,9 +10,8 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DATABASE_UNAVAILABLE_MESSAGE } from "../../server/api/system.ts"
-import { BODY_TOO_LARGE_MESSAGE } from "../../server/http/errors.ts"
 import { IMMUTABLE_CACHE, REVALIDATE_CACHE } from "../../server/http/static.ts"
+import { PlatformMessages } from "../../src/contracts/messages.ts"
 import { makeTestDatabase, migrateTestDatabase, type TestDatabase, withSql } from "../support/db.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
 
@@ -107,7 +106,7 @@ describe.each(kinds)("platform on %s", (kind) => {
     const huge = JSON.stringify({ email: "a@example.com", password: "x".repeat(2 * 1024 * 1024) })
     const res = await get("/api/login", { method: "POST", headers: { "content-type": "application/json" }, body: huge })
     expect(res.status).toBe(413)
-    expect(await res.json()).toEqual({ _tag: "ValidationError", message: BODY_TOO_LARGE_MESSAGE, errors: [{ path: "", message: BODY_TOO_LARGE_MESSAGE }] })
+    expect(await res.json()).toEqual({ _tag: "ValidationError", message: PlatformMessages.bodyTooLarge, errors: [{ path: "", message: PlatformMessages.bodyTooLarge }] })
   })
 
   it("serves the OpenAPI document and the API reference", async () => {
@@ -169,7 +168,7 @@ describe("health when the database is gone", () => {
       const started = Date.now()
       const res = await fetch(`${server.baseUrl}/api/health`)
       expect(res.status).toBe(503)
-      expect(await res.json()).toEqual({ _tag: "ServiceUnavailable", message: DATABASE_UNAVAILABLE_MESSAGE })
+      expect(await res.json()).toEqual({ _tag: "ServiceUnavailable", message: PlatformMessages.databaseUnavailable })
       expect(Date.now() - started).toBeLessThan(10_000)
     } finally {
       await server.stop()

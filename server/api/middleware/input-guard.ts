@@ -6,14 +6,13 @@
  */
 import { Effect } from "effect"
 import { ValidationError } from "../../../src/contracts/errors.ts"
-import { StatusMessages, ValidationMessages } from "../../../src/contracts/messages.ts"
+import { PlatformMessages, StatusMessages, ValidationMessages } from "../../../src/contracts/messages.ts"
 
-export const INVALID_CHARACTER = "Contains an invalid character"
 const MAX_EMAIL = 254
 
 const problems = (value: unknown, path: Array<string>, out: Array<{ path: string; message: string }>): void => {
   if (typeof value === "string") {
-    if (value.includes("\u0000")) out.push({ path: path.join("."), message: INVALID_CHARACTER })
+    if (value.includes("\u0000")) out.push({ path: path.join("."), message: PlatformMessages.invalidCharacter })
     else if (/(^|_)email$/.test(path.at(-1) ?? "") && value.length > MAX_EMAIL) {
       out.push({ path: path.join("."), message: ValidationMessages.emailInvalid })
     }

@@ -13,10 +13,9 @@ import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
 import { Forbidden, WorkspaceAccessDenied, WorkspaceRequired } from "../../../src/contracts/errors.ts"
-import { StatusMessages } from "../../../src/contracts/messages.ts"
+import { AccessServerMessages, StatusMessages } from "../../../src/contracts/messages.ts"
 import { PERMISSIONS, type PermissionName } from "../../../src/contracts/permissions.ts"
 import { inScope } from "../../auth/rls.ts"
-import { ServerTexts } from "../../auth/texts.ts"
 import { authenticate, type Caller, clientAddress } from "./authentication.ts"
 
 export interface WorkspaceContext extends Caller {
@@ -51,13 +50,13 @@ export const requestedWorkspaceId = (request: HttpServerRequest.HttpServerReques
   const header = request.headers["x-workspace-id"]
   if (header === undefined || header.trim() === "") {
     return caller.tokenWorkspaceId === undefined
-      ? Effect.fail(new WorkspaceRequired({ message: ServerTexts.workspaceRequired }))
+      ? Effect.fail(new WorkspaceRequired({ message: AccessServerMessages.workspaceRequired }))
       : Effect.succeed(caller.tokenWorkspaceId)
   }
   const n = Number(header.trim())
   return WORKSPACE_HEADER.test(header.trim()) && n <= 2147483647
     ? Effect.succeed(n)
-    : Effect.fail(new WorkspaceRequired({ message: ServerTexts.workspaceRequired }))
+    : Effect.fail(new WorkspaceRequired({ message: AccessServerMessages.workspaceRequired }))
 }
 
 /** Membership of the caller in the scoped workspace, with role and permissions (must run inside the RLS scope). */
@@ -102,7 +101,7 @@ export const inWorkspace = <A, E, R>(
     const workspaceId = yield* requestedWorkspaceId(request, caller)
     return yield* inScope({ workspaceId, userId: caller.userId })(Effect.gen(function* () {
       const membership = yield* loadMembership(caller.userId, workspaceId)
-      if (membership === undefined) return yield* new WorkspaceAccessDenied({ message: ServerTexts.workspaceAccessDenied })
+      if (membership === undefined) return yield* new WorkspaceAccessDenied({ message: AccessServerMessages.workspaceAccessDenied })
       const ctx: WorkspaceContext = { ...caller, ...membership, workspaceId, ip: clientAddress(request) }
       if (!allows(policy, ctx)) {
         return yield* new Forbidden({

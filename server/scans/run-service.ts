@@ -1,6 +1,6 @@
 /**
  * The per-(scan, service) job: claim the service row, open the account's credentials in memory, run the provider's engine
- * (AWS `scanService`, GCP `scanGcpService`, Azure `scanAzureService`: collectors once per service, pure checks), write
+ * (AWS `scanService` in the scanner thread, GCP `scanGcpService`, Azure `scanAzureService`: collectors once per service, pure checks), write
  * the findings and roll the counts up to the scan.
  *
  * Idempotent (pg-boss delivers at least once):
@@ -23,9 +23,9 @@ import { inScope } from "../auth/rls.ts"
 import { AppConfig } from "../config.ts"
 import type { JobContext } from "../jobs/queue.ts"
 import { logLine } from "../log.ts"
-import { scanService, ScanSetupError, type ScanServiceResult } from "../scanner/aws/scan-service.ts"
+import { ScanSetupError, type ScanServiceResult } from "../scanner/aws/scan-service.ts"
 import { loadSealedAccount } from "../accounts/accounts-store.ts"
-import { acquireScanShare, type ScanShare } from "../scanner/aws/scan-share.ts"
+import { scanServiceInThread } from "../scanner/aws/scan-in-thread.ts"
 import { scanAzureService } from "../scanner/azure/scan-service.ts"
 import { scanGcpService } from "../scanner/gcp/scan-service.ts"
 import { openCredentials } from "../accounts/credential-vault.ts"
@@ -188,8 +188,8 @@ const scanWith = (
     readonly regions: ReadonlyArray<string> | null
     readonly concurrency: number
     readonly signal: AbortSignal
-    /** The scan's share in this process (AWS: one limiter and the account-wide reads for all its service jobs). */
-    readonly share: ScanShare
+    /** Names the scan's share in this process (AWS: one limiter and the account-wide reads for all its service jobs). */
+    readonly shareKey: string
   },
 ): Promise<Pick<ScanServiceResult, "findings" | "resourcesScanned" | "apiCalls" | "durationMs"> & Partial<Pick<ScanServiceResult, "regions" | "errors">>> => {
   switch (target.provider) {
@@ -211,13 +211,14 @@ const scanWith = (
         signal: input.signal,
       }).then(({ regions: _regions, ...rest }) => rest)
     case "aws":
-      return scanService({
+      // In the scanner thread (server/scanner/aws/scan-in-thread.ts): the SDK's CPU work stays off this event loop.
+      return scanServiceInThread({
         credentials: target.credentials,
         service: input.service,
         ...(input.regions === null || input.regions.length === 0 ? {} : { regions: input.regions }),
         ...(target.endpoint === undefined ? {} : { endpoint: target.endpoint }),
         concurrency: input.concurrency,
-        share: input.share,
+        shareKey: input.shareKey,
         signal: input.signal,
       })
   }
@@ -247,12 +248,8 @@ export const runService = (p: RunServicePayload, job: JobContext) =>
     const outcome = yield* Effect.scoped(
       Effect.gen(function* () {
         yield* Effect.forkScoped(Effect.delay(watcher, `${HEARTBEAT_MS} millis`))
-        const { share } = yield* Effect.acquireRelease(
-          Effect.sync(() => acquireScanShare(`scan:${p.scan_id}`, concurrency)),
-          (held) => Effect.sync(() => held.release()),
-        )
         return yield* Effect.tryPromise({
-          try: () => scanWith(target, { service: claimed.serviceKey, regions: claimed.regions, concurrency, signal, share }),
+          try: () => scanWith(target, { service: claimed.serviceKey, regions: claimed.regions, concurrency, signal, shareKey: `scan:${p.scan_id}` }),
           catch: (error) => error,
         }).pipe(Effect.result)
       }),

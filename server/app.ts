@@ -3,7 +3,8 @@
  * (tests/support/server.ts). Build order (and, reversed, shutdown order):
  *
  *   config → database (embedded PGlite or external) + SQL pool → migrations (applied or checked)
- *     → job queue (pg-boss) → worker loop (optional) → HTTP server (optional) → "ready"
+ *     → job queue (pg-boss) → worker loop (optional; an API-only process works the mail queue) → HTTP server (optional)
+ *     → "ready"
  *
  * so on SIGTERM the HTTP server stops accepting and drains first, then the worker finishes its jobs,
  * then pg-boss, the SQL pool and finally PGlite are closed.
@@ -18,7 +19,7 @@ import { requireMigrated, runMigrations } from "./db/migrate.ts"
 import { httpServerLayer } from "./http/server.ts"
 import { type AnyJob, JobQueue } from "./jobs/queue.ts"
 import { jobs as registeredJobs } from "./jobs/registry.ts"
-import { WorkerLive } from "./jobs/worker.ts"
+import { ApiWorkerLive, WorkerLive } from "./jobs/worker.ts"
 import { logLine } from "./log.ts"
 
 export interface AppOptions {
@@ -49,8 +50,9 @@ export const appLayer = (config: AppConfigShape, options: AppOptions) => {
   const base = DbLive.pipe(Layer.provideMerge(AppConfig.layerFrom(config)))
   const migrated = schemaLayer(options.migrations).pipe(Layer.provideMerge(base))
   const queue = JobQueue.layer({ jobs, supervise: options.worker }).pipe(Layer.provideMerge(migrated))
-  const services = options.worker ? WorkerLive.pipe(Layer.provideMerge(queue)) : queue
-  if (options.http === undefined) return services
+  if (options.http === undefined) return options.worker ? WorkerLive.pipe(Layer.provideMerge(queue)) : queue
+  // A process serving the API without a worker loop still works the light jobs it creates itself (mail delivery).
+  const services = (options.worker ? WorkerLive : ApiWorkerLive).pipe(Layer.provideMerge(queue))
   const http = httpServerLayer({ port: config.port, host: config.host, distDir: options.http.distDir }).pipe(
     // Request-time services of the handlers (AuthConfig + Mailer for everything that authenticates).
     Layer.provide(IdentityLive),

@@ -84,8 +84,6 @@ export const AuthHandlers = HttpApiBuilder.group(
     const mailer = yield* Mailer
     // Verified against when the email is unknown, so both paths cost one argon2 verification.
     const dummyHash = yield* makeDummyHash(config.passwordParams)
-    const afterCommit = (effect: Effect.Effect<void>) => sql.afterCommit(effect)
-
     const rateLimited = (retryAfterSeconds: number, message: string = StatusMessages.rateLimited) =>
       new RateLimited({ message, retry_after_seconds: retryAfterSeconds })
 
@@ -179,10 +177,10 @@ export const AuthHandlers = HttpApiBuilder.group(
         const token = yield* issueVerificationToken(userId, email)
         yield* hit(`resend:${email}`, { limit: 1, windowSeconds: config.resendCooldownSeconds })
         yield* record({ action: "auth.signup", workspaceId, actorUserId: userId, targetType: "user", targetId: userId, ip })
-        yield* afterCommit(mailer.send(verificationMail({
+        yield* mailer.send(verificationMail({
           origin: config.appOrigin, to: email, firstName: payload.first_name, token,
           expiresInMinutes: config.verificationTtlMinutes,
-        })))
+        }))
       }))
       return {
         ok: true,
@@ -231,9 +229,9 @@ export const AuthHandlers = HttpApiBuilder.group(
         if (user === undefined) return yield* new UserNotFound({ message: VerificationMessages.status404 })
         if (user.email === email && user.email_verified) return yield* new AlreadyVerified({ message: ResendMessages.alreadyVerified })
         const token = yield* issueVerificationToken(user.id, email)
-        yield* afterCommit(mailer.send(verificationMail({
+        yield* mailer.send(verificationMail({
           origin: config.appOrigin, to: email, firstName: user.first_name, token, expiresInMinutes: config.verificationTtlMinutes,
-        })))
+        }))
         return {
           ok: true,
           message: resendSuccessMessage(email, config.verificationTtlMinutes),
@@ -288,9 +286,9 @@ export const AuthHandlers = HttpApiBuilder.group(
         yield* inScope({})(Effect.gen(function* () {
           const token = yield* issueResetToken(user.id)
           yield* record({ action: "auth.password_reset_requested", actorUserId: user.id, targetType: "user", targetId: user.id, ip })
-          yield* afterCommit(mailer.send(passwordResetMail({
+          yield* mailer.send(passwordResetMail({
             origin: config.appOrigin, to: user.email, firstName: user.first_name, token, expiresInMinutes: config.resetTtlMinutes,
-          })))
+          }))
         }))
       }
       return { ok: true, message: SuccessMessages.passwordResetEmailSent }
@@ -319,7 +317,7 @@ export const AuthHandlers = HttpApiBuilder.group(
         const revoked = yield* revokeAllForUser(userId, "password_reset")
         yield* reset(`login:account:${user.email}`)
         yield* record({ action: "auth.password_reset", actorUserId: userId, targetType: "user", targetId: userId, details: { sessions_revoked: revoked }, ip })
-        yield* afterCommit(mailer.send(passwordChangedMail({ origin: config.appOrigin, to: user.email, firstName: user.first_name, how: "reset" })))
+        yield* mailer.send(passwordChangedMail({ origin: config.appOrigin, to: user.email, firstName: user.first_name, how: "reset" }))
         return { ok: true, message: SuccessMessages.passwordReset }
       }))
     })

@@ -111,10 +111,10 @@ export const InvitationsHandlers = HttpApiBuilder.group(
       )
 
     const sendInvitationMail = (p: { to: string; token: string; workspaceName: string; roleName: string; inviter: string }) =>
-      sql.afterCommit(mailer.send(invitationMail({
+      mailer.send(invitationMail({
         origin: config.appOrigin, to: p.to, token: p.token, workspaceName: p.workspaceName, roleName: p.roleName,
         inviterName: p.inviter, expiresInDays: config.invitationTtlDays,
-      })))
+      }))
 
     // ---- bulk invite ---------------------------------------------------------------------------------------------------
     const invite = (payload: BulkInvitePayload, ctx: WorkspaceContext) =>

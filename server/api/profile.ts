@@ -75,10 +75,10 @@ export const ProfileHandlers = HttpApiBuilder.group(
               action: "auth.email_change_requested", actorUserId: user.id, targetType: "user", targetId: user.id,
               details: { from: user.email, to: email }, ip: caller.ip,
             })
-            yield* sql.afterCommit(mailer.send(verificationMail({
+            yield* mailer.send(verificationMail({
               origin: config.appOrigin, to: email, firstName: payload.first_name, token,
               expiresInMinutes: config.verificationTtlMinutes,
-            })))
+            }))
           }
           const fresh = yield* findUserById(user.id)
           const pending = fresh !== undefined && fresh.pending_email !== null
@@ -112,9 +112,9 @@ export const ProfileHandlers = HttpApiBuilder.group(
             action: "auth.password_changed", actorUserId: user.id, targetType: "user", targetId: user.id,
             details: { sessions_revoked: revoked }, ip: caller.ip,
           })
-          yield* sql.afterCommit(mailer.send(passwordChangedMail({
+          yield* mailer.send(passwordChangedMail({
             origin: config.appOrigin, to: user.email, firstName: user.first_name, how: "changed",
-          })))
+          }))
           return { ok: true, message: SuccessMessages.passwordUpdated }
         }))
 

@@ -129,11 +129,11 @@ export const TeamHandlers = HttpApiBuilder.group(
           details: { email, role: role.name }, ip: ctx.ip,
         })
         const adder = yield* findUserById(ctx.userId)
-        yield* sql.afterCommit(mailer.send(addedToWorkspaceMail({
+        yield* mailer.send(addedToWorkspaceMail({
           origin: config.appOrigin, to: email, firstName: payload.first_name, workspaceName: ctx.workspaceName,
           addedBy: adder === undefined ? "A colleague" : `${adder.first_name} ${adder.last_name}`.trim() || adder.email,
           newAccount: true,
-        })))
+        }))
         const row = yield* memberOrNotFound(ctx, userId)
         return { ok: true, message: SuccessMessages.teamMemberAdded, data: toTeamMember(row) }
       })
@@ -194,10 +194,10 @@ export const TeamHandlers = HttpApiBuilder.group(
           action: "member.password_reset_sent", workspaceId: ctx.workspaceId, actorUserId: ctx.userId, targetType: "user",
           targetId: user.id, ip: ctx.ip,
         })
-        yield* sql.afterCommit(mailer.send(passwordResetMail({
+        yield* mailer.send(passwordResetMail({
           origin: config.appOrigin, to: user.email, firstName: user.first_name, token, expiresInMinutes: config.resetTtlMinutes,
           requestedBy: requester === undefined ? undefined : `${requester.first_name} ${requester.last_name}`.trim() || requester.email,
-        })))
+        }))
         return { ok: true, message: SuccessMessages.passwordResetEmailSent }
       })
 

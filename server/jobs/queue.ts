@@ -39,6 +39,8 @@ export interface JobQueueOptions {
   readonly retryLimit?: number
   readonly retryDelaySeconds?: number
   readonly retryBackoff?: boolean
+  /** With `retryBackoff`: the longest delay between two attempts (default: no limit). */
+  readonly retryDelayMaxSeconds?: number
   /** How long one attempt may run before it is failed and retried (pg-boss default 900). */
   readonly expireInSeconds?: number
   /** How long finished jobs are kept. */
@@ -49,6 +51,11 @@ export interface JobWorkOptions {
   /** Handlers of this job running at once in one worker process. */
   readonly localConcurrency?: number
   readonly pollingIntervalSeconds?: number
+  /**
+   * Also worked by processes that serve the API without a worker loop (`npm run api`): light I/O jobs that must not
+   * wait for a worker process to exist, such as mail delivery. Worker processes work every job anyway.
+   */
+  readonly inApiProcesses?: boolean
 }
 
 /** Services every job handler may use; the worker provides them. */
@@ -103,6 +110,7 @@ const queueSettings = (options: JobQueueOptions) => ({
   ...(options.retryLimit !== undefined ? { retryLimit: options.retryLimit } : {}),
   ...(options.retryDelaySeconds !== undefined ? { retryDelay: options.retryDelaySeconds } : {}),
   ...(options.retryBackoff !== undefined ? { retryBackoff: options.retryBackoff } : {}),
+  ...(options.retryDelayMaxSeconds !== undefined ? { retryDelayMax: options.retryDelayMaxSeconds } : {}),
   ...(options.expireInSeconds !== undefined ? { expireInSeconds: options.expireInSeconds } : {}),
   ...(options.deleteAfterSeconds !== undefined ? { deleteAfterSeconds: options.deleteAfterSeconds } : {}),
 })

@@ -9,6 +9,9 @@
  * also fails the attempt (the log names the schema error).
  *
  * Shutdown: stop fetching (offWork, waiting for running handlers), then `JobQueue` stops pg-boss.
+ *
+ * `WorkerLive` works every job (worker processes); `ApiWorkerLive` only the jobs marked `work.inApiProcesses` (mail),
+ * in processes that serve the API without a worker loop.
  */
 import { Cause, Effect, Exit, Layer } from "effect"
 import type { Job } from "pg-boss"
@@ -23,12 +26,15 @@ const runOne = (job: AnyJob, row: Job<unknown>) =>
     yield* job.handler(payload, { id: row.id, name: job.name, retryCount: row.retryCount, signal: row.signal })
   }).pipe(Effect.annotateLogs({ job: job.name, job_id: row.id, attempt: row.retryCount + 1 }))
 
-export const WorkerLive: Layer.Layer<never, JobQueueError, JobServices> = Layer.effectDiscard(
+/** Works the jobs of `JobQueue.jobs` that `select` keeps (`WorkerLive`: all of them). */
+export const workerLayer = (select: (job: AnyJob) => boolean): Layer.Layer<never, JobQueueError, JobServices> => Layer.effectDiscard(
   Effect.gen(function* () {
     const queue = yield* JobQueue
     const context = yield* Effect.context<JobServices>()
     const run = Effect.runPromiseExitWith(context)
     const working: Array<string> = []
+    const selected = queue.jobs.filter(select)
+    if (selected.length === 0) return
 
     yield* Effect.addFinalizer(() =>
       Effect.promise(async () => {
@@ -38,7 +44,7 @@ export const WorkerLive: Layer.Layer<never, JobQueueError, JobServices> = Layer.
       }),
     )
 
-    for (const job of queue.jobs) {
+    for (const job of selected) {
       yield* Effect.tryPromise({
         try: () =>
           queue.boss.work<unknown>(
@@ -70,3 +76,8 @@ export const WorkerLive: Layer.Layer<never, JobQueueError, JobServices> = Layer.
     logLine("info", "worker started", { queues: working })
   }),
 )
+
+export const WorkerLive: Layer.Layer<never, JobQueueError, JobServices> = workerLayer(() => true)
+
+/** What a process that serves the API without a worker loop works: the jobs marked `work.inApiProcesses`. */
+export const ApiWorkerLive: Layer.Layer<never, JobQueueError, JobServices> = workerLayer((job) => job.work.inApiProcesses === true)

@@ -1,59 +1,52 @@
 /**
- * Mail delivery. With SMTP_URL: nodemailer over SMTP. Without: each mail is written to the log with its links and
- * kept in the development outbox (table dev_outbox, readable at GET /api/dev/outbox outside production), so a
- * newcomer on the embedded set-up can finish sign-up.
+ * Sending mail from a request. `send` runs INSIDE the caller's transaction: it writes the mail (sealed) to
+ * `mail_outbox` and enqueues a `mail.send` job with the row's id, so the mail exists if and only if the request's
+ * changes commit, and it survives an SMTP server that is down for a while (delivery, retries and the development
+ * outbox: ./mail-outbox.ts). The request never waits for SMTP, so an answer's timing does not depend on whether a mail
+ * goes out (forgot-password).
  *
- * `send` never fails and never makes the caller wait for the network: delivery runs in a background fiber owned by
- * the layer (a request's answer and timing do not depend on whether a mail went out, which matters for
- * forgot-password). `flush` waits for pending deliveries (tests, shutdown).
+ * The rows are written as the login role (like pg-boss's job rows; the API role cannot touch the `pgboss` schema);
+ * the caller's role is restored right after. A database failure here is a defect: the request fails and rolls back
+ * rather than answering as if a mail had been sent.
  */
-import { Context, Effect, FiberSet, Layer, Redacted } from "effect"
+import { randomUUID } from "node:crypto"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import nodemailer from "nodemailer"
 import type { OutboxMail } from "../../src/contracts/api.ts"
 import { AuthConfig } from "../auth/auth-config.ts"
-import { detached, standalone } from "../auth/rls.ts"
+import { standalone } from "../auth/rls.ts"
+import { JobQueue } from "../jobs/queue.ts"
+import { sendMailJob } from "./jobs.ts"
+import { mailKey, sealMail } from "./mail-outbox.ts"
 import type { MailMessage } from "./templates.ts"
 
 export class Mailer extends Context.Service<Mailer, {
+  /** Queues `message` in the current transaction (see above). */
   readonly send: (message: MailMessage) => Effect.Effect<void>
-  readonly flush: Effect.Effect<void>
-  /** "smtp" or "outbox". */
-  readonly transport: "smtp" | "outbox"
 }>()("cloud-audit/mail/Mailer") {
   static readonly layer = Layer.effect(
     Mailer,
     Effect.gen(function* () {
       const config = yield* AuthConfig
       const sql = yield* SqlClient.SqlClient
-      const fibers = yield* FiberSet.make<void, never>()
-      const smtp = config.smtpUrl === undefined ? undefined : nodemailer.createTransport(Redacted.value(config.smtpUrl))
-      if (smtp !== undefined) yield* Effect.addFinalizer(() => Effect.sync(() => smtp.close()))
+      const queue = yield* JobQueue
+      const key = mailKey(config.secretKey)
 
-      const deliver = (m: MailMessage): Effect.Effect<void> =>
-        smtp !== undefined
-          ? Effect.tryPromise(() =>
-            smtp.sendMail({ from: config.smtpFrom, to: m.to, subject: m.subject, text: m.text, html: m.html })
-          ).pipe(
-            Effect.timeout("20 seconds"),
-            Effect.tap(() => Effect.logInfo(`mail ${m.kind} sent to ${m.to}`)),
-            Effect.catchCause((cause) => Effect.logError(`mail ${m.kind} to ${m.to} failed`, cause)),
-            Effect.asVoid,
-          )
-          : Effect.gen(function* () {
-            yield* Effect.logInfo(`mail ${m.kind} to ${m.to} (no SMTP_URL, kept in the dev outbox): ${m.links.join(" ")}`)
-            yield* standalone(sql`INSERT INTO dev_outbox (kind, to_address, subject, text_body, html_body, links)
-              VALUES (${m.kind}, ${m.to}, ${m.subject}, ${m.text}, ${m.html}, ${JSON.stringify(m.links)}::jsonb)`)
-          }).pipe(
-            Effect.provideService(SqlClient.SqlClient, sql),
-            Effect.catchCause((cause) => Effect.logError(`dev outbox write failed for ${m.to}`, cause)),
-          )
+      const send = (message: MailMessage): Effect.Effect<void> =>
+        Effect.gen(function* () {
+          const id = randomUUID()
+          const sealed = sealMail(key, id, message)
+          const current = yield* sql<{ role: string }>`SELECT current_setting('role') AS role`
+          yield* sql`SELECT set_config('role', 'none', true)`
+          yield* sql`INSERT INTO mail_outbox (id, kind, to_address, sealed_message) VALUES (${id}, ${message.kind}, ${message.to}, ${sealed})`
+          yield* queue.send(sendMailJob, { mail_id: id })
+          yield* sql`SELECT set_config('role', ${current[0]?.role ?? "none"}, true)`
+        }).pipe(
+          Effect.provideService(SqlClient.SqlClient, sql),
+          Effect.orDie,
+        )
 
-      return Mailer.of({
-        transport: smtp !== undefined ? "smtp" : "outbox",
-        send: (message) => FiberSet.run(fibers, detached(deliver(message))).pipe(Effect.asVoid),
-        flush: FiberSet.awaitEmpty(fibers),
-      })
+      return Mailer.of({ send })
     }),
   )
 }

@@ -8,6 +8,9 @@
  *   const mail = await smtp.waitForMail((m) => m.to.includes("ada@example.com") && m.subject.includes("Verify"))
  *   const link = mail.links[0]
  *   await smtp.close()
+ *
+ * `stop()` / `start()` take the server down and bring it back on the same port (delivery retries). Recipients at the
+ * domain `bounce.invalid` are refused with a permanent 550 reply (as for a mailbox that does not exist).
  */
 import type { AddressInfo } from "node:net"
 import { SMTPServer } from "smtp-server"
@@ -34,6 +37,10 @@ export interface SmtpCapture {
   /** Mails sent to `address` (case-insensitive). */
   mailsTo(address: string): ReadonlyArray<CapturedMail>
   clear(): void
+  /** Stops listening (connections are refused, as with an SMTP server that is down); `start` listens again. */
+  stop(): Promise<void>
+  /** Listens again on the same port, keeping the mails received so far. */
+  start(): Promise<void>
   close(): Promise<void>
 }
 
@@ -136,11 +143,18 @@ export const startSmtpCapture = async (): Promise<SmtpCapture> => {
   const mails: Array<CapturedMail> = []
   const waiters = new Set<{ predicate: (m: CapturedMail) => boolean; resolve: (m: CapturedMail) => void }>()
 
-  const server = new SMTPServer({
+  const makeServer = () => new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
     size: 10 * 1024 * 1024,
+    onRcptTo(address, _session, callback) {
+      if (address.address.toLowerCase().endsWith("@bounce.invalid")) {
+        callback(Object.assign(new Error("5.1.1 No such user here"), { responseCode: 550 }))
+        return
+      }
+      callback()
+    },
     onData(stream, session, callback) {
       const chunks: Array<Buffer> = []
       stream.on("data", (c: Buffer) => chunks.push(c))
@@ -160,11 +174,19 @@ export const startSmtpCapture = async (): Promise<SmtpCapture> => {
       })
     },
   })
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => resolve())
-  })
+  const listen = (server: SMTPServer, port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once("error", reject)
+      server.listen(port, "127.0.0.1", () => resolve())
+    })
+  let server: SMTPServer | undefined = makeServer()
+  await listen(server, 0)
   const port = ((server as unknown as { server: { address(): AddressInfo } }).server.address()).port
+  const stop = async () => {
+    const running = server
+    server = undefined
+    if (running !== undefined) await new Promise<void>((resolve) => running.close(() => resolve()))
+  }
 
   return {
     url: `smtp://127.0.0.1:${port}`,
@@ -197,6 +219,13 @@ export const startSmtpCapture = async (): Promise<SmtpCapture> => {
     clear() {
       mails.length = 0
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop,
+    async start() {
+      if (server !== undefined) return
+      const next = makeServer()
+      await listen(next, port)
+      server = next
+    },
+    close: stop,
   }
 }

@@ -30,6 +30,11 @@ let peak = 0
 let area = 0
 let last = performance.now()
 let started = 0
+/** When the first counted request arrived and the last one finished (performance.now()); 0 before any. */
+let firstAt = 0
+let lastDoneAt = 0
+/** Requests answered in each second since `start` (the per-second rate, BENCH_VERBOSE). */
+const perSecond: Array<number> = []
 const distinct = new Map<string, Recorded>()
 const repeats = new Map<string, number>()
 const agent = new Agent({ keepAlive: true, maxSockets: 256 })
@@ -48,6 +53,7 @@ const server = createServer((req, res) => {
     const counted = recording
     if (counted) {
       tick()
+      if (total === 0) firstAt = last
       total++
       inflight++
       peak = Math.max(peak, inflight)
@@ -61,11 +67,20 @@ const server = createServer((req, res) => {
       if (counted && !finished) {
         finished = true
         tick()
+        lastDoneAt = last
+        const second = Math.floor((last - started) / 1000)
+        perSecond[second] = (perSecond[second] ?? 0) + 1
         inflight--
       }
     }
     const up = request({ host: "127.0.0.1", port: target, method: req.method, path: req.url, headers: req.headers, agent }, (upRes) => {
-      res.writeHead(upRes.statusCode ?? 502, upRes.headers)
+      // Hop-by-hop headers stay on their hop (RFC 9110 §7.6.1): moto closes every connection after one answer
+      // ("Connection: close"), which must not make the scanner reconnect to this proxy for every call as well; the
+      // replay, straight to moto, pays one connection per request, and so does the scan through here (proxy → moto).
+      const headers = { ...upRes.headers }
+      delete headers["connection"]
+      delete headers["keep-alive"]
+      res.writeHead(upRes.statusCode ?? 502, headers)
       upRes.pipe(res)
       upRes.on("end", done)
       upRes.on("error", done)
@@ -121,6 +136,9 @@ parentPort!.on("message", async (message: { id: number; type: string; port?: num
       repeats.clear()
       last = performance.now()
       started = last
+      firstAt = 0
+      lastDoneAt = 0
+      perSecond.length = 0
       recording = true
       return reply({})
     case "stop": {
@@ -136,7 +154,14 @@ parentPort!.on("message", async (message: { id: number; type: string; port?: num
         extra.set(op, (extra.get(op) ?? 0) + n - 1)
       }
       const top = [...extra.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([op, n]) => `+${n} ${op.slice(0, 110)}`)
-      return reply({ total, peak, average: elapsed > 0 ? area / elapsed : 0, distinct: distinct.size, repeated: top })
+      const span = firstAt > 0 ? lastDoneAt - firstAt : 0
+      return reply({
+        total, peak, average: elapsed > 0 ? area / elapsed : 0, distinct: distinct.size, repeated: top,
+        // From the first request to the last answer, and the average in flight over that span only.
+        firstMs: firstAt > 0 ? firstAt - started : 0, lastMs: lastDoneAt > 0 ? lastDoneAt - started : 0,
+        spanAverage: span > 0 ? area / span : 0,
+        perSecond: Array.from(perSecond, (n) => n ?? 0),
+      })
     }
     case "replay":
       return reply({ ms: await replay(Math.max(1, message.concurrency ?? 1)) })

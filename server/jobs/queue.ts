@@ -56,6 +56,12 @@ export interface JobWorkOptions {
    * wait for a worker process to exist, such as mail delivery. Worker processes work every job anyway.
    */
   readonly inApiProcesses?: boolean
+  /**
+   * Called once when a process starts working this job, before its first job: warms what the first job would otherwise
+   * wait for (the AWS scanner thread and its SDK modules), so the first scan after a worker starts runs at full speed.
+   * Must not throw and must not keep the process alive.
+   */
+  readonly prepare?: () => void
 }
 
 /** Services every job handler may use; the worker provides them. */
@@ -175,6 +181,19 @@ export const startBoss = async (url: string, options: { readonly poolSize: numbe
   return boss
 }
 
+/**
+ * Wakes this process's workers of queue `name` so they fetch now instead of at their next poll. Jobs are created
+ * in the caller's transaction, so callers wake after the commit (`JobQueueShape.send` and `enqueueInTransaction` do).
+ * Workers in other processes find the job at their next poll (every 2 s for the app's queues). pg-boss's LISTEN/NOTIFY
+ * is not used: the embedded database's bridge cannot route notifications (server/db/pglite-bridge.ts).
+ */
+export const wakeLocalWorkers = (boss: PgBoss, name: string): void => {
+  // Busy workers too: a worker woken while it runs a job fetches again right after it instead of sleeping.
+  for (const worker of boss.getWipData()) {
+    if (worker.name === name) boss.notifyWorker(worker.id)
+  }
+}
+
 /** Seconds pg-boss waits for running handlers when the process stops. */
 export const STOP_TIMEOUT_MS = 15_000
 
@@ -186,7 +205,8 @@ export class JobQueue extends Context.Service<JobQueue, JobQueueShape>()("app/se
         const db = yield* Database
         const boss = yield* Effect.acquireRelease(
           Effect.tryPromise({
-            try: () => startBoss(Redacted.value(db.url), { poolSize: db.bossPoolSize, supervise: options.supervise, jobs: options.jobs }),
+            try: () =>
+              startBoss(Redacted.value(db.url), { poolSize: db.bossPoolSize, supervise: options.supervise, jobs: options.jobs }),
             catch: (cause) => new JobQueueError({ message: `job queue failed to start: ${(cause as Error).message ?? String(cause)}`, cause }),
           }),
           (boss) =>
@@ -212,7 +232,7 @@ export class JobQueue extends Context.Service<JobQueue, JobQueueShape>()("app/se
                 executeSql: (text: string, values?: Array<unknown>) =>
                   runSql(sql.unsafe<Record<string, unknown>>(text, (values ?? []) as Array<never>)).then((rows) => ({ rows: [...rows] })),
               }
-              return yield* Effect.tryPromise({
+              const id = yield* Effect.tryPromise({
                 try: () =>
                   boss.send(job.name, data, {
                     db,
@@ -222,6 +242,8 @@ export class JobQueue extends Context.Service<JobQueue, JobQueueShape>()("app/se
                   }),
                 catch: (cause) => new JobQueueError({ message: `could not enqueue ${job.name}: ${(cause as Error).message ?? String(cause)}`, cause }),
               })
+              if (id !== null && (sendOptions?.startAfterSeconds ?? 0) <= 0) yield* sql.afterCommit(Effect.sync(() => wakeLocalWorkers(boss, job.name)))
+              return id
             }),
         } satisfies JobQueueShape
       }),

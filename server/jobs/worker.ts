@@ -45,32 +45,38 @@ export const workerLayer = (select: (job: AnyJob) => boolean): Layer.Layer<never
     )
 
     for (const job of selected) {
-      yield* Effect.tryPromise({
-        try: () =>
-          queue.boss.work<unknown>(
-            job.name,
-            {
-              batchSize: 1,
-              localConcurrency: job.work.localConcurrency ?? 1,
-              pollingIntervalSeconds: job.work.pollingIntervalSeconds ?? DEFAULT_POLLING_SECONDS,
-            },
-            async (rows: Array<Job<unknown>>) => {
-              for (const row of rows) {
-                const started = performance.now()
-                const exit = await run(runOne(job, row), { signal: row.signal })
-                const fields = { job: job.name, job_id: row.id, attempt: row.retryCount + 1, ms: Math.round(performance.now() - started) }
-                if (Exit.isSuccess(exit)) {
-                  logLine("info", "job completed", fields)
-                } else {
-                  const detail = Cause.pretty(exit.cause)
-                  logLine("error", "job failed", { ...fields, cause: detail })
-                  throw new Error(`${job.name} failed: ${Cause.squash(exit.cause) instanceof Error ? (Cause.squash(exit.cause) as Error).message : detail}`)
+      job.work.prepare?.()
+      // One pg-boss worker per slot (localConcurrency 1 each), so each knows its own id: after a job it wakes itself
+      // and fetches again at once while the queue has work; only an empty fetch waits for the next poll.
+      for (let slot = 0; slot < (job.work.localConcurrency ?? 1); slot++) {
+        let self: string | undefined
+        self = yield* Effect.tryPromise({
+          try: () =>
+            queue.boss.work<unknown>(
+              job.name,
+              { batchSize: 1, localConcurrency: 1, pollingIntervalSeconds: job.work.pollingIntervalSeconds ?? DEFAULT_POLLING_SECONDS },
+              async (rows: Array<Job<unknown>>) => {
+                try {
+                  for (const row of rows) {
+                    const started = performance.now()
+                    const exit = await run(runOne(job, row), { signal: row.signal })
+                    const fields = { job: job.name, job_id: row.id, attempt: row.retryCount + 1, ms: Math.round(performance.now() - started) }
+                    if (Exit.isSuccess(exit)) {
+                      logLine("info", "job completed", fields)
+                    } else {
+                      const detail = Cause.pretty(exit.cause)
+                      logLine("error", "job failed", { ...fields, cause: detail })
+                      throw new Error(`${job.name} failed: ${Cause.squash(exit.cause) instanceof Error ? (Cause.squash(exit.cause) as Error).message : detail}`)
+                    }
+                  }
+                } finally {
+                  if (self !== undefined) queue.boss.notifyWorker(self)
                 }
-              }
-            },
-          ),
-        catch: (cause) => new JobQueueError({ message: `could not start working ${job.name}: ${(cause as Error).message ?? String(cause)}`, cause }),
-      })
+              },
+            ),
+          catch: (cause) => new JobQueueError({ message: `could not start working ${job.name}: ${(cause as Error).message ?? String(cause)}`, cause }),
+        })
+      }
       working.push(job.name)
     }
     logLine("info", "worker started", { queues: working })

@@ -41,8 +41,11 @@ export const MAIL_QUEUE: JobQueueOptions = {
   retryDelayMaxSeconds: 300,
   expireInSeconds: 60,
 }
-/** Polled every 0.5 s (the shortest pg-boss allows): a mail leaves within about half a second of the commit. */
-export const MAIL_WORK: JobWorkOptions = { localConcurrency: 4, pollingIntervalSeconds: 0.5, inApiProcesses: true }
+/**
+ * The sending process wakes its own mail workers after the commit, so a mail leaves right away; the poll every 2 s is
+ * the backstop (retries, other processes).
+ */
+export const MAIL_WORK: JobWorkOptions = { localConcurrency: 4, pollingIntervalSeconds: 2, inApiProcesses: true }
 
 /** How long one attempt holds its row (the job's expiry: after it, pg-boss retries and the claim has lapsed). */
 const CLAIM_SECONDS = 60

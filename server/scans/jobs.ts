@@ -9,6 +9,7 @@
  */
 import type { SqlClient } from "effect/sql"
 import { defineJob, type JobDefinition, type JobQueue } from "../jobs/queue.ts"
+import { prewarmScannerThread } from "../scanner/aws/scan-in-thread.ts"
 import { RemediatePayload, runRemediation } from "./remediation.ts"
 import { RUN_SERVICE_JOB, RUN_SERVICE_RETRY_LIMIT, RunServicePayload, runService } from "./run-service.ts"
 import { SweepPayload, sweepChain } from "./sweeper.ts"
@@ -18,7 +19,8 @@ export const RUN_SERVICE_EXPIRE_SECONDS = 900
 
 export const runServiceJob = defineJob(RUN_SERVICE_JOB, RunServicePayload, runService, {
   queue: { retryLimit: RUN_SERVICE_RETRY_LIMIT, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: RUN_SERVICE_EXPIRE_SECONDS },
-  work: { localConcurrency: 8, pollingIntervalSeconds: 0.5 },
+  // A worker starts the AWS scanner thread (and loads the SDK into it) when it starts, not on its first scan.
+  work: { localConcurrency: 8, pollingIntervalSeconds: 2, prepare: prewarmScannerThread },
 })
 
 export const sweepJob: JobDefinition<"scans.sweep", SweepPayload, SqlClient.SqlClient | JobQueue> = defineJob("scans.sweep", SweepPayload, (payload) => sweepChain(payload, sweepJob), {
@@ -28,7 +30,7 @@ export const sweepJob: JobDefinition<"scans.sweep", SweepPayload, SqlClient.SqlC
 
 export const remediateJob = defineJob("findings.remediate", RemediatePayload, runRemediation, {
   queue: { retryLimit: 1, retryDelaySeconds: 5, expireInSeconds: 300 },
-  work: { localConcurrency: 2, pollingIntervalSeconds: 0.5 },
+  work: { localConcurrency: 2, pollingIntervalSeconds: 2 },
 })
 
 export const scanningJobs = [runServiceJob, sweepJob, remediateJob] as const

@@ -14,7 +14,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import { setScope, type RlsScope } from "../auth/rls.ts"
-import { encodePayload, JobQueue, JobQueueError, type AnyJob, type JobDefinition } from "../jobs/queue.ts"
+import { encodePayload, JobQueue, JobQueueError, wakeLocalWorkers, type AnyJob, type JobDefinition } from "../jobs/queue.ts"
 
 export interface EnqueueItem<A> {
   readonly payload: A
@@ -74,6 +74,7 @@ export const enqueueInTransaction = <A>(job: JobDefinition<string, A, any>, item
       catch: (cause) => new JobQueueError({ message: `could not enqueue ${job.name}: ${(cause as Error).message ?? String(cause)}`, cause }),
     })
     yield* setScope(scope)
+    if (items.some((item) => (item.startAfterSeconds ?? 0) <= 0)) yield* sql.afterCommit(Effect.sync(() => wakeLocalWorkers(queue.boss, job.name)))
     const created = new Set(inserted ?? [])
     return rows.map((r) => (created.has(r.id) ? r.id : null))
   })

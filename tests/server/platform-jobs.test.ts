@@ -34,6 +34,14 @@ const within = <A>(promise: Promise<A>, ms: number, what: string) =>
 
 const attempts = new Map<string, number>()
 
+/** Polled only every 5 minutes: it runs promptly only because the sending process wakes its idle workers after commit. */
+const sleepyJob = defineJob(
+  "platform.test-sleepy",
+  Schema.Struct({ key: Schema.String }),
+  (payload) => Effect.sync(() => waiter(payload.key).resolve(true)),
+  { work: { pollingIntervalSeconds: 300 } },
+)
+
 const echoJob = defineJob(
   "platform.test-echo",
   Schema.Struct({ key: Schema.String, at: Schema.Date, n: Schema.Int }),
@@ -73,7 +81,7 @@ describe.each(kinds)("jobs on %s", (kind) => {
     const env = { DATABASE_URL: db.url, APP_SECRET_KEY: randomBytes(32).toString("base64url"), DATA_DIR: dataDir, LOG_LEVEL: "warn", NODE_ENV: "test" }
     const config = await Effect.runPromise(loadAppConfig.pipe(Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env })))))
     scope = Scope.makeUnsafe()
-    const layer = appLayer(config, { migrations: "apply", worker: true, http: undefined, jobs: [echoJob, flakyJob] }).pipe(
+    const layer = appLayer(config, { migrations: "apply", worker: true, http: undefined, jobs: [echoJob, flakyJob, sleepyJob] }).pipe(
       Layer.provide(loggerLayer("warn")),
     )
     context = (await Effect.runPromise(Layer.buildWithScope(layer, scope))) as Context.Context<JobQueue | SqlClient.SqlClient>
@@ -101,6 +109,22 @@ describe.each(kinds)("jobs on %s", (kind) => {
     expect(result.payload.n).toBe(7)
     expect(result.two).toBe(2)
     expect(result.jobId).toBe(id)
+  })
+
+  it("wakes this process's workers after the commit instead of waiting for their next poll", async () => {
+    // The worker made its first (empty) fetch at start; its next poll is minutes away.
+    await new Promise((r) => setTimeout(r, 1_000))
+    const inTransaction = `sleepy-tx-${kind}-${randomBytes(4).toString("hex")}`
+    const direct = `sleepy-${kind}-${randomBytes(4).toString("hex")}`
+    await exec(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql.withTransaction(queue().send(sleepyJob, { key: inTransaction }))
+      }),
+    )
+    expect(await within(waiter(inTransaction).promise, 20_000, "the job sent in a transaction")).toBe(true)
+    await exec(queue().send(sleepyJob, { key: direct }))
+    expect(await within(waiter(direct).promise, 20_000, "the job sent outside a transaction")).toBe(true)
   })
 
   it("rejects an invalid payload on send", async () => {

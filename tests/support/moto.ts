@@ -9,6 +9,8 @@ import { createServer } from "node:net"
 export interface Moto {
   readonly endpoint: string
   readonly port: number
+  /** The emulator's process id (the benchmark reads its CPU time). */
+  readonly pid: number | undefined
   /** Wipes every account's state (POST /moto-api/reset). */
   reset(): Promise<void>
   /** Switches IAM policy enforcement on (`true`) or off (POST /moto-api/reset-auth). */
@@ -108,6 +110,7 @@ function makeHandle(endpoint: string, port: number, child: ChildProcess): Moto {
   return {
     endpoint,
     port,
+    pid: child.pid,
     reset: () => post("/moto-api/reset"),
     enforceAuth: (on) => post("/moto-api/reset-auth", on ? "0" : "inf"),
     stop: () => kill(child),

@@ -2,7 +2,7 @@
  * `scanService` run in the process's scanner thread (./scan-thread.ts), for the job layer: the same input and result,
  * the same ScanSetupError, and an AbortSignal that aborts the scan's calls in the thread.
  *
- * One thread per process, started on the first scan. It does not keep the process alive while idle, and a thread that
+ * One thread per process, started by the worker when it starts (`prewarmScannerThread`), else on the first scan. It does not keep the process alive while idle, and a thread that
  * dies (a crash, an out-of-memory) fails the scans it was running as "unreachable", which the job layer retries; the
  * next scan starts a new thread.
  */
@@ -52,6 +52,14 @@ const start = (): Worker => {
   })
   worker.unref()
   return worker
+}
+
+/**
+ * Starts the scanner thread now (loading the AWS SDK into it takes a second or two) so the first scan does not wait
+ * for it. Idempotent; the idle thread does not keep the process alive.
+ */
+export function prewarmScannerThread(): void {
+  thread ??= start()
 }
 
 /**

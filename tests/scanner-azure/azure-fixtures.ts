@@ -51,6 +51,42 @@ export const storageDiagnostics = (sub: AzureSubscription, accountId: string, se
     logAnalyticsDestinationType: null,
   }, { type: "Microsoft.Insights/diagnosticSettings" })
 
+/** A diagnostic setting of an App Service site, as Azure Monitor returns it. */
+export const appDiagnostics = (sub: AzureSubscription, siteId: string, name: string, logs: ReadonlyArray<Json>): Json =>
+  child(sub, siteId, `providers/Microsoft.Insights/diagnosticSettings/${name}`, {
+    storageAccountId: null,
+    workspaceId: "/subscriptions/x/resourceGroups/logs/providers/Microsoft.OperationalInsights/workspaces/central",
+    eventHubAuthorizationRuleId: null,
+    logs: logs.map((l) => ({ category: null, categoryGroup: null, retentionPolicy: { enabled: false, days: 0 }, ...l })),
+    metrics: [{ category: "AllMetrics", enabled: false, retentionPolicy: { enabled: false, days: 0 } }],
+    logAnalyticsDestinationType: null,
+  }, { type: "Microsoft.Insights/diagnosticSettings" })
+
+/** The custom parameters every Databricks workspace reports (shaped like WorkspaceGet / the 2024-05-01 examples). */
+const databricksParameters = (noPublicIp: boolean): Json => ({
+  enableNoPublicIp: { type: "Bool", value: noPublicIp },
+  prepareEncryption: { type: "Bool", value: false },
+  requireInfrastructureEncryption: { type: "Bool", value: false },
+  storageAccountName: { type: "String", value: `dbstorage${noPublicIp ? "a1" : "b2"}` },
+  storageAccountSkuName: { type: "String", value: "Standard_GRS" },
+  vnetAddressPrefix: { type: "String", value: "10.139" },
+  resourceTags: { type: "Object", value: { application: "databricks", "databricks-environment": "true" } },
+})
+
+/** An Azure Databricks workspace (Microsoft.Databricks/workspaces 2024-05-01). */
+const databricksWorkspace = (sub: AzureSubscription, rg: string, name: string, location: string, sku: string, properties: Json): Json =>
+  resource(sub, rg, "Microsoft.Databricks/workspaces", name, location, {
+    managedResourceGroupId: `/subscriptions/${sub.subscriptionId}/resourceGroups/databricks-rg-${name}`,
+    provisioningState: "Succeeded",
+    workspaceId: String(1_000_000_000_000 + name.length),
+    workspaceUrl: `adb-${1_000_000_000_000 + name.length}.7.azuredatabricks.net`,
+    createdDateTime: "2026-01-15T10:00:00.000Z",
+    publicNetworkAccess: "Enabled",
+    requiredNsgRules: "AllRules",
+    authorizations: [{ principalId: "9a74af6f-d153-4348-988a-e2672920bee9", roleDefinitionId: "8e3af657-a8ff-443c-a75c-2fe8c4bcb635" }],
+    ...properties,
+  }, { sku: { name: sku } })
+
 const ALL_STORAGE_LOGS = [{ category: "StorageRead", enabled: true }, { category: "StorageWrite", enabled: true }, { category: "StorageDelete", enabled: true }]
 
 /** A Defender for Cloud assessment of one resource (shaped like ListAssessments_example.json, 2020-01-01). */
@@ -207,6 +243,25 @@ export function hardenedSubscription(): AzureSubscription {
     login: { tokenStore: { enabled: true } },
     httpSettings: { requireHttps: true },
   }, { type: "Microsoft.Web/sites/config", location: "East US" })
+  appDiagnostics(sub, String(site["id"]), "app-all-logs", [{ categoryGroup: "allLogs", enabled: true }, { categoryGroup: "audit", enabled: false }])
+
+  databricksWorkspace(sub, "analytics", "ok-dbw", "eastus", "premium", {
+    parameters: {
+      ...databricksParameters(false),
+      customVirtualNetworkId: { type: "String", value: vnet["id"] },
+      customPublicSubnetName: { type: "String", value: "dbw-public" },
+      customPrivateSubnetName: { type: "String", value: "dbw-private" },
+      prepareEncryption: { type: "Bool", value: true },
+      encryption: { type: "Object", value: { keySource: "Microsoft.Keyvault", KeyName: "dbfs-cmk", keyversion: "0123456789abcdef0123456789abcdef", keyvaulturi: "https://ok-kv.vault.azure.net/" } },
+    },
+    encryption: {
+      entities: {
+        managedServices: { keySource: "Microsoft.Keyvault", keyVaultProperties: { keyVaultUri: "https://ok-kv.vault.azure.net/", keyName: "dbw-services", keyVersion: "11111111111111111111111111111111" } },
+        managedDisk: { keySource: "Microsoft.Keyvault", keyVaultProperties: { keyVaultUri: "https://ok-kv.vault.azure.net/", keyName: "dbw-disks", keyVersion: "22222222222222222222222222222222" }, rotationToLatestKeyVersionEnabled: true },
+      },
+    },
+    diskEncryptionSetId: "/subscriptions/x/resourceGroups/databricks-rg-ok-dbw/providers/Microsoft.Compute/diskEncryptionSets/dbw-des",
+  })
   return sub
 }
 
@@ -355,5 +410,24 @@ export function insecureSubscription(): AzureSubscription {
   const okApp = resource(sub, "app", "Microsoft.Web/sites", "ok-app2", "westeurope", { httpsOnly: true }, { kind: "functionapp", identity: { type: "SystemAssigned, UserAssigned" } })
   child(sub, String(okApp["id"]), "config/web", { ftpsState: "FtpsOnly", minTlsVersion: "1.2", http20Enabled: true, remoteDebuggingEnabled: false })
   child(sub, String(okApp["id"]), "config/authsettingsV2", { platform: { enabled: true, runtimeVersion: "~1" }, globalValidation: { requireAuthentication: true, unauthenticatedClientAction: "Return401" }, identityProviders: { azureActiveDirectory: { enabled: true } } }, { type: "Microsoft.Web/sites/config" })
+  // Function apps have no HTTP log category: ok-app2's setting is never read for the HTTP logs check.
+  appDiagnostics(sub, String(okApp["id"]), "function-logs", [{ category: "FunctionAppLogs", enabled: true }])
+  appDiagnostics(sub, String(badApp["id"]), "app-audit", [{ category: "AppServiceHTTPLogs", enabled: false }, { category: "AppServiceConsoleLogs", enabled: true }, { category: "AppServiceAuditLogs", enabled: true }])
+  const okWeb = resource(sub, "app", "Microsoft.Web/sites", "ok-web3", "westeurope", { httpsOnly: true, state: "Running" }, { kind: "app", identity: { type: "SystemAssigned" } })
+  child(sub, String(okWeb["id"]), "config/web", { ftpsState: "Disabled", minTlsVersion: "1.2", http20Enabled: true, remoteDebuggingEnabled: false })
+  child(sub, String(okWeb["id"]), "config/authsettingsV2", { platform: { enabled: true, runtimeVersion: "~1" }, globalValidation: { requireAuthentication: true, unauthenticatedClientAction: "RedirectToLoginPage" } }, { type: "Microsoft.Web/sites/config" })
+  appDiagnostics(sub, String(okWeb["id"]), "metrics-only", [])
+  appDiagnostics(sub, String(okWeb["id"]), "http-to-workspace", [{ category: "AppServiceHTTPLogs", enabled: true }, { category: "AppServiceAuditLogs", enabled: false }])
+
+  databricksWorkspace(sub, "analytics", "bad-dbw", "eastus", "standard", { parameters: { ...databricksParameters(false), encryption: { type: "Object", value: { keySource: "Default" } } } })
+  databricksWorkspace(sub, "analytics", "ok-dbw2", "westeurope", "premium", {
+    parameters: {
+      ...databricksParameters(true),
+      customVirtualNetworkId: { type: "String", value: String(vnetE["id"]) },
+      customPublicSubnetName: { type: "String", value: "public" },
+      customPrivateSubnetName: { type: "String", value: "private" },
+    },
+    encryption: { entities: { managedServices: { keySource: "Microsoft.KeyVault", keyVaultProperties: { keyVaultUri: "https://bad-kv-rbac.vault.azure.net/", keyName: "dbw", keyVersion: "33333333333333333333333333333333" } } } },
+  })
   return sub
 }

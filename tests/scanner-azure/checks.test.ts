@@ -135,6 +135,9 @@ describe("Azure checks: named resources", () => {
     ["app_managed_identity", { compliant: [id("app", "Microsoft.Web/sites", "ok-app2")], nonCompliant: [id("app", "Microsoft.Web/sites", "bad-app")] }],
     ["app_http2_enabled", { compliant: [id("app", "Microsoft.Web/sites", "ok-app2")], nonCompliant: [id("app", "Microsoft.Web/sites", "bad-app")] }],
     ["app_remote_debugging_off", { compliant: [id("app", "Microsoft.Web/sites", "ok-app2")], nonCompliant: [id("app", "Microsoft.Web/sites", "bad-app")] }],
+    ["app_http_logs_enabled", { compliant: [id("app", "Microsoft.Web/sites", "ok-web3")], nonCompliant: [id("app", "Microsoft.Web/sites", "bad-app")] }],
+    ["databricks_vnet_injection", { compliant: [id("analytics", "Microsoft.Databricks/workspaces", "ok-dbw2")], nonCompliant: [id("analytics", "Microsoft.Databricks/workspaces", "bad-dbw")] }],
+    ["databricks_cmk_encryption", { compliant: [id("analytics", "Microsoft.Databricks/workspaces", "ok-dbw2")], nonCompliant: [id("analytics", "Microsoft.Databricks/workspaces", "bad-dbw")] }],
   ]
   for (const [checkId, c] of cases) {
     it(checkId, () => {
@@ -174,6 +177,29 @@ describe("Azure checks: named resources", () => {
     expect(findingOf(insecure, "sql_database_tde_enabled").details.map((d) => d.name)).toEqual(["baddb", "okdb"])
     expect(findingOf(insecure, "keyvault_rbac_key_expiration").details.map((d) => d.name)).not.toContain("disabled-key")
     expect(findingOf(insecure, "storage_file_share_soft_delete").details.map((d) => d.name)).not.toContain("okblob")
+  })
+
+  it("App Service HTTP logs: per web app, AppServiceHTTPLogs or allLogs enabled; function apps are skipped", () => {
+    const http = findingOf(insecure, "app_http_logs_enabled")
+    expect(rowOf(http, id("app", "Microsoft.Web/sites", "bad-app"))).toMatchObject({ compliant: false, settings: [], reason: "HTTP logs are not enabled in app-audit." })
+    expect(rowOf(http, id("app", "Microsoft.Web/sites", "ok-web3"))).toMatchObject({ compliant: true, settings: ["http-to-workspace"], reason: "HTTP logs are sent by http-to-workspace.", region: "westeurope" })
+    expect(http.details.map((d) => d.name).sort()).toEqual(["bad-app", "ok-web3"])
+    const hardenedApp = `/subscriptions/${HARDENED.subscriptionId}/resourceGroups/app/providers/Microsoft.Web/sites/ok-app`
+    expect(rowOf(findingOf(hardened, "app_http_logs_enabled"), hardenedApp)).toMatchObject({ compliant: true, settings: ["app-all-logs"] })
+  })
+
+  it("Databricks: VNet injection and customer-managed keys, scope by scope", () => {
+    const bad = id("analytics", "Microsoft.Databricks/workspaces", "bad-dbw")
+    const ok = id("analytics", "Microsoft.Databricks/workspaces", "ok-dbw2")
+    const vnet = findingOf(insecure, "databricks_vnet_injection")
+    expect(rowOf(vnet, bad)).toMatchObject({ compliant: false, virtual_network: null, reason: "Clusters run in a VNet managed by Databricks.", resource_group: "analytics", region: "eastus" })
+    expect(rowOf(vnet, ok)).toMatchObject({ compliant: true, virtual_network: id("net", "Microsoft.Network/virtualNetworks", "vnet-eastus"), reason: "Clusters run in the customer VNet vnet-eastus." })
+    const cmk = findingOf(insecure, "databricks_cmk_encryption")
+    expect(rowOf(cmk, bad)).toMatchObject({ compliant: false, cmk_scopes: [], platform_key_scopes: ["managed services", "managed disks", "DBFS root"], sku: "standard", reason: "Every scope uses Microsoft-managed keys." })
+    expect(rowOf(cmk, ok)).toMatchObject({ compliant: true, cmk_scopes: ["managed services"], platform_key_scopes: ["managed disks", "DBFS root"], sku: "premium" })
+    const hardenedWorkspace = `/subscriptions/${HARDENED.subscriptionId}/resourceGroups/analytics/providers/Microsoft.Databricks/workspaces/ok-dbw`
+    expect(rowOf(findingOf(hardened, "databricks_cmk_encryption"), hardenedWorkspace)).toMatchObject({ compliant: true, cmk_scopes: ["managed services", "managed disks", "DBFS root"], platform_key_scopes: [] })
+    expect(insecure.find((r) => r.service === "databricks")!.resourcesScanned).toBe(2)
   })
 
   it("rows carry the resource name, group and region", () => {

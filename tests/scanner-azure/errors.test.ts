@@ -23,6 +23,7 @@ const MANY = "44444444-4444-4444-8444-444444444444"
 beforeAll(async () => {
   const empty = emptySubscription({ tenantId: HARDENED.tenantId, subscriptionId: EMPTY }, "Empty")
   empty.unregistered.add("microsoft.dbformysql")
+  empty.unregistered.add("microsoft.databricks")
   const many = emptySubscription({ tenantId: HARDENED.tenantId, subscriptionId: MANY }, "Many")
   for (let i = 0; i < 7; i++) {
     put(many, { id: `/subscriptions/${MANY}/resourceGroups/rg${i % 3}/providers/Microsoft.Web/sites/app-${i}`, name: `app-${i}`, location: "eastus", properties: { httpsOnly: i % 2 === 0 } })
@@ -137,6 +138,43 @@ describe("Azure API failures are recorded on the findings", () => {
     }
   })
 
+  it("a 403 on one web app's diagnostic settings errors the HTTP logs check only, the other apps keep their rows", async () => {
+    fx.server.fault({
+      host: "management.azure.com",
+      path: /\/sites\/bad-app\/providers\/Microsoft\.Insights\/diagnosticSettings$/,
+      times: 100,
+      reply: armError(403, "AuthorizationFailed", "The client does not have authorization to perform action 'Microsoft.Insights/diagnosticSettings/read'."),
+    })
+    try {
+      const app = await fx.scan(INSECURE.subscriptionId, "appservice")
+      const http = findingOf([app], "app_http_logs_enabled")
+      expect(http.errors).toEqual([expect.objectContaining({ kind: "access_denied", code: "AuthorizationFailed", resourceType: "appservice.diagnostics", operation: "Microsoft.Insights/diagnosticSettings/read" })])
+      expect(http.details.map((d) => [d.name, d.compliant])).toEqual([["ok-web3", true]])
+      expect(http.status).toBe("error")
+      for (const f of app.findings.filter((x) => x.check_id !== "app_http_logs_enabled")) {
+        expect(f.errors, f.check_id).toEqual([])
+        expect(f.status, f.check_id).toBe("fail")
+      }
+    } finally {
+      fx.server.clearFaults()
+    }
+  })
+
+  it("AuthorizationFailed on Databricks workspaces makes the Databricks checks 'error'", async () => {
+    fx.server.fault({ host: "management.azure.com", path: /Microsoft\.Databricks\/workspaces$/, times: 100, reply: armError(403, "AuthorizationFailed", "The client does not have authorization to perform action 'Microsoft.Databricks/workspaces/read'.") })
+    try {
+      const dbw = await fx.scan(INSECURE.subscriptionId, "databricks")
+      expect(dbw.findings.map((f) => f.check_id)).toEqual(["databricks_vnet_injection", "databricks_cmk_encryption"])
+      for (const f of dbw.findings) {
+        expect(f.status, f.check_id).toBe("error")
+        expect(f.details).toEqual([])
+        expect(f.errors[0]).toMatchObject({ kind: "access_denied", code: "AuthorizationFailed", operation: "Microsoft.Databricks/workspaces/read" })
+      }
+    } finally {
+      fx.server.clearFaults()
+    }
+  })
+
   it("Graph 403 (no Policy.Read.All) makes the Entra checks 'error'", async () => {
     const app = fx.world.tenants.get(HARDENED.tenantId)!.apps.get(HARDENED.clientId)!
     const saved = { ...app }
@@ -150,8 +188,9 @@ describe("Azure API failures are recorded on the findings", () => {
   })
 
   it("an unregistered resource provider means no resources of it, not an error", async () => {
-    const mysql = await fx.scan(EMPTY, "mysql")
-    for (const f of mysql.findings) {
+    const [mysql, databricks] = await Promise.all([fx.scan(EMPTY, "mysql"), fx.scan(EMPTY, "databricks")])
+    expect(databricks.findings).toHaveLength(2)
+    for (const f of [...mysql.findings, ...databricks.findings]) {
       expect(f.status).toBe("pass")
       expect(f.details).toEqual([])
       expect(f.errors).toEqual([])

@@ -7,6 +7,7 @@ import type { AzureCheck } from "./define-check.ts"
 import { appserviceChecks } from "./checks/appservice.ts"
 import { vmChecks } from "./checks/compute.ts"
 import { cosmosdbChecks, mysqlChecks, postgresqlChecks, sqlChecks } from "./checks/databases.ts"
+import { databricksChecks } from "./checks/databricks.ts"
 import { defenderChecks } from "./checks/defender.ts"
 import { authorizationChecks, entraChecks } from "./checks/identity.ts"
 import { keyvaultChecks } from "./checks/keyvault.ts"
@@ -33,6 +34,7 @@ export const azureServices: ReadonlyArray<AzureServiceInfo> = [
   { id: "network", name: "Networking" },
   { id: "vm", name: "Virtual machines" },
   { id: "appservice", name: "App Service" },
+  { id: "databricks", name: "Azure Databricks" },
 ]
 
 export const azureChecks: ReadonlyArray<AzureCheck> = [
@@ -49,6 +51,7 @@ export const azureChecks: ReadonlyArray<AzureCheck> = [
   ...networkChecks,
   ...vmChecks,
   ...appserviceChecks,
+  ...databricksChecks,
 ]
 
 export function azureChecksForService(service: string): ReadonlyArray<AzureCheck> {

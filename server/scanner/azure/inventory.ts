@@ -16,6 +16,7 @@ import {
   type FlexibleInventory,
   type SqlInventory,
 } from "./collectors/databases.ts"
+import { collectDatabricks, databricksResourceTypes, type DatabricksInventory } from "./collectors/databricks.ts"
 import { collectDefender, defenderResourceTypes, type DefenderInventory } from "./collectors/defender.ts"
 import { authorizationResourceTypes, collectAuthorization, collectEntra, entraResourceTypes, type AuthorizationInventory, type EntraInventory } from "./collectors/identity.ts"
 import { collectKeyVault, keyvaultResourceTypes, type KeyVaultInventory } from "./collectors/keyvault.ts"
@@ -37,6 +38,7 @@ export interface AzureInventories {
   readonly network: NetworkInventory
   readonly vm: VmInventory
   readonly appservice: AppServiceInventory
+  readonly databricks: DatabricksInventory
 }
 
 export type AzureCollectorKey = keyof AzureInventories
@@ -55,6 +57,7 @@ export const azureCollectors: { readonly [K in AzureCollectorKey]: (ctx: AzureCo
   network: collectNetwork,
   vm: collectVm,
   appservice: collectAppService,
+  databricks: collectDatabricks,
 }
 
 export const azureResourceTypes = [
@@ -71,6 +74,7 @@ export const azureResourceTypes = [
   ...networkResourceTypes,
   ...vmResourceTypes,
   ...appserviceResourceTypes,
+  ...databricksResourceTypes,
 ] as const
 
 export type AzureResourceType = (typeof azureResourceTypes)[number]

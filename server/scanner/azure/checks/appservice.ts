@@ -1,6 +1,6 @@
-/** App Service checks (CIS Azure v3.0 section 9). */
+/** App Service checks (CIS Azure v3.0 section 9) and App Service HTTP logs (v4 7.1.1.6). */
 import { defineAzureCheck, resourceRow } from "../define-check.ts"
-import type { SiteInfo } from "../collectors/appservice.ts"
+import { isFunctionApp, type SiteInfo } from "../collectors/appservice.ts"
 import type { DetailRow } from "../../check.ts"
 
 const tlsAtLeast12 = (v: string | undefined) => {
@@ -135,7 +135,7 @@ const rules: ReadonlyArray<SiteRule> = [
   },
 ]
 
-export const appserviceChecks = rules.map((r) =>
+const ruleChecks = rules.map((r) =>
   defineAzureCheck({
     id: r.id,
     service: "appservice",
@@ -154,3 +154,34 @@ export const appserviceChecks = rules.map((r) =>
       }),
   }),
 )
+
+const eqi = (a: string | null | undefined, b: string) => a?.toLowerCase() === b.toLowerCase()
+
+export const appserviceChecks = [
+  ...ruleChecks,
+  defineAzureCheck({
+    id: "app_http_logs_enabled",
+    service: "appservice",
+    title: "App Service HTTP logs should be enabled",
+    description:
+      "Checks each web app (function apps have no HTTP log category and are skipped) has a diagnostic setting sending the AppServiceHTTPLogs category (or the allLogs category group) to a destination.",
+    severity: "medium",
+    cis: { v4: "7.1.1.6" },
+    remediation: "az monitor diagnostic-settings create --resource SITE_ID --name http-logs --workspace WORKSPACE_ID --logs '[{\"category\":\"AppServiceHTTPLogs\",\"enabled\":true}]'",
+    field_labels: { settings: "Diagnostic settings" },
+    uses: ["appservice.sites", "appservice.diagnostics"],
+    reads: "ARM {site}/providers/Microsoft.Insights/diagnosticSettings → properties.logs[category=AppServiceHTTPLogs | categoryGroup=allLogs].enabled",
+    evaluate: (inv) =>
+      (inv.appservice.sites ?? []).flatMap((s) => {
+        if (isFunctionApp(s) || s.diagnostics === undefined) return []
+        const logging = s.diagnostics.filter((d) => (d.properties?.logs ?? []).some((l) => l.enabled && (eqi(l.category, "AppServiceHTTPLogs") || eqi(l.categoryGroup, "allLogs"))))
+        const reason =
+          logging.length > 0
+            ? `HTTP logs are sent by ${logging.map((d) => d.name).join(", ")}.`
+            : s.diagnostics.length === 0
+              ? "The app has no diagnostic setting: its HTTP requests are not logged."
+              : `HTTP logs are not enabled in ${s.diagnostics.map((d) => d.name).join(", ")}.`
+        return [resourceRow(s, logging.length > 0, reason, { settings: logging.map((d) => d.name) })]
+      }),
+  }),
+]

@@ -4,11 +4,16 @@
  * (WebApps_GetAuthSettingsV2WithoutSecrets): the same `properties.platform.enabled` as `…/authsettingsV2/list`,
  * but it needs only `Microsoft.Web/sites/config/read` (Reader) rather than the `config/list` action, and never
  * returns identity-provider secrets.
+ *
+ * Web apps (not function apps, whose kind contains "functionapp" and which have no HTTP log category) also get
+ * their Azure Monitor diagnostic settings (`{site}/providers/Microsoft.Insights/diagnosticSettings`), for the
+ * AppServiceHTTPLogs category.
  */
 import { Schema } from "effect"
 import { ArmResource, armGet, armList, locationOf, type AzureCollectContext } from "../context.ts"
+import { DIAGNOSTICS_API, DiagnosticSetting } from "./keyvault.ts"
 
-export const appserviceResourceTypes = ["appservice.sites", "appservice.site_config", "appservice.auth_settings"] as const
+export const appserviceResourceTypes = ["appservice.sites", "appservice.site_config", "appservice.auth_settings", "appservice.diagnostics"] as const
 export const WEB_API = "2023-12-01"
 
 export const Site = ArmResource({ httpsOnly: Schema.optionalKey(Schema.Boolean), state: Schema.optionalKey(Schema.String) })
@@ -42,9 +47,14 @@ export const SiteAuthSettings = Schema.Struct({
 })
 export type SiteAuthSettings = typeof SiteAuthSettings.Type
 
+/** Function apps (kind "functionapp", "functionapp,linux", "functionapp,workflowapp", …) rather than web apps. */
+export const isFunctionApp = (s: Site): boolean => /functionapp/i.test(s.kind ?? "")
+
 export interface SiteInfo extends Site {
   readonly config: SiteConfig | undefined
   readonly auth: SiteAuthSettings | undefined
+  /** Diagnostic settings of a web app; undefined when unread (and always for function apps). */
+  readonly diagnostics: ReadonlyArray<DiagnosticSetting> | undefined
 }
 
 export interface AppServiceInventory {
@@ -57,13 +67,16 @@ export async function collectAppService(ctx: AzureCollectContext): Promise<AppSe
   ctx.countResources(listed.length)
   const sites = await ctx.map(listed, async (s): Promise<SiteInfo> => {
     const region = locationOf(s)
-    const [config, auth] = await Promise.all([
+    const [config, auth, diagnostics] = await Promise.all([
       ctx.wants("appservice.site_config") ? armGet(ctx, { type: "appservice.site_config", region, op: "Microsoft.Web/sites/config/read", id: s.id }, `${s.id}/config/web`, WEB_API, SiteConfig) : undefined,
       ctx.wants("appservice.auth_settings")
         ? armGet(ctx, { type: "appservice.auth_settings", region, op: "Microsoft.Web/sites/config/read", id: s.id }, `${s.id}/config/authsettingsV2`, WEB_API, SiteAuthSettings)
         : undefined,
+      ctx.wants("appservice.diagnostics") && !isFunctionApp(s)
+        ? armList(ctx, { type: "appservice.diagnostics", region, op: "Microsoft.Insights/diagnosticSettings/read", id: s.id }, `${s.id}/providers/Microsoft.Insights/diagnosticSettings`, DIAGNOSTICS_API, DiagnosticSetting)
+        : undefined,
     ])
-    return { ...s, config, auth }
+    return { ...s, config, auth, diagnostics }
   })
   return { sites }
 }

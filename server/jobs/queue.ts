@@ -205,8 +205,7 @@ export class JobQueue extends Context.Service<JobQueue, JobQueueShape>()("app/se
         const db = yield* Database
         const boss = yield* Effect.acquireRelease(
           Effect.tryPromise({
-            try: () =>
-              startBoss(Redacted.value(db.url), { poolSize: db.bossPoolSize, supervise: options.supervise, jobs: options.jobs }),
+            try: () => startBoss(Redacted.value(db.url), { poolSize: db.bossPoolSize, supervise: options.supervise, jobs: options.jobs }),
             catch: (cause) => new JobQueueError({ message: `job queue failed to start: ${(cause as Error).message ?? String(cause)}`, cause }),
           }),
           (boss) =>

@@ -1,6 +1,7 @@
 /** App Service checks (CIS Azure v3.0 section 9) and App Service HTTP logs (v4 7.1.1.6). */
 import { defineAzureCheck, resourceRow } from "../define-check.ts"
 import { isFunctionApp, type SiteInfo } from "../collectors/appservice.ts"
+import { settingsSendingLogs } from "../collectors/keyvault.ts"
 import type { DetailRow } from "../../check.ts"
 
 const tlsAtLeast12 = (v: string | undefined) => {
@@ -155,8 +156,6 @@ const ruleChecks = rules.map((r) =>
   }),
 )
 
-const eqi = (a: string | null | undefined, b: string) => a?.toLowerCase() === b.toLowerCase()
-
 export const appserviceChecks = [
   ...ruleChecks,
   defineAzureCheck({
@@ -174,7 +173,7 @@ export const appserviceChecks = [
     evaluate: (inv) =>
       (inv.appservice.sites ?? []).flatMap((s) => {
         if (isFunctionApp(s) || s.diagnostics === undefined) return []
-        const logging = s.diagnostics.filter((d) => (d.properties?.logs ?? []).some((l) => l.enabled && (eqi(l.category, "AppServiceHTTPLogs") || eqi(l.categoryGroup, "allLogs"))))
+        const logging = settingsSendingLogs(s.diagnostics, { categories: ["AppServiceHTTPLogs"], groups: ["allLogs"] })
         const reason =
           logging.length > 0
             ? `HTTP logs are sent by ${logging.map((d) => d.name).join(", ")}.`

@@ -1,7 +1,7 @@
 /** Key Vault checks (CIS Azure v3 3.3.x / v4 9.3.x) and Key Vault logging (v3 6.1.4 / v4 7.1.1.4). */
 import type { DetailRow } from "../../check.ts"
 import { defineAzureCheck, resourceRow } from "../define-check.ts"
-import type { VaultInfo, VaultKey, VaultSecret } from "../collectors/keyvault.ts"
+import { settingsSendingLogs, type VaultInfo, type VaultKey, type VaultSecret } from "../collectors/keyvault.ts"
 import { locationOf } from "../context.ts"
 import { row } from "../../rest/engine.ts"
 
@@ -142,7 +142,7 @@ export const keyvaultChecks = [
     evaluate: (inv) =>
       (inv.keyvault.vaults ?? []).flatMap((v) => {
         if (v.diagnostics === undefined) return []
-        const logging = v.diagnostics.filter((d) => (d.properties?.logs ?? []).some((l) => l.enabled && (l.category === "AuditEvent" || l.categoryGroup === "audit" || l.categoryGroup === "allLogs")))
+        const logging = settingsSendingLogs(v.diagnostics, { categories: ["AuditEvent"], groups: ["audit", "allLogs"] })
         return [resourceRow(v, logging.length > 0, logging.length > 0 ? `Audit events are sent by ${logging.map((d) => d.name).join(", ")}.` : "Audit events are not logged.", { settings: logging.map((d) => d.name) })]
       }),
   }),

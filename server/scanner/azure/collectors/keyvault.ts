@@ -56,6 +56,18 @@ export const DiagnosticSetting = Schema.Struct({
 })
 export type DiagnosticSetting = typeof DiagnosticSetting.Type
 
+/**
+ * The settings among `settings` that send an enabled log of one of `categories` or of one of the category `groups`
+ * (names compared case-insensitively, as Azure does).
+ */
+export const settingsSendingLogs = (
+  settings: ReadonlyArray<DiagnosticSetting>,
+  want: { readonly categories: ReadonlyArray<string>; readonly groups: ReadonlyArray<string> },
+): ReadonlyArray<DiagnosticSetting> => {
+  const has = (names: ReadonlyArray<string>, value: string | null | undefined) => value != null && names.some((n) => n.toLowerCase() === value.toLowerCase())
+  return settings.filter((d) => (d.properties?.logs ?? []).some((l) => l.enabled && (has(want.categories, l.category) || has(want.groups, l.categoryGroup))))
+}
+
 export interface VaultInfo extends Vault {
   readonly keys: ReadonlyArray<VaultKey> | undefined
   readonly secrets: ReadonlyArray<VaultSecret> | undefined

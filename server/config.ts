@@ -7,6 +7,11 @@
  * and exits 1. Values that may hold credentials (DATABASE_URL, APP_SECRET_KEY, SMTP_URL) are kept
  * `Redacted` and never echoed in error messages.
  *
+ * HOST defaults to loopback (127.0.0.1): a fresh `npm start` is reachable from this machine only. The development
+ * outbox (GET /api/dev/outbox, every mail with its links) is a sign-in bypass for whoever can read it, so it is on
+ * only when NODE_ENV is not production and either the server listens on loopback (the default) or DEV_OUTBOX=1 says
+ * so explicitly (loud warning at start-up); DEV_OUTBOX=0 turns it off everywhere.
+ *
  * APP_SECRET_KEY: optional in embedded mode (no DATABASE_URL), where a random key is generated once into
  * DATA_DIR/secret.key (mode 0600) and reused on every start; required when DATABASE_URL is set, because
  * several machines must share it.
@@ -36,6 +41,15 @@ export interface AppConfigShape {
   readonly awsEndpointUrl: string | undefined
   readonly nodeEnv: NodeEnv
   readonly logLevel: LogLevelName
+  /** Whether GET /api/dev/outbox answers (see the module header); never in production. */
+  readonly devOutbox: boolean
+  /** DEV_OUTBOX=1 on a non-loopback HOST: start-up warns that anyone reaching the port can read every mail. */
+  readonly devOutboxExposed: boolean
+  /**
+   * TRUST_PROXY: the number of reverse proxies in front of the API whose X-Forwarded-For entries are believed when
+   * deriving the client address for rate limits (0, the default: the socket's peer address only).
+   */
+  readonly trustProxy: number
 }
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app/server/AppConfig") {
@@ -54,7 +68,7 @@ export class ConfigInvalid extends Data.TaggedError("ConfigInvalid")<{
 export const formatConfigError = (error: ConfigInvalid): string => `config error: ${error.message}`
 
 export const DEFAULT_PORT = 8080
-export const DEFAULT_HOST = "0.0.0.0"
+export const DEFAULT_HOST = "127.0.0.1"
 export const DEFAULT_DATA_DIR = ".data"
 export const DEFAULT_SMTP_FROM = "Cloud Audit <no-reply@localhost>"
 export const SECRET_KEY_FILE = "secret.key"
@@ -87,6 +101,30 @@ const parseHost = (value: string | undefined): Effect.Effect<string, ConfigInval
   return /^[A-Za-z0-9.:\-[\]%]+$/.test(host)
     ? Effect.succeed(host)
     : Effect.fail(invalid("HOST", `HOST must be a host name or IP address such as 0.0.0.0 (got ${quote(value)})`))
+}
+
+/** Whether `host` only accepts connections from this machine. */
+export const isLoopbackHost = (host: string): boolean => {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, "")
+  return h === "localhost" || h === "::1" || /^127(?:\.\d{1,3}){3}$/.test(h)
+}
+
+const parseDevOutbox = (value: string | undefined): Effect.Effect<"auto" | "on" | "off", ConfigInvalid> => {
+  if (value === undefined) return Effect.succeed("auto")
+  const v = value.trim().toLowerCase()
+  if (v === "1" || v === "true") return Effect.succeed("on")
+  if (v === "0" || v === "false") return Effect.succeed("off")
+  return Effect.fail(invalid("DEV_OUTBOX", `DEV_OUTBOX must be 1 or 0 (got ${quote(value)})`))
+}
+
+const parseTrustProxy = (value: string | undefined): Effect.Effect<number, ConfigInvalid> => {
+  if (value === undefined) return Effect.succeed(0)
+  const v = value.trim().toLowerCase()
+  if (v === "false") return Effect.succeed(0)
+  if (v === "true") return Effect.succeed(1)
+  return /^\d{1,2}$/.test(v)
+    ? Effect.succeed(Number(v))
+    : Effect.fail(invalid("TRUST_PROXY", `TRUST_PROXY must be the number of trusted reverse proxies (0-99), true or false (got ${quote(value)})`))
 }
 
 const parseUrl = (value: string): URL | undefined => {
@@ -195,6 +233,10 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigInvalid> = Effec
   const awsEndpointUrl = yield* parseAwsEndpoint(yield* raw("AWS_ENDPOINT_URL"))
   const nodeEnv = yield* parseOneOf("NODE_ENV", yield* raw("NODE_ENV"), ["development", "production", "test"], "development")
   const logLevel = yield* parseOneOf("LOG_LEVEL", yield* raw("LOG_LEVEL"), ["debug", "info", "warn", "error"], "info")
+  const outboxSetting = yield* parseDevOutbox(yield* raw("DEV_OUTBOX"))
+  const trustProxy = yield* parseTrustProxy(yield* raw("TRUST_PROXY"))
+  const devOutbox = nodeEnv !== "production" && (outboxSetting === "on" || (outboxSetting === "auto" && isLoopbackHost(host)))
+  const devOutboxExposed = devOutbox && !isLoopbackHost(host)
 
   let appSecretKey: Redacted.Redacted<string>
   let appSecretKeySource: AppConfigShape["appSecretKeySource"]
@@ -220,7 +262,7 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigInvalid> = Effec
 
   return {
     port, host, dataDir, databaseUrl, appOrigin, appSecretKey, appSecretKeySource,
-    smtpUrl, smtpFrom, awsEndpointUrl, nodeEnv, logLevel,
+    smtpUrl, smtpFrom, awsEndpointUrl, nodeEnv, logLevel, devOutbox, devOutboxExposed, trustProxy,
   } satisfies AppConfigShape
 })
 
@@ -237,4 +279,6 @@ export const describeConfig = (config: AppConfigShape): Record<string, unknown> 
   aws_endpoint_url: config.awsEndpointUrl ?? null,
   node_env: config.nodeEnv,
   log_level: config.logLevel,
+  dev_outbox: config.devOutbox,
+  trust_proxy: config.trustProxy,
 })

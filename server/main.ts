@@ -78,6 +78,13 @@ const main = async () => {
   const config = loaded.value
   setLogLevel(config.logLevel)
   logLine("info", "starting", { command, pid: process.pid, node: process.version, ...describeConfig(config) })
+  if (command !== "worker" && command !== "migrate" && config.devOutbox) {
+    if (config.devOutboxExposed) {
+      logLine("warn", `DEV_OUTBOX=1 on HOST=${config.host}: ANYONE WHO CAN REACH THIS PORT CAN READ EVERY MAIL (sign-up, reset and invitation links) at /api/dev/outbox. Use it on a trusted network only.`)
+    } else {
+      logLine("info", "development outbox on: mails are readable at /api/dev/outbox from this machine only (HOST is loopback)")
+    }
+  }
 
   if (command === "start" && !skipBuild) {
     try {

@@ -54,6 +54,39 @@ describe("development outbox (no SMTP_URL)", () => {
     expect(rows[0].sent_at).not.toBeNull()
     expect(rows[0].sealed_message).toBeNull()
   })
+
+  it("answers a NUL character in the filter with a 400 ValidationError, not a database error", async () => {
+    const res = await env.call("GET", "/api/dev/outbox?to=%00")
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({ _tag: "ValidationError" })
+  })
+})
+
+describe("development outbox on a server reachable from the network", () => {
+  // Reading the outbox is reading everyone's reset links: a server bound to every interface keeps it shut
+  // unless DEV_OUTBOX=1 says otherwise.
+  let env: Env
+  beforeAll(async () => {
+    env = await startIdentityEnv({ smtp: false, env: { HOST: "0.0.0.0", NODE_ENV: "development" } })
+  })
+  afterAll(async () => {
+    await env?.stop()
+  })
+
+  it("answers 404 and hands out no link", async () => {
+    const email = `${uniq("exposed")}@example.com`
+    const signup = await env.call("POST", "/api/signup", {
+      body: { first_name: "New", last_name: "Comer", email, password: STRONG_PASSWORD, workspace_name: `ws-${uniq()}` },
+    })
+    expect(signup.status).toBe(200)
+    expect((await env.call("POST", "/api/forgot-password", { body: { email } })).status).toBe(200)
+    for (const path of [`/api/dev/outbox?to=${encodeURIComponent(email)}`, "/api/dev/outbox"]) {
+      const res = await env.call("GET", path)
+      expect(res.status).toBe(404)
+      expect(res.body).toMatchObject({ _tag: "NotFound" })
+      expect(JSON.stringify(res.body)).not.toContain("token")
+    }
+  })
 })
 
 interface OutboxRow {

@@ -43,7 +43,7 @@ describe("configuration", () => {
     const config = await ok({ DATA_DIR: dataDir })
     expect(config).toMatchObject({
       port: 8080,
-      host: "0.0.0.0",
+      host: "127.0.0.1",
       dataDir,
       databaseUrl: undefined,
       appOrigin: "http://localhost:8080",
@@ -52,7 +52,34 @@ describe("configuration", () => {
       awsEndpointUrl: undefined,
       nodeEnv: "development",
       logLevel: "info",
+      devOutbox: true,
+      trustProxy: 0,
     })
+  })
+
+  it("opens the development outbox only on loopback, or with an explicit DEV_OUTBOX=1, never in production", async () => {
+    const outbox = async (env: Record<string, string>) => {
+      const c = await ok({ DATA_DIR: tempDir(), ...env })
+      return [c.devOutbox, c.devOutboxExposed]
+    }
+    expect(await outbox({})).toEqual([true, false])
+    expect(await outbox({ HOST: "::1" })).toEqual([true, false])
+    expect(await outbox({ HOST: "localhost" })).toEqual([true, false])
+    // Reachable from the network: the outbox would hand out every reset link.
+    expect(await outbox({ HOST: "0.0.0.0" })).toEqual([false, false])
+    expect(await outbox({ HOST: "::" })).toEqual([false, false])
+    expect(await outbox({ HOST: "192.168.1.20" })).toEqual([false, false])
+    expect(await outbox({ HOST: "0.0.0.0", DEV_OUTBOX: "1" })).toEqual([true, true])
+    expect(await outbox({ DEV_OUTBOX: "0" })).toEqual([false, false])
+    expect(await outbox({ NODE_ENV: "production" })).toEqual([false, false])
+    expect(await outbox({ NODE_ENV: "production", HOST: "0.0.0.0", DEV_OUTBOX: "1" })).toEqual([false, false])
+  })
+
+  it("reads TRUST_PROXY as a number of proxies, off by default", async () => {
+    expect((await ok({ DATA_DIR: tempDir(), TRUST_PROXY: "1" })).trustProxy).toBe(1)
+    expect((await ok({ DATA_DIR: tempDir(), TRUST_PROXY: "true" })).trustProxy).toBe(1)
+    expect((await ok({ DATA_DIR: tempDir(), TRUST_PROXY: "2" })).trustProxy).toBe(2)
+    expect((await ok({ DATA_DIR: tempDir(), TRUST_PROXY: "false" })).trustProxy).toBe(0)
   })
 
   it("derives APP_ORIGIN from PORT and normalises a given origin", async () => {
@@ -98,6 +125,8 @@ describe("configuration", () => {
     [{ SMTP_URL: "http://mail:25" }, "config error: SMTP_URL must be an smtp:// or smtps:// URL with a host (value not shown)"],
     [{ DATABASE_URL: "mysql://root:hunter2@db/app" }, "config error: DATABASE_URL must be a postgres:// or postgresql:// URL with a host (value not shown)"],
     [{ DATABASE_URL: "postgres://app:pw@db/app" }, "config error: APP_SECRET_KEY is required when DATABASE_URL is set (every API and worker process must share it)"],
+    [{ DEV_OUTBOX: "yes" }, 'config error: DEV_OUTBOX must be 1 or 0 (got "yes")'],
+    [{ TRUST_PROXY: "all" }, 'config error: TRUST_PROXY must be the number of trusted reverse proxies (0-99), true or false (got "all")'],
     [{ APP_SECRET_KEY: "short" }, `config error: APP_SECRET_KEY must be at least 32 characters without spaces (value not shown)`],
   ])("rejects %j with one line naming the variable", async (env, expected) => {
     const line = await errorLine(env)

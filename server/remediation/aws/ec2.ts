@@ -12,7 +12,7 @@ import {
 } from "@aws-sdk/client-ec2"
 import { CreateLogGroupCommand } from "@aws-sdk/client-cloudwatch-logs"
 import { CreateRoleCommand, GetRoleCommand, PutRolePolicyCommand } from "@aws-sdk/client-iam"
-import { ADMIN_PORTS, CIFS_PORTS, HIGH_RISK_PORTS, coversTcpPort } from "../../scanner/aws/checks/ec2.ts"
+import { ADMIN_PORTS, CIFS_PORTS, HIGH_RISK_PORTS, SERVICE_PORTS, coversPort, coversTcpPort, type PortSpec } from "../../scanner/aws/checks/ec2.ts"
 import { errorCode } from "../../scanner/aws/errors.ts"
 import { FixError, sendOptions, type FixContext, type Fixer } from "./fixer.ts"
 
@@ -41,6 +41,40 @@ export function internetIngressToRevoke(perms: ReadonlyArray<IpPermission>, port
     })
   }
   return out
+}
+
+/** Keeps only the internet sources (0.0.0.0/0, ::/0) of a permission, or undefined when it has none. */
+const internetPart = (p: IpPermission): IpPermission | undefined => {
+  const v4 = (p.IpRanges ?? []).filter((r) => r.CidrIp === ANY_V4)
+  const v6 = (p.Ipv6Ranges ?? []).filter((r) => r.CidrIpv6 === ANY_V6)
+  if (v4.length === 0 && v6.length === 0) return undefined
+  return {
+    IpProtocol: p.IpProtocol ?? "-1",
+    ...(p.FromPort === undefined ? {} : { FromPort: p.FromPort }),
+    ...(p.ToPort === undefined ? {} : { ToPort: p.ToPort }),
+    ...(v4.length === 0 ? {} : { IpRanges: v4.map((r) => ({ CidrIp: r.CidrIp })) }),
+    ...(v6.length === 0 ? {} : { Ipv6Ranges: v6.map((r) => ({ CidrIpv6: r.CidrIpv6 })) }),
+  }
+}
+
+/** The internet parts of the ingress permissions that cover any of `specs` (TCP or UDP service ports). */
+export function internetIngressForPorts(perms: ReadonlyArray<IpPermission>, specs: ReadonlyArray<PortSpec>): IpPermission[] {
+  return perms.flatMap((p) => {
+    if (!specs.some((spec) => coversPort(p.IpProtocol ?? "-1", p.FromPort, p.ToPort, spec))) return []
+    const part = internetPart(p)
+    return part === undefined ? [] : [part]
+  })
+}
+
+/** The internet parts of the egress permissions that allow all traffic (or all TCP/UDP ports). */
+export function openEgressToRevoke(perms: ReadonlyArray<IpPermission>): IpPermission[] {
+  return perms.flatMap((p) => {
+    const protocol = p.IpProtocol ?? "-1"
+    const all = protocol === "-1" || ((protocol === "tcp" || protocol === "udp" || protocol === "6" || protocol === "17") && (p.FromPort ?? 0) <= 0 && (p.ToPort ?? 65535) >= 65535)
+    if (!all) return []
+    const part = internetPart(p)
+    return part === undefined ? [] : [part]
+  })
 }
 
 const describeGroup = async (ctx: FixContext, groupId: string) => {
@@ -121,6 +155,32 @@ export const ec2Fixers: ReadonlyArray<Fixer> = [
   revokeFixer(["ec2_securitygroup_allow_ingress_from_internet_to_cifs"], CIFS_PORTS, ["ipv4", "ipv6"], "CIFS/SMB"),
   revokeFixer(["ec2_securitygroup_allow_ingress_from_internet_to_high_risk_ports"], HIGH_RISK_PORTS, ["ipv4", "ipv6"], "high-risk ports"),
   revokeFixer(["ec2_securitygroup_allow_ingress_from_internet_to_all_ports"], "all", ["ipv4", "ipv6"], "all ports"),
+  ...SERVICE_PORTS.map(
+    (svc): Fixer => ({
+      checkIds: [`ec2_securitygroup_allow_ingress_from_internet_to_${svc.key}`],
+      description: `Revokes the inbound rules that open ${svc.name} (${svc.ports.map((p) => `${p.proto}/${p.port}`).join(", ")}) to 0.0.0.0/0 and ::/0; other sources of the same rules stay.`,
+      cutsAccess: `Clients reaching ${svc.name} (or anything else the same rule opened) from the internet lose access.`,
+      apply: async (ctx, row) => {
+        const group = await describeGroup(ctx, row.resource_id)
+        const revoke = internetIngressForPorts(group.IpPermissions ?? [], svc.ports)
+        if (revoke.length === 0) return `Security group ${row.resource_id} had no matching internet rule left.`
+        await ctx.clients.get("ec2", ctx.region).send(new RevokeSecurityGroupIngressCommand({ GroupId: row.resource_id, IpPermissions: revoke }), sendOptions(ctx))
+        return `Revoked ${revoke.length} internet inbound rule(s) from ${row.resource_id}.`
+      },
+    }),
+  ),
+  {
+    checkIds: ["ec2_securitygroup_egress_unrestricted"],
+    description: "Revokes the outbound rules that allow all traffic to 0.0.0.0/0 and ::/0 (add the outbound rules the workload needs first).",
+    cutsAccess: "Instances in the group can no longer open connections to the internet or to other AWS services unless another outbound rule allows them.",
+    apply: async (ctx, row) => {
+      const group = await describeGroup(ctx, row.resource_id)
+      const revoke = openEgressToRevoke(group.IpPermissionsEgress ?? [])
+      if (revoke.length === 0) return `Security group ${row.resource_id} had no open outbound rule left.`
+      await ctx.clients.get("ec2", ctx.region).send(new RevokeSecurityGroupEgressCommand({ GroupId: row.resource_id, IpPermissions: revoke }), sendOptions(ctx))
+      return `Revoked ${revoke.length} open outbound rule(s) from ${row.resource_id}.`
+    },
+  },
   {
     checkIds: ["ec2_securitygroup_default_restrict_traffic"],
     description: "Removes every inbound and outbound rule from the VPC's default security group.",

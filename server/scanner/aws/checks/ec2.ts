@@ -55,6 +55,115 @@ export function naclOpenPorts(entries: ReadonlyArray<NaclEntry>, ports: Readonly
   return out
 }
 
+/** A port of a network service: protocol and number. */
+export interface PortSpec {
+  readonly proto: "tcp" | "udp"
+  readonly port: number
+}
+
+/** Whether a rule/entry with this protocol and port range lets `spec` traffic through. */
+export function coversPort(protocol: string, from: number | undefined, to: number | undefined, spec: PortSpec): boolean {
+  const p = normProtocol(protocol)
+  if (p === "-1") return true
+  if (p !== spec.proto) return false
+  if (from === undefined || to === undefined || from === -1) return true
+  return from <= spec.port && spec.port <= to
+}
+
+/** "udp/53 from ::/0" for every service port an ingress rule opens to the internet (IPv4 and IPv6). */
+export function exposedServicePorts(sg: SecurityGroup, specs: ReadonlyArray<PortSpec>): string[] {
+  const out = new Set<string>()
+  for (const r of sg.ingress) {
+    for (const family of ["ipv4", "ipv6"] as const) {
+      if (!openToInternet(r, family)) continue
+      for (const spec of specs) {
+        if (coversPort(r.protocol, r.fromPort, r.toPort, spec)) out.add(`${spec.proto}/${spec.port} from ${family === "ipv4" ? ANY_V4 : ANY_V6}`)
+      }
+    }
+  }
+  return [...out]
+}
+
+const tcp = (...ports: number[]): PortSpec[] => ports.map((port) => ({ proto: "tcp", port }))
+const udp = (...ports: number[]): PortSpec[] => ports.map((port) => ({ proto: "udp", port }))
+
+/**
+ * Database, cache, message-broker, directory and remote-control services that should never answer the whole
+ * internet; one check each, so a finding names the service. Ports are the services' well-known defaults.
+ */
+export const SERVICE_PORTS: ReadonlyArray<{ readonly key: string; readonly name: string; readonly ports: ReadonlyArray<PortSpec>; readonly severity: "critical" | "high" | "medium" }> = [
+  { key: "redis", name: "Redis", ports: tcp(6379), severity: "high" },
+  { key: "mongodb", name: "MongoDB", ports: tcp(27017, 27018, 27019), severity: "high" },
+  { key: "memcached", name: "Memcached", ports: [...tcp(11211), ...udp(11211)], severity: "high" },
+  { key: "cassandra", name: "Cassandra", ports: tcp(7000, 7001, 7199, 9042, 9160), severity: "high" },
+  { key: "docker", name: "the Docker daemon API", ports: tcp(2375, 2376), severity: "critical" },
+  { key: "oracle", name: "Oracle Database", ports: tcp(1521, 2483, 2484), severity: "high" },
+  { key: "vnc", name: "VNC", ports: tcp(5500, 5800, 5900, 5901), severity: "high" },
+  { key: "dns", name: "DNS", ports: [...tcp(53), ...udp(53)], severity: "medium" },
+  { key: "ldap", name: "LDAP", ports: [...tcp(389), ...udp(389)], severity: "high" },
+  { key: "ldaps", name: "LDAP over TLS", ports: tcp(636), severity: "medium" },
+  { key: "mysql", name: "MySQL/MariaDB", ports: tcp(3306), severity: "high" },
+  { key: "postgresql", name: "PostgreSQL", ports: tcp(5432), severity: "high" },
+  { key: "sqlserver", name: "Microsoft SQL Server", ports: [...tcp(1433, 1434), ...udp(1434)], severity: "high" },
+  { key: "elasticsearch", name: "Elasticsearch/OpenSearch and Kibana", ports: tcp(9200, 9300, 5601), severity: "high" },
+  { key: "kafka", name: "Kafka", ports: tcp(9092), severity: "high" },
+  { key: "zookeeper", name: "ZooKeeper", ports: tcp(2181), severity: "high" },
+  { key: "rabbitmq", name: "RabbitMQ", ports: tcp(5672, 15672), severity: "high" },
+  { key: "couchdb", name: "CouchDB", ports: tcp(5984), severity: "high" },
+  { key: "etcd", name: "etcd", ports: tcp(2379, 2380), severity: "critical" },
+  { key: "kubernetes", name: "the Kubernetes API server and kubelet", ports: tcp(6443, 10250), severity: "critical" },
+  { key: "nfs", name: "NFS", ports: [...tcp(111, 2049), ...udp(111, 2049)], severity: "high" },
+  { key: "telnet", name: "Telnet", ports: tcp(23), severity: "high" },
+  { key: "ftp", name: "FTP", ports: tcp(20, 21), severity: "high" },
+  { key: "smtp", name: "SMTP", ports: tcp(25), severity: "medium" },
+  { key: "netbios", name: "NetBIOS", ports: [...udp(137, 138), ...tcp(139)], severity: "high" },
+  { key: "rpc", name: "Microsoft RPC", ports: tcp(135), severity: "high" },
+  { key: "snmp", name: "SNMP", ports: udp(161), severity: "high" },
+  { key: "salt", name: "the SaltStack master", ports: tcp(4505, 4506), severity: "critical" },
+  { key: "hadoop", name: "the Hadoop NameNode", ports: tcp(8020, 9870, 50070), severity: "high" },
+  { key: "prometheus", name: "Prometheus", ports: tcp(9090), severity: "medium" },
+]
+
+const WEB_PORTS: ReadonlyArray<number> = [80, 443]
+
+/** Internet ingress rules other than TCP 80/443 ("tcp/8080-8080 from 0.0.0.0/0"). */
+export function nonWebInternetRules(sg: SecurityGroup): string[] {
+  const out: string[] = []
+  for (const r of sg.ingress) {
+    for (const family of ["ipv4", "ipv6"] as const) {
+      if (!openToInternet(r, family)) continue
+      const p = normProtocol(r.protocol)
+      const web = p === "tcp" && r.fromPort !== undefined && r.toPort !== undefined && r.fromPort === r.toPort && WEB_PORTS.includes(r.fromPort)
+      const icmpOnly = p === "icmp" || p === "1" || p === "icmpv6" || p === "58"
+      if (web || icmpOnly) continue
+      out.push(`${p === "-1" ? "all" : p}/${r.fromPort ?? "all"}-${r.toPort ?? "all"} from ${family === "ipv4" ? ANY_V4 : ANY_V6}`)
+    }
+  }
+  return out
+}
+
+/** Egress rules letting all traffic out to anywhere. */
+export function openEgress(sg: SecurityGroup): string[] {
+  const out: string[] = []
+  for (const r of sg.egress) {
+    if (!allPortsOpen(r) && !(normProtocol(r.protocol) === "udp" && (r.fromPort ?? 0) <= 0 && (r.toPort ?? 65535) >= 65535)) continue
+    if (openToInternet(r, "ipv4")) out.push(`${normProtocol(r.protocol) === "-1" ? "all traffic" : `${normProtocol(r.protocol)}/all`} to ${ANY_V4}`)
+    if (openToInternet(r, "ipv6")) out.push(`${normProtocol(r.protocol) === "-1" ? "all traffic" : `${normProtocol(r.protocol)}/all`} to ${ANY_V6}`)
+  }
+  return out
+}
+
+/** NACL: whether the first rule (by number) matching all-protocol traffic to/from anywhere in `direction` allows it. */
+export function naclAllowsAll(entries: ReadonlyArray<NaclEntry>, egress: boolean): string[] {
+  const ordered = entries.filter((e) => e.egress === egress).sort((a, b) => a.ruleNumber - b.ruleNumber)
+  const out: string[] = []
+  for (const [family, any] of [["ipv4", ANY_V4], ["ipv6", ANY_V6]] as const) {
+    const first = ordered.find((e) => family === "ipv4" ? e.cidr === any : e.ipv6Cidr === any)
+    if (first !== undefined && first.action === "allow" && normProtocol(first.protocol) === "-1") out.push(`all traffic ${egress ? "to" : "from"} ${any} (rule ${first.ruleNumber})`)
+  }
+  return out
+}
+
 const perRegion = <T>(regions: ReadonlyArray<Ec2Region>, pick: (r: Ec2Region) => ReadonlyArray<T> | undefined, f: (item: T, region: string) => DetailRow): DetailRow[] =>
   regions.flatMap((r) => (pick(r) ?? []).map((item) => f(item, r.region)))
 
@@ -340,4 +449,133 @@ export const ec2Checks = [
         }),
       ),
   }),
+  ...SERVICE_PORTS.map((svc) =>
+    defineCheck({
+      id: `ec2_securitygroup_allow_ingress_from_internet_to_${svc.key}`,
+      service: "ec2",
+      title: `Security groups should not allow ${svc.name} from the internet`,
+      description: `Finds security groups with an inbound rule from 0.0.0.0/0 or ::/0 covering ${svc.name} (${svc.ports.map((p) => `${p.proto}/${p.port}`).join(", ")}), including all-traffic rules.`,
+      severity: svc.severity,
+      cis: {},
+      remediation: `Remove the internet sources from the rules covering ${svc.ports.map((p) => `${p.proto}/${p.port}`).join(", ")}; reach ${svc.name} from inside the VPC, over a VPN or through a narrowly scoped source range.`,
+      field_labels: { group_name: "Group name", vpc_id: "VPC", exposed: "Exposed ports" },
+      uses: ["ec2.security_groups"],
+      testedWith: "moto",
+      evaluate: (inv) =>
+        perRegion(inv.ec2.regions, (r) => r.securityGroups, (sg, region) => {
+          const exposed = exposedServicePorts(sg, svc.ports)
+          return row(sg.id, region, exposed.length === 0, exposed.length === 0 ? `Security group ${sg.id} (${sg.name}) does not expose ${svc.name} to the internet.` : `Security group ${sg.id} (${sg.name}) exposes ${svc.name}: ${exposed.join(", ")}.`, {
+            group_name: sg.name,
+            vpc_id: sg.vpcId ?? null,
+            exposed,
+          })
+        }),
+    }),
+  ),
+  defineCheck({
+    id: "ec2_securitygroup_allow_ingress_from_internet_to_non_web_ports",
+    service: "ec2",
+    title: "Security groups should only open HTTP/HTTPS to the internet",
+    description: "Finds security groups with an inbound rule from 0.0.0.0/0 or ::/0 on anything other than TCP 80, TCP 443 or ICMP.",
+    severity: "medium",
+    cis: {},
+    remediation: "Restrict the source of every non-web inbound rule to known address ranges or security groups; put other services behind a load balancer, VPN or Session Manager.",
+    field_labels: { group_name: "Group name", vpc_id: "VPC", rules: "Internet rules" },
+    uses: ["ec2.security_groups"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      perRegion(inv.ec2.regions, (r) => r.securityGroups, (sg, region) => {
+        const rules = nonWebInternetRules(sg)
+        return row(sg.id, region, rules.length === 0, rules.length === 0 ? `Security group ${sg.id} (${sg.name}) opens at most HTTP/HTTPS to the internet.` : `Security group ${sg.id} (${sg.name}) opens ${rules.join(", ")}.`, {
+          group_name: sg.name,
+          vpc_id: sg.vpcId ?? null,
+          rules,
+        })
+      }),
+  }),
+  defineCheck({
+    id: "ec2_securitygroup_egress_unrestricted",
+    service: "ec2",
+    title: "Security groups should not allow all outbound traffic to anywhere",
+    description: "Finds security groups with an outbound rule for all protocols (or all TCP/UDP ports) to 0.0.0.0/0 or ::/0, which lets a compromised workload exfiltrate data or reach command-and-control hosts on any port.",
+    severity: "low",
+    cis: {},
+    remediation: "Replace the allow-all outbound rule with rules for the destinations and ports the workload needs (e.g. TCP 443 to the VPC endpoints or a proxy).",
+    field_labels: { group_name: "Group name", vpc_id: "VPC", open_egress: "Open egress" },
+    uses: ["ec2.security_groups"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      perRegion(inv.ec2.regions, (r) => r.securityGroups, (sg, region) => {
+        const open = openEgress(sg)
+        return row(sg.id, region, open.length === 0, open.length === 0 ? `Security group ${sg.id} (${sg.name}) restricts outbound traffic.` : `Security group ${sg.id} (${sg.name}) allows ${open.join(", ")}.`, {
+          group_name: sg.name,
+          vpc_id: sg.vpcId ?? null,
+          open_egress: open,
+        })
+      }),
+  }),
+  defineCheck({
+    id: "ec2_securitygroup_from_launch_wizard",
+    service: "ec2",
+    title: "Security groups created by the EC2 launch wizard should not be used",
+    description: "Finds security groups named launch-wizard-N: the console creates them with SSH/RDP open to the world by default and they tend to be reused without review.",
+    severity: "medium",
+    cis: {},
+    remediation: "Create purpose-built security groups with reviewed rules, move the instances to them and delete the launch-wizard groups.",
+    field_labels: { group_name: "Group name", vpc_id: "VPC" },
+    uses: ["ec2.security_groups"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      perRegion(inv.ec2.regions, (r) => r.securityGroups, (sg, region) => {
+        const wizard = /^launch-wizard-\d+$/.test(sg.name)
+        return row(sg.id, region, !wizard, wizard ? `Security group ${sg.id} was created by the launch wizard (${sg.name}).` : `Security group ${sg.id} (${sg.name}) is not a launch-wizard group.`, {
+          group_name: sg.name,
+          vpc_id: sg.vpcId ?? null,
+        })
+      }),
+  }),
+  defineCheck({
+    id: "ec2_securitygroup_with_many_rules",
+    service: "ec2",
+    title: "Security groups should have at most 50 inbound and outbound rules",
+    description: "Finds security groups whose rule count (sources and destinations counted one by one) exceeds 50, which makes them hard to review.",
+    severity: "low",
+    cis: {},
+    remediation: "Split the group by role, replace address lists with managed prefix lists or security group references, and delete stale rules.",
+    field_labels: { group_name: "Group name", rules: "Rules" },
+    uses: ["ec2.security_groups"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      perRegion(inv.ec2.regions, (r) => r.securityGroups, (sg, region) => {
+        const n = [...sg.ingress, ...sg.egress].reduce((a, r) => a + Math.max(1, r.ipv4.length + r.ipv6.length + r.groups.length), 0)
+        return row(sg.id, region, n <= 50, n <= 50 ? `Security group ${sg.id} has ${n} rule(s).` : `Security group ${sg.id} has ${n} rules (more than 50).`, { group_name: sg.name, rules: n })
+      }),
+  }),
+  ...([false, true] as const).map((egress) =>
+    defineCheck({
+      id: egress ? "ec2_networkacl_allow_egress_all_traffic" : "ec2_networkacl_allow_ingress_any_port",
+      service: "ec2",
+      title: egress ? "Network ACLs should not allow all outbound traffic to anywhere" : "Network ACLs should not allow all inbound traffic from anywhere",
+      description: egress
+        ? "Evaluates each network ACL's outbound rules in order and finds ACLs whose first rule for 0.0.0.0/0 or ::/0 allows every protocol and port."
+        : "Evaluates each network ACL's inbound rules in order and finds ACLs whose first rule for 0.0.0.0/0 or ::/0 allows every protocol and port.",
+      severity: egress ? "low" : "medium",
+      cis: {},
+      remediation: egress
+        ? "Replace the allow-all outbound rule with rules for the ports the subnet needs (e.g. TCP 443 and the ephemeral ports back to clients), keeping the final deny."
+        : "Replace the allow-all inbound rule with rules for the ports the subnet serves (plus the ephemeral return ports), keeping the final deny.",
+      field_labels: { vpc_id: "VPC", is_default: "Default ACL", open: "Open rules" },
+      uses: ["ec2.network_acls"],
+      testedWith: "moto",
+      evaluate: (inv) =>
+        perRegion(inv.ec2.regions, (r) => r.networkAcls, (n, region) => {
+          const open = naclAllowsAll(n.entries, egress)
+          return row(n.id, region, open.length === 0, open.length === 0 ? `Network ACL ${n.id} does not allow all ${egress ? "outbound" : "inbound"} traffic.` : `Network ACL ${n.id} allows ${open.join(", ")}.`, {
+            vpc_id: n.vpcId ?? null,
+            is_default: n.isDefault,
+            open,
+          })
+        }),
+    }),
+  ),
 ]

@@ -1,9 +1,9 @@
 /** Data-store fixers: RDS (public access, minor upgrades, backups, deletion protection, public snapshots), SQS/SNS encryption, DynamoDB PITR and deletion protection. */
-import { ModifyDBInstanceCommand, ModifyDBSnapshotAttributeCommand } from "@aws-sdk/client-rds"
+import { ModifyDBClusterCommand, ModifyDBClusterSnapshotAttributeCommand, ModifyDBInstanceCommand, ModifyDBSnapshotAttributeCommand } from "@aws-sdk/client-rds"
 import { GetQueueUrlCommand, SetQueueAttributesCommand } from "@aws-sdk/client-sqs"
 import { SetTopicAttributesCommand } from "@aws-sdk/client-sns"
 import { UpdateContinuousBackupsCommand, UpdateTableCommand } from "@aws-sdk/client-dynamodb"
-import { sendOptions, type Fixer } from "./fixer.ts"
+import { FixError, sendOptions, type Fixer } from "./fixer.ts"
 
 const modifyDb = (checkId: string, description: string, change: Record<string, boolean | number>, done: string, cutsAccess?: string): Fixer => ({
   checkIds: [checkId],
@@ -15,7 +15,52 @@ const modifyDb = (checkId: string, description: string, change: Record<string, b
   },
 })
 
+const modifyCluster = (checkIds: ReadonlyArray<string>, description: string, change: Record<string, boolean | number>, done: string): Fixer => ({
+  checkIds,
+  description,
+  apply: async (ctx, row) => {
+    await ctx.clients.get("rds", ctx.region).send(new ModifyDBClusterCommand({ DBClusterIdentifier: row.resource_id, ApplyImmediately: true, ...change }), sendOptions(ctx))
+    return `Cluster ${row.resource_id}: ${done}.`
+  },
+})
+
+/** Log types each engine family can export (the fix enables the error/audit-style ones). */
+const LOG_TYPES: ReadonlyArray<[RegExp, ReadonlyArray<string>]> = [
+  [/mysql|mariadb/, ["error", "slowquery"]],
+  [/postgres/, ["postgresql"]],
+  [/^oracle/, ["alert", "listener"]],
+  [/^sqlserver/, ["error", "agent"]],
+]
+
 export const dataFixers: ReadonlyArray<Fixer> = [
+  modifyDb("rds_instance_copy_tags_to_snapshots", "Makes the DB instance copy its tags to new snapshots.", { CopyTagsToSnapshot: true }, "tags are copied to snapshots"),
+  {
+    checkIds: ["rds_instance_integration_cloudwatch_logs"],
+    description: "Exports the engine's error logs (error/slow query for MySQL and MariaDB, postgresql for PostgreSQL, alert/listener for Oracle, error/agent for SQL Server) to CloudWatch Logs.",
+    apply: async (ctx, row) => {
+      const engine = typeof row["engine"] === "string" ? row["engine"] : ""
+      const types = LOG_TYPES.find(([re]) => re.test(engine))?.[1]
+      if (types === undefined) throw new FixError(`No log types known for engine ${engine}`)
+      await ctx.clients
+        .get("rds", ctx.region)
+        .send(new ModifyDBInstanceCommand({ DBInstanceIdentifier: row.resource_id, ApplyImmediately: true, CloudwatchLogsExportConfiguration: { EnableLogTypes: [...types] } }), sendOptions(ctx))
+      return `DB instance ${row.resource_id} exports ${types.join(", ")} logs.`
+    },
+  },
+  modifyCluster(["rds_cluster_deletion_protection", "neptune_cluster_deletion_protection"], "Enables deletion protection on the cluster.", { DeletionProtection: true }, "deletion protection enabled"),
+  modifyCluster(["rds_cluster_copy_tags_to_snapshots", "neptune_cluster_copy_tags_to_snapshots"], "Makes the cluster copy its tags to new snapshots.", { CopyTagsToSnapshot: true }, "tags are copied to snapshots"),
+  modifyCluster(["neptune_cluster_backup_retention_7_days"], "Sets the automated backup retention of the cluster to 7 days.", { BackupRetentionPeriod: 7 }, "backups kept for 7 days"),
+  {
+    checkIds: ["rds_cluster_snapshots_public_access"],
+    description: "Removes 'all' from the cluster snapshot's restore attribute.",
+    cutsAccess: "Other accounts can no longer restore this cluster snapshot.",
+    apply: async (ctx, row) => {
+      await ctx.clients
+        .get("rds", ctx.region)
+        .send(new ModifyDBClusterSnapshotAttributeCommand({ DBClusterSnapshotIdentifier: row.resource_id, AttributeName: "restore", ValuesToRemove: ["all"] }), sendOptions(ctx))
+      return `Cluster snapshot ${row.resource_id} is private.`
+    },
+  },
   modifyDb(
     "rds_instance_no_public_access",
     "Turns off PubliclyAccessible on the DB instance (applied immediately).",

@@ -12,6 +12,7 @@ import { eksChecks } from "./checks/eks.ts"
 import { elbv2Checks } from "./checks/elbv2.ts"
 import { lambdaChecks } from "./checks/lambda.ts"
 import { rdsChecks } from "./checks/rds.ts"
+import { documentdbChecks, neptuneChecks } from "./checks/neptune.ts"
 import { secretsmanagerChecks } from "./checks/secretsmanager.ts"
 import { cloudtrailChecks } from "./checks/cloudtrail.ts"
 import { cloudwatchChecks } from "./checks/cloudwatch.ts"
@@ -44,6 +45,8 @@ export const awsServices: ReadonlyArray<AwsServiceInfo> = [
   { id: "kms", name: "KMS", global: false },
   { id: "cloudwatch", name: "CloudWatch", global: false },
   { id: "rds", name: "RDS", global: false },
+  { id: "neptune", name: "Neptune", global: false },
+  { id: "documentdb", name: "DocumentDB", global: false },
   { id: "efs", name: "EFS", global: false },
   { id: "lambda", name: "Lambda", global: false },
   { id: "elbv2", name: "ELB", global: false },
@@ -71,6 +74,8 @@ export const awsChecks: ReadonlyArray<AwsCheck> = [
   ...snsChecks,
   ...sqsChecks,
   ...rdsChecks,
+  ...neptuneChecks,
+  ...documentdbChecks,
   ...efsChecks,
   ...lambdaChecks,
   ...elbv2Checks,

@@ -1,6 +1,7 @@
 /**
  * The `findings` group (scanning §7): the paged findings of a scan (scan_id required; optional service_id and
- * comma-joined status), one finding, and remediation of one detail row (needs remediate_findings; "You don't have
+ * comma-joined status; counts, no detail rows), one finding with one page of its detail rows (details_page,
+ * details_page_size, details_status, details_q; server/scans/findings-store.ts), and remediation of one detail row (needs remediate_findings; "You don't have
  * permission to remediate findings"), which records a pending `remediate` on the row and runs the check's fixer as a
  * job (server/scans/remediation.ts).
  */
@@ -10,7 +11,7 @@ import { Api } from "../../src/contracts/api.ts"
 import { NotFound } from "../../src/contracts/errors.ts"
 import { FINDING_STATUSES } from "../../src/contracts/findings.ts"
 import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
-import { PageSizes } from "../../src/contracts/constants.ts"
+import { DetailPaging, PageSizes } from "../../src/contracts/constants.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
 import { READ, REMEDIATE, scoped } from "../scans/access.ts"
 import { getFinding, listFindings, scanHasService } from "../scans/findings-store.ts"
@@ -43,10 +44,16 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
             return { ok: true, ...page }
           }))
       }))
-    .handle("get", ({ request, params }) =>
+    .handle("get", ({ request, params, query }) =>
       scoped(request, READ, (ctx) =>
         Effect.gen(function* () {
-          const finding = yield* getFinding(ctx.workspaceId, params.id)
+          const q = query.details_q?.trim() ?? ""
+          const finding = yield* getFinding(ctx.workspaceId, params.id, {
+            page: query.details_page ?? 1,
+            pageSize: query.details_page_size ?? DetailPaging.defaultPageSize,
+            status: query.details_status ?? null,
+            q: q === "" ? null : q,
+          })
           if (finding === undefined) return yield* new NotFound({ message: ScanningServerMessages.findingNotFound })
           return { ok: true, data: finding }
         })))

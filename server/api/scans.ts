@@ -3,7 +3,8 @@
  * paged list (page, page_size: defaults 1 and 20), detail with services[], streamed export (csv | json | ocsf, optional
  * service_id / status / severity filters, comma-joined), and cancel (beyond the spec).
  *
- * Export: only a completed scan (409 otherwise); the file is streamed page by page (server/export/export-stream.ts) and
+ * Export: only a completed scan (409 otherwise); the file is streamed page by page, findings then each finding's result
+ * rows by keyset (server/export/export-stream.ts), and
  * named by `exportFileName` (scan id, 'findings', timestamp). Each page runs in its own short RLS transaction, because
  * the response body is produced after the handler's transaction has ended.
  */
@@ -20,7 +21,8 @@ import { AuthConfigFromApp } from "../auth/identity-layer.ts"
 import { inScope } from "../auth/rls.ts"
 import { exportStream } from "../export/export-stream.ts"
 import { LAUNCH_SCANS, READ, scoped } from "../scans/access.ts"
-import { findingsPage, scanHasService } from "../scans/findings-store.ts"
+import { findingsPage, resultRowsAfter, scanHasService } from "../scans/findings-store.ts"
+import { toDetailRow } from "../scans/results.ts"
 import { runServiceJob, sweepJob } from "../scans/jobs.ts"
 import { cancelJobs, cancelScan, startScan } from "../scans/launch.ts"
 import { getScan, listScans } from "../scans/scans-store.ts"
@@ -78,10 +80,12 @@ export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
           }))
         const services = yield* Effect.context<SqlClient.SqlClient>()
         const filter = { serviceId: query.service_id, statuses, severities }
-        const body = exportStream(query.format, (afterId, limit) =>
-          inScope({ workspaceId: ctx.workspaceId, userId: ctx.userId })(findingsPage(ctx.workspaceId, params.id, filter, afterId, limit)).pipe(
-            Effect.orDie,
-          )).pipe(Stream.provideContext(services))
+        const scope = inScope({ workspaceId: ctx.workspaceId, userId: ctx.userId })
+        const body = exportStream(query.format, {
+          findingsAfter: (afterId, limit) => scope(findingsPage(ctx.workspaceId, params.id, filter, afterId, limit)).pipe(Effect.orDie),
+          rowsAfter: (findingId, afterSeq, limit) =>
+            scope(resultRowsAfter(ctx.workspaceId, findingId, afterSeq, limit)).pipe(Effect.map((rows) => rows.map(toDetailRow)), Effect.orDie),
+        }).pipe(Stream.provideContext(services))
         const fileName = exportFileName(params.id, query.format, new Date())
         return HttpServerResponse.stream(body, {
           contentType: EXPORT_CONTENT_TYPES[query.format],

@@ -58,7 +58,7 @@ export const toOcsf = (f: Finding): ReadonlyArray<OcsfDetectionFinding> => {
         version: OCSF_VERSION,
         profiles: ["cloud", "datetime"],
         event_code: f.check_id,
-        uid: `cloud-audit-${f.id}-${index}`,
+        uid: `cloud-audit-${f.id}-${typeof row?.["result_seq"] === "number" ? row["result_seq"] : index}`,
         product: { name: "Cloud Audit", uid: "cloud-audit", vendor_name: "Cloud Audit", version: AppInfo.version },
       },
       finding_info: {

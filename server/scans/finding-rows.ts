@@ -85,16 +85,7 @@ export const toFindingDraft = (result: CheckResult & { readonly compliance?: Rea
 
 /**
  * A finding is remediated once every non-compliant row has a successful remediation record ("remediated", or "pass":
- * the re-read found it already compliant).
+ * the re-read found it already compliant): from the finding's counts (server/scans/results.ts keeps them).
  */
-export const allFailingRowsRemediated = (details: ReadonlyArray<StoredRow>): boolean => {
-  const failing = details.filter((r) => r["compliance"] === false)
-  return (
-    failing.length > 0 &&
-    failing.every((r) => {
-      const rem = r["remediate"]
-      const status = typeof rem === "object" && rem !== null ? (rem as { status?: unknown }).status : undefined
-      return status === "remediated" || status === "pass"
-    })
-  )
-}
+export const findingRemediated = (counts: { readonly failing: number; readonly remediated: number }): boolean =>
+  counts.failing > 0 && counts.remediated >= counts.failing

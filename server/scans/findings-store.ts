@@ -1,14 +1,21 @@
 /**
- * SQL of findings (read side): the paginated list of one scan (optionally one service, optionally some statuses), one
- * finding, and keyset pages for the streamed export. Every query runs in an RLS scope and filters on `workspace_id`.
+ * SQL of findings (read side): the paginated list of one scan (optionally one service, optionally some statuses) with
+ * counts and no detail rows, one finding with one page of its result rows, and keyset pages of findings and of a
+ * finding's rows for the streamed export. Every query runs in an RLS scope and filters on `workspace_id`.
  * Rows are built to the contract's `Finding` shape (src/contracts/findings.ts).
+ *
+ * Detail pages read a range of the results' primary key (workspace_id, finding_id, seq): the writer numbers every
+ * non-compliant row first (server/scans/results.ts), so "all", "fail" and "pass" pages are key ranges computed from the
+ * finding's counts — no OFFSET, no count(*), whatever the finding's size. A search (`q`) or the "remediated" filter scans
+ * the one finding's rows only.
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import type { ComplianceRef, DetailRow, Finding, FindingStatus, Severity } from "../../src/contracts/findings.ts"
+import type { ComplianceRef, DetailRow, DetailStatus, Finding, FindingStatus, Severity } from "../../src/contracts/findings.ts"
 import type { FindingId, ScanId, ServiceId } from "../../src/contracts/ids.ts"
 import { iso } from "../accounts/accounts-store.ts"
 import { providerDisplayName } from "../accounts/providers.ts"
+import { toDetailRow, type ResultRow } from "./results.ts"
 
 export interface FindingRow {
   readonly id: number
@@ -23,15 +30,17 @@ export interface FindingRow {
   readonly policy_check: string
   readonly remediation: string | null
   readonly field_labels: Readonly<Record<string, string>>
-  readonly details: ReadonlyArray<DetailRow>
   readonly compliance: ReadonlyArray<ComplianceRef>
   readonly created_at: Date | string
   readonly account_name: string
   readonly cloud_account_id: string
   readonly cloud_provider_id: number
+  readonly resources_checked: number
+  readonly resources_failing: number
+  readonly resources_remediated: number
 }
 
-export const toFinding = (r: FindingRow): Finding => ({
+export const toFinding = (r: FindingRow, details: ReadonlyArray<DetailRow> = []): Finding => ({
   id: r.id as FindingId,
   scan_id: r.scan_id as ScanId,
   service_id: r.service_id as ServiceId,
@@ -45,10 +54,13 @@ export const toFinding = (r: FindingRow): Finding => ({
   cloud_provider_name: providerDisplayName(r.cloud_provider_id),
   policy_check: r.policy_check,
   field_labels: r.field_labels,
-  details: r.details,
+  details,
   check_id: r.check_id,
   remediation: r.remediation,
   compliance: r.compliance,
+  resources_checked: r.resources_checked,
+  resources_failing: r.resources_failing,
+  resources_remediated: r.resources_remediated,
 })
 
 export interface FindingFilter {
@@ -61,8 +73,8 @@ const SEVERITY_ORDER = `CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 
 
 const selectFindings = (sql: SqlClient.SqlClient) => sql`
   SELECT f.id, f.scan_id, f.service_id, cs.name AS service_name, f.check_id, f.severity, f.status, f.title, f.description,
-         f.policy_check, f.remediation, f.field_labels, f.details, f.compliance, f.created_at,
-         a.account_name, a.cloud_account_id, a.cloud_provider_id::int AS cloud_provider_id
+         f.policy_check, f.remediation, f.field_labels, f.compliance, f.created_at,
+         f.resources_checked, f.resources_failing, f.resources_remediated, a.account_name, a.cloud_account_id, a.cloud_provider_id::int AS cloud_provider_id
   FROM findings f
   JOIN cloud_services cs ON cs.id = f.service_id
   JOIN scans s ON s.id = f.scan_id
@@ -92,19 +104,91 @@ export const listFindings = Effect.fn("FindingsStore.list")(function* (
     ORDER BY CASE f.status WHEN 'fail' THEN 0 WHEN 'remediated' THEN 1 ELSE 2 END, ${sql.literal(SEVERITY_ORDER)}, f.id
     LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`
   return {
-    data: rows.map(toFinding),
+    data: rows.map((r) => toFinding(r)),
     pagination: { page, page_size: pageSize, total, total_pages: Math.ceil(total / pageSize) },
   }
 })
 
-export const getFinding = Effect.fn("FindingsStore.get")(function* (workspaceId: number, findingId: number) {
+export interface DetailPageRequest {
+  readonly page: number
+  readonly pageSize: number
+  readonly status: DetailStatus | null
+  readonly q: string | null
+}
+
+/** LIKE pattern matching `q` anywhere, with the wildcards of `q` itself taken literally. */
+const containsPattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+const selectResults = (sql: SqlClient.SqlClient) =>
+  sql`SELECT seq, resource_id, region, compliant, fields, remediate FROM results r`
+
+/** One page of a finding's rows (see the module comment) and how many rows the filter matches. */
+export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
+  workspaceId: number,
+  finding: Pick<FindingRow, "id" | "resources_checked" | "resources_failing" | "resources_remediated">,
+  req: DetailPageRequest,
+) {
+  const sql = yield* SqlClient.SqlClient
+  // The key range holding the rows of the status filter.
+  const [lo, hi] = req.status === "pass" ? [finding.resources_failing, finding.resources_checked]
+    : req.status === null ? [0, finding.resources_checked]
+    : [0, finding.resources_failing]
+  const key = sql`r.workspace_id = ${workspaceId} AND r.finding_id = ${finding.id}`
+  const offset = (req.page - 1) * req.pageSize
+  if (req.q === null && req.status !== "remediated") {
+    const from = lo + offset
+    const rows = from >= hi ? [] : yield* sql<ResultRow>`${selectResults(sql)}
+      WHERE ${key} AND r.seq >= ${from} AND r.seq < ${Math.min(hi, from + req.pageSize)} ORDER BY r.seq`
+    return { rows: rows.map(toDetailRow), total: hi - lo }
+  }
+  const where = sql.and([
+    key,
+    sql`r.seq >= ${lo}`,
+    sql`r.seq < ${hi}`,
+    ...(req.q === null ? [] : [sql`r.resource_id ILIKE ${containsPattern(req.q)}`]),
+    ...(req.status === "remediated" ? [sql`r.remediate->>'status' IN ('remediated', 'pass')`] : []),
+  ])
+  const total = req.status === "remediated" && req.q === null
+    ? finding.resources_remediated
+    : (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM results r WHERE ${where}`)[0]!.n
+  const rows = offset >= total ? [] : yield* sql<ResultRow>`${selectResults(sql)} WHERE ${where} ORDER BY r.seq LIMIT ${req.pageSize} OFFSET ${offset}`
+  return { rows: rows.map(toDetailRow), total }
+})
+
+/** One finding with one page of its rows (the first `DetailPaging.defaultPageSize` rows unless asked otherwise). */
+export const getFinding = Effect.fn("FindingsStore.get")(function* (workspaceId: number, findingId: number, req: DetailPageRequest) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<FindingRow>`${selectFindings(sql)} WHERE f.workspace_id = ${workspaceId} AND f.id = ${findingId}`
   const row = rows[0]
-  return row === undefined ? undefined : toFinding(row)
+  if (row === undefined) return undefined
+  const page = yield* detailPage(workspaceId, row, req)
+  return {
+    ...toFinding(row, page.rows),
+    details_pagination: {
+      page: req.page,
+      page_size: req.pageSize,
+      total: page.total,
+      total_pages: Math.ceil(page.total / req.pageSize),
+      status: req.status,
+      q: req.q,
+    },
+  } satisfies Finding
 })
 
-/** One keyset page (ids above `afterId`, ascending) for the streamed export. */
+/** Up to `limit` rows of a finding after position `afterSeq` (keyset, stored order), for the streamed export. */
+export const resultRowsAfter = Effect.fn("FindingsStore.resultRowsAfter")(function* (
+  workspaceId: number,
+  findingId: number,
+  afterSeq: number,
+  limit: number,
+) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<ResultRow>`${selectResults(sql)}
+    WHERE r.workspace_id = ${workspaceId} AND r.finding_id = ${findingId} AND r.seq > ${afterSeq} ORDER BY r.seq LIMIT ${limit}`
+  return rows
+})
+
+/** One keyset page of findings (ids above `afterId`, ascending, without rows) for the streamed export. */
 export const findingsPage = Effect.fn("FindingsStore.page")(function* (
   workspaceId: number,
   scanId: number,
@@ -116,7 +200,7 @@ export const findingsPage = Effect.fn("FindingsStore.page")(function* (
   const rows = yield* sql<FindingRow>`${selectFindings(sql)}
     WHERE ${filterClause(sql, workspaceId, scanId, filter)} AND f.id > ${afterId}
     ORDER BY f.id LIMIT ${limit}`
-  return rows.map(toFinding)
+  return rows.map((r) => toFinding(r))
 })
 
 /** Whether the scan has this service (the findings route's service must be in the scan). */

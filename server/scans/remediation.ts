@@ -2,15 +2,16 @@
  * Remediation of one detail row of a finding (issue 5 "Remediation"; scanning §4 remediation statuses).
  *
  * Request (POST /api/findings/{id}/remediate, needs remediate_findings), in one transaction:
- *   find the row (by resource_id + region) → refuse compliant rows, rows already remediated or in progress, and checks
+ *   find the result row (by its `result_seq`, else by resource_id + region) → refuse compliant rows, rows already remediated or in progress, and checks
  *   without a fixer (409) → record `remediate = { status: "pending", message, attempted_at, attempted_by: {id, email} }`
- *   on the row + a `remediations` row → enqueue `findings.remediate` → audit.
+ *   on the result row + a `remediations` row pointing at it → enqueue `findings.remediate` → audit.
  * Job: open the account's credentials in memory, run the check's fixer (which applies the fix and re-reads the
  * resource to verify), then record `remediate = { status: "remediated" | "failed", message, attempted_at,
- * attempted_by }` on the row; the finding becomes `remediated` when every non-compliant row is; service and scan
+ * attempted_by }` on the row; the finding's remediated count is recomputed from its non-compliant rows and the finding
+ * becomes `remediated` when every non-compliant row is; service and scan
  * counts are recomputed; the outcome is audited. A fixer that throws records "failed" with its message (the user can
  * try again); a crash mid-job is retried once by pg-boss.
- * Lock order: scan row, service row, finding row.
+ * Lock order: scan row, service row, finding row, result row.
  */
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -25,7 +26,8 @@ import { logLine } from "../log.ts"
 import { loadSealedAccount } from "../accounts/accounts-store.ts"
 import { openCredentials } from "../accounts/credential-vault.ts"
 import { recordAudit } from "./audit.ts"
-import { allFailingRowsRemediated, type StoredRow } from "./finding-rows.ts"
+import { findingRemediated, type StoredRow } from "./finding-rows.ts"
+import { toDetailRow, type ResultRow } from "./results.ts"
 import { fixerInfo, fixTargetFor, runFixer, type FixOutcome } from "./fixers.ts"
 import { lockScan, recountScan, recountService } from "./scans-store.ts"
 import { enqueueInTransaction } from "./transactional-enqueue.ts"
@@ -35,13 +37,28 @@ export type RemediatePayload = typeof RemediatePayload.Type
 
 const REMEDIATION_TIMEOUT_MS = 120_000
 
-const sameRow = (row: StoredRow, wanted: Readonly<Record<string, unknown>>) =>
-  String(row["resource_id"]) === String(wanted["resource_id"]) && String(row["region"]) === String(wanted["region"])
+const remediateStatus = (row: Pick<ResultRow, "remediate">): unknown => row.remediate?.["status"]
 
-const remediateOf = (row: StoredRow): { readonly status?: unknown } | undefined => {
-  const r = row["remediate"]
-  return typeof r === "object" && r !== null ? (r as { status?: unknown }) : undefined
-}
+const selectResult = (sql: SqlClient.SqlClient) => sql`SELECT seq, resource_id, region, compliant, fields, remediate FROM results`
+
+/** The finding's row the client names: its `result_seq` when it still holds that resource, else resource id + region. */
+const findResultRow = (workspaceId: number, findingId: number, wanted: Readonly<Record<string, unknown>>) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const seq = wanted["result_seq"]
+    const resourceId = String(wanted["resource_id"])
+    const region = String(wanted["region"])
+    if (typeof seq === "number" && Number.isInteger(seq) && seq >= 0 && seq <= 2_147_483_647) {
+      const bySeq = yield* sql<ResultRow>`${selectResult(sql)}
+        WHERE workspace_id = ${workspaceId} AND finding_id = ${findingId} AND seq = ${seq} FOR UPDATE`
+      const row = bySeq[0]
+      if (row !== undefined && row.resource_id === resourceId && row.region === region) return row
+    }
+    const byId = yield* sql<ResultRow>`${selectResult(sql)}
+      WHERE workspace_id = ${workspaceId} AND finding_id = ${findingId} AND resource_id = ${resourceId} AND region = ${region}
+      ORDER BY compliant NULLS LAST, seq LIMIT 1 FOR UPDATE`
+    return byId[0]
+  })
 
 /** The API side: validates, records "pending" on the row, enqueues the job (same transaction), audits. */
 export const requestRemediation = (
@@ -58,37 +75,35 @@ export const requestRemediation = (
         errors: [{ path: "details.resource_id", message: ScanningServerMessages.rowNotInFinding }],
       })
     }
-    const found = yield* sql<{ scan_id: number; details: ReadonlyArray<StoredRow>; check_id: string; cloud_provider_id: number }>`
-      SELECT f.scan_id, f.details, f.check_id, s.cloud_provider_id::int AS cloud_provider_id
+    const found = yield* sql<{ scan_id: number; check_id: string; cloud_provider_id: number }>`
+      SELECT f.scan_id, f.check_id, s.cloud_provider_id::int AS cloud_provider_id
       FROM findings f JOIN scans s ON s.id = f.scan_id
       WHERE f.workspace_id = ${ctx.workspaceId} AND f.id = ${findingId}`
     if (found[0] === undefined) return yield* new NotFound({ message: ScanningServerMessages.findingNotFound })
     yield* lockScan(ctx.workspaceId, found[0].scan_id)
-    const rows = yield* sql<{ details: ReadonlyArray<StoredRow>; check_id: string }>`
-      SELECT details, check_id FROM findings WHERE workspace_id = ${ctx.workspaceId} AND id = ${findingId} FOR UPDATE`
-    const finding = rows[0]!
-    const index = finding.details.findIndex((r) => sameRow(r, wanted))
-    const row = finding.details[index]
+    yield* sql`SELECT id FROM findings WHERE workspace_id = ${ctx.workspaceId} AND id = ${findingId} FOR UPDATE`
+    const finding = found[0]
+    const row = yield* findResultRow(ctx.workspaceId, findingId, wanted)
     if (row === undefined) {
       return yield* new ValidationError({
         message: ScanningServerMessages.rowNotInFinding,
         errors: [{ path: "details", message: ScanningServerMessages.rowNotInFinding }],
       })
     }
-    if (row["compliance"] !== false) return yield* new Conflict({ message: ScanningServerMessages.rowCompliant })
-    const current = remediateOf(row)?.status
+    if (row.compliant !== false) return yield* new Conflict({ message: ScanningServerMessages.rowCompliant })
+    const current = remediateStatus(row)
     if (current === "remediated") return yield* new Conflict({ message: ScanningServerMessages.rowAlreadyRemediated })
     if (current === "pending" || current === "running") return yield* new Conflict({ message: ScanningServerMessages.remediationPending })
-    const fixer = fixerInfo(finding.check_id, found[0].cloud_provider_id)
-    if (row["error_code"] !== undefined || fixer === undefined) {
+    const fixer = fixerInfo(finding.check_id, finding.cloud_provider_id)
+    if (row.fields["error_code"] !== undefined || fixer === undefined) {
       return yield* new Conflict({ message: ScanningServerMessages.noFixer })
     }
 
     const users = yield* sql<{ email: string }>`SELECT email FROM users WHERE id = ${ctx.userId}`
     const attemptedBy = { id: ctx.userId, email: users[0]?.email ?? "" }
     const inserted = yield* sql<{ id: number; requested_at: Date | string }>`
-      INSERT INTO remediations (workspace_id, finding_id, check_id, resource_id, region, requested_by)
-      VALUES (${ctx.workspaceId}, ${findingId}, ${finding.check_id}, ${String(row["resource_id"])}, ${String(row["region"])}, ${ctx.userId})
+      INSERT INTO remediations (workspace_id, finding_id, check_id, resource_id, region, result_seq, requested_by)
+      VALUES (${ctx.workspaceId}, ${findingId}, ${finding.check_id}, ${row.resource_id}, ${row.region}, ${row.seq}, ${ctx.userId})
       RETURNING id, requested_at`
     const remediationId = inserted[0]!.id
     const record = {
@@ -97,9 +112,9 @@ export const requestRemediation = (
       attempted_at: new Date(inserted[0]!.requested_at).toISOString(),
       attempted_by: attemptedBy,
     }
-    yield* sql`UPDATE findings SET details = jsonb_set(details, ${`{${index},remediate}`}::text[], ${JSON.stringify(record)}::jsonb),
-                 updated_at = now()
-               WHERE workspace_id = ${ctx.workspaceId} AND id = ${findingId}`
+    yield* sql`UPDATE results SET remediate = ${JSON.stringify(record)}::jsonb
+               WHERE workspace_id = ${ctx.workspaceId} AND finding_id = ${findingId} AND seq = ${row.seq}`
+    yield* sql`UPDATE findings SET updated_at = now() WHERE workspace_id = ${ctx.workspaceId} AND id = ${findingId}`
     const [jobId] = yield* enqueueInTransaction(job, [{ payload: { workspace_id: ctx.workspaceId, remediation_id: remediationId } }], {
       workspaceId: ctx.workspaceId,
       userId: ctx.userId,
@@ -114,13 +129,13 @@ export const requestRemediation = (
       details: {
         remediation_id: remediationId,
         check_id: finding.check_id,
-        resource_id: row["resource_id"],
-        region: row["region"],
+        resource_id: row.resource_id,
+        region: row.region,
         may_cut_access: fixer.cutsAccess ?? false,
       },
       ip: ctx.ip,
     })
-    return { ...row, remediate: record } as DetailRow
+    return toDetailRow({ ...row, remediate: record })
   })
 
 interface Claimed {
@@ -128,6 +143,7 @@ interface Claimed {
   readonly checkId: string
   readonly resourceId: string
   readonly region: string
+  readonly seq: number
   readonly row: StoredRow
   readonly accountId: number
   readonly cloudProviderId: number
@@ -139,16 +155,20 @@ const claimRemediation = (p: RemediatePayload) =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const rows = yield* sql<{
-        finding_id: number; check_id: string; resource_id: string; region: string; status: string
-        details: ReadonlyArray<StoredRow>; account_id: number; cloud_provider_id: number; requested_by: number | null; email: string | null
-      }>`SELECT r.finding_id, r.check_id, r.resource_id, r.region, r.status, f.details, s.account_id,
+        finding_id: number; check_id: string; resource_id: string; region: string; status: string; result_seq: number | null
+        account_id: number; cloud_provider_id: number; requested_by: number | null; email: string | null
+      }>`SELECT r.finding_id, r.check_id, r.resource_id, r.region, r.status, r.result_seq, s.account_id,
                 s.cloud_provider_id::int AS cloud_provider_id, r.requested_by, u.email
          FROM remediations r JOIN findings f ON f.id = r.finding_id JOIN scans s ON s.id = f.scan_id
          LEFT JOIN users u ON u.id = r.requested_by
          WHERE r.workspace_id = ${p.workspace_id} AND r.id = ${p.remediation_id} FOR UPDATE OF r`
       const r = rows[0]
       if (r === undefined || (r.status !== "pending" && r.status !== "running")) return undefined
-      const row = r.details.find((d) => sameRow(d, { resource_id: r.resource_id, region: r.region }))
+      const row = yield* findResultRow(p.workspace_id, r.finding_id, {
+        resource_id: r.resource_id,
+        region: r.region,
+        ...(r.result_seq === null ? {} : { result_seq: r.result_seq }),
+      })
       if (row === undefined) return undefined
       yield* sql`UPDATE remediations SET status = 'running', started_at = coalesce(started_at, now())
                  WHERE workspace_id = ${p.workspace_id} AND id = ${p.remediation_id}`
@@ -157,7 +177,8 @@ const claimRemediation = (p: RemediatePayload) =>
         checkId: r.check_id,
         resourceId: r.resource_id,
         region: r.region,
-        row,
+        seq: row.seq,
+        row: toDetailRow(row),
         accountId: r.account_id,
         cloudProviderId: r.cloud_provider_id,
         requestedBy: r.requested_by === null ? null : { id: r.requested_by, email: r.email ?? "" },
@@ -175,10 +196,9 @@ const finishRemediation = (p: RemediatePayload, claimed: Claimed, outcome: FixOu
       if (target === undefined) return
       yield* lockScan(p.workspace_id, target.scan_id)
       yield* sql`SELECT id FROM scan_services WHERE workspace_id = ${p.workspace_id} AND id = ${target.scan_service_id} FOR UPDATE`
-      const rows = yield* sql<{ details: ReadonlyArray<StoredRow> }>`
-        SELECT details FROM findings WHERE workspace_id = ${p.workspace_id} AND id = ${claimed.findingId} FOR UPDATE`
-      const details = rows[0]?.details
-      if (details === undefined) return
+      const locked = yield* sql<{ resources_failing: number }>`
+        SELECT resources_failing FROM findings WHERE workspace_id = ${p.workspace_id} AND id = ${claimed.findingId} FOR UPDATE`
+      if (locked[0] === undefined) return
       const status = outcome.status
       const record: RemediationRecord = {
         status,
@@ -186,9 +206,16 @@ const finishRemediation = (p: RemediatePayload, claimed: Claimed, outcome: FixOu
         attempted_at: new Date().toISOString(),
         attempted_by: claimed.requestedBy as RemediationRecord["attempted_by"],
       }
-      const next = details.map((d) => (sameRow(d, { resource_id: claimed.resourceId, region: claimed.region }) ? { ...d, remediate: record } : d))
-      const findingStatus = allFailingRowsRemediated(next) ? "remediated" : undefined
-      yield* sql`UPDATE findings SET details = ${JSON.stringify(next)}::jsonb, updated_at = now(),
+      yield* sql`UPDATE results SET remediate = ${JSON.stringify(record)}::jsonb
+                 WHERE workspace_id = ${p.workspace_id} AND finding_id = ${claimed.findingId} AND seq = ${claimed.seq}`
+      // Non-compliant rows are seq 0 … resources_failing − 1: the recount reads this finding's failing rows only.
+      const failing = locked[0].resources_failing
+      const remediated = (yield* sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM results
+        WHERE workspace_id = ${p.workspace_id} AND finding_id = ${claimed.findingId} AND seq < ${failing}
+          AND remediate->>'status' IN ('remediated', 'pass')`)[0]!.n
+      const findingStatus = findingRemediated({ failing, remediated }) ? "remediated" : undefined
+      yield* sql`UPDATE findings SET resources_remediated = ${remediated}, updated_at = now(),
                    status = coalesce(${findingStatus ?? null}, status)
                  WHERE workspace_id = ${p.workspace_id} AND id = ${claimed.findingId}`
       yield* sql`UPDATE remediations SET status = ${status === "failed" ? "failed" : "remediated"}, message = ${outcome.message.slice(0, 2000)}, finished_at = now()

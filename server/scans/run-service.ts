@@ -29,7 +29,8 @@ import { scanServiceInThread } from "../scanner/aws/scan-in-thread.ts"
 import { scanAzureService } from "../scanner/azure/scan-service.ts"
 import { scanGcpService } from "../scanner/gcp/scan-service.ts"
 import { openCredentials } from "../accounts/credential-vault.ts"
-import { toFindingDraft, type FindingDraft } from "./finding-rows.ts"
+import { toFindingDraft } from "./finding-rows.ts"
+import { writeFindings } from "./results.ts"
 import { fixTargetFor, type FixTarget } from "./fixers.ts"
 import { lockScan, rollUpScan } from "./scans-store.ts"
 import { ScanningTexts } from "./texts.ts"
@@ -47,8 +48,6 @@ export const RUN_SERVICE_JOB = "scans.run-service"
 export const RUN_SERVICE_RETRY_LIMIT = 2
 /** How often a running job proves it is alive and checks for cancellation. */
 export const HEARTBEAT_MS = 3_000
-/** Findings per INSERT statement. */
-export const WRITE_BATCH = 200
 
 const isOpen = (status: string | undefined) => status === "pending" || status === "running"
 
@@ -99,30 +98,6 @@ export const failService = (p: RunServicePayload, reason: string) =>
     }),
   )
 
-const insertFindings = (p: RunServicePayload, serviceId: number, drafts: ReadonlyArray<FindingDraft>) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    for (let i = 0; i < drafts.length; i += WRITE_BATCH) {
-      const batch = drafts.slice(i, i + WRITE_BATCH).map((d) => ({
-        workspace_id: p.workspace_id,
-        scan_id: p.scan_id,
-        scan_service_id: p.scan_service_id,
-        service_id: serviceId,
-        check_id: d.check_id,
-        severity: d.severity,
-        status: d.status,
-        title: d.title,
-        description: d.description,
-        policy_check: d.policy_check,
-        remediation: d.remediation,
-        field_labels: JSON.stringify(d.field_labels),
-        details: JSON.stringify(d.details),
-        compliance: JSON.stringify(d.compliance),
-      }))
-      yield* sql`INSERT INTO findings ${sql.insert(batch as unknown as readonly [Record<string, unknown>, ...Array<Record<string, unknown>>])} ON CONFLICT (scan_id, check_id) DO NOTHING`
-    }
-  })
-
 /** Writes the findings and completes the service in one transaction; false when the work was already done or canceled. */
 export const completeService = (
   p: RunServicePayload,
@@ -132,11 +107,28 @@ export const completeService = (
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       if (!isOpen(yield* lockScan(p.workspace_id, p.scan_id))) return false
-      const rows = yield* sql<{ status: string; service_id: number }>`
-        SELECT status, service_id FROM scan_services WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_service_id} FOR UPDATE`
+      const rows = yield* sql<{
+        status: string; service_id: number; service_key: string; account_id: number; cloud_account_id: string; cloud_provider_id: number
+      }>`
+        SELECT ss.status, ss.service_id, cs.key AS service_key, s.account_id, a.cloud_account_id, s.cloud_provider_id::int AS cloud_provider_id
+        FROM scan_services ss JOIN scans s ON s.id = ss.scan_id JOIN accounts a ON a.id = s.account_id
+          JOIN cloud_services cs ON cs.id = ss.service_id
+        WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id} FOR UPDATE OF ss`
       const row = rows[0]
       if (row === undefined || !isOpen(row.status)) return false
-      yield* insertFindings(p, row.service_id, result.findings.map(toFindingDraft))
+      yield* writeFindings(
+        {
+          workspaceId: p.workspace_id,
+          scanId: p.scan_id,
+          scanServiceId: p.scan_service_id,
+          serviceId: row.service_id,
+          serviceKey: row.service_key,
+          accountId: row.account_id,
+          cloudAccountId: row.cloud_account_id,
+          cloudProviderId: row.cloud_provider_id,
+        },
+        result.findings.map(toFindingDraft),
+      )
       yield* sql`
         UPDATE scan_services ss SET status = 'completed', last_scanned_at = now(), heartbeat_at = now(), error = NULL,
           findings_count = f.total, failed_findings = f.failed, passed_findings = f.total - f.failed,

@@ -102,7 +102,7 @@ import {
   ScanStartResponse,
   ScansQuery,
 } from "./scans.ts"
-import { FindingListResponse, FindingResponse, FindingsQuery, RemediatePayload, RemediateResponse } from "./findings.ts"
+import { FindingDetailQuery, FindingListResponse, FindingResponse, FindingsQuery, RemediatePayload, RemediateResponse } from "./findings.ts"
 
 // ---------------------------------------------------------------------------------------------------
 // system
@@ -473,6 +473,7 @@ export class FindingsGroup extends HttpApiGroup.make("findings")
     }),
     HttpApiEndpoint.get("get", "/api/findings/:id", {
       params: FindingIdParams,
+      query: FindingDetailQuery,
       success: FindingResponse,
       error: [...WorkspaceErrors, NotFound, ...CommonErrors],
     }),

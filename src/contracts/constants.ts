@@ -61,6 +61,13 @@ export const PageSizes = {
   roles: 10,
 } as const
 
+/** Beyond the spec: paging of a finding's detail rows (GET /api/findings/{id}?details_page…). */
+export const DetailPaging = {
+  defaultPageSize: 50,
+  maxPageSize: 500,
+  maxQueryLength: 256,
+} as const
+
 export const Toasts = {
   defaultMs: 4000,
   successMs: 2000,

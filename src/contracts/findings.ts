@@ -4,8 +4,8 @@
  */
 import { Schema } from "effect"
 import { FindingId, ScanId, ServiceId, UserId } from "./ids.ts"
-import { NullableTimestamp, Timestamp, paginated, withData } from "./common.ts"
-import { DetailDisplay } from "./constants.ts"
+import { Count, NullableTimestamp, Timestamp, paginated, withData } from "./common.ts"
+import { DetailDisplay, DetailPaging } from "./constants.ts"
 
 export const SEVERITIES = ["critical", "high", "medium", "low"] as const
 export const Severity = Schema.Literals(SEVERITIES)
@@ -77,6 +77,28 @@ export const ComplianceRef = Schema.Struct({
 })
 export type ComplianceRef = typeof ComplianceRef.Type
 
+/**
+ * Which detail rows a finding detail page holds (`details_status`): non-compliant rows (`fail`, remediated ones
+ * included), rows that are not non-compliant (`pass`), or non-compliant rows whose remediation succeeded (`remediated`).
+ */
+export const DETAIL_STATUSES = ["fail", "pass", "remediated"] as const
+export const DetailStatus = Schema.Literals(DETAIL_STATUSES)
+export type DetailStatus = typeof DetailStatus.Type
+
+/**
+ * Beyond the spec: the page of `details[]` a finding detail carries (rows in stored order: every non-compliant row
+ * first), with the filter it was read with. Only on GET /api/findings/{id}; list items carry counts and no rows.
+ */
+export const DetailsPagination = Schema.Struct({
+  page: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
+  page_size: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
+  total: Count,
+  total_pages: Count,
+  status: Schema.NullOr(DetailStatus),
+  q: Schema.NullOr(Schema.String),
+})
+export type DetailsPagination = typeof DetailsPagination.Type
+
 /** Scanning §3 finding, plus check_id, remediation guidance and compliance references. */
 export const Finding = Schema.Struct({
   id: FindingId,
@@ -97,8 +119,25 @@ export const Finding = Schema.Struct({
   check_id: Schema.String,
   remediation: Schema.NullOr(Schema.String),
   compliance: Schema.Array(ComplianceRef),
+  /** Resources the check evaluated (detail rows in all). */
+  resources_checked: Count,
+  /** Non-compliant resources (rows with compliance false, remediated ones included). */
+  resources_failing: Count,
+  /** Non-compliant resources whose remediation succeeded. */
+  resources_remediated: Count,
+  details_pagination: Schema.optionalKey(DetailsPagination),
 })
 export type Finding = typeof Finding.Type
+
+/** GET /api/findings/{id}?details_page&details_page_size&details_status&details_q (beyond the spec: paged rows). */
+export const FindingDetailQuery = Schema.Struct({
+  details_page: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))),
+  details_page_size: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: DetailPaging.maxPageSize }))),
+  details_status: Schema.optionalKey(DetailStatus),
+  /** Rows whose resource id contains this text (case-insensitive). */
+  details_q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(DetailPaging.maxQueryLength))),
+})
+export type FindingDetailQuery = typeof FindingDetailQuery.Type
 
 /** GET /api/findings?scan_id&service_id&page&page_size[&status=a,b]. */
 export const FindingsQuery = Schema.Struct({

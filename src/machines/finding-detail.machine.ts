@@ -7,6 +7,10 @@
  *   pending the finding is re-read every 5 s (`remediationPoll`, beyond the spec: the remediation runs as a job), so
  *   'View Status' turns into 'View Remediated' / 'View Error' on its own; polling stops when nothing is pending and when
  *   the page is left.
+ *   Beyond the spec, the detail rows are paged on the server (a finding can hold 100,000 resources): `details.pageRequested`,
+ *   `details.statusChanged` (all / failing / passing / remediated, back to page 1) and `details.searchChanged` (a resource
+ *   id search, sent after `searchDebounce` of quiet typing, back to page 1) read that page (`loaded.fetching`); a page that
+ *   cannot be read keeps the rows shown and toasts the §8 text.
  * - `viewer`: the user's remediate_findings permission (`loadViewer`); unknown reads as "not allowed".
  * - `dialog`: none | open (the remediation dialog of one row as a child). `row.remediateRequested` without the
  *   permission toasts "You don't have permission to remediate findings" (the view also disables the button with the
@@ -16,7 +20,8 @@
  * `finding.backRequested` (Go Back) returns to the service's findings list.
  */
 import { assign, enqueueActions, fromPromise, raise, setup } from "xstate"
-import { remediationState, type DetailRow, type Finding } from "../contracts/findings.ts"
+import { remediationState, type DetailRow, type DetailStatus, type Finding, type FindingDetailQuery } from "../contracts/findings.ts"
+import { DetailPaging } from "../contracts/constants.ts"
 import type { FindingId, ScanId } from "../contracts/ids.ts"
 import { ScanningMessages } from "../contracts/messages.ts"
 import { toFailure, type NavigateParams, type NotifyParams } from "./auth-effects.ts"
@@ -27,6 +32,31 @@ import { findingsPath } from "./scan-detail.machine.ts"
 
 /** Beyond the spec: how often a finding with a pending remediation is re-read. */
 export const REMEDIATION_POLL_MS = 5_000
+/** Beyond the spec: quiet typing time before a resource search is sent. */
+export const SEARCH_DEBOUNCE_MS = 300
+
+/** Which page of the detail rows is shown. */
+export interface DetailsQuery {
+  readonly page: number
+  readonly status: DetailStatus | null
+  /** The search text as typed (sent trimmed; empty = no search). */
+  readonly q: string
+}
+
+export const INITIAL_DETAILS_QUERY: DetailsQuery = { page: 1, status: null, q: "" }
+
+/** The request of one page of the finding. */
+export const findingRequest = (context: Pick<FindingDetailContext, "findingId" | "query">): { readonly id: FindingId } & FindingDetailQuery => ({
+  id: context.findingId,
+  details_page: context.query.page,
+  details_page_size: DetailPaging.defaultPageSize,
+  ...(context.query.status === null ? {} : { details_status: context.query.status }),
+  ...(context.query.q.trim() === "" ? {} : { details_q: context.query.q.trim() }),
+})
+
+/** The last page number of the rows the finding's current filter matches (1 when there are none). */
+export const lastDetailsPage = (finding: Pick<Finding, "details_pagination"> | null): number =>
+  Math.max(1, finding?.details_pagination?.total_pages ?? 1)
 
 export interface FindingDetailInput {
   readonly scanId: ScanId
@@ -38,8 +68,9 @@ export interface FindingDetailContext extends FindingDetailInput {
   readonly finding: Finding | null
   readonly error: string | null
   readonly viewer: ScanViewer | null
-  /** The row whose dialog is open. */
+  /** The row (index in the page shown) whose dialog is open. */
   readonly activeRow: number | null
+  readonly query: DetailsQuery
 }
 
 export type FindingDetailEvent =
@@ -51,6 +82,9 @@ export type FindingDetailEvent =
   | { readonly type: "remediation.rowChanged"; readonly rowIndex: number; readonly row: DetailRow }
   /** Raised when the finding changed outside a load (the detail region re-decides whether to poll). */
   | { readonly type: "finding.changed" }
+  | { readonly type: "details.pageRequested"; readonly page: number }
+  | { readonly type: "details.statusChanged"; readonly status: DetailStatus | null }
+  | { readonly type: "details.searchChanged"; readonly q: string }
 
 /** Whether any row waits for its remediation's outcome. */
 export const hasPendingRemediation = (finding: Pick<Finding, "details"> | null): boolean =>
@@ -78,7 +112,7 @@ export const findingDetailMachine = setup({
     input: {} as FindingDetailInput,
   },
   actors: {
-    getFinding: fromPromise<Finding, { readonly id: FindingId }>(async () => {
+    getFinding: fromPromise<Finding, { readonly id: FindingId } & FindingDetailQuery>(async () => {
       throw new Error("getFinding is not provided")
     }),
     loadViewer: fromPromise<ScanViewer, void>(async () => {
@@ -88,6 +122,7 @@ export const findingDetailMachine = setup({
   },
   delays: {
     remediationPoll: REMEDIATION_POLL_MS,
+    searchDebounce: SEARCH_DEBOUNCE_MS,
   },
   guards: {
     hasPending: ({ context }) => hasPendingRemediation(context.finding),
@@ -96,6 +131,15 @@ export const findingDetailMachine = setup({
       event.type === "row.remediateRequested" && rowAt(context, event.rowIndex)?.compliance === false,
     hasRecord: ({ context, event }) =>
       event.type === "row.viewRequested" && rowAt(context, event.rowIndex)?.remediate !== undefined,
+    /** A page that exists and is not the one shown. */
+    isOtherPage: ({ context, event }) =>
+      event.type === "details.pageRequested" &&
+      Number.isInteger(event.page) &&
+      event.page >= 1 &&
+      event.page <= lastDetailsPage(context.finding) &&
+      event.page !== context.query.page,
+    isOtherStatus: ({ context, event }) => event.type === "details.statusChanged" && event.status !== context.query.status,
+    isOtherSearch: ({ context, event }) => event.type === "details.searchChanged" && event.q !== context.query.q,
   },
   actions: {
     assignFinding: assign({ finding: ({ event }) => outputOf<Finding>(event), error: null }),
@@ -120,6 +164,15 @@ export const findingDetailMachine = setup({
       return { finding: { ...context.finding, details } }
     }),
     announceChange: raise({ type: "finding.changed" }),
+    assignPage: assign({
+      query: ({ context, event }) => (event.type === "details.pageRequested" ? { ...context.query, page: event.page } : context.query),
+    }),
+    assignStatus: assign({
+      query: ({ context, event }) => (event.type === "details.statusChanged" ? { ...context.query, status: event.status, page: 1 } : context.query),
+    }),
+    assignSearch: assign({
+      query: ({ context, event }) => (event.type === "details.searchChanged" ? { ...context.query, q: event.q, page: 1 } : context.query),
+    }),
     /** The open dialog follows its row when the finding is re-read. */
     forwardActiveRow: enqueueActions(({ context, enqueue }) => {
       if (context.activeRow === null) return
@@ -134,7 +187,7 @@ export const findingDetailMachine = setup({
 }).createMachine({
   id: "findingDetail",
   type: "parallel",
-  context: ({ input }) => ({ ...input, finding: null, error: null, viewer: null, activeRow: null }),
+  context: ({ input }) => ({ ...input, finding: null, error: null, viewer: null, activeRow: null, query: INITIAL_DETAILS_QUERY }),
   on: {
     "finding.backRequested": { actions: { type: "navigate", params: ({ context }) => ({ to: backPath(context) }) } },
     "remediation.rowChanged": { actions: ["applyReportedRow", "announceChange"] },
@@ -147,7 +200,7 @@ export const findingDetailMachine = setup({
           invoke: {
             id: "getFinding",
             src: "getFinding",
-            input: ({ context }) => ({ id: context.findingId }),
+            input: ({ context }) => findingRequest(context),
             onDone: { target: "loaded", actions: "assignFinding" },
             onError: { target: "failed", actions: "assignError" },
           },
@@ -155,6 +208,11 @@ export const findingDetailMachine = setup({
         failed: { on: { "finding.retryRequested": "loading" } },
         loaded: {
           initial: "routing",
+          on: {
+            "details.pageRequested": { guard: "isOtherPage", target: ".fetching", actions: "assignPage" },
+            "details.statusChanged": { guard: "isOtherStatus", target: ".fetching", actions: "assignStatus" },
+            "details.searchChanged": { guard: "isOtherSearch", target: ".debouncing", reenter: true, actions: "assignSearch" },
+          },
           states: {
             routing: { always: [{ guard: "hasPending", target: "watching" }, { target: "still" }] },
             still: { on: { "finding.changed": "routing" } },
@@ -163,9 +221,22 @@ export const findingDetailMachine = setup({
               invoke: {
                 id: "reloadFinding",
                 src: "getFinding",
-                input: ({ context }) => ({ id: context.findingId }),
+                input: ({ context }) => findingRequest(context),
                 onDone: { target: "routing", actions: ["assignFinding", "forwardActiveRow"] },
                 onError: { target: "watching" },
+              },
+            },
+            debouncing: { after: { searchDebounce: "fetching" } },
+            fetching: {
+              invoke: {
+                id: "fetchPage",
+                src: "getFinding",
+                input: ({ context }) => findingRequest(context),
+                onDone: { target: "routing", actions: "assignFinding" },
+                onError: {
+                  target: "routing",
+                  actions: { type: "notify", params: { kind: "error", message: ScanningMessages.loadFindingFailed } },
+                },
               },
             },
           },

@@ -13,7 +13,15 @@
  */
 import type { OkMessage } from "../contracts/common.ts"
 import type { Account, AccountDetail, AddAccountPayload, AddAccountResponse } from "../contracts/accounts.ts"
-import type { DetailRow, Finding, FindingListResponse, FindingsQuery, RemediateResponse, Severity } from "../contracts/findings.ts"
+import type {
+  DetailRow,
+  Finding,
+  FindingDetailQuery,
+  FindingListResponse,
+  FindingsQuery,
+  RemediateResponse,
+  Severity,
+} from "../contracts/findings.ts"
 import type { AccountId, CloudProviderId, FindingId, ScanId, ServiceId, UserId } from "../contracts/ids.ts"
 import type { CloudProvider } from "../contracts/providers.ts"
 import type {
@@ -86,7 +94,8 @@ export interface ScanEffects {
   /** POST /api/scans/{id}/cancel (beyond the spec). */
   readonly cancelScan: EffectCall<{ readonly id: ScanId }, CancelScanResponse>
   readonly listFindings: EffectCall<FindingsQuery, FindingListResponse>
-  readonly getFinding: EffectCall<{ readonly id: FindingId }, Finding>
+  /** GET /api/findings/{id} with one page of its detail rows (the query's page, size, status filter and search). */
+  readonly getFinding: EffectCall<{ readonly id: FindingId } & FindingDetailQuery, Finding>
   readonly remediate: EffectCall<{ readonly id: FindingId; readonly details: DetailRow }, RemediateResponse>
   /** GET /api/scans/{id}/export: the file, named by `exportFileName`. */
   readonly exportFindings: EffectCall<ExportRequest, ExportedFile>

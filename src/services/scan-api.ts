@@ -27,7 +27,14 @@ import {
   type AddAccountPayload,
 } from "../contracts/accounts.ts"
 import { Query } from "../contracts/constants.ts"
-import { FindingListResponse, FindingResponse, RemediateResponse, type DetailRow, type FindingsQuery } from "../contracts/findings.ts"
+import {
+  FindingListResponse,
+  FindingResponse,
+  RemediateResponse,
+  type DetailRow,
+  type FindingDetailQuery,
+  type FindingsQuery,
+} from "../contracts/findings.ts"
 import type { AccountId, CloudProviderId, FindingId, ScanId } from "../contracts/ids.ts"
 import { hasPermission, unionPermissions } from "../contracts/permissions.ts"
 import { CloudProvidersResponse, type CloudProvider } from "../contracts/providers.ts"
@@ -85,7 +92,7 @@ export interface ScanApi {
   readonly scan: (params: { readonly id: ScanId }, signal?: AbortSignal) => Promise<Response<"scan">>
   readonly cancelScan: (params: { readonly id: ScanId }, signal?: AbortSignal) => Promise<Response<"cancelScan">>
   readonly findings: (query: FindingsQuery, signal?: AbortSignal) => Promise<Response<"findings">>
-  readonly finding: (params: { readonly id: FindingId }, signal?: AbortSignal) => Promise<Response<"finding">>
+  readonly finding: (params: { readonly id: FindingId; readonly query?: FindingDetailQuery }, signal?: AbortSignal) => Promise<Response<"finding">>
   readonly remediate: (params: { readonly id: FindingId; readonly details: DetailRow }, signal?: AbortSignal) => Promise<Response<"remediate">>
   readonly exportScan: (params: { readonly id: ScanId; readonly query: ExportQuery }, signal?: AbortSignal) => Promise<unknown>
 }
@@ -114,7 +121,8 @@ export const createScanApi = (client: ApiClient): ScanApi => {
     scan: ({ id }, signal) => client.request(at("scan", { id }), signalOpt(signal)),
     cancelScan: ({ id }, signal) => client.request(at("cancelScan", { id }), signalOpt(signal)),
     findings: (query, signal) => client.request(E.findings, { query: query as QueryValues, ...signalOpt(signal) }),
-    finding: ({ id }, signal) => client.request(at("finding", { id }), signalOpt(signal)),
+    finding: ({ id, query }, signal) =>
+      client.request(at("finding", { id }), { ...(query === undefined ? {} : { query: query as QueryValues }), ...signalOpt(signal) }),
     remediate: ({ id, details }, signal) => client.request(at("remediate", { id }), { body: { details }, ...signalOpt(signal) }),
     exportScan: ({ id, query }, signal) => client.request(at("exportScan", { id }), { query: query as QueryValues, ...signalOpt(signal) }),
   }
@@ -247,7 +255,7 @@ export const scanEffectsFrom = (services: ScanServices, api: ScanApi = createSca
     getScan: ({ id }, signal) => api.scan({ id }, signal).then((r) => r.data),
     cancelScan: ({ id }, signal) => api.cancelScan({ id }, signal),
     listFindings: (query, signal) => api.findings(query, signal),
-    getFinding: ({ id }, signal) => api.finding({ id }, signal).then((r) => r.data),
+    getFinding: ({ id, ...query }, signal) => api.finding({ id, query }, signal).then((r) => r.data),
     remediate: (params, signal) => api.remediate(params, signal),
     exportFindings,
   }

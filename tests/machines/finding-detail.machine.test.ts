@@ -1,18 +1,34 @@
 import { describe, expect, it } from "vitest"
 import { createActor, SimulatedClock, type ActorRefFrom } from "xstate"
-import type { DetailRow, Finding, RemediateResponse } from "../../src/contracts/findings.ts"
+import type { DetailRow, Finding, FindingDetailQuery, RemediateResponse } from "../../src/contracts/findings.ts"
 import type { FindingId } from "../../src/contracts/ids.ts"
-import { findingDetailMachine, REMEDIATION_POLL_MS, selectCanRemediate } from "../../src/machines/finding-detail.machine.ts"
+import {
+  findingDetailMachine,
+  REMEDIATION_POLL_MS,
+  SEARCH_DEBOUNCE_MS,
+  selectCanRemediate,
+} from "../../src/machines/finding-detail.machine.ts"
 import { remediationMachine } from "../../src/machines/remediation.machine.ts"
 import type { ScanViewer } from "../../src/machines/scan-effects.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
 import { controlled, flush, httpFailure, never } from "./auth-fakes.ts"
-import { SCAN_ID, compliantRow, environment, failedRow, finding, nonCompliantRow, pendingRow, remediatedRow, viewer } from "./scan-fakes.ts"
+import {
+  SCAN_ID,
+  compliantRow,
+  environment,
+  failedRow,
+  finding,
+  findingPage,
+  nonCompliantRow,
+  pendingRow,
+  remediatedRow,
+  viewer,
+} from "./scan-fakes.ts"
 
 const FINDING_ID = 5 as FindingId
 
 const start = (serviceName: string | null = "s3") => {
-  const getFinding = controlled<{ readonly id: FindingId }, Finding>()
+  const getFinding = controlled<{ readonly id: FindingId } & FindingDetailQuery, Finding>()
   const loadViewer = controlled<void, ScanViewer>()
   const remediate = controlled<{ readonly id: FindingId; readonly details: DetailRow }, RemediateResponse>()
   const env = environment()
@@ -43,6 +59,12 @@ describe("finding-detail machine", () => {
       events: [
         { type: "xstate.done.actor.getFinding", output: finding(5) },
         { type: "xstate.done.actor.getFinding", output: finding(5, { details: [pendingRow] }) },
+        { type: "xstate.done.actor.getFinding", output: findingPage(5, 1, 3) },
+        { type: "details.pageRequested", page: 2 },
+        { type: "details.statusChanged", status: "fail" },
+        { type: "details.searchChanged", q: "web" },
+        { type: "xstate.done.actor.fetchPage", output: findingPage(5, 2, 3) },
+        { type: "xstate.error.actor.fetchPage", error: httpFailure("finding-load", 500) },
         { type: "xstate.error.actor.getFinding", error: httpFailure("finding-load", 404) },
         { type: "xstate.done.actor.reloadFinding", output: finding(5) },
         { type: "xstate.done.actor.reloadFinding", output: finding(5, { details: [pendingRow] }) },
@@ -61,6 +83,8 @@ describe("finding-detail machine", () => {
           s.value,
           s.context.viewer?.canRemediate ?? null,
           s.context.finding?.details[0]?.remediate?.status ?? (s.context.finding === null ? null : "none"),
+          s.context.finding?.details_pagination?.total_pages ?? 1,
+          [s.context.query.page, s.context.query.status, s.context.query.q],
         ]),
     })
     console.info(formatCoverage("findingDetail", coverage))
@@ -153,6 +177,51 @@ describe("finding-detail machine", () => {
       await loadViewer.resolve(viewer())
       actor.send({ type: "row.viewRequested", rowIndex: 0 })
       expect((actor.getSnapshot().children.remediation as ActorRefFrom<typeof remediationMachine>).getSnapshot().value).toBe("viewing")
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("pages the rows on the server: next page, status filter and a debounced search each read page 1 of their filter", async () => {
+    const { actor, getFinding, env, clock } = start()
+    try {
+      await getFinding.resolve(findingPage(5, 1, 3))
+      expect(getFinding.calls[0]).toEqual({ id: 5, details_page: 1, details_page_size: 50 })
+      // Beyond the last page, or the page shown: nothing is read.
+      actor.send({ type: "details.pageRequested", page: 4 })
+      actor.send({ type: "details.pageRequested", page: 1 })
+      expect(getFinding.calls).toHaveLength(1)
+      actor.send({ type: "details.pageRequested", page: 2 })
+      expect(actor.getSnapshot().value).toMatchObject({ detail: { loaded: "fetching" } })
+      expect(getFinding.calls[1]).toEqual({ id: 5, details_page: 2, details_page_size: 50 })
+      await getFinding.resolve(findingPage(5, 2, 3))
+      expect(actor.getSnapshot().context.finding?.details_pagination?.page).toBe(2)
+
+      actor.send({ type: "details.statusChanged", status: "fail" })
+      expect(getFinding.calls[2]).toEqual({ id: 5, details_page: 1, details_page_size: 50, details_status: "fail" })
+      await getFinding.resolve(findingPage(5, 1, 2))
+
+      // Typing: one request after the quiet time, with the trimmed text, back on page 1.
+      actor.send({ type: "details.searchChanged", q: "w" })
+      clock.increment(SEARCH_DEBOUNCE_MS - 1)
+      actor.send({ type: "details.searchChanged", q: "web " })
+      clock.increment(SEARCH_DEBOUNCE_MS - 1)
+      expect(getFinding.calls).toHaveLength(3)
+      clock.increment(1)
+      expect(getFinding.calls[3]).toEqual({ id: 5, details_page: 1, details_page_size: 50, details_status: "fail", details_q: "web" })
+
+      // A page that cannot be read keeps the rows shown and toasts the §8 text.
+      await getFinding.reject(httpFailure("finding-load", 500))
+      expect(actor.getSnapshot().value).toMatchObject({ detail: { loaded: "still" } })
+      expect(actor.getSnapshot().context.finding?.details_pagination?.total_pages).toBe(2)
+      expect(env.toasts).toEqual([{ kind: "error", message: "Failed to load finding details. Please try again." }])
+
+      // The remediation poll re-reads the page in force.
+      actor.send({ type: "details.searchChanged", q: "" })
+      clock.increment(SEARCH_DEBOUNCE_MS)
+      await getFinding.resolve(findingPage(5, 1, 2, { details: [pendingRow] }))
+      clock.increment(REMEDIATION_POLL_MS)
+      expect(getFinding.calls.at(-1)).toEqual({ id: 5, details_page: 1, details_page_size: 50, details_status: "fail" })
     } finally {
       actor.stop()
     }

@@ -125,6 +125,18 @@ export const finding = (id: number, overrides: Record<string, unknown> = {}): Fi
     check_id: "s3.public_access",
     remediation: "Block public access on the bucket.",
     compliance: [],
+    resources_checked: 2,
+    resources_failing: 1,
+    resources_remediated: 0,
+    ...overrides,
+  })
+
+/** A finding detail page: `page` of `totalPages` (50 rows a page) holding `details`. */
+export const findingPage = (id: number, page: number, totalPages: number, overrides: Record<string, unknown> = {}): Finding =>
+  finding(id, {
+    resources_checked: totalPages * 50,
+    resources_failing: totalPages * 25,
+    details_pagination: { page, page_size: 50, total: totalPages * 50, total_pages: totalPages, status: null, q: null },
     ...overrides,
   })
 

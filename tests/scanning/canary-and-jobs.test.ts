@@ -23,7 +23,7 @@ import { completeService, failService } from "../../server/scans/run-service.ts"
 import { sweepOrphans } from "../../server/scans/sweeper.ts"
 import { ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { withSql } from "../support/db.ts"
-import { MOTO_KEYS, startScan, startScanEnv, type Member, type ScanEnv } from "./support.ts"
+import { detailed, MOTO_KEYS, startScan, startScanEnv, type Member, type ScanEnv } from "./support.ts"
 
 let env: ScanEnv
 let owner: Member
@@ -156,7 +156,10 @@ describe("access denied inside a scan", () => {
       expect(done.status).toBe("completed")
       const iamService = done.services.find((s: any) => s.service_name === "IAM")
       expect(iamService.status).toBe("completed")
-      const iamFindings = (await env.call(other, "GET", `/api/findings?scan_id=${scan.id}&service_id=${iamService.service_id}&page_size=100`)).body.data
+      const iamFindings = await Promise.all(
+        (await env.call(other, "GET", `/api/findings?scan_id=${scan.id}&service_id=${iamService.service_id}&page_size=100`)).body.data
+          .map((f: any) => detailed(env, other, f)),
+      )
       const denied = iamFindings.flatMap((f: any) => f.details.filter((d: any) => /AccessDenied/.test(String(d.error_code))).map((d: any) => ({ f, d })))
       expect(denied.length).toBeGreaterThan(0)
       for (const { f, d } of denied) {

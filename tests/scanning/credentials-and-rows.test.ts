@@ -6,7 +6,7 @@ import { Redacted } from "effect"
 import { describe, expect, it } from "vitest"
 import { associatedData, openCredentials, sealCredentials } from "../../server/accounts/credential-vault.ts"
 import { awsCredentialsInput } from "../../server/accounts/connection-test.ts"
-import { allFailingRowsRemediated, toFindingDraft } from "../../server/scans/finding-rows.ts"
+import { findingRemediated, toFindingDraft } from "../../server/scans/finding-rows.ts"
 import type { CheckResult } from "../../server/scanner/check.ts"
 
 const key = Redacted.make("k".repeat(43))
@@ -84,10 +84,9 @@ describe("findings from check results", () => {
   })
 
   it("calls a finding remediated only when every failing row was remediated", () => {
-    const ok = { status: "remediated" }
-    expect(allFailingRowsRemediated([{ compliance: true }, { compliance: false, remediate: ok }])).toBe(true)
-    expect(allFailingRowsRemediated([{ compliance: false, remediate: ok }, { compliance: false }])).toBe(false)
-    expect(allFailingRowsRemediated([{ compliance: false, remediate: { status: "failed" } }])).toBe(false)
-    expect(allFailingRowsRemediated([{ compliance: true }])).toBe(false)
+    expect(findingRemediated({ failing: 1, remediated: 1 })).toBe(true)
+    expect(findingRemediated({ failing: 2, remediated: 1 })).toBe(false)
+    expect(findingRemediated({ failing: 1, remediated: 0 })).toBe(false)
+    expect(findingRemediated({ failing: 0, remediated: 0 })).toBe(false)
   })
 })

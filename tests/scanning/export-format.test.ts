@@ -31,6 +31,9 @@ const finding = (id: number, details: Finding["details"], over: Partial<Finding>
   check_id: "s3_bucket_versioning_enabled",
   remediation: "Enable versioning",
   compliance: [{ framework: "AWS Foundational Security Best Practices", control: "S3.14" }],
+  resources_checked: details.length,
+  resources_failing: details.filter((d) => d.compliance === false).length,
+  resources_remediated: 0,
   ...over,
 })
 
@@ -100,51 +103,74 @@ describe("OCSF Detection Finding", () => {
 })
 
 describe("streamed export", () => {
-  const pages = (total: number) => {
-    const calls: Array<number> = []
-    const fetchPage = (afterId: number, limit: number) =>
-      Effect.sync(() => {
-        calls.push(afterId)
-        const out: Array<Finding> = []
-        for (let id = afterId + 1; id <= Math.min(total, afterId + limit); id++) {
-          out.push(finding(id, [{ resource_id: `r-${id}`, region: "us-east-1", compliance: id % 2 === 0, reason: "x" }]))
-        }
-        return out
-      })
-    return { calls, fetchPage }
+  /** `total` findings; finding n has `rowsOf(n)` rows (failing first), served in keyset pages like the database. */
+  const source = (total: number, rowsOf: (id: number) => number = () => 1) => {
+    const calls: Array<string> = []
+    const rowAt = (id: number, seq: number) => ({
+      resource_id: `r-${id}-${seq}`, region: "us-east-1", compliance: seq % 2 === 1, reason: "x", result_seq: seq,
+    })
+    return {
+      calls,
+      src: {
+        findingsAfter: (afterId: number, limit: number) =>
+          Effect.sync(() => {
+            calls.push(`f${afterId}`)
+            const out: Array<Finding> = []
+            for (let id = afterId + 1; id <= Math.min(total, afterId + limit); id++) {
+              out.push(finding(id, [], { resources_checked: rowsOf(id), resources_failing: 0 }))
+            }
+            return out
+          }),
+        rowsAfter: (findingId: number, afterSeq: number, limit: number) =>
+          Effect.sync(() => {
+            calls.push(`r${findingId}:${afterSeq}`)
+            const n = rowsOf(findingId)
+            const out = []
+            for (let seq = afterSeq + 1; seq < Math.min(n, afterSeq + 1 + limit); seq++) out.push(rowAt(findingId, seq))
+            return out
+          }),
+      },
+    }
   }
   const text = (s: Stream.Stream<Uint8Array>) =>
     Effect.runPromise(Stream.runFold(s, () => "", (acc, chunk) => acc + new TextDecoder().decode(chunk)))
 
   it("fetches a page only when the consumer pulls it", async () => {
-    const { calls, fetchPage } = pages(100_000)
-    await Effect.runPromise(Stream.runDrain(Stream.take(exportStream("csv", fetchPage, 500), 3)))
+    const { calls, src } = source(1, () => 1_000_000)
+    await Effect.runPromise(Stream.runDrain(Stream.take(exportStream("csv", src, { findings: 500, rows: 500 }), 3)))
     expect(calls.length).toBeLessThanOrEqual(3)
   })
 
-  it("streams 100k findings as CSV in pages, counting lines without holding the file", async () => {
-    const { calls, fetchPage } = pages(100_000)
+  it("streams a finding of 100k rows as CSV in row pages, counting lines without holding the file", async () => {
+    const { calls, src } = source(3, (id) => (id === 2 ? 100_000 : id === 3 ? 0 : 5))
     let lines = 0
     let bytes = 0
     await Effect.runPromise(
-      Stream.runForEach(exportStream("csv", fetchPage, 1000), (chunk) =>
+      Stream.runForEach(exportStream("csv", src, { findings: 2, rows: 1000 }), (chunk) =>
         Effect.sync(() => {
           bytes += chunk.byteLength
           for (const b of chunk) if (b === 10) lines++
         })),
     )
-    expect(lines).toBe(100_001)
-    expect(calls).toHaveLength(101)
+    // header + 5 + 100,000 + one line for the finding without rows
+    expect(lines).toBe(1 + 5 + 100_000 + 1)
+    expect(calls.filter((c) => c.startsWith("r2:"))).toHaveLength(101)
     expect(bytes).toBeGreaterThan(100_000 * 100)
   }, 60_000)
 
-  it("produces valid JSON arrays for json and ocsf, also when empty or an exact multiple of the page size", async () => {
+  it("produces valid JSON arrays for json and ocsf, also when empty or an exact multiple of the page sizes", async () => {
     for (const total of [0, 1, 4, 5]) {
-      const json = JSON.parse(await text(exportStream("json", pages(total).fetchPage, 2)))
-      expect(json.map((f: Finding) => f.id)).toEqual(Array.from({ length: total }, (_, i) => i + 1))
-      const ocsf = JSON.parse(await text(exportStream("ocsf", pages(total).fetchPage, 2)))
-      expect(ocsf).toHaveLength(total)
-      for (const r of ocsf) expect(r.class_uid).toBe(2004)
+      for (const rows of [0, 1, 2, 3, 4]) {
+        const json = JSON.parse(await text(exportStream("json", source(total, () => rows).src, { findings: 2, rows: 2 })))
+        expect(json.map((f: Finding) => f.id)).toEqual(Array.from({ length: total }, (_, i) => i + 1))
+        for (const f of json) {
+          expect(f.details.map((d: { result_seq: number }) => d.result_seq)).toEqual(Array.from({ length: rows }, (_, i) => i))
+        }
+        const ocsf = JSON.parse(await text(exportStream("ocsf", source(total, () => rows).src, { findings: 2, rows: 2 })))
+        expect(ocsf).toHaveLength(total * Math.max(1, rows))
+        expect(new Set(ocsf.map((r: { metadata: { uid: string } }) => r.metadata.uid)).size).toBe(ocsf.length)
+        for (const r of ocsf) expect(r.class_uid).toBe(2004)
+      }
     }
   })
 })

@@ -17,7 +17,7 @@ import { addServiceAccount, installGcpWorld, newGcpWorld, type GcpWorld, type Te
 import { complianceRefs } from "../../server/scans/finding-rows.ts"
 import { fixerInfo } from "../../server/scans/fixers.ts"
 import { servicesToScan } from "../../server/scans/service-catalogue.ts"
-import { sleep, startScanEnv, type Member, type ScanEnv } from "./support.ts"
+import { detailed, sleep, startScanEnv, type Member, type ScanEnv } from "./support.ts"
 
 const GCP = 2
 const AZURE = 3
@@ -92,10 +92,11 @@ const failingFindings = async (scanId: number): Promise<Array<any>> => {
   }
 }
 
-const findingFor = (findings: ReadonlyArray<any>, checkId: string) => {
+/** The finding of `checkId` among the list items, read with its detail rows. */
+const findingFor = async (findings: ReadonlyArray<any>, checkId: string) => {
   const f = findings.find((x) => x.check_id === checkId)
   if (f === undefined) throw new Error(`no finding ${checkId} among ${findings.map((x) => x.check_id).join(", ")}`)
-  return f
+  return detailed(env, owner, f)
 }
 
 const rowFor = (finding: any, resourceId: string) => {
@@ -196,7 +197,7 @@ describe("GCP project", () => {
     expect(scan.done.status, JSON.stringify(scan.done)).toBe("completed")
     const findings = await failingFindings(scanId)
     expect(findings.length).toBeGreaterThanOrEqual(50)
-    const uniform = findingFor(findings, "storage_bucket_uniform_access")
+    const uniform = await findingFor(findings, "storage_bucket_uniform_access")
     expect(uniform.status).toBe("fail")
     expect(uniform.compliance.length).toBeGreaterThan(0)
     expect(uniform.compliance.every((c: any) => /CIS/.test(c.framework) && /Google|GCP/.test(c.framework))).toBe(true)
@@ -213,7 +214,7 @@ describe("GCP project", () => {
   })
 
   it("remediates the bucket (verified by the engine) and a rescan finds it compliant", async () => {
-    const finding = findingFor(await failingFindings(scanId), "storage_bucket_uniform_access")
+    const finding = await findingFor(await failingFindings(scanId), "storage_bucket_uniform_access")
     const { remediate } = await remediateAndWait(finding, rowFor(finding, BUCKET))
     expect(remediate.status, remediate.message).toBe("remediated")
     const bucket = gcpWorld.projects.get(PROJECT)!.buckets.find((b) => b.bucket["name"] === BUCKET)!
@@ -221,7 +222,7 @@ describe("GCP project", () => {
 
     const rescan = await scanAccount(accountId, GCP, "gcp")
     expect(rescan.done.status).toBe("completed")
-    const after = findingFor(await failingFindings(rescan.id), "storage_bucket_uniform_access")
+    const after = await findingFor(await failingFindings(rescan.id), "storage_bucket_uniform_access")
     expect(rowFor(after, BUCKET).compliance).toBe(true)
   })
   it("a key revoked after the account was added fails each service at once with the reason (no retries)", async () => {
@@ -298,7 +299,7 @@ describe("Azure subscription", () => {
     expect(scan.done.status, JSON.stringify(scan.done)).toBe("completed")
     const findings = await failingFindings(scanId)
     expect(findings.length).toBeGreaterThanOrEqual(60)
-    const tls = findingFor(findings, "storage_minimum_tls_12")
+    const tls = await findingFor(findings, "storage_minimum_tls_12")
     expect(tls.status).toBe("fail")
     expect(tls.compliance.length).toBeGreaterThan(0)
     expect(tls.compliance.every((c: any) => /CIS/.test(c.framework) && /Azure/.test(c.framework))).toBe(true)
@@ -309,12 +310,12 @@ describe("Azure subscription", () => {
   })
 
   it("remediates minimum TLS 1.2 on the storage account and a rescan finds it compliant", async () => {
-    const finding = findingFor(await failingFindings(scanId), "storage_minimum_tls_12")
+    const finding = await findingFor(await failingFindings(scanId), "storage_minimum_tls_12")
     const { remediate } = await remediateAndWait(finding, rowFor(finding, STORAGE_ACCOUNT))
     expect(remediate.status, remediate.message).toBe("remediated")
     const rescan = await scanAccount(accountId, AZURE, "azure")
     expect(rescan.done.status).toBe("completed")
-    const after = findingFor(await failingFindings(rescan.id), "storage_minimum_tls_12")
+    const after = await findingFor(await failingFindings(rescan.id), "storage_minimum_tls_12")
     expect(rowFor(after, STORAGE_ACCOUNT).compliance).toBe(true)
   })
 })

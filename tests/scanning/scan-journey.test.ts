@@ -17,7 +17,7 @@ import { runService } from "../../server/scans/run-service.ts"
 import { withSql } from "../support/db.ts"
 import { CSV_COLUMNS } from "../../server/export/csv.ts"
 import { parseCsv } from "./csv-parse.ts"
-import { addMotoAccount, MOTO_KEYS, Roles, sleep, startScan, startScanEnv, uniq, type Member, type ScanEnv } from "./support.ts"
+import { addMotoAccount, detailed, MOTO_KEYS, Roles, sleep, startScan, startScanEnv, uniq, type Member, type ScanEnv } from "./support.ts"
 
 const VERSIONING = "s3_bucket_versioning_enabled"
 
@@ -138,8 +138,19 @@ describe("findings", () => {
     const s3 = scan.services.find((s: any) => s.service_id === s3ServiceId)
     expect(res.body.pagination).toMatchObject({ page: 1, total: s3.findings_count })
     for (const f of res.body.data) expect(f).toMatchObject({ service_name: "S3", account_name: "Moto account", aws_account_id: "123456789012", cloud_provider_name: "AWS" })
-    versioningFinding = res.body.data.find((f: any) => f.check_id === VERSIONING)
+    // List items carry counts, never detail rows.
+    for (const f of res.body.data) {
+      expect(f.details).toEqual([])
+      expect(f.resources_failing).toBeLessThanOrEqual(f.resources_checked)
+      expect(f.status === "fail").toBe(f.resources_failing > 0)
+    }
+    versioningFinding = await detailed(env, auditor, res.body.data.find((f: any) => f.check_id === VERSIONING))
     expect(versioningFinding.status).toBe("fail")
+    expect(versioningFinding.details_pagination).toMatchObject({ page: 1, page_size: 500, total: versioningFinding.resources_checked })
+    expect(versioningFinding.details).toHaveLength(versioningFinding.resources_checked)
+    // Failing rows first.
+    const flags = versioningFinding.details.map((d: any) => d.compliance === false)
+    expect(flags).toEqual([...flags].sort((a: boolean, b: boolean) => Number(b) - Number(a)))
     const rows = Object.fromEntries(versioningFinding.details.map((d: any) => [d.resource_id, d.compliance]))
     expect(rows).toMatchObject({ [plain]: false, [versioned]: true })
 
@@ -229,7 +240,11 @@ describe("remediation", () => {
     const unknown = await env.call(owner, "POST", `/api/findings/${versioningFinding.id}/remediate`, { details: { resource_id: "nope", region: "us-east-1" } })
     expect(unknown.status).toBe(400)
     const failing = (await env.call(owner, "GET", `/api/findings?scan_id=${scan.id}&status=fail&page_size=100`)).body.data
-    const other = failing.find((f: any) => fixerInfo(f.check_id) === undefined && f.details.some((d: any) => d.compliance === false && d.error_code === undefined))
+    let other: any
+    for (const f of failing.filter((x: any) => fixerInfo(x.check_id) === undefined)) {
+      const d = await detailed(env, owner, f)
+      if (d.details.some((r: any) => r.compliance === false && r.error_code === undefined)) { other = d; break }
+    }
     const noFixer = await env.call(owner, "POST", `/api/findings/${other.id}/remediate`, { details: other.details.find((d: any) => d.compliance === false) })
     expect(noFixer.status).toBe(409)
   })
@@ -264,7 +279,7 @@ describe("remediation", () => {
 
   it("records 'failed' with the reason when the fix cannot be applied, and allows trying again", async () => {
     const findings = (await env.call(owner, "GET", `/api/findings?scan_id=${scan.id}&service_id=${s3ServiceId}&status=fail&page_size=100`)).body.data
-    const tls = findings.find((f: any) => f.check_id === "s3_bucket_secure_transport_policy")
+    const tls = await detailed(env, owner, findings.find((f: any) => f.check_id === "s3_bucket_secure_transport_policy"))
     expect(rowOf(tls, doomed).compliance).toBe(false)
     await aws.get("s3", "us-east-1").send(new DeleteBucketCommand({ Bucket: doomed }))
     const waitOutcome = async () => {
@@ -297,7 +312,7 @@ describe("remediation", () => {
     expect(done.status).toBe("completed")
     const s3 = done.services.find((s: any) => s.service_name === "S3")
     const findings = (await env.call(owner, "GET", `/api/findings?scan_id=${again.id}&service_id=${s3.service_id}&page_size=100`)).body.data
-    const check = findings.find((f: any) => f.check_id === VERSIONING)
+    const check = await detailed(env, owner, findings.find((f: any) => f.check_id === VERSIONING))
     expect(check.status).toBe("pass")
     expect(rowOf(check, plain).compliance).toBe(true)
     const list = await env.call(owner, "GET", "/api/scans")

@@ -178,3 +178,10 @@ export const startScan = async (env: ScanEnv, member: Member, accountId: number)
 }
 
 export const Roles = BuiltInRoleIds
+
+/** A finding as GET /api/findings/{id} answers it, with up to 500 of its detail rows (list items carry none). */
+export const detailed = async (env: ScanEnv, member: Member, finding: { readonly id: number }): Promise<any> => {
+  const res = await env.call(member, "GET", `/api/findings/${finding.id}?details_page_size=500`)
+  if (res.status !== 200) throw new Error(`GET /api/findings/${finding.id}: ${res.status} ${res.text}`)
+  return res.body.data
+}

@@ -13,6 +13,7 @@ import m0002_identity from "./0002_identity.ts"
 import m0003_scanning from "./0003_scanning.ts"
 import m0004_account_tenant from "./0004_account_tenant.ts"
 import m0005_mail_outbox from "./0005_mail_outbox.ts"
+import m0006_results from "./0006_results.ts"
 
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_platform": m0001_platform,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0003_scanning": m0003_scanning,
   "0004_account_tenant": m0004_account_tenant,
   "0005_mail_outbox": m0005_mail_outbox,
+  "0006_results": m0006_results,
 }

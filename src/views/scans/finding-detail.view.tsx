@@ -5,21 +5,27 @@
  * character strings with a length note) with a remediation button per row ('Remediate' on non-compliant rows without a
  * record, else 'View Success' / 'View Remediated' / 'View Error' / 'View Status'); the remediation dialog. A failed
  * load offers Retry and Go Back.
+ * Beyond the spec, the table shows one server page of the rows (failing first): a resource id search, a status filter
+ * (all, failing, passing, remediated) and Previous / Next with the position, so a finding of 100,000 resources stays
+ * responsive.
  */
 import { useMemo, type ReactNode } from "react"
 import { useActorRef, useSelector } from "@xstate/react"
 import { createColumnHelper, type ColumnDef } from "@tanstack/react-table"
 import { useParams, useSearchParams } from "wouter"
 import type { ActorRefFrom } from "xstate"
-import { remediationAction, type DetailRow, type Finding } from "../../contracts/findings.ts"
+import { remediationAction, type DetailRow, type DetailStatus, type Finding } from "../../contracts/findings.ts"
 import type { FindingId, ScanId } from "../../contracts/ids.ts"
+import { DetailPaging } from "../../contracts/constants.ts"
 import { findingTitle, ScanningMessages, scanTitle } from "../../contracts/messages.ts"
-import { selectCanRemediate, type findingDetailMachine } from "../../machines/finding-detail.machine.ts"
+import { lastDetailsPage, selectCanRemediate, type findingDetailMachine } from "../../machines/finding-detail.machine.ts"
 import { findingsPath } from "../../machines/scan-detail.machine.ts"
 import { scanPath } from "../../machines/scan-list.machine.ts"
 import { Badge } from "../ui/badge.tsx"
 import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
+import { Select, SelectItem } from "../ui/select.tsx"
+import { TextField } from "../ui/text-field.tsx"
 import { DataTable, type ScanTableFeatures } from "../scanning/data-table.tsx"
 import { detailColumns, displayDetailValue } from "../scanning/detail-values.ts"
 import { useFindingDetailLogic, useScanActorOptions } from "../scanning/scan-logic.ts"
@@ -157,6 +163,76 @@ function DetailsTable({ findingRef, finding }: { readonly findingRef: FindingRef
   )
 }
 
+const STATUS_OPTIONS: ReadonlyArray<{ readonly id: DetailStatus | "all"; readonly label: string }> = [
+  { id: "all", label: "All resources" },
+  { id: "fail", label: "Failing" },
+  { id: "pass", label: "Passing" },
+  { id: "remediated", label: "Remediated" },
+]
+
+const count = (n: number) => n.toLocaleString("en-US")
+
+/** "Rows 51–100 of 3,000" for the page shown. */
+export const rowsLabel = (finding: Pick<Finding, "details" | "details_pagination">): string => {
+  const p = finding.details_pagination
+  if (p === undefined) return `${count(finding.details.length)} rows`
+  if (p.total === 0 || finding.details.length === 0) return `No rows of ${count(p.total)}`
+  const first = (p.page - 1) * p.page_size + 1
+  return `Rows ${count(first)}–${count(first + finding.details.length - 1)} of ${count(p.total)}`
+}
+
+function DetailsToolbar({ findingRef }: { readonly findingRef: FindingRef }) {
+  const query = useSelector(findingRef, (s) => s.context.query)
+  const fetching = useSelector(findingRef, (s) => s.matches({ detail: { loaded: "fetching" } }) || s.matches({ detail: { loaded: "debouncing" } }))
+  return (
+    <div className={local.detailsToolbar} aria-busy={fetching}>
+      <TextField
+        label="Search resources"
+        placeholder="Resource id contains…"
+        type="search"
+        value={query.q}
+        onChange={(q) => findingRef.send({ type: "details.searchChanged", q })}
+        className={local.detailsSearch}
+      />
+      <Select
+        label="Show"
+        selectedKey={query.status ?? "all"}
+        onSelectionChange={(key) => findingRef.send({ type: "details.statusChanged", status: key === "all" ? null : (key as DetailStatus) })}
+        className={local.detailsStatus}
+      >
+        {STATUS_OPTIONS.map((o) => (
+          <SelectItem key={o.id} id={o.id}>
+            {o.label}
+          </SelectItem>
+        ))}
+      </Select>
+    </div>
+  )
+}
+
+function DetailsPager({ findingRef, finding }: { readonly findingRef: FindingRef; readonly finding: Finding }) {
+  const page = useSelector(findingRef, (s) => s.context.query.page)
+  const last = lastDetailsPage(finding)
+  return (
+    <nav className={local.pager} aria-label="Resource pages">
+      <span className={css.muted} aria-live="polite">
+        {rowsLabel(finding)}
+        {last > 1 ? ` · page ${count(page)} of ${count(last)}` : ""}
+      </span>
+      {last > 1 ? (
+        <span className={local.pagerButtons}>
+          <Button variant="secondary" size="sm" isDisabled={page <= 1} onPress={() => findingRef.send({ type: "details.pageRequested", page: page - 1 })}>
+            Previous
+          </Button>
+          <Button variant="secondary" size="sm" isDisabled={page >= last} onPress={() => findingRef.send({ type: "details.pageRequested", page: page + 1 })}>
+            Next
+          </Button>
+        </span>
+      ) : null}
+    </nav>
+  )
+}
+
 function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef; readonly finding: Finding }) {
   const dialog = useSelector(findingRef, (s) => s.children.remediation as RemediationRef | undefined)
   return (
@@ -191,8 +267,17 @@ function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef;
           </ul>
         )}
       </Card>
-      <Card title="Affected resources" description={`${finding.details.length} checked`}>
+      <Card
+        title="Affected resources"
+        description={`${count(finding.resources_failing)} of ${count(finding.resources_checked)} failing${
+          finding.resources_remediated > 0 ? `, ${count(finding.resources_remediated)} remediated` : ""
+        }`}
+      >
+        {finding.resources_checked > DetailPaging.defaultPageSize || (finding.details_pagination?.q ?? null) !== null || (finding.details_pagination?.status ?? null) !== null ? (
+          <DetailsToolbar findingRef={findingRef} />
+        ) : null}
         <DetailsTable findingRef={findingRef} finding={finding} />
+        <DetailsPager findingRef={findingRef} finding={finding} />
       </Card>
       {dialog === undefined ? null : <RemediationDialog dialogRef={dialog} guidance={finding.remediation} />}
     </>

@@ -95,8 +95,8 @@ function FindingsTable({ findings, scanId, serviceName }: { readonly findings: R
           id: "resources",
           header: "Resources",
           cell: ({ row }) => {
-            const failing = row.original.details.filter((d) => d.compliance === false).length
-            const checked = row.original.details.length
+            const failing = row.original.resources_failing
+            const checked = row.original.resources_checked
             return <span className={css.nowrap}>{checked === 0 ? "None" : `${failing} of ${checked} failing`}</span>
           },
         }),

@@ -118,3 +118,23 @@ export const remediationMessage = style({
   lineHeight: vars.font.lineHeight,
   color: vars.color.text,
 })
+
+/** Finding detail: search and status filter above the resource table, pager below it. */
+export const detailsToolbar = style({
+  display: "flex",
+  flexWrap: "wrap",
+  alignItems: "flex-end",
+  gap: vars.space.lg,
+  marginBottom: vars.space.lg,
+})
+export const detailsSearch = style({ flex: "1 1 240px", maxWidth: 420 })
+export const detailsStatus = style({ flex: "0 1 200px" })
+export const pager = style({
+  display: "flex",
+  flexWrap: "wrap",
+  alignItems: "center",
+  justifyContent: "space-between",
+  gap: vars.space.md,
+  marginTop: vars.space.lg,
+})
+export const pagerButtons = style({ display: "flex", gap: vars.space.sm })

@@ -1,0 +1,191 @@
+/**
+ * Resource-level results (issue 12; schema in server/db/migrations/0006_results.ts): the writer of a service's findings
+ * with one `results` row per evaluated resource, the account's resource inventory, and the mapping between a stored
+ * row and the contract's detail row (src/contracts/findings.ts `DetailRow`).
+ *
+ * Writer (`writeFindings`), inside the caller's transaction (run-service's `completeService`, which holds the scan and
+ * service row locks, so a re-delivered job writes nothing twice):
+ *   1. findings in multi-row INSERTs carrying their counts (checked, failing), `ON CONFLICT (scan_id, check_id) DO
+ *      NOTHING RETURNING id` — rows are written only for findings this call created;
+ *   2. their result rows in batches of RESULT_BATCH rows, one statement per batch (`json_to_recordset` of one
+ *      parameter: a fixed number of bind parameters whatever the batch size, the same SQL on PostgreSQL and PGlite),
+ *      `seq` numbering every non-compliant row first, `ON CONFLICT DO NOTHING`;
+ *   3. the inventory: each distinct resource once, upserted in key order (two scans of one account never deadlock).
+ *
+ * Identity (`resourceIdentity`): what the check shows as `resource_id` when it already is a global identity (an ARN,
+ * a GCP self link or `//service/...` name, an Azure resource id, lower-cased); the account itself for account-level rows
+ * (`<provider>:account:<id>[/<region>]`); otherwise `<provider>:<service>:<region>:<resource id>`.
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import type { DetailRow } from "../../src/contracts/findings.ts"
+import type { FindingDraft, StoredRow } from "./finding-rows.ts"
+
+/** Result rows per INSERT statement. */
+export const RESULT_BATCH = 5_000
+/** Findings per INSERT statement. */
+export const FINDING_BATCH = 200
+
+const PROVIDER_KEYS: Readonly<Record<number, string>> = { 1: "aws", 2: "gcp", 3: "azure" }
+
+const GLOBAL_ID = /^(arn:|\/\/|https?:\/\/)/i
+const AZURE_ID = /^\/subscriptions\//i
+
+/** The stable identity of a resource in its account (see the module comment). */
+export const resourceIdentity = (
+  cloudProviderId: number,
+  serviceKey: string,
+  resourceId: string,
+  region: string,
+  cloudAccountId?: string,
+): string => {
+  if (AZURE_ID.test(resourceId)) return resourceId.toLowerCase()
+  if (GLOBAL_ID.test(resourceId)) return resourceId
+  const provider = PROVIDER_KEYS[cloudProviderId] ?? `p${cloudProviderId}`
+  if (cloudAccountId !== undefined && cloudAccountId !== "" && (resourceId === cloudAccountId || resourceId.startsWith(`${cloudAccountId}/`))) {
+    return `${provider}:account:${resourceId}`
+  }
+  return `${provider}:${serviceKey}:${region}:${resourceId}`
+}
+
+export interface SplitRow {
+  readonly resource_id: string
+  readonly region: string
+  readonly compliant: boolean | null
+  readonly fields: Readonly<Record<string, unknown>>
+  readonly remediate: Readonly<Record<string, unknown>> | null
+}
+
+/** A stored detail row (contract shape) split into the `results` columns. */
+export const splitStoredRow = (row: StoredRow): SplitRow => {
+  const { resource_id, region, compliance, remediate, result_seq: _seq, ...fields } = row
+  return {
+    resource_id: resource_id === undefined || resource_id === null ? "" : String(resource_id),
+    region: region === undefined || region === null ? "global" : String(region),
+    compliant: typeof compliance === "boolean" ? compliance : null,
+    fields,
+    remediate: typeof remediate === "object" && remediate !== null ? (remediate as Record<string, unknown>) : null,
+  }
+}
+
+export interface ResultRow {
+  readonly seq: number
+  readonly resource_id: string
+  readonly region: string
+  readonly compliant: boolean | null
+  readonly fields: Readonly<Record<string, unknown>>
+  readonly remediate: Readonly<Record<string, unknown>> | null
+}
+
+/**
+ * A `results` row as the contract's detail row: resource id, region, compliance, the free fields, the remediation
+ * record when there is one, and `result_seq` (the row's position in its finding, which names the row to remediate).
+ */
+export const toDetailRow = (r: ResultRow): DetailRow =>
+  ({
+    resource_id: r.resource_id,
+    region: r.region,
+    ...(r.compliant === null ? {} : { compliance: r.compliant }),
+    ...r.fields,
+    ...(r.remediate === null ? {} : { remediate: r.remediate }),
+    result_seq: r.seq,
+  }) as unknown as DetailRow
+
+/** Rows in stored order: every non-compliant row first, each group in the check's own order. */
+export const orderRows = (details: ReadonlyArray<StoredRow>): { readonly rows: ReadonlyArray<StoredRow>; readonly failing: number } => {
+  const failing = details.filter((d) => d["compliance"] === false)
+  return { rows: failing.length === 0 ? details : [...failing, ...details.filter((d) => d["compliance"] !== false)], failing: failing.length }
+}
+
+export interface WriteTarget {
+  readonly workspaceId: number
+  readonly scanId: number
+  readonly scanServiceId: number
+  readonly serviceId: number
+  readonly serviceKey: string
+  readonly accountId: number
+  readonly cloudAccountId: string
+  readonly cloudProviderId: number
+}
+
+export interface WriteCounts {
+  readonly findings: number
+  readonly results: number
+  readonly resources: number
+}
+
+const nonEmpty = <T>(xs: ReadonlyArray<T>) => xs as unknown as readonly [T, ...Array<T>]
+
+/** Writes findings, their result rows and the inventory (see the module comment); answers what it wrote. */
+export const writeFindings = Effect.fn("Results.writeFindings")(function* (target: WriteTarget, drafts: ReadonlyArray<FindingDraft>) {
+  const sql = yield* SqlClient.SqlClient
+  const ordered = new Map(drafts.map((d) => [d.check_id, orderRows(d.details)] as const))
+  const created: Array<{ id: number; check_id: string }> = []
+  for (let i = 0; i < drafts.length; i += FINDING_BATCH) {
+    const batch = drafts.slice(i, i + FINDING_BATCH).map((d) => {
+      const o = ordered.get(d.check_id)!
+      return {
+        workspace_id: target.workspaceId,
+        scan_id: target.scanId,
+        scan_service_id: target.scanServiceId,
+        service_id: target.serviceId,
+        check_id: d.check_id,
+        severity: d.severity,
+        status: d.status,
+        title: d.title,
+        description: d.description,
+        policy_check: d.policy_check,
+        remediation: d.remediation,
+        field_labels: JSON.stringify(d.field_labels),
+        compliance: JSON.stringify(d.compliance),
+        resources_checked: o.rows.length,
+        resources_failing: o.failing,
+      }
+    })
+    if (batch.length === 0) continue
+    created.push(
+      ...(yield* sql<{ id: number; check_id: string }>`
+        INSERT INTO findings ${sql.insert(nonEmpty(batch))} ON CONFLICT (scan_id, check_id) DO NOTHING RETURNING id, check_id`),
+    )
+  }
+
+  let buffer: Array<Record<string, unknown>> = []
+  let results = 0
+  const flush = Effect.gen(function* () {
+    if (buffer.length === 0) return
+    const json = JSON.stringify(buffer)
+    results += buffer.length
+    buffer = []
+    yield* sql`
+      INSERT INTO results (workspace_id, finding_id, seq, scan_id, resource_id, resource_uid, region, compliant, fields)
+      SELECT ${target.workspaceId}, x.f, x.s, ${target.scanId}, x.r, x.u, x.g, x.c, x.d
+      FROM json_to_recordset(${json}::json) AS x(f int, s int, r text, u text, g text, c boolean, d jsonb)
+      ON CONFLICT DO NOTHING`
+  })
+  const inventory = new Map<string, { readonly r: string; readonly g: string }>()
+  for (const finding of created) {
+    const rows = ordered.get(finding.check_id)?.rows ?? []
+    for (let seq = 0; seq < rows.length; seq++) {
+      const split = splitStoredRow(rows[seq]!)
+      const uid = resourceIdentity(target.cloudProviderId, target.serviceKey, split.resource_id, split.region, target.cloudAccountId)
+      if (!inventory.has(uid)) inventory.set(uid, { r: split.resource_id, g: split.region })
+      buffer.push({ f: finding.id, s: seq, r: split.resource_id, u: uid, g: split.region, c: split.compliant, d: split.fields })
+      if (buffer.length >= RESULT_BATCH) yield* flush
+    }
+  }
+  yield* flush
+
+  const uids = [...inventory.keys()].sort()
+  for (let i = 0; i < uids.length; i += RESULT_BATCH) {
+    const json = JSON.stringify(uids.slice(i, i + RESULT_BATCH).map((u) => ({ u, ...inventory.get(u)! })))
+    yield* sql`
+      INSERT INTO resources (workspace_id, account_id, resource_uid, resource_id, service_key, region, first_scan_id, last_scan_id)
+      SELECT ${target.workspaceId}, ${target.accountId}, x.u, x.r, ${target.serviceKey}, x.g, ${target.scanId}, ${target.scanId}
+      FROM json_to_recordset(${json}::json) AS x(u text, r text, g text)
+      ORDER BY x.u
+      ON CONFLICT (account_id, resource_uid) DO UPDATE SET
+        last_seen_at = now(), last_scan_id = excluded.last_scan_id, resource_id = excluded.resource_id, region = excluded.region
+      WHERE resources.last_scan_id <> excluded.last_scan_id`
+  }
+  return { findings: created.length, results, resources: uids.length } satisfies WriteCounts
+})

@@ -53,7 +53,12 @@ export const appLayer = (config: AppConfigShape, options: AppOptions) => {
   if (options.http === undefined) return options.worker ? WorkerLive.pipe(Layer.provideMerge(queue)) : queue
   // A process serving the API without a worker loop still works the light jobs it creates itself (mail delivery).
   const services = (options.worker ? WorkerLive : ApiWorkerLive).pipe(Layer.provideMerge(queue))
-  const http = httpServerLayer({ port: config.port, host: config.host, distDir: options.http.distDir }).pipe(
+  const http = httpServerLayer({
+    port: config.port,
+    host: config.host,
+    distDir: options.http.distDir,
+    security: { hsts: config.appOrigin.startsWith("https:"), trustProxy: config.trustProxy },
+  }).pipe(
     // Request-time services of the handlers (AuthConfig + Mailer for everything that authenticates).
     Layer.provide(IdentityLive),
     Layer.provideMerge(services),

@@ -69,7 +69,7 @@ export default async function setup(project: TestProject) {
   let output = ""
   child.stdout?.on("data", (d: Buffer) => { output += d.toString() })
   child.stderr?.on("data", (d: Buffer) => { output += d.toString() })
-  const deadline = Date.now() + 30_000
+  const deadline = Date.now() + 90_000
   let lastError: unknown
   for (;;) {
     if (child.exitCode !== null) throw new Error(`product exited early (${child.exitCode}):\n${output.slice(-4000)}`)

@@ -3,14 +3,21 @@
  *
  * - request id: the caller's `x-request-id` when it is a sane token, else a fresh UUID; echoed on the
  *   response and attached to every log line written while handling the request (`request_id`);
- * - error mapping: failures and defects become catalogue JSON (see ./errors.ts);
+ * - input that can never be valid is refused before routing: a NUL character anywhere in the URL (raw or
+ *   percent-encoded) is a 400 `ValidationError` (PostgreSQL text cannot hold it);
+ * - error mapping: failures and defects become catalogue JSON (see ./errors.ts), and so does any error response a
+ *   layer below produced with another body (HttpApi's text 415 for a non-JSON content type, empty answers);
+ * - security headers on every response (./security-headers.ts);
+ * - the client address (rate limits, audit log): the socket's peer, or with TRUST_PROXY=n the X-Forwarded-For entry
+ *   the outermost of the n trusted proxies appended (`clientAddressFrom`); entries a client wrote itself are ignored;
  * - one JSON access-log line per request: method, path (no query string: it may carry tokens), status,
  *   ms, request_id. Server faults additionally log the cause at level error.
  */
 import { randomUUID } from "node:crypto"
-import { Cause, Effect, Exit, type Types } from "effect"
+import { Cause, Effect, Exit, Option, type Types } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { classifyCause } from "./errors.ts"
+import { classifyCause, invalidCharacterResponse, toCatalogueBody } from "./errors.ts"
+import { responseKindOf, type SecurityOptions, securityHeaders } from "./security-headers.ts"
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
@@ -19,7 +26,23 @@ const pathOf = (url: string): string => {
   return end === -1 ? url : url.slice(0, end)
 }
 
-export const requestMiddleware = HttpRouter.middleware(
+/** A NUL in the URL, raw or percent-encoded (`%00`). */
+const NUL_IN_URL = /%00|\u0000/i
+
+/**
+ * The client's address given the socket peer and X-Forwarded-For, trusting `trustProxy` proxies: each trusted proxy
+ * appends the address it received the request from, so the client is the `trustProxy`-th entry from the right. With
+ * fewer entries than trusted proxies, the leftmost entry; no (valid) entry: the peer.
+ */
+export const clientAddressFrom = (peer: string | undefined, forwardedFor: string | undefined, trustProxy: number): string | undefined => {
+  if (trustProxy <= 0 || forwardedFor === undefined) return peer
+  const entries = forwardedFor.split(",").map((e) => e.trim()).filter((e) => e !== "")
+  if (entries.length === 0) return peer
+  const candidate = entries[Math.max(0, entries.length - trustProxy)]!
+  return /^[0-9A-Fa-f.:]{2,45}$/.test(candidate) ? candidate : peer
+}
+
+export const makeRequestMiddleware = (options: SecurityOptions) => HttpRouter.middleware(
   (httpApp: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled>) =>
     Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -30,7 +53,21 @@ export const requestMiddleware = HttpRouter.middleware(
       const path = pathOf(request.url)
       const annotations = { request_id: requestId }
 
-      const exit = yield* Effect.exit(Effect.annotateLogs(httpApp, annotations))
+      const trustProxy = options.trustProxy ?? 0
+      const app = trustProxy > 0
+        ? Effect.provideService(
+          httpApp,
+          HttpServerRequest.HttpServerRequest,
+          request.modify({
+            remoteAddress: Option.fromUndefinedOr(
+              clientAddressFrom(Option.getOrUndefined(request.remoteAddress), request.headers["x-forwarded-for"], trustProxy),
+            ),
+          }),
+        )
+        : httpApp
+      const exit = NUL_IN_URL.test(request.url)
+        ? Exit.succeed(invalidCharacterResponse())
+        : yield* Effect.exit(Effect.annotateLogs(app, annotations))
       let response: HttpServerResponse.HttpServerResponse
       if (Exit.isSuccess(exit)) {
         response = exit.value
@@ -49,7 +86,8 @@ export const requestMiddleware = HttpRouter.middleware(
         }
         response = classified.response
       }
-      response = HttpServerResponse.setHeader(response, "x-request-id", requestId)
+      response = toCatalogueBody(response, method, path)
+      response = HttpServerResponse.setHeaders(response, { ...securityHeaders(responseKindOf(path), options), "x-request-id": requestId })
       yield* Effect.logInfo("request").pipe(
         Effect.annotateLogs({ ...annotations, method, path, status: response.status, ms: Math.round((performance.now() - started) * 10) / 10 }),
       )
@@ -57,3 +95,6 @@ export const requestMiddleware = HttpRouter.middleware(
     }) as Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest>,
   { global: true },
 )
+
+/** The middleware without HSTS (plain-http set-ups and tests). */
+export const requestMiddleware = makeRequestMiddleware({ hsts: false })

@@ -6,16 +6,19 @@
  * Graceful shutdown: releasing the layer stops accepting connections and waits up to
  * SHUTDOWN_GRACE for in-flight requests before the layers below it (database, ...) are released.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http"
 import { ByteSize, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServer } from "effect/http"
-import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import { HttpApiBuilder } from "effect/http-api"
 import * as NetAddress from "effect/net/NetAddress"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Api } from "../../src/contracts/api.ts"
 import { ApiHandlers } from "../api/index.ts"
 import { logLine } from "../log.ts"
-import { requestMiddleware } from "./middleware.ts"
+import { apiDocsLayer } from "./api-docs.ts"
+import { clientErrorResponse } from "./errors.ts"
+import { makeRequestMiddleware } from "./middleware.ts"
+import { type SecurityOptions, securityHeaders } from "./security-headers.ts"
 import { staticLayer } from "./static.ts"
 
 export const SHUTDOWN_GRACE = "10 seconds"
@@ -27,15 +30,17 @@ export interface HttpOptions {
   readonly host: string
   /** Directory of the built SPA (vite's `dist/`). */
   readonly distDir: string
+  /** Browser defences (HSTS when APP_ORIGIN is https). */
+  readonly security?: SecurityOptions
 }
 
 /** Every route of the app, to be served by `HttpRouter.serve`. */
-export const routesLayer = (distDir: string) =>
+export const routesLayer = (distDir: string, security: SecurityOptions = { hsts: false }) =>
   Layer.mergeAll(
     HttpApiBuilder.layer(Api, { openapiPath: "/api/openapi.json" }).pipe(Layer.provide(ApiHandlers)),
-    HttpApiScalar.layer(Api, { path: "/api/docs" }),
+    apiDocsLayer,
     staticLayer(distDir),
-    requestMiddleware,
+    makeRequestMiddleware(security),
   )
 
 /**
@@ -68,8 +73,25 @@ const announce = (nodeServer: () => Server | undefined) =>
  * are held and handed to the first handler attached. Node itself drops a `request` event nobody listens
  * to, and that client then waits forever.
  */
-export const makeNodeServer = (): Server => {
+export const makeNodeServer = (security: SecurityOptions = { hsts: false }): Server => {
   const server = createServer()
+  // Requests Node's parser refuses (headers or URL over the limit, malformed request line or header, a NUL in a
+  // header) never reach a route: answer them with the catalogue's JSON body too, then close the connection.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy()
+      return
+    }
+    const { status, body } = clientErrorResponse(error.code)
+    const headers = {
+      ...securityHeaders("api", security),
+      "content-type": "application/json",
+      "content-length": String(Buffer.byteLength(body)),
+      connection: "close",
+    }
+    const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Bad Request"}\r\n${head}\r\n${body}`)
+  })
   const early: Array<readonly [IncomingMessage, ServerResponse]> = []
   const hold = (request: IncomingMessage, response: ServerResponse) => {
     early.push([request, response])
@@ -120,13 +142,13 @@ export const httpServerLayer = (options: HttpOptions) => {
   return announce(() => nodeServer).pipe(
     Layer.provideMerge(serveRouter),
     Layer.provideMerge(
-      NodeHttpServer.layerServer(() => (nodeServer = makeNodeServer()), {
+      NodeHttpServer.layerServer(() => (nodeServer = makeNodeServer(options.security)), {
         port: options.port,
         host: options.host,
         gracefulShutdownTimeout: SHUTDOWN_GRACE,
       }),
     ),
-    Layer.provideMerge(routerLayer(routesLayer(options.distDir))),
+    Layer.provideMerge(routerLayer(routesLayer(options.distDir, options.security))),
     Layer.provideMerge(NodeHttpServer.layerHttpServices),
     Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, MAX_BODY_SIZE)),
   )

@@ -313,6 +313,8 @@ export const PlatformMessages = {
   databaseUnavailable: "The database is unavailable. Please try again later.",
   invalidCharacter: "Contains an invalid character",
   notFound: "Not found",
+  unsupportedContentType: "The request body must be JSON (Content-Type: application/json)",
+  headersTooLarge: "The request headers or URL are too large",
 } as const
 
 // ---------------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { CONTENT_SECURITY_POLICY } from "../../server/http/security-headers.ts"
 import { IMMUTABLE_CACHE, REVALIDATE_CACHE } from "../../server/http/static.ts"
 import { PlatformMessages } from "../../src/contracts/messages.ts"
 import { makeTestDatabase, migrateTestDatabase, type TestDatabase, withSql } from "../support/db.ts"
@@ -123,6 +124,27 @@ describe.each(kinds)("platform on %s", (kind) => {
     expect(await docs.text()).not.toMatch(/<script[^>]+src="https?:\/\//)
   })
 
+  it("sends the browser defences on the SPA, the API and the API reference; the reference runs no inline script", async () => {
+    const kinds = { "/login": "document", "/assets/index-Ab12Cd34.js": "document", "/api/health": "api", "/api/nope": "api", "/api/docs": "docs" } as const
+    for (const [path, kind] of Object.entries(kinds)) {
+      const res = await get(path, { headers: { accept: "text/html" } })
+      expect(res.headers.get("content-security-policy"), path).toBe(CONTENT_SECURITY_POLICY[kind])
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff")
+      expect(res.headers.get("x-frame-options"), path).toBe("DENY")
+      expect(res.headers.get("referrer-policy"), path).toBe("no-referrer")
+      // APP_ORIGIN is plain http here.
+      expect(res.headers.get("strict-transport-security"), path).toBeNull()
+    }
+    expect(CONTENT_SECURITY_POLICY.document).toContain("script-src 'self';")
+    const page = await (await get("/api/docs")).text()
+    expect(page).not.toMatch(/<script>/)
+    for (const src of [...page.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!)) {
+      const script = await get(src)
+      expect(script.status, src).toBe(200)
+      expect(script.headers.get("content-type"), src).toContain("javascript")
+    }
+  })
+
   it("serves the SPA for deep links that accept HTML", async () => {
     for (const path of ["/", "/dashboard/scans/7", "/login?next=%2Fdashboard"]) {
       const res = await get(path, { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } })
@@ -170,6 +192,20 @@ describe("health when the database is gone", () => {
       expect(res.status).toBe(503)
       expect(await res.json()).toEqual({ _tag: "ServiceUnavailable", message: PlatformMessages.databaseUnavailable })
       expect(Date.now() - started).toBeLessThan(10_000)
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
+describe("platform behind https", () => {
+  it("sends Strict-Transport-Security when APP_ORIGIN is https", async () => {
+    const server = await startTestServer({ env: { APP_ORIGIN: "https://audit.example.com" } })
+    try {
+      for (const path of ["/api/health", "/", "/api/docs"]) {
+        const res = await fetch(`${server.baseUrl}${path}`)
+        expect(res.headers.get("strict-transport-security"), path).toMatch(/^max-age=\d{7,}/)
+      }
     } finally {
       await server.stop()
     }

@@ -220,10 +220,24 @@ export const AuthHandlers = HttpApiBuilder.group(
       }))
     })
 
-    const resendVerification = Effect.fn("Auth.resendVerification")(function* (emailInput: string) {
+    /**
+     * Resend answers 404 / 409 / 200 with the spec's texts, which tells whether an address has an account. The oracle
+     * is kept useless at scale by limits per client address (every request; and a small budget of unknown-address
+     * answers, after which every resend from that client waits) and per email address (mail flood), on top of the
+     * 60 s cool-down. The client address honours TRUST_PROXY.
+     */
+    const resendVerification = Effect.fn("Auth.resendVerification")(function* (emailInput: string, ip: string) {
       const email = normalizeEmail(emailInput)
+      const wait = (seconds: number) => rateLimited(seconds, resendWaitMessage(seconds))
+      const client = yield* hit(`resend:address:${ip}`, config.resendPerAddress)
+      const misses = yield* peek(`resend:misses:${ip}`, config.resendMissesPerAddress)
+      if (!client.allowed || !misses.allowed) {
+        return yield* wait(Math.max(client.allowed ? 0 : client.retryAfterSeconds, misses.allowed ? 0 : misses.retryAfterSeconds))
+      }
+      const perEmail = yield* hit(`resend:email:${email}`, config.resendPerEmail)
+      if (!perEmail.allowed) return yield* wait(perEmail.retryAfterSeconds)
       const cooldown = yield* hit(`resend:${email}`, { limit: 1, windowSeconds: config.resendCooldownSeconds })
-      if (!cooldown.allowed) return yield* rateLimited(cooldown.retryAfterSeconds, resendWaitMessage(cooldown.retryAfterSeconds))
+      if (!cooldown.allowed) return yield* wait(cooldown.retryAfterSeconds)
       return yield* inScope({})(Effect.gen(function* () {
         const user = yield* findUserByAnyEmail(email)
         if (user === undefined) return yield* new UserNotFound({ message: VerificationMessages.status404 })
@@ -237,7 +251,10 @@ export const AuthHandlers = HttpApiBuilder.group(
           message: resendSuccessMessage(email, config.verificationTtlMinutes),
           data: { email, expires_in_minutes: config.verificationTtlMinutes },
         }
-      }))
+      })).pipe(
+        // Counted outside the transaction, which the 404 rolls back.
+        Effect.tapError((error) => error._tag === "UserNotFound" ? hit(`resend:misses:${ip}`, config.resendMissesPerAddress) : Effect.void),
+      )
     })
 
     // ---- sessions ------------------------------------------------------------------------------------------------------
@@ -334,6 +351,6 @@ export const AuthHandlers = HttpApiBuilder.group(
         run(resetPassword(payload.token, payload.new_password, clientAddress(request)))))
       .handle("verifyEmail", guard(({ query, request }) => run(verifyEmail(query, clientAddress(request)))))
       .handle("verifyEmailPost", guard(({ payload, request }) => run(verifyEmail(payload, clientAddress(request)))))
-      .handle("resendVerification", guard(({ payload }) => run(resendVerification(payload.email))))
+      .handle("resendVerification", guard(({ payload, request }) => run(resendVerification(payload.email, clientAddress(request)))))
   }),
 ).pipe(Layer.provide(IdentityLive))

@@ -26,6 +26,12 @@ export interface AuthSettings {
   readonly resetTtlMinutes: number
   readonly invitationTtlDays: number
   readonly resendCooldownSeconds: number
+  /** Resend requests per client address (every request counts, whatever the answer). */
+  readonly resendPerAddress: RateRule
+  /** Resend requests per client address answered 404 (unknown email): the enumeration oracle's budget. */
+  readonly resendMissesPerAddress: RateRule
+  /** Verification mails per email address through resend, on top of the cool-down. */
+  readonly resendPerEmail: RateRule
   /** Failed sign-ins per account (email) before 429, per window. */
   readonly loginPerAccount: RateRule
   /** Failed sign-ins per client address before 429, per window. */
@@ -48,6 +54,9 @@ export const defaultAuthSettings = (
   resetTtlMinutes: 30,
   invitationTtlDays: 7,
   resendCooldownSeconds: 60,
+  resendPerAddress: { limit: 20, windowSeconds: 15 * 60 },
+  resendMissesPerAddress: { limit: 10, windowSeconds: 60 * 60 },
+  resendPerEmail: { limit: 5, windowSeconds: 60 * 60 },
   loginPerAccount: { limit: 10, windowSeconds: 15 * 60 },
   loginPerAddress: { limit: 50, windowSeconds: 15 * 60 },
   sensitivePerAddress: { limit: 30, windowSeconds: 15 * 60 },

@@ -43,6 +43,12 @@ export interface JobQueueOptions {
   readonly retryDelayMaxSeconds?: number
   /** How long one attempt may run before it is failed and retried (pg-boss default 900). */
   readonly expireInSeconds?: number
+  /**
+   * A running attempt's worker refreshes the job's heartbeat every half of this; an attempt whose heartbeat is older
+   * than this (its process died: kill -9, OOM, power loss) is failed by the supervising processes' next pass and
+   * retried per the policy, long before `expireInSeconds`. Minimum 10 (pg-boss).
+   */
+  readonly heartbeatSeconds?: number
   /** How long finished jobs are kept. */
   readonly deleteAfterSeconds?: number
 }
@@ -119,7 +125,15 @@ const queueSettings = (options: JobQueueOptions) => ({
   ...(options.retryDelayMaxSeconds !== undefined ? { retryDelayMax: options.retryDelayMaxSeconds } : {}),
   ...(options.expireInSeconds !== undefined ? { expireInSeconds: options.expireInSeconds } : {}),
   ...(options.deleteAfterSeconds !== undefined ? { deleteAfterSeconds: options.deleteAfterSeconds } : {}),
+  ...(options.heartbeatSeconds !== undefined ? { heartbeatSeconds: options.heartbeatSeconds } : {}),
 })
+
+/**
+ * How often a supervising process (every worker) fails attempts whose heartbeat or lease ran out, and refreshes the
+ * queue statistics (pg-boss defaults: 60 s each). With a queue's `heartbeatSeconds` of 15 a dead worker's job is
+ * retried within about 15 + 15 + the retry delay seconds.
+ */
+export const SUPERVISE_INTERVAL_SECONDS = 15
 
 export interface SendOptions {
   /** Run no earlier than this many seconds from now. */
@@ -159,6 +173,8 @@ export const startBoss = async (url: string, options: { readonly poolSize: numbe
     max: options.poolSize,
     application_name: "cloud-audit-jobs",
     supervise: options.supervise,
+    superviseIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
+    monitorIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
     schedule: false,
     migrate: true,
   })

@@ -1,10 +1,15 @@
 /**
  * The scanning area's jobs (registered in server/jobs/registry.ts):
- * - `scans.run-service`: one per (scan, service), see ./run-service.ts. Lease: a crashed worker's attempt expires after
- *   RUN_SERVICE_EXPIRE_SECONDS and pg-boss retries it (RUN_SERVICE_RETRY_LIMIT retries, exponential backoff).
+ * - `scans.run-service`: one per (scan, service), see ./run-service.ts. A running attempt's worker refreshes the job's
+ *   heartbeat every JOB_HEARTBEAT_SECONDS / 2; the attempt of a worker that died (kill -9, OOM) is failed by the next
+ *   supervising pass once its heartbeat is JOB_HEARTBEAT_SECONDS old and retried (RUN_SERVICE_RETRY_LIMIT retries,
+ *   exponential backoff): picked up again within a minute, not after the RUN_SERVICE_EXPIRE_SECONDS lease. The new
+ *   attempt re-claims the service row (attempts + 1); the old one, if its process is in fact alive, loses its claim
+ *   (pg-boss aborts its signal, which aborts the engine) and the one-transaction completion keeps the findings single.
  * - `scans.sweep`: one chain per scan, started with the scan; finishes or fails orphaned work across all scans
  *   (single-flight, ./sweeper.ts) and re-schedules itself while its scan is open.
- * - `findings.remediate`: one per remediation request, see ./remediation.ts.
+ * - `findings.remediate`: one per remediation request, see ./remediation.ts; same heartbeat, so a remediation whose
+ *   worker died is retried (its claim accepts a 'running' row) instead of sitting 'running' for the 5-minute lease.
  * Payloads carry ids only, never credentials.
  */
 import type { SqlClient } from "effect/sql"
@@ -14,11 +19,13 @@ import { RemediatePayload, runRemediation } from "./remediation.ts"
 import { RUN_SERVICE_JOB, RUN_SERVICE_RETRY_LIMIT, RunServicePayload, runService } from "./run-service.ts"
 import { SweepPayload, sweepChain } from "./sweeper.ts"
 
-/** How long one attempt of a service scan may run before pg-boss considers its worker lost and retries it. */
+/** How long one attempt of a service scan may run at most before pg-boss fails it and retries it. */
 export const RUN_SERVICE_EXPIRE_SECONDS = 900
+/** Heartbeat deadline of a running scan-service or remediation attempt (see the module header). */
+export const JOB_HEARTBEAT_SECONDS = 15
 
 export const runServiceJob = defineJob(RUN_SERVICE_JOB, RunServicePayload, runService, {
-  queue: { retryLimit: RUN_SERVICE_RETRY_LIMIT, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: RUN_SERVICE_EXPIRE_SECONDS },
+  queue: { retryLimit: RUN_SERVICE_RETRY_LIMIT, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: RUN_SERVICE_EXPIRE_SECONDS, heartbeatSeconds: JOB_HEARTBEAT_SECONDS },
   // A worker starts the AWS scanner thread (and loads the SDK into it) when it starts, not on its first scan.
   work: { localConcurrency: 8, pollingIntervalSeconds: 2, prepare: prewarmScannerThread },
 })
@@ -29,7 +36,7 @@ export const sweepJob: JobDefinition<"scans.sweep", SweepPayload, SqlClient.SqlC
 })
 
 export const remediateJob = defineJob("findings.remediate", RemediatePayload, runRemediation, {
-  queue: { retryLimit: 1, retryDelaySeconds: 5, expireInSeconds: 300 },
+  queue: { retryLimit: 1, retryDelaySeconds: 5, expireInSeconds: 300, heartbeatSeconds: JOB_HEARTBEAT_SECONDS },
   work: { localConcurrency: 2, pollingIntervalSeconds: 2 },
 })
 

@@ -6,8 +6,10 @@
  * - the service's pg-boss job has ended (completed, failed after its retries, cancelled) or no longer exists, while
  *   the row is still pending/running → "The worker running this service stopped without finishing it";
  * - the scan is older than MAX_SCAN_SECONDS → "The scan did not finish in time".
- * A job still created/retry/active is left alone: pg-boss itself retries an attempt whose worker crashed once its lease
- * (expireInSeconds) runs out. Single-flight: the sweep holds a transaction-level advisory lock; a concurrent sweep
+ * A job still created/retry/active is left alone: pg-boss itself retries an attempt whose worker died once the job's
+ * heartbeat is JOB_HEARTBEAT_SECONDS old (./jobs.ts; every worker process supervises, every SUPERVISE_INTERVAL_SECONDS),
+ * so a dead worker's service is running again within a minute; only when that retry is the last one and fails too does
+ * the job end and the sweeper fail the row. Single-flight: the sweep holds a transaction-level advisory lock; a concurrent sweep
  * returns at once. Updates run in each scan's own workspace scope, locking the scan row then the service row.
  *
  * `sweepChain` is the `scans.sweep` job: one chain per scan, started with the scan, re-scheduled every

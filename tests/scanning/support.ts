@@ -54,7 +54,9 @@ export const MOTO_KEYS = { access_key: "AKIAIOSFODNN7EXAMPLE", secret_key: "moto
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-export const startScanEnv = async (options: { readonly env?: Record<string, string>; readonly regions?: string } = {}): Promise<ScanEnv> => {
+export const startScanEnv = async (
+  options: { readonly env?: Record<string, string>; readonly regions?: string; readonly worker?: boolean } = {},
+): Promise<ScanEnv> => {
   process.env["SCAN_REGIONS"] = options.regions ?? "us-east-1"
   const logs: Array<string> = []
   const restoreSink = setLogSink((line) => {
@@ -63,7 +65,7 @@ export const startScanEnv = async (options: { readonly env?: Record<string, stri
   const moto = await startMoto()
   let server: TestServer
   try {
-    server = await startTestServer({ worker: true, env: { AWS_ENDPOINT_URL: moto.endpoint, LOG_LEVEL: "info", ...options.env } })
+    server = await startTestServer({ worker: options.worker ?? true, env: { AWS_ENDPOINT_URL: moto.endpoint, LOG_LEVEL: "info", ...options.env } })
   } catch (error) {
     await moto.stop()
     restoreSink()

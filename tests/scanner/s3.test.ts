@@ -40,9 +40,13 @@ const publicPolicy = (bucket: string, action: string) =>
     Statement: [{ Effect: "Allow", Principal: "*", Action: action, Resource: `arn:aws:s3:::${bucket}/*` }],
   })
 
-async function createBucket(c: AwsClients, name: string, region: string, options: { readonly logTarget?: boolean } = {}) {
+async function createBucket(c: AwsClients, name: string, region: string, options: { readonly logTarget?: boolean; readonly objectLock?: boolean } = {}) {
   await c.get("s3", region).send(
-    new CreateBucketCommand({ Bucket: name, ...(region === "us-east-1" ? {} : { CreateBucketConfiguration: { LocationConstraint: region as "eu-west-1" } }) }),
+    new CreateBucketCommand({
+      Bucket: name,
+      ...(region === "us-east-1" ? {} : { CreateBucketConfiguration: { LocationConstraint: region as "eu-west-1" } }),
+      ...(options.objectLock === true ? { ObjectLockEnabledForBucket: true } : {}),
+    }),
   )
   if (options.logTarget === true) await c.get("s3", region).send(new PutBucketAclCommand({ Bucket: name, GrantWrite: `uri="${LOG_DELIVERY}"`, GrantReadACP: `uri="${LOG_DELIVERY}"` }))
 }
@@ -50,7 +54,7 @@ async function createBucket(c: AwsClients, name: string, region: string, options
 /** A bucket with every S3 control in place. */
 async function hardenBucket(c: AwsClients, name: string, region: string, logTarget: string) {
   const s3 = c.get("s3", region)
-  await createBucket(c, name, region)
+  await createBucket(c, name, region, { objectLock: true })
   await s3.send(new PutPublicAccessBlockCommand({ Bucket: name, PublicAccessBlockConfiguration: allBlocked }))
   await s3.send(new PutBucketPolicyCommand({ Bucket: name, Policy: tlsOnly(name) }))
   await s3.send(

@@ -1,6 +1,8 @@
 /** Compute and container fixers: ECR scanning and tag immutability, Lambda function URL auth, ELBv2 attributes, EKS endpoint access. */
 import { PutImageScanningConfigurationCommand, PutImageTagMutabilityCommand } from "@aws-sdk/client-ecr"
 import { UpdateFunctionUrlConfigCommand } from "@aws-sdk/client-lambda"
+import { CreateLogGroupCommand, PutRetentionPolicyCommand } from "@aws-sdk/client-cloudwatch-logs"
+import { errorCode } from "../../scanner/aws/errors.ts"
 import { DescribeLoadBalancersCommand, ModifyLoadBalancerAttributesCommand } from "@aws-sdk/client-elastic-load-balancing-v2"
 import { UpdateClusterConfigCommand } from "@aws-sdk/client-eks"
 import { FixError, sendOptions, type FixContext, type Fixer } from "./fixer.ts"
@@ -23,6 +25,21 @@ const lbAttribute = (checkId: string, key: string, description: string): Fixer =
 })
 
 export const computeFixers: ReadonlyArray<Fixer> = [
+  {
+    checkIds: ["awslambda_function_log_group_exists"],
+    description: "Creates the function's log group with a 365-day retention.",
+    apply: async (ctx, row) => {
+      const name = typeof row["log_group"] === "string" && row["log_group"] !== "" ? row["log_group"] : `/aws/lambda/${row.resource_id}`
+      const logs = ctx.clients.get("logs", ctx.region)
+      try {
+        await logs.send(new CreateLogGroupCommand({ logGroupName: name }), sendOptions(ctx))
+      } catch (error) {
+        if (errorCode(error) !== "ResourceAlreadyExistsException") throw error
+      }
+      await logs.send(new PutRetentionPolicyCommand({ logGroupName: name, retentionInDays: 365 }), sendOptions(ctx))
+      return `Log group ${name} exists (365-day retention).`
+    },
+  },
   {
     checkIds: ["ecr_repositories_scan_images_on_push_enabled"],
     description: "Enables scan on push for the repository.",

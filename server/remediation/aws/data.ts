@@ -1,6 +1,6 @@
 /** Data-store fixers: RDS (public access, minor upgrades, backups, deletion protection, public snapshots), SQS/SNS encryption, DynamoDB PITR and deletion protection. */
 import { ModifyDBClusterCommand, ModifyDBClusterSnapshotAttributeCommand, ModifyDBInstanceCommand, ModifyDBSnapshotAttributeCommand } from "@aws-sdk/client-rds"
-import { GetQueueUrlCommand, SetQueueAttributesCommand } from "@aws-sdk/client-sqs"
+import { CreateQueueCommand, GetQueueAttributesCommand, GetQueueUrlCommand, SetQueueAttributesCommand } from "@aws-sdk/client-sqs"
 import { SetTopicAttributesCommand } from "@aws-sdk/client-sns"
 import { UpdateContinuousBackupsCommand, UpdateTableCommand } from "@aws-sdk/client-dynamodb"
 import { FixError, sendOptions, type Fixer } from "./fixer.ts"
@@ -33,6 +33,35 @@ const LOG_TYPES: ReadonlyArray<[RegExp, ReadonlyArray<string>]> = [
 ]
 
 export const dataFixers: ReadonlyArray<Fixer> = [
+  {
+    checkIds: ["sqs_queues_dead_letter_queue_configured"],
+    description: "Creates a dead-letter queue NAME-dlq (14-day retention, same encryption) and redrives messages to it after 5 failed receives.",
+    apply: async (ctx, row) => {
+      const name = row.resource_id.slice(row.resource_id.lastIndexOf(":") + 1)
+      const sqs = ctx.clients.get("sqs", ctx.region)
+      const url = (await sqs.send(new GetQueueUrlCommand({ QueueName: name }), sendOptions(ctx))).QueueUrl
+      const attrs = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["All"] }), sendOptions(ctx))).Attributes ?? {}
+      const fifo = name.endsWith(".fifo")
+      const dlqName = fifo ? `${name.slice(0, -5)}-dlq.fifo` : `${name}-dlq`
+      const dlqUrl = (
+        await sqs.send(
+          new CreateQueueCommand({
+            QueueName: dlqName,
+            Attributes: {
+              MessageRetentionPeriod: "1209600",
+              ...(fifo ? { FifoQueue: "true" } : {}),
+              ...(attrs["KmsMasterKeyId"] ? { KmsMasterKeyId: attrs["KmsMasterKeyId"] } : { SqsManagedSseEnabled: "true" }),
+            },
+          }),
+          sendOptions(ctx),
+        )
+      ).QueueUrl
+      const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ["QueueArn"] }), sendOptions(ctx))).Attributes?.["QueueArn"]
+      if (dlqArn === undefined) throw new FixError(`Queue ${dlqName} has no ARN`)
+      await sqs.send(new SetQueueAttributesCommand({ QueueUrl: url, Attributes: { RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 5 }) } }), sendOptions(ctx))
+      return `Queue ${name} redrives to ${dlqName} after 5 receives.`
+    },
+  },
   modifyDb("rds_instance_copy_tags_to_snapshots", "Makes the DB instance copy its tags to new snapshots.", { CopyTagsToSnapshot: true }, "tags are copied to snapshots"),
   {
     checkIds: ["rds_instance_integration_cloudwatch_logs"],
@@ -101,7 +130,7 @@ export const dataFixers: ReadonlyArray<Fixer> = [
     },
   },
   {
-    checkIds: ["dynamodb_tables_pitr_enabled"],
+    checkIds: ["dynamodb_tables_pitr_enabled", "dynamodb_table_backed_up"],
     description: "Enables point-in-time recovery (continuous backups) on the table.",
     apply: async (ctx, row) => {
       await ctx.clients

@@ -1,11 +1,36 @@
 /** Logging and detection fixers: CloudTrail (multi-region, log validation, logging on), KMS rotation, GuardDuty and Security Hub enablement. */
-import { DescribeTrailsCommand, StartLoggingCommand, UpdateTrailCommand } from "@aws-sdk/client-cloudtrail"
+import { DescribeTrailsCommand, GetEventSelectorsCommand, PutEventSelectorsCommand, StartLoggingCommand, UpdateTrailCommand } from "@aws-sdk/client-cloudtrail"
 import { CreateDetectorCommand, ListDetectorsCommand, UpdateDetectorCommand } from "@aws-sdk/client-guardduty"
 import { EnableKeyRotationCommand } from "@aws-sdk/client-kms"
 import { EnableSecurityHubCommand } from "@aws-sdk/client-securityhub"
 import { FixError, sendOptions, type Fixer } from "./fixer.ts"
 
 export const loggingFixers: ReadonlyArray<Fixer> = [
+  {
+    checkIds: ["cloudtrail_management_events_logged"],
+    description: "Makes the trail record all (read and write) management events, keeping its data-event selectors.",
+    apply: async (ctx, row) => {
+      const home = typeof row["home_region"] === "string" && row["home_region"] !== "" ? row["home_region"] : ctx.region
+      const ct = ctx.clients.get("cloudtrail", home)
+      const current = await ct.send(new GetEventSelectorsCommand({ TrailName: row.resource_id }), sendOptions(ctx))
+      if ((current.AdvancedEventSelectors ?? []).length > 0) {
+        await ct.send(
+          new PutEventSelectorsCommand({
+            TrailName: row.resource_id,
+            AdvancedEventSelectors: [
+              ...(current.AdvancedEventSelectors ?? []).filter((s) => !(s.FieldSelectors ?? []).some((f) => f.Field === "eventCategory" && (f.Equals ?? []).includes("Management"))),
+              { Name: "All management events", FieldSelectors: [{ Field: "eventCategory", Equals: ["Management"] }] },
+            ],
+          }),
+          sendOptions(ctx),
+        )
+      } else {
+        const basic = (current.EventSelectors ?? []).map((s) => (s.IncludeManagementEvents === true ? { ...s, IncludeManagementEvents: false } : s)).filter((s) => (s.DataResources ?? []).length > 0)
+        await ct.send(new PutEventSelectorsCommand({ TrailName: row.resource_id, EventSelectors: [{ ReadWriteType: "All", IncludeManagementEvents: true, DataResources: [] }, ...basic] }), sendOptions(ctx))
+      }
+      return `Trail ${row.resource_id} records all management events.`
+    },
+  },
   {
     checkIds: ["cloudtrail_multi_region_enabled"],
     description: "Turns an existing trail (preferably one already logging) into a multi-region trail with global service events, and starts logging. It does not create a trail: that needs an S3 bucket you choose.",

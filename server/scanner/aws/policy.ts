@@ -199,3 +199,36 @@ export function principalAccounts(doc: PolicyDocument | undefined): string[] {
   }
   return [...out]
 }
+
+const principalAccountIds = (p: Principal | undefined): { readonly anyone: boolean; readonly accounts: ReadonlyArray<string> } => {
+  if (p === undefined) return { anyone: false, accounts: [] }
+  if (p === "*") return { anyone: true, accounts: [] }
+  const aws = p["AWS"] ?? []
+  return {
+    anyone: aws.includes("*"),
+    accounts: aws.flatMap((v) => {
+      const m = /^(?:arn:aws[\w-]*:(?:iam|sts)::)?(\d{12})/.exec(v)
+      return m?.[1] === undefined ? [] : [m[1]]
+    }),
+  }
+}
+
+/**
+ * Allow statements that let principals outside `ownAccount` (another account, or anyone) use any of `actions`
+ * without a condition pinning the callers (source account/ARN/organization/VPC/IP).
+ */
+export function crossAccountAllowStatements(doc: PolicyDocument | undefined, ownAccount: string, actions?: ReadonlyArray<string>): Statement[] {
+  if (doc === undefined) return []
+  return doc.statements.filter((s) => {
+    if (s.effect !== "Allow" || restrictedByCondition(s)) return false
+    const p = principalAccountIds(s.principal)
+    const outside = p.anyone || p.accounts.some((a) => a !== ownAccount)
+    return outside && (actions === undefined || actions.some((a) => statementCovers(s, a)))
+  })
+}
+
+/** Allow statements granting every action of the service ("*" or "<service>:*"). */
+export function wildcardActionStatements(doc: PolicyDocument | undefined, service: string): Statement[] {
+  if (doc === undefined) return []
+  return doc.statements.filter((s) => s.effect === "Allow" && (s.actions ?? []).some((a) => a === "*" || a.toLowerCase() === `${service.toLowerCase()}:*`))
+}

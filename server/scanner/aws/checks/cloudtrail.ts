@@ -186,4 +186,95 @@ export const cloudtrailChecks = [
       },
     }),
   ),
+  defineCheck({
+    id: "cloudtrail_management_events_logged",
+    service: "cloudtrail",
+    title: "CloudTrail trails should record management events",
+    description: "Finds trails whose event selectors exclude management events (or keep only read or only write events), so console sign-ins, IAM and security-group changes go unrecorded.",
+    severity: "medium",
+    cis: {},
+    remediation: "aws cloudtrail put-event-selectors --trail-name TRAIL --event-selectors '[{\"ReadWriteType\":\"All\",\"IncludeManagementEvents\":true}]' (keep any data-event selectors).",
+    field_labels: { ...trailLabels, management_events: "All management events" },
+    uses: ["cloudtrail.trails", "cloudtrail.status", "cloudtrail.selectors"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      ownTrails(inv.cloudtrail.trails, inv.regions).flatMap((t) => {
+        const all = logsAllManagementEvents(t)
+        if (all === undefined) return []
+        return [row(t.name, t.homeRegion, all, all ? `Trail ${t.name} records all management events.` : `Trail ${t.name} does not record all (read and write) management events.`, { ...trailFields(t), management_events: all })]
+      }),
+  }),
+  defineCheck({
+    id: "cloudtrail_sns_notifications_enabled",
+    service: "cloudtrail",
+    title: "CloudTrail trails should notify an SNS topic on log delivery",
+    description: "Finds trails without an SNS topic, so nothing downstream learns that a new log file was delivered (or stops being delivered).",
+    severity: "low",
+    cis: {},
+    remediation: "aws cloudtrail update-trail --name TRAIL --sns-topic-name TOPIC (the topic policy must allow cloudtrail.amazonaws.com to publish).",
+    field_labels: { ...trailLabels, sns_topic: "SNS topic" },
+    uses: ["cloudtrail.trails", "cloudtrail.status"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      ownTrails(inv.cloudtrail.trails, inv.regions).map((t) =>
+        row(t.name, t.homeRegion, t.snsTopicArn !== undefined, t.snsTopicArn !== undefined ? `Trail ${t.name} notifies ${t.snsTopicArn}.` : `Trail ${t.name} sends no delivery notifications.`, {
+          ...trailFields(t),
+          sns_topic: t.snsTopicArn ?? null,
+        }),
+      ),
+  }),
+  defineCheck({
+    id: "cloudtrail_insights_enabled",
+    service: "cloudtrail",
+    title: "CloudTrail Insights should be enabled on a logging trail",
+    description: "Checks that at least one logging trail has Insights (unusual API call rate or error rate detection) enabled.",
+    severity: "low",
+    cis: {},
+    remediation: "aws cloudtrail put-insight-selectors --trail-name TRAIL --insight-selectors '[{\"InsightType\":\"ApiCallRateInsight\"},{\"InsightType\":\"ApiErrorRateInsight\"}]'.",
+    field_labels: { trails: "Trails with Insights" },
+    uses: ["cloudtrail.trails", "cloudtrail.status", "cloudtrail.insights"],
+    testedWith: "moto",
+    evaluate: (inv) => {
+      const trails = inv.cloudtrail.trails
+      if (trails === undefined) return []
+      const withInsights = trails.filter((t) => t.isLogging === true && (t.insights ?? []).length > 0).map((t) => t.name)
+      return [
+        row(inv.accountId, "global", withInsights.length > 0, withInsights.length > 0 ? `Insights are enabled on ${withInsights.join(", ")}.` : "No logging trail has CloudTrail Insights enabled.", { trails: withInsights }),
+      ]
+    },
+  }),
+  ...(["object_lock", "mfa_delete"] as const).map((what) =>
+    defineCheck({
+      id: what === "object_lock" ? "cloudtrail_bucket_object_lock_enabled" : "cloudtrail_bucket_mfa_delete_enabled",
+      service: "cloudtrail",
+      title: what === "object_lock" ? "The CloudTrail S3 bucket should have Object Lock enabled" : "The CloudTrail S3 bucket should require MFA delete",
+      description:
+        what === "object_lock"
+          ? "Checks that each trail's destination bucket (when it is in this account) has S3 Object Lock enabled, so delivered log files cannot be deleted or overwritten during the retention period."
+          : "Checks that each trail's destination bucket (when it is in this account) is versioned with MFA delete, so log file versions cannot be deleted without the root user's MFA device.",
+      severity: "medium",
+      cis: {},
+      remediation:
+        what === "object_lock"
+          ? "aws s3api put-object-lock-configuration --bucket BUCKET --object-lock-configuration '{\"ObjectLockEnabled\":\"Enabled\",\"Rule\":{\"DefaultRetention\":{\"Mode\":\"GOVERNANCE\",\"Days\":365}}}' (versioning must be on; older buckets need Object Lock enabled through AWS Support or a new bucket)."
+          : "As the root user with its MFA device: aws s3api put-bucket-versioning --bucket BUCKET --versioning-configuration Status=Enabled,MFADelete=Enabled --mfa 'SERIAL CODE'.",
+      field_labels: { ...trailLabels, bucket: "Trail bucket", setting: what === "object_lock" ? "Object Lock" : "MFA delete" },
+      uses: ["cloudtrail.trails", "s3.buckets", what === "object_lock" ? "s3.object_lock" : "s3.versioning"],
+      testedWith: what === "object_lock" ? "moto" : "sdk-mock",
+      ...(what === "mfa_delete" ? { mockReason: "moto accepts MFADelete=Enabled but never stores it, so the compliant case needs a stubbed GetBucketVersioning." } : {}),
+      evaluate: (inv) =>
+        ownTrails(inv.cloudtrail.trails, inv.regions).flatMap((t) => {
+          const bucket = (inv.s3.buckets ?? []).find((b) => b.name === t.s3BucketName)
+          if (bucket === undefined) return []
+          if (what === "object_lock") {
+            if (bucket.objectLock === undefined) return []
+            const ok = bucket.objectLock !== null
+            return [row(t.name, t.homeRegion, ok, ok ? `Trail bucket ${bucket.name} has Object Lock${bucket.objectLock?.mode === null ? "" : ` (${bucket.objectLock?.mode})`}.` : `Trail bucket ${bucket.name} has no Object Lock.`, { ...trailFields(t), bucket: bucket.name, setting: ok })]
+          }
+          if (bucket.versioning === undefined) return []
+          const ok = bucket.versioning.mfaDelete === "Enabled"
+          return [row(t.name, t.homeRegion, ok, ok ? `Trail bucket ${bucket.name} requires MFA delete.` : `Trail bucket ${bucket.name} does not require MFA delete.`, { ...trailFields(t), bucket: bucket.name, setting: ok })]
+        }),
+    }),
+  ),
 ]

@@ -62,4 +62,29 @@ export const dynamodbChecks = [
         }),
       ),
   }),
+  defineCheck({
+    id: "dynamodb_table_backed_up",
+    service: "dynamodb",
+    title: "DynamoDB tables should be backed up",
+    description: "Finds tables with neither point-in-time recovery nor an available on-demand/AWS Backup backup taken in the last 35 days.",
+    severity: "medium",
+    cis: {},
+    remediation: "Enable point-in-time recovery (aws dynamodb update-continuous-backups ...), or protect the table with an AWS Backup plan / scheduled aws dynamodb create-backup.",
+    field_labels: { pitr: "Point-in-time recovery", last_backup: "Last backup" },
+    uses: ["dynamodb.tables", "dynamodb.backups", "dynamodb.backup_list"],
+    testedWith: "moto",
+    evaluate: (inv, env) =>
+      inv.dynamodb.regions.flatMap((r) =>
+        (r.tables ?? [])
+          .filter((t) => t.pitr !== undefined || t.lastBackup !== undefined)
+          .map((t) => {
+            const recent = t.lastBackup !== undefined && t.lastBackup !== null && env.now.getTime() - t.lastBackup.getTime() <= 35 * 86_400_000
+            const ok = t.pitr === true || recent
+            return row(t.name, r.region, ok, ok ? `Table ${t.name} is backed up${t.pitr === true ? " (point-in-time recovery)" : ` (last backup ${t.lastBackup?.toISOString()})`}.` : `Table ${t.name} has no point-in-time recovery and no backup in the last 35 days.`, {
+              pitr: t.pitr ?? null,
+              last_backup: t.lastBackup?.toISOString() ?? null,
+            })
+          }),
+      ),
+  }),
 ]

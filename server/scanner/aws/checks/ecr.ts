@@ -1,6 +1,6 @@
 /** ECR checks (FSBP ECR.1, ECR.2, ECR.3; public repository policies). */
 import { defineCheck, row } from "../define-check.ts"
-import { publicAllowStatements } from "../policy.ts"
+import { crossAccountAllowStatements, publicAllowStatements, wildcardActionStatements } from "../policy.ts"
 
 export const ecrChecks = [
   defineCheck({
@@ -90,6 +90,54 @@ export const ecrChecks = [
             return row(repo.name, r.region, open.length === 0, open.length === 0 ? `Repository ${repo.name} is not public.` : `Repository ${repo.name}'s policy allows everyone.`, {
               public_statements: open.map((s, i) => s.sid ?? `#${i + 1}`),
             })
+          }),
+      ),
+  }),
+  defineCheck({
+    id: "ecr_repositories_encrypted_with_cmk",
+    service: "ecr",
+    title: "ECR repositories should be encrypted with a customer managed KMS key",
+    description: "Finds repositories encrypted with AES-256 (S3-managed keys) or the AWS managed aws/ecr key, whose use cannot be restricted or audited through a key policy of your own.",
+    severity: "low",
+    cis: {},
+    remediation: "Encryption is set at creation: create a new repository with --encryption-configuration encryptionType=KMS,kmsKey=KEY_ARN, push the images there and delete the old one.",
+    field_labels: { encryption: "Encryption", kms_key: "KMS key" },
+    uses: ["ecr.repositories", "ecr.kms"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      inv.ecr.regions.flatMap((r) =>
+        (r.repositories ?? [])
+          .filter((repo) => !repo.encryptionType.startsWith("KMS") || repo.kmsManager !== undefined)
+          .map((repo) => {
+            const ok = repo.kmsManager === "CUSTOMER"
+            return row(repo.name, r.region, ok, ok ? `Repository ${repo.name} is encrypted with the customer managed key ${repo.kmsKey}.` : repo.encryptionType.startsWith("KMS") ? `Repository ${repo.name} uses the AWS managed key ${repo.kmsKey ?? "aws/ecr"}.` : `Repository ${repo.name} uses ${repo.encryptionType} encryption, not a customer managed key.`, {
+              encryption: repo.encryptionType,
+              kms_key: repo.kmsKey ?? null,
+            })
+          }),
+      ),
+  }),
+  defineCheck({
+    id: "ecr_repositories_policy_not_permissive",
+    service: "ecr",
+    title: "ECR repository policies should not grant every action or let other accounts push",
+    description: "Finds repository policies that grant ecr:* (or *), or let principals outside the account push, delete or re-permission images without a condition naming the callers.",
+    severity: "high",
+    cis: {},
+    remediation: "Grant other accounts only the pull actions (ecr:BatchGetImage, ecr:GetDownloadUrlForLayer, ecr:BatchCheckLayerAvailability), list the actions instead of ecr:*, or add an aws:PrincipalOrgID condition.",
+    field_labels: { permissive_statements: "Permissive statements" },
+    uses: ["ecr.repositories", "ecr.policies"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      inv.ecr.regions.flatMap((r) =>
+        (r.repositories ?? [])
+          .filter((repo) => repo.policy !== undefined)
+          .map((repo) => {
+            const doc = repo.policy ?? undefined
+            const write = ["ecr:PutImage", "ecr:InitiateLayerUpload", "ecr:UploadLayerPart", "ecr:CompleteLayerUpload", "ecr:BatchDeleteImage", "ecr:DeleteRepository", "ecr:SetRepositoryPolicy", "ecr:DeleteRepositoryPolicy"]
+            const bad = new Set([...wildcardActionStatements(doc, "ecr"), ...crossAccountAllowStatements(doc, inv.accountId, write)])
+            const sids = [...bad].map((s, i) => s.sid ?? `#${i + 1}`)
+            return row(repo.name, r.region, sids.length === 0, sids.length === 0 ? `Repository ${repo.name}'s policy is scoped.` : `Repository ${repo.name}'s policy is permissive (${sids.join(", ")}).`, { permissive_statements: sids })
           }),
       ),
   }),

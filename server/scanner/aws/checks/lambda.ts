@@ -1,5 +1,7 @@
 /** Lambda checks (FSBP Lambda.1, Lambda.2; public function URLs). */
+import type { LambdaFunction } from "../collectors/lambda.ts"
 import { defineCheck, row } from "../define-check.ts"
+import type { DetailRow, RowValue } from "../../check.ts"
 import { publicAllowStatements } from "../policy.ts"
 
 /**
@@ -17,6 +19,41 @@ export const RUNTIME_DEPRECATION: Readonly<Record<string, string>> = {
   "dotnetcore1.0": "2019-07-30", "dotnetcore2.0": "2019-05-30", "dotnetcore2.1": "2022-01-05", "dotnetcore3.1": "2023-04-03",
   "dotnet5.0": "2022-05-10", "dotnet6": "2024-12-20", "dotnet7": "2024-05-14",
 }
+
+type FnInput = "lambda.functions" | "lambda.log_groups" | "lambda.code_signing" | "lambda.event_invoke"
+
+const fnCheck = (spec: {
+  readonly id: string
+  readonly title: string
+  readonly description: string
+  readonly severity: "critical" | "high" | "medium" | "low"
+  readonly fsbp?: string
+  readonly remediation: string
+  readonly labels: Readonly<Record<string, string>>
+  readonly uses: ReadonlyArray<FnInput>
+  /** undefined: the function is not judged (input missing for it). */
+  readonly judge: (f: LambdaFunction) => { readonly ok: boolean; readonly reason: string; readonly fields: Readonly<Record<string, RowValue>> } | undefined
+}) =>
+  defineCheck({
+    id: spec.id,
+    service: "lambda",
+    title: spec.title,
+    description: spec.description,
+    severity: spec.severity,
+    cis: {},
+    ...(spec.fsbp === undefined ? {} : { fsbp: spec.fsbp }),
+    remediation: spec.remediation,
+    field_labels: spec.labels,
+    uses: spec.uses,
+    testedWith: "moto",
+    evaluate: (inv) =>
+      inv.lambda.regions.flatMap((r) =>
+        (r.functions ?? []).flatMap((f): DetailRow[] => {
+          const j = spec.judge(f)
+          return j === undefined ? [] : [row(f.name, r.region, j.ok, j.reason, j.fields)]
+        }),
+      ),
+  })
 
 export const lambdaChecks = [
   defineCheck({
@@ -92,5 +129,113 @@ export const lambdaChecks = [
             })
           }),
       ),
+  }),
+  fnCheck({
+    id: "awslambda_function_log_group_exists",
+    title: "Lambda functions should have a CloudWatch Logs log group",
+    description: "Finds functions whose log group (/aws/lambda/NAME, or the one set in the logging configuration) does not exist: the function either never ran or cannot write logs, so its activity is invisible.",
+    severity: "medium",
+    remediation: "aws logs create-log-group --log-group-name /aws/lambda/NAME and set a retention; make sure the execution role allows logs:CreateLogStream and logs:PutLogEvents.",
+    labels: { log_group: "Log group" },
+    uses: ["lambda.functions", "lambda.log_groups"],
+    judge: (f) =>
+      f.logGroupExists === undefined
+        ? undefined
+        : { ok: f.logGroupExists, reason: f.logGroupExists ? `Function ${f.name} logs to ${f.logGroup}.` : `Log group ${f.logGroup} of function ${f.name} does not exist.`, fields: { log_group: f.logGroup } },
+  }),
+  fnCheck({
+    id: "awslambda_function_tracing_enabled",
+    title: "Lambda functions should have active X-Ray tracing",
+    description: "Finds functions whose tracing mode is not Active, so requests through them cannot be traced end to end during an investigation.",
+    severity: "low",
+    remediation: "aws lambda update-function-configuration --function-name NAME --tracing-config Mode=Active (the role needs xray:PutTraceSegments).",
+    labels: { tracing_mode: "Tracing mode" },
+    uses: ["lambda.functions"],
+    judge: (f) => ({ ok: f.tracingMode === "Active", reason: f.tracingMode === "Active" ? `Function ${f.name} is traced.` : `Function ${f.name} has tracing mode ${f.tracingMode}.`, fields: { tracing_mode: f.tracingMode } }),
+  }),
+  fnCheck({
+    id: "awslambda_function_dead_letter_queue_configured",
+    title: "Lambda functions should keep failed asynchronous events",
+    description: "Finds functions with neither a dead-letter queue nor an on-failure destination: events whose processing fails after the retries are silently dropped.",
+    severity: "low",
+    remediation: "aws lambda update-function-configuration --function-name NAME --dead-letter-config TargetArn=QUEUE_OR_TOPIC_ARN, or aws lambda put-function-event-invoke-config --function-name NAME --destination-config OnFailure={Destination=ARN}.",
+    labels: { dead_letter_target: "Dead-letter target", on_failure: "On-failure destination" },
+    uses: ["lambda.functions", "lambda.event_invoke"],
+    judge: (f) => {
+      if (f.onFailureDestination === undefined && f.deadLetterArn === undefined) return undefined
+      const ok = f.deadLetterArn !== undefined || (f.onFailureDestination ?? null) !== null
+      return {
+        ok,
+        reason: ok ? `Failed events of ${f.name} go to ${f.deadLetterArn ?? f.onFailureDestination}.` : `Function ${f.name} drops events that fail asynchronous processing.`,
+        fields: { dead_letter_target: f.deadLetterArn ?? null, on_failure: f.onFailureDestination ?? null },
+      }
+    },
+  }),
+  fnCheck({
+    id: "awslambda_function_inside_vpc",
+    title: "Lambda functions should run inside a VPC",
+    description: "Finds functions not attached to a VPC, whose network traffic cannot be filtered by security groups, network ACLs or VPC endpoints.",
+    severity: "low",
+    fsbp: "Lambda.3",
+    remediation: "aws lambda update-function-configuration --function-name NAME --vpc-config SubnetIds=SUBNETS,SecurityGroupIds=GROUPS (private subnets with a NAT gateway or VPC endpoints for the AWS APIs the function calls).",
+    labels: { vpc_id: "VPC" },
+    uses: ["lambda.functions"],
+    judge: (f) => ({ ok: f.vpcId !== undefined, reason: f.vpcId !== undefined ? `Function ${f.name} runs in ${f.vpcId}.` : `Function ${f.name} is not attached to a VPC.`, fields: { vpc_id: f.vpcId ?? null } }),
+  }),
+  fnCheck({
+    id: "awslambda_function_code_signing_enabled",
+    title: "Lambda functions should enforce code signing",
+    description: "Finds zip-packaged functions without a code signing configuration, so code that was not signed by a trusted publisher can be deployed.",
+    severity: "low",
+    remediation: "Create a signing profile (AWS Signer) and a code signing configuration that enforces it, then aws lambda put-function-code-signing-config --function-name NAME --code-signing-config-arn ARN.",
+    labels: { code_signing_config: "Code signing configuration" },
+    uses: ["lambda.functions", "lambda.code_signing"],
+    judge: (f) =>
+      f.codeSigningConfigArn === undefined || f.packageType !== "Zip"
+        ? undefined
+        : {
+            ok: f.codeSigningConfigArn !== null,
+            reason: f.codeSigningConfigArn !== null ? `Function ${f.name} enforces ${f.codeSigningConfigArn}.` : `Function ${f.name} accepts unsigned code.`,
+            fields: { code_signing_config: f.codeSigningConfigArn },
+          },
+  }),
+  fnCheck({
+    id: "awslambda_function_no_secrets_in_variables",
+    title: "Lambda environment variables should not hold secrets",
+    description: "Finds functions with environment variables named like credentials (password, secret, token, API or access key) whose value is not a reference (ARN, SSM parameter): anyone with lambda:GetFunctionConfiguration can read them.",
+    severity: "high",
+    remediation: "Move the values to Secrets Manager or SSM Parameter Store (SecureString), keep only their names/ARNs in the variables, and rotate the exposed credentials.",
+    labels: { variables: "Suspicious variables" },
+    uses: ["lambda.functions"],
+    judge: (f) => ({
+      ok: f.secretLikeVars.length === 0,
+      reason: f.secretLikeVars.length === 0 ? `Function ${f.name} has no credential-like environment variable.` : `Function ${f.name} stores ${f.secretLikeVars.join(", ")} in its environment.`,
+      fields: { variables: f.secretLikeVars },
+    }),
+  }),
+  defineCheck({
+    id: "awslambda_function_unique_execution_role",
+    service: "lambda",
+    title: "Lambda functions should not share an execution role",
+    description: "Finds functions whose execution role is also used by other functions (in any scanned region): each then holds the union of the permissions all of them need.",
+    severity: "low",
+    cis: {},
+    remediation: "Create one role per function with only the permissions that function needs and switch it: aws lambda update-function-configuration --function-name NAME --role ROLE_ARN.",
+    field_labels: { role: "Execution role", shared_with: "Shared with" },
+    uses: ["lambda.functions"],
+    testedWith: "moto",
+    evaluate: (inv) => {
+      const byRole = new Map<string, string[]>()
+      for (const r of inv.lambda.regions) for (const f of r.functions ?? []) byRole.set(f.role, [...(byRole.get(f.role) ?? []), `${f.name} (${r.region})`])
+      return inv.lambda.regions.flatMap((r) =>
+        (r.functions ?? []).map((f) => {
+          const others = (byRole.get(f.role) ?? []).filter((x) => x !== `${f.name} (${r.region})`)
+          return row(f.name, r.region, others.length === 0, others.length === 0 ? `Function ${f.name} has its own role.` : `Function ${f.name} shares ${f.role} with ${others.join(", ")}.`, {
+            role: f.role,
+            shared_with: others,
+          })
+        }),
+      )
+    },
   }),
 ]

@@ -371,4 +371,25 @@ export const s3Checks = [
         return [row(b.name, b.region, n > 0, n > 0 ? `Bucket ${b.name} has ${n} lifecycle rule(s).` : `Bucket ${b.name} has no lifecycle rules.`, { lifecycle_rules: n })]
       }),
   }),
+  defineCheck({
+    id: "s3_bucket_object_lock",
+    service: "s3",
+    title: "S3 buckets should have Object Lock enabled",
+    description: "Finds buckets without S3 Object Lock, whose objects can be deleted or overwritten by anyone with write access (ransomware, a leaked key, a mistaken lifecycle rule).",
+    severity: "low",
+    cis: {},
+    remediation: "aws s3api put-object-lock-configuration --bucket BUCKET --object-lock-configuration '{\"ObjectLockEnabled\":\"Enabled\"}' (versioning must be on), with a default retention for buckets holding records.",
+    field_labels: { object_lock: "Object Lock", mode: "Default retention mode" },
+    uses: ["s3.buckets", "s3.object_lock"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      (inv.s3.buckets ?? [])
+        .filter((b) => b.objectLock !== undefined)
+        .map((b) =>
+          row(b.name, b.region, b.objectLock !== null, b.objectLock !== null ? `Bucket ${b.name} has Object Lock enabled.` : `Bucket ${b.name} has no Object Lock.`, {
+            object_lock: b.objectLock !== null,
+            mode: b.objectLock?.mode ?? null,
+          }),
+        ),
+  }),
 ]

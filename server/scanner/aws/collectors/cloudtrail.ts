@@ -4,10 +4,10 @@
  * advanced). A trail with no selectors at all is treated as AWS's default (all management events): moto leaves
  * new trails without selectors while AWS creates the default selector.
  */
-import { DescribeTrailsCommand, GetEventSelectorsCommand, GetTrailStatusCommand } from "@aws-sdk/client-cloudtrail"
+import { DescribeTrailsCommand, GetEventSelectorsCommand, GetInsightSelectorsCommand, GetTrailStatusCommand } from "@aws-sdk/client-cloudtrail"
 import type { CollectContext } from "../context.ts"
 
-export const cloudtrailResourceTypes = ["cloudtrail.trails", "cloudtrail.status", "cloudtrail.selectors"] as const
+export const cloudtrailResourceTypes = ["cloudtrail.trails", "cloudtrail.status", "cloudtrail.selectors", "cloudtrail.insights"] as const
 
 export interface BasicSelector {
   readonly readWriteType: string
@@ -31,6 +31,9 @@ export interface Trail {
   readonly kmsKeyId: string | undefined
   readonly s3BucketName: string | undefined
   readonly cloudWatchLogsLogGroupArn: string | undefined
+  readonly snsTopicArn: string | undefined
+  /** Insight types enabled (ApiCallRateInsight, ApiErrorRateInsight); undefined when not read. */
+  readonly insights: ReadonlyArray<string> | undefined
   readonly isLogging: boolean | undefined
   /** undefined: could not read; otherwise basic and advanced selectors (both empty = AWS default). */
   readonly selectors: { readonly basic: ReadonlyArray<BasicSelector>; readonly advanced: ReadonlyArray<AdvancedSelector> } | undefined
@@ -55,12 +58,17 @@ export async function collectCloudTrail(ctx: CollectContext): Promise<CloudTrail
     const arn = t.TrailARN ?? ""
     const home = t.HomeRegion ?? ctx.homeRegion
     const ct = ctx.clients.get("cloudtrail", home)
-    const [status, selectors] = await Promise.all([
+    const [status, selectors, insights] = await Promise.all([
       ctx.wants("cloudtrail.status")
         ? ctx.call({ type: "cloudtrail.status", region: home, op: "cloudtrail:GetTrailStatus", id: arn }, (o) => ct.send(new GetTrailStatusCommand({ Name: arn }), o))
         : Promise.resolve(undefined),
       ctx.wants("cloudtrail.selectors")
         ? ctx.call({ type: "cloudtrail.selectors", region: home, op: "cloudtrail:GetEventSelectors", id: arn }, (o) => ct.send(new GetEventSelectorsCommand({ TrailName: arn }), o))
+        : Promise.resolve(undefined),
+      ctx.wants("cloudtrail.insights")
+        ? ctx.optional({ type: "cloudtrail.insights", region: home, op: "cloudtrail:GetInsightSelectors", id: arn }, ["InsightNotEnabledException"], (o) =>
+            ct.send(new GetInsightSelectorsCommand({ TrailName: arn }), o),
+          )
         : Promise.resolve(undefined),
     ])
     return {
@@ -74,6 +82,8 @@ export async function collectCloudTrail(ctx: CollectContext): Promise<CloudTrail
       kmsKeyId: t.KmsKeyId || undefined,
       s3BucketName: t.S3BucketName || undefined,
       cloudWatchLogsLogGroupArn: t.CloudWatchLogsLogGroupArn || undefined,
+      snsTopicArn: t.SnsTopicARN || undefined,
+      insights: insights === undefined ? undefined : insights === null ? [] : (insights.InsightSelectors ?? []).flatMap((i) => (i.InsightType === undefined ? [] : [i.InsightType])),
       isLogging: status?.IsLogging,
       selectors:
         selectors === undefined

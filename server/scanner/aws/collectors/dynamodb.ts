@@ -1,8 +1,8 @@
 /** DynamoDB inventory per region: tables with encryption, deletion protection and point-in-time recovery. */
-import { DescribeContinuousBackupsCommand, DescribeTableCommand, ListTablesCommand } from "@aws-sdk/client-dynamodb"
+import { DescribeContinuousBackupsCommand, DescribeTableCommand, ListBackupsCommand, ListTablesCommand } from "@aws-sdk/client-dynamodb"
 import type { CollectContext } from "../context.ts"
 
-export const dynamodbResourceTypes = ["dynamodb.tables", "dynamodb.backups"] as const
+export const dynamodbResourceTypes = ["dynamodb.tables", "dynamodb.backups", "dynamodb.backup_list"] as const
 
 export interface DynamoTable {
   readonly name: string
@@ -12,6 +12,9 @@ export interface DynamoTable {
   readonly sseType: string | null
   readonly kmsKeyArn: string | undefined
   readonly pitr: boolean | undefined
+  /** Newest available on-demand or AWS Backup backup of the table; null when none, undefined when not read. */
+  readonly lastBackup: Date | null | undefined
+  readonly billingMode: string
 }
 
 export interface DynamoDbInventory {
@@ -26,6 +29,18 @@ export async function collectDynamoDb(ctx: CollectContext): Promise<DynamoDbInve
       (t, o) => ddb.send(new ListTablesCommand({ ...(t === undefined ? {} : { ExclusiveStartTableName: t }) }), o),
       (p) => ({ items: p.TableNames, next: p.LastEvaluatedTableName }),
     )
+    const backupList = ctx.wants("dynamodb.backup_list")
+      ? await ctx.paginate(
+          { type: "dynamodb.backup_list", region, op: "dynamodb:ListBackups" },
+          (t, o) => ddb.send(new ListBackupsCommand({ BackupType: "ALL", ...(t === undefined ? {} : { ExclusiveStartBackupArn: t }) }), o),
+          (p) => ({ items: p.BackupSummaries, next: p.LastEvaluatedBackupArn }),
+        )
+      : undefined
+    const lastBackup = (name: string): Date | null | undefined => {
+      if (backupList === undefined) return undefined
+      const times = backupList.filter((b) => b.TableName === name && b.BackupStatus === "AVAILABLE" && b.BackupCreationDateTime !== undefined).map((b) => b.BackupCreationDateTime?.getTime() ?? 0)
+      return times.length === 0 ? null : new Date(Math.max(...times))
+    }
     const tables =
       names === undefined
         ? undefined
@@ -47,6 +62,8 @@ export async function collectDynamoDb(ctx: CollectContext): Promise<DynamoDbInve
                 deletionProtection: t.DeletionProtectionEnabled === true,
                 sseType: t.SSEDescription?.Status === "ENABLED" || t.SSEDescription?.Status === "UPDATING" ? (t.SSEDescription.SSEType ?? null) : null,
                 kmsKeyArn: t.SSEDescription?.KMSMasterKeyArn,
+                lastBackup: lastBackup(name),
+                billingMode: t.BillingModeSummary?.BillingMode ?? "PROVISIONED",
                 pitr:
                   backups === undefined
                     ? undefined

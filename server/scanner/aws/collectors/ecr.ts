@@ -7,8 +7,9 @@ import {
 } from "@aws-sdk/client-ecr"
 import type { CollectContext } from "../context.ts"
 import { parsePolicy, type PolicyDocument } from "../policy.ts"
+import { resolveKeyManagers, type KeyManager } from "./keys.ts"
 
-export const ecrResourceTypes = ["ecr.repositories", "ecr.registry_scanning", "ecr.lifecycle", "ecr.policies"] as const
+export const ecrResourceTypes = ["ecr.repositories", "ecr.registry_scanning", "ecr.lifecycle", "ecr.policies", "ecr.kms"] as const
 
 export interface EcrRepository {
   readonly name: string
@@ -17,6 +18,10 @@ export interface EcrRepository {
   readonly tagMutability: string
   readonly hasLifecyclePolicy: boolean | undefined
   readonly policy: PolicyDocument | null | undefined
+  /** AES256 or KMS; the key and its manager when KMS (aws/ecr when no key is named). */
+  readonly encryptionType: string
+  readonly kmsKey: string | undefined
+  readonly kmsManager: KeyManager | undefined
 }
 
 export interface EcrRegion {
@@ -67,13 +72,21 @@ export async function collectEcr(ctx: CollectContext): Promise<EcrInventory> {
               tagMutability: r.imageTagMutability ?? "MUTABLE",
               hasLifecyclePolicy: life === undefined ? undefined : life !== null,
               policy: policy === undefined ? undefined : policy === null ? null : (parsePolicy(policy.policyText) ?? null),
+              encryptionType: r.encryptionConfiguration?.encryptionType ?? "AES256",
+              kmsKey: r.encryptionConfiguration?.kmsKey || undefined,
+              kmsManager: undefined,
             }
           })
+    const keys = ctx.wants("ecr.kms") && repositories !== undefined ? await resolveKeyManagers(ctx, region, "ecr.kms", repositories.map((r) => r.kmsKey)) : undefined
+    const withKeys = repositories?.map((r) => ({
+      ...r,
+      kmsManager: r.encryptionType.startsWith("KMS") ? (r.kmsKey === undefined ? ("AWS" as const) : keys?.get(r.kmsKey)) : undefined,
+    }))
     ctx.countResources(repositories?.length ?? 0)
     const cfg = registry?.scanningConfiguration
     return {
       region,
-      repositories,
+      repositories: withKeys,
       registryScanning:
         registry === undefined
           ? undefined

@@ -13,6 +13,7 @@ import {
   GetBucketOwnershipControlsCommand,
   GetBucketPolicyCommand,
   GetBucketVersioningCommand,
+  GetObjectLockConfigurationCommand,
   GetPublicAccessBlockCommand,
   ListBucketsCommand,
 } from "@aws-sdk/client-s3"
@@ -31,6 +32,7 @@ export const s3ResourceTypes = [
   "s3.logging",
   "s3.ownership",
   "s3.lifecycle",
+  "s3.object_lock",
 ] as const
 
 export interface PublicAccessBlock {
@@ -68,6 +70,8 @@ export interface S3Bucket {
   readonly logging: { readonly targetBucket: string; readonly targetPrefix: string } | null | undefined
   readonly ownership: string | null | undefined
   readonly lifecycleRules: number | null | undefined
+  /** Object Lock: enabled, with the default retention mode when one is set; null when never enabled. */
+  readonly objectLock: { readonly enabled: boolean; readonly mode: string | null } | null | undefined
 }
 
 export interface S3Inventory {
@@ -127,7 +131,7 @@ export async function collectS3(ctx: CollectContext): Promise<S3Inventory> {
             const spec = (type: (typeof s3ResourceTypes)[number], op: string) => ({ type, region, op, id })
             const skip = Promise.resolve(undefined)
             const want = (type: (typeof s3ResourceTypes)[number]) => ctx.wants(type)
-            const [pab, policy, acl, enc, ver, log, own, life] = await Promise.all([
+            const [pab, policy, acl, enc, ver, log, own, life, lock] = await Promise.all([
               want("s3.public_access_block")
                 ? ctx.optional(spec("s3.public_access_block", "s3:GetPublicAccessBlock"), ["NoSuchPublicAccessBlockConfiguration"], (o) =>
                     s3.send(new GetPublicAccessBlockCommand({ Bucket: name }), o),
@@ -152,6 +156,11 @@ export async function collectS3(ctx: CollectContext): Promise<S3Inventory> {
               want("s3.lifecycle")
                 ? ctx.optional(spec("s3.lifecycle", "s3:GetBucketLifecycleConfiguration"), ["NoSuchLifecycleConfiguration"], (o) =>
                     s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket: name }), o),
+                  )
+                : skip,
+              want("s3.object_lock")
+                ? ctx.optional(spec("s3.object_lock", "s3:GetObjectLockConfiguration"), ["ObjectLockConfigurationNotFoundError"], (o) =>
+                    s3.send(new GetObjectLockConfigurationCommand({ Bucket: name }), o),
                   )
                 : skip,
             ])
@@ -196,6 +205,12 @@ export async function collectS3(ctx: CollectContext): Promise<S3Inventory> {
               ownership:
                 own === undefined ? undefined : own === null ? null : (own.OwnershipControls?.Rules?.[0]?.ObjectOwnership ?? null),
               lifecycleRules: life === undefined ? undefined : life === null ? null : (life.Rules ?? []).length,
+              objectLock:
+                lock === undefined
+                  ? undefined
+                  : lock === null || lock.ObjectLockConfiguration?.ObjectLockEnabled !== "Enabled"
+                    ? null
+                    : { enabled: true, mode: lock.ObjectLockConfiguration.Rule?.DefaultRetention?.Mode ?? null },
             }
           })
         ).filter((b): b is S3Bucket => b !== undefined)

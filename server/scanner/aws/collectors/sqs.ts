@@ -2,8 +2,9 @@
 import { GetQueueAttributesCommand, ListQueuesCommand } from "@aws-sdk/client-sqs"
 import type { CollectContext } from "../context.ts"
 import { parsePolicy, type PolicyDocument } from "../policy.ts"
+import { resolveKeyManagers, type KeyManager } from "./keys.ts"
 
-export const sqsResourceTypes = ["sqs.queues"] as const
+export const sqsResourceTypes = ["sqs.queues", "sqs.kms"] as const
 
 export interface SqsQueue {
   readonly url: string
@@ -12,10 +13,23 @@ export interface SqsQueue {
   readonly sqsManagedSse: boolean
   readonly kmsKeyId: string | undefined
   readonly policy: PolicyDocument | undefined
+  /** Dead-letter queue ARN of the redrive policy. */
+  readonly deadLetterTarget: string | undefined
+  readonly kmsManager: KeyManager | undefined
 }
 
 export interface SqsInventory {
   readonly regions: ReadonlyArray<{ readonly region: string; readonly queues: ReadonlyArray<SqsQueue> | undefined }>
+}
+
+const redriveTarget = (text: string | undefined): string | undefined => {
+  if (text === undefined || text === "") return undefined
+  try {
+    const v = (JSON.parse(text) as { deadLetterTargetArn?: unknown }).deadLetterTargetArn
+    return typeof v === "string" && v !== "" ? v : undefined
+  } catch {
+    return undefined
+  }
 }
 
 export async function collectSqs(ctx: CollectContext): Promise<SqsInventory> {
@@ -43,11 +57,14 @@ export async function collectSqs(ctx: CollectContext): Promise<SqsInventory> {
                 sqsManagedSse: a["SqsManagedSseEnabled"] === "true",
                 kmsKeyId: a["KmsMasterKeyId"] || undefined,
                 policy: parsePolicy(a["Policy"]),
+                deadLetterTarget: redriveTarget(a["RedrivePolicy"]),
+                kmsManager: undefined,
               }
             })
           ).filter((q): q is SqsQueue => q !== undefined)
+    const keys = ctx.wants("sqs.kms") && queues !== undefined ? await resolveKeyManagers(ctx, region, "sqs.kms", queues.map((q) => q.kmsKeyId)) : undefined
     ctx.countResources(queues?.length ?? 0)
-    return { region, queues }
+    return { region, queues: queues?.map((q) => ({ ...q, kmsManager: q.kmsKeyId === undefined ? undefined : keys?.get(q.kmsKeyId) })) }
   })
   return { regions }
 }

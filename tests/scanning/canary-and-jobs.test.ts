@@ -274,6 +274,8 @@ describe("row-level security (beneath the handlers' own checks)", () => {
               scans: yield* n("scans"),
               services: yield* n("scan_services"),
               findings: yield* n("findings"),
+              results: yield* n("results"),
+              resources: yield* n("resources"),
             }
           }),
         ),
@@ -281,11 +283,16 @@ describe("row-level security (beneath the handlers' own checks)", () => {
     const mine = await counts({ workspaceId: owner.workspaceId })
     expect(mine.accounts).toBeGreaterThan(0)
     expect(mine.findings).toBeGreaterThan(0)
-    expect(await counts({ workspaceId: other.workspaceId })).toEqual({ accounts: 0, scans: 0, services: 0, findings: 0 })
-    expect(await counts({})).toEqual({ accounts: 0, scans: 0, services: 0, findings: 0 })
+    expect(mine.results).toBeGreaterThan(0)
+    expect(mine.resources).toBeGreaterThan(0)
+    const none = { accounts: 0, scans: 0, services: 0, findings: 0, results: 0, resources: 0 }
+    expect(await counts({ workspaceId: other.workspaceId })).toEqual(none)
+    expect(await counts({})).toEqual(none)
     const sweeper = await counts({}, true)
     expect(sweeper.accounts).toBe(0)
     expect(sweeper.findings).toBe(0)
+    expect(sweeper.results).toBe(0)
+    expect(sweeper.resources).toBe(0)
     expect(sweeper.scans).toBeGreaterThanOrEqual(mine.scans)
     // Writing into another workspace is refused by the policy itself.
     const write = await withSql(
@@ -295,6 +302,26 @@ describe("row-level security (beneath the handlers' own checks)", () => {
       ),
     )
     expect(write).toEqual([])
+    // Result rows and inventory of another workspace can be neither changed nor created.
+    const foreign = await withSql(
+      env.server.databaseUrl,
+      inScope({ workspaceId: other.workspaceId })(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const updated = yield* sql`UPDATE results SET remediate = '{"status":"remediated"}'::jsonb RETURNING seq`
+          const deleted = yield* sql`DELETE FROM resources RETURNING resource_uid`
+          const inserted = yield* sql`
+            INSERT INTO results (workspace_id, finding_id, seq, scan_id, resource_id, resource_uid, region, compliant)
+            VALUES (${owner.workspaceId}, 1, 999999, 1, 'x', 'x', 'global', false) RETURNING seq`.pipe(
+            Effect.map(() => "inserted"),
+            Effect.catch(() => Effect.succeed("refused")),
+          )
+          return { updated, deleted, inserted }
+        }),
+      ),
+    ).catch(() => ({ updated: [], deleted: [], inserted: "refused" }))
+    expect(foreign).toEqual({ updated: [], deleted: [], inserted: "refused" })
+    expect(await counts({ workspaceId: owner.workspaceId })).toEqual(mine)
   })
 })
 

@@ -142,5 +142,13 @@ describe.each(kinds)("migration 0006 on %s", (kind) => {
     // Another workspace's scope sees nothing of it.
     const outside = await withSql(db.url, inScope({ workspaceId: ids.ws + 1000 })(getFinding(ids.ws + 1000, ids.main, { page: 1, pageSize: 50, status: null, q: null })))
     expect(outside).toBeUndefined()
+
+    // Deleting the account cascades to its scans and findings, and a finding's rows go with it (trigger).
+    const left = await withSql(db.url, inScope({ workspaceId: ids.ws })(Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`DELETE FROM accounts WHERE id = ${ids.account}`
+      return (yield* sql<{ n: number }>`SELECT (SELECT count(*) FROM results) + (SELECT count(*) FROM findings) + (SELECT count(*) FROM resources) AS n`)[0]!.n
+    })))
+    expect(Number(left)).toBe(0)
   }, 120_000)
 })

@@ -11,7 +11,9 @@
  * - `resources`: the account's inventory, keyed by (account_id, resource_uid), with first and last sighting.
  * - `findings` keeps one row per (scan, check) and gains its counts (resources checked, failing, remediated); its
  *   `details` array is converted into `results` rows here and then dropped: nothing already stored is lost.
- * - `remediations.result_seq` points at the result row a remediation acted on.
+ * - `remediations.result_seq` points at the result row a remediation acted on (its finding's row `seq`; the remediation
+ *   already cascades with its finding, so no second foreign key).
+ * - `results` has no foreign key (see below): a trigger deletes a finding's rows with the finding.
  *
  * Row-level security on both new tables as in migration 0003. The conversion runs as the owner with the policies of
  * the tables it reads and writes relaxed for the migration's own transaction only (FORCE is restored before commit).
@@ -39,9 +41,18 @@ const before = [
      compliant boolean,
      fields jsonb NOT NULL DEFAULT '{}'::jsonb CHECK (jsonb_typeof(fields) = 'object'),
      remediate jsonb CHECK (remediate IS NULL OR jsonb_typeof(remediate) = 'object'),
-     PRIMARY KEY (workspace_id, finding_id, seq),
-     FOREIGN KEY (finding_id, workspace_id) REFERENCES findings (id, workspace_id) ON DELETE CASCADE
+     PRIMARY KEY (workspace_id, finding_id, seq)
    )`,
+  // No foreign key to findings: a per-row referential check halves the write rate (measured: 120k → 50k rows/s). The
+  // writer only inserts rows of findings it created in the same transaction, RLS checks the workspace, and this
+  // statement-level trigger removes a finding's rows with it (also when an account or scan deletion cascades).
+  `CREATE FUNCTION results_delete_with_findings() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       DELETE FROM results r USING gone g WHERE r.workspace_id = g.workspace_id AND r.finding_id = g.id;
+       RETURN NULL;
+     END $$`,
+  `CREATE TRIGGER findings_delete_results AFTER DELETE ON findings REFERENCING OLD TABLE AS gone
+     FOR EACH STATEMENT EXECUTE FUNCTION results_delete_with_findings()`,
 
   `CREATE TABLE resources (
      workspace_id integer NOT NULL,
@@ -77,8 +88,6 @@ const before = [
 
 const after = [
   `ALTER TABLE findings DROP COLUMN details`,
-  `ALTER TABLE remediations ADD FOREIGN KEY (workspace_id, finding_id, result_seq)
-     REFERENCES results (workspace_id, finding_id, seq) ON DELETE CASCADE`,
   ...["findings", "remediations", "scans", "accounts", "results", "resources"].map((t) => `ALTER TABLE ${t} FORCE ROW LEVEL SECURITY`),
 ]
 

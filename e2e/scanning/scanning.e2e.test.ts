@@ -7,7 +7,8 @@
  */
 import { readFile } from "node:fs/promises"
 import type { Browser, Download, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { CreateUserCommand, IAMClient } from "@aws-sdk/client-iam"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { parseCsv } from "../../tests/scanning/csv-parse.ts"
 import { baseUrl, field, look, newPerson, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
 import { launchBrowser, newPage } from "../support/browser.ts"
@@ -204,9 +205,18 @@ describe("scanning journey (moto as the AWS account)", () => {
     expect(created.status, await created.clone().text()).toBeLessThan(300)
     // A failed finding with a resource that has no remediation record yet.
     const list = (await (await api(ownerToken, `/api/findings?scan_id=${found.scanId}&status=fail&page=1&page_size=100`)).json()) as {
-      data: Array<{ id: number; service_name: string; details: Array<{ compliance?: boolean; remediate?: unknown }> }>
+      data: Array<{ id: number; service_name: string; resources_failing: number }>
     }
-    const target = list.data.find((f) => f.details.some((d) => d.compliance === false && d.remediate === undefined))
+    let target: { id: number; service_name: string } | undefined
+    for (const f of list.data.filter((x) => x.resources_failing > 0)) {
+      const detail = (await (await api(ownerToken, `/api/findings/${f.id}`)).json()) as {
+        data: { details: Array<{ compliance?: boolean; remediate?: unknown }> }
+      }
+      if (detail.data.details.some((d) => d.compliance === false && d.remediate === undefined)) {
+        target = f
+        break
+      }
+    }
     expect(target).toBeDefined()
 
     const page = await newPage(browser)
@@ -254,4 +264,70 @@ describe("scanning journey (moto as the AWS account)", () => {
     await page.getByRole("table", { name: "Security scans" }).waitFor()
     await page.context().close()
   }, 60_000)
+
+  it("a finding of 3,000 IAM users pages, filters and searches on the server in the browser", async () => {
+    expect(found.accountId).toBeGreaterThan(0)
+    const iam = new IAMClient({
+      endpoint: inject("motoEndpoint"),
+      region: "us-east-1",
+      credentials: { accessKeyId: MOTO_KEYS.access, secretAccessKey: MOTO_KEYS.secret },
+    })
+    const names = Array.from({ length: 3_000 }, (_, i) => `paging-user-${String(i).padStart(4, "0")}`)
+    for (let i = 0; i < names.length; i += 50) {
+      await Promise.all(names.slice(i, i + 50).map((UserName) => iam.send(new CreateUserCommand({ UserName }))))
+    }
+    const token = await tokenOf(owner.email, owner.password)
+    const me = ((await (await api(token, "/api/user-info")).json()) as { data: { id: number } }).data
+    const started = await api(token, "/api/scans", {
+      method: "POST",
+      body: JSON.stringify({ user_id: me.id, account_id: found.accountId, cloud_provider_id: 1, cloud_provider_name: "aws" }),
+    })
+    expect(started.status, await started.clone().text()).toBe(200)
+    const scanId = ((await started.json()) as { data: { id: number } }).data.id
+    let scan: { status: string; services: Array<{ service_id: number; service_name: string }> } | undefined
+    for (const deadline = Date.now() + 240_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 1000))) {
+      scan = ((await (await api(token, `/api/scans/${scanId}`)).json()) as { data: typeof scan }).data
+      if (scan?.status === "completed" || scan?.status === "failed") break
+    }
+    expect(scan?.status).toBe("completed")
+    const iamService = scan!.services.find((s) => s.service_name === "IAM")!
+    const findings = ((await (await api(token, `/api/findings?scan_id=${scanId}&service_id=${iamService.service_id}&page_size=100`)).json()) as {
+      data: Array<{ id: number; resources_checked: number; resources_failing: number; details: ReadonlyArray<unknown> }>
+    }).data
+    // The list carries counts, never the rows.
+    expect(findings.every((f) => f.details.length === 0)).toBe(true)
+    const big = [...findings].sort((a, b) => b.resources_checked - a.resources_checked)[0]!
+    expect(big.resources_checked).toBeGreaterThanOrEqual(3_000)
+
+    const page = await newPage(browser)
+    await signIn(page, owner.email, owner.password)
+    await page.goto(`${baseUrl()}/dashboard/scans/${scanId}/findings/${big.id}?service=IAM`)
+    const table = page.getByRole("table", { name: "Affected resources" })
+    await table.waitFor()
+    const pager = page.getByRole("navigation", { name: "Resource pages" })
+    const total = big.resources_checked.toLocaleString("en-US")
+    await pager.getByText(`Rows 1–50 of ${total}`, { exact: false }).waitFor()
+    expect(await table.locator("tbody tr").count()).toBe(50)
+    await look(page, "scan-finding-paged")
+    await pager.getByRole("button", { name: "Next" }).click()
+    await pager.getByText(`Rows 51–100 of ${total}`, { exact: false }).waitFor()
+    await pager.getByRole("button", { name: "Previous" }).click()
+    await pager.getByText(`Rows 1–50 of ${total}`, { exact: false }).waitFor()
+
+    // Search by resource id: one user.
+    await page.getByRole("searchbox", { name: "Search resources" }).fill("paging-user-2999")
+    await pager.getByText("Rows 1–1 of 1", { exact: false }).waitFor()
+    expect(await table.locator("tbody tr").count()).toBe(1)
+    expect(await table.locator("tbody tr").first().textContent()).toContain("paging-user-2999")
+    await look(page, "scan-finding-search")
+    await page.getByRole("searchbox", { name: "Search resources" }).fill("")
+    await pager.getByText(`Rows 1–50 of ${total}`, { exact: false }).waitFor()
+
+    // Status filter: failing rows only, with their own total.
+    await page.getByRole("button", { name: /^Show/ }).click()
+    await page.getByRole("option", { name: big.resources_failing > 0 ? "Failing" : "Passing" }).click()
+    const shown = big.resources_failing > 0 ? big.resources_failing : big.resources_checked - big.resources_failing
+    await pager.getByText(`of ${shown.toLocaleString("en-US")}`, { exact: false }).waitFor()
+    await page.context().close()
+  }, 420_000)
 })

@@ -134,7 +134,7 @@ export const completeService = (
           findings_count = f.total, failed_findings = f.failed, passed_findings = f.total - f.failed,
           resources_scanned = ${result.resourcesScanned}, api_calls = ${result.apiCalls}
         FROM (SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'fail')::int AS failed
-              FROM findings WHERE workspace_id = ${p.workspace_id} AND scan_service_id = ${p.scan_service_id}) f
+              FROM findings WHERE workspace_id = ${p.workspace_id} AND scan_id = ${p.scan_id} AND service_id = ${row.service_id}) f
         WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id}`
       // The first service to discover the account's enabled regions shares them with the services still to run,
       // so each of those skips DescribeRegions (unless discovery itself failed and fell back to the home region).

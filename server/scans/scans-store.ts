@@ -99,14 +99,17 @@ export const getScan = Effect.fn("ScansStore.get")(function* (workspaceId: numbe
 
 export const listScans = Effect.fn("ScansStore.list")(function* (workspaceId: number, page: number, pageSize: number) {
   const sql = yield* SqlClient.SqlClient
-  const total = (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM scans WHERE workspace_id = ${workspaceId}`)[0]!.n
-  const rows = yield* sql<ScanRow>`
+  // The total comes with the page (a window count before LIMIT); only a page past the end needs its own count.
+  const rows = yield* sql<ScanRow & { total_count: number }>`
     SELECT s.id, s.account_id, a.account_name, s.cloud_provider_id::int AS cloud_provider_id, s.status, s.scan_start, s.scan_end,
-           s.total_services, s.completed_services, s.findings_count, s.passed_findings, s.failed_findings
+           s.total_services, s.completed_services, s.findings_count, s.passed_findings, s.failed_findings,
+           count(*) OVER ()::int AS total_count
     FROM scans s JOIN accounts a ON a.id = s.account_id
     WHERE s.workspace_id = ${workspaceId}
     ORDER BY s.scan_start DESC, s.id DESC
     LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`
+  const total = rows[0]?.total_count
+    ?? (page === 1 ? 0 : (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM scans WHERE workspace_id = ${workspaceId}`)[0]!.n)
   const services = yield* servicesOf(workspaceId, rows.map((r) => r.id))
   return {
     data: rows.map((r) => toScan(r, services)),
@@ -148,14 +151,18 @@ export const rollUpScan = Effect.fn("ScansStore.rollUp")(function* (workspaceId:
     WHERE s.workspace_id = ${workspaceId} AND s.id = ${scanId} AND s.status IN ('pending', 'running')`
 })
 
-/** Recomputes one service's counts from its findings (after a remediation changed a finding's status). */
+/**
+ * Recomputes one service's counts from its findings (after a remediation changed a finding's status); the findings are
+ * found through (scan_id, service_id), the leading columns of an index, never by a scan of every finding.
+ */
 export const recountService = Effect.fn("ScansStore.recountService")(function* (workspaceId: number, scanServiceId: number) {
   const sql = yield* SqlClient.SqlClient
   yield* sql`
     UPDATE scan_services ss SET
       findings_count = f.total, failed_findings = f.failed, passed_findings = f.total - f.failed
-    FROM (SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'fail')::int AS failed
-          FROM findings WHERE workspace_id = ${workspaceId} AND scan_service_id = ${scanServiceId}) f
+    FROM (SELECT count(*)::int AS total, count(*) FILTER (WHERE f.status = 'fail')::int AS failed
+          FROM scan_services own JOIN findings f ON f.scan_id = own.scan_id AND f.service_id = own.service_id
+          WHERE own.workspace_id = ${workspaceId} AND own.id = ${scanServiceId} AND f.workspace_id = ${workspaceId}) f
     WHERE ss.workspace_id = ${workspaceId} AND ss.id = ${scanServiceId}`
 })
 

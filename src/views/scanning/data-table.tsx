@@ -62,7 +62,8 @@ export function DataTable<T extends RowData>({
   })
   const end = (id: string) => (endColumns.includes(id) ? ` ${css.alignEnd}` : "") + (id === stickyEndColumn ? ` ${css.stickyEnd}` : "")
   return (
-    <div className={css.tableWrap}>
+    // A keyboard user can scroll a table wider than the screen even when its cells hold nothing focusable.
+    <div className={css.tableWrap} tabIndex={0} role="region" aria-label={`${label}, scrollable`}>
       <table className={css.table} aria-label={label} aria-busy={busy}>
         <thead>
           {table.getHeaderGroups().map((group) => (

@@ -62,6 +62,7 @@ export const tableWrap = style({
   margin: `0 calc(-1 * ${vars.space.xl}) calc(-1 * ${vars.space.xl})`,
   borderTop: `1px solid ${vars.color.border}`,
   borderRadius: `0 0 ${vars.radius.lg} ${vars.radius.lg}`,
+  selectors: { "&:focus-visible": { outline: `2px solid ${vars.color.focusRing}`, outlineOffset: -2 } },
 })
 
 export const table = style({ width: "100%", borderCollapse: "collapse", fontSize: vars.font.sizeMd })

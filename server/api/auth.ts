@@ -47,6 +47,7 @@ import {
   issueVerificationToken,
   peekResetToken,
 } from "../auth/one-time-tokens.ts"
+import { makeHashingGate } from "../auth/hashing-gate.ts"
 import { hashPassword, makeDummyHash, needsRehash, verifyPassword } from "../auth/passwords.ts"
 import { createSession, revokeAllForUser, revokeByToken, rotate } from "../auth/refresh-tokens.ts"
 import { inScope, setScope, standalone } from "../auth/rls.ts"
@@ -86,6 +87,10 @@ export const AuthHandlers = HttpApiBuilder.group(
     const dummyHash = yield* makeDummyHash(config.passwordParams)
     const rateLimited = (retryAfterSeconds: number, message: string = StatusMessages.rateLimited) =>
       new RateLimited({ message, retry_after_seconds: retryAfterSeconds })
+    // Sign-ins (argon2 and a dozen statements each) wait in a bounded queue; beyond it they get 429 at once, before
+    // any database work, so a burst keeps a bounded latency (server/auth/hashing-gate.ts).
+    const signIns = makeHashingGate()
+    const admitted = <A, E, R>(effect: Effect.Effect<A, E, R>) => signIns.run(effect, (retryAfter) => rateLimited(retryAfter))
 
     // ---- login ---------------------------------------------------------------------------------------------------
     const login = Effect.fn("Auth.login")(function* (
@@ -340,7 +345,7 @@ export const AuthHandlers = HttpApiBuilder.group(
     })
 
     return handlers
-      .handle("login", guard(({ payload, request }) => run(login(payload, request))))
+      .handle("login", guard(({ payload, request }) => run(admitted(login(payload, request)))))
       .handle("signup", guard(({ payload, request }) => run(signup(payload, request))))
       .handle("logout", guard(({ payload, request }) => run(logout(payload.refresh_token, clientAddress(request)))))
       .handle("refreshToken", guard(({ payload, request }) => run(refresh(payload.refresh_token, clientAddress(request)))))

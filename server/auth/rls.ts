@@ -34,6 +34,33 @@ export const setScope = (scope: RlsScope) =>
              THEN set_config('role', ${API_ROLE}, true) END`
   })
 
+/**
+ * `inScope` for an authenticated request, with the session check folded into the statement that sets the scope: one
+ * round trip answers whether the access token's session (refresh-token family) is still alive, so a revoked session
+ * ends access at once without a transaction of its own. The check runs as the connecting role (the role switch of
+ * the same statement applies to the statements after it); refresh_token_families has no row-level security.
+ * `onRevoked` is failed with when the session is not alive.
+ */
+export const inScopeForSession = <E2>(scope: RlsScope & { readonly userId: number }, sessionId: string, onRevoked: () => E2) =>
+<A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const valid = /^[0-9a-f-]{36}$/i.test(sessionId)
+    return yield* serialized(sql.withTransaction(Effect.gen(function* () {
+      const rows = yield* sql<{ alive: boolean | null }>`SELECT
+          set_config('app.workspace_id', ${text(scope.workspaceId)}, true),
+          set_config('app.user_id', ${text(scope.userId)}, true),
+          set_config('app.invitation_token_hash', ${text(scope.invitationTokenHash)}, true),
+          CASE WHEN current_user <> ${API_ROLE} AND pg_has_role(current_user, ${API_ROLE}, 'MEMBER')
+               THEN set_config('role', ${API_ROLE}, true) END,
+          EXISTS (SELECT 1 FROM refresh_token_families
+                  WHERE id = ${valid ? sessionId : "00000000-0000-0000-0000-000000000000"}::uuid
+                    AND user_id = ${scope.userId} AND revoked_at IS NULL) AS alive`
+      if (!valid || rows[0]?.alive !== true) return yield* Effect.fail(onRevoked())
+      return yield* effect
+    })))
+  })
+
 export const inScope = (scope: RlsScope) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient

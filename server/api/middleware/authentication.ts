@@ -30,6 +30,27 @@ export const bearerToken = (request: HttpServerRequest.HttpServerRequest): strin
 export const clientAddress = (request: HttpServerRequest.HttpServerRequest): string =>
   Option.getOrElse(request.remoteAddress, () => "unknown")
 
+/**
+ * The bearer token's claims, signature and expiry checked, WITHOUT the session check: for callers that check the
+ * session in the same statement as their scope (`inScopeForSession`, server/auth/rls.ts), which saves a transaction
+ * per request. Everything else uses `authenticate`.
+ */
+export const verifyBearer = Effect.fn("Authentication.verifyBearer")(function* (request: HttpServerRequest.HttpServerRequest) {
+  const token = bearerToken(request)
+  if (token === undefined) return yield* new Unauthorized({ message: StatusMessages.unauthorized })
+  const claims = yield* verifyAccessToken(token).pipe(
+    Effect.mapError((problem) =>
+      problem === "expired"
+        ? new TokenExpired({ message: RefreshMessages.sessionExpired })
+        : new Unauthorized({ message: StatusMessages.unauthorized })
+    ),
+  )
+  return { userId: claims.userId, sessionId: claims.sessionId, tokenWorkspaceId: claims.workspaceId } satisfies Caller
+})
+
+/** The failure for a token whose session was revoked (logout, password change or reset, reuse detection). */
+export const sessionRevoked = () => new Unauthorized({ message: RefreshMessages.sessionExpired })
+
 export const authenticate = Effect.fn("Authentication.authenticate")(function* (
   request: HttpServerRequest.HttpServerRequest,
 ) {

@@ -15,10 +15,11 @@ import { runMigrations } from "../../server/db/migrate.ts"
 import { inScope } from "../../server/auth/rls.ts"
 import { getFinding } from "../../server/scans/findings-store.ts"
 import { makeTestDatabase, withSql, type TestDatabase } from "../support/db.ts"
+import { seedScanRows } from "../support/scan-rows.ts"
 
 const before0006 = Object.fromEntries(Object.entries(migrations).filter(([key]) => key < "0006"))
 
-const remediated = { status: "remediated", message: "Verified", attempted_at: "2026-01-01T00:00:00.000Z", attempted_by: { id: 1, email: "a@b.co" } }
+const remediated = { status: "remediated", message: "Verified", attempted_at: "2026-01-01T00:00:00.000Z", attempted_by: { id: 1, email: "acme@example.com" } }
 const pending = { status: "pending", message: "Queued", attempted_at: "2026-01-02T00:00:00.000Z", attempted_by: 1 }
 
 /** The old shape: details in the check's own order (a passing row first). */
@@ -32,17 +33,8 @@ const OLD_DETAILS = [
 
 const seedOldData = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const user = (yield* sql<{ id: number }>`INSERT INTO users (email, password_hash) VALUES ('a@b.co', 'x') RETURNING id`)[0]!.id
-  const ws = (yield* sql<{ id: number }>`INSERT INTO workspaces (name, owner_id) VALUES ('Acme', ${user}) RETURNING id`)[0]!.id
-  const service = (yield* sql<{ id: number }>`INSERT INTO cloud_services (cloud_provider_id, key, name) VALUES (1, 's3', 'S3') RETURNING id`)[0]!.id
-  const account = (yield* sql<{ id: number }>`
-    INSERT INTO accounts (workspace_id, cloud_provider_id, account_name, cloud_account_id, auth_method, credentials_sealed)
-    VALUES (${ws}, 1, 'Prod', '123456789012', 'access_key', 'v1.sealed') RETURNING id`)[0]!.id
-  const scan = (yield* sql<{ id: number }>`
-    INSERT INTO scans (workspace_id, account_id, cloud_provider_id, status, total_services, completed_services)
-    VALUES (${ws}, ${account}, 1, 'completed', 1, 1) RETURNING id`)[0]!.id
-  const ss = (yield* sql<{ id: number }>`
-    INSERT INTO scan_services (workspace_id, scan_id, service_id, status) VALUES (${ws}, ${scan}, ${service}, 'completed') RETURNING id`)[0]!.id
+  const rows = yield* seedScanRows({ name: "Acme", serviceKey: "s3", cloudAccountId: "123456789012", scanStatus: "completed" })
+  const { userId: user, workspaceId: ws, serviceId: service, accountId: account, scanId: scan, scanServiceId: ss } = rows
   const insertFinding = (checkId: string, status: string, details: ReadonlyArray<unknown>) =>
     Effect.map(
       sql<{ id: number }>`

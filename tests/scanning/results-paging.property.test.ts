@@ -15,6 +15,7 @@ import type { FindingDraft } from "../../server/scans/finding-rows.ts"
 import { getFinding } from "../../server/scans/findings-store.ts"
 import { writeFindings, type WriteTarget } from "../../server/scans/results.ts"
 import { makeTestDatabase, migrateTestDatabase, withSql, type TestDatabase } from "../support/db.ts"
+import { seedScanRows } from "../support/scan-rows.ts"
 
 let db: TestDatabase
 let target: WriteTarget
@@ -23,23 +24,11 @@ let run = 0
 beforeAll(async () => {
   db = await makeTestDatabase()
   await migrateTestDatabase(db.url)
-  target = await withSql(db.url, Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const user = (yield* sql<{ id: number }>`INSERT INTO users (email, password_hash) VALUES ('p@b.co', 'x') RETURNING id`)[0]!.id
-    const ws = (yield* sql<{ id: number }>`INSERT INTO workspaces (name, owner_id) VALUES ('Paging', ${user}) RETURNING id`)[0]!.id
-    const service = (yield* sql<{ id: number }>`INSERT INTO cloud_services (cloud_provider_id, key, name) VALUES (1, 'pagesvc', 'Paging') RETURNING id`)[0]!.id
-    const account = (yield* sql<{ id: number }>`
-      INSERT INTO accounts (workspace_id, cloud_provider_id, account_name, cloud_account_id, auth_method, credentials_sealed)
-      VALUES (${ws}, 1, 'P', '111122223333', 'access_key', 'v1.x') RETURNING id`)[0]!.id
-    const scan = (yield* sql<{ id: number }>`
-      INSERT INTO scans (workspace_id, account_id, cloud_provider_id, status) VALUES (${ws}, ${account}, 1, 'running') RETURNING id`)[0]!.id
-    const ss = (yield* sql<{ id: number }>`
-      INSERT INTO scan_services (workspace_id, scan_id, service_id, status) VALUES (${ws}, ${scan}, ${service}, 'running') RETURNING id`)[0]!.id
-    return {
-      workspaceId: ws, scanId: scan, scanServiceId: ss, serviceId: service, serviceKey: "pagesvc",
-      accountId: account, cloudAccountId: "111122223333", cloudProviderId: 1,
-    } satisfies WriteTarget
-  }))
+  const rows = await withSql(db.url, seedScanRows({ name: "Paging", serviceKey: "pagesvc", cloudAccountId: "111122223333", scanStatus: "running" }))
+  target = {
+    workspaceId: rows.workspaceId, scanId: rows.scanId, scanServiceId: rows.scanServiceId, serviceId: rows.serviceId,
+    serviceKey: "pagesvc", accountId: rows.accountId, cloudAccountId: "111122223333", cloudProviderId: 1,
+  }
 }, 120_000)
 
 afterAll(async () => {

@@ -131,11 +131,21 @@ export type Finding = typeof Finding.Type
 
 /** GET /api/findings/{id}?details_page&details_page_size&details_status&details_q (beyond the spec: paged rows). */
 export const FindingDetailQuery = Schema.Struct({
-  details_page: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))),
-  details_page_size: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: DetailPaging.maxPageSize }))),
-  details_status: Schema.optionalKey(DetailStatus),
+  details_page: Schema.optionalKey(
+    Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({ description: "Page of detail rows, from 1 (default 1); past the last page: no rows" }),
+  ),
+  details_page_size: Schema.optionalKey(
+    Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: DetailPaging.maxPageSize })).annotate({
+      description: `Detail rows per page, 1–${DetailPaging.maxPageSize} (default ${DetailPaging.defaultPageSize})`,
+    }),
+  ),
+  details_status: Schema.optionalKey(
+    DetailStatus.annotate({ description: "fail: non-compliant rows; pass: every other row; remediated: non-compliant rows remediated (default: all)" }),
+  ),
   /** Rows whose resource id contains this text (case-insensitive). */
-  details_q: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(DetailPaging.maxQueryLength))),
+  details_q: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(DetailPaging.maxQueryLength)).annotate({ description: "Rows whose resource id contains this text (case-insensitive)" }),
+  ),
 })
 export type FindingDetailQuery = typeof FindingDetailQuery.Type
 

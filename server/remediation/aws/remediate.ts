@@ -21,8 +21,9 @@ import { FixError, type Fixer } from "./fixer.ts"
 import { iamFixers } from "./iam.ts"
 import { loggingFixers } from "./logging.ts"
 import { s3Fixers } from "./s3.ts"
+import { serviceFixers } from "./services.ts"
 
-export const awsFixers: ReadonlyArray<Fixer> = [...s3Fixers, ...ec2Fixers, ...iamFixers, ...loggingFixers, ...dataFixers, ...computeFixers]
+export const awsFixers: ReadonlyArray<Fixer> = [...s3Fixers, ...ec2Fixers, ...iamFixers, ...loggingFixers, ...dataFixers, ...computeFixers, ...serviceFixers]
 
 export function fixerFor(checkId: string): Fixer | undefined {
   return awsFixers.find((f) => f.checkIds.includes(checkId))

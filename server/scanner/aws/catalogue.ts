@@ -24,6 +24,10 @@ import { kmsChecks } from "./checks/kms.ts"
 import { snsChecks, sqsChecks } from "./checks/messaging.ts"
 import { s3Checks } from "./checks/s3.ts"
 import { vpcChecks } from "./checks/vpc.ts"
+import { redshiftChecks } from "./checks/redshift.ts"
+import { elasticacheChecks } from "./checks/elasticache.ts"
+import { opensearchChecks } from "./checks/opensearch.ts"
+import { apigatewayChecks } from "./checks/apigateway.ts"
 
 export interface AwsServiceInfo {
   /** Scan service id (one scan job per service). */
@@ -58,6 +62,10 @@ export const awsServices: ReadonlyArray<AwsServiceInfo> = [
   { id: "secretsmanager", name: "Secrets Manager", global: false },
   { id: "guardduty", name: "GuardDuty", global: false },
   { id: "securityhub", name: "Security Hub", global: false },
+  { id: "redshift", name: "Redshift", global: false },
+  { id: "elasticache", name: "ElastiCache", global: false },
+  { id: "opensearch", name: "OpenSearch", global: false },
+  { id: "apigateway", name: "API Gateway", global: false },
 ]
 
 export const awsChecks: ReadonlyArray<AwsCheck> = [
@@ -85,6 +93,10 @@ export const awsChecks: ReadonlyArray<AwsCheck> = [
   ...secretsmanagerChecks,
   ...accountChecks,
   ...accessanalyzerChecks,
+  ...redshiftChecks,
+  ...elasticacheChecks,
+  ...opensearchChecks,
+  ...apigatewayChecks,
 ]
 
 export function checksForService(service: string): ReadonlyArray<AwsCheck> {

@@ -36,6 +36,37 @@ import { SecurityHubClient } from "@aws-sdk/client-securityhub"
 import { SNSClient } from "@aws-sdk/client-sns"
 import { SQSClient } from "@aws-sdk/client-sqs"
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts"
+import { ElastiCacheClient } from "@aws-sdk/client-elasticache"
+import { RedshiftClient } from "@aws-sdk/client-redshift"
+import { OpenSearchClient } from "@aws-sdk/client-opensearch"
+import { CloudFrontClient } from "@aws-sdk/client-cloudfront"
+import { APIGatewayClient } from "@aws-sdk/client-api-gateway"
+import { ApiGatewayV2Client } from "@aws-sdk/client-apigatewayv2"
+import { ElasticLoadBalancingClient } from "@aws-sdk/client-elastic-load-balancing"
+import { AutoScalingClient } from "@aws-sdk/client-auto-scaling"
+import { ECSClient } from "@aws-sdk/client-ecs"
+import { KinesisClient } from "@aws-sdk/client-kinesis"
+import { FirehoseClient } from "@aws-sdk/client-firehose"
+import { SFNClient } from "@aws-sdk/client-sfn"
+import { GlueClient } from "@aws-sdk/client-glue"
+import { AthenaClient } from "@aws-sdk/client-athena"
+import { Route53Client } from "@aws-sdk/client-route-53"
+import { ACMClient } from "@aws-sdk/client-acm"
+import { BackupClient } from "@aws-sdk/client-backup"
+import { SSMClient } from "@aws-sdk/client-ssm"
+import { CodeBuildClient } from "@aws-sdk/client-codebuild"
+import { CloudFormationClient } from "@aws-sdk/client-cloudformation"
+import { CognitoIdentityProviderClient } from "@aws-sdk/client-cognito-identity-provider"
+import { SageMakerClient } from "@aws-sdk/client-sagemaker"
+import { EMRClient } from "@aws-sdk/client-emr"
+import { WAFV2Client } from "@aws-sdk/client-wafv2"
+import { OrganizationsClient } from "@aws-sdk/client-organizations"
+import { EventBridgeClient } from "@aws-sdk/client-eventbridge"
+import { KafkaClient } from "@aws-sdk/client-kafka"
+import { MqClient } from "@aws-sdk/client-mq"
+import { TransferClient } from "@aws-sdk/client-transfer"
+import { SESv2Client } from "@aws-sdk/client-sesv2"
+import { DatabaseMigrationServiceClient } from "@aws-sdk/client-database-migration-service"
 
 /** Long-lived keys, optionally used to assume `roleArn` (cross-account audit role, with `externalId`). */
 export interface AwsCredentialsInput {
@@ -107,6 +138,37 @@ const clientConstructors = {
   sns: SNSClient,
   sqs: SQSClient,
   sts: STSClient,
+  elasticache: ElastiCacheClient,
+  redshift: RedshiftClient,
+  opensearch: OpenSearchClient,
+  cloudfront: CloudFrontClient,
+  apigateway: APIGatewayClient,
+  apigatewayv2: ApiGatewayV2Client,
+  elb: ElasticLoadBalancingClient,
+  autoscaling: AutoScalingClient,
+  ecs: ECSClient,
+  kinesis: KinesisClient,
+  firehose: FirehoseClient,
+  sfn: SFNClient,
+  glue: GlueClient,
+  athena: AthenaClient,
+  route53: Route53Client,
+  acm: ACMClient,
+  backup: BackupClient,
+  ssm: SSMClient,
+  codebuild: CodeBuildClient,
+  cloudformation: CloudFormationClient,
+  cognito: CognitoIdentityProviderClient,
+  sagemaker: SageMakerClient,
+  emr: EMRClient,
+  wafv2: WAFV2Client,
+  organizations: OrganizationsClient,
+  eventbridge: EventBridgeClient,
+  kafka: KafkaClient,
+  mq: MqClient,
+  transfer: TransferClient,
+  sesv2: SESv2Client,
+  dms: DatabaseMigrationServiceClient,
 } as const
 
 export type ClientName = keyof typeof clientConstructors

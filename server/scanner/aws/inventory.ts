@@ -27,6 +27,10 @@ import { collectS3, s3ResourceTypes, type S3Inventory } from "./collectors/s3.ts
 import { collectSecurityHub, securityhubResourceTypes, type SecurityHubInventory } from "./collectors/securityhub.ts"
 import { collectSns, snsResourceTypes, type SnsInventory } from "./collectors/sns.ts"
 import { collectSqs, sqsResourceTypes, type SqsInventory } from "./collectors/sqs.ts"
+import { collectRedshift, redshiftResourceTypes, type RedshiftInventory } from "./collectors/redshift.ts"
+import { collectElastiCache, elasticacheResourceTypes, type ElastiCacheInventory } from "./collectors/elasticache.ts"
+import { collectOpenSearch, opensearchResourceTypes, type OpenSearchInventory } from "./collectors/opensearch.ts"
+import { collectApiGateway, apigatewayResourceTypes, type ApiGatewayInventory } from "./collectors/apigateway.ts"
 
 export interface Inventories {
   readonly account: AccountInventory
@@ -50,6 +54,10 @@ export interface Inventories {
   readonly s3: S3Inventory
   readonly securityhub: SecurityHubInventory
   readonly sns: SnsInventory
+  readonly apigateway: ApiGatewayInventory
+  readonly opensearch: OpenSearchInventory
+  readonly elasticache: ElastiCacheInventory
+  readonly redshift: RedshiftInventory
   readonly sqs: SqsInventory
 }
 
@@ -77,6 +85,10 @@ export const collectors: { readonly [K in CollectorKey]: (ctx: CollectContext) =
   s3: collectS3,
   securityhub: collectSecurityHub,
   sns: collectSns,
+  apigateway: collectApiGateway,
+  opensearch: collectOpenSearch,
+  elasticache: collectElastiCache,
+  redshift: collectRedshift,
   sqs: collectSqs,
 }
 
@@ -102,6 +114,10 @@ export const resourceTypes = [
   ...s3ResourceTypes,
   ...securityhubResourceTypes,
   ...snsResourceTypes,
+  ...apigatewayResourceTypes,
+  ...opensearchResourceTypes,
+  ...elasticacheResourceTypes,
+  ...redshiftResourceTypes,
   ...sqsResourceTypes,
 ] as const
 

@@ -1,6 +1,6 @@
 /** KMS checks (CIS AWS v3.0 3.6 / v7.0 4.6, FSBP KMS.3, KMS.4, KMS.5). Only customer managed keys are evaluated. */
 import { defineCheck, row } from "../define-check.ts"
-import { publicAllowStatements } from "../policy.ts"
+import { crossAccountAllowStatements as crossAccount, publicAllowStatements } from "../policy.ts"
 
 const label = (k: { readonly id: string; readonly aliases: ReadonlyArray<string> }) => (k.aliases.length > 0 ? `${k.id} (${k.aliases.join(", ")})` : k.id)
 
@@ -77,6 +77,27 @@ export const kmsChecks = [
               aliases: k.aliases,
               public_statements: open.map((s, i) => s.sid ?? `#${i + 1}`),
             })
+          }),
+      ),
+  }),
+  defineCheck({
+    id: "kms_key_policy_not_cross_account",
+    service: "kms",
+    title: "KMS key policies should not let other accounts use or manage keys without conditions",
+    description: "Finds customer managed keys whose policy grants principals of other accounts decrypt, data-key, re-encrypt or key-management actions without a condition naming the callers or the calling service.",
+    severity: "high",
+    cis: {},
+    remediation: "Remove the other accounts from the key policy or add kms:ViaService / kms:CallerAccount / aws:PrincipalOrgID conditions (aws kms put-key-policy --key-id KEY --policy-name default --policy file://policy.json).",
+    field_labels: { statements: "Cross-account statements" },
+    uses: ["kms.keys", "kms.policies"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      inv.kms.regions.flatMap((r) =>
+        (r.keys ?? [])
+          .filter((k) => k.customerManaged && k.policy !== undefined && k.policy !== null)
+          .map((k) => {
+            const bad = crossAccount(k.policy ?? undefined, inv.accountId, ["kms:Decrypt", "kms:GenerateDataKey", "kms:ReEncryptFrom", "kms:PutKeyPolicy", "kms:ScheduleKeyDeletion", "kms:CreateGrant"]).map((s, i) => s.sid ?? `#${i + 1}`)
+            return row(k.id, r.region, bad.length === 0, bad.length === 0 ? `Key ${k.id} is only usable by its own account or named callers.` : `Key ${k.id}'s policy lets other accounts use it without conditions (${bad.join(", ")}).`, { statements: bad })
           }),
       ),
   }),

@@ -1,5 +1,6 @@
 /** Secrets Manager checks (FSBP SecretsManager.1, SecretsManager.4). */
 import { defineCheck, row } from "../define-check.ts"
+import { crossAccountAllowStatements, publicAllowStatements } from "../policy.ts"
 
 const DAY = 86_400_000
 export const SECRET_ROTATION_DAYS = 90
@@ -51,4 +52,32 @@ export const secretsmanagerChecks = [
         }),
       ),
   }),
+  ...(["public", "cross_account"] as const).map((what) =>
+    defineCheck({
+      id: what === "public" ? "secretsmanager_secret_not_publicly_accessible" : "secretsmanager_secret_not_cross_account",
+      service: "secretsmanager",
+      title: what === "public" ? "Secrets Manager resource policies should not allow public access" : "Secrets Manager resource policies should not grant other accounts unconditioned access",
+      description:
+        what === "public"
+          ? "Finds secrets whose resource policy lets any principal read or change them without a condition restricting the callers."
+          : "Finds secrets whose resource policy lets principals of other accounts read or change them without a condition naming the callers.",
+      severity: what === "public" ? "critical" : "high",
+      cis: {},
+      remediation: "Edit the resource policy (aws secretsmanager put-resource-policy --block-public-policy ...) to name the principals that need the secret and add aws:PrincipalOrgID / aws:SourceVpce conditions, or delete it.",
+      field_labels: { statements: what === "public" ? "Public statements" : "Cross-account statements" },
+      uses: ["secretsmanager.secrets", "secretsmanager.policies"],
+      testedWith: "moto",
+      evaluate: (inv) =>
+        inv.secretsmanager.regions.flatMap((r) =>
+          (r.secrets ?? [])
+            .filter((s) => s.policy !== undefined)
+            .map((s) => {
+              const actions = ["secretsmanager:GetSecretValue", "secretsmanager:PutSecretValue", "secretsmanager:PutResourcePolicy", "secretsmanager:DeleteSecret", "secretsmanager:UpdateSecret"]
+              const doc = s.policy ?? undefined
+              const bad = (what === "public" ? publicAllowStatements(doc, actions) : crossAccountAllowStatements(doc, inv.accountId, actions)).map((x, i) => x.sid ?? `#${i + 1}`)
+              return row(s.name, r.region, bad.length === 0, bad.length === 0 ? `Secret ${s.name}'s policy is scoped.` : `Secret ${s.name}'s policy is ${what === "public" ? "open to everyone" : "open to other accounts"} (${bad.join(", ")}).`, { statements: bad })
+            }),
+        ),
+    }),
+  ),
 ]

@@ -1,0 +1,58 @@
+/** Fixers for the managed data and API services: Redshift, API Gateway stages, OpenSearch domains (moto implements no ElastiCache modify call). */
+import { ModifyClusterCommand } from "@aws-sdk/client-redshift"
+import { UpdateStageCommand } from "@aws-sdk/client-api-gateway"
+import { UpdateDomainConfigCommand, type UpdateDomainConfigCommandInput } from "@aws-sdk/client-opensearch"
+import { FixError, sendOptions, type Fixer } from "./fixer.ts"
+
+const redshift = (checkId: string, description: string, change: Record<string, boolean | number>, done: string, cutsAccess?: string): Fixer => ({
+  checkIds: [checkId],
+  description,
+  ...(cutsAccess === undefined ? {} : { cutsAccess }),
+  apply: async (ctx, row) => {
+    await ctx.clients.get("redshift", ctx.region).send(new ModifyClusterCommand({ ClusterIdentifier: row.resource_id, ...change }), sendOptions(ctx))
+    return `Cluster ${row.resource_id}: ${done}.`
+  },
+})
+
+/** Stage rows are "<api id>/<stage name>". */
+const stagePatch = (checkId: string, description: string, ops: ReadonlyArray<{ path: string; value: string }>, done: string): Fixer => ({
+  checkIds: [checkId],
+  description,
+  apply: async (ctx, row) => {
+    const slash = row.resource_id.indexOf("/")
+    if (slash <= 0) throw new FixError(`${row.resource_id} is not an API/stage id`)
+    const restApiId = row.resource_id.slice(0, slash)
+    const stageName = row.resource_id.slice(slash + 1)
+    await ctx.clients
+      .get("apigateway", ctx.region)
+      .send(new UpdateStageCommand({ restApiId, stageName, patchOperations: ops.map((o) => ({ op: "replace" as const, path: o.path, value: o.value })) }), sendOptions(ctx))
+    return `Stage ${stageName} of ${restApiId}: ${done}.`
+  },
+})
+
+const domain = (checkId: string, description: string, change: Omit<UpdateDomainConfigCommandInput, "DomainName">, done: string): Fixer => ({
+  checkIds: [checkId],
+  description,
+  apply: async (ctx, row) => {
+    await ctx.clients.get("opensearch", ctx.region).send(new UpdateDomainConfigCommand({ DomainName: row.resource_id, ...change }), sendOptions(ctx))
+    return `Domain ${row.resource_id}: ${done}.`
+  },
+})
+
+export const serviceFixers: ReadonlyArray<Fixer> = [
+  redshift("redshift_cluster_public_access", "Turns off PubliclyAccessible on the cluster.", { PubliclyAccessible: false }, "no longer publicly accessible", "Clients connecting from outside the VPC lose access to the cluster."),
+  redshift("redshift_cluster_automatic_upgrades", "Allows major version upgrades during the maintenance window.", { AllowVersionUpgrade: true }, "version upgrades allowed"),
+  redshift("redshift_cluster_automated_snapshots", "Keeps automated snapshots for 7 days.", { AutomatedSnapshotRetentionPeriod: 7 }, "automated snapshots kept for 7 days"),
+  redshift("redshift_cluster_enhanced_vpc_routing", "Routes COPY/UNLOAD traffic through the VPC.", { EnhancedVpcRouting: true }, "enhanced VPC routing on", "COPY/UNLOAD to S3 or other endpoints fails unless the VPC has a route to them (S3 gateway endpoint or NAT)."),
+  stagePatch("apigateway_restapi_stage_logging_enabled", "Sets the stage's execution logging level to ERROR for every method (the account needs a CloudWatch Logs role for API Gateway).", [{ path: "/*/*/logging/loglevel", value: "ERROR" }], "execution logging at ERROR"),
+  stagePatch("apigateway_restapi_stage_xray_tracing", "Turns on X-Ray tracing for the stage.", [{ path: "/tracingEnabled", value: "true" }], "X-Ray tracing on"),
+  stagePatch("apigateway_restapi_stage_cache_encrypted", "Encrypts the stage's cache data.", [{ path: "/*/*/caching/dataEncrypted", value: "true" }], "cache data encrypted"),
+  domain("opensearch_domain_node_to_node_encryption", "Enables node-to-node encryption on the domain (a blue/green deployment).", { NodeToNodeEncryptionOptions: { Enabled: true } }, "node-to-node encryption on"),
+  domain("opensearch_domain_encryption_at_rest", "Enables encryption at rest with the AWS managed key (a blue/green deployment).", { EncryptionAtRestOptions: { Enabled: true } }, "encrypted at rest"),
+  domain(
+    "opensearch_domain_https_tls12",
+    "Requires HTTPS with the TLS 1.2 (PFS) security policy.",
+    { DomainEndpointOptions: { EnforceHTTPS: true, TLSSecurityPolicy: "Policy-Min-TLS-1-2-PFS-2023-10" } },
+    "HTTPS with TLS 1.2+ required",
+  ),
+]

@@ -1,0 +1,45 @@
+/** Redshift, API Gateway stage and OpenSearch fixers on moto: fail -> fix -> re-collect -> pass. */
+import { afterAll, beforeAll, describe, it } from "vitest"
+import { CreateClusterCommand } from "@aws-sdk/client-redshift"
+import { CreateDeploymentCommand, CreateRestApiCommand, GetResourcesCommand, PutIntegrationCommand, PutMethodCommand, UpdateStageCommand } from "@aws-sdk/client-api-gateway"
+import { CreateDomainCommand } from "@aws-sdk/client-opensearch"
+import { startMoto, type Moto } from "../support/moto.ts"
+import { expectFixed, seedClients } from "./helpers.ts"
+
+const E = "us-east-1"
+
+describe("managed service fixers on moto", () => {
+  let moto: Moto
+  let stage = ""
+
+  beforeAll(async () => {
+    moto = await startMoto()
+    const c = seedClients(moto)
+    await c.get("redshift", E).send(new CreateClusterCommand({ ClusterIdentifier: "dw", NodeType: "ra3.xlplus", MasterUsername: "dw_owner", MasterUserPassword: "Secret-Passw0rd", PubliclyAccessible: true, AllowVersionUpgrade: false, AutomatedSnapshotRetentionPeriod: 1 }))
+    const gw = c.get("apigateway", E)
+    const api = await gw.send(new CreateRestApiCommand({ name: "orders" }))
+    const root = (await gw.send(new GetResourcesCommand({ restApiId: api.id }))).items?.[0]?.id
+    await gw.send(new PutMethodCommand({ restApiId: api.id, resourceId: root, httpMethod: "GET", authorizationType: "AWS_IAM" }))
+    await gw.send(new PutIntegrationCommand({ restApiId: api.id, resourceId: root, httpMethod: "GET", type: "MOCK" }))
+    await gw.send(new CreateDeploymentCommand({ restApiId: api.id, stageName: "prod" }))
+    await gw.send(new UpdateStageCommand({ restApiId: api.id, stageName: "prod", patchOperations: [{ op: "replace", path: "/cacheClusterEnabled", value: "true" }] }))
+    stage = `${api.id}/prod`
+    await c.get("opensearch", E).send(new CreateDomainCommand({ DomainName: "search" }))
+    c.destroy()
+  })
+  afterAll(async () => {
+    await moto?.stop()
+  })
+
+  it("Redshift", async () => {
+    for (const id of ["redshift_cluster_public_access", "redshift_cluster_automatic_upgrades", "redshift_cluster_automated_snapshots", "redshift_cluster_enhanced_vpc_routing"]) await expectFixed(moto, "redshift", id, "dw")
+  })
+
+  it("API Gateway stages", async () => {
+    for (const id of ["apigateway_restapi_stage_cache_encrypted", "apigateway_restapi_stage_logging_enabled", "apigateway_restapi_stage_xray_tracing"]) await expectFixed(moto, "apigateway", id, stage)
+  })
+
+  it("OpenSearch domains", async () => {
+    for (const id of ["opensearch_domain_node_to_node_encryption", "opensearch_domain_encryption_at_rest", "opensearch_domain_https_tls12"]) await expectFixed(moto, "opensearch", id, "search")
+  })
+})

@@ -324,7 +324,7 @@ describe("scanning journey (moto as the AWS account)", () => {
     await pager.getByText(`Rows 1–50 of ${total}`, { exact: false }).waitFor()
 
     // Status filter: failing rows only, with their own total.
-    await page.getByRole("button", { name: /^Show/ }).click()
+    await page.getByRole("button", { name: /All resources/ }).click()
     await page.getByRole("option", { name: big.resources_failing > 0 ? "Failing" : "Passing" }).click()
     const shown = big.resources_failing > 0 ? big.resources_failing : big.resources_checked - big.resources_failing
     await pager.getByText(`of ${shown.toLocaleString("en-US")}`, { exact: false }).waitFor()

@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, it } from "vitest"
 import { CreateClusterCommand } from "@aws-sdk/client-redshift"
 import { CreateDeploymentCommand, CreateRestApiCommand, GetResourcesCommand, PutIntegrationCommand, PutMethodCommand, UpdateStageCommand } from "@aws-sdk/client-api-gateway"
 import { CreateDomainCommand } from "@aws-sdk/client-opensearch"
+import { CreateStreamCommand } from "@aws-sdk/client-kinesis"
+import { CreateDeliveryStreamCommand } from "@aws-sdk/client-firehose"
 import { startMoto, type Moto } from "../support/moto.ts"
-import { expectFixed, seedClients } from "./helpers.ts"
+import { ACCOUNT, expectFixed, seedClients } from "./helpers.ts"
 
 const E = "us-east-1"
 
@@ -25,6 +27,8 @@ describe("managed service fixers on moto", () => {
     await gw.send(new UpdateStageCommand({ restApiId: api.id, stageName: "prod", patchOperations: [{ op: "replace", path: "/cacheClusterEnabled", value: "true" }] }))
     stage = `${api.id}/prod`
     await c.get("opensearch", E).send(new CreateDomainCommand({ DomainName: "search" }))
+    await c.get("kinesis", E).send(new CreateStreamCommand({ StreamName: "clicks", ShardCount: 1 }))
+    await c.get("firehose", E).send(new CreateDeliveryStreamCommand({ DeliveryStreamName: "to-s3", ExtendedS3DestinationConfiguration: { RoleARN: `arn:aws:iam::${ACCOUNT}:role/fh`, BucketARN: "arn:aws:s3:::dest" } }))
     c.destroy()
   })
   afterAll(async () => {
@@ -37,6 +41,14 @@ describe("managed service fixers on moto", () => {
 
   it("API Gateway stages", async () => {
     for (const id of ["apigateway_restapi_stage_cache_encrypted", "apigateway_restapi_stage_logging_enabled", "apigateway_restapi_stage_xray_tracing"]) await expectFixed(moto, "apigateway", id, stage)
+  })
+
+  it("Kinesis, Firehose, Glue (moto has no UpdateTerminationProtection)", async () => {
+    await expectFixed(moto, "kinesis", "kinesis_stream_encrypted_at_rest", "clicks")
+    await expectFixed(moto, "kinesis", "kinesis_stream_retention_7_days", "clicks")
+    await expectFixed(moto, "firehose", "firehose_stream_encrypted_at_rest", "to-s3")
+    await expectFixed(moto, "glue", "glue_data_catalog_encrypted", `${ACCOUNT}/${E}`)
+    await expectFixed(moto, "glue", "glue_data_catalog_connection_passwords_encrypted", `${ACCOUNT}/eu-west-1`, { region: "eu-west-1" })
   })
 
   it("OpenSearch domains", async () => {

@@ -2,6 +2,9 @@
 import { ModifyClusterCommand } from "@aws-sdk/client-redshift"
 import { UpdateStageCommand } from "@aws-sdk/client-api-gateway"
 import { UpdateDomainConfigCommand, type UpdateDomainConfigCommandInput } from "@aws-sdk/client-opensearch"
+import { IncreaseStreamRetentionPeriodCommand, StartStreamEncryptionCommand } from "@aws-sdk/client-kinesis"
+import { StartDeliveryStreamEncryptionCommand } from "@aws-sdk/client-firehose"
+import { GetDataCatalogEncryptionSettingsCommand, PutDataCatalogEncryptionSettingsCommand } from "@aws-sdk/client-glue"
 import { FixError, sendOptions, type Fixer } from "./fixer.ts"
 
 const redshift = (checkId: string, description: string, change: Record<string, boolean | number>, done: string, cutsAccess?: string): Fixer => ({
@@ -40,6 +43,44 @@ const domain = (checkId: string, description: string, change: Omit<UpdateDomainC
 })
 
 export const serviceFixers: ReadonlyArray<Fixer> = [
+  {
+    checkIds: ["kinesis_stream_encrypted_at_rest"],
+    description: "Starts server-side encryption of the stream with the AWS managed key alias/aws/kinesis.",
+    apply: async (ctx, row) => {
+      await ctx.clients.get("kinesis", ctx.region).send(new StartStreamEncryptionCommand({ StreamName: row.resource_id, EncryptionType: "KMS", KeyId: "alias/aws/kinesis" }), sendOptions(ctx))
+      return `Stream ${row.resource_id} is encrypted with aws/kinesis.`
+    },
+  },
+  {
+    checkIds: ["kinesis_stream_retention_7_days"],
+    description: "Raises the stream's retention to 168 hours (billed per shard-hour of extended retention).",
+    apply: async (ctx, row) => {
+      await ctx.clients.get("kinesis", ctx.region).send(new IncreaseStreamRetentionPeriodCommand({ StreamName: row.resource_id, RetentionPeriodHours: 168 }), sendOptions(ctx))
+      return `Stream ${row.resource_id} keeps records for 7 days.`
+    },
+  },
+  {
+    checkIds: ["firehose_stream_encrypted_at_rest"],
+    description: "Starts server-side encryption of the delivery stream with an AWS owned key.",
+    apply: async (ctx, row) => {
+      await ctx.clients
+        .get("firehose", ctx.region)
+        .send(new StartDeliveryStreamEncryptionCommand({ DeliveryStreamName: row.resource_id, DeliveryStreamEncryptionConfigurationInput: { KeyType: "AWS_OWNED_CMK" } }), sendOptions(ctx))
+      return `Delivery stream ${row.resource_id} is encrypted.`
+    },
+  },
+  {
+    checkIds: ["glue_data_catalog_encrypted", "glue_data_catalog_connection_passwords_encrypted"],
+    description: "Encrypts the region's Data Catalog and connection passwords with the AWS managed key alias/aws/glue (settings already in place are kept).",
+    apply: async (ctx) => {
+      const glue = ctx.clients.get("glue", ctx.region)
+      const current = (await glue.send(new GetDataCatalogEncryptionSettingsCommand({}), sendOptions(ctx))).DataCatalogEncryptionSettings
+      const atRest = current?.EncryptionAtRest?.CatalogEncryptionMode === "SSE-KMS" || current?.EncryptionAtRest?.CatalogEncryptionMode === "SSE-KMS-WITH-SERVICE-ROLE" ? current.EncryptionAtRest : { CatalogEncryptionMode: "SSE-KMS" as const, SseAwsKmsKeyId: "alias/aws/glue" }
+      const passwords = current?.ConnectionPasswordEncryption?.ReturnConnectionPasswordEncrypted === true ? current.ConnectionPasswordEncryption : { ReturnConnectionPasswordEncrypted: true, AwsKmsKeyId: "alias/aws/glue" }
+      await glue.send(new PutDataCatalogEncryptionSettingsCommand({ DataCatalogEncryptionSettings: { EncryptionAtRest: atRest, ConnectionPasswordEncryption: passwords } }), sendOptions(ctx))
+      return `The Data Catalog in ${ctx.region} and its connection passwords are encrypted.`
+    },
+  },
   redshift("redshift_cluster_public_access", "Turns off PubliclyAccessible on the cluster.", { PubliclyAccessible: false }, "no longer publicly accessible", "Clients connecting from outside the VPC lose access to the cluster."),
   redshift("redshift_cluster_automatic_upgrades", "Allows major version upgrades during the maintenance window.", { AllowVersionUpgrade: true }, "version upgrades allowed"),
   redshift("redshift_cluster_automated_snapshots", "Keeps automated snapshots for 7 days.", { AutomatedSnapshotRetentionPeriod: 7 }, "automated snapshots kept for 7 days"),

@@ -24,6 +24,16 @@ import { kmsChecks } from "./checks/kms.ts"
 import { snsChecks, sqsChecks } from "./checks/messaging.ts"
 import { s3Checks } from "./checks/s3.ts"
 import { vpcChecks } from "./checks/vpc.ts"
+import { eventbridgeChecks } from "./checks/platform.ts"
+import { codebuildChecks } from "./checks/platform.ts"
+import { cloudformationChecks } from "./checks/platform.ts"
+import { backupChecks } from "./checks/platform.ts"
+import { acmChecks } from "./checks/platform.ts"
+import { glueChecks } from "./checks/analytics.ts"
+import { athenaChecks } from "./checks/analytics.ts"
+import { sfnChecks } from "./checks/analytics.ts"
+import { firehoseChecks } from "./checks/analytics.ts"
+import { kinesisChecks } from "./checks/analytics.ts"
 import { redshiftChecks } from "./checks/redshift.ts"
 import { elasticacheChecks } from "./checks/elasticache.ts"
 import { opensearchChecks } from "./checks/opensearch.ts"
@@ -62,6 +72,16 @@ export const awsServices: ReadonlyArray<AwsServiceInfo> = [
   { id: "secretsmanager", name: "Secrets Manager", global: false },
   { id: "guardduty", name: "GuardDuty", global: false },
   { id: "securityhub", name: "Security Hub", global: false },
+  { id: "eventbridge", name: "EventBridge", global: false },
+  { id: "codebuild", name: "CodeBuild", global: false },
+  { id: "cloudformation", name: "CloudFormation", global: false },
+  { id: "backup", name: "Backup", global: false },
+  { id: "acm", name: "ACM", global: false },
+  { id: "glue", name: "Glue", global: false },
+  { id: "athena", name: "Athena", global: false },
+  { id: "sfn", name: "Step Functions", global: false },
+  { id: "firehose", name: "Data Firehose", global: false },
+  { id: "kinesis", name: "Kinesis", global: false },
   { id: "redshift", name: "Redshift", global: false },
   { id: "elasticache", name: "ElastiCache", global: false },
   { id: "opensearch", name: "OpenSearch", global: false },
@@ -93,6 +113,16 @@ export const awsChecks: ReadonlyArray<AwsCheck> = [
   ...secretsmanagerChecks,
   ...accountChecks,
   ...accessanalyzerChecks,
+  ...eventbridgeChecks,
+  ...codebuildChecks,
+  ...cloudformationChecks,
+  ...backupChecks,
+  ...acmChecks,
+  ...glueChecks,
+  ...athenaChecks,
+  ...sfnChecks,
+  ...firehoseChecks,
+  ...kinesisChecks,
   ...redshiftChecks,
   ...elasticacheChecks,
   ...opensearchChecks,

@@ -27,6 +27,16 @@ import { collectS3, s3ResourceTypes, type S3Inventory } from "./collectors/s3.ts
 import { collectSecurityHub, securityhubResourceTypes, type SecurityHubInventory } from "./collectors/securityhub.ts"
 import { collectSns, snsResourceTypes, type SnsInventory } from "./collectors/sns.ts"
 import { collectSqs, sqsResourceTypes, type SqsInventory } from "./collectors/sqs.ts"
+import { collectEventBridge, eventbridgeResourceTypes, type EventBridgeInventory } from "./collectors/platform.ts"
+import { collectCodeBuild, codebuildResourceTypes, type CodeBuildInventory } from "./collectors/platform.ts"
+import { collectCloudFormation, cloudformationResourceTypes, type CloudFormationInventory } from "./collectors/platform.ts"
+import { collectBackup, backupResourceTypes, type BackupInventory } from "./collectors/platform.ts"
+import { collectAcm, acmResourceTypes, type AcmInventory } from "./collectors/platform.ts"
+import { collectGlue, glueResourceTypes, type GlueInventory } from "./collectors/analytics.ts"
+import { collectAthena, athenaResourceTypes, type AthenaInventory } from "./collectors/analytics.ts"
+import { collectSfn, sfnResourceTypes, type SfnInventory } from "./collectors/analytics.ts"
+import { collectFirehose, firehoseResourceTypes, type FirehoseInventory } from "./collectors/analytics.ts"
+import { collectKinesis, kinesisResourceTypes, type KinesisInventory } from "./collectors/analytics.ts"
 import { collectRedshift, redshiftResourceTypes, type RedshiftInventory } from "./collectors/redshift.ts"
 import { collectElastiCache, elasticacheResourceTypes, type ElastiCacheInventory } from "./collectors/elasticache.ts"
 import { collectOpenSearch, opensearchResourceTypes, type OpenSearchInventory } from "./collectors/opensearch.ts"
@@ -58,6 +68,16 @@ export interface Inventories {
   readonly opensearch: OpenSearchInventory
   readonly elasticache: ElastiCacheInventory
   readonly redshift: RedshiftInventory
+  readonly kinesis: KinesisInventory
+  readonly firehose: FirehoseInventory
+  readonly sfn: SfnInventory
+  readonly athena: AthenaInventory
+  readonly glue: GlueInventory
+  readonly acm: AcmInventory
+  readonly backup: BackupInventory
+  readonly cloudformation: CloudFormationInventory
+  readonly codebuild: CodeBuildInventory
+  readonly eventbridge: EventBridgeInventory
   readonly sqs: SqsInventory
 }
 
@@ -89,6 +109,16 @@ export const collectors: { readonly [K in CollectorKey]: (ctx: CollectContext) =
   opensearch: collectOpenSearch,
   elasticache: collectElastiCache,
   redshift: collectRedshift,
+  kinesis: collectKinesis,
+  firehose: collectFirehose,
+  sfn: collectSfn,
+  athena: collectAthena,
+  glue: collectGlue,
+  acm: collectAcm,
+  backup: collectBackup,
+  cloudformation: collectCloudFormation,
+  codebuild: collectCodeBuild,
+  eventbridge: collectEventBridge,
   sqs: collectSqs,
 }
 
@@ -118,6 +148,16 @@ export const resourceTypes = [
   ...opensearchResourceTypes,
   ...elasticacheResourceTypes,
   ...redshiftResourceTypes,
+  ...kinesisResourceTypes,
+  ...firehoseResourceTypes,
+  ...sfnResourceTypes,
+  ...athenaResourceTypes,
+  ...glueResourceTypes,
+  ...acmResourceTypes,
+  ...backupResourceTypes,
+  ...cloudformationResourceTypes,
+  ...codebuildResourceTypes,
+  ...eventbridgeResourceTypes,
   ...sqsResourceTypes,
 ] as const
 

@@ -108,10 +108,13 @@ export function statementCovers(s: Statement, action: string): boolean {
   return false
 }
 
+/** "arn:aws:iam::*:root": every account (EventBridge writes PutPermission's Principal "*" this way on some endpoints). */
+const ANY_ACCOUNT_ROOT = /^arn:aws[\w-]*:iam::\*:root$/
+
 export function isPublicPrincipal(p: Principal | undefined): boolean {
   if (p === undefined) return false
   if (p === "*") return true
-  return Object.entries(p).some(([kind, values]) => (kind === "AWS" || kind === "CanonicalUser") && values.includes("*"))
+  return Object.entries(p).some(([kind, values]) => (kind === "AWS" || kind === "CanonicalUser") && values.some((v) => v === "*" || ANY_ACCOUNT_ROOT.test(v)))
 }
 
 /**
@@ -205,7 +208,7 @@ const principalAccountIds = (p: Principal | undefined): { readonly anyone: boole
   if (p === "*") return { anyone: true, accounts: [] }
   const aws = p["AWS"] ?? []
   return {
-    anyone: aws.includes("*"),
+    anyone: aws.some((v) => v === "*" || ANY_ACCOUNT_ROOT.test(v)),
     accounts: aws.flatMap((v) => {
       const m = /^(?:arn:aws[\w-]*:(?:iam|sts)::)?(\d{12})/.exec(v)
       return m?.[1] === undefined ? [] : [m[1]]

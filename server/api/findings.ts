@@ -37,7 +37,7 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
             const page = yield* listFindings(
               ctx.workspaceId,
               query.scan_id,
-              { serviceId: query.service_id, statuses },
+              { serviceId: query.service_id, statuses, newOnly: query.new_only === "true" },
               query.page ?? 1,
               query.page_size ?? PageSizes.findings,
             )

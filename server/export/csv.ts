@@ -30,6 +30,7 @@ export const CSV_COLUMNS = [
   "account_name",
   "aws_account_id",
   "created_at",
+  "delta",
 ] as const
 
 const DANGEROUS_START = /^[=+\-@\t\r]/
@@ -83,6 +84,7 @@ export const findingCsvLines = (f: Finding): string => {
       f.account_name,
       f.aws_account_id ?? "",
       f.created_at,
+      row?.["delta"] ?? "",
     ]
   }
   if (f.details.length === 0) return csvLine(common(undefined))

@@ -38,6 +38,8 @@ export interface FindingRow {
   readonly resources_checked: number
   readonly resources_failing: number
   readonly resources_remediated: number
+  readonly resources_new: number
+  readonly resources_fixed: number
 }
 
 export const toFinding = (r: FindingRow, details: ReadonlyArray<DetailRow> = []): Finding => ({
@@ -61,12 +63,16 @@ export const toFinding = (r: FindingRow, details: ReadonlyArray<DetailRow> = [])
   resources_checked: r.resources_checked,
   resources_failing: r.resources_failing,
   resources_remediated: r.resources_remediated,
+  resources_new: r.resources_new,
+  resources_fixed: r.resources_fixed,
 })
 
 export interface FindingFilter {
   readonly serviceId?: number | undefined
   readonly statuses?: ReadonlyArray<string> | undefined
   readonly severities?: ReadonlyArray<string> | undefined
+  /** Only findings with resources failing since the previous scan. */
+  readonly newOnly?: boolean | undefined
 }
 
 const SEVERITY_ORDER = `CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END`
@@ -74,7 +80,7 @@ const SEVERITY_ORDER = `CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 
 const selectFindings = (sql: SqlClient.SqlClient) => sql`
   SELECT f.id, f.scan_id, f.service_id, cs.name AS service_name, f.check_id, f.severity, f.status, f.title, f.description,
          f.policy_check, f.remediation, f.field_labels, f.compliance, f.created_at,
-         f.resources_checked, f.resources_failing, f.resources_remediated, a.account_name, a.cloud_account_id, a.cloud_provider_id::int AS cloud_provider_id
+         f.resources_checked, f.resources_failing, f.resources_remediated, f.resources_new, f.resources_fixed, a.account_name, a.cloud_account_id, a.cloud_provider_id::int AS cloud_provider_id
   FROM findings f
   JOIN cloud_services cs ON cs.id = f.service_id
   JOIN scans s ON s.id = f.scan_id
@@ -87,6 +93,7 @@ const filterClause = (sql: SqlClient.SqlClient, workspaceId: number, scanId: num
     ...(filter.serviceId === undefined ? [] : [sql`f.service_id = ${filter.serviceId}`]),
     ...(filter.statuses === undefined || filter.statuses.length === 0 ? [] : [sql`f.status IN ${sql.in(filter.statuses)}`]),
     ...(filter.severities === undefined || filter.severities.length === 0 ? [] : [sql`f.severity IN ${sql.in(filter.severities)}`]),
+    ...(filter.newOnly === true ? [sql`f.resources_new > 0`] : []),
   ])
 
 /** Failed findings first, then by severity, then by id (a stable order for paging). */
@@ -120,12 +127,12 @@ export interface DetailPageRequest {
 const containsPattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 const selectResults = (sql: SqlClient.SqlClient) =>
-  sql`SELECT seq, resource_id, region, compliant, fields, remediate FROM results r`
+  sql`SELECT seq, resource_id, region, compliant, fields, remediate, delta FROM results r`
 
 /** One page of a finding's rows (see the module comment) and how many rows the filter matches. */
 export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
   workspaceId: number,
-  finding: Pick<FindingRow, "id" | "resources_checked" | "resources_failing" | "resources_remediated">,
+  finding: Pick<FindingRow, "id" | "resources_checked" | "resources_failing" | "resources_remediated" | "resources_new">,
   req: DetailPageRequest,
 ) {
   const sql = yield* SqlClient.SqlClient
@@ -135,7 +142,7 @@ export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
     : [0, finding.resources_failing]
   const key = sql`r.workspace_id = ${workspaceId} AND r.finding_id = ${finding.id}`
   const offset = (req.page - 1) * req.pageSize
-  if (req.q === null && req.status !== "remediated") {
+  if (req.q === null && req.status !== "remediated" && req.status !== "new") {
     const from = lo + offset
     const rows = from >= hi ? [] : yield* sql<ResultRow>`${selectResults(sql)}
       WHERE ${key} AND r.seq >= ${from} AND r.seq < ${Math.min(hi, from + req.pageSize)} ORDER BY r.seq`
@@ -147,9 +154,10 @@ export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
     sql`r.seq < ${hi}`,
     ...(req.q === null ? [] : [sql`r.resource_id ILIKE ${containsPattern(req.q)}`]),
     ...(req.status === "remediated" ? [sql`r.remediate->>'status' IN ('remediated', 'pass')`] : []),
+    ...(req.status === "new" ? [sql`r.delta = 'new'`] : []),
   ])
-  const total = req.status === "remediated" && req.q === null
-    ? finding.resources_remediated
+  const total = req.q === null && (req.status === "remediated" || req.status === "new")
+    ? (req.status === "new" ? finding.resources_new : finding.resources_remediated)
     : (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM results r WHERE ${where}`)[0]!.n
   const rows = offset >= total ? [] : yield* sql<ResultRow>`${selectResults(sql)} WHERE ${where} ORDER BY r.seq LIMIT ${req.pageSize} OFFSET ${offset}`
   return { rows: rows.map(toDetailRow), total }

@@ -39,7 +39,7 @@ const REMEDIATION_TIMEOUT_MS = 120_000
 
 const remediateStatus = (row: Pick<ResultRow, "remediate">): unknown => row.remediate?.["status"]
 
-const selectResult = (sql: SqlClient.SqlClient) => sql`SELECT seq, resource_id, region, compliant, fields, remediate FROM results`
+const selectResult = (sql: SqlClient.SqlClient) => sql`SELECT seq, resource_id, region, compliant, fields, remediate, delta FROM results`
 
 /** The finding's row the client names: its `result_seq` when it still holds that resource, else resource id + region. */
 const findResultRow = (workspaceId: number, findingId: number, wanted: Readonly<Record<string, unknown>>) =>

@@ -12,6 +12,9 @@
  *      about three times the rate of one JSON parameter through `json_to_recordset`),
  *      `seq` numbering every non-compliant row first, `ON CONFLICT DO NOTHING`;
  *   3. the inventory: each distinct resource once, upserted in key order (two scans of one account never deadlock).
+ * Before writing, each row is classified against the previous completed scan of the account (`classify`: first, new,
+ * unchanged, fixed; server/db/migrations/0008_delta.ts), reading only that scan's failing rows of the same service
+ * (key ranges), and each finding counts its new and fixed resources.
  *
  * Identity (`resourceIdentity`): what the check shows as `resource_id` when it already is a global identity (an ARN,
  * a GCP self link or `//service/...` name, an Azure resource id, lower-cased); the account itself for account-level rows
@@ -59,7 +62,7 @@ export interface SplitRow {
 
 /** A stored detail row (contract shape) split into the `results` columns. */
 export const splitStoredRow = (row: StoredRow): SplitRow => {
-  const { resource_id, region, compliance, remediate, result_seq: _seq, ...fields } = row
+  const { resource_id, region, compliance, remediate, result_seq: _seq, delta: _delta, ...fields } = row
   return {
     resource_id: resource_id === undefined || resource_id === null ? "" : String(resource_id),
     region: region === undefined || region === null ? "global" : String(region),
@@ -71,6 +74,7 @@ export const splitStoredRow = (row: StoredRow): SplitRow => {
 
 export interface ResultRow {
   readonly seq: number
+  readonly delta?: Delta | null
   readonly resource_id: string
   readonly region: string
   readonly compliant: boolean | null
@@ -89,6 +93,7 @@ export const toDetailRow = (r: ResultRow): DetailRow =>
     ...(r.compliant === null ? {} : { compliance: r.compliant }),
     ...r.fields,
     ...(r.remediate === null ? {} : { remediate: r.remediate }),
+    ...(r.delta === undefined || r.delta === null ? {} : { delta: r.delta }),
     result_seq: r.seq,
   }) as unknown as DetailRow
 
@@ -113,18 +118,75 @@ export interface WriteCounts {
   readonly findings: number
   readonly results: number
   readonly resources: number
+  /** The scan the rows were compared with (null: the account's first completed scan). */
+  readonly previousScanId: number | null
 }
 
 const nonEmpty = <T>(xs: ReadonlyArray<T>) => xs as unknown as readonly [T, ...Array<T>]
 
+export type Delta = "first" | "new" | "unchanged" | "fixed"
+
+/**
+ * A row's change since the previous completed scan of the account (`previous` = the check's failing resources then,
+ * `undefined` when there was no previous scan): see server/db/migrations/0008_delta.ts.
+ */
+export const classify = (failingNow: boolean, uid: string, previous: ReadonlySet<string> | undefined): Delta =>
+  previous === undefined ? "first" : failingNow ? (previous.has(uid) ? "unchanged" : "new") : previous.has(uid) ? "fixed" : "unchanged"
+
+/** The latest completed scan of the account before this one, and each of its checks' failing resources in this service. */
+const previousFailing = (target: WriteTarget) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const scans = yield* sql<{ id: number }>`
+      SELECT id FROM scans
+      WHERE workspace_id = ${target.workspaceId} AND account_id = ${target.accountId} AND status = 'completed' AND id <> ${target.scanId}
+      ORDER BY scan_start DESC, id DESC LIMIT 1`
+    const previousScanId = scans[0]?.id
+    if (previousScanId === undefined) return undefined
+    const rows = yield* sql<{ check_id: string; resource_uid: string | null }>`
+      SELECT f.check_id, r.resource_uid
+      FROM findings f LEFT JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.seq < f.resources_failing
+      WHERE f.workspace_id = ${target.workspaceId} AND f.scan_id = ${previousScanId} AND f.service_id = ${target.serviceId}`
+    const byCheck = new Map<string, Set<string>>()
+    for (const r of rows) {
+      let set = byCheck.get(r.check_id)
+      if (set === undefined) byCheck.set(r.check_id, (set = new Set()))
+      if (r.resource_uid !== null) set.add(r.resource_uid)
+    }
+    return { previousScanId, byCheck }
+  })
+
 /** Writes findings, their result rows and the inventory (see the module comment); answers what it wrote. */
 export const writeFindings = Effect.fn("Results.writeFindings")(function* (target: WriteTarget, drafts: ReadonlyArray<FindingDraft>) {
   const sql = yield* SqlClient.SqlClient
-  const ordered = new Map(drafts.map((d) => [d.check_id, orderRows(d.details)] as const))
+  const previous = yield* previousFailing(target)
+  const EMPTY: ReadonlySet<string> = new Set()
+  // Each draft's rows in stored order, split into columns, with identity and delta, and the finding's counts.
+  const prepared = new Map(
+    drafts.map((d) => {
+      const o = orderRows(d.details)
+      const before = previous === undefined ? undefined : (previous.byCheck.get(d.check_id) ?? EMPTY)
+      const seen = new Set<string>()
+      let fresh = 0
+      let fixed = 0
+      const rows = o.rows.map((row, seq) => {
+        const split = splitStoredRow(row)
+        const uid = resourceIdentity(target.cloudProviderId, target.serviceKey, split.resource_id, split.region, target.cloudAccountId)
+        const delta = classify(seq < o.failing, uid, before)
+        if (delta === "new") fresh++
+        else if (delta === "fixed") fixed++
+        seen.add(uid)
+        return { split, uid, delta }
+      })
+      // Failing before and gone now counts as fixed too.
+      if (before !== undefined) for (const uid of before) if (!seen.has(uid)) fixed++
+      return [d.check_id, { rows, failing: o.failing, fresh, fixed }] as const
+    }),
+  )
   const created: Array<{ id: number; check_id: string }> = []
   for (let i = 0; i < drafts.length; i += FINDING_BATCH) {
     const batch = drafts.slice(i, i + FINDING_BATCH).map((d) => {
-      const o = ordered.get(d.check_id)!
+      const o = prepared.get(d.check_id)!
       return {
         workspace_id: target.workspaceId,
         scan_id: target.scanId,
@@ -141,6 +203,8 @@ export const writeFindings = Effect.fn("Results.writeFindings")(function* (targe
         compliance: JSON.stringify(d.compliance),
         resources_checked: o.rows.length,
         resources_failing: o.failing,
+        resources_new: o.fresh,
+        resources_fixed: o.fixed,
       }
     })
     if (batch.length === 0) continue
@@ -152,26 +216,29 @@ export const writeFindings = Effect.fn("Results.writeFindings")(function* (targe
 
   // Column buffers of the next batch (one array parameter per column; `c`: 1 compliant, 0 non-compliant, -1 no flag,
   // so no array is ever all-NULL, which the driver cannot type).
-  let cols = { f: [] as Array<number>, s: [] as Array<number>, r: [] as Array<string>, u: [] as Array<string>, g: [] as Array<string>, c: [] as Array<number>, d: [] as Array<string> }
+  const empty = () => ({
+    f: [] as Array<number>, s: [] as Array<number>, r: [] as Array<string>, u: [] as Array<string>, g: [] as Array<string>,
+    c: [] as Array<number>, d: [] as Array<string>, t: [] as Array<string>,
+  })
+  let cols = empty()
   let results = 0
   const flush = Effect.gen(function* () {
     if (cols.f.length === 0) return
     const b = cols
     results += b.f.length
-    cols = { f: [], s: [], r: [], u: [], g: [], c: [], d: [] }
+    cols = empty()
     yield* sql`
-      INSERT INTO results (workspace_id, finding_id, seq, scan_id, resource_id, resource_uid, region, compliant, fields)
-      SELECT ${target.workspaceId}, x.f, x.s, ${target.scanId}, x.r, x.u, x.g, CASE x.c WHEN 1 THEN true WHEN 0 THEN false END, x.d::jsonb
-      FROM unnest(${b.f}::int[], ${b.s}::int[], ${b.r}::text[], ${b.u}::text[], ${b.g}::text[], ${b.c}::int[], ${b.d}::text[])
-        AS x(f, s, r, u, g, c, d)
+      INSERT INTO results (workspace_id, finding_id, seq, scan_id, resource_id, resource_uid, region, compliant, fields, delta)
+      SELECT ${target.workspaceId}, x.f, x.s, ${target.scanId}, x.r, x.u, x.g, CASE x.c WHEN 1 THEN true WHEN 0 THEN false END, x.d::jsonb, x.t
+      FROM unnest(${b.f}::int[], ${b.s}::int[], ${b.r}::text[], ${b.u}::text[], ${b.g}::text[], ${b.c}::int[], ${b.d}::text[], ${b.t}::text[])
+        AS x(f, s, r, u, g, c, d, t)
       ON CONFLICT DO NOTHING`
   })
   const inventory = new Map<string, { readonly r: string; readonly g: string }>()
   for (const finding of created) {
-    const rows = ordered.get(finding.check_id)?.rows ?? []
+    const rows = prepared.get(finding.check_id)?.rows ?? []
     for (let seq = 0; seq < rows.length; seq++) {
-      const split = splitStoredRow(rows[seq]!)
-      const uid = resourceIdentity(target.cloudProviderId, target.serviceKey, split.resource_id, split.region, target.cloudAccountId)
+      const { split, uid, delta } = rows[seq]!
       if (!inventory.has(uid)) inventory.set(uid, { r: split.resource_id, g: split.region })
       cols.f.push(finding.id)
       cols.s.push(seq)
@@ -180,6 +247,7 @@ export const writeFindings = Effect.fn("Results.writeFindings")(function* (targe
       cols.g.push(split.region)
       cols.c.push(split.compliant === null ? -1 : split.compliant ? 1 : 0)
       cols.d.push(JSON.stringify(split.fields))
+      cols.t.push(delta)
       if (cols.f.length >= RESULT_BATCH) yield* flush
     }
   }
@@ -197,5 +265,5 @@ export const writeFindings = Effect.fn("Results.writeFindings")(function* (targe
         last_seen_at = now(), last_scan_id = excluded.last_scan_id, resource_id = excluded.resource_id, region = excluded.region
       WHERE resources.last_scan_id <> excluded.last_scan_id`
   }
-  return { findings: created.length, results, resources: uids.length } satisfies WriteCounts
+  return { findings: created.length, results, resources: uids.length, previousScanId: previous?.previousScanId ?? null } satisfies WriteCounts
 })

@@ -116,7 +116,7 @@ export const completeService = (
         WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id} FOR UPDATE OF ss`
       const row = rows[0]
       if (row === undefined || !isOpen(row.status)) return false
-      yield* writeFindings(
+      const written = yield* writeFindings(
         {
           workspaceId: p.workspace_id,
           scanId: p.scan_id,
@@ -132,8 +132,10 @@ export const completeService = (
       yield* sql`
         UPDATE scan_services ss SET status = 'completed', last_scanned_at = now(), heartbeat_at = now(), error = NULL,
           findings_count = f.total, failed_findings = f.failed, passed_findings = f.total - f.failed,
+          new_failing = f.new_failing, fixed = f.fixed,
           resources_scanned = ${result.resourcesScanned}, api_calls = ${result.apiCalls}
-        FROM (SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'fail')::int AS failed
+        FROM (SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'fail')::int AS failed,
+                     coalesce(sum(resources_new), 0)::int AS new_failing, coalesce(sum(resources_fixed), 0)::int AS fixed
               FROM findings WHERE workspace_id = ${p.workspace_id} AND scan_id = ${p.scan_id} AND service_id = ${row.service_id}) f
         WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id}`
       // The first service to discover the account's enabled regions shares them with the services still to run,
@@ -141,6 +143,10 @@ export const completeService = (
       if (result.regions !== undefined && result.regions.length > 0 && !(result.errors ?? []).some((e) => e.resourceType === "regions")) {
         yield* sql`UPDATE scans SET regions = ${`{${result.regions.join(",")}}`}::text[]
                    WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} AND regions IS NULL`
+      }
+      if (written.previousScanId !== null) {
+        yield* sql`UPDATE scans SET previous_scan_id = coalesce(previous_scan_id, ${written.previousScanId})
+                   WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id}`
       }
       yield* rollUpScan(p.workspace_id, p.scan_id)
       return true

@@ -33,6 +33,9 @@ interface ScanRow {
   readonly findings_count: number
   readonly passed_findings: number
   readonly failed_findings: number
+  readonly new_failing: number
+  readonly fixed: number
+  readonly previous_scan_id: number | null
 }
 
 interface ServiceRow {
@@ -45,6 +48,8 @@ interface ServiceRow {
   readonly findings_count: number
   readonly passed_findings: number
   readonly failed_findings: number
+  readonly new_failing: number
+  readonly fixed: number
 }
 
 const toService = (r: ServiceRow): ScanService => ({
@@ -56,6 +61,8 @@ const toService = (r: ServiceRow): ScanService => ({
   findings_count: r.findings_count,
   passed_findings: r.passed_findings,
   failed_findings: r.failed_findings,
+  new_failing: r.new_failing,
+  fixed: r.fixed,
 })
 
 const toScan = (r: ScanRow, services: ReadonlyArray<ServiceRow>): Scan => ({
@@ -71,6 +78,9 @@ const toScan = (r: ScanRow, services: ReadonlyArray<ServiceRow>): Scan => ({
   findings_count: r.findings_count,
   passed_findings: r.passed_findings,
   failed_findings: r.failed_findings,
+  new_failing: r.new_failing,
+  fixed: r.fixed,
+  previous_scan_id: r.previous_scan_id === null ? null : (r.previous_scan_id as ScanId),
   services: services.filter((s) => s.scan_id === r.id).map(toService),
 })
 
@@ -79,7 +89,7 @@ const servicesOf = Effect.fn("ScansStore.servicesOf")(function* (workspaceId: nu
   if (scanIds.length === 0) return [] as ReadonlyArray<ServiceRow>
   return yield* sql<ServiceRow>`
     SELECT ss.id, ss.scan_id, ss.service_id, cs.name AS service_name, ss.status, ss.last_scanned_at,
-           ss.findings_count, ss.passed_findings, ss.failed_findings
+           ss.findings_count, ss.passed_findings, ss.failed_findings, ss.new_failing, ss.fixed
     FROM scan_services ss JOIN cloud_services cs ON cs.id = ss.service_id
     WHERE ss.workspace_id = ${workspaceId} AND ss.scan_id IN ${sql.in(scanIds)}
     ORDER BY ss.scan_id, ss.id`
@@ -89,7 +99,8 @@ export const getScan = Effect.fn("ScansStore.get")(function* (workspaceId: numbe
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<ScanRow>`
     SELECT s.id, s.account_id, a.account_name, s.cloud_provider_id::int AS cloud_provider_id, s.status, s.scan_start, s.scan_end,
-           s.total_services, s.completed_services, s.findings_count, s.passed_findings, s.failed_findings
+           s.total_services, s.completed_services, s.findings_count, s.passed_findings, s.failed_findings,
+           s.new_failing, s.fixed, s.previous_scan_id
     FROM scans s JOIN accounts a ON a.id = s.account_id
     WHERE s.workspace_id = ${workspaceId} AND s.id = ${scanId}`
   const row = rows[0]
@@ -103,6 +114,7 @@ export const listScans = Effect.fn("ScansStore.list")(function* (workspaceId: nu
   const rows = yield* sql<ScanRow & { total_count: number }>`
     SELECT s.id, s.account_id, a.account_name, s.cloud_provider_id::int AS cloud_provider_id, s.status, s.scan_start, s.scan_end,
            s.total_services, s.completed_services, s.findings_count, s.passed_findings, s.failed_findings,
+           s.new_failing, s.fixed, s.previous_scan_id,
            count(*) OVER ()::int AS total_count
     FROM scans s JOIN accounts a ON a.id = s.account_id
     WHERE s.workspace_id = ${workspaceId}
@@ -134,6 +146,8 @@ export const rollUpScan = Effect.fn("ScansStore.rollUp")(function* (workspaceId:
       findings_count = a.findings,
       passed_findings = a.passed,
       failed_findings = a.failed,
+      new_failing = a.new_failing,
+      fixed = a.fixed,
       status = CASE WHEN a.open > 0 THEN (CASE WHEN a.started > 0 THEN 'running' ELSE s.status END)
                     WHEN a.completed > 0 THEN 'completed' ELSE 'failed' END,
       scan_end = CASE WHEN a.open > 0 THEN NULL ELSE coalesce(s.scan_end, now()) END,
@@ -145,7 +159,9 @@ export const rollUpScan = Effect.fn("ScansStore.rollUp")(function* (workspaceId:
              count(*) FILTER (WHERE status = 'completed')::int AS completed,
              coalesce(sum(findings_count), 0)::int AS findings,
              coalesce(sum(passed_findings), 0)::int AS passed,
-             coalesce(sum(failed_findings), 0)::int AS failed
+             coalesce(sum(failed_findings), 0)::int AS failed,
+             coalesce(sum(new_failing), 0)::int AS new_failing,
+             coalesce(sum(fixed), 0)::int AS fixed
       FROM scan_services WHERE workspace_id = ${workspaceId} AND scan_id = ${scanId}
     ) a
     WHERE s.workspace_id = ${workspaceId} AND s.id = ${scanId} AND s.status IN ('pending', 'running')`

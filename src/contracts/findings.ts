@@ -79,9 +79,10 @@ export type ComplianceRef = typeof ComplianceRef.Type
 
 /**
  * Which detail rows a finding detail page holds (`details_status`): non-compliant rows (`fail`, remediated ones
- * included), rows that are not non-compliant (`pass`), or non-compliant rows whose remediation succeeded (`remediated`).
+ * included), rows that are not non-compliant (`pass`), non-compliant rows whose remediation succeeded (`remediated`),
+ * or rows failing since the previous completed scan of the account (`new`).
  */
-export const DETAIL_STATUSES = ["fail", "pass", "remediated"] as const
+export const DETAIL_STATUSES = ["fail", "pass", "remediated", "new"] as const
 export const DetailStatus = Schema.Literals(DETAIL_STATUSES)
 export type DetailStatus = typeof DetailStatus.Type
 
@@ -125,6 +126,10 @@ export const Finding = Schema.Struct({
   resources_failing: Count,
   /** Non-compliant resources whose remediation succeeded. */
   resources_remediated: Count,
+  /** Resources failing now that did not fail in the previous completed scan of the account (0 on its first scan). */
+  resources_new: Count,
+  /** Resources that failed in the previous completed scan and pass now or are gone. */
+  resources_fixed: Count,
   details_pagination: Schema.optionalKey(DetailsPagination),
 })
 export type Finding = typeof Finding.Type
@@ -140,7 +145,9 @@ export const FindingDetailQuery = Schema.Struct({
     }),
   ),
   details_status: Schema.optionalKey(
-    DetailStatus.annotate({ description: "fail: non-compliant rows; pass: every other row; remediated: non-compliant rows remediated (default: all)" }),
+    DetailStatus.annotate({
+      description: "fail: non-compliant rows; pass: every other row; remediated: non-compliant rows remediated; new: failing since the previous scan (default: all)",
+    }),
   ),
   /** Rows whose resource id contains this text (case-insensitive). */
   details_q: Schema.optionalKey(
@@ -156,6 +163,8 @@ export const FindingsQuery = Schema.Struct({
   page: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))),
   page_size: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))),
   status: Schema.optionalKey(Schema.String),
+  /** Beyond the spec: `true` keeps only findings with resources failing since the previous scan. */
+  new_only: Schema.optionalKey(Schema.Literals(["true", "false"])),
 })
 export type FindingsQuery = typeof FindingsQuery.Type
 
@@ -183,16 +192,19 @@ export type RemediateResponse = typeof RemediateResponse.Type
 export interface FindingFilters {
   readonly severities: ReadonlyArray<Severity>
   readonly statuses: ReadonlyArray<FindingStatus>
+  /** Beyond the spec: only findings with resources failing since the previous scan. */
+  readonly newOnly?: boolean
 }
 /** Scanning §5: filters are applied on the client; an empty list means "all". */
-export const applyFindingFilters = <F extends { readonly severity: string; readonly status: string }>(
+export const applyFindingFilters = <F extends { readonly severity: string; readonly status: string; readonly resources_new?: number }>(
   findings: ReadonlyArray<F>,
   filters: FindingFilters,
 ): ReadonlyArray<F> =>
   findings.filter(
     (f) =>
       (filters.severities.length === 0 || (filters.severities as ReadonlyArray<string>).includes(f.severity)) &&
-      (filters.statuses.length === 0 || (filters.statuses as ReadonlyArray<string>).includes(f.status)),
+      (filters.statuses.length === 0 || (filters.statuses as ReadonlyArray<string>).includes(f.status)) &&
+      (filters.newOnly !== true || (f.resources_new ?? 0) > 0),
   )
 
 /** Scanning §2: strings over 150 characters are cut to 97 characters plus a length note. */

@@ -18,6 +18,10 @@ export const ScanService = Schema.Struct({
   findings_count: Count,
   passed_findings: Count,
   failed_findings: Count,
+  /** Beyond the spec: resources failing now that did not fail in the previous completed scan of the account. */
+  new_failing: Count,
+  /** Beyond the spec: resources that failed in the previous completed scan and pass now or are gone. */
+  fixed: Count,
 })
 export type ScanService = typeof ScanService.Type
 
@@ -35,6 +39,11 @@ export const Scan = Schema.Struct({
   findings_count: Count,
   passed_findings: Count,
   failed_findings: Count,
+  /** Beyond the spec: sums of the services' `new_failing` and `fixed`. */
+  new_failing: Count,
+  fixed: Count,
+  /** Beyond the spec: the completed scan of the account this one was compared with (null: its first). */
+  previous_scan_id: Schema.NullOr(ScanId),
   services: Schema.Array(ScanService),
 })
 export type Scan = typeof Scan.Type

@@ -12,7 +12,8 @@
  *   completed scan only; the file is handed to `saveFile`; a failure toasts the server's message or 'Failed to export
  *   scan findings'.
  *
- * Filters (any region): `filter.severityToggled`, `filter.statusToggled`, `filters.cleared` — applied to the loaded
+ * Filters (any region): `filter.severityToggled`, `filter.statusToggled`, `filter.newOnlyToggled` (beyond the spec: only
+ * findings with resources failing since the previous scan), `filters.cleared` — applied to the loaded
  * rows on the client (`visible`); an empty selection means all. `finding.selected` opens the finding.
  */
 import { assign, fromPromise, setup } from "xstate"
@@ -62,10 +63,12 @@ export type FindingsListEvent =
   | { readonly type: "filter.severityToggled"; readonly severity: Severity }
   | { readonly type: "filter.statusToggled"; readonly status: FindingStatus }
   | { readonly type: "filters.cleared" }
+  /** Beyond the spec: only findings with resources failing since the previous scan. */
+  | { readonly type: "filter.newOnlyToggled" }
   | { readonly type: "export.requested"; readonly format: ExportFormat }
   | { readonly type: "finding.selected"; readonly findingId: FindingId }
 
-export const NO_FILTERS: FindingFilters = { severities: [], statuses: [] }
+export const NO_FILTERS: FindingFilters = { severities: [], statuses: [], newOnly: false }
 
 export const findingPath = (scanId: number, findingId: number, serviceName: string): string =>
   `/dashboard/scans/${scanId}/findings/${findingId}?service=${encodeURIComponent(serviceName)}`
@@ -73,7 +76,8 @@ export const findingPath = (scanId: number, findingId: number, serviceName: stri
 const toggle = <T>(xs: ReadonlyArray<T>, x: T): ReadonlyArray<T> => (xs.includes(x) ? xs.filter((y) => y !== x) : [...xs, x])
 
 /** Whether any filter is in force. */
-export const hasActiveFilters = (filters: FindingFilters): boolean => filters.severities.length > 0 || filters.statuses.length > 0
+export const hasActiveFilters = (filters: FindingFilters): boolean =>
+  filters.severities.length > 0 || filters.statuses.length > 0 || filters.newOnly === true
 
 /** The export query for the current service and filters. */
 export const exportRequestOf = (
@@ -166,6 +170,7 @@ export const findingsListMachine = setup({
         ? withFilters(context.findings, { ...context.filters, statuses: toggle(context.filters.statuses, event.status) })
         : {},
     ),
+    toggleNewOnly: assign(({ context }) => withFilters(context.findings, { ...context.filters, newOnly: context.filters.newOnly !== true })),
     clearFilters: assign(({ context }) => withFilters(context.findings, NO_FILTERS)),
     assignExportFormat: assign({
       exportFormat: ({ event }) => (event.type === "export.requested" ? event.format : null),
@@ -198,6 +203,7 @@ export const findingsListMachine = setup({
   on: {
     "filter.severityToggled": { actions: "toggleSeverity" },
     "filter.statusToggled": { actions: "toggleStatus" },
+    "filter.newOnlyToggled": { actions: "toggleNewOnly" },
     "filters.cleared": { actions: "clearFilters" },
     "finding.selected": {
       actions: {

@@ -47,6 +47,7 @@ describe("findings-list machine", () => {
         { type: "xstate.error.actor.loadMoreFindings", error: httpFailure("scan-load", 500) },
         { type: "filter.severityToggled", severity: "critical" },
         { type: "filter.statusToggled", status: "fail" },
+        { type: "filter.newOnlyToggled" },
         { type: "export.requested", format: "csv" },
         { type: "xstate.done.actor.exportFindings", output: { fileName: "f.csv", contentType: "text/csv", content: "" } },
         { type: "xstate.error.actor.exportFindings", error: httpFailure("export", 500) },
@@ -108,6 +109,12 @@ describe("findings-list machine", () => {
 
       actor.send({ type: "filters.cleared" })
       expect(hasActiveFilters(actor.getSnapshot().context.filters)).toBe(false)
+      expect(actor.getSnapshot().context.visible).toHaveLength(6)
+      // Beyond the spec: only findings with resources failing since the previous scan.
+      actor.send({ type: "filter.newOnlyToggled" })
+      expect(hasActiveFilters(actor.getSnapshot().context.filters)).toBe(true)
+      expect(actor.getSnapshot().context.visible).toEqual([])
+      actor.send({ type: "filter.newOnlyToggled" })
       expect(actor.getSnapshot().context.visible).toHaveLength(6)
       actor.send({ type: "finding.selected", findingId: 6 as FindingId })
       expect(env.navigations).toEqual(["/dashboard/scans/11/findings/6?service=s3"])

@@ -60,6 +60,8 @@ export const service = (id: number, name: string, overrides: Record<string, unkn
     findings_count: 10,
     passed_findings: 8,
     failed_findings: 2,
+    new_failing: 0,
+    fixed: 0,
     ...overrides,
   })
 
@@ -77,6 +79,9 @@ export const scan = (id: number, overrides: Record<string, unknown> = {}): Scan 
     findings_count: 20,
     passed_findings: 16,
     failed_findings: 4,
+    new_failing: 0,
+    fixed: 0,
+    previous_scan_id: null,
     services: [service(1, "s3"), service(2, "iam", { status: "running" })],
     ...overrides,
   })
@@ -128,6 +133,8 @@ export const finding = (id: number, overrides: Record<string, unknown> = {}): Fi
     resources_checked: 2,
     resources_failing: 1,
     resources_remediated: 0,
+    resources_new: 0,
+    resources_fixed: 0,
     ...overrides,
   })
 

@@ -34,6 +34,8 @@ const finding = (id: number, details: Finding["details"], over: Partial<Finding>
   resources_checked: details.length,
   resources_failing: details.filter((d) => d.compliance === false).length,
   resources_remediated: 0,
+  resources_new: 0,
+  resources_fixed: 0,
   ...over,
 })
 

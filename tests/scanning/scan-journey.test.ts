@@ -304,7 +304,10 @@ describe("remediation", () => {
     expect(outcomes).toEqual([{ status: "failed" }, { status: "failed" }])
   }, 60_000)
 
-  it("a rescan finds the bucket compliant (and export waits for a completed scan)", async () => {
+  it("a rescan finds the bucket compliant, classifies every row against the first scan (and export waits for a completed scan)", async () => {
+    // A bucket created after the first scan: new failures on the rescan.
+    const fresh = uniq("fresh").toLowerCase()
+    await aws.get("s3", "us-east-1").send(new CreateBucketCommand({ Bucket: fresh }))
     const again = await startScan(env, owner, accountId)
     const early = await env.call(auditor, "GET", `/api/scans/${again.id}/export?format=csv`)
     expect(early.status).toBe(409)
@@ -313,8 +316,39 @@ describe("remediation", () => {
     const s3 = done.services.find((s: any) => s.service_name === "S3")
     const findings = (await env.call(owner, "GET", `/api/findings?scan_id=${again.id}&service_id=${s3.service_id}&page_size=100`)).body.data
     const check = await detailed(env, owner, findings.find((f: any) => f.check_id === VERSIONING))
-    expect(check.status).toBe("pass")
     expect(rowOf(check, plain).compliance).toBe(true)
+
+    // Delta: the first scan's rows are 'first'; the rescan names the scan it was compared with.
+    const first = await detailed(env, owner, versioningFinding)
+    expect(new Set(first.details.map((d: any) => d.delta))).toEqual(new Set(["first"]))
+    expect(first.resources_new).toBe(0)
+    expect(done.previous_scan_id).toBe(scan.id)
+    // The remediated bucket is fixed, the fresh one is new, the versioned one unchanged.
+    expect(rowOf(check, plain).delta).toBe("fixed")
+    expect(rowOf(check, fresh)).toMatchObject({ compliance: false, delta: "new" })
+    expect(rowOf(check, versioned).delta).toBe("unchanged")
+    expect(check.resources_new).toBe(1)
+    expect(check.resources_fixed).toBeGreaterThanOrEqual(1)
+    // The deleted bucket failed the TLS policy check before and is gone now: fixed.
+    const tls = findings.find((f: any) => f.check_id === "s3_bucket_secure_transport_policy")
+    expect(tls.resources_fixed).toBeGreaterThanOrEqual(1)
+    // Counts per service and per scan are the sums of the findings'.
+    const sum = (key: string) => findings.reduce((n: number, f: any) => n + f[key], 0)
+    expect(s3).toMatchObject({ new_failing: sum("resources_new"), fixed: sum("resources_fixed") })
+    expect(done.new_failing).toBe(done.services.reduce((n: number, x: any) => n + x.new_failing, 0))
+    expect(done.fixed).toBe(done.services.reduce((n: number, x: any) => n + x.fixed, 0))
+    // 'New only' lists only findings with new failures; the detail's 'new' filter only those rows.
+    const newOnly = (await env.call(owner, "GET", `/api/findings?scan_id=${again.id}&new_only=true&page_size=100`)).body
+    expect(newOnly.data.length).toBeGreaterThan(0)
+    for (const f of newOnly.data) expect(f.resources_new).toBeGreaterThan(0)
+    expect(newOnly.data.map((f: any) => f.id)).toContain(check.id)
+    const newRows = (await env.call(owner, "GET", `/api/findings/${check.id}?details_status=new`)).body.data
+    expect(newRows.details.map((d: any) => d.resource_id)).toEqual([fresh])
+    expect(newRows.details_pagination).toMatchObject({ total: 1, status: "new" })
+    // Exports carry it.
+    const csv = parseCsv((await env.call(owner, "GET", `/api/scans/${again.id}/export?format=csv&service_id=${s3.service_id}`)).text)
+    const deltaAt = CSV_COLUMNS.indexOf("delta")
+    expect(csv.slice(1).some((r) => r[CSV_COLUMNS.indexOf("resource_id")] === fresh && r[deltaAt] === "new")).toBe(true)
     const list = await env.call(owner, "GET", "/api/scans")
     expect(list.body.data.map((s: any) => s.id)).toEqual([again.id, scan.id])
   }, 180_000)

@@ -14,6 +14,7 @@ import m0003_scanning from "./0003_scanning.ts"
 import m0004_account_tenant from "./0004_account_tenant.ts"
 import m0005_mail_outbox from "./0005_mail_outbox.ts"
 import m0006_results from "./0006_results.ts"
+import m0008_delta from "./0008_delta.ts"
 
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_platform": m0001_platform,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0004_account_tenant": m0004_account_tenant,
   "0005_mail_outbox": m0005_mail_outbox,
   "0006_results": m0006_results,
+  "0008_delta": m0008_delta,
 }

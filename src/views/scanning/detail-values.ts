@@ -12,7 +12,7 @@ import {
 import { DetailDisplay } from "../../contracts/constants.ts"
 
 /** Fields of a row that are not data columns. */
-const RESERVED = new Set(["compliance", "remediate", "result_seq"])
+const RESERVED = new Set(["compliance", "remediate", "result_seq", "delta"])
 
 export interface DetailColumn {
   readonly key: string

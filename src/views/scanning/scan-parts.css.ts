@@ -44,3 +44,6 @@ export const severity = recipe({
     },
   },
 })
+
+/** '+n new' / 'n fixed' badges side by side. */
+export const changeBadges = style({ display: "inline-flex", flexWrap: "wrap", gap: vars.space.xs })

@@ -39,6 +39,18 @@ const capitalise = (s: string): string => (s === "" ? s : s.charAt(0).toUpperCas
 // ---------------------------------------------------------------------------------------------------
 // Badges
 
+/** '+n new' and 'n fixed' since the previous scan ('—' when nothing changed or on the account's first scan). */
+export function ChangeBadges({ fresh, fixed }: { readonly fresh: number; readonly fixed: number }) {
+  if (fresh === 0 && fixed === 0) return <span className={css.subtle}>—</span>
+  return (
+    <span className={parts.changeBadges}>
+      {fresh > 0 ? <Badge tone="danger">{`+${fresh} new`}</Badge> : null}
+      {fixed > 0 ? <Badge tone="success">{`${fixed} fixed`}</Badge> : null}
+    </span>
+  )
+}
+
+
 const RUN_TONES: { readonly [K in ReturnType<typeof toRunStatus>]: BadgeTone } = {
   pending: "neutral",
   running: "accent",

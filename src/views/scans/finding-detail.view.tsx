@@ -143,6 +143,19 @@ function DetailsTable({ findingRef, finding }: { readonly findingRef: FindingRef
             <Badge tone="danger">No</Badge>
           ),
       }),
+      // Only when the rows were compared with a previous scan (not on the account's first one).
+      ...(finding.details.some((d) => d["delta"] === "new" || d["delta"] === "fixed" || d["delta"] === "unchanged") ? [helper.display({
+        id: "change",
+        header: "Since last scan",
+        cell: ({ row }) =>
+          row.original.row["delta"] === "new" ? (
+            <Badge tone="danger">New</Badge>
+          ) : row.original.row["delta"] === "fixed" ? (
+            <Badge tone="success">Fixed</Badge>
+          ) : (
+            <span className={css.subtle}>—</span>
+          ),
+      })] : []),
       helper.display({
         id: "remediation",
         header: "Remediation",
@@ -168,6 +181,7 @@ const STATUS_OPTIONS: ReadonlyArray<{ readonly id: DetailStatus | "all"; readonl
   { id: "fail", label: "Failing" },
   { id: "pass", label: "Passing" },
   { id: "remediated", label: "Remediated" },
+  { id: "new", label: "New since last scan" },
 ]
 
 const count = (n: number) => n.toLocaleString("en-US")
@@ -271,6 +285,8 @@ function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef;
         title="Affected resources"
         description={`${count(finding.resources_failing)} of ${count(finding.resources_checked)} failing${
           finding.resources_remediated > 0 ? `, ${count(finding.resources_remediated)} remediated` : ""
+        }${finding.resources_new > 0 ? `, ${count(finding.resources_new)} new` : ""}${
+          finding.resources_fixed > 0 ? `, ${count(finding.resources_fixed)} fixed since last scan` : ""
         }`}
       >
         {finding.resources_checked > DetailPaging.defaultPageSize || (finding.details_pagination?.q ?? null) !== null || (finding.details_pagination?.status ?? null) !== null ? (

@@ -23,7 +23,7 @@ import { DataTable, useIsDesktop, type ScanTableFeatures } from "../scanning/dat
 import { ExportMenu } from "../scanning/export-menu.tsx"
 import { ArrowLeftIcon, FilterIcon } from "../scanning/scan-icons.tsx"
 import { useFindingsListLogic, useScanActorOptions } from "../scanning/scan-logic.ts"
-import { ErrorBox, FindingStatusBadge, formatDateTime, LoadingBox, SeverityBadge } from "../scanning/scan-parts.tsx"
+import { ChangeBadges, ErrorBox, FindingStatusBadge, formatDateTime, LoadingBox, SeverityBadge } from "../scanning/scan-parts.tsx"
 import * as css from "../scanning/scanning.css.ts"
 import * as local from "./scans.css.ts"
 
@@ -72,6 +72,14 @@ function Filters({ listRef }: { readonly listRef: FindingsRef }) {
           ))}
         </div>
       </CheckboxGroup>
+      <div className={local.filterGroup}>
+        <span className={local.filterLegend}>Since last scan</span>
+        <div className={local.filterOptions}>
+          <Checkbox isSelected={filters.newOnly === true} onChange={() => listRef.send({ type: "filter.newOnlyToggled" })}>
+            New failures only
+          </Checkbox>
+        </div>
+      </div>
     </div>
   )
 }
@@ -100,6 +108,11 @@ function FindingsTable({ findings, scanId, serviceName }: { readonly findings: R
             return <span className={css.nowrap}>{checked === 0 ? "None" : `${failing} of ${checked} failing`}</span>
           },
         }),
+        helper.display({
+          id: "change",
+          header: "Since last scan",
+          cell: ({ row }) => <ChangeBadges fresh={row.original.resources_new} fixed={row.original.resources_fixed} />,
+        }),
         helper.accessor("created_at", { header: "Found", cell: ({ getValue }) => <span className={css.nowrap}>{formatDateTime(getValue())}</span> }),
       ]),
     [scanId, serviceName],
@@ -115,6 +128,7 @@ function FindingCards({ findings, scanId, serviceName }: { readonly findings: Re
           <div className={css.itemCardHeader}>
             <SeverityBadge severity={f.severity} />
             <FindingStatusBadge status={f.status} />
+            <ChangeBadges fresh={f.resources_new} fixed={f.resources_fixed} />
           </div>
           <Link href={findingPath(scanId, f.id, serviceName)}>{f.policy_check}</Link>
           <span className={css.muted}>{f.description}</span>

@@ -24,7 +24,7 @@ import { DataTable, useIsDesktop, type ScanTableFeatures } from "../scanning/dat
 import { ExportMenu } from "../scanning/export-menu.tsx"
 import { ProviderIcon, RefreshIcon } from "../scanning/scan-icons.tsx"
 import { useScanActorOptions, useScanDetailLogic } from "../scanning/scan-logic.ts"
-import { ErrorBox, Fact, formatDateTime, LoadingBox, RunStatusBadge, ServicesProgress } from "../scanning/scan-parts.tsx"
+import { ChangeBadges, ErrorBox, Fact, formatDateTime, LoadingBox, RunStatusBadge, ServicesProgress } from "../scanning/scan-parts.tsx"
 import * as css from "../scanning/scanning.css.ts"
 import * as local from "./scans.css.ts"
 
@@ -59,6 +59,11 @@ function ServicesTable({ detailRef, services }: { readonly detailRef: ScanDetail
         helper.accessor("failed_findings", {
           header: "Failed",
           cell: ({ getValue }) => (getValue() > 0 ? <strong className={local.failedCount}>{getValue()}</strong> : getValue()),
+        }),
+        helper.display({
+          id: "change",
+          header: "Since last scan",
+          cell: ({ row }) => <ChangeBadges fresh={row.original.new_failing} fixed={row.original.fixed} />,
         }),
         helper.accessor("last_scanned_at", {
           header: "Last scanned",
@@ -98,6 +103,7 @@ function ServiceCards({ detailRef, services }: { readonly detailRef: ScanDetailR
               {`${service.findings_count} findings · ${service.passed_findings} passed · `}
               <span className={service.failed_findings > 0 ? local.failedCount : undefined}>{`${service.failed_findings} failed`}</span>
             </span>
+            <ChangeBadges fresh={service.new_failing} fixed={service.fixed} />
           </div>
           <ViewFindingsButton detailRef={detailRef} service={service} />
         </li>
@@ -181,6 +187,15 @@ function Summary({ detailRef }: { readonly detailRef: ScanDetailRef }) {
               <dd className={css.statValue({ tone: "danger" })}>{scan.failed_findings}</dd>
             </div>
           </dl>
+          {scan.previous_scan_id === null ? null : (
+            <p className={css.muted}>
+              {`Since scan #${scan.previous_scan_id}: `}
+              <strong>{`${scan.new_failing} new failing`}</strong>
+              {", "}
+              <strong>{`${scan.fixed} fixed`}</strong>
+              {" resources"}
+            </p>
+          )}
         </div>
         <BreakdownChart detailRef={detailRef} />
       </div>

@@ -156,11 +156,17 @@ export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
     ...(req.status === "remediated" ? [sql`r.remediate->>'status' IN ('remediated', 'pass')`] : []),
     ...(req.status === "new" ? [sql`r.delta = 'new'`] : []),
   ])
-  const total = req.q === null && (req.status === "remediated" || req.status === "new")
-    ? (req.status === "new" ? finding.resources_new : finding.resources_remediated)
-    : (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM results r WHERE ${where}`)[0]!.n
-  const rows = offset >= total ? [] : yield* sql<ResultRow>`${selectResults(sql)} WHERE ${where} ORDER BY r.seq LIMIT ${req.pageSize} OFFSET ${offset}`
-  return { rows: rows.map(toDetailRow), total }
+  if (req.q === null && (req.status === "remediated" || req.status === "new")) {
+    const total = req.status === "new" ? finding.resources_new : finding.resources_remediated
+    const rows = offset >= total ? [] : yield* sql<ResultRow>`${selectResults(sql)} WHERE ${where} ORDER BY r.seq LIMIT ${req.pageSize} OFFSET ${offset}`
+    return { rows: rows.map(toDetailRow), total }
+  }
+  // A search reads the finding's rows once: the page and, alongside, how many rows match.
+  const rows = yield* sql<ResultRow & { total: number }>`
+    SELECT seq, resource_id, region, compliant, fields, remediate, delta, count(*) OVER ()::int AS total
+    FROM results r WHERE ${where} ORDER BY r.seq LIMIT ${req.pageSize} OFFSET ${offset}`
+  const total = rows[0]?.total ?? (offset === 0 ? 0 : (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM results r WHERE ${where}`)[0]!.n)
+  return { rows: rows.map(({ total: _t, ...r }) => toDetailRow(r)), total }
 })
 
 /** One finding with one page of its rows (the first `DetailPaging.defaultPageSize` rows unless asked otherwise). */

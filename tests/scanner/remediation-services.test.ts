@@ -4,6 +4,8 @@ import { CreateClusterCommand } from "@aws-sdk/client-redshift"
 import { CreateDeploymentCommand, CreateRestApiCommand, GetResourcesCommand, PutIntegrationCommand, PutMethodCommand, UpdateStageCommand } from "@aws-sdk/client-api-gateway"
 import { CreateDomainCommand } from "@aws-sdk/client-opensearch"
 import { CreateStreamCommand } from "@aws-sdk/client-kinesis"
+import { CreateLoadBalancerCommand, ModifyLoadBalancerAttributesCommand } from "@aws-sdk/client-elastic-load-balancing"
+import { PutBlockPublicAccessConfigurationCommand } from "@aws-sdk/client-emr"
 import { CreateDeliveryStreamCommand } from "@aws-sdk/client-firehose"
 import { startMoto, type Moto } from "../support/moto.ts"
 import { ACCOUNT, expectFixed, seedClients } from "./helpers.ts"
@@ -28,6 +30,9 @@ describe("managed service fixers on moto", () => {
     stage = `${api.id}/prod`
     await c.get("opensearch", E).send(new CreateDomainCommand({ DomainName: "search" }))
     await c.get("kinesis", E).send(new CreateStreamCommand({ StreamName: "clicks", ShardCount: 1 }))
+    await c.get("elb", E).send(new CreateLoadBalancerCommand({ LoadBalancerName: "legacy", Listeners: [{ Protocol: "HTTP", LoadBalancerPort: 80, InstanceProtocol: "HTTP", InstancePort: 80 }], AvailabilityZones: ["us-east-1a"] }))
+    await c.get("elb", E).send(new ModifyLoadBalancerAttributesCommand({ LoadBalancerName: "legacy", LoadBalancerAttributes: { CrossZoneLoadBalancing: { Enabled: false }, ConnectionDraining: { Enabled: false } } }))
+    await c.get("emr", E).send(new PutBlockPublicAccessConfigurationCommand({ BlockPublicAccessConfiguration: { BlockPublicSecurityGroupRules: true, PermittedPublicSecurityGroupRuleRanges: [{ MinRange: 0, MaxRange: 65535 }] } }))
     await c.get("firehose", E).send(new CreateDeliveryStreamCommand({ DeliveryStreamName: "to-s3", ExtendedS3DestinationConfiguration: { RoleARN: `arn:aws:iam::${ACCOUNT}:role/fh`, BucketARN: "arn:aws:s3:::dest" } }))
     c.destroy()
   })
@@ -49,6 +54,12 @@ describe("managed service fixers on moto", () => {
     await expectFixed(moto, "firehose", "firehose_stream_encrypted_at_rest", "to-s3")
     await expectFixed(moto, "glue", "glue_data_catalog_encrypted", `${ACCOUNT}/${E}`)
     await expectFixed(moto, "glue", "glue_data_catalog_connection_passwords_encrypted", `${ACCOUNT}/eu-west-1`, { region: "eu-west-1" })
+  })
+
+  it("classic ELB and EMR (moto has no ECS UpdateClusterSettings)", async () => {
+    await expectFixed(moto, "elb", "elb_cross_zone_load_balancing", "legacy")
+    await expectFixed(moto, "elb", "elb_connection_draining", "legacy")
+    await expectFixed(moto, "emr", "emr_block_public_access_enabled", `${ACCOUNT}/${E}`)
   })
 
   it("OpenSearch domains", async () => {

@@ -5,6 +5,8 @@ import { UpdateDomainConfigCommand, type UpdateDomainConfigCommandInput } from "
 import { IncreaseStreamRetentionPeriodCommand, StartStreamEncryptionCommand } from "@aws-sdk/client-kinesis"
 import { StartDeliveryStreamEncryptionCommand } from "@aws-sdk/client-firehose"
 import { GetDataCatalogEncryptionSettingsCommand, PutDataCatalogEncryptionSettingsCommand } from "@aws-sdk/client-glue"
+import { ModifyLoadBalancerAttributesCommand } from "@aws-sdk/client-elastic-load-balancing"
+import { PutBlockPublicAccessConfigurationCommand } from "@aws-sdk/client-emr"
 import { FixError, sendOptions, type Fixer } from "./fixer.ts"
 
 const redshift = (checkId: string, description: string, change: Record<string, boolean | number>, done: string, cutsAccess?: string): Fixer => ({
@@ -43,6 +45,33 @@ const domain = (checkId: string, description: string, change: Omit<UpdateDomainC
 })
 
 export const serviceFixers: ReadonlyArray<Fixer> = [
+  {
+    checkIds: ["elb_cross_zone_load_balancing"],
+    description: "Enables cross-zone load balancing on the classic load balancer.",
+    apply: async (ctx, row) => {
+      await ctx.clients.get("elb", ctx.region).send(new ModifyLoadBalancerAttributesCommand({ LoadBalancerName: row.resource_id, LoadBalancerAttributes: { CrossZoneLoadBalancing: { Enabled: true } } }), sendOptions(ctx))
+      return `Load balancer ${row.resource_id} balances across zones.`
+    },
+  },
+  {
+    checkIds: ["elb_connection_draining"],
+    description: "Enables connection draining (300 s) on the classic load balancer.",
+    apply: async (ctx, row) => {
+      await ctx.clients.get("elb", ctx.region).send(new ModifyLoadBalancerAttributesCommand({ LoadBalancerName: row.resource_id, LoadBalancerAttributes: { ConnectionDraining: { Enabled: true, Timeout: 300 } } }), sendOptions(ctx))
+      return `Load balancer ${row.resource_id} drains connections for 300 s.`
+    },
+  },
+  {
+    checkIds: ["emr_block_public_access_enabled"],
+    description: "Turns EMR block public access on in the region, allowing only SSH (22) from the internet.",
+    cutsAccess: "New EMR clusters whose security groups open other ports to the internet will fail to launch.",
+    apply: async (ctx) => {
+      await ctx.clients
+        .get("emr", ctx.region)
+        .send(new PutBlockPublicAccessConfigurationCommand({ BlockPublicAccessConfiguration: { BlockPublicSecurityGroupRules: true, PermittedPublicSecurityGroupRuleRanges: [{ MinRange: 22, MaxRange: 22 }] } }), sendOptions(ctx))
+      return `EMR block public access is on in ${ctx.region}.`
+    },
+  },
   {
     checkIds: ["kinesis_stream_encrypted_at_rest"],
     description: "Starts server-side encryption of the stream with the AWS managed key alias/aws/kinesis.",

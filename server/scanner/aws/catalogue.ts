@@ -24,6 +24,11 @@ import { kmsChecks } from "./checks/kms.ts"
 import { snsChecks, sqsChecks } from "./checks/messaging.ts"
 import { s3Checks } from "./checks/s3.ts"
 import { vpcChecks } from "./checks/vpc.ts"
+import { emrChecks } from "./checks/fleet.ts"
+import { sagemakerChecks } from "./checks/fleet.ts"
+import { ecsChecks } from "./checks/fleet.ts"
+import { autoscalingChecks } from "./checks/fleet.ts"
+import { elbChecks } from "./checks/fleet.ts"
 import { eventbridgeChecks } from "./checks/platform.ts"
 import { codebuildChecks } from "./checks/platform.ts"
 import { cloudformationChecks } from "./checks/platform.ts"
@@ -72,6 +77,11 @@ export const awsServices: ReadonlyArray<AwsServiceInfo> = [
   { id: "secretsmanager", name: "Secrets Manager", global: false },
   { id: "guardduty", name: "GuardDuty", global: false },
   { id: "securityhub", name: "Security Hub", global: false },
+  { id: "emr", name: "EMR", global: false },
+  { id: "sagemaker", name: "SageMaker", global: false },
+  { id: "ecs", name: "ECS", global: false },
+  { id: "autoscaling", name: "Auto Scaling", global: false },
+  { id: "elb", name: "Classic Load Balancing", global: false },
   { id: "eventbridge", name: "EventBridge", global: false },
   { id: "codebuild", name: "CodeBuild", global: false },
   { id: "cloudformation", name: "CloudFormation", global: false },
@@ -113,6 +123,11 @@ export const awsChecks: ReadonlyArray<AwsCheck> = [
   ...secretsmanagerChecks,
   ...accountChecks,
   ...accessanalyzerChecks,
+  ...emrChecks,
+  ...sagemakerChecks,
+  ...ecsChecks,
+  ...autoscalingChecks,
+  ...elbChecks,
   ...eventbridgeChecks,
   ...codebuildChecks,
   ...cloudformationChecks,

@@ -27,6 +27,11 @@ import { collectS3, s3ResourceTypes, type S3Inventory } from "./collectors/s3.ts
 import { collectSecurityHub, securityhubResourceTypes, type SecurityHubInventory } from "./collectors/securityhub.ts"
 import { collectSns, snsResourceTypes, type SnsInventory } from "./collectors/sns.ts"
 import { collectSqs, sqsResourceTypes, type SqsInventory } from "./collectors/sqs.ts"
+import { collectEmr, emrResourceTypes, type EmrInventory } from "./collectors/fleet.ts"
+import { collectSageMaker, sagemakerResourceTypes, type SageMakerInventory } from "./collectors/fleet.ts"
+import { collectEcs, ecsResourceTypes, type EcsInventory } from "./collectors/fleet.ts"
+import { collectAutoScaling, autoscalingResourceTypes, type AutoScalingInventory } from "./collectors/fleet.ts"
+import { collectElb, elbResourceTypes, type ElbInventory } from "./collectors/fleet.ts"
 import { collectEventBridge, eventbridgeResourceTypes, type EventBridgeInventory } from "./collectors/platform.ts"
 import { collectCodeBuild, codebuildResourceTypes, type CodeBuildInventory } from "./collectors/platform.ts"
 import { collectCloudFormation, cloudformationResourceTypes, type CloudFormationInventory } from "./collectors/platform.ts"
@@ -78,6 +83,11 @@ export interface Inventories {
   readonly cloudformation: CloudFormationInventory
   readonly codebuild: CodeBuildInventory
   readonly eventbridge: EventBridgeInventory
+  readonly elb: ElbInventory
+  readonly autoscaling: AutoScalingInventory
+  readonly ecs: EcsInventory
+  readonly sagemaker: SageMakerInventory
+  readonly emr: EmrInventory
   readonly sqs: SqsInventory
 }
 
@@ -119,6 +129,11 @@ export const collectors: { readonly [K in CollectorKey]: (ctx: CollectContext) =
   cloudformation: collectCloudFormation,
   codebuild: collectCodeBuild,
   eventbridge: collectEventBridge,
+  elb: collectElb,
+  autoscaling: collectAutoScaling,
+  ecs: collectEcs,
+  sagemaker: collectSageMaker,
+  emr: collectEmr,
   sqs: collectSqs,
 }
 
@@ -158,6 +173,11 @@ export const resourceTypes = [
   ...cloudformationResourceTypes,
   ...codebuildResourceTypes,
   ...eventbridgeResourceTypes,
+  ...elbResourceTypes,
+  ...autoscalingResourceTypes,
+  ...ecsResourceTypes,
+  ...sagemakerResourceTypes,
+  ...emrResourceTypes,
   ...sqsResourceTypes,
 ] as const
 

@@ -14,10 +14,9 @@ import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/me
 import { DetailPaging, PageSizes } from "../../src/contracts/constants.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
 import { READ, REMEDIATE, scoped } from "../scans/access.ts"
-import { getFinding, listFindings, scanHasService } from "../scans/findings-store.ts"
+import { getFinding, listFindings, scanAndService } from "../scans/findings-store.ts"
 import { remediateJob } from "../scans/jobs.ts"
 import { requestRemediation } from "../scans/remediation.ts"
-import { getScan } from "../scans/scans-store.ts"
 import { warmQueueCache } from "../scans/transactional-enqueue.ts"
 import { parseFilter } from "./scans.ts"
 
@@ -28,12 +27,9 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
         const statuses = yield* parseFilter(query.status, FINDING_STATUSES, ScanningServerMessages.invalidStatusFilter, "query.status")
         return yield* scoped(request, READ, (ctx) =>
           Effect.gen(function* () {
-            if ((yield* getScan(ctx.workspaceId, query.scan_id)) === undefined) {
-              return yield* new NotFound({ message: ScanningServerMessages.scanNotFound })
-            }
-            if (query.service_id !== undefined && !(yield* scanHasService(ctx.workspaceId, query.scan_id, query.service_id))) {
-              return yield* new NotFound({ message: ScanningServerMessages.serviceNotInScan })
-            }
+            const found = yield* scanAndService(ctx.workspaceId, query.scan_id, query.service_id)
+            if (!found.scan) return yield* new NotFound({ message: ScanningServerMessages.scanNotFound })
+            if (!found.service) return yield* new NotFound({ message: ScanningServerMessages.serviceNotInScan })
             const page = yield* listFindings(
               ctx.workspaceId,
               query.scan_id,

@@ -77,10 +77,10 @@ export interface FindingFilter {
 
 const SEVERITY_ORDER = `CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END`
 
-const selectFindings = (sql: SqlClient.SqlClient) => sql`
+const selectFindings = (sql: SqlClient.SqlClient, extra = sql``) => sql`
   SELECT f.id, f.scan_id, f.service_id, cs.name AS service_name, f.check_id, f.severity, f.status, f.title, f.description,
          f.policy_check, f.remediation, f.field_labels, f.compliance, f.created_at,
-         f.resources_checked, f.resources_failing, f.resources_remediated, f.resources_new, f.resources_fixed, a.account_name, a.cloud_account_id, a.cloud_provider_id::int AS cloud_provider_id
+         f.resources_checked, f.resources_failing, f.resources_remediated, f.resources_new, f.resources_fixed, a.account_name, a.cloud_account_id, a.cloud_provider_id::int AS cloud_provider_id${extra}
   FROM findings f
   JOIN cloud_services cs ON cs.id = f.service_id
   JOIN scans s ON s.id = f.scan_id
@@ -106,12 +106,15 @@ export const listFindings = Effect.fn("FindingsStore.list")(function* (
 ) {
   const sql = yield* SqlClient.SqlClient
   const where = filterClause(sql, workspaceId, scanId, filter)
-  const total = (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM findings f WHERE ${where}`)[0]!.n
-  const rows = yield* sql<FindingRow>`${selectFindings(sql)} WHERE ${where}
+  // The total comes with the page (a window count before LIMIT); only a page past the end needs its own count.
+  const rows = yield* sql<FindingRow & { total_count: number }>`${selectFindings(sql, sql`, count(*) OVER ()::int AS total_count`)}
+    WHERE ${where}
     ORDER BY CASE f.status WHEN 'fail' THEN 0 WHEN 'remediated' THEN 1 ELSE 2 END, ${sql.literal(SEVERITY_ORDER)}, f.id
     LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`
+  const total = rows[0]?.total_count
+    ?? (page === 1 ? 0 : (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM findings f WHERE ${where}`)[0]!.n)
   return {
-    data: rows.map((r) => toFinding(r)),
+    data: rows.map(({ total_count: _n, ...r }) => toFinding(r)),
     pagination: { page, page_size: pageSize, total, total_pages: Math.ceil(total / pageSize) },
   }
 })
@@ -215,6 +218,20 @@ export const findingsPage = Effect.fn("FindingsStore.page")(function* (
     WHERE ${filterClause(sql, workspaceId, scanId, filter)} AND f.id > ${afterId}
     ORDER BY f.id LIMIT ${limit}`
   return rows.map((r) => toFinding(r))
+})
+
+/**
+ * In one statement: whether the scan exists in the workspace and, when a service is named, whether the scan has it (the
+ * findings route's service must be in the scan).
+ */
+export const scanAndService = Effect.fn("FindingsStore.scanAndService")(function* (workspaceId: number, scanId: number, serviceId: number | undefined) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ has_service: boolean }>`
+    SELECT EXISTS (SELECT 1 FROM scan_services ss
+                   WHERE ss.workspace_id = ${workspaceId} AND ss.scan_id = s.id AND ss.service_id = ${serviceId ?? -1}) AS has_service
+    FROM scans s WHERE s.workspace_id = ${workspaceId} AND s.id = ${scanId}`
+  const row = rows[0]
+  return { scan: row !== undefined, service: serviceId === undefined || row?.has_service === true }
 })
 
 /** Whether the scan has this service (the findings route's service must be in the scan). */

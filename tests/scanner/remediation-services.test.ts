@@ -4,6 +4,8 @@ import { CreateClusterCommand } from "@aws-sdk/client-redshift"
 import { CreateDeploymentCommand, CreateRestApiCommand, GetResourcesCommand, PutIntegrationCommand, PutMethodCommand, UpdateStageCommand } from "@aws-sdk/client-api-gateway"
 import { CreateDomainCommand } from "@aws-sdk/client-opensearch"
 import { CreateStreamCommand } from "@aws-sdk/client-kinesis"
+import { CreateDocumentCommand, ModifyDocumentPermissionCommand } from "@aws-sdk/client-ssm"
+import { CreateBrokerCommand } from "@aws-sdk/client-mq"
 import { CreateLoadBalancerCommand, ModifyLoadBalancerAttributesCommand } from "@aws-sdk/client-elastic-load-balancing"
 import { PutBlockPublicAccessConfigurationCommand } from "@aws-sdk/client-emr"
 import { CreateDeliveryStreamCommand } from "@aws-sdk/client-firehose"
@@ -30,6 +32,11 @@ describe("managed service fixers on moto", () => {
     stage = `${api.id}/prod`
     await c.get("opensearch", E).send(new CreateDomainCommand({ DomainName: "search" }))
     await c.get("kinesis", E).send(new CreateStreamCommand({ StreamName: "clicks", ShardCount: 1 }))
+    const content = JSON.stringify({ schemaVersion: "2.2", description: "noop", mainSteps: [{ action: "aws:runShellScript", name: "noop", inputs: { runCommand: ["true"] } }] })
+    await c.get("ssm", E).send(new CreateDocumentCommand({ Name: "shared-doc", Content: content, DocumentType: "Command" }))
+    await c.get("ssm", E).send(new ModifyDocumentPermissionCommand({ Name: "shared-doc", PermissionType: "Share", AccountIdsToAdd: ["all"] }))
+    await c.get("mq", E).send(new CreateBrokerCommand({ BrokerName: "queue", DeploymentMode: "SINGLE_INSTANCE", EngineType: "ACTIVEMQ", EngineVersion: "5.17.6", HostInstanceType: "mq.t3.micro", Users: [{ Username: "admin_user", Password: "Secret-Passw0rd-1" }], PubliclyAccessible: false, AutoMinorVersionUpgrade: false }))
+
     await c.get("elb", E).send(new CreateLoadBalancerCommand({ LoadBalancerName: "legacy", Listeners: [{ Protocol: "HTTP", LoadBalancerPort: 80, InstanceProtocol: "HTTP", InstancePort: 80 }], AvailabilityZones: ["us-east-1a"] }))
     await c.get("elb", E).send(new ModifyLoadBalancerAttributesCommand({ LoadBalancerName: "legacy", LoadBalancerAttributes: { CrossZoneLoadBalancing: { Enabled: false }, ConnectionDraining: { Enabled: false } } }))
     await c.get("emr", E).send(new PutBlockPublicAccessConfigurationCommand({ BlockPublicAccessConfiguration: { BlockPublicSecurityGroupRules: true, PermittedPublicSecurityGroupRuleRanges: [{ MinRange: 0, MaxRange: 65535 }] } }))
@@ -60,6 +67,11 @@ describe("managed service fixers on moto", () => {
     await expectFixed(moto, "elb", "elb_cross_zone_load_balancing", "legacy")
     await expectFixed(moto, "elb", "elb_connection_draining", "legacy")
     await expectFixed(moto, "emr", "emr_block_public_access_enabled", `${ACCOUNT}/${E}`)
+  })
+
+  it("SSM documents and MQ brokers (moto has no Transfer UpdateServer)", async () => {
+    await expectFixed(moto, "ssm", "ssm_document_not_public", "shared-doc")
+    await expectFixed(moto, "mq", "mq_broker_auto_minor_version_upgrade", "queue")
   })
 
   it("OpenSearch domains", async () => {

@@ -7,6 +7,8 @@ import { StartDeliveryStreamEncryptionCommand } from "@aws-sdk/client-firehose"
 import { GetDataCatalogEncryptionSettingsCommand, PutDataCatalogEncryptionSettingsCommand } from "@aws-sdk/client-glue"
 import { ModifyLoadBalancerAttributesCommand } from "@aws-sdk/client-elastic-load-balancing"
 import { PutBlockPublicAccessConfigurationCommand } from "@aws-sdk/client-emr"
+import { ModifyDocumentPermissionCommand } from "@aws-sdk/client-ssm"
+import { ListBrokersCommand, UpdateBrokerCommand } from "@aws-sdk/client-mq"
 import { FixError, sendOptions, type Fixer } from "./fixer.ts"
 
 const redshift = (checkId: string, description: string, change: Record<string, boolean | number>, done: string, cutsAccess?: string): Fixer => ({
@@ -45,6 +47,27 @@ const domain = (checkId: string, description: string, change: Omit<UpdateDomainC
 })
 
 export const serviceFixers: ReadonlyArray<Fixer> = [
+  {
+    checkIds: ["ssm_document_not_public"],
+    description: "Stops sharing the document with all AWS accounts (named accounts it is shared with keep access).",
+    cutsAccess: "Accounts that run the document through the public share lose access to it.",
+    apply: async (ctx, row) => {
+      await ctx.clients.get("ssm", ctx.region).send(new ModifyDocumentPermissionCommand({ Name: row.resource_id, PermissionType: "Share", AccountIdsToRemove: ["all"] }), sendOptions(ctx))
+      return `Document ${row.resource_id} is no longer public.`
+    },
+  },
+  {
+    checkIds: ["mq_broker_auto_minor_version_upgrade"],
+    description: "Enables automatic minor version upgrades on the broker (applied in its maintenance window).",
+    apply: async (ctx, row) => {
+      const mq = ctx.clients.get("mq", ctx.region)
+      const brokers = (await mq.send(new ListBrokersCommand({}), sendOptions(ctx))).BrokerSummaries ?? []
+      const id = brokers.find((b) => b.BrokerName === row.resource_id)?.BrokerId
+      if (id === undefined) throw new FixError(`Broker ${row.resource_id} was not found in ${ctx.region}`)
+      await mq.send(new UpdateBrokerCommand({ BrokerId: id, AutoMinorVersionUpgrade: true }), sendOptions(ctx))
+      return `Broker ${row.resource_id} upgrades minor versions automatically.`
+    },
+  },
   {
     checkIds: ["elb_cross_zone_load_balancing"],
     description: "Enables cross-zone load balancing on the classic load balancer.",

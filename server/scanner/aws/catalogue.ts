@@ -24,6 +24,11 @@ import { kmsChecks } from "./checks/kms.ts"
 import { snsChecks, sqsChecks } from "./checks/messaging.ts"
 import { s3Checks } from "./checks/s3.ts"
 import { vpcChecks } from "./checks/vpc.ts"
+import { transferChecks } from "./checks/managed.ts"
+import { ssmChecks } from "./checks/managed.ts"
+import { cognitoChecks } from "./checks/managed.ts"
+import { mqChecks } from "./checks/managed.ts"
+import { dmsChecks } from "./checks/managed.ts"
 import { emrChecks } from "./checks/fleet.ts"
 import { sagemakerChecks } from "./checks/fleet.ts"
 import { ecsChecks } from "./checks/fleet.ts"
@@ -77,6 +82,11 @@ export const awsServices: ReadonlyArray<AwsServiceInfo> = [
   { id: "secretsmanager", name: "Secrets Manager", global: false },
   { id: "guardduty", name: "GuardDuty", global: false },
   { id: "securityhub", name: "Security Hub", global: false },
+  { id: "transfer", name: "Transfer Family", global: false },
+  { id: "ssm", name: "Systems Manager", global: false },
+  { id: "cognito", name: "Cognito", global: false },
+  { id: "mq", name: "Amazon MQ", global: false },
+  { id: "dms", name: "Database Migration Service", global: false },
   { id: "emr", name: "EMR", global: false },
   { id: "sagemaker", name: "SageMaker", global: false },
   { id: "ecs", name: "ECS", global: false },
@@ -123,6 +133,11 @@ export const awsChecks: ReadonlyArray<AwsCheck> = [
   ...secretsmanagerChecks,
   ...accountChecks,
   ...accessanalyzerChecks,
+  ...transferChecks,
+  ...ssmChecks,
+  ...cognitoChecks,
+  ...mqChecks,
+  ...dmsChecks,
   ...emrChecks,
   ...sagemakerChecks,
   ...ecsChecks,

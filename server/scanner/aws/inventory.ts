@@ -27,6 +27,11 @@ import { collectS3, s3ResourceTypes, type S3Inventory } from "./collectors/s3.ts
 import { collectSecurityHub, securityhubResourceTypes, type SecurityHubInventory } from "./collectors/securityhub.ts"
 import { collectSns, snsResourceTypes, type SnsInventory } from "./collectors/sns.ts"
 import { collectSqs, sqsResourceTypes, type SqsInventory } from "./collectors/sqs.ts"
+import { collectTransfer, transferResourceTypes, type TransferInventory } from "./collectors/managed.ts"
+import { collectSsm, ssmResourceTypes, type SsmInventory } from "./collectors/managed.ts"
+import { collectCognito, cognitoResourceTypes, type CognitoInventory } from "./collectors/managed.ts"
+import { collectMq, mqResourceTypes, type MqInventory } from "./collectors/managed.ts"
+import { collectDms, dmsResourceTypes, type DmsInventory } from "./collectors/managed.ts"
 import { collectEmr, emrResourceTypes, type EmrInventory } from "./collectors/fleet.ts"
 import { collectSageMaker, sagemakerResourceTypes, type SageMakerInventory } from "./collectors/fleet.ts"
 import { collectEcs, ecsResourceTypes, type EcsInventory } from "./collectors/fleet.ts"
@@ -88,6 +93,11 @@ export interface Inventories {
   readonly ecs: EcsInventory
   readonly sagemaker: SageMakerInventory
   readonly emr: EmrInventory
+  readonly dms: DmsInventory
+  readonly mq: MqInventory
+  readonly cognito: CognitoInventory
+  readonly ssm: SsmInventory
+  readonly transfer: TransferInventory
   readonly sqs: SqsInventory
 }
 
@@ -134,6 +144,11 @@ export const collectors: { readonly [K in CollectorKey]: (ctx: CollectContext) =
   ecs: collectEcs,
   sagemaker: collectSageMaker,
   emr: collectEmr,
+  dms: collectDms,
+  mq: collectMq,
+  cognito: collectCognito,
+  ssm: collectSsm,
+  transfer: collectTransfer,
   sqs: collectSqs,
 }
 
@@ -178,6 +193,11 @@ export const resourceTypes = [
   ...ecsResourceTypes,
   ...sagemakerResourceTypes,
   ...emrResourceTypes,
+  ...dmsResourceTypes,
+  ...mqResourceTypes,
+  ...cognitoResourceTypes,
+  ...ssmResourceTypes,
+  ...transferResourceTypes,
   ...sqsResourceTypes,
 ] as const
 

@@ -24,6 +24,7 @@ import { kmsChecks } from "./checks/kms.ts"
 import { snsChecks, sqsChecks } from "./checks/messaging.ts"
 import { s3Checks } from "./checks/s3.ts"
 import { vpcChecks } from "./checks/vpc.ts"
+import { cloudfrontChecks } from "./checks/cloudfront.ts"
 import { transferChecks } from "./checks/managed.ts"
 import { ssmChecks } from "./checks/managed.ts"
 import { cognitoChecks } from "./checks/managed.ts"
@@ -82,6 +83,7 @@ export const awsServices: ReadonlyArray<AwsServiceInfo> = [
   { id: "secretsmanager", name: "Secrets Manager", global: false },
   { id: "guardduty", name: "GuardDuty", global: false },
   { id: "securityhub", name: "Security Hub", global: false },
+  { id: "cloudfront", name: "CloudFront", global: true },
   { id: "transfer", name: "Transfer Family", global: false },
   { id: "ssm", name: "Systems Manager", global: false },
   { id: "cognito", name: "Cognito", global: false },
@@ -133,6 +135,7 @@ export const awsChecks: ReadonlyArray<AwsCheck> = [
   ...secretsmanagerChecks,
   ...accountChecks,
   ...accessanalyzerChecks,
+  ...cloudfrontChecks,
   ...transferChecks,
   ...ssmChecks,
   ...cognitoChecks,

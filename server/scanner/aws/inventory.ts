@@ -27,6 +27,7 @@ import { collectS3, s3ResourceTypes, type S3Inventory } from "./collectors/s3.ts
 import { collectSecurityHub, securityhubResourceTypes, type SecurityHubInventory } from "./collectors/securityhub.ts"
 import { collectSns, snsResourceTypes, type SnsInventory } from "./collectors/sns.ts"
 import { collectSqs, sqsResourceTypes, type SqsInventory } from "./collectors/sqs.ts"
+import { collectCloudFront, cloudfrontResourceTypes, type CloudFrontInventory } from "./collectors/cloudfront.ts"
 import { collectTransfer, transferResourceTypes, type TransferInventory } from "./collectors/managed.ts"
 import { collectSsm, ssmResourceTypes, type SsmInventory } from "./collectors/managed.ts"
 import { collectCognito, cognitoResourceTypes, type CognitoInventory } from "./collectors/managed.ts"
@@ -98,6 +99,7 @@ export interface Inventories {
   readonly cognito: CognitoInventory
   readonly ssm: SsmInventory
   readonly transfer: TransferInventory
+  readonly cloudfront: CloudFrontInventory
   readonly sqs: SqsInventory
 }
 
@@ -149,6 +151,7 @@ export const collectors: { readonly [K in CollectorKey]: (ctx: CollectContext) =
   cognito: collectCognito,
   ssm: collectSsm,
   transfer: collectTransfer,
+  cloudfront: collectCloudFront,
   sqs: collectSqs,
 }
 
@@ -198,6 +201,7 @@ export const resourceTypes = [
   ...cognitoResourceTypes,
   ...ssmResourceTypes,
   ...transferResourceTypes,
+  ...cloudfrontResourceTypes,
   ...sqsResourceTypes,
 ] as const
 

@@ -15,7 +15,7 @@ import type { ComplianceRef, DetailRow, DetailStatus, Finding, FindingStatus, Se
 import type { FindingId, ScanId, ServiceId } from "../../src/contracts/ids.ts"
 import { iso } from "../accounts/accounts-store.ts"
 import { providerDisplayName } from "../accounts/providers.ts"
-import { toDetailRow, type ResultRow } from "./results.ts"
+import { selectResultRows, toDetailRow, type ResultRow } from "./results.ts"
 
 export interface FindingRow {
   readonly id: number
@@ -129,8 +129,6 @@ export interface DetailPageRequest {
 /** LIKE pattern matching `q` anywhere, with the wildcards of `q` itself taken literally. */
 const containsPattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
-const selectResults = (sql: SqlClient.SqlClient) =>
-  sql`SELECT seq, resource_id, region, compliant, fields, remediate, delta FROM results r`
 
 /** One page of a finding's rows (see the module comment) and how many rows the filter matches. */
 export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
@@ -147,7 +145,7 @@ export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
   const offset = (req.page - 1) * req.pageSize
   if (req.q === null && req.status !== "remediated" && req.status !== "new") {
     const from = lo + offset
-    const rows = from >= hi ? [] : yield* sql<ResultRow>`${selectResults(sql)}
+    const rows = from >= hi ? [] : yield* sql<ResultRow>`${selectResultRows(sql)}
       WHERE ${key} AND r.seq >= ${from} AND r.seq < ${Math.min(hi, from + req.pageSize)} ORDER BY r.seq`
     return { rows: rows.map(toDetailRow), total: hi - lo }
   }
@@ -161,13 +159,12 @@ export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
   ])
   if (req.q === null && (req.status === "remediated" || req.status === "new")) {
     const total = req.status === "new" ? finding.resources_new : finding.resources_remediated
-    const rows = offset >= total ? [] : yield* sql<ResultRow>`${selectResults(sql)} WHERE ${where} ORDER BY r.seq LIMIT ${req.pageSize} OFFSET ${offset}`
+    const rows = offset >= total ? [] : yield* sql<ResultRow>`${selectResultRows(sql)} WHERE ${where} ORDER BY r.seq LIMIT ${req.pageSize} OFFSET ${offset}`
     return { rows: rows.map(toDetailRow), total }
   }
   // A search reads the finding's rows once: the page and, alongside, how many rows match.
   const rows = yield* sql<ResultRow & { total: number }>`
-    SELECT seq, resource_id, region, compliant, fields, remediate, delta, count(*) OVER ()::int AS total
-    FROM results r WHERE ${where} ORDER BY r.seq LIMIT ${req.pageSize} OFFSET ${offset}`
+    ${selectResultRows(sql, sql`, count(*) OVER ()::int AS total`)} WHERE ${where} ORDER BY r.seq LIMIT ${req.pageSize} OFFSET ${offset}`
   const total = rows[0]?.total ?? (offset === 0 ? 0 : (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM results r WHERE ${where}`)[0]!.n)
   return { rows: rows.map(({ total: _t, ...r }) => toDetailRow(r)), total }
 })
@@ -200,7 +197,7 @@ export const resultRowsAfter = Effect.fn("FindingsStore.resultRowsAfter")(functi
   limit: number,
 ) {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<ResultRow>`${selectResults(sql)}
+  const rows = yield* sql<ResultRow>`${selectResultRows(sql)}
     WHERE r.workspace_id = ${workspaceId} AND r.finding_id = ${findingId} AND r.seq > ${afterSeq} ORDER BY r.seq LIMIT ${limit}`
   return rows
 })

@@ -27,7 +27,7 @@ import { loadSealedAccount } from "../accounts/accounts-store.ts"
 import { openCredentials } from "../accounts/credential-vault.ts"
 import { recordAudit } from "./audit.ts"
 import { findingRemediated, type StoredRow } from "./finding-rows.ts"
-import { toDetailRow, type ResultRow } from "./results.ts"
+import { selectResultRows, toDetailRow, type ResultRow } from "./results.ts"
 import { fixerInfo, fixTargetFor, runFixer, type FixOutcome } from "./fixers.ts"
 import { lockScan, recountScan, recountService } from "./scans-store.ts"
 import { enqueueInTransaction } from "./transactional-enqueue.ts"
@@ -39,7 +39,6 @@ const REMEDIATION_TIMEOUT_MS = 120_000
 
 const remediateStatus = (row: Pick<ResultRow, "remediate">): unknown => row.remediate?.["status"]
 
-const selectResult = (sql: SqlClient.SqlClient) => sql`SELECT seq, resource_id, region, compliant, fields, remediate, delta FROM results`
 
 /** The finding's row the client names: its `result_seq` when it still holds that resource, else resource id + region. */
 const findResultRow = (workspaceId: number, findingId: number, wanted: Readonly<Record<string, unknown>>) =>
@@ -49,12 +48,12 @@ const findResultRow = (workspaceId: number, findingId: number, wanted: Readonly<
     const resourceId = String(wanted["resource_id"])
     const region = String(wanted["region"])
     if (typeof seq === "number" && Number.isInteger(seq) && seq >= 0 && seq <= 2_147_483_647) {
-      const bySeq = yield* sql<ResultRow>`${selectResult(sql)}
+      const bySeq = yield* sql<ResultRow>`${selectResultRows(sql)}
         WHERE workspace_id = ${workspaceId} AND finding_id = ${findingId} AND seq = ${seq} FOR UPDATE`
       const row = bySeq[0]
       if (row !== undefined && row.resource_id === resourceId && row.region === region) return row
     }
-    const byId = yield* sql<ResultRow>`${selectResult(sql)}
+    const byId = yield* sql<ResultRow>`${selectResultRows(sql)}
       WHERE workspace_id = ${workspaceId} AND finding_id = ${findingId} AND resource_id = ${resourceId} AND region = ${region}
       ORDER BY compliant NULLS LAST, seq LIMIT 1 FOR UPDATE`
     return byId[0]

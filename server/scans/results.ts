@@ -82,6 +82,10 @@ export interface ResultRow {
   readonly remediate: Readonly<Record<string, unknown>> | null
 }
 
+/** The columns of a `results` row as `ResultRow` reads them (one list for every reader). */
+export const selectResultRows = (sql: SqlClient.SqlClient, extra = sql``) =>
+  sql`SELECT seq, resource_id, region, compliant, fields, remediate, delta${extra} FROM results r`
+
 /**
  * A `results` row as the contract's detail row: resource id, region, compliance, the free fields, the remediation
  * record when there is one, and `result_seq` (the row's position in its finding, which names the row to remediate).

@@ -1,7 +1,7 @@
 /**
  * Identity schema: users, workspaces, memberships, roles and permissions, one-time tokens, refresh-token families,
  * invitations, the append-only audit log, rate-limit buckets and the development mail outbox.
- * Spec: ../shared/spec/access-workspaces-team.md §3–§6. Design notes (roles, row-level security): docs/identity.md.
+ * Spec: the access, workspaces and team specification, §3–§6. Design notes (roles, row-level security): docs/identity.md.
  *
  * Row-level security. Every workspace-owned table (workspaces, memberships, custom_roles, custom_role_permissions,
  * invitations, audit_log) has RLS enabled *and forced*, with policies that compare against three per-transaction

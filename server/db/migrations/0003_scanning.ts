@@ -1,7 +1,7 @@
 /**
  * Scanning schema: connected cloud accounts (credentials sealed with AES-256-GCM, see server/accounts/credential-vault.ts),
  * scans split per service (one pg-boss job per scan_services row), findings (one check in one scan, detail rows as JSON)
- * and remediation attempts. Spec: ../shared/spec/accounts-scans-findings.md §3–§7.
+ * and remediation attempts. Spec: the accounts, scans and findings specification, §3–§7.
  *
  * Row-level security like migration 0002: every workspace-owned table has RLS enabled and forced, and its policy compares
  * `workspace_id` with `app_current_workspace_id()` (NULL when unset: fail closed). Child rows carry `workspace_id`

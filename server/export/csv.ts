@@ -70,7 +70,7 @@ export const findingCsvLines = (f: Finding): string => {
       f.check_id,
       f.service_name,
       f.severity,
-      f.status,
+      f.outcome,
       f.policy_check,
       f.description,
       row?.["resource_id"] ?? "",

@@ -4,7 +4,7 @@
  * it (Security Hub via OCSF, SIEMs, Prowler's own dashboards).
  *
  * Mapping: severity → severity_id (Low 2, Medium 3, High 4, Critical 5); the resource row's compliance → status_code
- * PASS/FAIL; a row remediated → status "Resolved" (status_id 4), otherwise "New" (1); the check id → metadata.event_code;
+ * PASS/FAIL, or NOT_EVALUATED for a check that could not decide and its rows for unreadable inputs; a row remediated → status "Resolved" (status_id 4), otherwise "New" (1); the check id → metadata.event_code;
  * CIS/FSBP references → unmapped.compliance { framework: [controls] } (as Prowler does).
  */
 import type { Finding } from "../../src/contracts/findings.ts"
@@ -31,6 +31,8 @@ export const toOcsf = (f: Finding): ReadonlyArray<OcsfDetectionFinding> => {
   const rows: ReadonlyArray<Readonly<Record<string, unknown>> | undefined> = f.details.length === 0 ? [undefined] : f.details
   return rows.map((row, index) => {
     const compliant = row === undefined ? f.status !== "fail" : row["compliance"] !== false
+    // A check that could not decide, or a row for an input that could not be read (no compliance flag).
+    const unevaluated = row === undefined ? f.outcome === "not_evaluated" : typeof row["compliance"] !== "boolean" && row["error_kind"] !== undefined
     const remediate = row?.["remediate"] as { status?: unknown } | undefined
     const resolved = remediate?.status === "remediated" || (row === undefined && f.status === "remediated")
     const region = typeof row?.["region"] === "string" ? (row["region"] as string) : undefined
@@ -49,7 +51,7 @@ export const toOcsf = (f: Finding): ReadonlyArray<OcsfDetectionFinding> => {
       severity: capitalise(f.severity),
       status_id: resolved ? 4 : 1,
       status: resolved ? "Resolved" : "New",
-      status_code: compliant ? "PASS" : "FAIL",
+      status_code: unevaluated ? "NOT_EVALUATED" : compliant ? "PASS" : "FAIL",
       status_detail: reason,
       message: reason,
       time: created.getTime(),

@@ -1,18 +1,19 @@
 /**
  * From the engine's check results (server/scanner/check.ts `CheckResult`) to stored findings, purely.
  *
- * - A finding is one check in one scan: status "pass", or "fail" when any row is non-compliant OR when the check could
- *   not read an input it needs (engine status "error": AccessDenied, an unsupported operation...). Such a check is never
- *   reported as passing: each collection error becomes a detail row with `compliance: false`, the operation, the error
- *   code and the reason, so the account's missing permission is visible on the finding (issue 5: "recorded on the
- *   finding, not swallowed").
+ * - A finding is one check in one scan: status "fail" when any row is non-compliant (a known failure is never hidden
+ *   behind an unreadable sibling), "not_evaluated" when none is but the check could not read an input it needs (engine
+ *   status "error": access denied, API not enabled, throttled beyond retries, region not enabled), "pass" otherwise.
+ *   Each collection error becomes a detail row without a compliance flag, with the operation, the error code and kind
+ *   and the reason, so the account's missing permission is visible on the finding (issue 5: "recorded on the finding,
+ *   not swallowed"), and a not-evaluated finding carries its reason (issue 16: never a pass, never a fail).
  * - Detail rows follow the contract (src/contracts/findings.ts `DetailRow`): the engine's `compliant` flag is stored as
  *   `compliance`, with its label.
  * - Compliance references: CIS AWS Foundations v3.0.0 and v7.0.0 ids, and the AWS FSBP control id; GCP and Azure
  *   results carry their own list (`compliance`: CIS GCP v4.0, CIS Azure v3.0/v4.0), used as is.
  */
 import type { ComplianceRef } from "../../src/contracts/findings.ts"
-import { couldNotBeCheckedReason, ErrorRowLabels } from "../../src/contracts/messages.ts"
+import { ErrorRowLabels, notEvaluatedReason, notEvaluatedSummary } from "../../src/contracts/messages.ts"
 import type { CheckResult, CollectionError, DetailRow as EngineRow } from "../scanner/check.ts"
 
 export type StoredRow = Readonly<Record<string, unknown>>
@@ -20,7 +21,9 @@ export type StoredRow = Readonly<Record<string, unknown>>
 export interface FindingDraft {
   readonly check_id: string
   readonly severity: CheckResult["severity"]
-  readonly status: "pass" | "fail"
+  readonly status: "pass" | "fail" | "not_evaluated"
+  /** Why the check could not decide (status not_evaluated only). */
+  readonly not_evaluated_reason: string | null
   readonly title: string
   readonly description: string
   readonly policy_check: string
@@ -53,12 +56,11 @@ export const toStoredRow = (row: EngineRow): StoredRow => {
   return { resource_id, region, compliance: compliant, reason, ...rest }
 }
 
-/** A row saying which input could not be read, and why. */
+/** A row saying which input could not be read, and why (no compliance flag: nothing was decided). */
 export const errorRow = (error: CollectionError): StoredRow => ({
   resource_id: error.resourceId ?? error.resourceType,
   region: error.region,
-  compliance: false,
-  reason: couldNotBeCheckedReason(error.operation, error.code, error.kind === "access_denied", error.message),
+  reason: notEvaluatedReason(error.operation, error.code, error.kind, error.message),
   operation: error.operation,
   error_code: error.code,
   error_kind: error.kind,
@@ -72,7 +74,8 @@ export const toFindingDraft = (result: CheckResult & { readonly compliance?: Rea
   return {
     check_id: result.check_id,
     severity: result.severity,
-    status: result.status === "pass" ? "pass" : "fail",
+    status: result.status === "error" ? "not_evaluated" : result.status,
+    not_evaluated_reason: result.status === "error" && errorRows.length > 0 ? notEvaluatedSummary(String(errorRows[0]!["reason"]), errorRows.length - 1) : null,
     title: result.title,
     description: result.description,
     policy_check: result.policy_check,

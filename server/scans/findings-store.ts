@@ -11,7 +11,7 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import type { ComplianceRef, DetailRow, DetailStatus, Finding, FindingStatus, Severity } from "../../src/contracts/findings.ts"
+import { specStatus, type ComplianceRef, type DetailRow, type DetailStatus, type Finding, type FindingOutcome, type Severity } from "../../src/contracts/findings.ts"
 import type { FindingId, ScanId, ServiceId } from "../../src/contracts/ids.ts"
 import { iso } from "../accounts/accounts-store.ts"
 import { providerDisplayName } from "../accounts/providers.ts"
@@ -24,7 +24,9 @@ export interface FindingRow {
   readonly service_name: string
   readonly check_id: string
   readonly severity: Severity
-  readonly status: FindingStatus
+  /** The stored status is the outcome (server/db/migrations/0010_not_evaluated.ts). */
+  readonly status: FindingOutcome
+  readonly not_evaluated_reason: string | null
   readonly title: string
   readonly description: string
   readonly policy_check: string
@@ -48,7 +50,9 @@ export const toFinding = (r: FindingRow, details: ReadonlyArray<DetailRow> = [])
   service_id: r.service_id as ServiceId,
   description: r.description,
   severity: r.severity,
-  status: r.status,
+  status: specStatus(r.status),
+  outcome: r.status,
+  not_evaluated_reason: r.not_evaluated_reason,
   created_at: iso(r.created_at),
   service_name: r.service_name,
   account_name: r.account_name,
@@ -79,7 +83,7 @@ const SEVERITY_ORDER = `CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 
 
 const selectFindings = (sql: SqlClient.SqlClient, extra = sql``) => sql`
   SELECT f.id, f.scan_id, f.service_id, cs.name AS service_name, f.check_id, f.severity, f.status, f.title, f.description,
-         f.policy_check, f.remediation, f.field_labels, f.compliance, f.created_at,
+         f.policy_check, f.remediation, f.field_labels, f.compliance, f.created_at, f.not_evaluated_reason,
          f.resources_checked, f.resources_failing, f.resources_remediated, f.resources_new, f.resources_fixed, a.account_name, a.cloud_account_id, a.cloud_provider_id::int AS cloud_provider_id${extra}
   FROM findings f
   JOIN cloud_services cs ON cs.id = f.service_id
@@ -96,7 +100,7 @@ const filterClause = (sql: SqlClient.SqlClient, workspaceId: number, scanId: num
     ...(filter.newOnly === true ? [sql`f.resources_new > 0`] : []),
   ])
 
-/** Failed findings first, then by severity, then by id (a stable order for paging). */
+/** Failed findings first (then remediated, not evaluated, passed), then by severity, then by id (a stable order for paging). */
 export const listFindings = Effect.fn("FindingsStore.list")(function* (
   workspaceId: number,
   scanId: number,
@@ -109,7 +113,7 @@ export const listFindings = Effect.fn("FindingsStore.list")(function* (
   // The total comes with the page (a window count before LIMIT); only a page past the end needs its own count.
   const rows = yield* sql<FindingRow & { total_count: number }>`${selectFindings(sql, sql`, count(*) OVER ()::int AS total_count`)}
     WHERE ${where}
-    ORDER BY CASE f.status WHEN 'fail' THEN 0 WHEN 'remediated' THEN 1 ELSE 2 END, ${sql.literal(SEVERITY_ORDER)}, f.id
+    ORDER BY CASE f.status WHEN 'fail' THEN 0 WHEN 'remediated' THEN 1 WHEN 'not_evaluated' THEN 2 ELSE 3 END, ${sql.literal(SEVERITY_ORDER)}, f.id
     LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`
   const total = rows[0]?.total_count
     ?? (page === 1 ? 0 : (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM findings f WHERE ${where}`)[0]!.n)

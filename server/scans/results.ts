@@ -182,8 +182,10 @@ export const writeFindings = Effect.fn("Results.writeFindings")(function* (targe
         seen.add(uid)
         return { split, uid, delta }
       })
-      // Failing before and gone now counts as fixed too.
-      if (before !== undefined) for (const uid of before) if (!seen.has(uid)) fixed++
+      // Failing before and gone now counts as fixed too, unless some input could not be read (rows without a
+      // compliance flag): then a resource missing now may just be unreadable.
+      const unread = o.rows.some((r) => typeof r["compliance"] !== "boolean")
+      if (before !== undefined && !unread) for (const uid of before) if (!seen.has(uid)) fixed++
       return [d.check_id, { rows, failing: o.failing, fresh, fixed }] as const
     }),
   )
@@ -199,6 +201,7 @@ export const writeFindings = Effect.fn("Results.writeFindings")(function* (targe
         check_id: d.check_id,
         severity: d.severity,
         status: d.status,
+        not_evaluated_reason: d.not_evaluated_reason,
         title: d.title,
         description: d.description,
         policy_check: d.policy_check,

@@ -131,10 +131,11 @@ export const completeService = (
       )
       yield* sql`
         UPDATE scan_services ss SET status = 'completed', last_scanned_at = now(), heartbeat_at = now(), error = NULL,
-          findings_count = f.total, failed_findings = f.failed, passed_findings = f.total - f.failed,
+          findings_count = f.total, failed_findings = f.failed, passed_findings = f.total - f.failed - f.not_evaluated,
           new_failing = f.new_failing, fixed = f.fixed,
           resources_scanned = ${result.resourcesScanned}, api_calls = ${result.apiCalls}
         FROM (SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'fail')::int AS failed,
+                     count(*) FILTER (WHERE status = 'not_evaluated')::int AS not_evaluated,
                      coalesce(sum(resources_new), 0)::int AS new_failing, coalesce(sum(resources_fixed), 0)::int AS fixed
               FROM findings WHERE workspace_id = ${p.workspace_id} AND scan_id = ${p.scan_id} AND service_id = ${row.service_id}) f
         WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id}`

@@ -5,8 +5,8 @@
  * Status rules (scanning §4, issue 5):
  * - a service row moves pending → running → completed | failed; the scan is `running` while any service is open,
  *   then `completed` when at least one service completed, `failed` when every service failed (or it was canceled);
- * - counts: a service's findings_count / failed_findings (findings with status fail) / passed_findings (the rest:
- *   pass and remediated); the scan's counts are the sums over its services, `completed_services` counts services
+ * - counts: a service's findings_count / failed_findings (findings with status fail) / passed_findings (pass and
+ *   remediated) / not_evaluated_findings (the rest: checks that could not decide, derived, never stored); the scan's counts are the sums over its services, `completed_services` counts services
  *   with status completed.
  * The roll-up always locks the scan row first (`lockScan`), so two workers finishing services of the same scan at
  * once serialise and the second sees the first's committed service row.
@@ -52,6 +52,9 @@ interface ServiceRow {
   readonly fixed: number
 }
 
+const notEvaluated = (r: Pick<ServiceRow, "findings_count" | "passed_findings" | "failed_findings">) =>
+  Math.max(0, r.findings_count - r.passed_findings - r.failed_findings)
+
 const toService = (r: ServiceRow): ScanService => ({
   id: r.id as ScanServiceId,
   service_id: r.service_id as ServiceId,
@@ -61,6 +64,7 @@ const toService = (r: ServiceRow): ScanService => ({
   findings_count: r.findings_count,
   passed_findings: r.passed_findings,
   failed_findings: r.failed_findings,
+  not_evaluated_findings: notEvaluated(r),
   new_failing: r.new_failing,
   fixed: r.fixed,
 })
@@ -78,6 +82,7 @@ const toScan = (r: ScanRow, services: ReadonlyArray<ServiceRow>): Scan => ({
   findings_count: r.findings_count,
   passed_findings: r.passed_findings,
   failed_findings: r.failed_findings,
+  not_evaluated_findings: notEvaluated(r),
   new_failing: r.new_failing,
   fixed: r.fixed,
   previous_scan_id: r.previous_scan_id === null ? null : (r.previous_scan_id as ScanId),

@@ -15,6 +15,18 @@ export const FINDING_STATUSES = ["pass", "fail", "remediated"] as const
 export const FindingStatus = Schema.Literals(FINDING_STATUSES)
 export type FindingStatus = typeof FindingStatus.Type
 
+/**
+ * Beyond the spec: what the check concluded. The spec's three statuses for a decided result, or `not_evaluated` when the
+ * check could not decide (API not enabled, access denied, throttled beyond retries, region not enabled): never counted
+ * as failed nor passed. Such a finding keeps `status: "pass"` (the spec's enum has no fourth value; it is not a failure)
+ * and says why in `not_evaluated_reason`; its rows for the inputs that could not be read carry no compliance flag.
+ */
+export const FINDING_OUTCOMES = ["pass", "fail", "remediated", "not_evaluated"] as const
+export const FindingOutcome = Schema.Literals(FINDING_OUTCOMES)
+export type FindingOutcome = typeof FindingOutcome.Type
+/** The spec status a finding of this outcome carries. */
+export const specStatus = (outcome: FindingOutcome): FindingStatus => (outcome === "not_evaluated" ? "pass" : outcome)
+
 /** Scanning §4 remediation status as stored on a detail row: pass, failed (or fail), remediated, pending. */
 export const REMEDIATION_STATUSES = ["pass", "failed", "fail", "remediated", "pending"] as const
 export const RemediationStatus = Schema.Literals(REMEDIATION_STATUSES)
@@ -108,6 +120,14 @@ export const Finding = Schema.Struct({
   description: Schema.String,
   severity: Severity,
   status: FindingStatus,
+  /** Beyond the spec: the status, or `not_evaluated` (see `FindingOutcome`). */
+  outcome: FindingOutcome.annotate({
+    description: "Beyond the spec: pass, fail or remediated as status, or not_evaluated when the check could not decide (status then reads pass; never counted as failed or passed)",
+  }),
+  /** Why the check could not decide (null when it did). */
+  not_evaluated_reason: Schema.NullOr(Schema.String).annotate({
+    description: "Why the check could not decide (API not enabled, access denied, throttled beyond retries, region not enabled); null when it decided",
+  }),
   created_at: Timestamp,
   service_name: Schema.String,
   account_name: Schema.String,
@@ -156,13 +176,15 @@ export const FindingDetailQuery = Schema.Struct({
 })
 export type FindingDetailQuery = typeof FindingDetailQuery.Type
 
-/** GET /api/findings?scan_id&service_id&page&page_size[&status=a,b]. */
+/** GET /api/findings?scan_id&service_id&page&page_size[&status=a,b] (beyond the spec, a status may be `not_evaluated`). */
 export const FindingsQuery = Schema.Struct({
   scan_id: ScanId,
   service_id: Schema.optionalKey(ServiceId),
   page: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))),
   page_size: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))),
-  status: Schema.optionalKey(Schema.String),
+  status: Schema.optionalKey(
+    Schema.String.annotate({ description: "Comma-joined outcomes: pass, fail, remediated (spec) and not_evaluated (beyond the spec)" }),
+  ),
   /** Beyond the spec: `true` keeps only findings with resources failing since the previous scan. */
   new_only: Schema.optionalKey(Schema.Literals(["true", "false"])),
 })
@@ -191,19 +213,19 @@ export type RemediateResponse = typeof RemediateResponse.Type
 
 export interface FindingFilters {
   readonly severities: ReadonlyArray<Severity>
-  readonly statuses: ReadonlyArray<FindingStatus>
+  readonly statuses: ReadonlyArray<FindingOutcome>
   /** Beyond the spec: only findings with resources failing since the previous scan. */
   readonly newOnly?: boolean
 }
-/** Scanning §5: filters are applied on the client; an empty list means "all". */
-export const applyFindingFilters = <F extends { readonly severity: string; readonly status: string; readonly resources_new?: number }>(
+/** Scanning §5: filters are applied on the client; an empty list means "all" (a status filter matches the outcome). */
+export const applyFindingFilters = <F extends { readonly severity: string; readonly status: string; readonly outcome?: string; readonly resources_new?: number }>(
   findings: ReadonlyArray<F>,
   filters: FindingFilters,
 ): ReadonlyArray<F> =>
   findings.filter(
     (f) =>
       (filters.severities.length === 0 || (filters.severities as ReadonlyArray<string>).includes(f.severity)) &&
-      (filters.statuses.length === 0 || (filters.statuses as ReadonlyArray<string>).includes(f.status)) &&
+      (filters.statuses.length === 0 || (filters.statuses as ReadonlyArray<string>).includes(f.outcome ?? f.status)) &&
       (filters.newOnly !== true || (f.resources_new ?? 0) > 0),
   )
 

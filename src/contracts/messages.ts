@@ -287,7 +287,7 @@ export const ScanningServerMessages = {
   scanNotCancelable: "Only a pending or running scan can be canceled",
   canceledReason: "Canceled by a user",
   scanNotCompleted: "Findings can be exported only when the scan is completed",
-  invalidStatusFilter: "Invalid status filter: use pass, fail or remediated",
+  invalidStatusFilter: "Invalid status filter: use pass, fail, remediated or not_evaluated",
   invalidSeverityFilter: "Invalid severity filter: use critical, high, medium or low",
   rowNotInFinding: "This detail row is not part of the finding",
   rowCompliant: "This resource is compliant: there is nothing to remediate",
@@ -410,8 +410,18 @@ export const noEndpointMessage = (method: string, path: string): string => `No A
 /** Add-account 503: the provider could not be reached to test the connection (`detail`: an error code, "timeout"…). */
 export const cloudUnreachableMessage = (provider: string, detail: string): string =>
   `Could not reach ${provider} to test the connection (${detail})`
-/** The reason stored on a finding's row for an input the scan could not read. */
-export const couldNotBeCheckedReason = (operation: string, code: string, accessDenied: boolean, detail: string): string =>
-  `Could not be checked: ${operation} failed with ${code}${accessDenied ? " (access denied)" : ""}: ${detail}`
+/** Why an input could not be read, by error kind (server/scanner/check.ts `ErrorKind`). */
+const NOT_EVALUATED_CAUSES: Readonly<Record<string, string>> = {
+  access_denied: "access denied",
+  unsupported: "the API is not enabled or not available here",
+  throttled: "throttled beyond retries",
+  region_disabled: "the region is not enabled",
+}
+/** The reason stored on a finding's row for an input the scan could not read (the check was not evaluated). */
+export const notEvaluatedReason = (operation: string, code: string, kind: string, detail: string): string =>
+  `Not evaluated: ${operation} failed with ${code} (${NOT_EVALUATED_CAUSES[kind] ?? "error"}): ${detail}`
+/** A not-evaluated finding's reason: its first row's, and how many other inputs could not be read. */
+export const notEvaluatedSummary = (first: string, others: number): string =>
+  others === 0 ? first : `${first} (and ${others} other input${others === 1 ? "" : "s"})`
 /** The message stored on a remediation whose fixer threw. */
 export const remediationFailedMessage = (detail: string): string => `Remediation failed: ${detail}`

@@ -18,6 +18,8 @@ export const ScanService = Schema.Struct({
   findings_count: Count,
   passed_findings: Count,
   failed_findings: Count,
+  /** Beyond the spec: checks that could not decide (findings_count = passed + failed + not evaluated). */
+  not_evaluated_findings: Count.annotate({ description: "Beyond the spec: checks that could not decide (findings_count = passed + failed + not evaluated)" }),
   /** Beyond the spec: resources failing now that did not fail in the previous completed scan of the account. */
   new_failing: Count,
   /** Beyond the spec: resources that failed in the previous completed scan and pass now or are gone. */
@@ -39,6 +41,8 @@ export const Scan = Schema.Struct({
   findings_count: Count,
   passed_findings: Count,
   failed_findings: Count,
+  /** Beyond the spec: checks that could not decide (findings_count = passed + failed + not evaluated). */
+  not_evaluated_findings: Count.annotate({ description: "Beyond the spec: checks that could not decide (findings_count = passed + failed + not evaluated)" }),
   /** Beyond the spec: sums of the services' `new_failing` and `fixed`. */
   new_failing: Count,
   fixed: Count,

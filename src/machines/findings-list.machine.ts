@@ -25,7 +25,7 @@ import {
   type FindingFilters,
   type FindingListResponse,
   type FindingsQuery,
-  type FindingStatus,
+  type FindingOutcome,
   type Severity,
 } from "../contracts/findings.ts"
 import type { FindingId, ScanId } from "../contracts/ids.ts"
@@ -61,7 +61,7 @@ export type FindingsListEvent =
   | { readonly type: "findings.loadMoreRequested" }
   | { readonly type: "filters.toggled" }
   | { readonly type: "filter.severityToggled"; readonly severity: Severity }
-  | { readonly type: "filter.statusToggled"; readonly status: FindingStatus }
+  | { readonly type: "filter.statusToggled"; readonly status: FindingOutcome }
   | { readonly type: "filters.cleared" }
   /** Beyond the spec: only findings with resources failing since the previous scan. */
   | { readonly type: "filter.newOnlyToggled" }

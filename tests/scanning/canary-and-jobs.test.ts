@@ -125,7 +125,7 @@ describe("the canary secret", () => {
 })
 
 describe("access denied inside a scan", () => {
-  it("records the operation the account cannot call on the finding, and still completes the scan", async () => {
+  it("records the operation the account cannot call on the finding as not evaluated (never failed), and still completes the scan", async () => {
     const root = makeAwsClients({ credentials: { accessKeyId: MOTO_KEYS.access_key, secretAccessKey: MOTO_KEYS.secret_key }, endpoint: env.moto.endpoint, maxAttempts: 1 })
     const iam = root.get("iam", "us-east-1")
     await iam.send(new CreateUserCommand({ UserName: "limited-scanner" }))
@@ -163,10 +163,24 @@ describe("access denied inside a scan", () => {
       const denied = iamFindings.flatMap((f: any) => f.details.filter((d: any) => /AccessDenied/.test(String(d.error_code))).map((d: any) => ({ f, d })))
       expect(denied.length).toBeGreaterThan(0)
       for (const { f, d } of denied) {
-        expect(f.status).toBe("fail")
-        expect(d).toMatchObject({ compliance: false, operation: expect.stringMatching(/^iam:/) })
+        // A check whose only problem is an unreadable input is not evaluated: spec status pass, outcome and reason apart.
+        if (f.resources_failing === 0) {
+          expect(f).toMatchObject({ status: "pass", outcome: "not_evaluated" })
+          expect(f.not_evaluated_reason).toMatch(/^Not evaluated: iam:\w+ failed with AccessDenied \(access denied\)/)
+        }
+        expect(d.compliance).toBeUndefined()
+        expect(d).toMatchObject({ operation: expect.stringMatching(/^iam:/), error_kind: "access_denied" })
         expect(d.reason).toMatch(/access denied/)
       }
+      // Not-evaluated findings count neither as failed nor as passed.
+      const outcomes = iamFindings.map((f: any) => f.outcome as string)
+      const notEvaluated = outcomes.filter((o) => o === "not_evaluated").length
+      expect(notEvaluated).toBeGreaterThan(0)
+      expect(iamService.failed_findings).toBe(outcomes.filter((o) => o === "fail").length)
+      expect(iamService.not_evaluated_findings).toBe(notEvaluated)
+      expect(iamService.passed_findings).toBe(iamService.findings_count - iamService.failed_findings - notEvaluated)
+      const listed = await env.call(other, "GET", `/api/findings?scan_id=${scan.id}&service_id=${iamService.service_id}&status=not_evaluated&page_size=100`)
+      expect(listed.body.pagination.total).toBe(notEvaluated)
     } finally {
       await env.moto.enforceAuth(false)
     }

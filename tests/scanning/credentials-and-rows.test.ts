@@ -71,16 +71,32 @@ describe("findings from check results", () => {
     expect(d.compliance.map((c) => c.control)).toEqual(["2.1.1", "2.1.1", "S3.5"])
   })
 
-  it("records an unreadable input (AccessDenied) on the finding as a failing row, never as a pass", () => {
+  it("records an unreadable input (AccessDenied) on the finding as not evaluated, never as a pass or a fail", () => {
     const d = toFindingDraft(result({
       status: "error",
       errors: [{ resourceType: "s3.policy", region: "us-east-1", operation: "s3:GetBucketPolicy", resourceId: "b", kind: "access_denied", code: "AccessDenied", message: "not authorized" }],
     }))
-    expect(d.status).toBe("fail")
+    expect(d.status).toBe("not_evaluated")
+    expect(d.not_evaluated_reason).toBe("Not evaluated: s3:GetBucketPolicy failed with AccessDenied (access denied): not authorized")
     expect(d.details).toHaveLength(1)
-    expect(d.details[0]).toMatchObject({ resource_id: "b", compliance: false, error_code: "AccessDenied", operation: "s3:GetBucketPolicy" })
+    expect(d.details[0]).toMatchObject({ resource_id: "b", error_code: "AccessDenied", error_kind: "access_denied", operation: "s3:GetBucketPolicy" })
+    expect(d.details[0]!["compliance"]).toBeUndefined()
     expect(String(d.details[0]!["reason"])).toContain("access denied")
     expect(d.field_labels["error_code"]).toBe("Error code")
+  })
+
+  it("keeps a known failure failed beside an unreadable input, and names a disabled API or throttling as the reason", () => {
+    const disabled = { resourceType: "compute.firewalls", region: "global", operation: "compute.firewalls.list", kind: "unsupported" as const, code: "SERVICE_DISABLED", message: "off" }
+    const throttled = { ...disabled, operation: "compute.networks.list", kind: "throttled" as const, code: "RESOURCE_EXHAUSTED", message: "slow down" }
+    const failing = toFindingDraft(result({ status: "fail", details: [{ resource_id: "b", region: "r", compliant: false, reason: "open" }], errors: [disabled] }))
+    expect(failing.status).toBe("fail")
+    expect(failing.not_evaluated_reason).toBeNull()
+    const undecided = toFindingDraft(result({ status: "error", errors: [disabled, throttled] }))
+    expect(undecided.status).toBe("not_evaluated")
+    expect(undecided.not_evaluated_reason).toBe(
+      "Not evaluated: compute.firewalls.list failed with SERVICE_DISABLED (the API is not enabled or not available here): off (and 1 other input)",
+    )
+    expect(String(undecided.details[1]!["reason"])).toContain("(throttled beyond retries)")
   })
 
   it("calls a finding remediated only when every failing row was remediated", () => {

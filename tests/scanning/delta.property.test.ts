@@ -38,6 +38,7 @@ const draft = (states: ReadonlyArray<State>): FindingDraft => ({
   check_id: "delta_check",
   severity: "high",
   status: states.includes("fail") ? "fail" : "pass",
+  not_evaluated_reason: null,
   title: "t",
   description: "d",
   policy_check: "p",

@@ -20,6 +20,8 @@ const finding = (id: number, details: Finding["details"], over: Partial<Finding>
   description: "Buckets should have versioning",
   severity: "medium",
   status: details.some((d) => d.compliance === false) ? "fail" : "pass",
+  outcome: details.some((d) => d.compliance === false) ? "fail" : "pass",
+  not_evaluated_reason: null,
   created_at: "2026-01-02T03:04:05.000Z",
   service_name: "S3",
   account_name: "Prod",

@@ -40,6 +40,7 @@ const draft = (checkId: string, flags: ReadonlyArray<Flag>): FindingDraft => ({
   check_id: checkId,
   severity: "medium",
   status: flags.some((f) => f === false) ? "fail" : "pass",
+  not_evaluated_reason: null,
   title: "t",
   description: "d",
   policy_check: "p",

@@ -15,8 +15,8 @@ import m0004_account_tenant from "./0004_account_tenant.ts"
 import m0005_mail_outbox from "./0005_mail_outbox.ts"
 import m0006_results from "./0006_results.ts"
 import m0008_delta from "./0008_delta.ts"
-import m0009_not_evaluated from "./0009_not_evaluated.ts"
 import m0009_posture from "./0009_posture.ts"
+import m0010_not_evaluated from "./0010_not_evaluated.ts"
 
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_platform": m0001_platform,
@@ -26,6 +26,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0005_mail_outbox": m0005_mail_outbox,
   "0006_results": m0006_results,
   "0008_delta": m0008_delta,
-  "0009_not_evaluated": m0009_not_evaluated,
   "0009_posture": m0009_posture,
+  "0010_not_evaluated": m0010_not_evaluated,
 }

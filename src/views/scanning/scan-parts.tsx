@@ -83,10 +83,15 @@ export function SeverityBadge({ severity }: { readonly severity: string }) {
   return <span className={parts.severity({ severity: key })}>{capitalise(severity)}</span>
 }
 
-const FINDING_TONES: Readonly<Record<string, BadgeTone>> = { pass: "success", fail: "danger", remediated: "accent" }
+const FINDING_TONES: Readonly<Record<string, BadgeTone>> = { pass: "success", fail: "danger", remediated: "accent", not_evaluated: "warning" }
 
-export function FindingStatusBadge({ status }: { readonly status: string }) {
-  return <Badge tone={FINDING_TONES[status] ?? "neutral"}>{capitalise(status)}</Badge>
+/** A finding's outcome as its label (the spec's statuses capitalised; `not_evaluated` as 'Not evaluated'). */
+export const outcomeLabel = (status: string): string => (status === "not_evaluated" ? "Not evaluated" : capitalise(status))
+
+/** The finding's outcome; a not-evaluated one says why on hover. */
+export function FindingStatusBadge({ status, reason }: { readonly status: string; readonly reason?: string | null }) {
+  const badge = <Badge tone={FINDING_TONES[status] ?? "neutral"}>{outcomeLabel(status)}</Badge>
+  return reason === undefined || reason === null ? badge : <span title={reason}>{badge}</span>
 }
 
 // ---------------------------------------------------------------------------------------------------

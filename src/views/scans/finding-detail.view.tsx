@@ -136,7 +136,7 @@ function DetailsTable({ findingRef, finding }: { readonly findingRef: FindingRef
         header: "Compliant",
         cell: ({ row }) =>
           row.original.row.compliance === undefined ? (
-            <span className={css.subtle}>—</span>
+            row.original.row["error_kind"] === undefined ? <span className={css.subtle}>—</span> : <Badge tone="warning">Not evaluated</Badge>
           ) : row.original.row.compliance ? (
             <Badge tone="success">Yes</Badge>
           ) : (
@@ -255,10 +255,11 @@ function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef;
         <div className={css.titles}>
           <div className={local.detailHeader}>
             <SeverityBadge severity={finding.severity} />
-            <FindingStatusBadge status={finding.status} />
+            <FindingStatusBadge status={finding.outcome} />
           </div>
           <h1 className={css.title}>{finding.policy_check}</h1>
           <p className={css.subtitle}>{finding.description}</p>
+          {finding.not_evaluated_reason === null ? null : <p className={css.subtitle}>{finding.not_evaluated_reason}</p>}
         </div>
       </div>
       <Card title="Details">

@@ -10,7 +10,7 @@ import { createColumnHelper } from "@tanstack/react-table"
 import { CheckboxGroup, Label } from "react-aria-components"
 import { useParams, useSearchParams } from "wouter"
 import type { ActorRefFrom } from "xstate"
-import { FINDING_STATUSES, SEVERITIES, type Finding, type FindingStatus, type Severity } from "../../contracts/findings.ts"
+import { FINDING_OUTCOMES, SEVERITIES, type Finding, type FindingOutcome, type Severity } from "../../contracts/findings.ts"
 import type { ScanId } from "../../contracts/ids.ts"
 import { ScanningMessages, scanTitle } from "../../contracts/messages.ts"
 import { findingPath, hasActiveFilters, type findingsListMachine } from "../../machines/findings-list.machine.ts"
@@ -23,7 +23,7 @@ import { DataTable, useIsDesktop, type ScanTableFeatures } from "../scanning/dat
 import { ExportMenu } from "../scanning/export-menu.tsx"
 import { ArrowLeftIcon, FilterIcon } from "../scanning/scan-icons.tsx"
 import { useFindingsListLogic, useScanActorOptions } from "../scanning/scan-logic.ts"
-import { ChangeBadges, ErrorBox, FindingStatusBadge, formatDateTime, LoadingBox, SeverityBadge } from "../scanning/scan-parts.tsx"
+import { ChangeBadges, ErrorBox, FindingStatusBadge, formatDateTime, LoadingBox, outcomeLabel, SeverityBadge } from "../scanning/scan-parts.tsx"
 import * as css from "../scanning/scanning.css.ts"
 import * as local from "./scans.css.ts"
 
@@ -58,16 +58,16 @@ function Filters({ listRef }: { readonly listRef: FindingsRef }) {
         className={local.filterGroup}
         value={[...filters.statuses]}
         onChange={(next) => {
-          for (const status of FINDING_STATUSES) {
+          for (const status of FINDING_OUTCOMES) {
             if (next.includes(status) !== filters.statuses.includes(status)) listRef.send({ type: "filter.statusToggled", status })
           }
         }}
       >
         <Label className={local.filterLegend}>Status</Label>
         <div className={local.filterOptions}>
-          {FINDING_STATUSES.map((s: FindingStatus) => (
+          {FINDING_OUTCOMES.map((s: FindingOutcome) => (
             <Checkbox key={s} value={s}>
-              {capitalise(s)}
+              {outcomeLabel(s)}
             </Checkbox>
           ))}
         </div>
@@ -98,14 +98,14 @@ function FindingsTable({ findings, scanId, serviceName }: { readonly findings: R
             </span>
           ),
         }),
-        helper.accessor("status", { header: "Status", cell: ({ getValue }) => <FindingStatusBadge status={getValue()} /> }),
+        helper.accessor("outcome", { header: "Status", cell: ({ row }) => <FindingStatusBadge status={row.original.outcome} reason={row.original.not_evaluated_reason} /> }),
         helper.display({
           id: "resources",
           header: "Resources",
           cell: ({ row }) => {
             const failing = row.original.resources_failing
             const checked = row.original.resources_checked
-            return <span className={css.nowrap}>{checked === 0 ? "None" : `${failing} of ${checked} failing`}</span>
+            return <span className={css.nowrap}>{row.original.outcome === "not_evaluated" && failing === 0 ? "Not evaluated" : checked === 0 ? "None" : `${failing} of ${checked} failing`}</span>
           },
         }),
         helper.display({
@@ -127,7 +127,7 @@ function FindingCards({ findings, scanId, serviceName }: { readonly findings: Re
         <li key={f.id} className={css.itemCard}>
           <div className={css.itemCardHeader}>
             <SeverityBadge severity={f.severity} />
-            <FindingStatusBadge status={f.status} />
+            <FindingStatusBadge status={f.outcome} reason={f.not_evaluated_reason} />
             <ChangeBadges fresh={f.resources_new} fixed={f.resources_fixed} />
           </div>
           <Link href={findingPath(scanId, f.id, serviceName)}>{f.policy_check}</Link>

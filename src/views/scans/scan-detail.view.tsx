@@ -60,6 +60,7 @@ function ServicesTable({ detailRef, services }: { readonly detailRef: ScanDetail
           header: "Failed",
           cell: ({ getValue }) => (getValue() > 0 ? <strong className={local.failedCount}>{getValue()}</strong> : getValue()),
         }),
+        helper.accessor("not_evaluated_findings", { header: "Not evaluated" }),
         helper.display({
           id: "change",
           header: "Since last scan",
@@ -83,7 +84,7 @@ function ServicesTable({ detailRef, services }: { readonly detailRef: ScanDetail
       columns={columns}
       data={services}
       rowId={(s) => String(s.id)}
-      endColumns={["actions", "findings_count", "passed_findings", "failed_findings"]}
+      endColumns={["actions", "findings_count", "passed_findings", "failed_findings", "not_evaluated_findings"]}
       empty={<span className={css.muted}>No services in this scan.</span>}
     />
   )
@@ -102,6 +103,7 @@ function ServiceCards({ detailRef, services }: { readonly detailRef: ScanDetailR
             <span className={css.muted}>
               {`${service.findings_count} findings · ${service.passed_findings} passed · `}
               <span className={service.failed_findings > 0 ? local.failedCount : undefined}>{`${service.failed_findings} failed`}</span>
+              {service.not_evaluated_findings > 0 ? ` · ${service.not_evaluated_findings} not evaluated` : null}
             </span>
             <ChangeBadges fresh={service.new_failing} fixed={service.fixed} />
           </div>
@@ -186,6 +188,12 @@ function Summary({ detailRef }: { readonly detailRef: ScanDetailRef }) {
               <dt className={css.factLabel}>Failed</dt>
               <dd className={css.statValue({ tone: "danger" })}>{scan.failed_findings}</dd>
             </div>
+            {scan.not_evaluated_findings > 0 ? (
+              <div className={css.stat}>
+                <dt className={css.factLabel}>Not evaluated</dt>
+                <dd className={css.statValue()}>{scan.not_evaluated_findings}</dd>
+              </div>
+            ) : null}
           </dl>
           {scan.previous_scan_id === null ? null : (
             <p className={css.muted}>

@@ -1310,6 +1310,8 @@ const COVERED_BY: Readonly<Record<string, string>> = {
   guarddutyEnabled: "guardduty_is_enabled",
   iam_customer_unattached_policy_no_administrative_privileges: "iam_customer_attached_policy_no_administrative_privileges",
   accessKeysExtra: "iam_user_two_active_access_key",
+  trustedCrossAccountRoles: "iam_role_cross_account_trust_with_condition",
+  crossAccountMfaExtIdAccess: "iam_role_cross_account_trust_with_condition",
   accessKeysLastUsed: "iam_user_accesskey_unused",
   accessKeysRotated: "iam_rotate_access_key_90_days",
   certificateExpiry: "iam_no_expired_server_certificates_stored",

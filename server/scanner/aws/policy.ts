@@ -235,3 +235,60 @@ export function wildcardActionStatements(doc: PolicyDocument | undefined, servic
   if (doc === undefined) return []
   return doc.statements.filter((s) => s.effect === "Allow" && (s.actions ?? []).some((a) => a === "*" || a.toLowerCase() === `${service.toLowerCase()}:*`))
 }
+
+/**
+ * Allow statements that let principals of another account (or every account) act without any condition at all — for
+ * role trust policies, where an external id, MFA, organization or source condition is what keeps a trusted account's
+ * every principal from assuming the role.
+ */
+export function unconditionedCrossAccountStatements(doc: PolicyDocument | undefined, ownAccount: string): Statement[] {
+  if (doc === undefined) return []
+  return doc.statements.filter((s) => {
+    if (s.effect !== "Allow" || s.conditions.length > 0) return false
+    const p = principalAccountIds(s.principal)
+    return p.anyone || p.accounts.some((a) => a !== ownAccount)
+  })
+}
+
+/**
+ * Permission sets that let a principal raise its own privileges (create or switch a policy version, attach or write
+ * policies, create credentials for others, pass a role to compute it then controls, rewrite a role's trust or a
+ * function's code). Each set escalates only when every action in it is allowed.
+ */
+export const PRIVILEGE_ESCALATION_SETS: ReadonlyArray<{ readonly name: string; readonly actions: ReadonlyArray<string> }> = [
+  { name: "CreatePolicyVersion", actions: ["iam:CreatePolicyVersion"] },
+  { name: "SetDefaultPolicyVersion", actions: ["iam:SetDefaultPolicyVersion"] },
+  { name: "CreateAccessKey", actions: ["iam:CreateAccessKey"] },
+  { name: "CreateLoginProfile", actions: ["iam:CreateLoginProfile"] },
+  { name: "UpdateLoginProfile", actions: ["iam:UpdateLoginProfile"] },
+  { name: "AttachUserPolicy", actions: ["iam:AttachUserPolicy"] },
+  { name: "AttachGroupPolicy", actions: ["iam:AttachGroupPolicy"] },
+  { name: "AttachRolePolicy", actions: ["iam:AttachRolePolicy", "sts:AssumeRole"] },
+  { name: "PutUserPolicy", actions: ["iam:PutUserPolicy"] },
+  { name: "PutGroupPolicy", actions: ["iam:PutGroupPolicy"] },
+  { name: "PutRolePolicy", actions: ["iam:PutRolePolicy", "sts:AssumeRole"] },
+  { name: "AddUserToGroup", actions: ["iam:AddUserToGroup"] },
+  { name: "UpdateAssumeRolePolicy", actions: ["iam:UpdateAssumeRolePolicy", "sts:AssumeRole"] },
+  { name: "PassRole+EC2", actions: ["iam:PassRole", "ec2:RunInstances"] },
+  { name: "PassRole+Lambda", actions: ["iam:PassRole", "lambda:CreateFunction", "lambda:InvokeFunction"] },
+  { name: "PassRole+LambdaEventSource", actions: ["iam:PassRole", "lambda:CreateFunction", "lambda:CreateEventSourceMapping"] },
+  { name: "UpdateFunctionCode", actions: ["lambda:UpdateFunctionCode"] },
+  { name: "PassRole+Glue", actions: ["iam:PassRole", "glue:CreateDevEndpoint"] },
+  { name: "UpdateDevEndpoint", actions: ["glue:UpdateDevEndpoint"] },
+  { name: "PassRole+CloudFormation", actions: ["iam:PassRole", "cloudformation:CreateStack"] },
+  { name: "PassRole+DataPipeline", actions: ["iam:PassRole", "datapipeline:CreatePipeline", "datapipeline:PutPipelineDefinition"] },
+  { name: "PassRole+CodeBuild", actions: ["iam:PassRole", "codebuild:CreateProject", "codebuild:StartBuild"] },
+  { name: "PassRole+SageMaker", actions: ["iam:PassRole", "sagemaker:CreateNotebookInstance", "sagemaker:CreatePresignedNotebookInstanceUrl"] },
+]
+
+/**
+ * The escalation sets a policy allows in full (an action counts when an Allow statement covers it and no unconditional
+ * Deny on every resource takes it back).
+ */
+export function privilegeEscalationSets(doc: PolicyDocument | undefined): string[] {
+  if (doc === undefined) return []
+  const allowed = (action: string) =>
+    doc.statements.some((s) => s.effect === "Allow" && statementCovers(s, action)) &&
+    !doc.statements.some((s) => s.effect === "Deny" && s.conditions.length === 0 && (s.resources ?? []).includes("*") && statementCovers(s, action))
+  return PRIVILEGE_ESCALATION_SETS.filter((set) => set.actions.every(allowed)).map((set) => set.name)
+}

@@ -5,7 +5,7 @@
 import type { DetailRow } from "../../check.ts"
 import type { CredentialReportRow, IamInventory, IamPrincipal, PasswordPolicy } from "../collectors/iam.ts"
 import { defineCheck, row } from "../define-check.ts"
-import { fullAdminStatements } from "../policy.ts"
+import { fullAdminStatements, privilegeEscalationSets, publicAllowStatements, unconditionedCrossAccountStatements } from "../policy.ts"
 
 const DAY = 86_400_000
 export const UNUSED_CREDENTIAL_DAYS = 45
@@ -62,6 +62,18 @@ const principalsWith = (iam: IamInventory, policyName: string): string[] =>
   ]
     .filter(({ p }) => p.attached.some((a) => a.arn.endsWith(`:policy/${policyName}`) && a.arn.includes(":iam::aws:")))
     .map(({ p, kind }) => `${kind}/${p.name}`)
+
+/** Every inline policy of the account's users, groups and roles, with its holder. */
+const inlinePolicies = (iam: IamInventory) =>
+  (["user", "group", "role"] as const).flatMap((kind) =>
+    ((kind === "user" ? iam.users : kind === "group" ? iam.groups : iam.roles) ?? ([] as ReadonlyArray<IamPrincipal>)).flatMap((p) =>
+      p.inline.map((policy) => ({ kind, principal: p.name, policy })),
+    ),
+  )
+
+const ASSUME_ACTIONS = ["sts:AssumeRole", "sts:AssumeRoleWithWebIdentity", "sts:AssumeRoleWithSAML"]
+const escalationReason = (what: string, sets: ReadonlyArray<string>) =>
+  sets.length === 0 ? `${what} allows no known privilege-escalation permission set.` : `${what} allows privilege escalation through ${sets.join(", ")}.`
 
 const consoleUsers = (report: ReadonlyArray<CredentialReportRow>) => report.filter((r) => r.user !== ROOT_ROW && r.passwordEnabled)
 
@@ -480,26 +492,14 @@ export const iamChecks = [
     field_labels: { principal: "Principal", policy_name: "Policy" },
     uses: ["iam.authorization_details"],
     testedWith: "moto",
-    evaluate: (inv) => {
-      const rows: DetailRow[] = []
-      const add = (kind: string, principals: ReadonlyArray<IamPrincipal> | undefined) => {
-        for (const p of principals ?? []) {
-          for (const pol of p.inline) {
-            const admin = fullAdminStatements(pol.document).length > 0
-            rows.push(
-              row(`${kind}/${p.name}/${pol.name}`, "global", !admin, admin ? `Inline policy ${pol.name} of ${kind} ${p.name} grants full administrative privileges.` : `Inline policy ${pol.name} of ${kind} ${p.name} does not grant "*:*".`, {
-                principal: `${kind}/${p.name}`,
-                policy_name: pol.name,
-              }),
-            )
-          }
-        }
-      }
-      add("user", inv.iam.users)
-      add("group", inv.iam.groups)
-      add("role", inv.iam.roles)
-      return rows
-    },
+    evaluate: (inv) =>
+      inlinePolicies(inv.iam).map(({ kind, principal, policy }) => {
+        const admin = fullAdminStatements(policy.document).length > 0
+        return row(`${kind}/${principal}/${policy.name}`, "global", !admin, admin ? `Inline policy ${policy.name} of ${kind} ${principal} grants full administrative privileges.` : `Inline policy ${policy.name} of ${kind} ${principal} does not grant "*:*".`, {
+          principal: `${kind}/${principal}`,
+          policy_name: policy.name,
+        })
+      }),
   }),
   defineCheck({
     id: "iam_support_role_created",
@@ -560,5 +560,86 @@ export const iamChecks = [
       if (holders.length === 0) return [row(inv.accountId, "global", true, "No user, group or role has AWSCloudShellFullAccess.", { attached_to: [] })]
       return holders.map((h) => row(h, "global", false, `${h} has AWSCloudShellFullAccess attached.`, { attached_to: [h] }))
     },
+  }),
+  defineCheck({
+    id: "iam_role_trust_not_public",
+    service: "iam",
+    title: "Role trust policies should not let anyone assume the role",
+    description: "Finds roles whose trust policy allows Principal \"*\" (or every account's root) to assume them without a condition that pins the caller's account, organization or source.",
+    severity: "critical",
+    cis: {},
+    remediation: "Name the trusted accounts or roles in the trust policy's Principal, or add a condition on aws:PrincipalOrgID / aws:PrincipalAccount; an external id alone is not a secret.",
+    field_labels: { role_arn: "Role ARN", statements: "Open statements" },
+    uses: ["iam.authorization_details"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      (inv.iam.roles ?? []).map((r) => {
+        const open = publicAllowStatements(r.trustPolicy, ASSUME_ACTIONS)
+        return row(r.name, "global", open.length === 0, open.length === 0 ? `Only named principals may assume role ${r.name}.` : `Anyone may assume role ${r.name} (${open.length} statement(s) with a public principal).`, {
+          role_arn: r.arn,
+          statements: open.map((st) => st.sid ?? "(no Sid)"),
+        })
+      }),
+  }),
+  defineCheck({
+    id: "iam_role_cross_account_trust_with_condition",
+    service: "iam",
+    title: "Roles trusted by other accounts should require a condition",
+    description: "Finds roles whose trust policy lets principals of another account assume them with no condition at all (no external id, MFA, organization or source condition).",
+    severity: "high",
+    cis: {},
+    remediation: "Add a condition to the trust statement: sts:ExternalId for a third party, aws:MultiFactorAuthPresent for people, aws:PrincipalOrgID or aws:PrincipalArn for your own organization; or name the exact role instead of the account root.",
+    field_labels: { role_arn: "Role ARN", trusted_accounts: "Trusted accounts" },
+    uses: ["iam.authorization_details"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      (inv.iam.roles ?? []).map((r) => {
+        const open = unconditionedCrossAccountStatements(r.trustPolicy, inv.accountId)
+        const accounts = [...new Set(open.flatMap((st) => (st.principal === "*" ? ["*"] : (st.principal?.["AWS"] ?? []))))]
+        return row(r.name, "global", open.length === 0, open.length === 0 ? `No other account may assume role ${r.name} without a condition.` : `Principals of ${accounts.join(", ")} may assume role ${r.name} without any condition.`, {
+          role_arn: r.arn,
+          trusted_accounts: accounts,
+        })
+      }),
+  }),
+  defineCheck({
+    id: "iam_policy_allows_privilege_escalation",
+    service: "iam",
+    title: "Customer managed policies in use should not allow privilege escalation",
+    description: "Finds attached customer managed policies that allow a known privilege-escalation permission set (new policy versions, attaching or writing policies, credentials for other users, passing a role to compute the holder controls, rewriting a role's trust or a function's code).",
+    severity: "high",
+    cis: {},
+    remediation: "Remove the escalation actions, or scope them to resources the holder may not use against itself (specific policy, user and role ARNs; iam:PassRole limited with iam:PassedToService and exact role ARNs).",
+    field_labels: { policy_arn: "Policy ARN", escalation: "Escalation through" },
+    uses: ["iam.authorization_details"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      (inv.iam.customerPolicies ?? [])
+        .filter((p) => p.attachmentCount > 0)
+        .map((p) => {
+          const sets = privilegeEscalationSets(p.document)
+          return row(p.name, "global", sets.length === 0, escalationReason(`Policy ${p.name}`, sets), { policy_arn: p.arn, escalation: sets })
+        }),
+  }),
+  defineCheck({
+    id: "iam_inline_policy_allows_privilege_escalation",
+    service: "iam",
+    title: "Inline policies should not allow privilege escalation",
+    description: "Finds inline policies of users, groups and roles that allow a known privilege-escalation permission set.",
+    severity: "high",
+    cis: {},
+    remediation: "Remove the escalation actions from the inline policy or scope them to resources the holder may not use against itself; prefer a reviewed managed policy.",
+    field_labels: { principal: "Principal", policy_name: "Policy", escalation: "Escalation through" },
+    uses: ["iam.authorization_details"],
+    testedWith: "moto",
+    evaluate: (inv) =>
+      inlinePolicies(inv.iam).map(({ kind, principal, policy }) => {
+        const sets = privilegeEscalationSets(policy.document)
+        return row(`${kind}/${principal}/${policy.name}`, "global", sets.length === 0, escalationReason(`Inline policy ${policy.name} of ${kind} ${principal}`, sets), {
+          principal: `${kind}/${principal}`,
+          policy_name: policy.name,
+          escalation: sets,
+        })
+      }),
   }),
 ]

@@ -10,6 +10,7 @@
 import { Layer } from "effect"
 import { AccountsHandlers } from "./accounts.ts"
 import { AuthHandlers } from "./auth.ts"
+import { ComplianceHandlers } from "./compliance.ts"
 import { FindingsHandlers } from "./findings.ts"
 import { InvitationsHandlers } from "./invitations.ts"
 import { notImplemented } from "./not-implemented.ts"
@@ -31,4 +32,5 @@ export const ApiHandlers = Layer.mergeAll(
   AccountsHandlers,
   ScansHandlers,
   FindingsHandlers,
+  ComplianceHandlers,
 )

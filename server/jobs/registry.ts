@@ -3,8 +3,9 @@
  * `server/scanner/jobs.ts`), then add ONE import line and ONE entry below. API processes create the
  * queues listed here at start, so `JobQueue.send` works before any worker has started.
  */
+import { complianceJobs } from "../compliance/jobs.ts"
 import { mailJobs } from "../mail/jobs.ts"
 import { scanningJobs } from "../scans/jobs.ts"
 import type { AnyJob } from "./queue.ts"
 
-export const jobs: ReadonlyArray<AnyJob> = [...scanningJobs, ...mailJobs]
+export const jobs: ReadonlyArray<AnyJob> = [...scanningJobs, ...mailJobs, ...complianceJobs]

@@ -103,6 +103,22 @@ import {
   ScansQuery,
 } from "./scans.ts"
 import { FindingDetailQuery, FindingListResponse, FindingResponse, FindingsQuery, RemediatePayload, RemediateResponse } from "./findings.ts"
+import {
+  ComplianceAccountsResponse,
+  CreateReportPayload,
+  FrameworkDetailResponse,
+  FrameworkId,
+  FrameworkListResponse,
+  ReportId,
+  ReportResponse,
+  RequirementDetailQuery,
+  RequirementDetailResponse,
+  RequirementId,
+  ScanComplianceResponse,
+  ScanFrameworkResponse,
+  TrendQuery,
+  TrendResponse,
+} from "./compliance.ts"
 
 // ---------------------------------------------------------------------------------------------------
 // system
@@ -487,6 +503,82 @@ export class FindingsGroup extends HttpApiGroup.make("findings")
   .annotateMerge(OpenApi.annotations({ title: "Findings", description: "Findings and remediation (scanning spec §7)." })) {}
 
 // ---------------------------------------------------------------------------------------------------
+// compliance and reports (beyond the spec: issue 14; src/contracts/compliance.ts)
+
+const ScanFrameworkParams = Schema.Struct({ scan_id: ScanId, framework_id: FrameworkId })
+/** The framework CSV (text/csv) and the PDF report (application/pdf), each a byte stream. */
+export const ComplianceCsvFile = HttpApiSchema.StreamUint8Array({ contentType: ["text/csv"] })
+export const ReportPdfFile = HttpApiSchema.StreamUint8Array({ contentType: ["application/pdf"] })
+
+export class ComplianceGroup extends HttpApiGroup.make("compliance")
+  .add(
+    HttpApiEndpoint.get("frameworks", "/api/compliance/frameworks", {
+      success: FrameworkListResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("framework", "/api/compliance/frameworks/:framework_id", {
+      params: { framework_id: FrameworkId },
+      success: FrameworkDetailResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("accounts", "/api/compliance/accounts", {
+      success: ComplianceAccountsResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("trend", "/api/compliance/accounts/:account_id/frameworks/:framework_id/trend", {
+      params: { account_id: AccountId, framework_id: FrameworkId },
+      query: TrendQuery,
+      success: TrendResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("scan", "/api/compliance/scans/:scan_id", {
+      params: { scan_id: ScanId },
+      success: ScanComplianceResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("scanFramework", "/api/compliance/scans/:scan_id/frameworks/:framework_id", {
+      params: ScanFrameworkParams,
+      success: ScanFrameworkResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("requirement", "/api/compliance/scans/:scan_id/frameworks/:framework_id/requirements/:requirement_id", {
+      params: { scan_id: ScanId, framework_id: FrameworkId, requirement_id: RequirementId },
+      query: RequirementDetailQuery,
+      success: RequirementDetailResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("csv", "/api/compliance/scans/:scan_id/frameworks/:framework_id/csv", {
+      params: ScanFrameworkParams,
+      success: ComplianceCsvFile,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    /** Starts the PDF report job (202-like: answers the pending report at once). */
+    HttpApiEndpoint.post("createReport", "/api/compliance/scans/:scan_id/reports", {
+      params: { scan_id: ScanId },
+      payload: CreateReportPayload,
+      success: ReportResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("report", "/api/compliance/reports/:report_id", {
+      params: { report_id: ReportId },
+      success: ReportResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("downloadReport", "/api/compliance/reports/:report_id/download", {
+      params: { report_id: ReportId },
+      success: ReportPdfFile,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Compliance",
+      description:
+        "Frameworks and their requirements, per-scan requirement status and score, an account's trend, the requirement drill-down, the framework CSV and PDF reports made by a job (beyond the spec).",
+    }),
+  ) {}
+
+// ---------------------------------------------------------------------------------------------------
 
 export class Api extends HttpApi.make("cloud-audit")
   .add(SystemGroup)
@@ -499,6 +591,7 @@ export class Api extends HttpApi.make("cloud-audit")
   .add(AccountsGroup)
   .add(ScansGroup)
   .add(FindingsGroup)
+  .add(ComplianceGroup)
   .annotateMerge(
     OpenApi.annotations({
       title: "Cloud Audit API",
@@ -520,5 +613,6 @@ export const GROUP_NAMES = [
   "accounts",
   "scans",
   "findings",
+  "compliance",
 ] as const
 export type GroupName = (typeof GROUP_NAMES)[number]

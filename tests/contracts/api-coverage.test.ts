@@ -69,6 +69,18 @@ const EXTRA_CALLS = [
   "POST /api/accounts/{id}/reveal-secret",
   "GET /api/accounts/external-id",
   "POST /api/scans/{id}/cancel",
+  // compliance and reports (issue 14)
+  "GET /api/compliance/frameworks",
+  "GET /api/compliance/frameworks/{framework_id}",
+  "GET /api/compliance/accounts",
+  "GET /api/compliance/accounts/{account_id}/frameworks/{framework_id}/trend",
+  "GET /api/compliance/scans/{scan_id}",
+  "GET /api/compliance/scans/{scan_id}/frameworks/{framework_id}",
+  "GET /api/compliance/scans/{scan_id}/frameworks/{framework_id}/requirements/{requirement_id}",
+  "GET /api/compliance/scans/{scan_id}/frameworks/{framework_id}/csv",
+  "POST /api/compliance/scans/{scan_id}/reports",
+  "GET /api/compliance/reports/{report_id}",
+  "GET /api/compliance/reports/{report_id}/download",
 ] as const
 
 const spec = OpenApi.fromApi(Api)
@@ -110,7 +122,7 @@ describe("OpenApi.fromApi(Api) lists every spec call", () => {
     expect(Object.keys(Api.groups)).toEqual([...GROUP_NAMES])
     // OpenAPI tags carry the groups' titles.
     expect((spec.tags ?? []).map((t) => t.name)).toEqual([
-      "System", "Auth", "Workspaces", "Team", "Invitations", "Profile", "Cloud providers", "Accounts", "Scans", "Findings",
+      "System", "Auth", "Workspaces", "Team", "Invitations", "Profile", "Cloud providers", "Accounts", "Scans", "Findings", "Compliance",
     ])
   })
 

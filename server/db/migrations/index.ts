@@ -17,6 +17,7 @@ import m0006_results from "./0006_results.ts"
 import m0008_delta from "./0008_delta.ts"
 import m0009_posture from "./0009_posture.ts"
 import m0010_not_evaluated from "./0010_not_evaluated.ts"
+import m0011_compliance from "./0011_compliance.ts"
 
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_platform": m0001_platform,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0008_delta": m0008_delta,
   "0009_posture": m0009_posture,
   "0010_not_evaluated": m0010_not_evaluated,
+  "0011_compliance": m0011_compliance,
 }

@@ -1,0 +1,332 @@
+/**
+ * The PDF compliance report (issue 14 "Reports"), drawn with pdfkit page after page:
+ *   1. cover — workspace, account, provider, scan, dates;
+ *   2. executive summary — failing checks by severity (bar chart) and each framework's requirement statuses and score
+ *      (stacked bars);
+ *   3. per framework — its requirement table by section (id, title, status, failing and muted resources);
+ *   4. failing resources — per failing check: severity, remediation text, the requirements it decides, then every open
+ *      failing resource (id, region, reason; muted ones marked);
+ *   5. muted items — every muted failing resource with its mute rule's reason.
+ *
+ * Memory: pages are not buffered (pdfkit writes a page out when the next one starts), the bytes go to `sink.write` as
+ * they come, and failing resources are read through `source.failingAfter` one keyset page at a time, so a report of any
+ * size holds one page of rows and one chunk of output at once. `sink.checkpoint` is awaited between pages of rows:
+ * that is where the caller writes out what has accumulated and records progress.
+ */
+import PDFDocument from "pdfkit"
+import {
+  REQUIREMENT_STATUS_LABELS,
+  type ComplianceScan,
+  type FailingResource,
+  type RequirementStatus,
+  type ScanFramework,
+} from "../../src/contracts/compliance.ts"
+import type { Severity } from "../../src/contracts/findings.ts"
+import type { CheckInfo } from "./catalogue.ts"
+import type { FindingOutcome } from "./evaluate.ts"
+
+export interface ReportMeta {
+  readonly workspaceName: string
+  readonly scan: ComplianceScan
+  readonly generatedAt: Date
+}
+
+/** A failing check of the scan that decides a requirement of a reported framework. */
+export interface FailingCheck {
+  readonly outcome: FindingOutcome
+  readonly info: CheckInfo | undefined
+  /** "CIS AWS 3.0.0 1.10", … */
+  readonly requirements: ReadonlyArray<string>
+}
+
+export interface ReportSource {
+  readonly meta: ReportMeta
+  readonly frameworks: ReadonlyArray<ScanFramework>
+  /** Failing checks, most severe first. */
+  readonly failingChecks: ReadonlyArray<FailingCheck>
+  /** Open failing rows of a finding after `afterSeq` (keyset), at most `limit`. */
+  readonly failingAfter: (findingId: number, afterSeq: number, limit: number) => Promise<ReadonlyArray<FailingResource>>
+}
+
+export interface ReportSink {
+  readonly write: (chunk: Buffer) => void
+  /** Awaited between pages of rows; `done` is the share of the work done, 0–1. */
+  readonly checkpoint: (done: number) => Promise<void>
+}
+
+export const ROWS_PAGE = 500
+const MAX_CELL = 300
+
+const COLORS = {
+  ink: "#1f2933",
+  muted: "#616e7c",
+  rule: "#cbd2d9",
+  header: "#e4e7eb",
+  passed: "#2f855a",
+  failed: "#c53030",
+  manual: "#718096",
+  not_applicable: "#a0aec0",
+  critical: "#9b2c2c",
+  high: "#c53030",
+  medium: "#dd6b20",
+  low: "#d69e2e",
+} as const
+
+const SEVERITY_ORDER: ReadonlyArray<Severity> = ["critical", "high", "medium", "low"]
+const STATUS_ORDER: ReadonlyArray<RequirementStatus> = ["passed", "failed", "manual", "not_applicable"]
+
+const cell = (value: string): string => (value.length > MAX_CELL ? `${value.slice(0, MAX_CELL - 1)}…` : value)
+
+const fmtDate = (iso: string | null): string => (iso === null ? "—" : `${iso.slice(0, 16).replace("T", " ")} UTC`)
+
+interface Column {
+  readonly header: string
+  readonly width: number
+}
+
+/** Renders the report into `sink`; resolves with the page count. */
+export const renderReport = async (source: ReportSource, sink: ReportSink): Promise<{ readonly pages: number }> => {
+  const doc = new PDFDocument({
+    size: "A4",
+    margins: { top: 64, bottom: 56, left: 48, right: 48 },
+    bufferPages: false,
+    info: {
+      Title: `Compliance report — scan ${source.meta.scan.id}`,
+      Subject: `${source.meta.scan.account_name} (${source.meta.scan.cloud_account_id})`,
+      Creator: "Cloud Audit",
+    },
+  })
+  let pages = 1
+  const ended = new Promise<void>((resolve, reject) => {
+    doc.on("end", () => resolve())
+    doc.on("error", reject)
+  })
+  doc.on("data", (chunk: Buffer) => sink.write(chunk))
+
+  const left = doc.page.margins.left
+  const width = doc.page.width - doc.page.margins.left - doc.page.margins.right
+  const bottom = () => doc.page.height - doc.page.margins.bottom
+
+  const runningHead = () => {
+    const y = doc.y
+    doc.font("Helvetica").fontSize(8).fillColor(COLORS.muted)
+    doc.text(`Compliance report · ${source.meta.scan.account_name} · scan #${source.meta.scan.id} · page ${pages}`, left, 32, {
+      width,
+      align: "right",
+      lineBreak: false,
+    })
+    doc.fillColor(COLORS.ink)
+    doc.y = y
+  }
+  doc.on("pageAdded", () => {
+    pages += 1
+    runningHead()
+    doc.x = left
+    doc.y = doc.page.margins.top
+  })
+
+  const ensure = (height: number): boolean => {
+    if (doc.y + height <= bottom()) return false
+    doc.addPage()
+    return true
+  }
+
+  const heading = (text: string, size = 16) => {
+    ensure(size * 3 + 40)
+    doc.moveDown(0.5)
+    doc.font("Helvetica-Bold").fontSize(size).fillColor(COLORS.ink).text(text, left, doc.y, { width })
+    doc.moveDown(0.3)
+  }
+
+  const paragraph = (text: string, size = 10, color: string = COLORS.ink) => {
+    doc.font("Helvetica").fontSize(size).fillColor(color)
+    ensure(doc.heightOfString(text, { width }) + 4)
+    doc.text(text, left, doc.y, { width })
+    doc.fillColor(COLORS.ink)
+  }
+
+  const tableRow = (columns: ReadonlyArray<Column>, values: ReadonlyArray<string>, options: { bold?: boolean; fill?: string; colors?: ReadonlyArray<string | undefined> } = {}) => {
+    doc.font(options.bold === true ? "Helvetica-Bold" : "Helvetica").fontSize(8)
+    const heights = columns.map((c, i) => doc.heightOfString(cell(values[i] ?? ""), { width: c.width - 6 }))
+    const height = Math.max(...heights) + 6
+    const broke = ensure(height)
+    const y = doc.y
+    if (options.fill !== undefined) doc.rect(left, y, width, height).fill(options.fill)
+    let x = left
+    columns.forEach((c, i) => {
+      doc.fillColor(options.colors?.[i] ?? COLORS.ink).text(cell(values[i] ?? ""), x + 3, y + 3, { width: c.width - 6 })
+      x += c.width
+    })
+    doc.moveTo(left, y + height).lineTo(left + width, y + height).lineWidth(0.5).strokeColor(COLORS.rule).stroke()
+    doc.fillColor(COLORS.ink)
+    doc.x = left
+    doc.y = y + height
+    return broke
+  }
+
+  /** A table: header row repeated on every page it spans. */
+  const table = (columns: ReadonlyArray<Column>) => {
+    const header = () => tableRow(columns, columns.map((c) => c.header), { bold: true, fill: COLORS.header })
+    header()
+    return (values: ReadonlyArray<string>, colors?: ReadonlyArray<string | undefined>) => {
+      doc.font("Helvetica").fontSize(8)
+      const height = Math.max(...columns.map((c, i) => doc.heightOfString(cell(values[i] ?? ""), { width: c.width - 6 }))) + 6
+      if (doc.y + height > bottom()) {
+        doc.addPage()
+        header()
+      }
+      tableRow(columns, values, colors === undefined ? {} : { colors })
+    }
+  }
+
+  const cols = (...spec: ReadonlyArray<readonly [string, number]>): Column[] => spec.map(([header, share]) => ({ header, width: width * share }))
+
+  // 1. Cover -------------------------------------------------------------------------------------------------------
+  const { meta } = source
+  runningHead()
+  doc.y = 180
+  doc.font("Helvetica-Bold").fontSize(28).fillColor(COLORS.ink).text("Compliance report", left, doc.y, { width })
+  doc.moveDown(0.5)
+  doc.font("Helvetica").fontSize(13).fillColor(COLORS.muted).text(source.frameworks.map((f) => `${f.framework.name} v${f.framework.version}`).join("\n"), { width })
+  doc.moveDown(2)
+  const coverRows: ReadonlyArray<readonly [string, string]> = [
+    ["Workspace", meta.workspaceName],
+    ["Account", `${meta.scan.account_name} (${meta.scan.cloud_account_id})`],
+    ["Cloud provider", meta.scan.provider.toUpperCase()],
+    ["Scan", `#${meta.scan.id}`],
+    ["Scan started", fmtDate(meta.scan.scan_start)],
+    ["Scan completed", fmtDate(meta.scan.scan_end)],
+    ["Report generated", fmtDate(meta.generatedAt.toISOString())],
+  ]
+  for (const [label, value] of coverRows) {
+    const y = doc.y
+    doc.font("Helvetica-Bold").fontSize(11).fillColor(COLORS.ink).text(label, left, y, { width: 140 })
+    doc.font("Helvetica").text(value, left + 150, y, { width: width - 150 })
+    doc.moveDown(0.4)
+  }
+
+  // 2. Executive summary ---------------------------------------------------------------------------------------------
+  doc.addPage()
+  heading("Executive summary", 20)
+  const failingBySeverity = new Map<Severity, number>(SEVERITY_ORDER.map((s) => [s, 0]))
+  for (const f of source.failingChecks) if (!f.outcome.muted) failingBySeverity.set(f.outcome.severity, (failingBySeverity.get(f.outcome.severity) ?? 0) + 1)
+  const totalFailing = [...failingBySeverity.values()].reduce((a, b) => a + b, 0)
+  paragraph(
+    `${totalFailing} failing check${totalFailing === 1 ? "" : "s"} decide requirements of the frameworks below. ` +
+      "A requirement fails when one of its checks has an open, unmuted failing resource; it is manual when no check decides it, " +
+      "and not applicable when its checks evaluated no resource in this scan. Score = passed / (passed + failed).",
+  )
+  heading("Failing checks by severity", 13)
+  const maxSeverity = Math.max(1, ...failingBySeverity.values())
+  for (const severity of SEVERITY_ORDER) {
+    ensure(22)
+    const y = doc.y
+    const n = failingBySeverity.get(severity) ?? 0
+    doc.font("Helvetica").fontSize(9).fillColor(COLORS.ink).text(severity[0]!.toUpperCase() + severity.slice(1), left, y + 3, { width: 70 })
+    const barWidth = ((width - 130) * n) / maxSeverity
+    if (n > 0) doc.rect(left + 75, y, barWidth, 14).fill(COLORS[severity])
+    doc.fillColor(COLORS.ink).text(String(n), left + 80 + barWidth, y + 3, { width: 50 })
+    doc.x = left
+    doc.y = y + 20
+  }
+  heading("Frameworks", 13)
+  for (const f of source.frameworks) {
+    ensure(52)
+    const y = doc.y
+    const c = f.counts
+    doc.font("Helvetica-Bold").fontSize(10).fillColor(COLORS.ink)
+      .text(`${f.framework.name} v${f.framework.version} — score ${c.score === null ? "n/a" : `${c.score}%`}`, left, y, { width })
+    const barY = doc.y + 3
+    let x = left
+    for (const status of STATUS_ORDER) {
+      const w = c.total === 0 ? 0 : (width * c[status]) / c.total
+      if (w > 0) doc.rect(x, barY, w, 12).fill(COLORS[status])
+      x += w
+    }
+    doc.font("Helvetica").fontSize(8).fillColor(COLORS.muted).text(
+      STATUS_ORDER.map((s) => `${REQUIREMENT_STATUS_LABELS[s]} ${c[s]}`).join(" · ") + ` · Total ${c.total}`,
+      left,
+      barY + 16,
+      { width },
+    )
+    doc.fillColor(COLORS.ink)
+    doc.x = left
+    doc.y = barY + 32
+  }
+
+  // 3. Requirement tables ----------------------------------------------------------------------------------------------
+  const statusColor = (s: RequirementStatus) => COLORS[s]
+  for (const f of source.frameworks) {
+    doc.addPage()
+    heading(`${f.framework.name} v${f.framework.version}`, 16)
+    paragraph(
+      `Score ${f.counts.score === null ? "n/a" : `${f.counts.score}%`}: ${f.counts.passed} passed, ${f.counts.failed} failed, ${f.counts.manual} manual, ${f.counts.not_applicable} not applicable of ${f.counts.total} requirements.`,
+      9,
+      COLORS.muted,
+    )
+    const titles = new Map(f.sections.map((s) => [s.id, s.title]))
+    let section: string | null = null
+    let row: ((values: ReadonlyArray<string>, colors?: ReadonlyArray<string | undefined>) => void) | null = null
+    const columns = cols(["Id", 0.09], ["Requirement", 0.55], ["Status", 0.14], ["Failing", 0.11], ["Muted", 0.11])
+    for (const r of f.requirements) {
+      if (r.section_id !== section) {
+        section = r.section_id
+        heading(`${section} ${titles.get(section) ?? ""}`.trim(), 11)
+        row = table(columns)
+      }
+      row!(
+        [r.id, r.title, REQUIREMENT_STATUS_LABELS[r.status], String(r.resources_failing), String(r.resources_muted)],
+        [undefined, undefined, statusColor(r.status)],
+      )
+    }
+    await sink.checkpoint(0.1)
+  }
+
+  // 4. Failing resources ---------------------------------------------------------------------------------------------
+  doc.addPage()
+  heading("Failing resources and remediation", 18)
+  if (source.failingChecks.length === 0) paragraph("No check of the reported frameworks failed in this scan.")
+  const totalRows = Math.max(1, source.failingChecks.reduce((n, f) => n + Math.max(0, f.outcome.resources_failing - f.outcome.resources_remediated), 0))
+  let rowsDone = 0
+  const resourceColumns = cols(["Resource", 0.42], ["Region", 0.12], ["Reason", 0.36], ["Muted", 0.1])
+  for (const f of source.failingChecks) {
+    heading(`${f.info?.title ?? f.outcome.check_id}`, 12)
+    paragraph(`${f.outcome.check_id} · ${f.outcome.service_name} · severity ${f.outcome.severity} · ${f.outcome.resources_failing - f.outcome.resources_remediated} failing, ${f.outcome.resources_muted} muted`, 8, COLORS.muted)
+    paragraph(`Requirements: ${f.requirements.join(", ")}`, 8, COLORS.muted)
+    if (f.info !== undefined && f.info.remediation !== "") paragraph(`Remediation: ${f.info.remediation}`, 9)
+    doc.moveDown(0.3)
+    const row = table(resourceColumns)
+    let after = -1
+    for (;;) {
+      const rows = await source.failingAfter(f.outcome.finding_id, after, ROWS_PAGE)
+      for (const r of rows) row([r.resource_id, r.region, r.reason, r.muted ? "muted" : ""])
+      rowsDone += rows.length
+      await sink.checkpoint(0.1 + (0.8 * rowsDone) / totalRows)
+      if (rows.length < ROWS_PAGE) break
+      after = rows[rows.length - 1]!.result_seq
+    }
+  }
+
+  // 5. Muted items ---------------------------------------------------------------------------------------------------
+  doc.addPage()
+  heading("Muted items", 18)
+  const mutedChecks = source.failingChecks.filter((f) => f.outcome.resources_muted > 0)
+  if (mutedChecks.length === 0) paragraph("No failing resource of the reported frameworks is muted.")
+  else {
+    const row = table(cols(["Check", 0.24], ["Resource", 0.36], ["Region", 0.1], ["Mute reason", 0.3]))
+    for (const f of mutedChecks) {
+      let after = -1
+      for (;;) {
+        const rows = await source.failingAfter(f.outcome.finding_id, after, ROWS_PAGE)
+        for (const r of rows) if (r.muted) row([f.outcome.check_id, r.resource_id, r.region, r.muted_reason ?? ""])
+        await sink.checkpoint(0.95)
+        if (rows.length < ROWS_PAGE) break
+        after = rows[rows.length - 1]!.result_seq
+      }
+    }
+  }
+
+  doc.end()
+  await ended
+  return { pages }
+}

@@ -1,0 +1,321 @@
+/**
+ * Compliance and reports (issue 14): frameworks as data (CIS AWS v3.0.0 / v7.0.0, CIS GCP v4.0.0, CIS Azure v3.0.0 /
+ * v4.0.0, AWS Foundational Security Best Practices), each requirement mapped to checks or marked manual; per scan the
+ * status of every requirement (passed, failed, manual, not applicable) with a score; the score's trend over an
+ * account's scans; a drill-down requirement → checks → failing resources; a framework CSV and a PDF report made by a job.
+ *
+ * Status of a requirement in a scan (`requirementStatus`, the one rule the server, the CSV, the PDF and the SPA share):
+ *   manual          — no check maps to it: a person must assess it;
+ *   not_applicable  — its checks did not run in the scan, or evaluated no resource;
+ *   failed          — one of its checks has a failing finding (unremediated failing resources);
+ *   passed          — otherwise.
+ * Score: passed / (passed + failed), as a whole percentage; null when nothing was decided.
+ *
+ * Muting (an accepted risk, issue 13): a muted failing resource stays evidence, shown as muted with its rule's reason,
+ * and requirements count them (`resources_muted`); a check whose every open failing resource is muted does not fail
+ * its requirements.
+ */
+import { Schema } from "effect"
+import { Count, NullableTimestamp, Pagination, Timestamp, withData } from "./common.ts"
+import { FindingStatus, Severity } from "./findings.ts"
+import { AccountId, FindingId, ScanId } from "./ids.ts"
+
+const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
+
+export const ReportId = PositiveInt.pipe(Schema.brand("ReportId"))
+export type ReportId = typeof ReportId.Type
+
+/** "cis-aws-3.0.0", "aws-fsbp", … */
+export const FrameworkId = Schema.String.check(Schema.isPattern(/^[a-z0-9][a-z0-9.-]{0,63}$/)).annotate({
+  description: "Framework id, e.g. cis-aws-3.0.0",
+})
+export type FrameworkId = typeof FrameworkId.Type
+
+/** A requirement id as the framework numbers it ("1.10", "2.1.4", "IAM.1"). */
+export const RequirementId = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/))
+export type RequirementId = typeof RequirementId.Type
+
+export const COMPLIANCE_PROVIDERS = ["aws", "gcp", "azure"] as const
+export const ComplianceProvider = Schema.Literals(COMPLIANCE_PROVIDERS)
+export type ComplianceProvider = typeof ComplianceProvider.Type
+
+export const REQUIREMENT_STATUSES = ["passed", "failed", "manual", "not_applicable"] as const
+export const RequirementStatus = Schema.Literals(REQUIREMENT_STATUSES)
+export type RequirementStatus = typeof RequirementStatus.Type
+
+/** How the benchmark itself classes the requirement (CIS "Automated" / "Manual"). */
+export const Assessment = Schema.Literals(["automated", "manual"])
+export type Assessment = typeof Assessment.Type
+
+export const Framework = Schema.Struct({
+  id: FrameworkId,
+  name: Schema.String,
+  version: Schema.String,
+  provider: ComplianceProvider,
+  cloud_provider_id: PositiveInt,
+  description: Schema.String,
+  requirements_total: Count,
+  /** Requirements with at least one mapped check. */
+  requirements_mapped: Count,
+  /** Requirements without a check (always "manual" in a scan). */
+  requirements_manual: Count,
+})
+export type Framework = typeof Framework.Type
+
+export const FrameworkSection = Schema.Struct({
+  id: Schema.String,
+  title: Schema.String,
+  /** Null for a top-level section. */
+  parent_id: Schema.NullOr(Schema.String),
+})
+export type FrameworkSection = typeof FrameworkSection.Type
+
+export const Requirement = Schema.Struct({
+  id: RequirementId,
+  section_id: Schema.String,
+  title: Schema.String,
+  assessment: Assessment,
+  /** Check ids that decide it; empty for a manual requirement. */
+  checks: Schema.Array(Schema.String),
+  /** Why no check decides it (manual requirements only). */
+  manual_reason: Schema.NullOr(Schema.String),
+})
+export type Requirement = typeof Requirement.Type
+
+export const FrameworkListResponse = withData(Schema.Array(Framework))
+export type FrameworkListResponse = typeof FrameworkListResponse.Type
+
+export const FrameworkDetail = Schema.Struct({
+  framework: Framework,
+  sections: Schema.Array(FrameworkSection),
+  requirements: Schema.Array(Requirement),
+})
+export type FrameworkDetail = typeof FrameworkDetail.Type
+export const FrameworkDetailResponse = withData(FrameworkDetail)
+
+// ---------------------------------------------------------------------------------------------------
+// Per scan
+
+export const StatusCounts = Schema.Struct({
+  passed: Count,
+  failed: Count,
+  manual: Count,
+  not_applicable: Count,
+  total: Count,
+  /** passed / (passed + failed) as a whole percentage; null when no requirement was decided. */
+  score: Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100 }))),
+})
+export type StatusCounts = typeof StatusCounts.Type
+
+/** The scan a compliance answer is about. */
+export const ComplianceScan = Schema.Struct({
+  id: ScanId,
+  account_id: AccountId,
+  account_name: Schema.String,
+  cloud_account_id: Schema.String,
+  provider: ComplianceProvider,
+  scan_start: Timestamp,
+  scan_end: NullableTimestamp,
+})
+export type ComplianceScan = typeof ComplianceScan.Type
+
+export const FrameworkSummary = Schema.Struct({ framework: Framework, counts: StatusCounts })
+export type FrameworkSummary = typeof FrameworkSummary.Type
+
+export const ScanComplianceResponse = withData(Schema.Struct({ scan: ComplianceScan, frameworks: Schema.Array(FrameworkSummary) }))
+export type ScanComplianceResponse = typeof ScanComplianceResponse.Type
+
+export const RequirementResult = Schema.Struct({
+  id: RequirementId,
+  section_id: Schema.String,
+  title: Schema.String,
+  assessment: Assessment,
+  status: RequirementStatus,
+  manual_reason: Schema.NullOr(Schema.String),
+  checks_total: Count,
+  checks_failed: Count,
+  resources_checked: Count,
+  /** Failing and not remediated. */
+  resources_failing: Count,
+  /** Of `resources_failing`, how many are muted. */
+  resources_muted: Count,
+})
+export type RequirementResult = typeof RequirementResult.Type
+
+export const ScanFramework = Schema.Struct({
+  scan: ComplianceScan,
+  framework: Framework,
+  sections: Schema.Array(FrameworkSection),
+  counts: StatusCounts,
+  requirements: Schema.Array(RequirementResult),
+})
+export type ScanFramework = typeof ScanFramework.Type
+export const ScanFrameworkResponse = withData(ScanFramework)
+export type ScanFrameworkResponse = typeof ScanFrameworkResponse.Type
+
+export const RequirementCheck = Schema.Struct({
+  check_id: Schema.String,
+  title: Schema.String,
+  severity: Severity,
+  /** The scan's finding of this check; null when the check did not run in the scan. */
+  finding_id: Schema.NullOr(FindingId),
+  status: Schema.NullOr(FindingStatus),
+  service_name: Schema.NullOr(Schema.String),
+  resources_checked: Count,
+  resources_failing: Count,
+  resources_remediated: Count,
+  resources_muted: Count,
+})
+export type RequirementCheck = typeof RequirementCheck.Type
+
+export const FailingResource = Schema.Struct({
+  finding_id: FindingId,
+  check_id: Schema.String,
+  /** The row's position in its finding (as on the finding page). */
+  result_seq: Count,
+  resource_id: Schema.String,
+  region: Schema.String,
+  reason: Schema.String,
+  muted: Schema.Boolean,
+  /** The mute rule's reason, when muted. */
+  muted_reason: Schema.NullOr(Schema.String),
+})
+export type FailingResource = typeof FailingResource.Type
+
+export const RequirementDetail = Schema.Struct({
+  scan: ComplianceScan,
+  framework: Framework,
+  requirement: RequirementResult,
+  checks: Schema.Array(RequirementCheck),
+  failing: Schema.Array(FailingResource),
+  failing_pagination: Pagination,
+})
+export type RequirementDetail = typeof RequirementDetail.Type
+export const RequirementDetailResponse = withData(RequirementDetail)
+export type RequirementDetailResponse = typeof RequirementDetailResponse.Type
+
+/** Query integers are coerced from their string form by the HttpApi builder, as in the other groups. */
+const QueryInt = (min: number, max: number) => Schema.Int.check(Schema.isBetween({ minimum: min, maximum: max }))
+
+export const COMPLIANCE_FAILING_PAGE_SIZE = 25
+export const RequirementDetailQuery = Schema.Struct({
+  page: Schema.optionalKey(QueryInt(1, 1_000_000)),
+  page_size: Schema.optionalKey(QueryInt(1, 200)),
+})
+export type RequirementDetailQuery = typeof RequirementDetailQuery.Type
+
+// ---------------------------------------------------------------------------------------------------
+// Per account
+
+export const ComplianceAccount = Schema.Struct({
+  account_id: AccountId,
+  account_name: Schema.String,
+  cloud_account_id: Schema.String,
+  provider: ComplianceProvider,
+  /** The latest completed scan; null when the account has none yet. */
+  latest_scan_id: Schema.NullOr(ScanId),
+  latest_scan_end: NullableTimestamp,
+  completed_scans: Count,
+})
+export type ComplianceAccount = typeof ComplianceAccount.Type
+export const ComplianceAccountsResponse = withData(Schema.Array(ComplianceAccount))
+export type ComplianceAccountsResponse = typeof ComplianceAccountsResponse.Type
+
+export const TrendPoint = Schema.Struct({ scan_id: ScanId, scan_end: Timestamp, counts: StatusCounts })
+export type TrendPoint = typeof TrendPoint.Type
+export const TREND_DEFAULT_LIMIT = 20
+export const TrendQuery = Schema.Struct({ limit: Schema.optionalKey(QueryInt(1, 100)) })
+export const TrendResponse = withData(
+  Schema.Struct({ account_id: AccountId, framework_id: FrameworkId, points: Schema.Array(TrendPoint) }),
+)
+export type TrendResponse = typeof TrendResponse.Type
+
+// ---------------------------------------------------------------------------------------------------
+// Reports
+
+export const REPORT_STATUSES = ["pending", "running", "completed", "failed"] as const
+export const ReportStatus = Schema.Literals(REPORT_STATUSES)
+export type ReportStatus = typeof ReportStatus.Type
+
+export const Report = Schema.Struct({
+  id: ReportId,
+  scan_id: ScanId,
+  framework_ids: Schema.Array(FrameworkId),
+  status: ReportStatus,
+  /** 0–100. */
+  progress: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100 })),
+  pages: Schema.NullOr(Count),
+  bytes: Schema.NullOr(Count),
+  error: Schema.NullOr(Schema.String),
+  created_at: Timestamp,
+  finished_at: NullableTimestamp,
+})
+export type Report = typeof Report.Type
+export const ReportResponse = withData(Report)
+export type ReportResponse = typeof ReportResponse.Type
+
+/** Frameworks to include (default: every framework of the scan's provider). */
+export const CreateReportPayload = Schema.Struct({
+  framework_ids: Schema.optionalKey(Schema.Array(FrameworkId).check(Schema.isMinLength(1), Schema.isMaxLength(10))),
+})
+export type CreateReportPayload = typeof CreateReportPayload.Type
+
+export const REPORT_CONTENT_TYPE = "application/pdf"
+export const COMPLIANCE_CSV_CONTENT_TYPE = "text/csv"
+
+/** Download names: `scan-<id>-<framework>-compliance.csv`, `scan-<id>-compliance-report.pdf`. */
+export const complianceCsvFileName = (scanId: number, frameworkId: string): string => `scan-${scanId}-${frameworkId}-compliance.csv`
+export const reportFileName = (scanId: number): string => `scan-${scanId}-compliance-report.pdf`
+
+// ---------------------------------------------------------------------------------------------------
+// The rule (shared by server, CSV, PDF and SPA)
+
+/** What `requirementStatus` needs to know about one mapped check's finding in the scan. */
+export interface CheckOutcome {
+  readonly status: FindingStatus
+  readonly resources_checked: number
+  /** Every open failing resource of the finding is muted. */
+  readonly muted: boolean
+}
+
+export const requirementStatus = (mappedChecks: number, outcomes: ReadonlyArray<CheckOutcome>): RequirementStatus => {
+  if (mappedChecks === 0) return "manual"
+  if (outcomes.some((o) => o.status === "fail" && !o.muted)) return "failed"
+  if (outcomes.length === 0 || outcomes.every((o) => o.resources_checked === 0)) return "not_applicable"
+  return "passed"
+}
+
+export const scoreOf = (passed: number, failed: number): number | null =>
+  passed + failed === 0 ? null : Math.floor((100 * passed) / (passed + failed))
+
+export const countStatuses = (statuses: ReadonlyArray<RequirementStatus>): StatusCounts => {
+  const n = (s: RequirementStatus) => statuses.filter((x) => x === s).length
+  const passed = n("passed")
+  const failed = n("failed")
+  return { passed, failed, manual: n("manual"), not_applicable: n("not_applicable"), total: statuses.length, score: scoreOf(passed, failed) }
+}
+
+export const REQUIREMENT_STATUS_LABELS: Readonly<Record<RequirementStatus, string>> = {
+  passed: "Passed",
+  failed: "Failed",
+  manual: "Manual",
+  not_applicable: "Not applicable",
+}
+
+/** The compliance area's answers (errors in the catalogue shape; texts here, beside the calls that use them). */
+export const ComplianceMessages = {
+  frameworkNotFound: "Framework not found",
+  frameworkNotForProvider: "This framework does not apply to the scan's cloud provider",
+  requirementNotFound: "Requirement not found in this framework",
+  scanNotFound: "Scan not found",
+  accountNotFound: "Account not found",
+  scanNotCompleted: "Compliance is available once the scan has completed",
+  reportNotFound: "Report not found",
+  reportNotReady: "The report is not ready yet",
+  reportQueued: "Report generation started",
+  reportFailed: "The report could not be generated",
+  loadFailed: "Failed to load compliance",
+  csvFailed: "Failed to download the compliance CSV",
+  reportRequestFailed: "Failed to start the report",
+  downloadFailed: "Failed to download the report",
+} as const

@@ -29,6 +29,7 @@ import { transferChecks } from "./checks/managed.ts"
 import { ssmChecks } from "./checks/managed.ts"
 import { cognitoChecks } from "./checks/managed.ts"
 import { mqChecks } from "./checks/managed.ts"
+import { kafkaChecks, organizationsChecks, route53Checks, sesChecks, wafv2Checks } from "./checks/edge.ts"
 import { dmsChecks } from "./checks/managed.ts"
 import { emrChecks } from "./checks/fleet.ts"
 import { sagemakerChecks } from "./checks/fleet.ts"
@@ -108,6 +109,11 @@ export const awsServices: ReadonlyArray<AwsServiceInfo> = [
   { id: "elasticache", name: "ElastiCache", global: false },
   { id: "opensearch", name: "OpenSearch", global: false },
   { id: "apigateway", name: "API Gateway", global: false },
+  { id: "organizations", name: "Organizations", global: true },
+  { id: "route53", name: "Route 53", global: true },
+  { id: "wafv2", name: "WAF", global: false },
+  { id: "kafka", name: "MSK (Kafka)", global: false },
+  { id: "ses", name: "SES", global: false },
 ]
 
 export const awsChecks: ReadonlyArray<AwsCheck> = [
@@ -140,6 +146,11 @@ export const awsChecks: ReadonlyArray<AwsCheck> = [
   ...ssmChecks,
   ...cognitoChecks,
   ...mqChecks,
+  ...organizationsChecks,
+  ...route53Checks,
+  ...wafv2Checks,
+  ...kafkaChecks,
+  ...sesChecks,
   ...dmsChecks,
   ...emrChecks,
   ...sagemakerChecks,

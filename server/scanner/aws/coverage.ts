@@ -1045,6 +1045,49 @@ cloudsploit ssm ssmManagedInstances high
 cloudsploit ssm ssmSessionDuration low
 cloudsploit transfer transferLoggingEnabled medium
 cloudsploit transfer transferPrivateLinkInUse medium
+prowler kafka kafka_cluster_encryption_at_rest_uses_cmk medium
+prowler kafka kafka_cluster_enhanced_monitoring_enabled medium
+prowler kafka kafka_cluster_in_transit_encryption_enabled high
+prowler kafka kafka_cluster_is_public critical
+prowler kafka kafka_cluster_mutual_tls_authentication_enabled high
+prowler kafka kafka_cluster_unrestricted_access_disabled critical
+prowler kafka kafka_cluster_uses_latest_version medium
+prowler kafka kafka_connector_in_transit_encryption_enabled high
+prowler organizations organizations_account_part_of_organizations medium
+prowler organizations organizations_delegated_administrators critical
+prowler organizations organizations_opt_out_ai_services_policy medium
+prowler organizations organizations_scp_check_deny_regions high
+prowler organizations organizations_tags_policies_enabled_and_attached low
+prowler route53 route53_dangling_ip_subdomain_takeover high
+prowler route53 route53_domains_privacy_protection_enabled medium
+prowler route53 route53_domains_transferlock_enabled high
+prowler route53 route53_public_hosted_zones_cloudwatch_logging_enabled medium
+prowler ses ses_identity_dkim_enabled medium
+prowler ses ses_identity_not_publicly_accessible high
+prowler wafv2 wafv2_webacl_logging_enabled medium
+prowler wafv2 wafv2_webacl_rule_logging_enabled medium
+prowler wafv2 wafv2_webacl_with_rules high
+cloudsploit kafka mskClusterCBEncryption low
+cloudsploit kafka mskClusterEncryptionAtRest high
+cloudsploit kafka mskClusterEncryptionInTransit medium
+cloudsploit kafka mskClusterPublicAccess medium
+cloudsploit kafka mskClusterUnauthAccess medium
+cloudsploit organizations enableAllFeatures medium
+cloudsploit organizations organizationInvite medium
+cloudsploit route53 danglingDnsRecords high
+cloudsploit route53 domainAutoRenew high
+cloudsploit route53 domainExpiry high
+cloudsploit route53 domainTransferLock medium
+cloudsploit route53 privacyProtection low
+cloudsploit route53 route53InUse low
+cloudsploit route53 senderPolicyFwInUse medium
+cloudsploit route53 senderPolicyFwRecordPresent medium
+cloudsploit ses dkimEnabled low
+cloudsploit ses emailMessagesEncrypted high
+cloudsploit wafv2 aclRulesDefaultAction medium
+cloudsploit wafv2 wafv2CloudwatchMetricsEnabled medium
+cloudsploit wafv2 wafv2InUse medium
+cloudsploit wafv2 wafv2WebAclLoggingEnabled medium
 `
 
 /** Peer ids answered by a check of ours with another id. */
@@ -1462,6 +1505,19 @@ const COVERED_BY: Readonly<Record<string, string>> = {
   ssmEncryptedParameters: "ssm_parameter_secrets_are_secure_strings",
   transfer_server_in_transit_encryption_enabled: "transfer_server_no_ftp",
   transferLoggingEnabled: "transfer_server_logging",
+  kafka_cluster_is_public: "kafka_cluster_not_publicly_accessible",
+  mskClusterCBEncryption: "kafka_cluster_in_transit_encryption_enabled",
+  mskClusterEncryptionAtRest: "kafka_cluster_encryption_at_rest_uses_cmk",
+  mskClusterEncryptionInTransit: "kafka_cluster_in_transit_encryption_enabled",
+  mskClusterPublicAccess: "kafka_cluster_not_publicly_accessible",
+  mskClusterUnauthAccess: "kafka_cluster_unrestricted_access_disabled",
+  enableAllFeatures: "organizations_all_features_enabled",
+  senderPolicyFwRecordPresent: "route53_public_zone_mail_spf_record",
+  senderPolicyFwInUse: "route53_public_zone_mail_spf_record",
+  dkimEnabled: "ses_identity_dkim_enabled",
+  wafv2CloudwatchMetricsEnabled: "wafv2_webacl_cloudwatch_metrics_enabled",
+  wafv2_webacl_rule_logging_enabled: "wafv2_webacl_cloudwatch_metrics_enabled",
+  wafv2WebAclLoggingEnabled: "wafv2_webacl_logging_enabled",
 }
 /** Why we do not make a peer's decision; a rule applies to the ids its pattern matches (first rule wins). */
 const REASONS = [

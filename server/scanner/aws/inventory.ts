@@ -52,6 +52,9 @@ import { collectRedshift, redshiftResourceTypes, type RedshiftInventory } from "
 import { collectElastiCache, elasticacheResourceTypes, type ElastiCacheInventory } from "./collectors/elasticache.ts"
 import { collectOpenSearch, opensearchResourceTypes, type OpenSearchInventory } from "./collectors/opensearch.ts"
 import { collectApiGateway, apigatewayResourceTypes, type ApiGatewayInventory } from "./collectors/apigateway.ts"
+import { collectRoute53, collectSes, collectWafv2, route53ResourceTypes, sesResourceTypes, wafv2ResourceTypes, type Route53Inventory, type SesInventory, type Wafv2Inventory } from "./collectors/edge.ts"
+import { collectOrganizations, organizationsResourceTypes, type OrganizationsInventory } from "./collectors/governance.ts"
+import { collectKafka, kafkaResourceTypes, type KafkaInventory } from "./collectors/kafka.ts"
 
 export interface Inventories {
   readonly account: AccountInventory
@@ -101,6 +104,11 @@ export interface Inventories {
   readonly transfer: TransferInventory
   readonly cloudfront: CloudFrontInventory
   readonly sqs: SqsInventory
+  readonly route53: Route53Inventory
+  readonly wafv2: Wafv2Inventory
+  readonly ses: SesInventory
+  readonly organizations: OrganizationsInventory
+  readonly kafka: KafkaInventory
 }
 
 export type CollectorKey = keyof Inventories
@@ -153,6 +161,11 @@ export const collectors: { readonly [K in CollectorKey]: (ctx: CollectContext) =
   transfer: collectTransfer,
   cloudfront: collectCloudFront,
   sqs: collectSqs,
+  route53: collectRoute53,
+  wafv2: collectWafv2,
+  ses: collectSes,
+  organizations: collectOrganizations,
+  kafka: collectKafka,
 }
 
 export const resourceTypes = [
@@ -203,6 +216,11 @@ export const resourceTypes = [
   ...transferResourceTypes,
   ...cloudfrontResourceTypes,
   ...sqsResourceTypes,
+  ...route53ResourceTypes,
+  ...wafv2ResourceTypes,
+  ...sesResourceTypes,
+  ...organizationsResourceTypes,
+  ...kafkaResourceTypes,
 ] as const
 
 export type ResourceType = (typeof resourceTypes)[number]

@@ -70,7 +70,7 @@ export class ScanSetupError extends Error {
 const regionPattern = /^[a-z]{2}(-[a-z]+)+-\d+$/
 
 /** Collectors that read global APIs once (from the home region) rather than per region. */
-const globalCollectors: ReadonlySet<CollectorKey> = new Set<CollectorKey>(["iam", "s3", "account", "cloudfront"])
+const globalCollectors: ReadonlySet<CollectorKey> = new Set<CollectorKey>(["iam", "s3", "account", "cloudfront", "route53", "organizations"])
 
 export async function scanService(input: ScanServiceInput): Promise<ScanServiceResult> {
   const started = Date.now()

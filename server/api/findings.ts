@@ -9,7 +9,7 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../src/contracts/api.ts"
 import { NotFound } from "../../src/contracts/errors.ts"
-import { FINDING_OUTCOMES } from "../../src/contracts/findings.ts"
+import { FINDING_LIST_FILTERS } from "../../src/contracts/findings.ts"
 import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { DetailPaging, PageSizes } from "../../src/contracts/constants.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
@@ -24,7 +24,7 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
   handlers
     .handle("list", ({ request, query }) =>
       Effect.gen(function* () {
-        const statuses = yield* parseFilter(query.status, FINDING_OUTCOMES, ScanningServerMessages.invalidStatusFilter, "query.status")
+        const statuses = yield* parseFilter(query.status, FINDING_LIST_FILTERS, ScanningServerMessages.invalidStatusFilter, "query.status")
         return yield* scoped(request, READ, (ctx) =>
           Effect.gen(function* () {
             const found = yield* scanAndService(ctx.workspaceId, query.scan_id, query.service_id)

@@ -14,6 +14,7 @@ import { ComplianceHandlers } from "./compliance.ts"
 import { FindingsHandlers } from "./findings.ts"
 import { InvitationsHandlers } from "./invitations.ts"
 import { notImplemented } from "./not-implemented.ts"
+import { PostureHandlers } from "./posture.ts"
 import { ProfileHandlers } from "./profile.ts"
 import { ProvidersHandlers } from "./providers.ts"
 import { ScansHandlers } from "./scans.ts"
@@ -32,5 +33,6 @@ export const ApiHandlers = Layer.mergeAll(
   AccountsHandlers,
   ScansHandlers,
   FindingsHandlers,
+  PostureHandlers,
   ComplianceHandlers,
 )

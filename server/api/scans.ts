@@ -14,7 +14,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "../../src/contracts/api.ts"
 import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.ts"
-import { FINDING_OUTCOMES, SEVERITIES } from "../../src/contracts/findings.ts"
+import { FINDING_LIST_FILTERS, SEVERITIES } from "../../src/contracts/findings.ts"
 import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { DEFAULT_SCANS_QUERY, EXPORT_CONTENT_TYPES, exportFileName, splitFilter } from "../../src/contracts/scans.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
@@ -66,7 +66,7 @@ export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
         })))
     .handle("export", ({ request, params, query }) =>
       Effect.gen(function* () {
-        const statuses = yield* parseFilter(query.status, FINDING_OUTCOMES, ScanningServerMessages.invalidStatusFilter, "query.status")
+        const statuses = yield* parseFilter(query.status, FINDING_LIST_FILTERS, ScanningServerMessages.invalidStatusFilter, "query.status")
         const severities = yield* parseFilter(query.severity, SEVERITIES, ScanningServerMessages.invalidSeverityFilter, "query.severity")
         const ctx = yield* scoped(request, READ, (ctx) =>
           Effect.gen(function* () {

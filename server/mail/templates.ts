@@ -4,7 +4,7 @@
  * Values that come from users (names, workspace names) are HTML-escaped in the HTML part.
  */
 
-export type MailKind = "verification" | "password_reset" | "invitation" | "added_to_workspace" | "password_changed"
+export type MailKind = "verification" | "password_reset" | "invitation" | "added_to_workspace" | "password_changed" | "scan_digest"
 
 export interface MailMessage {
   readonly kind: MailKind
@@ -163,5 +163,65 @@ export const passwordChangedMail = (p: {
       escapeHtml(what),
       "If this was not you, reset your password immediately from the sign-in page.",
     ], { label: "Sign in", href }),
+  }
+}
+
+/** One severity's line of a scan digest. */
+export interface DigestCounts {
+  readonly severity: string
+  readonly newFailing: number
+  readonly fixed: number
+  readonly stillFailing: number
+}
+
+/**
+ * The email after a completed scan (issue 13 "Digest"): the account, new failing / fixed / still failing resources by
+ * severity (muted ones left out), and the top new failing checks with links to their findings.
+ */
+export const scanDigestMail = (p: {
+  origin: string
+  to: string
+  firstName?: string | undefined
+  workspaceName: string
+  accountName: string
+  scanId: number
+  counts: ReadonlyArray<DigestCounts>
+  topNew: ReadonlyArray<{ readonly findingId: number; readonly title: string; readonly severity: string; readonly resources: number }>
+}): MailMessage => {
+  const scanHref = link(p.origin, `/dashboard/scans/${p.scanId}`, {})
+  const findingHref = (id: number) => link(p.origin, `/dashboard/scans/${p.scanId}/findings/${id}`, {})
+  const total = (k: "newFailing" | "fixed" | "stillFailing") => p.counts.reduce((n, c) => n + c[k], 0)
+  const summary = `${total("newFailing")} new failing, ${total("fixed")} fixed, ${total("stillFailing")} still failing`
+  const lines = p.counts.map((c) => `${c.severity}: ${c.newFailing} new failing, ${c.fixed} fixed, ${c.stillFailing} still failing`)
+  const top = p.topNew.map((t) => `- [${t.severity}] ${t.title} (${t.resources} new): ${findingHref(t.findingId)}`)
+  const cell = (v: string | number) => `<td style="padding:4px 8px;border-bottom:1px solid #e5e7eb">${escapeHtml(String(v))}</td>`
+  const table =
+    "<table style=\"border-collapse:collapse\"><tr><th align=\"left\">Severity</th><th>New failing</th><th>Fixed</th><th>Still failing</th></tr>" +
+    p.counts.map((c) => `<tr>${cell(c.severity)}${cell(c.newFailing)}${cell(c.fixed)}${cell(c.stillFailing)}</tr>`).join("") +
+    "</table>"
+  const topHtml = p.topNew.length === 0
+    ? "No new failing checks."
+    : "Top new failing checks:<br>" + p.topNew.map((t) =>
+        `<a href="${escapeHtml(findingHref(t.findingId))}">${escapeHtml(`[${t.severity}] ${t.title}`)}</a> (${t.resources} new)`).join("<br>")
+  return {
+    kind: "scan_digest",
+    to: p.to,
+    subject: `Scan of ${p.accountName}: ${summary}`,
+    links: [scanHref, ...p.topNew.map((t) => findingHref(t.findingId))],
+    text: [
+      greeting(p.firstName), "",
+      `The scan of ${p.accountName} in the workspace "${p.workspaceName}" has completed: ${summary}.`, "",
+      ...lines, "",
+      ...(top.length === 0 ? ["No new failing checks."] : ["Top new failing checks:", ...top]), "",
+      `Open the scan: ${scanHref}`, "",
+      "You receive this email because you turned on scan digests in your profile.", "",
+    ].join("\n"),
+    html: layout(`Scan of ${p.accountName}`, [
+      escapeHtml(greeting(p.firstName)),
+      `The scan of <strong>${escapeHtml(p.accountName)}</strong> in the workspace <strong>${escapeHtml(p.workspaceName)}</strong> has completed: ${escapeHtml(summary)}.`,
+      table,
+      topHtml,
+      "<span style=\"font-size:12px;color:#6b7280\">You receive this email because you turned on scan digests in your profile.</span>",
+    ], { label: "Open the scan", href: scanHref }),
   }
 }

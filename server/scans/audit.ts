@@ -17,12 +17,19 @@ export type ScanningAuditAction =
   | "remediation.requested"
   | "remediation.succeeded"
   | "remediation.failed"
+  | "mute_rule.created"
+  | "mute_rule.updated"
+  | "mute_rule.deleted"
+  | "mute_rule.expired"
+  | "schedule.updated"
+  | "schedule.scan_started"
+  | "schedule.scan_skipped"
 
 export interface ScanningAuditEntry {
   readonly action: ScanningAuditAction
   readonly workspaceId: number
   readonly actorUserId?: number | null | undefined
-  readonly targetType: "account" | "scan" | "finding"
+  readonly targetType: "account" | "scan" | "finding" | "mute_rule"
   readonly targetId: number
   readonly details?: Record<string, unknown>
   readonly ip?: string | undefined

@@ -42,6 +42,8 @@ export interface FindingRow {
   readonly resources_remediated: number
   readonly resources_new: number
   readonly resources_fixed: number
+  readonly resources_muted: number
+  readonly muted: boolean
 }
 
 export const toFinding = (r: FindingRow, details: ReadonlyArray<DetailRow> = []): Finding => ({
@@ -69,6 +71,8 @@ export const toFinding = (r: FindingRow, details: ReadonlyArray<DetailRow> = [])
   resources_remediated: r.resources_remediated,
   resources_new: r.resources_new,
   resources_fixed: r.resources_fixed,
+  resources_muted: r.resources_muted,
+  muted: r.muted,
 })
 
 export interface FindingFilter {
@@ -84,23 +88,36 @@ const SEVERITY_ORDER = `CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 
 const selectFindings = (sql: SqlClient.SqlClient, extra = sql``) => sql`
   SELECT f.id, f.scan_id, f.service_id, cs.name AS service_name, f.check_id, f.severity, f.status, f.title, f.description,
          f.policy_check, f.remediation, f.field_labels, f.compliance, f.created_at, f.not_evaluated_reason,
-         f.resources_checked, f.resources_failing, f.resources_remediated, f.resources_new, f.resources_fixed, a.account_name, a.cloud_account_id, a.cloud_provider_id::int AS cloud_provider_id${extra}
+         f.resources_checked, f.resources_failing, f.resources_remediated, f.resources_new, f.resources_fixed, f.resources_muted, f.muted, a.account_name, a.cloud_account_id, a.cloud_provider_id::int AS cloud_provider_id${extra}
   FROM findings f
   JOIN cloud_services cs ON cs.id = f.service_id
   JOIN scans s ON s.id = f.scan_id
   JOIN accounts a ON a.id = s.account_id`
+
+/**
+ * The list's status filter: outcomes, where `fail` means failing and not muted, and `muted` means failing with every
+ * open failing row muted (issue 13).
+ */
+const statusClause = (sql: SqlClient.SqlClient, statuses: ReadonlyArray<string>) => {
+  const plain = statuses.filter((s) => s !== "fail" && s !== "muted")
+  return sql.or([
+    ...(plain.length === 0 ? [] : [sql`f.status IN ${sql.in(plain)}`]),
+    ...(statuses.includes("fail") ? [sql`(f.status = 'fail' AND NOT f.muted)`] : []),
+    ...(statuses.includes("muted") ? [sql`(f.status = 'fail' AND f.muted)`] : []),
+  ])
+}
 
 const filterClause = (sql: SqlClient.SqlClient, workspaceId: number, scanId: number, filter: FindingFilter) =>
   sql.and([
     sql`f.workspace_id = ${workspaceId}`,
     sql`f.scan_id = ${scanId}`,
     ...(filter.serviceId === undefined ? [] : [sql`f.service_id = ${filter.serviceId}`]),
-    ...(filter.statuses === undefined || filter.statuses.length === 0 ? [] : [sql`f.status IN ${sql.in(filter.statuses)}`]),
+    ...(filter.statuses === undefined || filter.statuses.length === 0 ? [] : [statusClause(sql, filter.statuses)]),
     ...(filter.severities === undefined || filter.severities.length === 0 ? [] : [sql`f.severity IN ${sql.in(filter.severities)}`]),
     ...(filter.newOnly === true ? [sql`f.resources_new > 0`] : []),
   ])
 
-/** Failed findings first (then remediated, not evaluated, passed), then by severity, then by id (a stable order for paging). */
+/** Failed findings first (then muted, remediated, not evaluated, passed), then by severity, then by id (a stable order for paging). */
 export const listFindings = Effect.fn("FindingsStore.list")(function* (
   workspaceId: number,
   scanId: number,
@@ -113,7 +130,8 @@ export const listFindings = Effect.fn("FindingsStore.list")(function* (
   // The total comes with the page (a window count before LIMIT); only a page past the end needs its own count.
   const rows = yield* sql<FindingRow & { total_count: number }>`${selectFindings(sql, sql`, count(*) OVER ()::int AS total_count`)}
     WHERE ${where}
-    ORDER BY CASE f.status WHEN 'fail' THEN 0 WHEN 'remediated' THEN 1 WHEN 'not_evaluated' THEN 2 ELSE 3 END, ${sql.literal(SEVERITY_ORDER)}, f.id
+    ORDER BY CASE WHEN f.status = 'fail' AND NOT f.muted THEN 0 WHEN f.status = 'fail' THEN 1 WHEN f.status = 'remediated' THEN 2
+                  WHEN f.status = 'not_evaluated' THEN 3 ELSE 4 END, ${sql.literal(SEVERITY_ORDER)}, f.id
     LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`
   const total = rows[0]?.total_count
     ?? (page === 1 ? 0 : (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM findings f WHERE ${where}`)[0]!.n)
@@ -137,7 +155,7 @@ const containsPattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)
 /** One page of a finding's rows (see the module comment) and how many rows the filter matches. */
 export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
   workspaceId: number,
-  finding: Pick<FindingRow, "id" | "resources_checked" | "resources_failing" | "resources_remediated" | "resources_new">,
+  finding: Pick<FindingRow, "id" | "resources_checked" | "resources_failing" | "resources_remediated" | "resources_new" | "resources_muted">,
   req: DetailPageRequest,
 ) {
   const sql = yield* SqlClient.SqlClient
@@ -147,7 +165,9 @@ export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
     : [0, finding.resources_failing]
   const key = sql`r.workspace_id = ${workspaceId} AND r.finding_id = ${finding.id}`
   const offset = (req.page - 1) * req.pageSize
-  if (req.q === null && req.status !== "remediated" && req.status !== "new") {
+  // "fail" is a key range only while no row of the finding is muted (muted rows are left out of it).
+  const counted = req.status === "remediated" || req.status === "new" || req.status === "muted" || (req.status === "fail" && finding.resources_muted > 0)
+  if (req.q === null && !counted) {
     const from = lo + offset
     const rows = from >= hi ? [] : yield* sql<ResultRow>`${selectResultRows(sql)}
       WHERE ${key} AND r.seq >= ${from} AND r.seq < ${Math.min(hi, from + req.pageSize)} ORDER BY r.seq`
@@ -160,9 +180,13 @@ export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
     ...(req.q === null ? [] : [sql`r.resource_id ILIKE ${containsPattern(req.q)}`]),
     ...(req.status === "remediated" ? [sql`r.remediate->>'status' IN ('remediated', 'pass')`] : []),
     ...(req.status === "new" ? [sql`r.delta = 'new'`] : []),
+    ...(req.status === "muted" ? [sql`r.muted_by IS NOT NULL`] : req.status === "fail" && finding.resources_muted > 0 ? [sql`r.muted_by IS NULL`] : []),
   ])
-  if (req.q === null && (req.status === "remediated" || req.status === "new")) {
-    const total = req.status === "new" ? finding.resources_new : finding.resources_remediated
+  if (req.q === null && counted) {
+    const total = req.status === "new" ? finding.resources_new
+      : req.status === "muted" ? finding.resources_muted
+      : req.status === "fail" ? finding.resources_failing - finding.resources_muted
+      : finding.resources_remediated
     const rows = offset >= total ? [] : yield* sql<ResultRow>`${selectResultRows(sql)} WHERE ${where} ORDER BY r.seq LIMIT ${req.pageSize} OFFSET ${offset}`
     return { rows: rows.map(toDetailRow), total }
   }

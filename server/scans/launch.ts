@@ -5,7 +5,9 @@
  * provider ('Invalid cloud provider'); one open scan per account (409, the account row is locked so two launches
  * serialise); a `pending` scan with one `pending` service row per service the provider's catalogue can scan; one
  * `scans.run-service` job per row plus the scan's sweeper chain, enqueued in the SAME transaction; an audit record.
- * Regions: SCAN_REGIONS (comma-separated) when set, else each job scans the account's enabled regions.
+ * Scope (issue 13): the launch's regions and services, else the account's default scope (server/posture/schedules.ts),
+ * recorded on the scan (`scope_regions`, `scope_services`; NULL: all) with its trigger (manual or schedule).
+ * Regions: the scope's, else SCAN_REGIONS (comma-separated) when set, else each job scans the account's enabled regions.
  *
  * `cancelScan`: a pending or running scan becomes `failed` ("Canceled by a user"), its open services too; queued jobs
  * are canceled in pg-boss after commit, and running jobs notice at their next heartbeat and abort their API calls.
@@ -22,6 +24,7 @@ import { providerDisplayName } from "../accounts/providers.ts"
 import { recordAudit } from "./audit.ts"
 import type { RunServicePayload } from "./run-service.ts"
 import { getScan, lockScan } from "./scans-store.ts"
+import { accountScope } from "../posture/schedules.ts"
 import { ensureServiceIds, servicesToScan } from "./service-catalogue.ts"
 import { SWEEP_INTERVAL_SECONDS, type SweepPayload } from "./sweeper.ts"
 import { enqueueInTransaction } from "./transactional-enqueue.ts"
@@ -46,7 +49,13 @@ export interface ScanJobs {
   readonly sweep: JobDefinition<string, SweepPayload, any>
 }
 
-export const startScan = (ctx: WorkspaceContext, payload: ScanStartPayload, jobs: ScanJobs) =>
+/** How a scan was asked for: its scope (null: the account's default scope) and who started it. */
+export interface LaunchOptions {
+  readonly scope?: { readonly regions: ReadonlyArray<string> | null; readonly services: ReadonlyArray<string> | null } | undefined
+  readonly trigger?: "manual" | "schedule"
+}
+
+export const startScan = (ctx: WorkspaceContext, payload: ScanStartPayload, jobs: ScanJobs, options: LaunchOptions = {}) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const account = yield* loadSealedAccount(ctx.workspaceId, payload.account_id)
@@ -65,15 +74,21 @@ export const startScan = (ctx: WorkspaceContext, payload: ScanStartPayload, jobs
       SELECT id FROM scans WHERE workspace_id = ${ctx.workspaceId} AND account_id = ${account.id} AND status IN ('pending', 'running')
       LIMIT 1`
     if (open.length > 0) return yield* new Conflict({ message: ScanningServerMessages.scanAlreadyRunning, data: { error_type: "scan_running" } })
-    const services = yield* ensureServiceIds(account.cloudProviderId, servicesToScan(account.cloudProviderId))
+    // Scope: the launch's own, else the account's default (its schedule's scope); null lists mean everything.
+    const scope = options.scope ?? (yield* accountScope(ctx.workspaceId, account.id))
+    const inScope = servicesToScan(account.cloudProviderId).filter((s) => scope.services === null || scope.services.includes(s.key))
+    const services = yield* ensureServiceIds(account.cloudProviderId, inScope)
     if (services.length === 0) {
       return yield* new ValidationError({ message: ScanningServerMessages.noServicesToScan })
     }
-    const regions = yield* configuredRegions
+    const regions = scope.regions ?? (yield* configuredRegions)
+    const textArray = (xs: ReadonlyArray<string> | null) => (xs === null ? null : `{${xs.join(",")}}`)
     const inserted = yield* sql<{ id: number }>`
-      INSERT INTO scans (workspace_id, account_id, cloud_provider_id, status, regions, created_by, total_services)
+      INSERT INTO scans (workspace_id, account_id, cloud_provider_id, status, regions, created_by, total_services,
+                         scope_regions, scope_services, trigger)
       VALUES (${ctx.workspaceId}, ${account.id}, ${account.cloudProviderId}, 'pending',
-              ${regions === null ? null : `{${regions.join(",")}}`}::text[], ${ctx.userId}, ${services.length})
+              ${textArray(regions)}::text[], ${ctx.userId}, ${services.length},
+              ${textArray(scope.regions)}::text[], ${textArray(scope.services)}::text[], ${options.trigger ?? "manual"})
       RETURNING id`
     const scanId = inserted[0]!.id
     const rows = yield* sql<{ id: number; service_id: number }>`
@@ -84,7 +99,7 @@ export const startScan = (ctx: WorkspaceContext, payload: ScanStartPayload, jobs
         ],
       )}
       RETURNING id, service_id`
-    const scope = { workspaceId: ctx.workspaceId, userId: ctx.userId }
+    const jobScope = { workspaceId: ctx.workspaceId, userId: ctx.userId }
     // Longest services first: the API calls each needed in the account's last completed scan (catalogue order before
     // any scan, and between equals). A long service that starts last would run alone at the end of the scan.
     const previous = yield* sql<{ service_id: number; api_calls: number }>`
@@ -100,12 +115,12 @@ export const startScan = (ctx: WorkspaceContext, payload: ScanStartPayload, jobs
         payload: { workspace_id: ctx.workspaceId, scan_id: scanId, scan_service_id: r.id },
         priority: Math.min(1_000_000, cost.get(r.service_id) ?? 0) * 1000 + (order.get(r.service_id) ?? 0),
       })),
-      scope,
+      jobScope,
     )
     yield* enqueueInTransaction(
       jobs.sweep,
       [{ payload: { workspace_id: ctx.workspaceId, scan_id: scanId }, startAfterSeconds: SWEEP_INTERVAL_SECONDS }],
-      scope,
+      jobScope,
     )
     for (const [i, r] of rows.entries()) {
       yield* sql`UPDATE scan_services SET job_id = ${jobIds[i] ?? null} WHERE workspace_id = ${ctx.workspaceId} AND id = ${r.id}`
@@ -116,7 +131,7 @@ export const startScan = (ctx: WorkspaceContext, payload: ScanStartPayload, jobs
       actorUserId: ctx.userId,
       targetType: "scan",
       targetId: scanId,
-      details: { account_id: account.id, services: services.map((s) => s.key), regions },
+      details: { account_id: account.id, services: services.map((s) => s.key), regions, trigger: options.trigger ?? "manual" },
       ip: ctx.ip,
     })
     return (yield* getScan(ctx.workspaceId, scanId))!

@@ -29,7 +29,8 @@ import { recordAudit } from "./audit.ts"
 import { findingRemediated, type StoredRow } from "./finding-rows.ts"
 import { selectResultRows, toDetailRow, type ResultRow } from "./results.ts"
 import { fixerInfo, fixTargetFor, runFixer, type FixOutcome } from "./fixers.ts"
-import { lockScan, recountScan, recountService } from "./scans-store.ts"
+import { recountFindingMutes } from "../posture/mutes.ts"
+import { lockScan, recountServices } from "./scans-store.ts"
 import { enqueueInTransaction } from "./transactional-enqueue.ts"
 
 export const RemediatePayload = Schema.Struct({ workspace_id: Schema.Int, remediation_id: Schema.Int })
@@ -219,8 +220,8 @@ const finishRemediation = (p: RemediatePayload, claimed: Claimed, outcome: FixOu
                  WHERE workspace_id = ${p.workspace_id} AND id = ${claimed.findingId}`
       yield* sql`UPDATE remediations SET status = ${status === "failed" ? "failed" : "remediated"}, message = ${outcome.message.slice(0, 2000)}, finished_at = now()
                  WHERE workspace_id = ${p.workspace_id} AND id = ${p.remediation_id}`
-      yield* recountService(p.workspace_id, target.scan_service_id)
-      yield* recountScan(p.workspace_id, target.scan_id)
+      // A remediated row may leave only muted rows open: the finding's muted flag, then its service's and scan's counts.
+      yield* recountServices(p.workspace_id, yield* recountFindingMutes(p.workspace_id, [claimed.findingId]))
       yield* recordAudit({
         action: status === "failed" ? "remediation.failed" : "remediation.succeeded",
         workspaceId: p.workspace_id,

@@ -62,7 +62,7 @@ export interface SplitRow {
 
 /** A stored detail row (contract shape) split into the `results` columns. */
 export const splitStoredRow = (row: StoredRow): SplitRow => {
-  const { resource_id, region, compliance, remediate, result_seq: _seq, delta: _delta, ...fields } = row
+  const { resource_id, region, compliance, remediate, result_seq: _seq, delta: _delta, muted: _muted, ...fields } = row
   return {
     resource_id: resource_id === undefined || resource_id === null ? "" : String(resource_id),
     region: region === undefined || region === null ? "global" : String(region),
@@ -80,11 +80,15 @@ export interface ResultRow {
   readonly compliant: boolean | null
   readonly fields: Readonly<Record<string, unknown>>
   readonly remediate: Readonly<Record<string, unknown>> | null
+  /** The mute rule muting this failing row, and its reason (server/posture/mutes.ts). */
+  readonly muted_by?: number | null
+  readonly mute_reason?: string | null
 }
 
 /** The columns of a `results` row as `ResultRow` reads them (one list for every reader). */
 export const selectResultRows = (sql: SqlClient.SqlClient, extra = sql``) =>
-  sql`SELECT seq, resource_id, region, compliant, fields, remediate, delta${extra} FROM results r`
+  sql`SELECT seq, resource_id, region, compliant, fields, remediate, delta, muted_by,
+             (SELECT m.reason FROM mute_rules m WHERE m.id = r.muted_by) AS mute_reason${extra} FROM results r`
 
 /**
  * A `results` row as the contract's detail row: resource id, region, compliance, the free fields, the remediation
@@ -98,6 +102,7 @@ export const toDetailRow = (r: ResultRow): DetailRow =>
     ...r.fields,
     ...(r.remediate === null ? {} : { remediate: r.remediate }),
     ...(r.delta === undefined || r.delta === null ? {} : { delta: r.delta }),
+    ...(r.muted_by === undefined || r.muted_by === null ? {} : { muted: { rule_id: r.muted_by, reason: r.mute_reason ?? "" } }),
     result_seq: r.seq,
   }) as unknown as DetailRow
 

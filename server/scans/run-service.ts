@@ -32,7 +32,8 @@ import { openCredentials } from "../accounts/credential-vault.ts"
 import { toFindingDraft } from "./finding-rows.ts"
 import { writeFindings } from "./results.ts"
 import { fixTargetFor, type FixTarget } from "./fixers.ts"
-import { lockScan, rollUpScan } from "./scans-store.ts"
+import { applyMutes } from "../posture/mutes.ts"
+import { lockScan, recountServices, rollUpScan } from "./scans-store.ts"
 import { ScanningTexts } from "./texts.ts"
 
 export const RunServicePayload = Schema.Struct({
@@ -129,16 +130,16 @@ export const completeService = (
         },
         result.findings.map(toFindingDraft),
       )
+      // The workspace's mute rules apply to the new rows at once (server/posture/mutes.ts).
+      yield* applyMutes(p.workspace_id, { scanId: p.scan_id, serviceId: row.service_id, ifAnyRule: true })
       yield* sql`
         UPDATE scan_services ss SET status = 'completed', last_scanned_at = now(), heartbeat_at = now(), error = NULL,
-          findings_count = f.total, failed_findings = f.failed, passed_findings = f.total - f.failed - f.not_evaluated,
           new_failing = f.new_failing, fixed = f.fixed,
           resources_scanned = ${result.resourcesScanned}, api_calls = ${result.apiCalls}
-        FROM (SELECT count(*)::int AS total, count(*) FILTER (WHERE status = 'fail')::int AS failed,
-                     count(*) FILTER (WHERE status = 'not_evaluated')::int AS not_evaluated,
-                     coalesce(sum(resources_new), 0)::int AS new_failing, coalesce(sum(resources_fixed), 0)::int AS fixed
+        FROM (SELECT coalesce(sum(resources_new), 0)::int AS new_failing, coalesce(sum(resources_fixed), 0)::int AS fixed
               FROM findings WHERE workspace_id = ${p.workspace_id} AND scan_id = ${p.scan_id} AND service_id = ${row.service_id}) f
         WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id}`
+      yield* recountServices(p.workspace_id, [{ scan_id: p.scan_id, service_id: row.service_id }], { scans: false })
       // The first service to discover the account's enabled regions shares them with the services still to run,
       // so each of those skips DescribeRegions (unless discovery itself failed and fell back to the home region).
       if (result.regions !== undefined && result.regions.length > 0 && !(result.errors ?? []).some((e) => e.resourceType === "regions")) {

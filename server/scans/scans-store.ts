@@ -33,9 +33,13 @@ interface ScanRow {
   readonly findings_count: number
   readonly passed_findings: number
   readonly failed_findings: number
+  readonly muted_findings: number
   readonly new_failing: number
   readonly fixed: number
   readonly previous_scan_id: number | null
+  readonly scope_regions: ReadonlyArray<string> | null
+  readonly scope_services: ReadonlyArray<string> | null
+  readonly trigger: "manual" | "schedule"
 }
 
 interface ServiceRow {
@@ -48,12 +52,13 @@ interface ServiceRow {
   readonly findings_count: number
   readonly passed_findings: number
   readonly failed_findings: number
+  readonly muted_findings: number
   readonly new_failing: number
   readonly fixed: number
 }
 
-const notEvaluated = (r: Pick<ServiceRow, "findings_count" | "passed_findings" | "failed_findings">) =>
-  Math.max(0, r.findings_count - r.passed_findings - r.failed_findings)
+const notEvaluated = (r: Pick<ServiceRow, "findings_count" | "passed_findings" | "failed_findings" | "muted_findings">) =>
+  Math.max(0, r.findings_count - r.passed_findings - r.failed_findings - r.muted_findings)
 
 const toService = (r: ServiceRow): ScanService => ({
   id: r.id as ScanServiceId,
@@ -65,6 +70,7 @@ const toService = (r: ServiceRow): ScanService => ({
   passed_findings: r.passed_findings,
   failed_findings: r.failed_findings,
   not_evaluated_findings: notEvaluated(r),
+  muted_findings: r.muted_findings,
   new_failing: r.new_failing,
   fixed: r.fixed,
 })
@@ -83,9 +89,12 @@ const toScan = (r: ScanRow, services: ReadonlyArray<ServiceRow>): Scan => ({
   passed_findings: r.passed_findings,
   failed_findings: r.failed_findings,
   not_evaluated_findings: notEvaluated(r),
+  muted_findings: r.muted_findings,
   new_failing: r.new_failing,
   fixed: r.fixed,
   previous_scan_id: r.previous_scan_id === null ? null : (r.previous_scan_id as ScanId),
+  scope: { regions: r.scope_regions, services: r.scope_services },
+  trigger: r.trigger,
   services: services.filter((s) => s.scan_id === r.id).map(toService),
 })
 
@@ -94,7 +103,7 @@ const servicesOf = Effect.fn("ScansStore.servicesOf")(function* (workspaceId: nu
   if (scanIds.length === 0) return [] as ReadonlyArray<ServiceRow>
   return yield* sql<ServiceRow>`
     SELECT ss.id, ss.scan_id, ss.service_id, cs.name AS service_name, ss.status, ss.last_scanned_at,
-           ss.findings_count, ss.passed_findings, ss.failed_findings, ss.new_failing, ss.fixed
+           ss.findings_count, ss.passed_findings, ss.failed_findings, ss.muted_findings, ss.new_failing, ss.fixed
     FROM scan_services ss JOIN cloud_services cs ON cs.id = ss.service_id
     WHERE ss.workspace_id = ${workspaceId} AND ss.scan_id IN ${sql.in(scanIds)}
     ORDER BY ss.scan_id, ss.id`
@@ -105,7 +114,7 @@ export const getScan = Effect.fn("ScansStore.get")(function* (workspaceId: numbe
   const rows = yield* sql<ScanRow>`
     SELECT s.id, s.account_id, a.account_name, s.cloud_provider_id::int AS cloud_provider_id, s.status, s.scan_start, s.scan_end,
            s.total_services, s.completed_services, s.findings_count, s.passed_findings, s.failed_findings,
-           s.new_failing, s.fixed, s.previous_scan_id
+           s.muted_findings, s.new_failing, s.fixed, s.previous_scan_id, s.scope_regions, s.scope_services, s.trigger
     FROM scans s JOIN accounts a ON a.id = s.account_id
     WHERE s.workspace_id = ${workspaceId} AND s.id = ${scanId}`
   const row = rows[0]
@@ -119,7 +128,7 @@ export const listScans = Effect.fn("ScansStore.list")(function* (workspaceId: nu
   const rows = yield* sql<ScanRow & { total_count: number }>`
     SELECT s.id, s.account_id, a.account_name, s.cloud_provider_id::int AS cloud_provider_id, s.status, s.scan_start, s.scan_end,
            s.total_services, s.completed_services, s.findings_count, s.passed_findings, s.failed_findings,
-           s.new_failing, s.fixed, s.previous_scan_id,
+           s.muted_findings, s.new_failing, s.fixed, s.previous_scan_id, s.scope_regions, s.scope_services, s.trigger,
            count(*) OVER ()::int AS total_count
     FROM scans s JOIN accounts a ON a.id = s.account_id
     WHERE s.workspace_id = ${workspaceId}
@@ -151,6 +160,7 @@ export const rollUpScan = Effect.fn("ScansStore.rollUp")(function* (workspaceId:
       findings_count = a.findings,
       passed_findings = a.passed,
       failed_findings = a.failed,
+      muted_findings = a.muted,
       new_failing = a.new_failing,
       fixed = a.fixed,
       status = CASE WHEN a.open > 0 THEN (CASE WHEN a.started > 0 THEN 'running' ELSE s.status END)
@@ -165,6 +175,7 @@ export const rollUpScan = Effect.fn("ScansStore.rollUp")(function* (workspaceId:
              coalesce(sum(findings_count), 0)::int AS findings,
              coalesce(sum(passed_findings), 0)::int AS passed,
              coalesce(sum(failed_findings), 0)::int AS failed,
+             coalesce(sum(muted_findings), 0)::int AS muted,
              coalesce(sum(new_failing), 0)::int AS new_failing,
              coalesce(sum(fixed), 0)::int AS fixed
       FROM scan_services WHERE workspace_id = ${workspaceId} AND scan_id = ${scanId}
@@ -173,28 +184,44 @@ export const rollUpScan = Effect.fn("ScansStore.rollUp")(function* (workspaceId:
 })
 
 /**
- * Recomputes one service's counts from its findings (after a remediation changed a finding's status); the findings are
- * found through (scan_id, service_id), the leading columns of an index, never by a scan of every finding.
+ * A finding counted as muted (issue 13): it fails and every failing row still open is muted (server/posture/mutes.ts).
+ * Counted on `f` (a `findings` row). Failed findings are the failing ones that are not muted.
  */
-export const recountService = Effect.fn("ScansStore.recountService")(function* (workspaceId: number, scanServiceId: number) {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql`
-    UPDATE scan_services ss SET
-      findings_count = f.total, failed_findings = f.failed, passed_findings = f.total - f.failed
-    FROM (SELECT count(*)::int AS total, count(*) FILTER (WHERE f.status = 'fail')::int AS failed
-          FROM scan_services own JOIN findings f ON f.scan_id = own.scan_id AND f.service_id = own.service_id
-          WHERE own.workspace_id = ${workspaceId} AND own.id = ${scanServiceId} AND f.workspace_id = ${workspaceId}) f
-    WHERE ss.workspace_id = ${workspaceId} AND ss.id = ${scanServiceId}`
-})
+export const FULLY_MUTED = `f.status = 'fail' AND f.muted`
 
-/** Scan counts = sums over its services, whatever the scan's status (used after remediation). */
-export const recountScan = Effect.fn("ScansStore.recountScan")(function* (workspaceId: number, scanId: number) {
+/**
+ * Recounts the services holding `pairs` (scan, service) from their findings — findings, failed (not muted), muted,
+ * passed (pass and remediated; not evaluated ones are the rest) — and then, unless told not to, their scans, whatever
+ * the scan's status (after a service completed, a remediation, or a mute rule changed findings). The findings are found
+ * through (scan_id, service_id), the leading columns of an index, never by a scan of every finding.
+ */
+export const recountServices = Effect.fn("ScansStore.recountServices")(function* (
+  workspaceId: number,
+  pairs: ReadonlyArray<{ readonly scan_id: number; readonly service_id: number }>,
+  options: { readonly scans: boolean } = { scans: true },
+) {
   const sql = yield* SqlClient.SqlClient
+  const unique = [...new Map(pairs.map((p) => [`${p.scan_id}:${p.service_id}`, p])).values()]
+  if (unique.length === 0) return
   yield* sql`
-    UPDATE scans s SET
-      findings_count = a.findings, passed_findings = a.passed, failed_findings = a.failed
-    FROM (SELECT coalesce(sum(findings_count), 0)::int AS findings, coalesce(sum(passed_findings), 0)::int AS passed,
-                 coalesce(sum(failed_findings), 0)::int AS failed
-          FROM scan_services WHERE workspace_id = ${workspaceId} AND scan_id = ${scanId}) a
-    WHERE s.workspace_id = ${workspaceId} AND s.id = ${scanId}`
+    UPDATE scan_services ss SET findings_count = c.total, failed_findings = c.failed, muted_findings = c.muted,
+                                passed_findings = c.total - c.failed - c.muted - c.not_evaluated
+    FROM (
+      SELECT p.scan_id, p.service_id, count(f.id)::int AS total,
+             count(f.id) FILTER (WHERE f.status = 'fail' AND NOT f.muted)::int AS failed,
+             count(f.id) FILTER (WHERE ${sql.literal(FULLY_MUTED)})::int AS muted,
+             count(f.id) FILTER (WHERE f.status = 'not_evaluated')::int AS not_evaluated
+      FROM unnest(${unique.map((p) => p.scan_id)}::int[], ${unique.map((p) => p.service_id)}::int[]) AS p(scan_id, service_id)
+      LEFT JOIN findings f ON f.workspace_id = ${workspaceId} AND f.scan_id = p.scan_id AND f.service_id = p.service_id
+      GROUP BY p.scan_id, p.service_id
+    ) c
+    WHERE ss.workspace_id = ${workspaceId} AND ss.scan_id = c.scan_id AND ss.service_id = c.service_id`
+  if (!options.scans) return
+  const scans = [...new Set(unique.map((p) => p.scan_id))]
+  yield* sql`
+    UPDATE scans s SET findings_count = a.findings, passed_findings = a.passed, failed_findings = a.failed, muted_findings = a.muted
+    FROM (SELECT scan_id, coalesce(sum(findings_count), 0)::int AS findings, coalesce(sum(passed_findings), 0)::int AS passed,
+                 coalesce(sum(failed_findings), 0)::int AS failed, coalesce(sum(muted_findings), 0)::int AS muted
+          FROM scan_services WHERE workspace_id = ${workspaceId} AND scan_id = ANY(${scans}::int[]) GROUP BY scan_id) a
+    WHERE s.workspace_id = ${workspaceId} AND s.id = a.scan_id`
 })

@@ -16,6 +16,18 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "
 import { AccountId, InvitationId, RoleId, ScanId, FindingId } from "./ids.ts"
 import { OkMessage, Timestamp, withData } from "./common.ts"
 import {
+  DigestPreference,
+  DigestPreferenceResponse,
+  MuteRuleDeleteResponse,
+  MuteRuleIdParams,
+  MuteRuleListResponse,
+  MuteRulePayload,
+  MuteRuleResponse,
+  MuteRulesQuery,
+  ScanSchedulePayload,
+  ScanScheduleResponse,
+} from "./posture.ts"
+import {
   AlreadyVerified,
   CommonErrors,
   Conflict,
@@ -579,6 +591,61 @@ export class ComplianceGroup extends HttpApiGroup.make("compliance")
   ) {}
 
 // ---------------------------------------------------------------------------------------------------
+// posture (beyond the spec, issue 13): mute rules, scan schedules, scan digest preference
+
+export class PostureGroup extends HttpApiGroup.make("posture")
+  .add(
+    HttpApiEndpoint.get("listMuteRules", "/api/mute-rules", {
+      query: MuteRulesQuery,
+      success: MuteRuleListResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("createMuteRule", "/api/mute-rules", {
+      payload: MuteRulePayload,
+      success: MuteRuleResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.put("updateMuteRule", "/api/mute-rules/:id", {
+      params: MuteRuleIdParams,
+      payload: MuteRulePayload,
+      success: MuteRuleResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.delete("deleteMuteRule", "/api/mute-rules/:id", {
+      params: MuteRuleIdParams,
+      success: MuteRuleDeleteResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("getSchedule", "/api/accounts/:id/schedule", {
+      params: AccountIdParams,
+      success: ScanScheduleResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.put("putSchedule", "/api/accounts/:id/schedule", {
+      params: AccountIdParams,
+      payload: ScanSchedulePayload,
+      success: ScanScheduleResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("getDigest", "/api/user/scan-digest", {
+      success: DigestPreferenceResponse,
+      error: [...AuthErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.put("putDigest", "/api/user/scan-digest", {
+      payload: DigestPreference,
+      success: DigestPreferenceResponse,
+      error: [...AuthErrors, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Posture",
+      description:
+        "Beyond the spec: mute rules (accepted risks, applied to every stored scan at once), scan schedules with their scope, and the scan digest email preference.",
+    }),
+  ) {}
+
+// ---------------------------------------------------------------------------------------------------
 
 export class Api extends HttpApi.make("cloud-audit")
   .add(SystemGroup)
@@ -592,6 +659,7 @@ export class Api extends HttpApi.make("cloud-audit")
   .add(ScansGroup)
   .add(FindingsGroup)
   .add(ComplianceGroup)
+  .add(PostureGroup)
   .annotateMerge(
     OpenApi.annotations({
       title: "Cloud Audit API",
@@ -614,5 +682,6 @@ export const GROUP_NAMES = [
   "scans",
   "findings",
   "compliance",
+  "posture",
 ] as const
 export type GroupName = (typeof GROUP_NAMES)[number]

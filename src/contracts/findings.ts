@@ -23,6 +23,8 @@ export type FindingStatus = typeof FindingStatus.Type
  */
 export const FINDING_OUTCOMES = ["pass", "fail", "remediated", "not_evaluated"] as const
 export const FindingOutcome = Schema.Literals(FINDING_OUTCOMES)
+/** Values of the findings list's `status` filter: the outcomes, and `muted` (failing findings whose open rows are all muted). */
+export const FINDING_LIST_FILTERS = [...FINDING_OUTCOMES, "muted"] as const
 export type FindingOutcome = typeof FindingOutcome.Type
 /** The spec status a finding of this outcome carries. */
 export const specStatus = (outcome: FindingOutcome): FindingStatus => (outcome === "not_evaluated" ? "pass" : outcome)
@@ -57,6 +59,8 @@ export const DetailRow = Schema.StructWithRest(
   Schema.Struct({
     compliance: Schema.optionalKey(Schema.Boolean),
     remediate: Schema.optionalKey(RemediationRecord),
+    /** Beyond the spec (issue 13): the mute rule that mutes this failing row, with its reason. */
+    muted: Schema.optionalKey(Schema.Struct({ rule_id: Schema.Int, reason: Schema.String })),
   }),
   [Schema.Record(Schema.String, Schema.Unknown)],
 )
@@ -92,9 +96,10 @@ export type ComplianceRef = typeof ComplianceRef.Type
 /**
  * Which detail rows a finding detail page holds (`details_status`): non-compliant rows (`fail`, remediated ones
  * included), rows that are not non-compliant (`pass`), non-compliant rows whose remediation succeeded (`remediated`),
- * or rows failing since the previous completed scan of the account (`new`).
+ * or rows failing since the previous completed scan of the account (`new`), or failing rows a mute rule mutes (`muted`;
+ * `fail` then leaves them out).
  */
-export const DETAIL_STATUSES = ["fail", "pass", "remediated", "new"] as const
+export const DETAIL_STATUSES = ["fail", "pass", "remediated", "new", "muted"] as const
 export const DetailStatus = Schema.Literals(DETAIL_STATUSES)
 export type DetailStatus = typeof DetailStatus.Type
 
@@ -150,6 +155,10 @@ export const Finding = Schema.Struct({
   resources_new: Count,
   /** Resources that failed in the previous completed scan and pass now or are gone. */
   resources_fixed: Count,
+  /** Beyond the spec (issue 13): failing resources a mute rule mutes. */
+  resources_muted: Count,
+  /** Beyond the spec: the finding fails and every failing resource still open is muted (not counted as failed). */
+  muted: Schema.Boolean,
   details_pagination: Schema.optionalKey(DetailsPagination),
 })
 export type Finding = typeof Finding.Type
@@ -166,7 +175,7 @@ export const FindingDetailQuery = Schema.Struct({
   ),
   details_status: Schema.optionalKey(
     DetailStatus.annotate({
-      description: "fail: non-compliant rows; pass: every other row; remediated: non-compliant rows remediated; new: failing since the previous scan (default: all)",
+      description: "fail: non-compliant rows not muted; pass: every other row; remediated: non-compliant rows remediated; new: failing since the previous scan; muted: failing rows a mute rule mutes (default: all)",
     }),
   ),
   /** Rows whose resource id contains this text (case-insensitive). */
@@ -183,7 +192,9 @@ export const FindingsQuery = Schema.Struct({
   page: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))),
   page_size: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))),
   status: Schema.optionalKey(
-    Schema.String.annotate({ description: "Comma-joined outcomes: pass, fail, remediated (spec) and not_evaluated (beyond the spec)" }),
+    Schema.String.annotate({
+      description: "Comma-joined outcomes: pass, fail, remediated (spec) and, beyond the spec, not_evaluated and muted (fail then means failing and not muted)",
+    }),
   ),
   /** Beyond the spec: `true` keeps only findings with resources failing since the previous scan. */
   new_only: Schema.optionalKey(Schema.Literals(["true", "false"])),

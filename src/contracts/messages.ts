@@ -287,7 +287,7 @@ export const ScanningServerMessages = {
   scanNotCancelable: "Only a pending or running scan can be canceled",
   canceledReason: "Canceled by a user",
   scanNotCompleted: "Findings can be exported only when the scan is completed",
-  invalidStatusFilter: "Invalid status filter: use pass, fail, remediated or not_evaluated",
+  invalidStatusFilter: "Invalid status filter: use pass, fail, remediated, not_evaluated or muted",
   invalidSeverityFilter: "Invalid severity filter: use critical, high, medium or low",
   rowNotInFinding: "This detail row is not part of the finding",
   rowCompliant: "This resource is compliant: there is nothing to remediate",

@@ -19,7 +19,8 @@ export const ScanService = Schema.Struct({
   passed_findings: Count,
   failed_findings: Count,
   /** Beyond the spec: checks that could not decide (findings_count = passed + failed + not evaluated). */
-  not_evaluated_findings: Count.annotate({ description: "Beyond the spec: checks that could not decide (findings_count = passed + failed + not evaluated)" }),
+  not_evaluated_findings: Count.annotate({ description: "Beyond the spec: checks that could not decide (findings_count = passed + failed + muted + not evaluated)" }),
+  muted_findings: Count.annotate({ description: "Beyond the spec: failing checks whose failing resources are all muted (not in failed_findings)" }),
   /** Beyond the spec: resources failing now that did not fail in the previous completed scan of the account. */
   new_failing: Count,
   /** Beyond the spec: resources that failed in the previous completed scan and pass now or are gone. */
@@ -42,12 +43,16 @@ export const Scan = Schema.Struct({
   passed_findings: Count,
   failed_findings: Count,
   /** Beyond the spec: checks that could not decide (findings_count = passed + failed + not evaluated). */
-  not_evaluated_findings: Count.annotate({ description: "Beyond the spec: checks that could not decide (findings_count = passed + failed + not evaluated)" }),
+  not_evaluated_findings: Count.annotate({ description: "Beyond the spec: checks that could not decide (findings_count = passed + failed + muted + not evaluated)" }),
+  muted_findings: Count.annotate({ description: "Beyond the spec: failing checks whose failing resources are all muted (not in failed_findings)" }),
   /** Beyond the spec: sums of the services' `new_failing` and `fixed`. */
   new_failing: Count,
   fixed: Count,
   /** Beyond the spec: the completed scan of the account this one was compared with (null: its first). */
   previous_scan_id: Schema.NullOr(ScanId),
+  /** Beyond the spec (issue 13): what the scan covered (null lists: everything enabled) and how it was started. */
+  scope: Schema.Struct({ regions: Schema.NullOr(Schema.Array(Schema.String)), services: Schema.NullOr(Schema.Array(Schema.String)) }),
+  trigger: Schema.Literals(["manual", "schedule"]),
   services: Schema.Array(ScanService),
 })
 export type Scan = typeof Scan.Type

@@ -61,6 +61,7 @@ export const service = (id: number, name: string, overrides: Record<string, unkn
     passed_findings: 8,
     failed_findings: 2,
     not_evaluated_findings: 0,
+    muted_findings: 0,
     new_failing: 0,
     fixed: 0,
     ...overrides,
@@ -81,9 +82,12 @@ export const scan = (id: number, overrides: Record<string, unknown> = {}): Scan 
     passed_findings: 16,
     failed_findings: 4,
     not_evaluated_findings: 0,
+    muted_findings: 0,
     new_failing: 0,
     fixed: 0,
     previous_scan_id: null,
+    scope: { regions: null, services: null },
+    trigger: "manual",
     services: [service(1, "s3"), service(2, "iam", { status: "running" })],
     ...overrides,
   })
@@ -140,6 +144,8 @@ export const finding = (id: number, overrides: Record<string, unknown> = {}): Fi
     resources_remediated: 0,
     resources_new: 0,
     resources_fixed: 0,
+    resources_muted: 0,
+    muted: false,
     ...overrides,
   })
 

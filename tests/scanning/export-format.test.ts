@@ -38,6 +38,8 @@ const finding = (id: number, details: Finding["details"], over: Partial<Finding>
   resources_remediated: 0,
   resources_new: 0,
   resources_fixed: 0,
+  resources_muted: 0,
+  muted: false,
   ...over,
 })
 

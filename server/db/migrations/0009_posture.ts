@@ -20,8 +20,8 @@
  *
  * Digest: `users.scan_digest` opts a member in; `scans.digest_enqueued_at` makes the digest job of a scan happen once.
  *
- * Two read-only system policies let the ticker list due schedules and expired rules across workspaces
- * (`app.system_scope = 'posture-ticker'`); it then works in each workspace's own scope.
+ * Read-only system policies let the ticker list due schedules, expired rules and undigested completed scans across
+ * workspaces (`app.system_scope = 'posture-ticker'`); it then works in each workspace's own scope.
  *
  * Frozen once released.
  */
@@ -96,6 +96,8 @@ const statements = [
        WITH CHECK (workspace_id = app_current_workspace_id())`,
     `CREATE POLICY ${table}_ticker ON ${table} FOR SELECT USING (app_system_scope() = 'posture-ticker')`,
   ]),
+  `CREATE POLICY scans_posture_ticker ON scans FOR SELECT USING (app_system_scope() = 'posture-ticker')`,
+  `CREATE INDEX scans_digest_idx ON scans (scan_end) WHERE status = 'completed' AND digest_enqueued_at IS NULL`,
   `GRANT SELECT, INSERT, UPDATE, DELETE ON mute_rules, scan_schedules TO cloud_audit_app`,
   `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO cloud_audit_app`,
 ]

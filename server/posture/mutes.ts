@@ -1,0 +1,148 @@
+/**
+ * Mute rules (issue 13 "Muting"; schema in server/db/migrations/0009_posture.ts): storage, the matcher and its
+ * application to stored results.
+ *
+ * A rule matches a failing result row when every scope it sets matches: its account is the row's scan's account, its
+ * check is the row's check, its resource pattern (a glob: `*` any run of characters, `?` one character, compared
+ * case-insensitively with the row's resource id and with its global identity) matches, and the row's `tags` field holds
+ * its tag key (with its value, when the rule names one). Only active rules count (no expiry, or an expiry in the future).
+ * `matchesRule` says it in TypeScript; `ruleMatchSql` says it in SQL; a property test keeps the two in agreement.
+ *
+ * `applyMutes(workspaceId, target)` recomputes `results.muted_by` (the lowest matching active rule) on the failing rows
+ * of the findings in `target`, then the counts of the findings whose rows changed, of their services and of their
+ * scans, in the caller's transaction: a rule change shows in every existing scan at once, without a rescan.
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { recountServices } from "../scans/scans-store.ts"
+
+/** The `LIKE` pattern (escape character `\`) of a glob: `*` → `%`, `?` → `_`, LIKE's own wildcards literal. */
+export const globToLike = (glob: string): string =>
+  glob.replace(/[\\%_*?]/g, (c) => (c === "*" ? "%" : c === "?" ? "_" : `\\${c}`))
+
+/** Whether a glob matches a text (case-insensitive; the TypeScript twin of `ILIKE globToLike(glob)`). */
+export const globMatches = (glob: string, text: string): boolean => {
+  const source = glob.replace(/[.+^${}()|[\]\\*?]/g, (c) => (c === "*" ? "[\\s\\S]*" : c === "?" ? "[\\s\\S]" : `\\${c}`))
+  return new RegExp(`^${source}$`, "iu").test(text)
+}
+
+export interface MuteScope {
+  readonly account_id: number | null
+  readonly check_id: string | null
+  readonly resource_pattern: string | null
+  readonly tag_key: string | null
+  readonly tag_value: string | null
+}
+
+export interface MuteRuleRow extends MuteScope {
+  readonly id: number
+  readonly expires_at: Date | string | null
+}
+
+export interface MatchableRow {
+  readonly account_id: number
+  readonly check_id: string
+  readonly resource_id: string
+  readonly resource_uid: string
+  readonly tags?: unknown
+}
+
+/** A row's tag: present when its `tags` field is an object holding the key with a non-null value. */
+const tagMatches = (tags: unknown, key: string, value: string | null): boolean => {
+  if (tags === null || typeof tags !== "object" || Array.isArray(tags)) return false
+  const v = (tags as Record<string, unknown>)[key]
+  return v !== undefined && v !== null && (value === null || v === value)
+}
+
+/** Whether an active rule's scope matches a row (see the module comment). */
+export const matchesRule = (rule: MuteScope, row: MatchableRow): boolean =>
+  (rule.account_id === null || rule.account_id === row.account_id) &&
+  (rule.check_id === null || rule.check_id === row.check_id) &&
+  (rule.resource_pattern === null || globMatches(rule.resource_pattern, row.resource_id) || globMatches(rule.resource_pattern, row.resource_uid)) &&
+  (rule.tag_key === null || tagMatches(row.tags, rule.tag_key, rule.tag_value))
+
+export const isActive = (rule: Pick<MuteRuleRow, "expires_at">, now: Date): boolean =>
+  rule.expires_at === null || new Date(rule.expires_at).getTime() > now.getTime()
+
+/** The lowest active rule matching a row, or null. */
+export const mutingRule = (rules: ReadonlyArray<MuteRuleRow>, row: MatchableRow, now: Date): number | null => {
+  let best: number | null = null
+  for (const rule of rules) if (isActive(rule, now) && matchesRule(rule, row) && (best === null || rule.id < best)) best = rule.id
+  return best
+}
+
+/** SQL: active rule `m` matches result row `r` of finding `f` in a scan of account `accountId` (a column expression). */
+export const ruleMatchSql = (sql: SqlClient.SqlClient, accountId: ReturnType<SqlClient.SqlClient["literal"]>) => sql`
+  (m.expires_at IS NULL OR m.expires_at > now())
+  AND (m.account_id IS NULL OR m.account_id = ${accountId})
+  AND (m.check_id IS NULL OR m.check_id = f.check_id)
+  AND (m.resource_like IS NULL OR r.resource_id ILIKE m.resource_like ESCAPE '\\' OR r.resource_uid ILIKE m.resource_like ESCAPE '\\')
+  AND (m.tag_key IS NULL OR (jsonb_typeof(r.fields->'tags'->m.tag_key) <> 'null'
+       AND (m.tag_value IS NULL OR (jsonb_typeof(r.fields->'tags'->m.tag_key) = 'string' AND r.fields->'tags'->>m.tag_key = m.tag_value))))`
+
+/** Which findings to recompute: all of the workspace, or narrowed by accounts, checks, one scan and one service. */
+export interface MuteTarget {
+  readonly accountIds?: ReadonlyArray<number> | undefined
+  readonly checkIds?: ReadonlyArray<string> | undefined
+  readonly scanId?: number | undefined
+  readonly serviceId?: number | undefined
+  /** Skip the work when the workspace has no rule at all (a service's new rows). */
+  readonly ifAnyRule?: boolean | undefined
+}
+
+/** The target a change of `rules` (before and after) needs: the union of their account and check scopes. */
+export const targetOf = (rules: ReadonlyArray<MuteScope>): MuteTarget => ({
+  ...(rules.some((r) => r.account_id === null) ? {} : { accountIds: [...new Set(rules.map((r) => r.account_id!))] }),
+  ...(rules.some((r) => r.check_id === null) ? {} : { checkIds: [...new Set(rules.map((r) => r.check_id!))] }),
+})
+
+/** Recomputes a finding's muted count and flag from its failing rows (after a mute or a remediation changed them). */
+export const recountFindingMutes = Effect.fn("Mutes.recountFindings")(function* (workspaceId: number, findingIds: ReadonlyArray<number>) {
+  const sql = yield* SqlClient.SqlClient
+  if (findingIds.length === 0) return [] as ReadonlyArray<{ scan_id: number; service_id: number }>
+  return yield* sql<{ scan_id: number; service_id: number }>`
+    UPDATE findings f SET resources_muted = c.muted, muted = c.muted > 0 AND c.open_unmuted = 0
+    FROM (
+      SELECT f2.id,
+             count(r.seq) FILTER (WHERE r.muted_by IS NOT NULL)::int AS muted,
+             count(r.seq) FILTER (WHERE r.muted_by IS NULL AND coalesce(r.remediate->>'status', '') NOT IN ('remediated', 'pass'))::int AS open_unmuted
+      FROM findings f2 LEFT JOIN results r ON r.workspace_id = f2.workspace_id AND r.finding_id = f2.id AND r.seq < f2.resources_failing
+      WHERE f2.workspace_id = ${workspaceId} AND f2.id = ANY(${findingIds as Array<number>}::int[])
+      GROUP BY f2.id
+    ) c
+    WHERE f.workspace_id = ${workspaceId} AND f.id = c.id
+    RETURNING f.scan_id, f.service_id`
+})
+
+/**
+ * Recomputes `muted_by` on the failing rows of the target's findings, then the counts of what changed (see the module
+ * comment). Answers how many rows changed.
+ */
+export const applyMutes = Effect.fn("Mutes.apply")(function* (workspaceId: number, target: MuteTarget) {
+  const sql = yield* SqlClient.SqlClient
+  if (target.ifAnyRule === true && (yield* sql`SELECT 1 FROM mute_rules WHERE workspace_id = ${workspaceId} LIMIT 1`).length === 0) return 0
+  const where = sql.and([
+    sql`f.workspace_id = ${workspaceId}`,
+    sql`f.resources_failing > 0`,
+    ...(target.scanId === undefined ? [] : [sql`f.scan_id = ${target.scanId}`]),
+    ...(target.serviceId === undefined ? [] : [sql`f.service_id = ${target.serviceId}`]),
+    ...(target.accountIds === undefined ? [] : [sql`s.account_id = ANY(${target.accountIds as Array<number>}::int[])`]),
+    ...(target.checkIds === undefined ? [] : [sql`f.check_id = ANY(${target.checkIds as Array<string>}::text[])`]),
+  ])
+  const changed = yield* sql<{ finding_id: number }>`
+    WITH computed AS (
+      SELECT r.finding_id, r.seq,
+             (SELECT min(m.id) FROM mute_rules m WHERE m.workspace_id = ${workspaceId} AND ${ruleMatchSql(sql, sql.literal("s.account_id"))}) AS rule
+      FROM findings f
+      JOIN scans s ON s.id = f.scan_id
+      JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.seq < f.resources_failing
+      WHERE ${where}
+    )
+    UPDATE results r SET muted_by = c.rule FROM computed c
+    WHERE r.workspace_id = ${workspaceId} AND r.finding_id = c.finding_id AND r.seq = c.seq AND r.muted_by IS DISTINCT FROM c.rule
+    RETURNING r.finding_id`
+  const findingIds = [...new Set(changed.map((c) => c.finding_id))]
+  const pairs = yield* recountFindingMutes(workspaceId, findingIds)
+  yield* recountServices(workspaceId, pairs)
+  return changed.length
+})

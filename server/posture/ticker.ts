@@ -1,0 +1,149 @@
+/**
+ * The posture ticker (issue 13): every worker process runs `tickPosture` every POSTURE_TICK_SECONDS (default 15). One
+ * tick:
+ *   1. lists, in the read-only system scope `posture-ticker`, the workspaces with a due schedule, an expired mute rule
+ *      not yet applied, or a completed scan of the last hour whose digest was not queued;
+ *   2. per workspace, in that workspace's own RLS transaction: claims its due schedules (`FOR UPDATE SKIP LOCKED`),
+ *      launches one scan each (scope and trigger `schedule`; an account that is already being scanned records the reason
+ *      and waits for its next slot), advances each to its first slot after now — so two workers never launch the same
+ *      slot and a slot missed while everything was down runs once; unmutes the rows of expired rules; queues the digests.
+ * Any number of processes may tick at once: the row locks and the `digest_enqueued_at` / `expiry_applied` claims decide.
+ */
+import { Config, Effect, Layer, Option, Schedule } from "effect"
+import { SqlClient } from "effect/sql"
+import { providerDisplayName } from "../accounts/providers.ts"
+import { AuthConfigFromApp } from "../auth/identity-layer.ts"
+import { inScope, setScope } from "../auth/rls.ts"
+import type { WorkspaceContext } from "../api/middleware/workspace-scope.ts"
+import type { JobServices } from "../jobs/queue.ts"
+import { logLine } from "../log.ts"
+import { Mailer } from "../mail/mailer.ts"
+import { recordAudit } from "../scans/audit.ts"
+import { runServiceJob, sweepJob } from "../scans/jobs.ts"
+import { startScan } from "../scans/launch.ts"
+import { warmQueueCache } from "../scans/transactional-enqueue.ts"
+import { queueDigest } from "./digest.ts"
+import { expireMuteRules } from "./mute-rules.ts"
+import { advance, claimDueSchedules, type DueSchedule } from "./schedules.ts"
+import type { AccountId, CloudProviderId } from "../../src/contracts/ids.ts"
+
+/** Schedules launched per workspace and tick (the rest wait for the next tick). */
+const SCHEDULES_PER_TICK = 20
+/** Completed scans younger than this get their digest from the ticker. */
+const DIGEST_WINDOW = "1 hour"
+
+export interface TickReport {
+  readonly launched: number
+  readonly skipped: number
+  readonly expired: number
+  readonly digests: number
+}
+
+/** Launches one due schedule's scan; answers the scan id or why there is none. */
+const launchScheduled = (s: DueSchedule) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const userId = s.updated_by ?? s.created_by
+    const accounts = yield* sql<{ cloud_provider_id: number }>`
+      SELECT cloud_provider_id::int AS cloud_provider_id FROM accounts WHERE workspace_id = ${s.workspace_id} AND id = ${s.account_id}`
+    const account = accounts[0]
+    if (account === undefined || userId === null) return { scanId: null, error: "The member who set this schedule is no longer known" }
+    const ctx = {
+      userId, sessionId: "", tokenWorkspaceId: s.workspace_id, workspaceId: s.workspace_id, workspaceName: "", isOwner: false,
+      roleId: null, customRoleId: null, roleName: null, permissions: [], ip: "",
+    } satisfies WorkspaceContext
+    return yield* startScan(
+      ctx,
+      {
+        account_id: s.account_id as AccountId,
+        cloud_provider_id: account.cloud_provider_id as CloudProviderId,
+        cloud_provider_name: providerDisplayName(account.cloud_provider_id).toLowerCase(),
+        user_id: userId as never,
+      },
+      { runService: runServiceJob, sweep: sweepJob },
+      { scope: { regions: s.regions, services: s.services }, trigger: "schedule" },
+    ).pipe(
+      Effect.map((scan) => ({ scanId: scan.id as number, error: null })),
+      Effect.catchTags({
+        Conflict: (e) => Effect.succeed({ scanId: null, error: e.message }),
+        NotFound: (e) => Effect.succeed({ scanId: null, error: e.message }),
+        ValidationError: (e) => Effect.succeed({ scanId: null, error: e.message }),
+      }),
+    )
+  })
+
+const tickWorkspace = (workspaceId: number, now: Date) =>
+  inScope({ workspaceId })(
+    Effect.gen(function* () {
+      let launched = 0
+      let skipped = 0
+      for (const s of yield* claimDueSchedules(workspaceId, now, SCHEDULES_PER_TICK)) {
+        // A savepoint per schedule: a launch that fails half-way leaves nothing, and the slot still advances.
+        const sql = yield* SqlClient.SqlClient
+        const outcome = yield* sql.withTransaction(launchScheduled(s))
+        yield* advance(s, now, outcome)
+        yield* recordAudit({
+          action: outcome.scanId === null ? "schedule.scan_skipped" : "schedule.scan_started",
+          workspaceId, actorUserId: null, targetType: "account", targetId: s.account_id,
+          details: { slot: new Date(s.next_run_at).toISOString(), scan_id: outcome.scanId, reason: outcome.error },
+        })
+        if (outcome.scanId === null) skipped++
+        else launched++
+      }
+      const expired = yield* expireMuteRules(workspaceId)
+      const sql = yield* SqlClient.SqlClient
+      let digests = 0
+      const scans = yield* sql<{ id: number }>`
+        SELECT id FROM scans WHERE workspace_id = ${workspaceId} AND status = 'completed' AND digest_enqueued_at IS NULL
+          AND scan_end > now() - ${DIGEST_WINDOW}::interval ORDER BY scan_end`
+      for (const scan of scans) digests += yield* queueDigest(workspaceId, scan.id)
+      return { launched, skipped, expired, digests } satisfies TickReport
+    }),
+  )
+
+/** One tick over every workspace with something to do (see the module comment). */
+export const tickPosture = (now: Date = new Date()) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* warmQueueCache([runServiceJob.name, sweepJob.name])
+    const workspaces = yield* sql.withTransaction(
+      Effect.gen(function* () {
+        yield* setScope({})
+        yield* sql`SELECT set_config('app.system_scope', 'posture-ticker', true)`
+        return yield* sql<{ workspace_id: number }>`
+          SELECT workspace_id FROM scan_schedules WHERE next_run_at IS NOT NULL AND next_run_at <= ${now}
+          UNION SELECT workspace_id FROM mute_rules WHERE expires_at <= now() AND NOT expiry_applied
+          UNION SELECT workspace_id FROM scans
+                WHERE status = 'completed' AND digest_enqueued_at IS NULL AND scan_end > now() - ${DIGEST_WINDOW}::interval`
+      }),
+    )
+    const total = { launched: 0, skipped: 0, expired: 0, digests: 0 }
+    for (const w of workspaces) {
+      const r = yield* tickWorkspace(w.workspace_id, now)
+      total.launched += r.launched
+      total.skipped += r.skipped
+      total.expired += r.expired
+      total.digests += r.digests
+    }
+    if (total.launched + total.skipped + total.expired + total.digests > 0) logLine("info", "posture tick", total)
+    return total satisfies TickReport
+  })
+
+/** POSTURE_TICK_SECONDS from the environment: seconds between two ticks of one process (default 15, 1–3600). */
+const tickSeconds = Config.option(Config.Int("POSTURE_TICK_SECONDS")).pipe(
+  Effect.map((o) => Math.min(3600, Math.max(1, Option.getOrElse(o, () => 15)))),
+  Effect.orElseSucceed(() => 15),
+)
+
+/** Runs the ticker in the background of a worker process until it stops; a failed tick is logged and retried. */
+export const PostureTickerLive: Layer.Layer<never, never, JobServices> = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const seconds = yield* tickSeconds
+    yield* tickPosture().pipe(
+      Effect.catchCause((cause) => Effect.sync(() => logLine("error", "posture tick failed", { cause: String(cause) }))),
+      Effect.repeat(Schedule.spaced(`${seconds} seconds`)),
+      Effect.provide(Mailer.layer.pipe(Layer.provide(AuthConfigFromApp))),
+      Effect.forkScoped,
+    )
+  }),
+)

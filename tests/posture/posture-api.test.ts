@@ -1,0 +1,203 @@
+/**
+ * Continuous posture through the API on moto (issue 13): an account's scope and schedule (bad input answers 400 in the
+ * catalogue's words), a scheduled slot missed for days runs once, mute rules (validation, permission, audit, counts at
+ * once without a rescan, the muted filters, expiry by the ticker, deletion) and the digest email (one per opted-in
+ * member per scan, with the scan's numbers).
+ */
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { PostureMessages as M } from "../../src/contracts/posture.ts"
+import { addMotoAccount, detailed, Roles, sleep, startScan, startScanEnv, type Member, type ScanEnv } from "../scanning/support.ts"
+
+let env: ScanEnv
+let owner: Member
+let accountId: number
+let scanId: number
+
+const poll = async <T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await read()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await sleep(250)
+  }
+}
+
+beforeAll(async () => {
+  process.env["POSTURE_TICK_SECONDS"] = "1"
+  env = await startScanEnv()
+  owner = await env.workspace("Posture")
+  accountId = (await addMotoAccount(env, owner)).id
+}, 120_000)
+
+afterAll(async () => {
+  delete process.env["POSTURE_TICK_SECONDS"]
+  await env?.stop()
+})
+
+describe("scope and schedule", () => {
+  it("refuses bad input with the catalogue's error and the exact message", async () => {
+    const put = (body: unknown) => env.call(owner, "PUT", `/api/accounts/${accountId}/schedule`, body)
+    const base = { frequency: "daily", time_of_day: "03:00", timezone: "Europe/Paris" }
+    for (const [body, message] of [
+      [{ ...base, time_of_day: "25:00" }, M.scheduleTimeInvalid],
+      [{ ...base, timezone: "Mars/Olympus" }, M.scheduleTimezoneInvalid],
+      [{ ...base, regions: ["us-east-9"] }, `${M.scheduleUnknownRegion}: us-east-9`],
+      [{ ...base, services: ["nosuchservice"] }, `${M.scheduleUnknownService}: nosuchservice`],
+      [{ ...base, services: [] }, M.scheduleEmptyScope],
+    ] as const) {
+      const res = await put(body)
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      expect(res.body).toMatchObject({ _tag: "ValidationError", message })
+    }
+    const readOnly = await env.member(owner, Roles.Auditor)
+    const denied = await env.call(readOnly, "PUT", `/api/accounts/${accountId}/schedule`, base)
+    expect(denied.status).toBe(403)
+    expect(denied.body.message).toBe(M.schedulePermissionDenied)
+    expect((await env.call(readOnly, "GET", `/api/accounts/${accountId}/schedule`)).status).toBe(200)
+  })
+
+  it("saves a schedule with its scope, says when it runs next, and a manual scan uses that scope", async () => {
+    const res = await env.call(owner, "PUT", `/api/accounts/${accountId}/schedule`, {
+      frequency: "weekly", weekday: 3, time_of_day: "06:15", timezone: "America/New_York", regions: ["us-east-1"], services: ["iam"],
+    })
+    expect(res.status, res.text).toBe(200)
+    expect(res.body.data).toMatchObject({ frequency: "weekly", weekday: 3, regions: ["us-east-1"], services: ["iam"], updated_by: owner.email })
+    const next = new Date(res.body.data.next_run_at)
+    expect(next.getTime()).toBeGreaterThan(Date.now())
+    expect(next.getTime() - Date.now()).toBeLessThanOrEqual(7 * 86_400_000 + 3_600_000)
+    expect(res.body.data.available_services.some((s: { key: string }) => s.key === "s3")).toBe(true)
+    const scan = await startScan(env, owner, accountId)
+    expect(scan.services.map((s) => s.service_name)).toEqual(["IAM"])
+    const done = await env.waitForScan(owner, scan.id)
+    expect(done).toMatchObject({ status: "completed", scope: { regions: ["us-east-1"], services: ["iam"] }, trigger: "manual" })
+    scanId = scan.id
+    const audit = await env.sql((q) => q<{ action: string }>`SELECT action FROM audit_log WHERE workspace_id = ${owner.workspaceId} AND action = 'schedule.updated'`)
+    expect(audit.length).toBe(1)
+  }, 120_000)
+
+  it("runs a slot missed for days exactly once, then waits for the next slot", async () => {
+    await env.sql((q) => q`UPDATE scan_schedules SET next_run_at = now() - interval '3 days' WHERE account_id = ${accountId}`)
+    const scheduled = await poll("the scheduled scan", async () => {
+      const rows = await env.sql((q) => q<{ id: number }>`SELECT id FROM scans WHERE account_id = ${accountId} AND trigger = 'schedule'`)
+      return rows.length > 0 ? rows : undefined
+    })
+    const scan = await env.waitForScan(owner, scheduled[0]!.id)
+    expect(scan).toMatchObject({ status: "completed", trigger: "schedule", scope: { services: ["iam"] } })
+    await sleep(2_500) // more ticks: nothing else is launched
+    const count = await env.sql((q) => q<{ n: number }>`SELECT count(*)::int AS n FROM scans WHERE account_id = ${accountId} AND trigger = 'schedule'`)
+    expect(count[0]!.n).toBe(1)
+    const schedule = (await env.call(owner, "GET", `/api/accounts/${accountId}/schedule`)).body.data
+    expect(new Date(schedule.next_run_at).getTime()).toBeGreaterThan(Date.now())
+    expect(schedule.last_scan_id).toBe(scheduled[0]!.id)
+    scanId = scheduled[0]!.id
+    await env.call(owner, "PUT", `/api/accounts/${accountId}/schedule`, { frequency: "off", time_of_day: "06:15", timezone: "UTC", services: ["iam"] })
+  }, 180_000)
+})
+
+describe("mute rules", () => {
+  let finding: any
+  let before: any
+  let ruleId: number
+
+  it("refuses rules that are empty, already expired, unknown or match nothing, and members without the permission", async () => {
+    const list = await env.call(owner, "GET", `/api/findings?scan_id=${scanId}&status=fail&page_size=100`)
+    finding = list.body.data.find((f: any) => f.resources_failing >= 1)
+    expect(finding, "a failing IAM finding on moto").toBeDefined()
+    before = (await env.call(owner, "GET", `/api/scans/${scanId}`)).body.data
+    const post = (body: unknown, member: Member = owner) => env.call(member, "POST", "/api/mute-rules", body)
+    for (const [body, message] of [
+      [{ reason: "x" }, M.muteScopeRequired],
+      [{ reason: "   ", check_id: finding.check_id }, M.muteReasonRequired],
+      [{ reason: "x", check_id: finding.check_id, expires_at: "2020-01-01T00:00:00Z" }, M.muteExpiryPast],
+      [{ reason: "x", check_id: "no_such_check" }, M.muteUnknownCheck],
+      [{ reason: "x", resource_pattern: "arn:aws:nothing:*" }, M.mutePatternMatchesNothing],
+      [{ reason: "x", tag_key: "never-seen" }, M.muteTagMatchesNothing],
+      [{ reason: "x", tag_value: "v", check_id: finding.check_id }, M.muteTagValueWithoutKey],
+    ] as const) {
+      const res = await post(body)
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      expect(res.body).toMatchObject({ _tag: "ValidationError", message })
+    }
+    const readOnly = await env.member(owner, Roles.Auditor)
+    const denied = await post({ reason: "x", check_id: finding.check_id }, readOnly)
+    expect(denied.status).toBe(403)
+    expect(denied.body.message).toBe(M.mutePermissionDenied)
+  })
+
+  it("mutes at once in the stored scans: counts drop, the finding and its rows say muted, filters find them", async () => {
+    const res = await env.call(owner, "POST", "/api/mute-rules", { reason: "Accepted: break-glass account", check_id: finding.check_id, account_id: accountId })
+    expect(res.status, res.text).toBe(200)
+    expect(res.body.rows_changed).toBeGreaterThanOrEqual(finding.resources_failing)
+    ruleId = res.body.data.id
+    expect(res.body.data).toMatchObject({ check_id: finding.check_id, account_id: accountId, active: true, created_by: owner.email })
+    const scan = (await env.call(owner, "GET", `/api/scans/${scanId}`)).body.data
+    expect(scan.failed_findings).toBe(before.failed_findings - 1)
+    expect(scan.muted_findings).toBe(before.muted_findings + 1)
+    expect(scan.passed_findings).toBe(before.passed_findings)
+    const muted = await detailed(env, owner, finding)
+    expect(muted).toMatchObject({ muted: true, resources_muted: finding.resources_failing })
+    const rows = await env.call(owner, "GET", `/api/findings/${finding.id}?details_status=muted`)
+    expect(rows.body.data.details_pagination.total).toBe(finding.resources_failing)
+    expect(rows.body.data.details[0].muted).toEqual({ rule_id: ruleId, reason: "Accepted: break-glass account" })
+    const failRows = await env.call(owner, "GET", `/api/findings/${finding.id}?details_status=fail`)
+    expect(failRows.body.data.details_pagination.total).toBe(0)
+    const failed = await env.call(owner, "GET", `/api/findings?scan_id=${scanId}&status=fail&page_size=100`)
+    expect(failed.body.data.some((f: any) => f.id === finding.id)).toBe(false)
+    const mutedList = await env.call(owner, "GET", `/api/findings?scan_id=${scanId}&status=muted`)
+    expect(mutedList.body.data.map((f: any) => f.id)).toContain(finding.id)
+    const rules = await env.call(owner, "GET", `/api/mute-rules?account_id=${accountId}`)
+    expect(rules.body.data.map((r: any) => r.id)).toContain(ruleId)
+  })
+
+  it("expires: the ticker unmutes the rows once the expiry has passed, and audits it", async () => {
+    const res = await env.call(owner, "PUT", `/api/mute-rules/${ruleId}`, {
+      reason: "Until the fix ships", check_id: finding.check_id, account_id: accountId, expires_at: new Date(Date.now() + 2_000).toISOString(),
+    })
+    expect(res.status, res.text).toBe(200)
+    expect(res.body.data).toMatchObject({ reason: "Until the fix ships", updated_by: owner.email })
+    await poll("the expiry", async () => {
+      const scan = (await env.call(owner, "GET", `/api/scans/${scanId}`)).body.data
+      return scan.failed_findings === before.failed_findings && scan.muted_findings === before.muted_findings ? scan : undefined
+    }, 20_000)
+    const rule = (await env.call(owner, "GET", "/api/mute-rules")).body.data.find((r: any) => r.id === ruleId)
+    expect(rule.active).toBe(false)
+    expect((await detailed(env, owner, finding)).muted).toBe(false)
+  }, 30_000)
+
+  it("deletes, and every change is in the audit log", async () => {
+    expect((await env.call(owner, "DELETE", `/api/mute-rules/${ruleId}`)).status).toBe(200)
+    expect((await env.call(owner, "DELETE", `/api/mute-rules/${ruleId}`)).status).toBe(404)
+    const audit = await env.sql((q) => q<{ action: string }>`
+      SELECT action FROM audit_log WHERE workspace_id = ${owner.workspaceId} AND target_type = 'mute_rule' ORDER BY id`)
+    expect(audit.map((a) => a.action)).toEqual(["mute_rule.created", "mute_rule.updated", "mute_rule.expired", "mute_rule.deleted"])
+  })
+})
+
+describe("digest email", () => {
+  it("sends one email per opted-in member after a scan, with the scan's numbers, never twice", async () => {
+    expect((await env.call(owner, "GET", "/api/user/scan-digest")).body.data).toEqual({ scan_digest: false })
+    const put = await env.call(owner, "PUT", "/api/user/scan-digest", { scan_digest: true })
+    expect(put.body).toMatchObject({ ok: true, message: M.digestSaved, data: { scan_digest: true } })
+    const other = await env.member(owner, Roles.Auditor) // not opted in
+    const scan = await startScan(env, owner, accountId)
+    const done = await env.waitForScan(owner, scan.id)
+    const mails = await poll("the digest", async () => {
+      const rows = await env.sql((q) => q<{ to_address: string; subject: string; text_body: string }>`
+        SELECT to_address, subject, text_body FROM dev_outbox WHERE subject LIKE 'Scan of %' ORDER BY id`)
+      return rows.length > 0 ? rows : undefined
+    }, 30_000)
+    await sleep(2_500)
+    const again = await env.sql((q) => q<{ n: number }>`SELECT count(*)::int AS n FROM dev_outbox WHERE subject LIKE 'Scan of %'`)
+    expect(again[0]!.n).toBe(1)
+    expect(mails[0]!.to_address).toBe(owner.email)
+    expect(mails.some((m) => m.to_address === other.email)).toBe(false)
+    const failingRows = await env.sql((q) => q<{ n: number }>`
+      SELECT count(*)::int AS n FROM results r JOIN findings f ON f.id = r.finding_id
+      WHERE f.scan_id = ${scan.id} AND f.status = 'fail' AND r.seq < f.resources_failing AND r.muted_by IS NULL`)
+    expect(mails[0]!.text_body).toContain(`${done.new_failing} new failing, ${done.fixed} fixed, ${failingRows[0]!.n - done.new_failing} still failing`)
+    expect(mails[0]!.text_body).toContain(`/dashboard/scans/${scan.id}`)
+    void Effect
+  }, 120_000)
+})

@@ -23,6 +23,7 @@ import { createTeamEffects } from "./machines/team-effects.ts"
 import { workspaceGateMachineWith } from "./machines/workspace-gate.machine.ts"
 import { workspaceSelectionEffectsFromServices } from "./machines/workspace-selection.machine.ts"
 import type { AppServices } from "./services/app-services.ts"
+import { complianceEffectsFrom } from "./services/compliance-api.ts"
 import { scanEffectsFrom } from "./services/scan-api.ts"
 import { parseWorkspaceId } from "./services/storage.ts"
 import type { AppComposition } from "./views/composition.tsx"
@@ -80,6 +81,7 @@ export const composeApp = (services: AppServices, env: CompositionEnvironment): 
     team: createTeamEffects(services, env.origin),
     profile: createProfileEffects(services, { onUserUpdated: refreshSessionUser }),
     scan: scanEffectsFrom(services),
+    compliance: complianceEffectsFrom(services),
     gates: {
       workspaceGate: workspaceGateMachineWith(services),
       permissionGate: permissionGateMachineWith(services),

@@ -72,9 +72,15 @@ export const breadcrumbsFor = (pathname: string): ReadonlyArray<Crumb> => {
 /** Access §2: the breadcrumb bar is hidden on findings pages. */
 export const isFindingsPage = (pathname: string): boolean => pathSegments(pathname).includes("findings")
 
-/** The crumbs to show, or none: hidden with a single crumb and on findings pages. */
+/** Compliance pages below the overview draw their own trail (framework and requirement names, not path segments). */
+export const isComplianceDetailPage = (pathname: string): boolean => {
+  const segments = pathSegments(pathname)
+  return segments[0] === "dashboard" && segments[1] === "compliance" && segments.length > 2
+}
+
+/** The crumbs to show, or none: hidden with a single crumb, on findings pages and on compliance detail pages. */
 export const visibleBreadcrumbs = (pathname: string): ReadonlyArray<Crumb> => {
-  if (isFindingsPage(pathname)) return []
+  if (isFindingsPage(pathname) || isComplianceDetailPage(pathname)) return []
   const crumbs = breadcrumbsFor(pathname)
   return crumbs.length > 1 ? crumbs : []
 }

@@ -21,6 +21,7 @@
 import { assertEvent, assign, fromCallback, fromPromise, setup } from "xstate"
 import {
   ACCOUNT_ROUTE_PERMISSIONS,
+  COMPLIANCE_ROUTE_PERMISSIONS,
   OWNER_LABEL,
   SCANS_ROUTE_PERMISSIONS,
   USER_MANAGEMENT_PERMISSIONS,
@@ -96,6 +97,8 @@ export const requiredPermissionsFor = (path: string): ReadonlyArray<PermissionNa
       return ACCOUNT_ROUTE_PERMISSIONS
     case "users":
       return USER_MANAGEMENT_PERMISSIONS
+    case "compliance":
+      return COMPLIANCE_ROUTE_PERMISSIONS
     default:
       return undefined
   }

@@ -5,12 +5,13 @@
  * - the session (`SessionProvider`: gate status, retry, sign out);
  * - `AuthEffectsProvider` (sign-in, sign-up, verification, reset), `InvitationEffectsProvider`,
  *   `WorkspaceSelectionEffectsProvider`, `ShellEffectsProvider`, `TeamEffectsProvider`, `ProfileEffectsProvider`,
- *   `ScanEffectsProvider` (dashboard, accounts, scans, findings);
+ *   `ScanEffectsProvider` (dashboard, accounts, scans, findings), `ComplianceEffectsProvider` (Compliance);
  * - `DashboardGatesProvider` (workspace and permission gates).
  * The clock (real timers in the browser, a `SimulatedClock` in tests) reaches the screens that take one.
  */
 import type { ReactNode } from "react"
 import type { AuthEffects } from "../machines/auth-effects.ts"
+import type { ComplianceEffects } from "../machines/compliance-effects.ts"
 import type { InvitationEffects } from "../machines/invitation-effects.ts"
 import type { ProfileEffects } from "../machines/profile-effects.ts"
 import type { ScanEffects } from "../machines/scan-effects.ts"
@@ -20,6 +21,7 @@ import type { TeamEffects } from "../machines/team-effects.ts"
 import type { WorkspaceSelectionEffects } from "../machines/workspace-selection.machine.ts"
 import type { Clock } from "./app-actors.tsx"
 import { AuthEffectsProvider } from "./auth/auth-effects-context.tsx"
+import { ComplianceEffectsProvider } from "./compliance/compliance-effects-context.tsx"
 import { InvitationEffectsProvider } from "./invitations/invitation-effects-context.tsx"
 import { ShellEffectsProvider } from "./layouts/shell-effects-context.tsx"
 import { ProfileEffectsProvider } from "./profile/profile-effects-context.tsx"
@@ -39,6 +41,7 @@ export interface AppComposition {
   readonly team: TeamEffects
   readonly profile: ProfileEffects
   readonly scan: ScanEffects
+  readonly compliance: ComplianceEffects
   readonly gates: DashboardGateLogic
 }
 
@@ -59,7 +62,9 @@ export function CompositionProvider({ composition: c, clock, children }: Composi
               <TeamEffectsProvider effects={c.team} {...timers}>
                 <ProfileEffectsProvider effects={c.profile} {...timers}>
                   <ScanEffectsProvider effects={c.scan} {...timers}>
-                    <DashboardGatesProvider logic={c.gates}>{children}</DashboardGatesProvider>
+                    <ComplianceEffectsProvider effects={c.compliance} {...timers}>
+                      <DashboardGatesProvider logic={c.gates}>{children}</DashboardGatesProvider>
+                    </ComplianceEffectsProvider>
                   </ScanEffectsProvider>
                 </ProfileEffectsProvider>
               </TeamEffectsProvider>

@@ -32,6 +32,15 @@ const ProfileView = lazy(() => import("./profile/profile.view.tsx").then((m) => 
 const ScanListView = lazy(() => import("./scans/scan-list.view.tsx").then((m) => ({ default: m.ScanListView })))
 const ScanDetailView = lazy(() => import("./scans/scan-detail.view.tsx").then((m) => ({ default: m.ScanDetailView })))
 const FindingsView = lazy(() => import("./scans/findings.view.tsx").then((m) => ({ default: m.FindingsView })))
+const ComplianceOverviewView = lazy(() =>
+  import("./compliance/compliance-overview.view.tsx").then((m) => ({ default: m.ComplianceOverviewView })),
+)
+const ComplianceFrameworkView = lazy(() =>
+  import("./compliance/compliance-framework.view.tsx").then((m) => ({ default: m.ComplianceFrameworkView })),
+)
+const ComplianceRequirementView = lazy(() =>
+  import("./compliance/compliance-requirement.view.tsx").then((m) => ({ default: m.ComplianceRequirementView })),
+)
 const FindingDetailView = lazy(() =>
   import("./scans/finding-detail.view.tsx").then((m) => ({ default: m.FindingDetailView })),
 )
@@ -73,6 +82,9 @@ export const ROUTES: ReadonlyArray<AppRoute> = [
   route("/dashboard/scans/:scanId/findings", FindingsView, "authenticated", true),
   route("/dashboard/scans/:scanId/findings/:findingId", FindingDetailView, "authenticated", true),
   route("/dashboard/users", UserManagementView, "authenticated", true),
+  route("/dashboard/compliance", ComplianceOverviewView, "authenticated", true),
+  route("/dashboard/compliance/scans/:scanId/:frameworkId", ComplianceFrameworkView, "authenticated", true),
+  route("/dashboard/compliance/scans/:scanId/:frameworkId/:requirementId", ComplianceRequirementView, "authenticated", true),
 ]
 
 /** /dashboard and everything below it: one route, so the shell is not remounted between dashboard pages. */

@@ -8,7 +8,7 @@ import { useSelector } from "@xstate/react"
 import { Button as AriaButton, Link as AriaLink } from "react-aria-components"
 import { useLocation } from "wouter"
 import { roleNamesShown, type ShellData } from "../../machines/shell.machine.ts"
-import { DashboardIcon, ScanIcon, type IconProps } from "../ui/icons.tsx"
+import { ClipboardCheckIcon, DashboardIcon, ScanIcon, type IconProps } from "../ui/icons.tsx"
 import { useShellActor } from "./shell-actor-context.tsx"
 import * as layoutCss from "./dashboard-layout.css.ts"
 import * as css from "./shell.css.ts"
@@ -33,15 +33,18 @@ export function SidebarLink({ href, label, icon: Icon, matchPrefix = false }: Si
 }
 
 export const SCANS_HREF = "/dashboard/scans"
+export const COMPLIANCE_HREF = "/dashboard/compliance"
 
 /** Dashboard, and Scans when the permission rule lets the user open it. */
 export function SidebarNavigation() {
   const shell = useShellActor()
   const canSeeScans = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: SCANS_HREF }))
+  const canSeeCompliance = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: COMPLIANCE_HREF }))
   return (
     <>
       <SidebarLink href="/dashboard" label="Dashboard" icon={DashboardIcon} />
       {canSeeScans ? <SidebarLink href={SCANS_HREF} label="Scans" icon={ScanIcon} matchPrefix /> : null}
+      {canSeeCompliance ? <SidebarLink href={COMPLIANCE_HREF} label="Compliance" icon={ClipboardCheckIcon} matchPrefix /> : null}
     </>
   )
 }

@@ -1,0 +1,134 @@
+/**
+ * /dashboard/compliance/scans/{scanId}/{frameworkId}/{requirementId} (issue 14 "drill-down requirement → checks →
+ * failing resources"): the requirement's status and counts, the checks that decide it (each linking to the scan's
+ * finding page), and its failing resources page by page, muted ones marked with their mute reason.
+ *
+ * Flow: `loading` (`loadRequirement`, page 1) → `ready` | `failed` (Retry). In `ready`: `page.requested` { page }
+ * (within the pages the answer announced) → `paging` → `ready` with that page (a failure toasts and keeps the page shown);
+ * `finding.opened` { findingId } navigates to /dashboard/scans/{scan}/findings/{finding}?service={name} for a check of
+ * this requirement that ran in the scan.
+ */
+import { assertEvent, assign, fromPromise, setup } from "xstate"
+import { ComplianceMessages, type RequirementDetail } from "../contracts/compliance.ts"
+import type { ScanId } from "../contracts/ids.ts"
+import { toFailure, type NavigateParams, type NotifyParams } from "./auth-effects.ts"
+import { findingPagePath, type RequirementRequest } from "./compliance-effects.ts"
+
+export interface ComplianceRequirementInput {
+  readonly scanId: ScanId
+  readonly frameworkId: string
+  readonly requirementId: string
+}
+
+export interface ComplianceRequirementContext extends ComplianceRequirementInput {
+  readonly detail: RequirementDetail | null
+  /** The page being shown or asked for. */
+  readonly page: number
+  readonly error: string | null
+}
+
+export type ComplianceRequirementEvent =
+  | { readonly type: "retry.requested" }
+  | { readonly type: "page.requested"; readonly page: number }
+  | { readonly type: "finding.opened"; readonly findingId: number }
+
+const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
+const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
+
+const request = (context: ComplianceRequirementContext): RequirementRequest => ({
+  scanId: context.scanId,
+  frameworkId: context.frameworkId,
+  requirementId: context.requirementId,
+  page: context.page,
+})
+
+export const complianceRequirementMachine = setup({
+  types: {
+    context: {} as ComplianceRequirementContext,
+    events: {} as ComplianceRequirementEvent,
+    input: {} as ComplianceRequirementInput,
+  },
+  actors: {
+    loadRequirement: fromPromise<RequirementDetail, RequirementRequest>(async () => {
+      throw new Error("loadRequirement is not provided")
+    }),
+  },
+  guards: {
+    isOtherPage: ({ context, event }) => {
+      assertEvent(event, "page.requested")
+      const pages = context.detail?.failing_pagination.total_pages ?? 0
+      return Number.isInteger(event.page) && event.page >= 1 && event.page <= pages && event.page !== context.page
+    },
+    isCheckFinding: ({ context, event }) => {
+      assertEvent(event, "finding.opened")
+      return context.detail?.checks.some((c) => c.finding_id === event.findingId) === true
+    },
+  },
+  actions: {
+    assignDetail: assign(({ event }) => {
+      const detail = outputOf<RequirementDetail>(event)
+      return { detail, page: detail.failing_pagination.page, error: null }
+    }),
+    assignError: assign({ error: ({ event }) => toFailure(errorOf(event), ComplianceMessages.loadFailed).message }),
+    assignPage: assign({
+      page: ({ event }) => {
+        assertEvent(event, "page.requested")
+        return event.page
+      },
+    }),
+    restorePage: assign({ page: ({ context }) => context.detail?.failing_pagination.page ?? 1 }),
+    /** Environment: go to a route. */
+    navigate: (_, _params: NavigateParams) => {},
+    /** Environment: a toast. */
+    notify: (_, _params: NotifyParams) => {},
+  },
+}).createMachine({
+  id: "complianceRequirement",
+  context: ({ input }) => ({ ...input, detail: null, page: 1, error: null }),
+  initial: "loading",
+  states: {
+    loading: {
+      invoke: {
+        id: "loadRequirement",
+        src: "loadRequirement",
+        input: ({ context }) => request(context),
+        onDone: { target: "ready", actions: "assignDetail" },
+        onError: { target: "failed", actions: "assignError" },
+      },
+    },
+    failed: { on: { "retry.requested": "loading" } },
+    ready: {
+      on: {
+        "page.requested": { guard: "isOtherPage", target: "paging", actions: "assignPage" },
+        "finding.opened": {
+          guard: "isCheckFinding",
+          actions: {
+            type: "navigate",
+            params: ({ context, event }) => {
+              const check = context.detail!.checks.find((c) => c.finding_id === event.findingId)!
+              return { to: findingPagePath(context.scanId, event.findingId, check.service_name) }
+            },
+          },
+        },
+      },
+    },
+    paging: {
+      invoke: {
+        id: "loadPage",
+        src: "loadRequirement",
+        input: ({ context }) => request(context),
+        onDone: { target: "ready", actions: "assignDetail" },
+        onError: {
+          target: "ready",
+          actions: [
+            "restorePage",
+            {
+              type: "notify",
+              params: ({ event }) => ({ kind: "error", message: toFailure(event.error, ComplianceMessages.loadFailed).message }),
+            },
+          ],
+        },
+      },
+    },
+  },
+})

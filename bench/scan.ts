@@ -275,7 +275,7 @@ const main = async () => {
       const engineCalls = await env.sql((q) =>
         q<{ calls: number }>`SELECT coalesce(sum(api_calls), 0)::int AS calls FROM scan_services WHERE scan_id = ${scan.id}`)
       const rows = await env.sql((q) =>
-        q<{ rows: number }>`SELECT coalesce(sum(jsonb_array_length(details)), 0)::int AS rows FROM findings WHERE scan_id = ${scan.id}`)
+        q<{ rows: number }>`SELECT coalesce(sum(resources_checked), 0)::int AS rows FROM findings WHERE scan_id = ${scan.id}`)
       if (process.env["BENCH_VERBOSE"] === "1") {
         const timeline = await env.sql((q) =>
           q<{ name: string; start_ms: number; end_ms: number; api_calls: number }>`

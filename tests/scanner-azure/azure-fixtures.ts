@@ -381,6 +381,13 @@ export function insecureSubscription(): AzureSubscription {
   const badNsg = resource(sub, "net", "Microsoft.Network/networkSecurityGroups", "bad-nsg", "eastus", {
     securityRules: [rule("allow-rdp", "Tcp", "3389", "*"), rule("allow-ssh-range", "Tcp", "20-30", "Internet", "Allow", "Inbound", 110), rule("allow-dns-udp", "Udp", "53", "0.0.0.0/0", "Allow", "Inbound", 120), rule("allow-web", "*", ["80", "443"], ["Internet"], "Allow", "Inbound", 130)],
   })
+  // Service ports: one NSG open on Redis only (from ::/0), one open on everything.
+  resource(sub, "net", "Microsoft.Network/networkSecurityGroups", "bad-redis-nsg", "eastus", {
+    securityRules: [rule("allow-redis", "Tcp", "6379", "::/0"), rule("redis-corp", "Tcp", "6380", "10.0.0.0/8", "Allow", "Inbound", 110)],
+  })
+  resource(sub, "net", "Microsoft.Network/networkSecurityGroups", "bad-any-nsg", "eastus", {
+    securityRules: [rule("allow-any", "*", "*", "Internet", "Allow", "Inbound", 100)],
+  })
   resource(sub, "net", "Microsoft.Network/networkSecurityGroups", "ok-nsg2", "westeurope", {
     securityRules: [rule("ssh-corp", "Tcp", "22", "10.0.0.0/8"), rule("deny-all", "*", "*", "*", "Deny", "Inbound", 4000), rule("outbound-any", "*", "*", "*", "Allow", "Outbound", 100)],
   })

@@ -16,8 +16,8 @@ export interface GcpCheckDefinition<R extends GcpResourceType> {
   readonly title: string
   readonly description: string
   readonly severity: Severity
-  /** CIS GCP v4.0 (= v3.0) control id. */
-  readonly cis: string
+  /** CIS GCP v4.0 (= v3.0) control id; absent for checks beyond the benchmark. */
+  readonly cis?: string
   readonly remediation: string
   readonly field_labels: Readonly<Record<string, string>>
   readonly uses: ReadonlyArray<R>
@@ -32,11 +32,14 @@ export function defineGcpCheck<const R extends GcpResourceType>(d: GcpCheckDefin
   return {
     ...rest,
     provider: "gcp",
-    cisRefs: { v4: cis, v3: cis },
-    compliance: [
-      { framework: CIS_GCP_V4, control: cis },
-      { framework: CIS_GCP_V3, control: cis },
-    ],
+    cisRefs: cis === undefined ? {} : { v4: cis, v3: cis },
+    compliance:
+      cis === undefined
+        ? []
+        : [
+            { framework: CIS_GCP_V4, control: cis },
+            { framework: CIS_GCP_V3, control: cis },
+          ],
     evaluate: evaluate as unknown as GcpCheck["evaluate"],
   }
 }

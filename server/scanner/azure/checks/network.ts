@@ -3,6 +3,7 @@ import { row } from "../../rest/engine.ts"
 import { defineAzureCheck, resourceRow, subscriptionRow } from "../define-check.ts"
 import { locationOf } from "../context.ts"
 import type { NetworkSecurityGroup, SecurityRule } from "../collectors/network.ts"
+import { describePorts, FIREWALL_SERVICE_PORTS, type ServicePorts } from "../../service-ports.ts"
 
 const INTERNET = new Set(["*", "0.0.0.0", "0.0.0.0/0", "internet", "any", "::/0"])
 
@@ -47,6 +48,32 @@ const exposureCheck = (spec: { id: string; v3: string; v4: string; what: string;
       }),
   })
 
+const nsgReads = "ARM Microsoft.Network/networkSecurityGroups → properties.securityRules[].properties (direction, access, protocol, sourceAddressPrefix(es), destinationPortRange(s))"
+
+/** One check per network service of the shared list: NSGs whose Allow rules from the Internet cover any of its ports. */
+const servicePortCheck = (svc: ServicePorts) =>
+  defineAzureCheck({
+    id: `network_${svc.key}_internet_restricted`,
+    service: "network",
+    title: `Network security groups should not allow ${svc.name} from the Internet`,
+    description: `Flags network security groups with an inbound Allow rule from any source (*, Internet, 0.0.0.0/0, ::/0) covering ${svc.name} (${describePorts(svc.ports)}), including rules for any port or protocol.`,
+    severity: svc.severity,
+    cis: {},
+    remediation: `Restrict the rule's source to known addresses or remove ${describePorts(svc.ports)} from it (az network nsg rule update --source-address-prefixes …); reach ${svc.name} through the virtual network, a VPN or a private endpoint.`,
+    field_labels: { exposing_rules: "Exposing rules", exposed: "Exposed ports" },
+    uses: ["network.security_groups"],
+    reads: nsgReads,
+    evaluate: (inv) =>
+      (inv.network.securityGroups ?? []).map((nsg: NetworkSecurityGroup) => {
+        const hits = (nsg.properties?.securityRules ?? []).flatMap((r) =>
+          svc.ports.filter((p) => ruleExposes(r, p.proto === "tcp" ? "Tcp" : "Udp", p.port)).map((p) => ({ rule: r.name ?? "", port: `${p.proto}/${p.port}` })),
+        )
+        const rules = [...new Set(hits.map((h) => h.rule))]
+        const exposed = [...new Set(hits.map((h) => h.port))]
+        return resourceRow(nsg, hits.length === 0, hits.length === 0 ? `No rule opens ${svc.name} to the Internet.` : `Rules ${rules.join(", ")} open ${svc.name} to the Internet (${exposed.join(", ")}).`, { exposing_rules: rules, exposed })
+      }),
+  })
+
 const retentionOk = (r: { readonly enabled?: boolean; readonly days?: number } | undefined) => r?.enabled === true && ((r.days ?? 0) === 0 || (r.days ?? 0) >= 90)
 
 const flowLogCheck = (id: string, cis: { v3?: string; v4: string }, target: "networkSecurityGroups" | "virtualNetworks", what: string) =>
@@ -79,6 +106,26 @@ export const networkChecks = [
   exposureCheck({ id: "network_ssh_internet_restricted", v3: "7.2", v4: "8.2", what: "SSH", protocol: "Tcp", ports: [22], severity: "high" }),
   exposureCheck({ id: "network_udp_internet_restricted", v3: "7.3", v4: "8.3", what: "UDP", protocol: "Udp", ports: undefined, severity: "medium" }),
   exposureCheck({ id: "network_http_internet_restricted", v3: "7.4", v4: "8.4", what: "HTTP(S)", protocol: "Tcp", ports: [80, 443], severity: "medium" }),
+  ...FIREWALL_SERVICE_PORTS.map(servicePortCheck),
+  defineAzureCheck({
+    id: "network_all_ports_internet_restricted",
+    service: "network",
+    title: "Network security groups should not allow every port from the Internet",
+    description: "Flags network security groups with an inbound Allow rule from any source whose destination port range is * (or 0-65535).",
+    severity: "critical",
+    cis: {},
+    remediation: "Replace the rule with rules for the ports the workload serves, each from the narrowest sources (az network nsg rule update --destination-port-ranges 443).",
+    field_labels: { exposing_rules: "Exposing rules" },
+    uses: ["network.security_groups"],
+    reads: nsgReads,
+    evaluate: (inv) =>
+      (inv.network.securityGroups ?? []).map((nsg: NetworkSecurityGroup) => {
+        const rules = (nsg.properties?.securityRules ?? [])
+          .filter((r) => ruleExposes(r, "Tcp", 1) && ruleExposes(r, "Tcp", 65535) && ruleExposes(r, "Tcp", 32768))
+          .map((r) => r.name ?? "")
+        return resourceRow(nsg, rules.length === 0, rules.length === 0 ? "No rule opens every port to the Internet." : `Rules ${rules.join(", ")} open every port to the Internet.`, { exposing_rules: rules })
+      }),
+  }),
   flowLogCheck("network_nsg_flow_log_retention", { v3: "7.5", v4: "8.5" }, "networkSecurityGroups", "NSG"),
   flowLogCheck("network_vnet_flow_log_retention", { v4: "8.8" }, "virtualNetworks", "Virtual network"),
   defineAzureCheck({

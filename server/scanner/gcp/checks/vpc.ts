@@ -6,6 +6,7 @@ import { row } from "../../rest/engine.ts"
 import { lastSegment } from "../context.ts"
 import { defineGcpCheck } from "../define-check.ts"
 import type { Firewall } from "../collectors/compute.ts"
+import { describePorts, FIREWALL_SERVICE_PORTS, type PortSpec, type ServicePorts } from "../../service-ports.ts"
 
 const INTERNET = new Set(["0.0.0.0/0", "::/0"])
 
@@ -28,6 +29,43 @@ export function exposesPort(fw: Firewall, port: number): boolean {
     return (proto === "tcp" || proto === "all" || proto === "6") && portsCover(a.ports, port)
   })
 }
+
+/** Protocol numbers and names of a firewall `allowed` entry that carry `proto`. */
+const carries = (ipProtocol: string, proto: PortSpec["proto"]) => {
+  const p = ipProtocol.toLowerCase()
+  return p === "all" || p === proto || (proto === "tcp" && p === "6") || (proto === "udp" && p === "17")
+}
+
+/** "tcp/6379" for every service port an enabled ingress rule from the Internet lets through. */
+export function exposedPorts(fw: Firewall, specs: ReadonlyArray<PortSpec>): string[] {
+  if ((fw.direction ?? "INGRESS") !== "INGRESS" || fw.disabled === true) return []
+  if (!(fw.sourceRanges ?? []).some((r) => INTERNET.has(r))) return []
+  return specs.filter((s) => (fw.allowed ?? []).some((a) => carries(a.IPProtocol, s.proto) && portsCover(a.ports, s.port))).map((s) => `${s.proto}/${s.port}`)
+}
+
+const ingressRules = (firewalls: ReadonlyArray<Firewall> | undefined) =>
+  (firewalls ?? []).filter((fw) => (fw.direction ?? "INGRESS") === "INGRESS" && fw.disabled !== true && (fw.allowed ?? []).length > 0)
+
+const servicePortCheck = (svc: ServicePorts) =>
+  defineGcpCheck({
+    id: `vpc_firewall_${svc.key}_not_open`,
+    service: "vpc",
+    title: `Firewall rules should not allow ${svc.name} from the Internet`,
+    description: `Flags enabled ingress firewall rules from 0.0.0.0/0 or ::/0 that allow ${svc.name} (${describePorts(svc.ports)}), including rules for all ports or all protocols.`,
+    severity: svc.severity,
+    remediation: `Narrow the rule's source ranges to known addresses, or remove ${describePorts(svc.ports)} from it; reach ${svc.name} over the VPC, a VPN or IAP: gcloud compute firewall-rules update RULE --source-ranges=…`,
+    field_labels: { network: "Network", exposed: "Exposed ports" },
+    uses: ["compute.firewalls"],
+    reads: "compute firewalls.list → direction, disabled, sourceRanges, allowed[].IPProtocol/ports",
+    evaluate: (inv) =>
+      ingressRules(inv.compute.firewalls).map((fw) => {
+        const exposed = exposedPorts(fw, svc.ports)
+        return row(fw.name, "global", exposed.length === 0, exposed.length === 0 ? `Rule ${fw.name} does not open ${svc.name} to the Internet.` : `Rule ${fw.name} opens ${svc.name} to the Internet: ${exposed.join(", ")}.`, {
+          network: lastSegment(fw.network),
+          exposed,
+        })
+      }),
+  })
 
 const openPortCheck = (id: string, cis: string, port: number, name: string) =>
   defineGcpCheck({
@@ -130,6 +168,28 @@ export const vpcChecks = [
   }),
   openPortCheck("vpc_firewall_ssh_not_open", "3.6", 22, "SSH"),
   openPortCheck("vpc_firewall_rdp_not_open", "3.7", 3389, "RDP"),
+  ...FIREWALL_SERVICE_PORTS.map(servicePortCheck),
+  defineGcpCheck({
+    id: "vpc_firewall_all_ports_not_open",
+    service: "vpc",
+    title: "Firewall rules should not allow every port from the Internet",
+    description: "Flags enabled ingress firewall rules from 0.0.0.0/0 or ::/0 that allow all protocols, or TCP or UDP without a port list.",
+    severity: "critical",
+    remediation: "List only the ports the service behind the rule needs (gcloud compute firewall-rules update RULE --allow=tcp:443) or narrow its source ranges.",
+    field_labels: { network: "Network", allowed: "Allowed" },
+    uses: ["compute.firewalls"],
+    reads: "compute firewalls.list → direction, disabled, sourceRanges, allowed[].IPProtocol/ports",
+    evaluate: (inv) =>
+      ingressRules(inv.compute.firewalls).map((fw) => {
+        const fromInternet = (fw.sourceRanges ?? []).some((r) => INTERNET.has(r))
+        const everything = (fw.allowed ?? []).some((a) => a.IPProtocol.toLowerCase() === "all" || ((a.ports ?? []).length === 0 && ["tcp", "udp", "6", "17"].includes(a.IPProtocol.toLowerCase())) || (a.ports ?? []).includes("0-65535") || (a.ports ?? []).includes("1-65535"))
+        const open = fromInternet && everything
+        return row(fw.name, "global", !open, open ? `Rule ${fw.name} opens every port to the Internet.` : `Rule ${fw.name} does not open every port to the Internet.`, {
+          network: lastSegment(fw.network),
+          allowed: (fw.allowed ?? []).map((a) => `${a.IPProtocol}:${(a.ports ?? ["all"]).join(",")}`),
+        })
+      }),
+  }),
   defineGcpCheck({
     id: "vpc_subnet_flow_logs_enabled",
     service: "vpc",

@@ -54,7 +54,7 @@ function RequirementTable({ frameworkRef, rows }: { readonly frameworkRef: Frame
         helper.accessor("title", {
           header: "Requirement",
           cell: ({ row }) => (
-            <div>
+            <div className={css.requirementTitle}>
               <div>{row.original.title}</div>
               {row.original.manual_reason === null ? null : <div className={css.reason}>{row.original.manual_reason}</div>}
             </div>
@@ -114,10 +114,9 @@ function SectionTree({ frameworkRef }: { readonly frameworkRef: FrameworkRef }) 
                 className={css.treeItem({ depth: s.parent_id === null ? 0 : 1 })}
                 isSelected={selected === s.id}
                 onChange={() => choose(selected === s.id ? null : s.id)}
-                aria-label={`${s.id} ${s.title}: ${inIt.length} requirements, ${failed} failed`}
               >
                 <span>{`${s.id} ${s.title}`}</span>
-                <span>{failed > 0 ? `${failed}/${inIt.length}` : inIt.length}</span>
+                <span title={`${failed} of ${inIt.length} requirements failed`}>{failed > 0 ? `${failed} failed / ${inIt.length}` : inIt.length}</span>
               </ToggleButton>
             </li>
           )

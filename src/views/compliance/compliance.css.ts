@@ -94,3 +94,4 @@ export const trendLabel = style({ fill: vars.color.textMuted, fontSize: "10px" }
 export const progressRow = style({ display: "flex", alignItems: "center", gap: vars.space.md, flexWrap: "wrap" })
 export const pager = style({ display: "flex", alignItems: "center", justifyContent: "flex-end", gap: vars.space.md, paddingTop: vars.space.md })
 export const reason = style({ color: vars.color.textMuted, fontSize: vars.font.sizeSm, overflowWrap: "anywhere" })
+export const requirementTitle = style({ minWidth: "260px", maxWidth: "560px" })

@@ -24,8 +24,14 @@ export const OPERATIONS = [
   "Microsoft.Sql/servers/firewallRules/delete",
   "Microsoft.Network/publicIPAddresses/write",
   "Microsoft.Network/publicIPAddresses/delete",
+  ...["KeyVault/vaults", "Storage/storageAccounts", "Compute/virtualMachines", "Network/loadBalancers", "Network/virtualNetworks", "Network/networkSecurityGroups/securityRules", "Sql/servers", "Sql/servers/databases", "DBforMySQL/flexibleServers", "DBforPostgreSQL/flexibleServers", "Authorization/roleAssignments"].flatMap((t) => [`Microsoft.${t}/write`, `Microsoft.${t}/delete`]),
+  "Microsoft.Sql/servers/virtualNetworkRules/write",
+  "Microsoft.Compute/virtualMachines/deallocate/action",
+  "Microsoft.Compute/virtualMachines/powerOff/action",
+  "Microsoft.Security/policies/write",
+  "Microsoft.Insights/diagnosticSettings/delete",
 ]
-const PLANS = ["VirtualMachines", "Containers", "StorageAccounts", "AppServices", "CosmosDbs", "OpenSourceRelationalDatabases", "SqlServers", "SqlServerVirtualMachines", "KeyVaults", "Arm", "Dns"]
+const PLANS = ["VirtualMachines", "Containers", "StorageAccounts", "AppServices", "CosmosDbs", "OpenSourceRelationalDatabases", "SqlServers", "SqlServerVirtualMachines", "KeyVaults", "Arm", "Dns", "CloudPosture", "Api", "AI"]
 
 export const armId = (sub: string, rg: string, type: string, name: string) => `/subscriptions/${sub}/resourceGroups/${rg}/providers/${type}/${name}`
 
@@ -187,12 +193,13 @@ export function hardenedSubscription(): AzureSubscription {
     child(sub, `${sqlId}/databases/${db}`, "transparentDataEncryption/current", { state: "Enabled" })
   }
 
-  const pg = resource(sub, "data", "Microsoft.DBforPostgreSQL/flexibleServers", "ok-pg", "eastus", { version: "16", state: "Ready" }, { sku: { name: "Standard_D2ds_v5", tier: "GeneralPurpose" } })
-  flexibleConfig(sub, String(pg["id"]), { require_secure_transport: "on", log_checkpoints: "on", "connection_throttle.enable": "on", "logfiles.retention_days": "7" })
+  const resilient = { backup: { geoRedundantBackup: "Enabled", backupRetentionDays: 14 }, highAvailability: { mode: "ZoneRedundant" }, network: { publicNetworkAccess: "Disabled" } }
+  const pg = resource(sub, "data", "Microsoft.DBforPostgreSQL/flexibleServers", "ok-pg", "eastus", { version: "16", state: "Ready", ...resilient }, { sku: { name: "Standard_D2ds_v5", tier: "GeneralPurpose" } })
+  flexibleConfig(sub, String(pg["id"]), { require_secure_transport: "on", log_checkpoints: "on", "connection_throttle.enable": "on", "logfiles.retention_days": "7", log_connections: "on", log_disconnections: "on" })
   child(sub, String(pg["id"]), "firewallRules/office", { startIpAddress: "203.0.113.0", endIpAddress: "203.0.113.255" })
-  const my = resource(sub, "data", "Microsoft.DBforMySQL/flexibleServers", "ok-mysql", "eastus", { version: "8.0.21", state: "Ready" })
+  const my = resource(sub, "data", "Microsoft.DBforMySQL/flexibleServers", "ok-mysql", "eastus", { version: "8.0.21", state: "Ready", ...resilient })
   flexibleConfig(sub, String(my["id"]), { require_secure_transport: "ON", tls_version: "TLSv1.2,TLSv1.3", audit_log_enabled: "ON", audit_log_events: "CONNECTION,DDL" })
-  const cosmos = resource(sub, "data", "Microsoft.DocumentDB/databaseAccounts", "ok-cosmos", "eastus", { publicNetworkAccess: "Enabled", isVirtualNetworkFilterEnabled: true, ipRules: [], virtualNetworkRules: [{ id: "/subscriptions/x/resourceGroups/net/providers/Microsoft.Network/virtualNetworks/ok-vnet/subnets/app" }] }, { kind: "GlobalDocumentDB" })
+  const cosmos = resource(sub, "data", "Microsoft.DocumentDB/databaseAccounts", "ok-cosmos", "eastus", { publicNetworkAccess: "Disabled", minimalTlsVersion: "Tls12", disableLocalAuth: true, enableAutomaticFailover: true, backupPolicy: { type: "Continuous" }, isVirtualNetworkFilterEnabled: true, ipRules: [], virtualNetworkRules: [{ id: "/subscriptions/x/resourceGroups/net/providers/Microsoft.Network/virtualNetworks/ok-vnet/subnets/app" }] }, { kind: "GlobalDocumentDB" })
   ;(cosmos["properties"] as Json)["privateEndpointConnections"] = pe(String(cosmos["id"]))
 
   subLevel(sub, "Microsoft.Insights/diagnosticSettings/activity-to-storage", {
@@ -234,8 +241,8 @@ export function hardenedSubscription(): AzureSubscription {
   assessment(sub, vmId, ENDPOINT_PROTECTION, "Install endpoint protection solution on virtual machines", { code: "Healthy" })
   resource(sub, "app", "Microsoft.Compute/disks", "ok-spare-disk", "eastus", { diskState: "Unattached", encryption: { type: "EncryptionAtRestWithPlatformAndCustomerKeys" }, networkAccessPolicy: "AllowPrivate", dataAccessAuthMode: "AzureActiveDirectory" })
 
-  const site = resource(sub, "app", "Microsoft.Web/sites", "ok-app", "eastus", { httpsOnly: true, state: "Running", siteConfig: null }, { kind: "app,linux", identity: { type: "SystemAssigned", principalId: "p1", tenantId: HARDENED.tenantId } })
-  child(sub, String(site["id"]), "config/web", { ftpsState: "Disabled", minTlsVersion: "1.3", http20Enabled: true, remoteDebuggingEnabled: false }, { type: "Microsoft.Web/sites/config" })
+  const site = resource(sub, "app", "Microsoft.Web/sites", "ok-app", "eastus", { httpsOnly: true, state: "Running", clientCertEnabled: true, siteConfig: null }, { kind: "app,linux", identity: { type: "SystemAssigned", principalId: "p1", tenantId: HARDENED.tenantId } })
+  child(sub, String(site["id"]), "config/web", { ftpsState: "Disabled", minTlsVersion: "1.3", scmMinTlsVersion: "1.2", http20Enabled: true, remoteDebuggingEnabled: false }, { type: "Microsoft.Web/sites/config" })
   child(sub, String(site["id"]), "config/authsettingsV2", {
     platform: { enabled: true, runtimeVersion: "~1" },
     globalValidation: { requireAuthentication: true, unauthenticatedClientAction: "RedirectToLoginPage", redirectToProvider: "azureactivedirectory" },
@@ -350,10 +357,10 @@ export function insecureSubscription(): AzureSubscription {
   child(sub, sql2Id, "administrators/ActiveDirectory", { administratorType: "ActiveDirectory", login: "dba-group" })
 
   const pg = resource(sub, "data", "Microsoft.DBforPostgreSQL/flexibleServers", "bad-pg", "eastus", { version: "13" })
-  flexibleConfig(sub, String(pg["id"]), { require_secure_transport: "off", log_checkpoints: "off", "connection_throttle.enable": "off", "logfiles.retention_days": "3" })
+  flexibleConfig(sub, String(pg["id"]), { require_secure_transport: "off", log_checkpoints: "off", "connection_throttle.enable": "off", "logfiles.retention_days": "3", log_connections: "off", log_disconnections: "off" })
   child(sub, String(pg["id"]), "firewallRules/AllowAllAzureServicesAndResourcesWithinAzureIps_2026-1-1", { startIpAddress: "0.0.0.0", endIpAddress: "0.0.0.0" })
   const pg2 = resource(sub, "data", "Microsoft.DBforPostgreSQL/flexibleServers", "ok-pg2", "eastus", { version: "16" })
-  flexibleConfig(sub, String(pg2["id"]), { require_secure_transport: "ON", log_checkpoints: "on", "connection_throttle.enable": "ON", "logfiles.retention_days": "14" })
+  flexibleConfig(sub, String(pg2["id"]), { require_secure_transport: "ON", log_checkpoints: "on", "connection_throttle.enable": "ON", "logfiles.retention_days": "14", log_connections: "ON", log_disconnections: "on" })
   const my = resource(sub, "data", "Microsoft.DBforMySQL/flexibleServers", "bad-mysql", "eastus", { version: "5.7" })
   flexibleConfig(sub, String(my["id"]), { require_secure_transport: "OFF", tls_version: "TLSv1,TLSv1.1,TLSv1.2", audit_log_enabled: "OFF", audit_log_events: "DDL,DML" })
   const my2 = resource(sub, "data", "Microsoft.DBforMySQL/flexibleServers", "ok-mysql2", "eastus", { version: "8.0.21" })

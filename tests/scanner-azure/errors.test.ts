@@ -90,7 +90,8 @@ describe("Azure credentials and setup", () => {
     const failure = await Effect.runPromise(Effect.flip(testAzureConnectionEffect({ credentials: { ...fx.credentialsFor(HARDENED.subscriptionId), clientSecret: "nope" }, endpoints })))
     expect(failure.reason).toBe("invalid_credentials")
     const scan = await Effect.runPromise(scanAzureServiceEffect({ credentials: fx.credentialsFor(INSECURE.subscriptionId), service: "cosmosdb", endpoints }))
-    expect(scan.findings.map((f) => f.status)).toEqual(["fail", "fail"])
+    expect(scan.findings.map((f) => f.check_id)).toContain("cosmosdb_selected_networks")
+    expect(new Set(scan.findings.map((f) => f.status))).toEqual(new Set(["fail"]))
   })
 
   it("gets one token per audience: ARM for resources, Graph for Entra settings", async () => {

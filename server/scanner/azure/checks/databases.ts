@@ -5,7 +5,7 @@
  */
 import { row } from "../../rest/engine.ts"
 import { defineAzureCheck, resourceRow } from "../define-check.ts"
-import type { FirewallRule, FlexibleServerInfo } from "../collectors/databases.ts"
+import type { CosmosAccount, FirewallRule, FlexibleServerInfo } from "../collectors/databases.ts"
 
 const openRule = (r: FirewallRule) => {
   const s = r.properties?.startIpAddress
@@ -14,6 +14,41 @@ const openRule = (r: FirewallRule) => {
 }
 
 export const sqlChecks = [
+  defineAzureCheck({
+    id: "sql_minimal_tls_12",
+    service: "sql",
+    title: "Azure SQL servers should require TLS 1.2 or later",
+    description: "Checks the server's minimal TLS version is 1.2 or higher (unset accepts TLS 1.0).",
+    severity: "medium",
+    cis: {},
+    remediation: "az sql server update -g RG -n SERVER --minimal-tls-version 1.2",
+    field_labels: { value: "Minimal TLS version" },
+    uses: ["sql.servers"],
+    reads: "ARM Microsoft.Sql/servers → properties.minimalTlsVersion",
+    evaluate: (inv) =>
+      (inv.sql.servers ?? []).map((s) => {
+        const v = s.properties?.minimalTlsVersion ?? null
+        const ok = v !== null && v !== "None" && Number(v) >= 1.2
+        return resourceRow(s, ok, ok ? `The server requires TLS ${v} or later.` : `The server accepts ${v === null || v === "None" ? "any TLS version" : `TLS ${v}`}.`, { value: v })
+      }),
+  }),
+  defineAzureCheck({
+    id: "sql_public_network_access_disabled",
+    service: "sql",
+    title: "Azure SQL servers should not accept connections from the public network",
+    description: "Flags servers with public network access enabled (reachable from the Internet, limited only by firewall rules).",
+    severity: "high",
+    cis: {},
+    remediation: "Add a private endpoint, then: az sql server update -g RG -n SERVER --enable-public-network false",
+    field_labels: { value: "Public network access" },
+    uses: ["sql.servers"],
+    reads: "ARM Microsoft.Sql/servers → properties.publicNetworkAccess",
+    evaluate: (inv) =>
+      (inv.sql.servers ?? []).map((s) => {
+        const v = s.properties?.publicNetworkAccess ?? "Enabled"
+        return resourceRow(s, v === "Disabled", v === "Disabled" ? "Public network access is disabled." : "The server accepts connections from the public network.", { value: v })
+      }),
+  }),
   defineAzureCheck({
     id: "sql_auditing_enabled",
     service: "sql",
@@ -128,7 +163,7 @@ export const sqlChecks = [
 
 interface ParamRule {
   readonly id: string
-  readonly v3: string
+  readonly v3?: string
   readonly parameter: string
   readonly want: string
   readonly ok: (value: string) => boolean
@@ -145,7 +180,7 @@ const paramChecks = (engine: "postgresql" | "mysql", product: string, rules: Rea
       title: `Server parameter '${r.parameter}' should be ${r.want} for ${product} flexible servers`,
       description: `Checks the '${r.parameter}' server parameter of every ${product} flexible server.`,
       severity: r.severity,
-      cis: { v3: r.v3 },
+      cis: r.v3 === undefined ? {} : { v3: r.v3 },
       remediation: `az ${engine === "postgresql" ? "postgres" : "mysql"} flexible-server parameter set -g RG -s SERVER -n ${r.parameter} -v VALUE (${r.want}).`,
       field_labels: { value: `'${r.parameter}'` },
       uses: [`${engine}.servers`, `${engine}.configurations`],
@@ -160,13 +195,77 @@ const paramChecks = (engine: "postgresql" | "mysql", product: string, rules: Rea
     }),
   )
 
+/** Resilience and exposure of flexible servers, read from the server resource itself (beyond the benchmark). */
+function flexibleChecks(engine: "postgresql" | "mysql", product: string) {
+  const cli = engine === "postgresql" ? "postgres" : "mysql"
+  const servers = (inv: { readonly postgresql?: { readonly servers: ReadonlyArray<FlexibleServerInfo> | undefined }; readonly mysql?: { readonly servers: ReadonlyArray<FlexibleServerInfo> | undefined } }) =>
+    (engine === "postgresql" ? inv.postgresql?.servers : inv.mysql?.servers) ?? []
+  const reads = `ARM ${engine === "postgresql" ? "Microsoft.DBforPostgreSQL" : "Microsoft.DBforMySQL"}/flexibleServers`
+  return [
+    defineAzureCheck({
+      id: `${engine}_flexible_server_geo_redundant_backup_enabled`,
+      service: engine,
+      title: `${product} flexible servers should keep geo-redundant backups`,
+      description: `Checks backups of every ${product} flexible server are copied to the paired region, so a regional outage does not lose the data.`,
+      severity: "medium",
+      cis: {},
+      remediation: `Geo-redundant backup is chosen at creation: restore the server with az ${cli} flexible-server geo-restore or create it with --geo-redundant-backup Enabled.`,
+      field_labels: { value: "Geo-redundant backup" },
+      uses: [`${engine}.servers`],
+      reads: `${reads} → properties.backup.geoRedundantBackup`,
+      evaluate: (inv) =>
+        servers(inv).map((s) => {
+          const v = s.properties?.backup?.geoRedundantBackup ?? "Disabled"
+          return resourceRow(s, v === "Enabled", `Geo-redundant backup is ${v.toLowerCase()}.`, { value: v })
+        }),
+    }),
+    defineAzureCheck({
+      id: `${engine}_flexible_server_high_availability_enabled`,
+      service: engine,
+      title: `${product} flexible servers should run with high availability`,
+      description: `Checks every ${product} flexible server has a standby (zone-redundant or same-zone) to fail over to.`,
+      severity: "low",
+      cis: {},
+      remediation: `az ${cli} flexible-server update -g RG -n SERVER --high-availability ZoneRedundant (General Purpose or Business Critical tiers).`,
+      field_labels: { value: "High availability" },
+      uses: [`${engine}.servers`],
+      reads: `${reads} → properties.highAvailability.mode`,
+      evaluate: (inv) =>
+        servers(inv).map((s) => {
+          const v = s.properties?.highAvailability?.mode ?? "Disabled"
+          return resourceRow(s, v !== "Disabled", v === "Disabled" ? "The server has no standby." : `High availability is ${v}.`, { value: v })
+        }),
+    }),
+    defineAzureCheck({
+      id: `${engine}_flexible_server_public_network_access_disabled`,
+      service: engine,
+      title: `${product} flexible servers should not accept connections from the public network`,
+      description: `Flags ${product} flexible servers with public network access enabled (reachable from the Internet, limited only by firewall rules).`,
+      severity: "high",
+      cis: {},
+      remediation: `Use private access (VNet integration) or a private endpoint, then: az ${cli} flexible-server update -g RG -n SERVER --public-access Disabled.`,
+      field_labels: { value: "Public network access" },
+      uses: [`${engine}.servers`],
+      reads: `${reads} → properties.network.publicNetworkAccess`,
+      evaluate: (inv) =>
+        servers(inv).map((s) => {
+          const v = s.properties?.network?.publicNetworkAccess ?? "Enabled"
+          return resourceRow(s, v === "Disabled", v === "Disabled" ? "Public network access is disabled." : "The server accepts connections from the public network.", { value: v })
+        }),
+    }),
+  ]
+}
+
 export const postgresqlChecks = [
   ...paramChecks("postgresql", "PostgreSQL", [
     { id: "postgresql_require_secure_transport", v3: "5.2.1", parameter: "require_secure_transport", want: "ON", ok: isOn, severity: "high" },
     { id: "postgresql_log_checkpoints", v3: "5.2.2", parameter: "log_checkpoints", want: "ON", ok: isOn, severity: "low" },
     { id: "postgresql_connection_throttling", v3: "5.2.3", parameter: "connection_throttle.enable", want: "ON", ok: isOn, severity: "low" },
     { id: "postgresql_log_retention_days", v3: "5.2.4", parameter: "logfiles.retention_days", want: "greater than 3", ok: (v) => Number(v) > 3, severity: "low" },
+    { id: "postgresql_log_connections", parameter: "log_connections", want: "ON", ok: isOn, severity: "low" },
+    { id: "postgresql_log_disconnections", parameter: "log_disconnections", want: "ON", ok: isOn, severity: "low" },
   ]),
+  ...flexibleChecks("postgresql", "PostgreSQL"),
   defineAzureCheck({
     id: "postgresql_no_allow_azure_services",
     service: "postgresql",
@@ -189,14 +288,112 @@ export const postgresqlChecks = [
 
 const TLS_OK = new Set(["tlsv1.2", "tlsv1.3"])
 
-export const mysqlChecks = paramChecks("mysql", "MySQL", [
+export const mysqlChecks = [
+  ...flexibleChecks("mysql", "MySQL"),
+  ...paramChecks("mysql", "MySQL", [
   { id: "mysql_require_secure_transport", v3: "5.3.1", parameter: "require_secure_transport", want: "ON", ok: isOn, severity: "high" },
   { id: "mysql_tls_version_12", v3: "5.3.2", parameter: "tls_version", want: "TLSv1.2 or higher", ok: (v) => v.split(",").map((x) => x.trim().toLowerCase()).every((x) => TLS_OK.has(x)), severity: "high" },
   { id: "mysql_audit_log_enabled", v3: "5.3.3", parameter: "audit_log_enabled", want: "ON", ok: isOn, severity: "medium" },
   { id: "mysql_audit_log_connection_events", v3: "5.3.4", parameter: "audit_log_events", want: "set to include CONNECTION", ok: (v) => v.split(",").map((x) => x.trim().toUpperCase()).includes("CONNECTION"), severity: "medium" },
-])
+  ]),
+]
+
+/** A Cosmos DB account setting judged from the account resource (beyond the benchmark). */
+const cosmosSetting = (spec: {
+  readonly id: string
+  readonly title: string
+  readonly description: string
+  readonly severity: "high" | "medium" | "low"
+  readonly remediation: string
+  readonly label: string
+  readonly property: string
+  readonly judge: (p: NonNullable<CosmosAccount["properties"]>) => { readonly ok: boolean; readonly value: string | boolean; readonly reason: string }
+}) =>
+  defineAzureCheck({
+    id: spec.id,
+    service: "cosmosdb",
+    title: spec.title,
+    description: spec.description,
+    severity: spec.severity,
+    cis: {},
+    remediation: spec.remediation,
+    field_labels: { value: spec.label },
+    uses: ["cosmosdb.accounts"],
+    reads: `ARM Microsoft.DocumentDB/databaseAccounts → properties.${spec.property}`,
+    evaluate: (inv) =>
+      (inv.cosmosdb.accounts ?? []).map((a) => {
+        const j = spec.judge(a.properties ?? {})
+        return resourceRow(a, j.ok, j.reason, { value: j.value })
+      }),
+  })
 
 export const cosmosdbChecks = [
+  cosmosSetting({
+    id: "cosmosdb_account_public_network_access_disabled",
+    title: "Cosmos DB accounts should not accept connections from the public network",
+    description: "Flags accounts with public network access enabled, even when limited by IP or virtual network rules.",
+    severity: "medium",
+    remediation: "Add a private endpoint, then: az cosmosdb update -g RG -n ACCOUNT --public-network-access Disabled.",
+    label: "Public network access",
+    property: "publicNetworkAccess",
+    judge: (p) => {
+      const v = p.publicNetworkAccess ?? "Enabled"
+      return { ok: v === "Disabled", value: v, reason: v === "Disabled" ? "Public network access is disabled." : "The account accepts connections from the public network." }
+    },
+  }),
+  cosmosSetting({
+    id: "cosmosdb_account_minimum_tls_version",
+    title: "Cosmos DB accounts should require TLS 1.2 or later",
+    description: "Checks the account's minimal TLS version is Tls12 or later.",
+    severity: "medium",
+    remediation: "az cosmosdb update -g RG -n ACCOUNT --minimal-tls-version Tls12",
+    label: "Minimal TLS version",
+    property: "minimalTlsVersion",
+    judge: (p) => {
+      const v = p.minimalTlsVersion ?? "Tls"
+      const ok = v === "Tls12" || v === "Tls13"
+      return { ok, value: v, reason: ok ? `The account requires ${v}.` : `The account accepts ${v === "Tls" ? "TLS 1.0" : v}.` }
+    },
+  }),
+  cosmosSetting({
+    id: "cosmosdb_account_use_aad_and_rbac",
+    title: "Cosmos DB accounts should disable key-based (local) authentication",
+    description: "Checks disableLocalAuth is true, so data-plane access goes through Entra ID and RBAC instead of account keys that never expire.",
+    severity: "medium",
+    remediation: "Grant Cosmos DB data-plane roles to the apps, then: az resource update --ids ACCOUNT_ID --set properties.disableLocalAuth=true.",
+    label: "Local auth disabled",
+    property: "disableLocalAuth",
+    judge: (p) => {
+      const off = p.disableLocalAuth === true
+      return { ok: off, value: off, reason: off ? "Account keys cannot be used." : "Account keys grant data access." }
+    },
+  }),
+  cosmosSetting({
+    id: "cosmosdb_account_automatic_failover_enabled",
+    title: "Cosmos DB accounts should fail over automatically",
+    description: "Checks automatic (service-managed) failover is on, so a regional outage moves writes to another region.",
+    severity: "low",
+    remediation: "az cosmosdb update -g RG -n ACCOUNT --enable-automatic-failover true (with at least two regions).",
+    label: "Automatic failover",
+    property: "enableAutomaticFailover",
+    judge: (p) => {
+      const on = p.enableAutomaticFailover === true
+      return { ok: on, value: on, reason: on ? "Automatic failover is on." : "Automatic failover is off." }
+    },
+  }),
+  cosmosSetting({
+    id: "cosmosdb_account_backup_policy_continuous",
+    title: "Cosmos DB accounts should use continuous backup",
+    description: "Checks the backup policy is Continuous (point-in-time restore) rather than Periodic.",
+    severity: "low",
+    remediation: "az cosmosdb update -g RG -n ACCOUNT --backup-policy-type Continuous (one-way change).",
+    label: "Backup policy",
+    property: "backupPolicy.type",
+    judge: (p) => {
+      const v = p.backupPolicy?.type ?? "Periodic"
+      return { ok: v === "Continuous", value: v, reason: v === "Continuous" ? "Backups are continuous." : "Backups are periodic only." }
+    },
+  }),
   defineAzureCheck({
     id: "cosmosdb_selected_networks",
     service: "cosmosdb",

@@ -6,8 +6,8 @@ interface PlanSpec {
   readonly id: string
   readonly plan: string
   readonly what: string
-  readonly v3: string
-  readonly v4: string
+  readonly v3?: string
+  readonly v4?: string
 }
 
 const plans: ReadonlyArray<PlanSpec> = [
@@ -22,6 +22,10 @@ const plans: ReadonlyArray<PlanSpec> = [
   { id: "defender_key_vault_on", plan: "KeyVaults", what: "Key Vault", v3: "3.1.8.1", v4: "9.1.8.1" },
   { id: "defender_resource_manager_on", plan: "Arm", what: "Resource Manager", v3: "3.1.9.1", v4: "9.1.9.1" },
   { id: "defender_dns_on", plan: "Dns", what: "DNS", v3: "3.1.16", v4: "9.1.17" },
+  // Beyond the benchmark: posture management, APIs and AI workloads.
+  { id: "defender_cspm_on", plan: "CloudPosture", what: "Cloud Security Posture Management" },
+  { id: "defender_apis_on", plan: "Api", what: "APIs" },
+  { id: "defender_ai_on", plan: "AI", what: "AI services" },
 ]
 
 const planChecks = plans.map((p) =>
@@ -31,7 +35,7 @@ const planChecks = plans.map((p) =>
     title: `Microsoft Defender for ${p.what} should be On`,
     description: `Checks the Defender for Cloud plan '${p.plan}' is on the Standard tier for the subscription.`,
     severity: "high",
-    cis: { v3: p.v3, v4: p.v4 },
+    cis: { ...(p.v3 === undefined ? {} : { v3: p.v3 }), ...(p.v4 === undefined ? {} : { v4: p.v4 }) },
     remediation: `az security pricing create -n ${p.plan} --tier standard (billable per protected resource).`,
     field_labels: { plan: "Plan", pricing_tier: "Pricing tier" },
     uses: ["defender.pricings"],

@@ -7,10 +7,18 @@ const REQUIRED_CATEGORIES = ["Administrative", "Alert", "Policy", "Security"]
 
 interface AlertSpec {
   readonly id: string
-  readonly v3: string
-  readonly v4: string
+  readonly v3?: string
+  readonly v4?: string
   readonly operation: string
   readonly what: string
+}
+
+/** A write and a delete alert for each resource type: [id part, resource type, display name]. */
+function beyondCis(types: ReadonlyArray<readonly [string, string, string]>): AlertSpec[] {
+  return types.flatMap(([key, type, name]) => [
+    { id: `monitor_alert_write_${key}`, operation: `${type}/write`, what: `Create or Update ${name}` },
+    { id: `monitor_alert_delete_${key}`, operation: `${type}/delete`, what: `Delete ${name}` },
+  ])
 }
 
 const alertSpecs: ReadonlyArray<AlertSpec> = [
@@ -24,6 +32,25 @@ const alertSpecs: ReadonlyArray<AlertSpec> = [
   { id: "monitor_alert_delete_sql_firewall_rule", v3: "6.2.8", v4: "7.1.2.8", operation: "Microsoft.Sql/servers/firewallRules/delete", what: "Delete SQL Server Firewall Rule" },
   { id: "monitor_alert_write_public_ip", v3: "6.2.9", v4: "7.1.2.9", operation: "Microsoft.Network/publicIPAddresses/write", what: "Create or Update Public IP Address rule" },
   { id: "monitor_alert_delete_public_ip", v3: "6.2.10", v4: "7.1.2.10", operation: "Microsoft.Network/publicIPAddresses/delete", what: "Delete Public IP Address rule" },
+  // Beyond the benchmark: changes to the resources that hold data, keys and access, and to the network around them.
+  ...beyondCis([
+    ["key_vault", "Microsoft.KeyVault/vaults", "Key Vault"],
+    ["storage_account", "Microsoft.Storage/storageAccounts", "Storage Account"],
+    ["vm", "Microsoft.Compute/virtualMachines", "Virtual Machine"],
+    ["load_balancer", "Microsoft.Network/loadBalancers", "Load Balancer"],
+    ["virtual_network", "Microsoft.Network/virtualNetworks", "Virtual Network"],
+    ["nsg_rule", "Microsoft.Network/networkSecurityGroups/securityRules", "Network Security Group Rule"],
+    ["sql_server", "Microsoft.Sql/servers", "SQL Server"],
+    ["sql_database", "Microsoft.Sql/servers/databases", "SQL Database"],
+    ["mysql_flexible_server", "Microsoft.DBforMySQL/flexibleServers", "MySQL Flexible Server"],
+    ["postgresql_flexible_server", "Microsoft.DBforPostgreSQL/flexibleServers", "PostgreSQL Flexible Server"],
+    ["role_assignment", "Microsoft.Authorization/roleAssignments", "Role Assignment"],
+  ]),
+  { id: "monitor_alert_write_sql_vnet_rule", operation: "Microsoft.Sql/servers/virtualNetworkRules/write", what: "Create or Update SQL Server Virtual Network Rule" },
+  { id: "monitor_alert_deallocate_vm", operation: "Microsoft.Compute/virtualMachines/deallocate/action", what: "Deallocate Virtual Machine" },
+  { id: "monitor_alert_power_off_vm", operation: "Microsoft.Compute/virtualMachines/powerOff/action", what: "Power Off Virtual Machine" },
+  { id: "monitor_alert_write_security_policy", operation: "Microsoft.Security/policies/write", what: "Update Security Policy" },
+  { id: "monitor_alert_delete_diagnostic_setting", operation: "Microsoft.Insights/diagnosticSettings/delete", what: "Delete Diagnostic Setting" },
 ]
 
 /** Enabled alerts with a condition `field == value` (case-insensitive), directly or inside an anyOf. */
@@ -43,7 +70,7 @@ const alertChecks = alertSpecs.map((s) =>
     title: `An activity log alert should exist for '${s.what}'`,
     description: `Checks for an enabled activity log alert on operation ${s.operation}.`,
     severity: "medium",
-    cis: { v3: s.v3, v4: s.v4 },
+    cis: { ...(s.v3 === undefined ? {} : { v3: s.v3 }), ...(s.v4 === undefined ? {} : { v4: s.v4 }) },
     remediation: `az monitor activity-log alert create -g RG -n NAME --scope /subscriptions/SUB --condition operationName=${s.operation} --action-group ACTION_GROUP_ID`,
     field_labels: { alerts: "Alerts" },
     uses: ["monitor.activity_log_alerts"],

@@ -16,7 +16,7 @@ import { DIAGNOSTICS_API, DiagnosticSetting } from "./keyvault.ts"
 export const appserviceResourceTypes = ["appservice.sites", "appservice.site_config", "appservice.auth_settings", "appservice.diagnostics"] as const
 export const WEB_API = "2023-12-01"
 
-export const Site = ArmResource({ httpsOnly: Schema.optionalKey(Schema.Boolean), state: Schema.optionalKey(Schema.String) })
+export const Site = ArmResource({ httpsOnly: Schema.optionalKey(Schema.Boolean), state: Schema.optionalKey(Schema.String), clientCertEnabled: Schema.optionalKey(Schema.Boolean) })
 export type Site = typeof Site.Type
 
 export const SiteConfig = Schema.Struct({
@@ -25,6 +25,7 @@ export const SiteConfig = Schema.Struct({
     Schema.Struct({
       ftpsState: Schema.optionalKey(Schema.String),
       minTlsVersion: Schema.optionalKey(Schema.String),
+      scmMinTlsVersion: Schema.optionalKey(Schema.NullOr(Schema.String)),
       http20Enabled: Schema.optionalKey(Schema.Boolean),
       remoteDebuggingEnabled: Schema.optionalKey(Schema.Boolean),
     }),

@@ -79,7 +79,13 @@ export async function collectSql(ctx: AzureCollectContext): Promise<SqlInventory
   return { servers }
 }
 
-export const FlexibleServer = ArmResource({ version: Schema.optionalKey(Schema.String), state: Schema.optionalKey(Schema.String) })
+export const FlexibleServer = ArmResource({
+  version: Schema.optionalKey(Schema.String),
+  state: Schema.optionalKey(Schema.String),
+  backup: Schema.optionalKey(Schema.NullOr(Schema.Struct({ geoRedundantBackup: Schema.optionalKey(Schema.String), backupRetentionDays: Schema.optionalKey(Schema.Number) }))),
+  highAvailability: Schema.optionalKey(Schema.NullOr(Schema.Struct({ mode: Schema.optionalKey(Schema.String) }))),
+  network: Schema.optionalKey(Schema.NullOr(Schema.Struct({ publicNetworkAccess: Schema.optionalKey(Schema.String) }))),
+})
 const Configuration = Schema.Struct({ name: Schema.optionalKey(Schema.String), properties: Schema.optionalKey(Schema.Struct({ value: Schema.optionalKey(Schema.NullOr(Schema.String)), defaultValue: Schema.optionalKey(Schema.NullOr(Schema.String)) })) })
 
 export interface FlexibleServerInfo extends Readonly<typeof FlexibleServer.Type> {
@@ -92,7 +98,7 @@ export interface FlexibleInventory {
   readonly servers: ReadonlyArray<FlexibleServerInfo> | undefined
 }
 
-export const POSTGRES_PARAMETERS = ["require_secure_transport", "log_checkpoints", "connection_throttle.enable", "logfiles.retention_days"] as const
+export const POSTGRES_PARAMETERS = ["require_secure_transport", "log_checkpoints", "connection_throttle.enable", "logfiles.retention_days", "log_connections", "log_disconnections"] as const
 export const MYSQL_PARAMETERS = ["require_secure_transport", "tls_version", "audit_log_enabled", "audit_log_events"] as const
 
 async function collectFlexible(
@@ -134,6 +140,10 @@ export const CosmosAccount = ArmResource({
   ipRules: Schema.optionalKey(Schema.Array(Schema.Struct({ ipAddressOrRange: Schema.String }))),
   virtualNetworkRules: Schema.optionalKey(Schema.Array(Schema.Struct({ id: Schema.String }))),
   privateEndpointConnections: Schema.optionalKey(Schema.Array(Schema.Struct({ id: Schema.optionalKey(Schema.String) }))),
+  minimalTlsVersion: Schema.optionalKey(Schema.String),
+  disableLocalAuth: Schema.optionalKey(Schema.Boolean),
+  enableAutomaticFailover: Schema.optionalKey(Schema.Boolean),
+  backupPolicy: Schema.optionalKey(Schema.Struct({ type: Schema.optionalKey(Schema.String) })),
 })
 export type CosmosAccount = typeof CosmosAccount.Type
 

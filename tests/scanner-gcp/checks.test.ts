@@ -38,7 +38,7 @@ describe("GCP catalogue", () => {
         c.cisRefs["v4"] === undefined ? [] : ["CIS Google Cloud Platform Foundation Benchmark v4.0.0", "CIS Google Cloud Platform Foundation Benchmark v3.0.0"],
       )
     }
-    expect(listGcpChecks("storage").map((c) => c.id)).toEqual(["storage_bucket_not_public", "storage_bucket_uniform_access"])
+    expect(listGcpChecks("storage").map((c) => c.id)).toEqual(["storage_bucket_not_public", "storage_bucket_uniform_access", "storage_bucket_versioning_enabled", "storage_bucket_soft_delete_enabled", "storage_bucket_logging_enabled"])
     expect("evaluate" in (listGcpChecks()[0] ?? {})).toBe(false)
   })
 })

@@ -78,6 +78,12 @@ const sql = (name: string, version: string, settings: Json, extra: Json = {}): J
   ...extra,
 })
 
+/** Settings of a hardened Cloud SQL instance beyond CIS: regional, protected against deletion. */
+const resilient = { availabilityType: "REGIONAL", deletionProtectionEnabled: true }
+const cmek = (p: string): Json => ({ diskEncryptionConfiguration: { kmsKeyName: `projects/${p}/locations/us-central1/keyRings/sql/cryptoKeys/sql-cmek` } })
+/** A hardened bucket beyond CIS: versioned, soft delete on, usage logs written to `logBucket`. */
+const keptAndLogged = (logBucket: string): Json => ({ versioning: { enabled: true }, softDeletePolicy: { retentionDurationSeconds: "604800" }, logging: { logBucket, logObjectPrefix: "usage" } })
+
 const flags = (entries: Record<string, string>) => Object.entries(entries).map(([name, value]) => ({ name, value }))
 
 export const emptyProject = (projectId: string, projectNumber: string): GcpProjectState => ({
@@ -168,12 +174,13 @@ export function hardenedProject(): GcpProjectState {
           location: "US",
           locationType: "multi-region",
           iamConfiguration: { uniformBucketLevelAccess: { enabled: true, lockedTime: daysAhead(80) }, publicAccessPrevention: "enforced" },
+          ...keptAndLogged("hardened-access-logs"),
           retentionPolicy: { retentionPeriod: "31536000", effectiveTime: daysAgo(300), isLocked: true },
         },
         policy: { bindings: [{ role: "roles/storage.objectCreator", members: ["serviceAccount:p111-1@gcp-sa-logging.iam.gserviceaccount.com"] }] },
       },
       {
-        bucket: { kind: "storage#bucket", id: "ok-bucket", name: "ok-bucket", location: "EUROPE-WEST1", iamConfiguration: { uniformBucketLevelAccess: { enabled: true }, publicAccessPrevention: "inherited" } },
+        bucket: { kind: "storage#bucket", id: "ok-bucket", name: "ok-bucket", location: "EUROPE-WEST1", iamConfiguration: { uniformBucketLevelAccess: { enabled: true }, publicAccessPrevention: "inherited" }, ...keptAndLogged("hardened-logs") },
         policy: { bindings: [{ role: "roles/storage.legacyBucketOwner", members: [`projectOwner:${p}`] }] },
       },
     ],
@@ -214,18 +221,20 @@ export function hardenedProject(): GcpProjectState {
       { scope: "regions/us-central1", item: { kind: "compute#backendService", name: "tcp-backend", region: `${COMPUTE}/projects/${p}/regions/us-central1`, protocol: "TCP", loadBalancingScheme: "INTERNAL", fingerprint: "b2=" } },
     ],
     sqlInstances: [
-      sql("ok-mysql", "MYSQL_8_0", { ipConfiguration: { ipv4Enabled: false, sslMode: "ENCRYPTED_ONLY", privateNetwork: `projects/${p}/global/networks/prod-vpc` }, backupConfiguration: { enabled: true, binaryLogEnabled: true }, databaseFlags: flags({ skip_show_database: "on", local_infile: "off" }) }),
+      sql("ok-mysql", "MYSQL_8_0", { ...resilient, ipConfiguration: { ipv4Enabled: false, sslMode: "ENCRYPTED_ONLY", privateNetwork: `projects/${p}/global/networks/prod-vpc` }, backupConfiguration: { enabled: true, binaryLogEnabled: true }, databaseFlags: flags({ skip_show_database: "on", local_infile: "off" }) }),
       sql("ok-postgres", "POSTGRES_15", {
+        ...resilient,
         ipConfiguration: { ipv4Enabled: false, sslMode: "TRUSTED_CLIENT_CERTIFICATE_REQUIRED" },
-        backupConfiguration: { enabled: true },
+        backupConfiguration: { enabled: true, pointInTimeRecoveryEnabled: true },
         databaseFlags: flags({ log_connections: "on", log_disconnections: "on", log_statement: "ddl", "cloudsql.enable_pgaudit": "on", log_min_messages: "warning", log_min_error_statement: "error", log_min_duration_statement: "-1" }),
       }),
       sql("ok-sqlserver", "SQLSERVER_2019_STANDARD", {
+        ...resilient,
         ipConfiguration: { ipv4Enabled: false, sslMode: "ENCRYPTED_ONLY" },
-        backupConfiguration: { enabled: true },
+        backupConfiguration: { enabled: true, pointInTimeRecoveryEnabled: true },
         databaseFlags: flags({ "external scripts enabled": "off", "cross db ownership chaining": "off", "user connections": "0", "remote access": "off", "3625": "on", "contained database authentication": "off" }),
       }),
-    ],
+    ].map((i) => ({ ...i, ...cmek(p) })),
     datasets: [
       {
         dataset: {

@@ -157,4 +157,74 @@ export const sqlChecks = [
           return row(i.name, region(i), on, on ? "Automated backups are enabled." : "Automated backups are disabled.", { backups_enabled: on })
         }),
   }),
+  defineGcpCheck({
+    id: "cloudsql_instance_high_availability",
+    service: "cloudsql",
+    title: "Cloud SQL primary instances should be highly available (regional)",
+    description: "Checks availabilityType is REGIONAL, so a zone outage fails over to a standby instead of stopping the database.",
+    severity: "low",
+    remediation: "gcloud sql instances patch INSTANCE --availability-type=REGIONAL (restarts the instance).",
+    field_labels: { availability_type: "Availability type" },
+    uses: ["sql.instances"],
+    reads: "sqladmin instances → settings.availabilityType (primary instances)",
+    evaluate: (inv) =>
+      primaries(inv.sql.instances).map((i) => {
+        const v = i.settings?.availabilityType ?? "ZONAL"
+        return row(i.name, region(i), v === "REGIONAL", v === "REGIONAL" ? "The instance has a standby in another zone." : "The instance runs in a single zone.", { availability_type: v })
+      }),
+  }),
+  defineGcpCheck({
+    id: "cloudsql_instance_point_in_time_recovery",
+    service: "cloudsql",
+    title: "Cloud SQL primary instances should allow point-in-time recovery",
+    description: "Checks point-in-time recovery is on (binary logging for MySQL), so the database can be restored to any moment, not only to the last daily backup.",
+    severity: "medium",
+    remediation: "gcloud sql instances patch INSTANCE --enable-point-in-time-recovery (MySQL: --enable-bin-log).",
+    field_labels: { point_in_time_recovery: "Point-in-time recovery" },
+    uses: ["sql.instances"],
+    reads: "sqladmin instances → settings.backupConfiguration.pointInTimeRecoveryEnabled | binaryLogEnabled (MySQL)",
+    evaluate: (inv) =>
+      primaries(inv.sql.instances).map((i) => {
+        const b = i.settings?.backupConfiguration
+        const on = (engineOf(i) === "MYSQL" ? b?.binaryLogEnabled : b?.pointInTimeRecoveryEnabled) === true
+        return row(i.name, region(i), on, on ? "Point-in-time recovery is on." : "Only full backups can be restored.", { point_in_time_recovery: on })
+      }),
+  }),
+  defineGcpCheck({
+    id: "cloudsql_instance_deletion_protection",
+    service: "cloudsql",
+    title: "Cloud SQL instances should be protected against deletion",
+    description: "Checks deletionProtectionEnabled, which stops a mistaken or malicious delete of the instance and its backups.",
+    severity: "medium",
+    remediation: "gcloud sql instances patch INSTANCE --deletion-protection",
+    field_labels: { deletion_protection: "Deletion protection" },
+    uses: ["sql.instances"],
+    reads: "sqladmin instances → settings.deletionProtectionEnabled",
+    evaluate: (inv) =>
+      (inv.sql.instances ?? []).map((i) => {
+        const on = i.settings?.deletionProtectionEnabled === true
+        return row(i.name, region(i), on, on ? "Deletion protection is on." : "The instance can be deleted in one call.", { deletion_protection: on })
+      }),
+  }),
+  defineGcpCheck({
+    id: "cloudsql_instance_cmek",
+    service: "cloudsql",
+    title: "Cloud SQL instances should encrypt data with a customer-managed key",
+    description: "Checks the instance's disks are encrypted with a Cloud KMS key (diskEncryptionConfiguration.kmsKeyName) you can rotate, audit and revoke.",
+    severity: "low",
+    remediation: "CMEK is chosen at creation: create an instance with --disk-encryption-key=projects/P/locations/L/keyRings/R/cryptoKeys/K and migrate the data.",
+    field_labels: { kms_key: "KMS key" },
+    uses: ["sql.instances"],
+    reads: "sqladmin instances → diskEncryptionConfiguration.kmsKeyName",
+    evaluate: (inv) =>
+      (inv.sql.instances ?? []).map((i) => {
+        const key = i.diskEncryptionConfiguration?.kmsKeyName
+        return row(i.name, region(i), key !== undefined && key !== "", key === undefined || key === "" ? "Data is encrypted with Google-managed keys." : `Data is encrypted with ${key}.`, { kms_key: key ?? null })
+      }),
+  }),
 ]
+
+/** Primary instances (read replicas have no backups, standby or recovery window of their own). */
+function primaries<T extends { readonly instanceType?: string }>(instances: ReadonlyArray<T> | undefined): ReadonlyArray<T> {
+  return (instances ?? []).filter((i) => i.instanceType !== "READ_REPLICA_INSTANCE")
+}

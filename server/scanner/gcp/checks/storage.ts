@@ -1,4 +1,4 @@
-/** Cloud Storage checks (CIS GCP v4.0 5.1, 5.2). */
+/** Cloud Storage checks (CIS GCP v4.0 5.1, 5.2) and, beyond the benchmark, versioning, soft delete and access logs. */
 import { row } from "../../rest/engine.ts"
 import { publicGrants } from "../context.ts"
 import { defineGcpCheck } from "../define-check.ts"
@@ -41,6 +41,54 @@ export const storageChecks = [
       (inv.storage.buckets ?? []).map((b) => {
         const on = b.iamConfiguration?.uniformBucketLevelAccess?.enabled ?? b.iamConfiguration?.bucketPolicyOnly?.enabled ?? false
         return row(b.name, bucketRegion(b), on, on ? "Uniform bucket-level access is enabled." : "Object ACLs are still in effect (uniform access is off).", { uniform_access: on })
+      }),
+  }),
+  defineGcpCheck({
+    id: "storage_bucket_versioning_enabled",
+    service: "storage",
+    title: "Cloud Storage buckets should keep object versions",
+    description: "With versioning, an overwritten or deleted object stays recoverable as a noncurrent version (ransomware, mistakes).",
+    severity: "medium",
+    remediation: "gcloud storage buckets update gs://BUCKET --versioning (and a lifecycle rule that ages out noncurrent versions).",
+    field_labels: { versioning: "Versioning" },
+    uses: ["storage.buckets"],
+    reads: "storage buckets.list → versioning.enabled",
+    evaluate: (inv) =>
+      (inv.storage.buckets ?? []).map((b) => {
+        const on = b.versioning?.enabled === true
+        return row(b.name, bucketRegion(b), on, on ? "Object versioning is on." : "Object versioning is off: overwritten or deleted objects are gone.", { versioning: on })
+      }),
+  }),
+  defineGcpCheck({
+    id: "storage_bucket_soft_delete_enabled",
+    service: "storage",
+    title: "Cloud Storage buckets should keep deleted objects for a while (soft delete)",
+    description: "Checks the bucket's soft delete retention is set: deleted objects can be restored during that window.",
+    severity: "low",
+    remediation: "gcloud storage buckets update gs://BUCKET --soft-delete-duration=7d",
+    field_labels: { retention_seconds: "Soft delete retention (s)" },
+    uses: ["storage.buckets"],
+    reads: "storage buckets.list → softDeletePolicy.retentionDurationSeconds",
+    evaluate: (inv) =>
+      (inv.storage.buckets ?? []).map((b) => {
+        const seconds = Number(b.softDeletePolicy?.retentionDurationSeconds ?? "0")
+        return row(b.name, bucketRegion(b), seconds > 0, seconds > 0 ? `Deleted objects are kept ${Math.round(seconds / 86_400)} day(s).` : "Soft delete is off.", { retention_seconds: seconds })
+      }),
+  }),
+  defineGcpCheck({
+    id: "storage_bucket_logging_enabled",
+    service: "storage",
+    title: "Cloud Storage buckets should record usage (access) logs",
+    description: "Checks the bucket writes usage logs to a log bucket, a record of who read and wrote objects that Data Access audit logs do not keep by default.",
+    severity: "low",
+    remediation: "gcloud storage buckets update gs://BUCKET --log-bucket=gs://LOG_BUCKET --log-object-prefix=BUCKET",
+    field_labels: { log_bucket: "Log bucket" },
+    uses: ["storage.buckets"],
+    reads: "storage buckets.list → logging.logBucket",
+    evaluate: (inv) =>
+      (inv.storage.buckets ?? []).map((b) => {
+        const target = b.logging?.logBucket
+        return row(b.name, bucketRegion(b), target !== undefined && target !== "", target === undefined || target === "" ? "The bucket writes no usage logs." : `Usage logs go to ${target}.`, { log_bucket: target ?? null })
       }),
   }),
 ]

@@ -11,6 +11,7 @@ export const SqlInstance = Schema.Struct({
   instanceType: Schema.optionalKey(Schema.String),
   state: Schema.optionalKey(Schema.String),
   ipAddresses: Schema.optionalKey(Schema.Array(Schema.Struct({ type: Schema.optionalKey(Schema.String), ipAddress: Schema.optionalKey(Schema.String) }))),
+  diskEncryptionConfiguration: Schema.optionalKey(Schema.Struct({ kmsKeyName: Schema.optionalKey(Schema.String) })),
   settings: Schema.optionalKey(
     Schema.Struct({
       settingsVersion: Schema.optionalKey(Schema.String),
@@ -23,7 +24,11 @@ export const SqlInstance = Schema.Struct({
           authorizedNetworks: Schema.optionalKey(Schema.Array(Schema.Struct({ value: Schema.String, name: Schema.optionalKey(Schema.String) }))),
         }),
       ),
-      backupConfiguration: Schema.optionalKey(Schema.Struct({ enabled: Schema.optionalKey(Schema.Boolean), binaryLogEnabled: Schema.optionalKey(Schema.Boolean) })),
+      backupConfiguration: Schema.optionalKey(
+        Schema.Struct({ enabled: Schema.optionalKey(Schema.Boolean), binaryLogEnabled: Schema.optionalKey(Schema.Boolean), pointInTimeRecoveryEnabled: Schema.optionalKey(Schema.Boolean) }),
+      ),
+      availabilityType: Schema.optionalKey(Schema.String),
+      deletionProtectionEnabled: Schema.optionalKey(Schema.Boolean),
       databaseFlags: Schema.optionalKey(Schema.Array(Schema.Struct({ name: Schema.String, value: Schema.optionalKey(Schema.String) }))),
     }),
   ),

@@ -21,6 +21,8 @@ export const Bucket = Schema.Struct({
   ),
   retentionPolicy: Schema.optionalKey(Schema.Struct({ retentionPeriod: Schema.optionalKey(Schema.String), isLocked: Schema.optionalKey(Schema.Boolean) })),
   versioning: Schema.optionalKey(Schema.Struct({ enabled: Schema.optionalKey(Schema.Boolean) })),
+  logging: Schema.optionalKey(Schema.Struct({ logBucket: Schema.optionalKey(Schema.String), logObjectPrefix: Schema.optionalKey(Schema.String) })),
+  softDeletePolicy: Schema.optionalKey(Schema.Struct({ retentionDurationSeconds: Schema.optionalKey(Schema.String) })),
 })
 export type Bucket = typeof Bucket.Type
 

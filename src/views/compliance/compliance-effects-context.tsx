@@ -9,6 +9,7 @@ import { StatusMessages } from "../../contracts/messages.ts"
 import type { EffectFailure } from "../../machines/auth-effects.ts"
 import type { ComplianceEffects, DownloadedFile } from "../../machines/compliance-effects.ts"
 import type { Clock } from "../app-actors.tsx"
+import { saveFileInBrowser } from "../scanning/scan-effects-context.tsx"
 
 export type SaveDownload = (file: DownloadedFile) => void
 
@@ -33,20 +34,8 @@ export const UNWIRED_COMPLIANCE_EFFECTS: ComplianceEffects = {
   downloadReport: unwired,
 }
 
-/** The browser's download of a CSV text or a PDF Blob: a Blob URL on a temporary link with `download`. */
-export const saveDownloadInBrowser: SaveDownload = (file) => {
-  const blob = typeof file.content === "string" ? new Blob([file.content], { type: file.contentType }) : file.content
-  const url = URL.createObjectURL(blob)
-  const link = document.createElement("a")
-  link.href = url
-  link.download = file.fileName
-  link.rel = "noopener"
-  link.style.display = "none"
-  document.body.append(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 1000)
-}
+/** The browser's download (the scanning screens' helper, which takes a PDF Blob as well as CSV text). */
+export const saveDownloadInBrowser: SaveDownload = saveFileInBrowser
 
 const ComplianceEffectsContext = createContext<ComplianceEnvironment>({
   effects: UNWIRED_COMPLIANCE_EFFECTS,

@@ -6,7 +6,7 @@
 import { useMemo } from "react"
 import { useActorRef, useSelector } from "@xstate/react"
 import { createColumnHelper } from "@tanstack/react-table"
-import { ToggleButton } from "react-aria-components"
+import { ProgressBar, ToggleButton } from "react-aria-components"
 import { useParams } from "wouter"
 import type { ActorRefFrom } from "xstate"
 import { REQUIREMENT_STATUS_LABELS, REQUIREMENT_STATUSES, type RequirementResult } from "../../contracts/compliance.ts"
@@ -172,19 +172,16 @@ function ReportActions({ frameworkRef }: { readonly frameworkRef: FrameworkRef }
         Download CSV
       </Button>
       {phase === "working" ? (
-        <div className={scanning.progress}>
-          <div
-            className={scanning.progressTrack}
-            role="progressbar"
-            aria-label="Report progress"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={report?.progress ?? 0}
-          >
-            <div className={scanning.progressFill} style={{ width: `${report?.progress ?? 0}%` }} />
-          </div>
-          <span className={scanning.progressLabel}>{`Generating PDF report… ${report?.progress ?? 0}%`}</span>
-        </div>
+        <ProgressBar className={scanning.progress} value={report?.progress ?? 0} aria-label="Report progress">
+          {({ percentage }) => (
+            <>
+              <div className={scanning.progressTrack}>
+                <div className={scanning.progressFill} style={{ width: `${percentage ?? 0}%` }} />
+              </div>
+              <span className={scanning.progressLabel}>{`Generating PDF report… ${Math.round(percentage ?? 0)}%`}</span>
+            </>
+          )}
+        </ProgressBar>
       ) : phase === "ready" || phase === "downloading" ? (
         <>
           <Button isPending={phase === "downloading"} onPress={() => frameworkRef.send({ type: "report.downloadRequested" })}>

@@ -15,7 +15,7 @@ import type { complianceRequirementMachine } from "../../machines/compliance-req
 import { Badge } from "../ui/badge.tsx"
 import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
-import { DataTable, type ScanTableFeatures } from "../scanning/data-table.tsx"
+import { DataTable, useIsDesktop, type ScanTableFeatures } from "../scanning/data-table.tsx"
 import { CrumbTrail, ErrorBox, Fact, FindingStatusBadge, LoadingBox, SeverityBadge } from "../scanning/scan-parts.tsx"
 import * as scanning from "../scanning/scanning.css.ts"
 import { RequirementStatusBadge } from "./compliance-parts.tsx"
@@ -69,6 +69,32 @@ function Checks({ requirementRef, checks }: { readonly requirementRef: Requireme
       ]),
     [requirementRef],
   )
+  const isDesktop = useIsDesktop()
+  if (!isDesktop && checks.length > 0) {
+    return (
+      <ul className={scanning.cardList} aria-label="Checks">
+        {checks.map((c) => (
+          <li key={c.check_id} className={scanning.itemCard}>
+            <div className={scanning.itemCardHeader}>
+              <span>{c.title}</span>
+              <SeverityBadge severity={c.severity} />
+            </div>
+            <span className={scanning.mono}>{c.check_id}</span>
+            <span className={scanning.muted}>
+              {c.status === null ? "Not run" : `${c.resources_failing} failing of ${c.resources_checked}${c.resources_muted > 0 ? `, ${c.resources_muted} muted` : ""}`}
+            </span>
+            {c.finding_id === null ? null : (
+              <div>
+                <Button variant="secondary" size="sm" aria-label={`View finding of ${c.check_id}`} onPress={() => requirementRef.send({ type: "finding.opened", findingId: c.finding_id! })}>
+                  View finding
+                </Button>
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+    )
+  }
   return (
     <DataTable
       label="Checks"
@@ -104,18 +130,35 @@ function FailingResources({ requirementRef }: { readonly requirementRef: Require
       ]),
     [],
   )
+  const isDesktop = useIsDesktop()
   if (detail === null) return null
   const p = detail.failing_pagination
   return (
     <Card title="Failing resources" aria-label="Failing resources" description={`${p.total} open failing resource${p.total === 1 ? "" : "s"}`}>
-      <DataTable
-        label="Failing resources"
-        columns={columns}
-        data={detail.failing}
-        rowId={(r) => `${r.finding_id}-${r.result_seq}`}
-        busy={paging}
-        empty={<span className={scanning.muted}>No failing resource.</span>}
-      />
+      {isDesktop || detail.failing.length === 0 ? (
+        <DataTable
+          label="Failing resources"
+          columns={columns}
+          data={detail.failing}
+          rowId={(r) => `${r.finding_id}-${r.result_seq}`}
+          busy={paging}
+          empty={<span className={scanning.muted}>No failing resource.</span>}
+        />
+      ) : (
+        <ul className={scanning.cardList} aria-label="Failing resources" aria-busy={paging}>
+          {detail.failing.map((r) => (
+            <li key={`${r.finding_id}-${r.result_seq}`} className={scanning.itemCard}>
+              <div className={scanning.itemCardHeader}>
+                <span className={scanning.mono}>{r.resource_id}</span>
+                {r.muted ? <Badge tone="warning">Muted</Badge> : null}
+              </div>
+              <span className={scanning.muted}>{`${r.region} · ${r.check_id}`}</span>
+              <span className={css.reason}>{r.reason}</span>
+              {r.muted && r.muted_reason !== null ? <span className={css.reason}>{`Muted: ${r.muted_reason}`}</span> : null}
+            </li>
+          ))}
+        </ul>
+      )}
       {p.total_pages > 1 ? (
         <div className={css.pager}>
           <Button variant="secondary" size="sm" isDisabled={p.page <= 1 || paging} onPress={() => requirementRef.send({ type: "page.requested", page: p.page - 1 })}>

@@ -61,9 +61,12 @@ export const UNWIRED_SCAN_EFFECTS: ScanEffects = {
   exportFindings: unwired,
 }
 
-/** The browser's download: a Blob URL on a temporary link with the `download` attribute. */
-export const saveFileInBrowser: SaveFile = (file) => {
-  const url = URL.createObjectURL(new Blob([file.content], { type: file.contentType }))
+/**
+ * The browser's download: a Blob URL on a temporary link with the `download` attribute. Text or bytes (the Compliance
+ * screens save PDF Blobs through it too).
+ */
+export const saveFileInBrowser = (file: Omit<ExportedFile, "content"> & { readonly content: string | Blob }): void => {
+  const url = URL.createObjectURL(typeof file.content === "string" ? new Blob([file.content], { type: file.contentType }) : file.content)
   const link = document.createElement("a")
   link.href = url
   link.download = file.fileName

@@ -73,6 +73,10 @@ describe("scan share", () => {
     expect(calls(shared, "S3Client.ListBucketsCommand")).toBe(1)
     expect(calls(shared, "S3Client.GetBucketLocationCommand")).toBe(3)
     expect(calls(shared, "S3Client.GetBucketLoggingCommand")).toBeLessThanOrEqual(3)
+    // Versioning and Object Lock (the trail-bucket checks) too; a bucket without Object Lock answers 404, shared as well.
+    expect(calls(alone, "S3Client.GetObjectLockConfigurationCommand")).toBeGreaterThan(3)
+    expect(calls(shared, "S3Client.GetObjectLockConfigurationCommand")).toBeLessThanOrEqual(3)
+    expect(calls(shared, "S3Client.GetBucketVersioningCommand")).toBeLessThanOrEqual(3)
     expect(calls(alone, "S3Client.GetBucketLocationCommand")).toBeGreaterThan(3)
     expect(shared.reduce((n, r) => n + r.apiCalls, 0)).toBeLessThan(alone.reduce((n, r) => n + r.apiCalls, 0))
     // One limiter bounds the calls of all four jobs together.

@@ -67,6 +67,7 @@ import { MqClient } from "@aws-sdk/client-mq"
 import { TransferClient } from "@aws-sdk/client-transfer"
 import { SESv2Client } from "@aws-sdk/client-sesv2"
 import { DatabaseMigrationServiceClient } from "@aws-sdk/client-database-migration-service"
+import { httpStatus } from "./errors.ts"
 
 /** Long-lived keys, optionally used to assume `roleArn` (cross-account audit role, with `externalId`). */
 export interface AwsCredentialsInput {
@@ -286,9 +287,10 @@ export function makeAwsClients(options: AwsClientOptions): AwsClients {
         const pending = next(args)
         const answer = pending.then((r) => r.output)
         shared.reads.set(key, answer)
-        // A failed read is not kept: the next asker tries again (each waiting caller still gets this failure).
-        answer.catch(() => {
-          if (shared.reads.get(key) === answer) shared.reads.delete(key)
+        // A failed read is not kept: the next asker tries again (each waiting caller still gets this failure). A 404
+        // ("no Object Lock configuration", "no such policy") is the answer itself and is kept.
+        answer.catch((error: unknown) => {
+          if (httpStatus(error) !== 404 && shared.reads.get(key) === answer) shared.reads.delete(key)
         })
         return pending
       }

@@ -6,7 +6,8 @@
  *   several calls per bucket) gets every slot the finished services free, instead of being the scan's lone long pole
  *   at one job's share.
  * - ONE memo of the reads several services make (`sharedReads`): the caller identity, the region list, the bucket
- *   list, each bucket's location and logging (S3 and CloudTrail both read them). The first job to ask sends the call;
+ *   list, each bucket's location, logging, versioning and Object Lock (S3 and CloudTrail both read them); a 404
+ *   ("not configured") is an answer too and is shared like one. The first job to ask sends the call;
  *   the others await its answer. Only these small answers are kept (a few hundred bytes per bucket), and only while the
  *   scan has jobs here plus a short grace, so the next job of the scan finds them too.
  *
@@ -20,8 +21,11 @@ export const sharedReads: ReadonlySet<string> = new Set([
   "EC2Client.DescribeRegionsCommand",
   "S3Client.ListBucketsCommand",
   "S3Client.GetBucketLocationCommand",
-  // CloudTrail's "S3 bucket access logging on the trail bucket" reads what the S3 service reads for every bucket.
+  // CloudTrail's trail-bucket checks (access logging, MFA delete, Object Lock) read what the S3 service reads for
+  // every bucket.
   "S3Client.GetBucketLoggingCommand",
+  "S3Client.GetBucketVersioningCommand",
+  "S3Client.GetObjectLockConfigurationCommand",
   "AccessAnalyzerClient.ListAnalyzersCommand",
 ])
 

@@ -75,6 +75,12 @@ const COLORS = {
 const SEVERITY_ORDER: ReadonlyArray<Severity> = ["critical", "high", "medium", "low"]
 const STATUS_ORDER: ReadonlyArray<RequirementStatus> = ["passed", "failed", "manual", "not_applicable"]
 
+/**
+ * pdfkit hands its bytes to 'data' listeners on a later tick: yielding to the event loop before each checkpoint lets
+ * them reach the sink, so a source that answers without I/O still streams instead of buffering the whole file.
+ */
+const drain = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
 const cell = (value: string): string => (value.length > MAX_CELL ? `${value.slice(0, MAX_CELL - 1)}…` : value)
 
 const fmtDate = (iso: string | null): string => (iso === null ? "—" : `${iso.slice(0, 16).replace("T", " ")} UTC`)
@@ -279,6 +285,7 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
         [undefined, undefined, statusColor(r.status)],
       )
     }
+    await drain()
     await sink.checkpoint(0.1)
   }
 
@@ -301,6 +308,7 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
       const rows = await source.failingAfter(f.outcome.finding_id, after, ROWS_PAGE)
       for (const r of rows) row([r.resource_id, r.region, r.reason, r.muted ? "muted" : ""])
       rowsDone += rows.length
+      await drain()
       await sink.checkpoint(0.1 + (0.8 * rowsDone) / totalRows)
       if (rows.length < ROWS_PAGE) break
       after = rows[rows.length - 1]!.result_seq
@@ -319,6 +327,7 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
       for (;;) {
         const rows = await source.failingAfter(f.outcome.finding_id, after, ROWS_PAGE)
         for (const r of rows) if (r.muted) row([f.outcome.check_id, r.resource_id, r.region, r.muted_reason ?? ""])
+        await drain()
         await sink.checkpoint(0.95)
         if (rows.length < ROWS_PAGE) break
         after = rows[rows.length - 1]!.result_seq

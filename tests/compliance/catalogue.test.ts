@@ -77,8 +77,9 @@ describe("framework catalogue", () => {
       if (c.cis.v7 !== undefined) expect(v7.has(c.cis.v7), `${c.id} → v7 ${c.cis.v7}`).toBe(true)
     }
     const mapped = new Set(frameworks().flatMap((f) => f.requirements.flatMap((r) => r.checks.map((c) => `${f.framework.provider}:${c}`))))
-    for (const c of listGcpChecks()) expect(mapped.has(`gcp:${c.id}`), c.id).toBe(true)
-    for (const c of listAzureChecks()) expect(mapped.has(`azure:${c.id}`), c.id).toBe(true)
+    // GCP and Azure checks beyond the benchmarks carry no reference; every one that does decides a requirement.
+    for (const c of listGcpChecks()) if (Object.keys(c.cisRefs).length > 0) expect(mapped.has(`gcp:${c.id}`), c.id).toBe(true)
+    for (const c of listAzureChecks()) if (Object.keys(c.cisRefs).length > 0) expect(mapped.has(`azure:${c.id}`), c.id).toBe(true)
   })
 
   it("has unique, ordered requirement ids in listed sections, and manual requirements carry a reason", () => {

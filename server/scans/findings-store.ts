@@ -12,7 +12,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { specStatus, type ComplianceRef, type DetailRow, type DetailStatus, type Finding, type FindingOutcome, type Severity } from "../../src/contracts/findings.ts"
-import type { FindingId, ScanId, ServiceId } from "../../src/contracts/ids.ts"
+import type { AccountId, FindingId, ScanId, ServiceId } from "../../src/contracts/ids.ts"
 import { iso } from "../accounts/accounts-store.ts"
 import { providerDisplayName } from "../accounts/providers.ts"
 import { selectResultRows, toDetailRow, type ResultRow } from "./results.ts"
@@ -35,6 +35,7 @@ export interface FindingRow {
   readonly compliance: ReadonlyArray<ComplianceRef>
   readonly created_at: Date | string
   readonly account_name: string
+  readonly account_id: number
   readonly cloud_account_id: string
   readonly cloud_provider_id: number
   readonly resources_checked: number
@@ -58,6 +59,7 @@ export const toFinding = (r: FindingRow, details: ReadonlyArray<DetailRow> = [])
   created_at: iso(r.created_at),
   service_name: r.service_name,
   account_name: r.account_name,
+  account_id: r.account_id as AccountId,
   aws_account_id: r.cloud_account_id,
   cloud_provider_name: providerDisplayName(r.cloud_provider_id),
   policy_check: r.policy_check,
@@ -88,7 +90,7 @@ const SEVERITY_ORDER = `CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 
 const selectFindings = (sql: SqlClient.SqlClient, extra = sql``) => sql`
   SELECT f.id, f.scan_id, f.service_id, cs.name AS service_name, f.check_id, f.severity, f.status, f.title, f.description,
          f.policy_check, f.remediation, f.field_labels, f.compliance, f.created_at, f.not_evaluated_reason,
-         f.resources_checked, f.resources_failing, f.resources_remediated, f.resources_new, f.resources_fixed, f.resources_muted, f.muted, a.account_name, a.cloud_account_id, a.cloud_provider_id::int AS cloud_provider_id${extra}
+         f.resources_checked, f.resources_failing, f.resources_remediated, f.resources_new, f.resources_fixed, f.resources_muted, f.muted, a.id AS account_id, a.account_name, a.cloud_account_id, a.cloud_provider_id::int AS cloud_provider_id${extra}
   FROM findings f
   JOIN cloud_services cs ON cs.id = f.service_id
   JOIN scans s ON s.id = f.scan_id

@@ -3,7 +3,7 @@
  * detail row; severity, finding status, remediation status and the client-side filters and display limits.
  */
 import { Schema } from "effect"
-import { FindingId, ScanId, ServiceId, UserId } from "./ids.ts"
+import { AccountId, FindingId, ScanId, ServiceId, UserId } from "./ids.ts"
 import { Count, NullableTimestamp, Timestamp, paginated, withData } from "./common.ts"
 import { DetailDisplay, DetailPaging } from "./constants.ts"
 
@@ -136,6 +136,8 @@ export const Finding = Schema.Struct({
   created_at: Timestamp,
   service_name: Schema.String,
   account_name: Schema.String,
+  /** Beyond the spec: our id of the scanned account (mute rules name it). */
+  account_id: Schema.optionalKey(AccountId),
   /** The cloud account id of any provider (spec name): AWS account id, GCP project id, Azure subscription id. */
   aws_account_id: Schema.NullOr(Schema.String),
   cloud_provider_name: Schema.String,

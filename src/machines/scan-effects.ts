@@ -32,6 +32,14 @@ import type {
   ScanStartPayload,
   ScanStartResponse,
 } from "../contracts/scans.ts"
+import type {
+  DigestPreference,
+  MuteRule,
+  MuteRulePayload,
+  MuteRuleResponse,
+  ScanSchedule,
+  ScanSchedulePayload,
+} from "../contracts/posture.ts"
 import { isEffectFailure, type EffectCall, type EffectFailure } from "./auth-effects.ts"
 
 /** Who is looking, as far as the scanning screens care (scanning §6). */
@@ -99,6 +107,20 @@ export interface ScanEffects {
   readonly remediate: EffectCall<{ readonly id: FindingId; readonly details: DetailRow }, RemediateResponse>
   /** GET /api/scans/{id}/export: the file, named by `exportFileName`. */
   readonly exportFindings: EffectCall<ExportRequest, ExportedFile>
+  /** Beyond the spec (issue 13): GET /api/mute-rules[?account_id] (the account's rules and the workspace-wide ones). */
+  readonly listMuteRules: EffectCall<{ readonly account_id?: AccountId }, ReadonlyArray<MuteRule>>
+  /** POST /api/mute-rules. */
+  readonly createMuteRule: EffectCall<MuteRulePayload, MuteRuleResponse>
+  /** DELETE /api/mute-rules/{id}. */
+  readonly deleteMuteRule: EffectCall<{ readonly id: number }, OkMessage>
+  /** GET /api/accounts/{id}/schedule: the schedule and default scope, with what the scope may name. */
+  readonly getSchedule: EffectCall<{ readonly id: AccountId }, ScanSchedule>
+  /** PUT /api/accounts/{id}/schedule: the schedule as saved, and the server's message. */
+  readonly putSchedule: EffectCall<{ readonly id: AccountId; readonly schedule: ScanSchedulePayload }, { readonly message: string; readonly schedule: ScanSchedule }>
+  /** GET /api/user/scan-digest. */
+  readonly getDigest: EffectCall<void, DigestPreference>
+  /** PUT /api/user/scan-digest. */
+  readonly putDigest: EffectCall<DigestPreference, { readonly message: string; readonly preference: DigestPreference }>
 }
 
 // ---------------------------------------------------------------------------------------------------

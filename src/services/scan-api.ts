@@ -48,6 +48,16 @@ import {
   type ExportQuery,
   type ScanStartPayload,
 } from "../contracts/scans.ts"
+import {
+  DigestPreferenceResponse,
+  MuteRuleDeleteResponse,
+  MuteRuleListResponse,
+  MuteRuleResponse,
+  ScanScheduleResponse,
+  type DigestPreference,
+  type MuteRulePayload,
+  type ScanSchedulePayload,
+} from "../contracts/posture.ts"
 import type { ExportedFile, ExportRequest, ScanEffects, ScanViewer } from "../machines/scan-effects.ts"
 import { endpoint, pathWith, type ApiClient, type Clock, type Endpoint } from "./api-client.ts"
 import type { AppServices } from "./app-services.ts"
@@ -73,6 +83,14 @@ export const SCANNING_ENDPOINTS = {
   remediate: endpoint({ method: "POST", path: "/api/findings/:id/remediate", response: RemediateResponse, flow: "remediation" }),
   /** The body is a file: text (CSV) or JSON (JSON, OCSF). */
   exportScan: endpoint({ method: "GET", path: "/api/scans/:id/export", response: Schema.Unknown, flow: "export" }),
+  // Beyond the spec (issue 13): mute rules, schedules, digest preference (the server's own messages).
+  muteRules: endpoint({ method: "GET", path: "/api/mute-rules", response: MuteRuleListResponse }),
+  createMuteRule: endpoint({ method: "POST", path: "/api/mute-rules", response: MuteRuleResponse }),
+  deleteMuteRule: endpoint({ method: "DELETE", path: "/api/mute-rules/:id", response: MuteRuleDeleteResponse }),
+  schedule: endpoint({ method: "GET", path: "/api/accounts/:id/schedule", response: ScanScheduleResponse }),
+  putSchedule: endpoint({ method: "PUT", path: "/api/accounts/:id/schedule", response: ScanScheduleResponse }),
+  digest: endpoint({ method: "GET", path: "/api/user/scan-digest", response: DigestPreferenceResponse }),
+  putDigest: endpoint({ method: "PUT", path: "/api/user/scan-digest", response: DigestPreferenceResponse }),
 } satisfies Record<string, Endpoint<unknown>>
 
 type Key = keyof typeof SCANNING_ENDPOINTS
@@ -95,6 +113,13 @@ export interface ScanApi {
   readonly finding: (params: { readonly id: FindingId; readonly query?: FindingDetailQuery }, signal?: AbortSignal) => Promise<Response<"finding">>
   readonly remediate: (params: { readonly id: FindingId; readonly details: DetailRow }, signal?: AbortSignal) => Promise<Response<"remediate">>
   readonly exportScan: (params: { readonly id: ScanId; readonly query: ExportQuery }, signal?: AbortSignal) => Promise<unknown>
+  readonly muteRules: (query: { readonly account_id?: AccountId }, signal?: AbortSignal) => Promise<Response<"muteRules">>
+  readonly createMuteRule: (payload: MuteRulePayload, signal?: AbortSignal) => Promise<Response<"createMuteRule">>
+  readonly deleteMuteRule: (params: { readonly id: number }, signal?: AbortSignal) => Promise<Response<"deleteMuteRule">>
+  readonly schedule: (params: { readonly id: AccountId }, signal?: AbortSignal) => Promise<Response<"schedule">>
+  readonly putSchedule: (params: { readonly id: AccountId; readonly schedule: ScanSchedulePayload }, signal?: AbortSignal) => Promise<Response<"putSchedule">>
+  readonly digest: (signal?: AbortSignal) => Promise<Response<"digest">>
+  readonly putDigest: (payload: DigestPreference, signal?: AbortSignal) => Promise<Response<"putDigest">>
 }
 
 const signalOpt = (signal: AbortSignal | undefined) => (signal === undefined ? {} : { signal })
@@ -125,6 +150,13 @@ export const createScanApi = (client: ApiClient): ScanApi => {
       client.request(at("finding", { id }), { ...(query === undefined ? {} : { query: query as QueryValues }), ...signalOpt(signal) }),
     remediate: ({ id, details }, signal) => client.request(at("remediate", { id }), { body: { details }, ...signalOpt(signal) }),
     exportScan: ({ id, query }, signal) => client.request(at("exportScan", { id }), { query: query as QueryValues, ...signalOpt(signal) }),
+    muteRules: (query, signal) => client.request(E.muteRules, { query: query as QueryValues, ...signalOpt(signal) }),
+    createMuteRule: (payload, signal) => client.request(E.createMuteRule, { body: payload, ...signalOpt(signal) }),
+    deleteMuteRule: ({ id }, signal) => client.request(at("deleteMuteRule", { id }), signalOpt(signal)),
+    schedule: ({ id }, signal) => client.request(at("schedule", { id }), signalOpt(signal)),
+    putSchedule: ({ id, schedule }, signal) => client.request(at("putSchedule", { id }), { body: schedule, ...signalOpt(signal) }),
+    digest: (signal) => client.request(E.digest, signalOpt(signal)),
+    putDigest: (payload, signal) => client.request(E.putDigest, { body: payload, ...signalOpt(signal) }),
   }
 }
 
@@ -258,5 +290,12 @@ export const scanEffectsFrom = (services: ScanServices, api: ScanApi = createSca
     getFinding: ({ id, ...query }, signal) => api.finding({ id, query }, signal).then((r) => r.data),
     remediate: (params, signal) => api.remediate(params, signal),
     exportFindings,
+    listMuteRules: (query, signal) => api.muteRules(query, signal).then((r) => r.data),
+    createMuteRule: (payload, signal) => api.createMuteRule(payload, signal),
+    deleteMuteRule: (params, signal) => api.deleteMuteRule(params, signal),
+    getSchedule: (params, signal) => api.schedule(params, signal).then((r) => r.data),
+    putSchedule: (params, signal) => api.putSchedule(params, signal).then((r) => ({ message: r.message ?? "", schedule: r.data })),
+    getDigest: (_: void, signal) => api.digest(signal).then((r) => r.data),
+    putDigest: (payload, signal) => api.putDigest(payload, signal).then((r) => ({ message: r.message ?? "", preference: r.data })),
   }
 }

@@ -9,6 +9,7 @@ import {
   selectCanRemediate,
 } from "../../src/machines/finding-detail.machine.ts"
 import { remediationMachine } from "../../src/machines/remediation.machine.ts"
+import { muteRuleMachine } from "../../src/machines/mute-rule.machine.ts"
 import type { ScanViewer } from "../../src/machines/scan-effects.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
 import { controlled, flush, httpFailure, never } from "./auth-fakes.ts"
@@ -50,7 +51,10 @@ const start = (serviceName: string | null = "s3") => {
 describe("finding-detail machine", () => {
   it("drives every (state, event) edge", async () => {
     const provided = findingDetailMachine.provide({
-      actors: { getFinding: never(), loadViewer: never(), remediation: remediationMachine.provide({ actors: { remediate: never() } }) },
+      actors: {
+        getFinding: never(), loadViewer: never(), remediation: remediationMachine.provide({ actors: { remediate: never() } }),
+        muteRule: muteRuleMachine.provide({ actors: { createMuteRule: never() } }),
+      },
     })
     const input = { scanId: SCAN_ID, findingId: FINDING_ID, serviceName: "s3" }
     const coverage = await coverTransitions(provided, {
@@ -77,6 +81,10 @@ describe("finding-detail machine", () => {
         { type: "remediation.rowChanged", rowIndex: 0, row: pendingRow },
         { type: "remediation.rowChanged", rowIndex: 0, row: remediatedRow(nonCompliantRow) },
         { type: "xstate.done.actor.remediation", output: { rowIndex: 0, row: nonCompliantRow, changed: false } },
+        { type: "row.muteRequested", rowIndex: 0, today: "2025-03-01" },
+        { type: "finding.muteRequested", today: "2025-03-01" },
+        { type: "xstate.done.actor.muteRule", output: { saved: true, rowsChanged: 1 } },
+        { type: "xstate.done.actor.muteRule", output: { saved: false, rowsChanged: 0 } },
       ],
       serializeState: (s) =>
         JSON.stringify([

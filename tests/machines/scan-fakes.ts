@@ -6,6 +6,7 @@
 import { Schema } from "effect"
 import { Account, AccountDetail } from "../../src/contracts/accounts.ts"
 import { Finding, type DetailRow } from "../../src/contracts/findings.ts"
+import type { MuteRule, ScanSchedule } from "../../src/contracts/posture.ts"
 import type { AccountId, ScanId } from "../../src/contracts/ids.ts"
 import { CloudProvider } from "../../src/contracts/providers.ts"
 import { Scan, ScanService, type ScanListResponse } from "../../src/contracts/scans.ts"
@@ -131,6 +132,7 @@ export const finding = (id: number, overrides: Record<string, unknown> = {}): Fi
     created_at: "2025-03-01T10:04:00.000Z",
     service_name: "s3",
     account_name: "Production 1",
+    account_id: 1,
     aws_account_id: "123456789012",
     cloud_provider_name: "AWS",
     policy_check: "s3_bucket_public_access",
@@ -182,3 +184,46 @@ export const environment = () => {
     saveFile: (_: unknown, params: unknown) => void files.push(params),
   }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Posture (issue 13)
+
+export const mutedRow: DetailRow = { ...nonCompliantRow, muted: { rule_id: 3, reason: "Accepted risk" } }
+
+export const muteRule = (id: number, overrides: Partial<MuteRule> = {}): MuteRule => ({
+  id,
+  account_id: ACCOUNT_ID,
+  account_name: "Production 1",
+  check_id: "s3.public_access",
+  resource_pattern: null,
+  tag_key: null,
+  tag_value: null,
+  reason: "Accepted risk",
+  expires_at: null,
+  active: true,
+  created_at: "2025-03-01T10:04:00.000Z",
+  created_by: "owner@example.com",
+  updated_at: "2025-03-01T10:04:00.000Z",
+  updated_by: "owner@example.com",
+  ...overrides,
+})
+
+export const schedule = (overrides: Partial<ScanSchedule> = {}): ScanSchedule => ({
+  account_id: ACCOUNT_ID,
+  frequency: "off",
+  time_of_day: "02:00",
+  weekday: 1,
+  day_of_month: 1,
+  timezone: "UTC",
+  regions: null,
+  services: null,
+  next_run_at: null,
+  last_run_at: null,
+  last_scan_id: null,
+  last_error: null,
+  updated_at: null,
+  updated_by: null,
+  available_regions: ["eu-west-1", "us-east-1"],
+  available_services: [{ key: "iam", name: "IAM" }, { key: "s3", name: "S3" }],
+  ...overrides,
+})

@@ -91,7 +91,7 @@ describe("finding detail", () => {
     expect(within(crumbs).getByRole("link", { name: "Findings" }).getAttribute("href")).toBe("/dashboard/scans/11/findings?service=s3")
     const table = screen.getByRole("table", { name: "Affected resources" })
     const headers = within(table).getAllByRole("columnheader").map((th) => th.textContent)
-    expect(headers).toEqual(["Bucket", "Policies", "Note", "Compliant", "Remediation"])
+    expect(headers).toEqual(["Bucket", "Policies", "Note", "Compliant", "Muted", "Remediation"])
     expect(within(table).getByText("p5")).toBeTruthy()
     expect(within(table).queryByText("p6")).toBeNull()
     expect(within(table).getByText("and 2 more")).toBeTruthy()
@@ -124,6 +124,26 @@ describe("finding detail", () => {
     ]
     await tick(5_000)
     expect(within(table).getByRole("button", { name: "View Remediated" })).toBeTruthy()
+  })
+
+  it("Mute → reason → the rule is created for the row's resource and the page is read again", async () => {
+    const world = defaultWorld()
+    world.findings = [finding(5, { details: [nonCompliantRow, compliantRow] })]
+    const { called } = await renderFinding("/dashboard/scans/11/findings/5?service=s3", world)
+    const table = screen.getByRole("table", { name: "Affected resources" })
+    await press(within(table).getByRole("button", { name: "Mute" }))
+    const dialog = screen.getByRole("dialog", { name: "Mute finding" })
+    await press(within(dialog).getByRole("button", { name: "Mute" }))
+    expect(within(dialog).getByText("Give the reason for muting")).toBeTruthy()
+    fireEvent.change(within(dialog).getByRole("textbox", { name: /Reason/ }), { target: { value: "Break-glass bucket" } })
+    await settle()
+    world.findings = [finding(5, { details: [{ ...nonCompliantRow, muted: { rule_id: 3, reason: "Break-glass bucket" } }, compliantRow], resources_muted: 1, muted: true })]
+    await press(within(dialog).getByRole("button", { name: "Mute" }))
+    expect(called("createMuteRule")[0]?.payload).toEqual({ reason: "Break-glass bucket", check_id: "s3.public_access", account_id: 1, resource_pattern: "bucket-a" })
+    expect(screen.getByText("Mute rule created")).toBeTruthy()
+    expect(screen.queryByRole("dialog", { name: "Mute finding" })).toBeNull()
+    expect(within(table).getByText("Muted", { selector: "span *, span" })).toBeTruthy()
+    expect(called("getFinding").length).toBeGreaterThanOrEqual(2)
   })
 
   it("a failed remediation: 'View Error', a long message collapses (Show more / Show less), 'Try again'", async () => {

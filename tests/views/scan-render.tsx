@@ -17,7 +17,8 @@ import { App } from "../../src/views/app.tsx"
 import { ScanEffectsProvider } from "../../src/views/scanning/scan-effects-context.tsx"
 import { SessionStatusContext } from "../../src/views/session-status.tsx"
 import { flush } from "../machines/auth-fakes.ts"
-import { account, accountDetail, finding, providers, scan } from "../machines/scan-fakes.ts"
+import { account, accountDetail, finding, muteRule, providers, scan, schedule } from "../machines/scan-fakes.ts"
+import type { MuteRule, ScanSchedule } from "../../src/contracts/posture.ts"
 
 export interface ScanWorld {
   providers: ReadonlyArray<CloudProvider>
@@ -26,6 +27,9 @@ export interface ScanWorld {
   scans: Scan[]
   findings: Finding[]
   viewer: ScanViewer
+  muteRules: MuteRule[]
+  schedule: ScanSchedule
+  digest: boolean
 }
 
 export const defaultWorld = (): ScanWorld => ({
@@ -39,6 +43,9 @@ export const defaultWorld = (): ScanWorld => ({
   scans: [scan(11)],
   findings: [finding(5)],
   viewer: { userId: 7 as never, canLaunchScans: true, canRemediate: true },
+  muteRules: [],
+  schedule: schedule(),
+  digest: false,
 })
 
 export interface Call {
@@ -108,6 +115,26 @@ export const fakeScanEffects = (world: ScanWorld, overrides: Partial<ScanEffects
       message: "Remediation started",
       data: { details: { ...details, remediate: { status: "pending", message: null, attempted_at: "2025-03-01T11:00:00.000Z", attempted_by: 7 as never } } },
     })),
+    listMuteRules: log("listMuteRules", () => world.muteRules),
+    createMuteRule: log("createMuteRule", (p) => {
+      const rule = muteRule(world.muteRules.length + 3, { reason: p.reason, check_id: p.check_id ?? null, resource_pattern: p.resource_pattern ?? null })
+      world.muteRules.push(rule)
+      return { ok: true, message: "Mute rule created", data: rule, rows_changed: 1 }
+    }),
+    deleteMuteRule: log("deleteMuteRule", ({ id }) => {
+      world.muteRules = world.muteRules.filter((r) => r.id !== id)
+      return { ok: true, message: "Mute rule deleted" }
+    }),
+    getSchedule: log("getSchedule", () => world.schedule),
+    putSchedule: log("putSchedule", ({ schedule: s }) => {
+      world.schedule = { ...world.schedule, ...s, regions: s.regions ?? null, services: s.services ?? null, next_run_at: s.frequency === "off" ? null : "2025-03-02T02:00:00.000Z" }
+      return { message: "Schedule saved", schedule: world.schedule }
+    }),
+    getDigest: log("getDigest", () => ({ scan_digest: world.digest })),
+    putDigest: log("putDigest", (p) => {
+      world.digest = p.scan_digest
+      return { message: "Email preference saved", preference: { scan_digest: world.digest } }
+    }),
     exportFindings: log("exportFindings", (r) => ({
       fileName: `scan-${r.scanId}-findings-2025-03-01T12-00-00-000Z.${r.format === "csv" ? "csv" : "json"}`,
       contentType: r.format === "csv" ? "text/csv" : "application/json",

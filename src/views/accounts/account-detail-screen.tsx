@@ -25,6 +25,7 @@ import { useAccountDetailsLogic, useScanActorOptions } from "../scanning/scan-lo
 import { ErrorBox, Fact, formatDateTime, LoadingBox, RunStatusBadge } from "../scanning/scan-parts.tsx"
 import * as shared from "../scanning/scanning.css.ts"
 import * as css from "./account-detail.css.ts"
+import { AccountPosture } from "./account-posture.tsx"
 
 type DetailsRef = ActorRefFrom<typeof accountDetailsMachine>
 
@@ -240,6 +241,7 @@ function AccountDetails({ accountId }: { readonly accountId: AccountId }) {
             <InformationCard detailsRef={detailsRef} />
             <LatestScanCard detailsRef={detailsRef} />
             <CredentialsCard detailsRef={detailsRef} />
+            <AccountPosture accountId={accountId} />
           </div>
         </>
       )}

@@ -10,3 +10,21 @@ export const cards = style({
 })
 
 export const secretRow = style({ display: "inline-flex", alignItems: "center", gap: vars.space.xs, flexWrap: "wrap" })
+
+/** The schedule editor's first row (frequency, day, time, time zone), wrapping on narrow screens. */
+export const scheduleRow = style({
+  display: "grid",
+  gridTemplateColumns: "repeat(auto-fit, minmax(min(100%, 160px), 1fr))",
+  gap: vars.space.md,
+  alignItems: "start",
+})
+
+export const scopeSet = style({ border: "none", padding: 0, margin: 0, display: "flex", flexDirection: "column", gap: vars.space.xs, minWidth: 0 })
+
+export const scopeGrid = style({
+  display: "grid",
+  gridTemplateColumns: "repeat(auto-fill, minmax(min(100%, 150px), 1fr))",
+  gap: vars.space.xs,
+  maxHeight: "220px",
+  overflowY: "auto",
+})

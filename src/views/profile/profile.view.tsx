@@ -23,6 +23,7 @@ import { ArrowRightIcon } from "../team/team-icons.tsx"
 import { timezoneText } from "../team/team-format.ts"
 import { useChangePasswordLogic, useProfileActorOptions, useProfileLogic } from "./profile-effects-context.tsx"
 import * as css from "./profile.css.ts"
+import { DigestCard } from "./digest-card.tsx"
 
 type ProfileRef = ActorRefFrom<typeof profileMachine>
 type PasswordRef = ActorRefFrom<typeof changePasswordMachine>
@@ -355,6 +356,7 @@ export function ProfileView() {
       </div>
       <PersonalInformationCard actorRef={profile} />
       <ChangePasswordCard actorRef={password} />
+      <DigestCard />
     </div>
   )
 }

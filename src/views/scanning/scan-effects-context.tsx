@@ -59,6 +59,13 @@ export const UNWIRED_SCAN_EFFECTS: ScanEffects = {
   getFinding: unwired,
   remediate: unwired,
   exportFindings: unwired,
+  listMuteRules: unwired,
+  createMuteRule: unwired,
+  deleteMuteRule: unwired,
+  getSchedule: unwired,
+  putSchedule: unwired,
+  getDigest: unwired,
+  putDigest: unwired,
 }
 
 /**

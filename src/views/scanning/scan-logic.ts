@@ -16,6 +16,8 @@ import { findingDetailMachine } from "../../machines/finding-detail.machine.ts"
 import { findingsListMachine } from "../../machines/findings-list.machine.ts"
 import { launchScanMachine, type LaunchOptions } from "../../machines/launch-scan.machine.ts"
 import { remediationMachine } from "../../machines/remediation.machine.ts"
+import { muteRuleMachine } from "../../machines/mute-rule.machine.ts"
+import { accountPostureMachine } from "../../machines/account-posture.machine.ts"
 import {
   allAccounts,
   loadAccountsOverview,
@@ -192,8 +194,31 @@ export function useFindingDetailLogic() {
             actors: { remediate: effectActor(env.effects.remediate) },
             actions: { notify: env.notify },
           }),
+          muteRule: muteRuleMachine.provide({
+            actors: { createMuteRule: effectActor(env.effects.createMuteRule) },
+            actions: { notify: env.notify },
+          }),
         },
         actions: { notify: env.notify, navigate: env.navigate },
+      }),
+    [env],
+  )
+}
+
+/** The account page's schedule and mute rules (issue 13). */
+export function useAccountPostureLogic() {
+  const env = useEnvironment()
+  return useMemo(
+    () =>
+      accountPostureMachine.provide({
+        actors: {
+          getSchedule: effectActor(env.effects.getSchedule),
+          putSchedule: effectActor(env.effects.putSchedule),
+          listMuteRules: effectActor(env.effects.listMuteRules),
+          deleteMuteRule: effectActor(env.effects.deleteMuteRule),
+          loadViewer: plainActor(env.effects.loadViewer),
+        },
+        actions: { notify: env.notify },
       }),
     [env],
   )

@@ -42,6 +42,8 @@ import {
 } from "../scanning/scan-parts.tsx"
 import * as css from "../scanning/scanning.css.ts"
 import { RemediationDialog, type RemediationRef } from "./remediation-dialog.tsx"
+import { MuteDialog, type MuteRef } from "./mute-dialog.tsx"
+import { PostureMessages } from "../../contracts/posture.ts"
 import * as local from "./scans.css.ts"
 
 type FindingRef = ActorRefFrom<typeof findingDetailMachine>
@@ -114,6 +116,41 @@ function RemediationButton({ findingRef, entry }: { readonly findingRef: Finding
   )
 }
 
+/** Today in the user's calendar, YYYY-MM-DD (a mute expiry must be later). */
+const today = (): string => {
+  const d = new Date()
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`
+}
+
+/** A muted row's badge (its reason as the title), or Mute on a failing row. */
+function MuteCell({ findingRef, entry }: { readonly findingRef: FindingRef; readonly entry: IndexedRow }) {
+  const canMute = useSelector(findingRef, selectCanRemediate)
+  const viewerKnown = useSelector(findingRef, (s) => s.matches({ viewer: "ready" }))
+  const muted = entry.row.muted
+  if (muted !== undefined) {
+    return (
+      <span title={muted.reason}>
+        <Badge tone="neutral">Muted</Badge> <span className={css.subtle}>{muted.reason}</span>
+      </span>
+    )
+  }
+  if (entry.row.compliance !== false) return <span className={css.subtle}>—</span>
+  const rowIndex = entry.index
+  return (
+    <GatedButton
+      variant="ghost"
+      allowed={canMute || !viewerKnown}
+      isDisabled={!viewerKnown}
+      tooltip={PostureMessages.mutePermissionDenied}
+      size="sm"
+      onBlockedPress={() => findingRef.send({ type: "row.muteRequested", rowIndex, today: today() })}
+      onPress={() => findingRef.send({ type: "row.muteRequested", rowIndex, today: today() })}
+    >
+      Mute
+    </GatedButton>
+  )
+}
+
 function DetailsTable({ findingRef, finding }: { readonly findingRef: FindingRef; readonly finding: Finding }) {
   const rows = useMemo(() => finding.details.map((row, index) => ({ index, row })), [finding.details])
   const columns = useMemo(() => {
@@ -156,13 +193,19 @@ function DetailsTable({ findingRef, finding }: { readonly findingRef: FindingRef
             <span className={css.subtle}>—</span>
           ),
       })] : []),
+      // Only when something fails (a mute applies to failing rows).
+      ...(finding.resources_failing > 0 ? [helper.display({
+        id: "muted",
+        header: "Muted",
+        cell: ({ row }) => <MuteCell findingRef={findingRef} entry={row.original} />,
+      })] : []),
       helper.display({
         id: "remediation",
         header: "Remediation",
         cell: ({ row }) => <RemediationButton findingRef={findingRef} entry={row.original} />,
       }),
     ]
-  }, [finding.field_labels, finding.details, findingRef])
+  }, [finding.field_labels, finding.details, finding.resources_failing, findingRef])
   return (
     <DataTable
       label="Affected resources"
@@ -182,6 +225,7 @@ const STATUS_OPTIONS: ReadonlyArray<{ readonly id: DetailStatus | "all"; readonl
   { id: "pass", label: "Passing" },
   { id: "remediated", label: "Remediated" },
   { id: "new", label: "New since last scan" },
+  { id: "muted", label: "Muted" },
 ]
 
 const count = (n: number) => n.toLocaleString("en-US")
@@ -249,6 +293,9 @@ function DetailsPager({ findingRef, finding }: { readonly findingRef: FindingRef
 
 function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef; readonly finding: Finding }) {
   const dialog = useSelector(findingRef, (s) => s.children.remediation as RemediationRef | undefined)
+  const muteDialog = useSelector(findingRef, (s) => s.children["muteRule"] as MuteRef | undefined)
+  const canMute = useSelector(findingRef, selectCanRemediate)
+  const viewerKnown = useSelector(findingRef, (s) => s.matches({ viewer: "ready" }))
   return (
     <>
       <div className={css.pageHeader}>
@@ -256,6 +303,7 @@ function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef;
           <div className={local.detailHeader}>
             <SeverityBadge severity={finding.severity} />
             <FindingStatusBadge status={finding.outcome} />
+            {finding.muted ? <Badge tone="neutral">Muted</Badge> : null}
           </div>
           <h1 className={css.title}>{finding.policy_check}</h1>
           <p className={css.subtitle}>{finding.description}</p>
@@ -288,15 +336,31 @@ function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef;
           finding.resources_remediated > 0 ? `, ${count(finding.resources_remediated)} remediated` : ""
         }${finding.resources_new > 0 ? `, ${count(finding.resources_new)} new` : ""}${
           finding.resources_fixed > 0 ? `, ${count(finding.resources_fixed)} fixed since last scan` : ""
-        }`}
+        }${finding.resources_muted > 0 ? `, ${count(finding.resources_muted)} muted` : ""}`}
+        actions={
+          finding.resources_failing > finding.resources_muted ? (
+            <GatedButton
+              variant="secondary"
+              size="sm"
+              allowed={canMute || !viewerKnown}
+              isDisabled={!viewerKnown}
+              tooltip={PostureMessages.mutePermissionDenied}
+              onBlockedPress={() => findingRef.send({ type: "finding.muteRequested", today: today() })}
+              onPress={() => findingRef.send({ type: "finding.muteRequested", today: today() })}
+            >
+              Mute check
+            </GatedButton>
+          ) : undefined
+        }
       >
-        {finding.resources_checked > DetailPaging.defaultPageSize || (finding.details_pagination?.q ?? null) !== null || (finding.details_pagination?.status ?? null) !== null ? (
+        {finding.resources_checked > DetailPaging.defaultPageSize || finding.resources_muted > 0 || (finding.details_pagination?.q ?? null) !== null || (finding.details_pagination?.status ?? null) !== null ? (
           <DetailsToolbar findingRef={findingRef} />
         ) : null}
         <DetailsTable findingRef={findingRef} finding={finding} />
         <DetailsPager findingRef={findingRef} finding={finding} />
       </Card>
       {dialog === undefined ? null : <RemediationDialog dialogRef={dialog} guidance={finding.remediation} />}
+      {muteDialog === undefined ? null : <MuteDialog dialogRef={muteDialog} />}
     </>
   )
 }

@@ -98,7 +98,7 @@ function FindingsTable({ findings, scanId, serviceName }: { readonly findings: R
             </span>
           ),
         }),
-        helper.accessor("outcome", { header: "Status", cell: ({ row }) => <FindingStatusBadge status={row.original.outcome} reason={row.original.not_evaluated_reason} /> }),
+        helper.accessor("outcome", { header: "Status", cell: ({ row }) => <FindingStatusBadge status={row.original.muted ? "muted" : row.original.outcome} reason={row.original.not_evaluated_reason} /> }),
         helper.display({
           id: "resources",
           header: "Resources",
@@ -127,7 +127,7 @@ function FindingCards({ findings, scanId, serviceName }: { readonly findings: Re
         <li key={f.id} className={css.itemCard}>
           <div className={css.itemCardHeader}>
             <SeverityBadge severity={f.severity} />
-            <FindingStatusBadge status={f.outcome} reason={f.not_evaluated_reason} />
+            <FindingStatusBadge status={f.muted ? "muted" : f.outcome} reason={f.not_evaluated_reason} />
             <ChangeBadges fresh={f.resources_new} fixed={f.resources_fixed} />
           </div>
           <Link href={findingPath(scanId, f.id, serviceName)}>{f.policy_check}</Link>

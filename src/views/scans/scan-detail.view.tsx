@@ -30,6 +30,15 @@ import * as local from "./scans.css.ts"
 
 type ScanDetailRef = ActorRefFrom<typeof scanDetailMachine>
 
+/** What a scan covered: "All regions and services", or the lists it was limited to. */
+export const scopeLabel = (scope: { readonly regions: ReadonlyArray<string> | null; readonly services: ReadonlyArray<string> | null }): string =>
+  scope.regions === null && scope.services === null
+    ? "All regions and services"
+    : [
+        scope.regions === null ? "all regions" : `regions ${scope.regions.join(", ")}`,
+        scope.services === null ? "all services" : `services ${scope.services.join(", ")}`,
+      ].join("; ")
+
 const helper = createColumnHelper<ScanTableFeatures, ScanService>()
 
 function ViewFindingsButton({ detailRef, service }: { readonly detailRef: ScanDetailRef; readonly service: ScanService }) {
@@ -104,6 +113,7 @@ function ServiceCards({ detailRef, services }: { readonly detailRef: ScanDetailR
               {`${service.findings_count} findings · ${service.passed_findings} passed · `}
               <span className={service.failed_findings > 0 ? local.failedCount : undefined}>{`${service.failed_findings} failed`}</span>
               {service.not_evaluated_findings > 0 ? ` · ${service.not_evaluated_findings} not evaluated` : null}
+              {service.muted_findings > 0 ? ` · ${service.muted_findings} muted` : null}
             </span>
             <ChangeBadges fresh={service.new_failing} fixed={service.fixed} />
           </div>
@@ -171,6 +181,8 @@ function Summary({ detailRef }: { readonly detailRef: ScanDetailRef }) {
             <Fact label="Account">{scan.account_name}</Fact>
             <Fact label="Started">{formatDateTime(scan.scan_start)}</Fact>
             <Fact label="Ended">{formatDateTime(scan.scan_end)}</Fact>
+            <Fact label="Started by">{scan.trigger === "schedule" ? "Schedule" : "A member"}</Fact>
+            <Fact label="Scope">{scopeLabel(scan.scope)}</Fact>
           </dl>
           {isActiveScan(scan) ? (
             <ServicesProgress completed={scan.completed_services} total={scan.total_services} percent={scanProgressPercent(scan)} />
@@ -192,6 +204,12 @@ function Summary({ detailRef }: { readonly detailRef: ScanDetailRef }) {
               <div className={css.stat}>
                 <dt className={css.factLabel}>Not evaluated</dt>
                 <dd className={css.statValue()}>{scan.not_evaluated_findings}</dd>
+              </div>
+            ) : null}
+            {scan.muted_findings > 0 ? (
+              <div className={css.stat}>
+                <dt className={css.factLabel}>Muted</dt>
+                <dd className={css.statValue()}>{scan.muted_findings}</dd>
               </div>
             ) : null}
           </dl>

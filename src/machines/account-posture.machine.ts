@@ -1,0 +1,225 @@
+/**
+ * The posture part of an account's page (beyond the spec, issue 13): its scan schedule with the default scope, and the
+ * mute rules that apply to it.
+ *
+ * Parallel regions:
+ * - `viewer`: the user's scan_service and remediate_findings permissions (`loadViewer`); unknown reads as "not allowed".
+ * - `schedule`: `loading` → `viewing` or `failed` ('Failed to load the scan schedule. Please try again.', Retry).
+ *   `schedule.editRequested` (needs scan_service; else the spec's 'Permission denied: Cannot launch scans' toast) →
+ *   `editing` with a draft of the saved values; `draft.changed` edits one field (frequency, time, weekday, day of the
+ *   month, time zone, regions, services); `schedule.saveRequested` → `saving` → `viewing` with the schedule as saved
+ *   (toast with the server's message, e.g. the next run) or back to `editing` with the server's message (a 400 says
+ *   which region or service is unknown); `schedule.editCanceled` drops the draft.
+ * - `rules`: `loading` → `ready` or `failed` (Retry). `rule.deleteRequested` (needs remediate_findings, else the toast
+ *   "You don't have permission to mute findings") → `deleting` → `loading` (toast with the server's message) or back to
+ *   `ready` (toast with the failure). `rules.reloadRequested` reads them again.
+ */
+import { assign, fromPromise, setup } from "xstate"
+import type { OkMessage } from "../contracts/common.ts"
+import type { AccountId } from "../contracts/ids.ts"
+import { ScanningMessages } from "../contracts/messages.ts"
+import { PostureMessages, type MuteRule, type ScanSchedule, type ScanSchedulePayload } from "../contracts/posture.ts"
+import { toFailure, type NotifyParams } from "./auth-effects.ts"
+import type { ScanViewer } from "./scan-effects.ts"
+
+export interface AccountPostureInput {
+  readonly accountId: AccountId
+}
+
+/** The editable fields of a schedule (null scope lists: everything). */
+export type ScheduleDraft = ScanSchedulePayload
+
+export interface AccountPostureContext extends AccountPostureInput {
+  /** scan_service (schedule) and remediate_findings (mute rules); unknown reads as "not allowed". */
+  readonly viewer: ScanViewer | null
+  readonly schedule: ScanSchedule | null
+  readonly draft: ScheduleDraft | null
+  readonly scheduleError: string | null
+  readonly rules: ReadonlyArray<MuteRule>
+  readonly rulesError: string | null
+  readonly deletingId: number | null
+}
+
+export type AccountPostureEvent =
+  | { readonly type: "schedule.retryRequested" }
+  | { readonly type: "schedule.editRequested" }
+  | { readonly type: "draft.changed"; readonly patch: Partial<ScheduleDraft> }
+  | { readonly type: "schedule.saveRequested" }
+  | { readonly type: "schedule.editCanceled" }
+  | { readonly type: "rules.reloadRequested" }
+  | { readonly type: "rule.deleteRequested"; readonly id: number }
+
+/** The saved schedule as a draft to edit. */
+export const draftOf = (s: ScanSchedule): ScheduleDraft => ({
+  frequency: s.frequency,
+  time_of_day: s.time_of_day,
+  weekday: s.weekday,
+  day_of_month: s.day_of_month,
+  timezone: s.timezone,
+  regions: s.regions,
+  services: s.services,
+})
+
+const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
+const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
+
+export const accountPostureMachine = setup({
+  types: {
+    context: {} as AccountPostureContext,
+    events: {} as AccountPostureEvent,
+    input: {} as AccountPostureInput,
+  },
+  actors: {
+    getSchedule: fromPromise<ScanSchedule, { readonly id: AccountId }>(async () => {
+      throw new Error("getSchedule is not provided")
+    }),
+    putSchedule: fromPromise<{ readonly message: string; readonly schedule: ScanSchedule }, { readonly id: AccountId; readonly schedule: ScanSchedulePayload }>(
+      async () => {
+        throw new Error("putSchedule is not provided")
+      },
+    ),
+    listMuteRules: fromPromise<ReadonlyArray<MuteRule>, { readonly account_id?: AccountId }>(async () => {
+      throw new Error("listMuteRules is not provided")
+    }),
+    deleteMuteRule: fromPromise<OkMessage, { readonly id: number }>(async () => {
+      throw new Error("deleteMuteRule is not provided")
+    }),
+    loadViewer: fromPromise<ScanViewer, void>(async () => {
+      throw new Error("loadViewer is not provided")
+    }),
+  },
+  guards: {
+    canSchedule: ({ context }) => context.viewer?.canLaunchScans === true,
+    canMute: ({ context }) => context.viewer?.canRemediate === true,
+    isKnownRule: ({ context, event }) => event.type === "rule.deleteRequested" && context.rules.some((r) => r.id === event.id),
+  },
+  actions: {
+    assignViewer: assign({ viewer: ({ event }) => outputOf<ScanViewer>(event) }),
+    assignSchedule: assign({ schedule: ({ event }) => outputOf<ScanSchedule>(event), scheduleError: null }),
+    assignSaved: assign({
+      schedule: ({ event }) => outputOf<{ readonly schedule: ScanSchedule }>(event).schedule,
+      draft: null,
+      scheduleError: null,
+    }),
+    assignScheduleLoadError: assign({ scheduleError: ({ event }) => toFailure(errorOf(event), PostureMessages.loadScheduleFailed).message }),
+    assignScheduleSaveError: assign({ scheduleError: ({ event }) => toFailure(errorOf(event), PostureMessages.saveScheduleFailed).message }),
+    startDraft: assign({ draft: ({ context }) => (context.schedule === null ? null : draftOf(context.schedule)), scheduleError: null }),
+    patchDraft: assign({
+      draft: ({ context, event }) => (event.type === "draft.changed" && context.draft !== null ? { ...context.draft, ...event.patch } : context.draft),
+    }),
+    dropDraft: assign({ draft: null, scheduleError: null }),
+    assignRules: assign({ rules: ({ event }) => outputOf<ReadonlyArray<MuteRule>>(event), rulesError: null, deletingId: null }),
+    assignRulesError: assign({ rulesError: ({ event }) => toFailure(errorOf(event), PostureMessages.loadRulesFailed).message }),
+    assignDeleting: assign({ deletingId: ({ event }) => (event.type === "rule.deleteRequested" ? event.id : null) }),
+    clearDeleting: assign({ deletingId: null }),
+    /** Environment: a toast. */
+    notify: (_, _params: NotifyParams) => {},
+  },
+}).createMachine({
+  id: "accountPosture",
+  type: "parallel",
+  context: ({ input }) => ({ ...input, viewer: null, schedule: null, draft: null, scheduleError: null, rules: [], rulesError: null, deletingId: null }),
+  states: {
+    viewer: {
+      initial: "loading",
+      states: {
+        loading: {
+          invoke: { id: "loadViewer", src: "loadViewer", onDone: { target: "ready", actions: "assignViewer" }, onError: { target: "ready" } },
+        },
+        ready: {},
+      },
+    },
+    schedule: {
+      initial: "loading",
+      states: {
+        loading: {
+          invoke: {
+            id: "getSchedule",
+            src: "getSchedule",
+            input: ({ context }) => ({ id: context.accountId }),
+            onDone: { target: "viewing", actions: "assignSchedule" },
+            onError: { target: "failed", actions: "assignScheduleLoadError" },
+          },
+        },
+        failed: { on: { "schedule.retryRequested": "loading" } },
+        viewing: {
+          on: {
+            "schedule.editRequested": [
+              { guard: "canSchedule", target: "editing", actions: "startDraft" },
+              { actions: { type: "notify", params: { kind: "error", message: ScanningMessages.launchPermissionDenied } } },
+            ],
+          },
+        },
+        editing: {
+          on: {
+            "draft.changed": { actions: "patchDraft" },
+            "schedule.saveRequested": "saving",
+            "schedule.editCanceled": { target: "viewing", actions: "dropDraft" },
+          },
+        },
+        saving: {
+          invoke: {
+            id: "putSchedule",
+            src: "putSchedule",
+            input: ({ context }) => ({ id: context.accountId, schedule: context.draft ?? draftOf(context.schedule!) }),
+            onDone: {
+              target: "viewing",
+              actions: ["assignSaved", { type: "notify", params: ({ event }) => ({ kind: "success", message: event.output.message }) }],
+            },
+            onError: {
+              target: "editing",
+              actions: ["assignScheduleSaveError", { type: "notify", params: ({ context }) => ({ kind: "error", message: context.scheduleError ?? "" }) }],
+            },
+          },
+        },
+      },
+    },
+    rules: {
+      initial: "loading",
+      states: {
+        loading: {
+          invoke: {
+            id: "listMuteRules",
+            src: "listMuteRules",
+            input: ({ context }) => ({ account_id: context.accountId }),
+            onDone: { target: "ready", actions: "assignRules" },
+            onError: { target: "failed", actions: "assignRulesError" },
+          },
+        },
+        failed: { on: { "rules.reloadRequested": "loading" } },
+        ready: {
+          on: {
+            "rules.reloadRequested": "loading",
+            "rule.deleteRequested": [
+              { guard: "isKnownRule", target: "checking", actions: "assignDeleting" },
+            ],
+          },
+        },
+        checking: {
+          always: [
+            { guard: "canMute", target: "deleting" },
+            {
+              target: "ready",
+              actions: ["clearDeleting", { type: "notify", params: { kind: "error", message: PostureMessages.mutePermissionDenied } }],
+            },
+          ],
+        },
+        deleting: {
+          invoke: {
+            id: "deleteMuteRule",
+            src: "deleteMuteRule",
+            input: ({ context }) => ({ id: context.deletingId ?? 0 }),
+            onDone: { target: "loading", actions: { type: "notify", params: ({ event }) => ({ kind: "success", message: event.output.message }) } },
+            onError: {
+              target: "ready",
+              actions: [
+                "clearDeleting",
+                { type: "notify", params: ({ event }) => ({ kind: "error", message: toFailure(errorOf(event), PostureMessages.muteDeleteFailed).message }) },
+              ],
+            },
+          },
+        },
+      },
+    },
+  },
+})

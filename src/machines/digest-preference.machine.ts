@@ -1,0 +1,88 @@
+/**
+ * The scan digest switch of the profile page (beyond the spec, issue 13): after each completed scan of the workspace,
+ * one email with what is new, fixed and still failing.
+ *
+ * `loading` → `ready` or `failed` ('Failed to load your email preference. Please try again.', `digest.retryRequested`).
+ * `digest.toggled` in `ready` → `saving` with the new value shown at once → `ready` with the value as saved (toast with
+ * the server's message) or `ready` with the previous value back (toast with the failure).
+ */
+import { assign, fromPromise, setup } from "xstate"
+import { PostureMessages, type DigestPreference } from "../contracts/posture.ts"
+import { toFailure, type NotifyParams } from "./auth-effects.ts"
+
+export interface DigestPreferenceContext {
+  readonly enabled: boolean
+  /** The value before a save in flight (restored when it fails). */
+  readonly previous: boolean
+  readonly error: string | null
+}
+
+export type DigestPreferenceEvent =
+  | { readonly type: "digest.retryRequested" }
+  | { readonly type: "digest.toggled"; readonly enabled: boolean }
+
+const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
+const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
+
+export const digestPreferenceMachine = setup({
+  types: {
+    context: {} as DigestPreferenceContext,
+    events: {} as DigestPreferenceEvent,
+  },
+  actors: {
+    getDigest: fromPromise<DigestPreference, void>(async () => {
+      throw new Error("getDigest is not provided")
+    }),
+    putDigest: fromPromise<{ readonly message: string; readonly preference: DigestPreference }, DigestPreference>(async () => {
+      throw new Error("putDigest is not provided")
+    }),
+  },
+  guards: {
+    isChange: ({ context, event }) => event.type === "digest.toggled" && event.enabled !== context.enabled,
+  },
+  actions: {
+    assignLoaded: assign({ enabled: ({ event }) => outputOf<DigestPreference>(event).scan_digest, error: null }),
+    assignLoadError: assign({ error: ({ event }) => toFailure(errorOf(event), PostureMessages.loadDigestFailed).message }),
+    assignToggle: assign(({ context, event }) => (event.type === "digest.toggled" ? { previous: context.enabled, enabled: event.enabled } : {})),
+    assignSaved: assign({ enabled: ({ event }) => outputOf<{ readonly preference: DigestPreference }>(event).preference.scan_digest }),
+    restore: assign({ enabled: ({ context }) => context.previous }),
+    /** Environment: a toast. */
+    notify: (_, _params: NotifyParams) => {},
+  },
+}).createMachine({
+  id: "digestPreference",
+  context: { enabled: false, previous: false, error: null },
+  initial: "loading",
+  states: {
+    loading: {
+      invoke: {
+        id: "getDigest",
+        src: "getDigest",
+        onDone: { target: "ready", actions: "assignLoaded" },
+        onError: { target: "failed", actions: "assignLoadError" },
+      },
+    },
+    failed: { on: { "digest.retryRequested": "loading" } },
+    ready: {
+      on: { "digest.toggled": { guard: "isChange", target: "saving", actions: "assignToggle" } },
+    },
+    saving: {
+      invoke: {
+        id: "putDigest",
+        src: "putDigest",
+        input: ({ context }) => ({ scan_digest: context.enabled }),
+        onDone: {
+          target: "ready",
+          actions: ["assignSaved", { type: "notify", params: ({ event }) => ({ kind: "success", message: event.output.message }) }],
+        },
+        onError: {
+          target: "ready",
+          actions: [
+            "restore",
+            { type: "notify", params: ({ event }) => ({ kind: "error", message: toFailure(errorOf(event), PostureMessages.saveDigestFailed).message }) },
+          ],
+        },
+      },
+    },
+  },
+})

@@ -1,0 +1,68 @@
+/**
+ * The profile's "Scan digest" card (beyond the spec, issue 13), over `digestPreferenceMachine`: one switch for the email
+ * sent after each completed scan of the workspace. Its effects come from the scanning effects (GET / PUT
+ * /api/user/scan-digest); this module imports only its own machine, so the profile page stays light.
+ */
+import { useActorRef, useSelector } from "@xstate/react"
+import { useMemo } from "react"
+import { fromPromise } from "xstate"
+import type { DigestPreference } from "../../contracts/posture.ts"
+import { PostureMessages } from "../../contracts/posture.ts"
+import type { NotifyParams } from "../../machines/auth-effects.ts"
+import { digestPreferenceMachine } from "../../machines/digest-preference.machine.ts"
+import { useToasts } from "../app-actors.tsx"
+import { Button } from "../ui/button.tsx"
+import { Card } from "../ui/card.tsx"
+import { Checkbox } from "../ui/checkbox.tsx"
+import { Spinner } from "../ui/spinner.tsx"
+import { AlertBox } from "../ui/alert-box.tsx"
+import { useScanEnvironment } from "../scanning/scan-effects-context.tsx"
+
+function useDigestLogic() {
+  const { effects } = useScanEnvironment()
+  const toasts = useToasts()
+  return useMemo(
+    () =>
+      digestPreferenceMachine.provide({
+        actors: {
+          getDigest: fromPromise<DigestPreference, void>(({ signal }) => effects.getDigest(undefined, signal)),
+          putDigest: fromPromise<{ readonly message: string; readonly preference: DigestPreference }, DigestPreference>(({ input, signal }) =>
+            effects.putDigest(input, signal)),
+        },
+        // The toast queue is another actor: its actions run after this machine's.
+        actions: { notify: (_: unknown, { kind, message }: NotifyParams) => queueMicrotask(() => toasts.show(kind, message)) },
+      }),
+    [effects, toasts],
+  )
+}
+
+export function DigestCard() {
+  const { clock } = useScanEnvironment()
+  const actorRef = useActorRef(useDigestLogic(), clock === undefined ? {} : { clock })
+  const enabled = useSelector(actorRef, (s) => s.context.enabled)
+  const loading = useSelector(actorRef, (s) => s.matches("loading"))
+  const failed = useSelector(actorRef, (s) => s.matches("failed"))
+  const saving = useSelector(actorRef, (s) => s.matches("saving"))
+  const error = useSelector(actorRef, (s) => s.context.error)
+  return (
+    <Card title="Email notifications" description="What we send you about the workspace's scans.">
+      {loading ? (
+        <Spinner aria-label="Loading your email preference" />
+      ) : failed ? (
+        <AlertBox
+          tone="error"
+          title={error ?? PostureMessages.loadDigestFailed}
+          action={
+            <Button variant="secondary" size="sm" onPress={() => actorRef.send({ type: "digest.retryRequested" })}>
+              Retry
+            </Button>
+          }
+        />
+      ) : (
+        <Checkbox isSelected={enabled} isDisabled={saving} onChange={(on) => actorRef.send({ type: "digest.toggled", enabled: on })}>
+          Email me a digest after each scan: new failing, fixed and still failing resources by severity
+        </Checkbox>
+      )}
+    </Card>
+  )
+}

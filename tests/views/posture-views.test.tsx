@@ -1,0 +1,73 @@
+// @vitest-environment happy-dom
+/**
+ * The posture screens (issue 13) rendered with fake scan effects: the account page's schedule and mute-rules cards, and
+ * the profile's scan digest card.
+ */
+import { afterEach, describe, expect, it } from "vitest"
+import { cleanup, fireEvent, screen, within } from "@testing-library/react"
+import { AccountDetailScreen } from "../../src/views/accounts/account-detail-screen.tsx"
+import { DigestCard } from "../../src/views/profile/digest-card.tsx"
+import { muteRule, schedule } from "../machines/scan-fakes.ts"
+import { defaultWorld, renderScan, settle } from "./scan-render.tsx"
+
+afterEach(cleanup)
+
+const press = async (element: HTMLElement) => {
+  fireEvent.click(element)
+  await settle()
+}
+
+describe("account posture cards", () => {
+  it("shows the schedule and its scope, edits the time, saves, and shows the next run", async () => {
+    const world = defaultWorld()
+    world.schedule = schedule({ frequency: "weekly", weekday: 1, time_of_day: "02:00", timezone: "Europe/Paris", services: ["iam"] })
+    const { called } = await renderScan("/dashboard/accounts/1", { pattern: "/dashboard/accounts/:accountId", screen: <AccountDetailScreen />, world })
+    const card = screen.getByRole("region", { name: "Scan schedule" })
+    expect(within(card).getByText("Weekly on Monday at 02:00 (Europe/Paris)")).toBeTruthy()
+    expect(within(card).getByText("IAM")).toBeTruthy()
+    expect(within(card).getByText("All enabled regions")).toBeTruthy()
+    await press(within(card).getByRole("button", { name: "Edit" }))
+    fireEvent.change(within(card).getByLabelText("Time"), { target: { value: "06:30" } })
+    await settle()
+    await press(within(card).getByRole("button", { name: "Save schedule" }))
+    expect(called("putSchedule")[0]?.payload).toMatchObject({ id: 1, schedule: { frequency: "weekly", time_of_day: "06:30", timezone: "Europe/Paris", services: ["iam"] } })
+    expect(screen.getByText("Schedule saved")).toBeTruthy()
+    expect(within(card).getByText("Weekly on Monday at 06:30 (Europe/Paris)")).toBeTruthy()
+  })
+
+  it("lists the account's mute rules and deletes one", async () => {
+    const world = defaultWorld()
+    world.muteRules = [muteRule(3, { resource_pattern: "arn:aws:s3:::logs-*", reason: "Log buckets are public by design" })]
+    const { called } = await renderScan("/dashboard/accounts/1", { pattern: "/dashboard/accounts/:accountId", screen: <AccountDetailScreen />, world })
+    const card = screen.getByRole("region", { name: "Mute rules" })
+    expect(within(card).getByText("check s3.public_access, resources arn:aws:s3:::logs-*, account Production 1")).toBeTruthy()
+    expect(within(card).getByText("Log buckets are public by design")).toBeTruthy()
+    await press(within(card).getByRole("button", { name: "Delete" }))
+    expect(called("deleteMuteRule")[0]?.payload).toEqual({ id: 3 })
+    expect(screen.getByText("Mute rule deleted")).toBeTruthy()
+    expect(within(card).getByText(/No mute rules/)).toBeTruthy()
+  })
+
+  it("without scan_service, Edit is disabled and an attempt toasts the refusal", async () => {
+    const world = defaultWorld()
+    world.viewer = { ...world.viewer, canLaunchScans: false }
+    const { called } = await renderScan("/dashboard/accounts/1", { pattern: "/dashboard/accounts/:accountId", screen: <AccountDetailScreen />, world })
+    const card = screen.getByRole("region", { name: "Scan schedule" })
+    await press(within(card).getByRole("button", { name: "Edit" }))
+    expect(screen.getByText("Permission denied: Cannot launch scans")).toBeTruthy()
+    expect(called("putSchedule")).toEqual([])
+  })
+})
+
+describe("scan digest card", () => {
+  it("turns the digest on and keeps the saved value", async () => {
+    const world = defaultWorld()
+    const { called } = await renderScan("/dashboard/profile", { pattern: "/dashboard/profile", screen: <DigestCard />, world })
+    const box = screen.getByRole("checkbox", { name: /Email me a digest after each scan/ })
+    expect((box as HTMLInputElement).checked).toBe(false)
+    await press(box)
+    expect(called("putDigest")[0]?.payload).toEqual({ scan_digest: true })
+    expect(screen.getByText("Email preference saved")).toBeTruthy()
+    expect((screen.getByRole("checkbox", { name: /Email me a digest/ }) as HTMLInputElement).checked).toBe(true)
+  })
+})

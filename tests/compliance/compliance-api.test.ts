@@ -110,6 +110,31 @@ describe("compliance API", () => {
     expect(summary.body.data.frameworks[0].counts).toEqual(counts)
   })
 
+  it("evaluates a GCP scan against CIS GCP v4.0.0 only", async () => {
+    const gcp = await seed(
+      seedComplianceScan({
+        provider: "gcp",
+        workspaceId: owner.workspaceId,
+        accountName: "Analytics project",
+        cloudAccountId: "analytics-prod",
+        findings: [
+          { checkId: "storage_bucket_not_public", failing: 1, passing: 1 },
+          { checkId: "storage_bucket_uniform_access", failing: 0, passing: 2 },
+        ],
+      }),
+    )
+    const summary = await env.call(reader, "GET", `/api/compliance/scans/${gcp.scanId}`)
+    expect(summary.status).toBe(200)
+    expect(summary.body.data.scan.provider).toBe("gcp")
+    expect(summary.body.data.frameworks.map((f: any) => f.framework.id)).toEqual(["cis-gcp-4.0.0"])
+    const fw = await env.call(reader, "GET", `/api/compliance/scans/${gcp.scanId}/frameworks/cis-gcp-4.0.0`)
+    expect(byId(fw.body.data.requirements, "5.1")).toMatchObject({ status: "failed", resources_failing: 1 })
+    expect(byId(fw.body.data.requirements, "5.2").status).toBe("passed")
+    expect(byId(fw.body.data.requirements, "1.1").status).toBe("manual")
+    expect(fw.body.data.counts).toMatchObject({ passed: 1, failed: 1, score: 50 })
+    expect((await env.call(reader, "GET", `/api/compliance/scans/${gcp.scanId}/frameworks/${CIS3}`)).status).toBe(404)
+  })
+
   it("drills down requirement → checks → failing resources, muted ones with their reason", async () => {
     const res = await env.call(reader, "GET", `/api/compliance/scans/${scanId}/frameworks/${CIS3}/requirements/1.10?page_size=2`)
     expect(res.status).toBe(200)
@@ -147,7 +172,7 @@ describe("compliance API", () => {
     expect(res.body.data.points.map((p: any) => p.scan_id)).toEqual([olderScanId, scanId])
     expect(res.body.data.points[0].counts.failed).toBeGreaterThan(res.body.data.points[1].counts.failed)
     const accounts = await env.call(reader, "GET", "/api/compliance/accounts")
-    expect(accounts.body.data).toEqual([expect.objectContaining({ account_id: accountId, latest_scan_id: scanId, completed_scans: 2, provider: "aws" })])
+    expect(accounts.body.data).toContainEqual(expect.objectContaining({ account_id: accountId, latest_scan_id: scanId, completed_scans: 2, provider: "aws" }))
   })
 
   it("keeps workspaces apart and answers bad input with catalogue errors", async () => {

@@ -1,5 +1,5 @@
 /**
- * A completed AWS scan written straight into the database (as the owner, no RLS): an account, a scan, one service row
+ * A completed scan (AWS unless told) written straight into the database (as the owner, no RLS): an account, a scan, one service row
  * per service, one finding per given check with its counts, and `failing` + `passing` result rows per finding (failing
  * rows first, as the writer numbers them). For the compliance API test and the report measurement, which need scans
  * of a chosen shape and size without running the scanner.
@@ -16,7 +16,11 @@ export interface SeedFinding {
   readonly muted?: number
 }
 
+const PROVIDER_IDS = { aws: 1, gcp: 2, azure: 3 } as const
+
 export const seedComplianceScan = (o: {
+  /** Default aws. */
+  readonly provider?: keyof typeof PROVIDER_IDS
   readonly workspaceId: number
   readonly accountName: string
   readonly cloudAccountId: string
@@ -27,24 +31,26 @@ export const seedComplianceScan = (o: {
 }) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    const provider = o.provider ?? "aws"
+    const providerId = PROVIDER_IDS[provider]
     const one = (rows: ReadonlyArray<{ id: number }>) => rows[0]!.id
     const accountId = o.accountId ?? one(yield* sql<{ id: number }>`
       INSERT INTO accounts (workspace_id, cloud_provider_id, account_name, cloud_account_id, auth_method, credentials_sealed)
-      VALUES (${o.workspaceId}, 1, ${o.accountName}, ${o.cloudAccountId}, 'access_key', 'v1.sealed') RETURNING id`)
+      VALUES (${o.workspaceId}, ${providerId}, ${o.accountName}, ${o.cloudAccountId}, 'access_key', 'v1.sealed') RETURNING id`)
     const start = o.scanStart ?? new Date()
     const scanId = one(yield* sql<{ id: number }>`
       INSERT INTO scans (workspace_id, account_id, cloud_provider_id, status, scan_start, scan_end, total_services, completed_services)
-      VALUES (${o.workspaceId}, ${accountId}, 1, 'completed', ${start}, ${new Date(start.getTime() + 60_000)}, 0, 0) RETURNING id`)
+      VALUES (${o.workspaceId}, ${accountId}, ${providerId}, 'completed', ${start}, ${new Date(start.getTime() + 60_000)}, 0, 0) RETURNING id`)
     const services = new Map<string, { serviceId: number; scanServiceId: number }>()
     const findingIds = new Map<string, number>()
     for (const f of o.findings) {
-      const info = checkInfo("aws", f.checkId)
-      if (info === undefined) throw new Error(`unknown AWS check ${f.checkId}`)
+      const info = checkInfo(provider, f.checkId)
+      if (info === undefined) throw new Error(`unknown ${provider} check ${f.checkId}`)
       let service = services.get(info.service)
       if (service === undefined) {
-        const existing = yield* sql<{ id: number }>`SELECT id FROM cloud_services WHERE cloud_provider_id = 1 AND key = ${info.service}`
+        const existing = yield* sql<{ id: number }>`SELECT id FROM cloud_services WHERE cloud_provider_id = ${providerId} AND key = ${info.service}`
         const serviceId = existing[0]?.id ?? one(yield* sql<{ id: number }>`
-          INSERT INTO cloud_services (cloud_provider_id, key, name) VALUES (1, ${info.service}, ${info.service.toUpperCase()}) RETURNING id`)
+          INSERT INTO cloud_services (cloud_provider_id, key, name) VALUES (${providerId}, ${info.service}, ${info.service.toUpperCase()}) RETURNING id`)
         const scanServiceId = one(yield* sql<{ id: number }>`
           INSERT INTO scan_services (workspace_id, scan_id, service_id, status) VALUES (${o.workspaceId}, ${scanId}, ${serviceId}, 'completed') RETURNING id`)
         service = { serviceId, scanServiceId }

@@ -39,6 +39,38 @@ export interface CoverageMap {
 
 export const GAP: Reason = { code: "gap", text: "Not covered yet." }
 
+/**
+ * Reasons that hold for every provider, tried in order on the ids no mapping answers. The patterns follow the peers'
+ * naming (Prowler snake_case, CloudSploit camelCase).
+ */
+export const COMMON_REASONS: ReadonlyArray<Reason> = [
+  {
+    code: "tags",
+    text: "Tagging and naming conventions: an organisation's choice, not a security decision.",
+    match: /HasTags|HaveTags|_tags?$|TagPropagation|NamingConvention|NameRegex|DnsCompliantName|LabelsAdded/,
+  },
+  {
+    code: "data",
+    text: "Needs data the scan does not read: event history, another service's findings, code or image contents, metrics or third-party lookups.",
+    match: /threat_detection|findings|Findings|Vulnerabilit|vulnerabilit|shodan|PrivilegeAnalysis|NetworkExposure|secrets_in_code|secrets_in_content|image_no_secrets|no_secrets_in_logs|Unprocessed|DeliveryFailing|FailedStatus|Unhealthy|TunnelState|tunnels_up|ClusterStatus|Restorable|driftDetection|canaryKeysUsed|LastUsed|_stale_|utilized|Utilized|monitoringMetrics|Duplicated/,
+  },
+  {
+    code: "central",
+    text: "Organisation-level (delegated administrator) setting, read from the management account: a member account's scan cannot see it.",
+    match: /delegated_admin|centrally_managed|org_aggregator|guarddutyMaster/,
+  },
+  {
+    code: "org",
+    text: "Depends on lists only the organisation knows (approved images, application tiers, allowed sources, IP allow-lists).",
+    match: /appTier|webTier|Approved|ValidSourceProviders|allowed_github|trust_boundaries|iamMasterManagerRoles|UnauthorizedToEdit|kmsAppTierCmk|RequireIAMAuth|AccessFromIps|SingleDomainName|crossVpcPublicPrivate|different_regions/,
+  },
+  {
+    code: "usage",
+    text: "Operations, inventory or cost hygiene (in use, idle, counts, limits, instance types, housekeeping): not a security decision.",
+    match: /unused|Unused|idle|Idle|not_used|NotInUse|InUse|inUse|_are_used|Limit|MaxCount|reserved|Reserved|Desired|NodesCount|InstanceCount|Generation|older_than|oldAmi|OldSnapshots|RecentSnapshots|outdatedAmi|emptyASG|emptyGroups|NoInstances|Present|present|Cooldown|compress|SuspendedProcesses|MinimumTarget|DeregistrationDelay|Lifecycle|capacity_rebalance|multiple_instance_types|single_eni|IpAvailability|ResponseCaching|ContentEncoding|detailedCloudWatchMetrics|WithoutPermissions|Active|sameAzElb|MachineTypes|sku_size|SkuSize|_not_empty/,
+  },
+]
+
 export const parsePeers = (text: string): ReadonlyArray<PeerCheck> =>
   text
     .split("\n")

@@ -9,6 +9,10 @@ import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { awsChecks, awsServices } from "../../server/scanner/aws/catalogue.ts"
 import { AWS_COVERAGE } from "../../server/scanner/aws/coverage.ts"
+import { azureChecks, azureServices } from "../../server/scanner/azure/catalogue.ts"
+import { AZURE_COVERAGE } from "../../server/scanner/azure/coverage.ts"
+import { gcpChecks, gcpServices } from "../../server/scanner/gcp/catalogue.ts"
+import { GCP_COVERAGE } from "../../server/scanner/gcp/coverage.ts"
 import { parsePeers, renderCoverage, resolve, type CoverageMap } from "../../server/scanner/coverage.ts"
 
 const ROOT = resolvePath(dirname(fileURLToPath(import.meta.url)), "../..")
@@ -22,6 +26,18 @@ const docs: ReadonlyArray<{ path: string; map: CoverageMap; text: () => string; 
     map: AWS_COVERAGE,
     ours: awsChecks.map((c) => c.id),
     text: () => renderCoverage(AWS_COVERAGE, "AWS coverage of the field's checks", INTRO("aws", "catalogue.ts"), awsServices, awsChecks.map((c) => c.id)),
+  },
+  {
+    path: "server/scanner/gcp/COVERAGE.md",
+    map: GCP_COVERAGE,
+    ours: gcpChecks.map((c) => c.id),
+    text: () => renderCoverage(GCP_COVERAGE, "GCP coverage of the field's checks", INTRO("gcp", "catalogue.ts"), gcpServices, gcpChecks.map((c) => c.id)),
+  },
+  {
+    path: "server/scanner/azure/COVERAGE.md",
+    map: AZURE_COVERAGE,
+    ours: azureChecks.map((c) => c.id),
+    text: () => renderCoverage(AZURE_COVERAGE, "Azure coverage of the field's checks", INTRO("azure", "catalogue.ts"), azureServices, azureChecks.map((c) => c.id)),
   },
 ]
 

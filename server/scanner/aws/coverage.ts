@@ -2,7 +2,7 @@
  * The field's AWS check ids in the services we scan (Prowler check ids, CloudSploit plugin names, with the severity
  * each gives), and how we answer each (server/scanner/coverage.ts). Rendered into COVERAGE.md.
  */
-import type { CoverageMap } from "../coverage.ts"
+import { COMMON_REASONS, type CoverageMap, type Reason } from "../coverage.ts"
 
 /** `peer service id severity`; the service is ours (Prowler `awslambda` → `lambda`, CloudSploit `documentDB` → `documentdb`…). */
 const PEERS = `
@@ -1519,33 +1519,9 @@ const COVERED_BY: Readonly<Record<string, string>> = {
   wafv2_webacl_rule_logging_enabled: "wafv2_webacl_cloudwatch_metrics_enabled",
   wafv2WebAclLoggingEnabled: "wafv2_webacl_logging_enabled",
 }
-/** Why we do not make a peer's decision; a rule applies to the ids its pattern matches (first rule wins). */
-const REASONS = [
-  {
-    code: "tags",
-    text: "Tagging and naming conventions: an organisation's choice, not a security decision.",
-    match: /HasTags|HaveTags|_tags?$|TagPropagation|NamingConvention|NameRegex|DnsCompliantName/,
-  },
-  {
-    code: "data",
-    text: "Needs data the scan does not read: event history, another service's findings, code or image contents, metrics or third-party lookups.",
-    match: /threat_detection|findings|Findings|Vulnerabilit|vulnerabilit|shodan|PrivilegeAnalysis|NetworkExposure|secrets_in_code|secrets_in_content|image_no_secrets|no_secrets_in_logs|Unprocessed|DeliveryFailing|FailedStatus|Unhealthy|TunnelState|tunnels_up|ClusterStatus|Restorable|driftDetection|canaryKeysUsed|LastUsed|_stale_|utilized|Utilized|monitoringMetrics|Duplicated/,
-  },
-  {
-    code: "central",
-    text: "Organisation-level (delegated administrator) setting, read from the management account: a member account's scan cannot see it.",
-    match: /delegated_admin|centrally_managed|org_aggregator|guarddutyMaster/,
-  },
-  {
-    code: "org",
-    text: "Depends on lists only the organisation knows (approved images, application tiers, allowed sources, IP allow-lists).",
-    match: /appTier|webTier|Approved|ValidSourceProviders|allowed_github|trust_boundaries|iamMasterManagerRoles|UnauthorizedToEdit|kmsAppTierCmk|RequireIAMAuth|AccessFromIps|SingleDomainName|crossVpcPublicPrivate|different_regions/,
-  },
-  {
-    code: "usage",
-    text: "Operations, inventory or cost hygiene (in use, idle, counts, limits, instance types, housekeeping): not a security decision.",
-    match: /unused|Unused|idle|Idle|not_used|NotInUse|InUse|inUse|_are_used|Limit|MaxCount|reserved|Reserved|Desired|NodesCount|InstanceCount|Generation|older_than|oldAmi|OldSnapshots|RecentSnapshots|outdatedAmi|emptyASG|emptyGroups|NoInstances|Present|present|Cooldown|compress|SuspendedProcesses|MinimumTarget|DeregistrationDelay|Lifecycle|capacity_rebalance|multiple_instance_types|single_eni|IpAvailability|ResponseCaching|ContentEncoding|detailedCloudWatchMetrics|WithoutPermissions|Active|sameAzElb/,
-  },
+/** AWS-only reasons, after the common ones (server/scanner/coverage.ts `COMMON_REASONS`). */
+const REASONS: ReadonlyArray<Reason> = [
+  ...COMMON_REASONS,
   {
     code: "legacy",
     text: "Retired or legacy AWS feature (EC2-Classic, paravirtual instances, classic load balancer inventory).",

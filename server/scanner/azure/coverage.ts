@@ -1,0 +1,769 @@
+/**
+ * The field's Azure check ids in the services we scan (Prowler check ids, CloudSploit plugin names, with the
+ * severity each gives), and how we answer each (server/scanner/coverage.ts). Rendered into COVERAGE.md.
+ */
+import { COMMON_REASONS, type CoverageMap, type Reason } from "../coverage.ts"
+
+/** `peer service id severity`; the service is ours (the peer's service or folder mapped to it). */
+const PEERS = `
+prowler appservice app_client_certificates_on medium
+prowler appservice app_ensure_auth_is_set_up medium
+prowler appservice app_ensure_http_is_redirected_to_https high
+prowler appservice app_ensure_java_version_is_latest low
+prowler appservice app_ensure_php_version_is_latest low
+prowler appservice app_ensure_python_version_is_latest low
+prowler appservice app_ensure_using_http20 low
+prowler appservice app_ftp_deployment_disabled high
+prowler appservice app_function_access_keys_configured high
+prowler appservice app_function_application_insights_enabled medium
+prowler appservice app_function_ensure_http_is_redirected_to_https high
+prowler appservice app_function_ftps_deployment_disabled medium
+prowler appservice app_function_identity_is_configured medium
+prowler appservice app_function_identity_without_admin_privileges high
+prowler appservice app_function_latest_runtime_version medium
+prowler appservice app_function_not_publicly_accessible high
+prowler appservice app_function_vnet_integration_enabled medium
+prowler appservice app_http_logs_enabled low
+prowler appservice app_minimum_tls_version_12 medium
+prowler appservice app_register_with_identity medium
+prowler monitor appinsights_ensure_is_configured low
+prowler cosmosdb cosmosdb_account_automatic_failover_enabled medium
+prowler cosmosdb cosmosdb_account_backup_policy_continuous medium
+prowler cosmosdb cosmosdb_account_firewall_use_selected_networks medium
+prowler cosmosdb cosmosdb_account_minimum_tls_version medium
+prowler cosmosdb cosmosdb_account_public_network_access_disabled medium
+prowler cosmosdb cosmosdb_account_use_aad_and_rbac high
+prowler cosmosdb cosmosdb_account_use_private_endpoints high
+prowler databricks databricks_workspace_cmk_encryption_enabled high
+prowler databricks databricks_workspace_no_public_ip_enabled medium
+prowler databricks databricks_workspace_public_network_access_disabled high
+prowler databricks databricks_workspace_vnet_injection_enabled high
+prowler defender defender_additional_email_configured_with_a_security_contact low
+prowler defender defender_assessments_vm_endpoint_protection_installed high
+prowler defender defender_attack_path_notifications_properly_configured high
+prowler defender defender_auto_provisioning_log_analytics_agent_vms_on high
+prowler defender defender_auto_provisioning_vulnerabilty_assessments_machines_on medium
+prowler defender defender_container_images_resolved_vulnerabilities critical
+prowler defender defender_container_images_scan_enabled high
+prowler defender defender_ensure_defender_cspm_is_on medium
+prowler defender defender_ensure_defender_for_app_services_is_on high
+prowler defender defender_ensure_defender_for_arm_is_on high
+prowler defender defender_ensure_defender_for_azure_sql_databases_is_on high
+prowler defender defender_ensure_defender_for_containers_is_on high
+prowler defender defender_ensure_defender_for_cosmosdb_is_on high
+prowler defender defender_ensure_defender_for_databases_is_on high
+prowler defender defender_ensure_defender_for_dns_is_on high
+prowler defender defender_ensure_defender_for_keyvault_is_on high
+prowler defender defender_ensure_defender_for_os_relational_databases_is_on high
+prowler defender defender_ensure_defender_for_server_is_on high
+prowler defender defender_ensure_defender_for_sql_servers_is_on high
+prowler defender defender_ensure_defender_for_storage_is_on high
+prowler defender defender_ensure_iot_hub_defender_is_on high
+prowler defender defender_ensure_mcas_is_enabled medium
+prowler defender defender_ensure_notify_alerts_severity_is_high high
+prowler defender defender_ensure_notify_emails_to_owners medium
+prowler defender defender_ensure_system_updates_are_applied high
+prowler defender defender_ensure_wdatp_is_enabled high
+prowler entra entra_app_registration_credential_not_expired high
+prowler entra entra_authentication_methods_policy_strong_auth_enforced high
+prowler entra entra_conditional_access_policy_require_mfa_for_admin_portals medium
+prowler entra entra_conditional_access_policy_require_mfa_for_management_api medium
+prowler entra entra_global_admin_in_less_than_five_users high
+prowler entra entra_non_privileged_user_has_mfa medium
+prowler entra entra_policy_default_users_cannot_create_security_groups medium
+prowler entra entra_policy_ensure_default_user_cannot_create_apps high
+prowler entra entra_policy_ensure_default_user_cannot_create_tenants medium
+prowler entra entra_policy_guest_invite_only_for_admin_roles high
+prowler entra entra_policy_guest_users_access_restrictions medium
+prowler entra entra_policy_restricts_user_consent_for_apps high
+prowler entra entra_policy_user_consent_for_verified_apps high
+prowler entra entra_privileged_user_has_mfa high
+prowler entra entra_security_defaults_enabled critical
+prowler entra entra_trusted_named_locations_exists low
+prowler entra entra_user_with_recent_sign_in medium
+prowler entra entra_user_with_vm_access_has_mfa high
+prowler entra entra_users_cannot_create_microsoft_365_groups medium
+prowler iam iam_custom_role_has_permissions_to_administer_resource_locks medium
+prowler iam iam_role_user_access_admin_restricted high
+prowler iam iam_subscription_roles_owner_custom_not_created high
+prowler keyvault keyvault_access_only_through_private_endpoints high
+prowler keyvault keyvault_key_expiration_set_in_non_rbac high
+prowler keyvault keyvault_key_rotation_enabled high
+prowler keyvault keyvault_logging_enabled high
+prowler keyvault keyvault_non_rbac_secret_expiration_set medium
+prowler keyvault keyvault_private_endpoints high
+prowler keyvault keyvault_rbac_enabled high
+prowler keyvault keyvault_rbac_key_expiration_set medium
+prowler keyvault keyvault_rbac_secret_expiration_set medium
+prowler keyvault keyvault_recoverable high
+prowler monitor monitor_alert_create_policy_assignment medium
+prowler monitor monitor_alert_create_update_nsg high
+prowler monitor monitor_alert_create_update_public_ip_address_rule medium
+prowler monitor monitor_alert_create_update_security_solution medium
+prowler monitor monitor_alert_create_update_sqlserver_fr medium
+prowler monitor monitor_alert_delete_nsg high
+prowler monitor monitor_alert_delete_policy_assignment high
+prowler monitor monitor_alert_delete_public_ip_address_rule medium
+prowler monitor monitor_alert_delete_security_solution medium
+prowler monitor monitor_alert_delete_sqlserver_fr medium
+prowler monitor monitor_alert_service_health_exists medium
+prowler monitor monitor_diagnostic_setting_with_appropriate_categories high
+prowler monitor monitor_diagnostic_settings_exists high
+prowler monitor monitor_storage_account_with_activity_logs_cmk_encrypted medium
+prowler monitor monitor_storage_account_with_activity_logs_is_private high
+prowler mysql mysql_flexible_server_audit_log_connection_activated medium
+prowler mysql mysql_flexible_server_audit_log_enabled medium
+prowler mysql mysql_flexible_server_geo_redundant_backup_enabled medium
+prowler mysql mysql_flexible_server_high_availability_enabled medium
+prowler mysql mysql_flexible_server_minimum_tls_version_12 high
+prowler mysql mysql_flexible_server_ssl_connection_enabled high
+prowler network network_bastion_host_exists medium
+prowler network network_flow_log_captured_sent high
+prowler network network_flow_log_more_than_90_days medium
+prowler network network_http_internet_access_restricted high
+prowler network network_public_ip_shodan high
+prowler network network_rdp_internet_access_restricted high
+prowler network network_ssh_internet_access_restricted high
+prowler network network_subnet_nsg_associated high
+prowler network network_udp_internet_access_restricted high
+prowler network network_vnet_ddos_protection_enabled medium
+prowler network network_watcher_enabled high
+prowler postgresql postgresql_flexible_server_allow_access_services_disabled high
+prowler postgresql postgresql_flexible_server_connection_throttling_on medium
+prowler postgresql postgresql_flexible_server_enforce_ssl_enabled high
+prowler postgresql postgresql_flexible_server_entra_id_authentication_enabled medium
+prowler postgresql postgresql_flexible_server_geo_redundant_backup_enabled medium
+prowler postgresql postgresql_flexible_server_high_availability_enabled medium
+prowler postgresql postgresql_flexible_server_log_checkpoints_on low
+prowler postgresql postgresql_flexible_server_log_connections_on medium
+prowler postgresql postgresql_flexible_server_log_disconnections_on medium
+prowler postgresql postgresql_flexible_server_log_retention_days_greater_3 medium
+prowler sql sqlserver_auditing_enabled high
+prowler sql sqlserver_auditing_retention_90_days medium
+prowler sql sqlserver_azuread_administrator_enabled medium
+prowler sql sqlserver_microsoft_defender_enabled high
+prowler sql sqlserver_recommended_minimal_tls_version medium
+prowler sql sqlserver_tde_encrypted_with_cmk critical
+prowler sql sqlserver_tde_encryption_enabled high
+prowler sql sqlserver_unrestricted_inbound_access critical
+prowler sql sqlserver_va_emails_notifications_admins_enabled medium
+prowler sql sqlserver_va_periodic_recurring_scans_enabled medium
+prowler sql sqlserver_va_scan_reports_configured medium
+prowler sql sqlserver_vulnerability_assessment_enabled medium
+prowler storage storage_account_key_access_disabled high
+prowler storage storage_account_public_network_access_disabled high
+prowler storage storage_blob_public_access_level_is_disabled high
+prowler storage storage_blob_versioning_is_enabled medium
+prowler storage storage_cross_tenant_replication_disabled high
+prowler storage storage_default_network_access_rule_is_denied high
+prowler storage storage_default_to_entra_authorization_enabled medium
+prowler storage storage_ensure_azure_services_are_trusted_to_access_is_enabled medium
+prowler storage storage_ensure_encryption_with_customer_managed_keys high
+prowler storage storage_ensure_file_shares_soft_delete_is_enabled medium
+prowler storage storage_ensure_minimum_tls_version_12 medium
+prowler storage storage_ensure_private_endpoints_in_storage_accounts medium
+prowler storage storage_ensure_soft_delete_is_enabled medium
+prowler storage storage_geo_redundant_enabled medium
+prowler storage storage_infrastructure_encryption_is_enabled low
+prowler storage storage_key_rotation_90_days medium
+prowler storage storage_secure_transfer_required_is_enabled high
+prowler storage storage_smb_channel_encryption_with_secure_algorithm medium
+prowler storage storage_smb_protocol_version_is_latest medium
+prowler vm vm_backup_enabled high
+prowler vm vm_desired_sku_size medium
+prowler vm vm_ensure_attached_disks_encrypted_with_cmk medium
+prowler vm vm_ensure_unattached_disks_encrypted_with_cmk medium
+prowler vm vm_ensure_using_approved_images high
+prowler vm vm_ensure_using_managed_disks high
+prowler vm vm_jit_access_enabled medium
+prowler vm vm_linux_enforce_ssh_authentication high
+prowler vm vm_scaleset_associated_with_load_balancer medium
+prowler vm vm_scaleset_not_empty medium
+prowler vm vm_sufficient_daily_backup_retention_period medium
+prowler vm vm_trusted_launch_enabled medium
+cloudsploit appservice accessControlAllowCredential medium
+cloudsploit appservice alwaysOnEnabled medium
+cloudsploit appservice appInsightsEnabled medium
+cloudsploit appservice appServiceAccessRestriction medium
+cloudsploit appservice appServiceDiagnosticLogs medium
+cloudsploit appservice appServicePublicAccess high
+cloudsploit appservice authEnabled medium
+cloudsploit appservice automatedBackupsEnabled medium
+cloudsploit appservice backupRetentionPeriod medium
+cloudsploit appservice certificateExpiry high
+cloudsploit appservice clientCertEnabled medium
+cloudsploit appservice disableFTPDeployments medium
+cloudsploit appservice ftpsOnlyAccessEnabled medium
+cloudsploit appservice functionAppNetworkExposure info
+cloudsploit appservice functionPrivilegeAnalysis info
+cloudsploit appservice http20Enabled low
+cloudsploit appservice httpsOnlyEnabled medium
+cloudsploit appservice identityEnabled medium
+cloudsploit appservice javaVersion low
+cloudsploit appservice netFrameworkVersion low
+cloudsploit appservice nodeJsVersion low
+cloudsploit appservice phpVersion low
+cloudsploit appservice privateEndpointsEnabled medium
+cloudsploit appservice pythonVersion low
+cloudsploit appservice remoteDebuggingDisabled high
+cloudsploit appservice scmSiteAccessRestriction medium
+cloudsploit appservice secureHttptriggerFunction medium
+cloudsploit appservice securityLogsEnabled medium
+cloudsploit appservice tlsVersionCheck medium
+cloudsploit appservice vnetIntegrated medium
+cloudsploit appservice webAppsADEnabled medium
+cloudsploit network bastionHostDiagnosticLogs medium
+cloudsploit network bastionHostExists medium
+cloudsploit network bastionHostHasTags low
+cloudsploit storage blobContainersCmkEncrypted high
+cloudsploit storage blobContainersPrivateAccess high
+cloudsploit storage blobServiceImmutable high
+cloudsploit cosmosdb advancedThreatProtection high
+cloudsploit cosmosdb automaticFailoverEnabled medium
+cloudsploit cosmosdb cosmosPublicAccessDisabled high
+cloudsploit cosmosdb cosmosdbDiagnosticLogs medium
+cloudsploit cosmosdb cosmosdbHasTags low
+cloudsploit cosmosdb cosmosdbLocalAuth low
+cloudsploit cosmosdb cosmosdbManagedIdentity medium
+cloudsploit databricks workspaceDbfsInfraEncryption medium
+cloudsploit databricks workspaceDiagnosticLogs medium
+cloudsploit databricks workspaceHasTags low
+cloudsploit databricks workspaceManagedDiskCmk medium
+cloudsploit databricks workspaceManagedServicesCmk medium
+cloudsploit databricks workspaceSecureCluster medium
+cloudsploit defender appWhitelistingEnabled medium
+cloudsploit defender autoProvisioningEnabled medium
+cloudsploit defender enableDefenderForAPIs high
+cloudsploit defender enableDefenderForARM high
+cloudsploit defender enableDefenderForAppService high
+cloudsploit defender enableDefenderForCSPM high
+cloudsploit defender enableDefenderForContainers high
+cloudsploit defender enableDefenderForCosmosDB high
+cloudsploit defender enableDefenderForDNS high
+cloudsploit defender enableDefenderForKeyVaults high
+cloudsploit defender enableDefenderForOSRD high
+cloudsploit defender enableDefenderForSqlServers high
+cloudsploit defender enableDefenderForSqlServersVMs high
+cloudsploit defender enableDefenderForStorage high
+cloudsploit defender enableDefenderForVMs high
+cloudsploit defender enableEndpointIntegration medium
+cloudsploit defender highSeverityAlertsEnabled medium
+cloudsploit defender monitorEndpointProtection medium
+cloudsploit defender monitorExternalAccounts medium
+cloudsploit defender monitorIpForwarding medium
+cloudsploit defender monitorJitNetworkAccess medium
+cloudsploit defender monitorNextGenerationFirewall medium
+cloudsploit defender monitorSubscriptionOwners medium
+cloudsploit defender monitorSystemUpdates medium
+cloudsploit defender securityConfigMonitoring medium
+cloudsploit defender securityContactAdditionalEmail low
+cloudsploit defender securityContactRoleSetToOwner medium
+cloudsploit defender securityContactsEnabled medium
+cloudsploit defender standardPricingEnabled medium
+cloudsploit entra appOrgnaizationalDirectoryAccess medium
+cloudsploit entra ensureNoGuestUser medium
+cloudsploit entra minPasswordLength low
+cloudsploit entra noCustomOwnerRoles medium
+cloudsploit entra passwordRequiresLowercase low
+cloudsploit entra passwordRequiresNumbers low
+cloudsploit entra passwordRequiresSymbols low
+cloudsploit entra passwordRequiresUppercase low
+cloudsploit keyvault allowedCertificateKeyTypes medium
+cloudsploit keyvault appTierCmkInUse high
+cloudsploit keyvault databaseTierCmkInUse high
+cloudsploit keyvault keyExpirationEnabled medium
+cloudsploit keyvault keyVaultHasTags low
+cloudsploit keyvault keyVaultInUse low
+cloudsploit keyvault keyVaultKeyExpiry high
+cloudsploit keyvault keyVaultKeyExpiryNonRbac high
+cloudsploit keyvault keyVaultPublicAccess high
+cloudsploit keyvault keyVaultSecretExpiry high
+cloudsploit keyvault keyVaultSecretExpiryNonRbac high
+cloudsploit keyvault keyVaultsPrivateEndpoint high
+cloudsploit keyvault kvLogAnalyticsEnabled medium
+cloudsploit keyvault kvRecoveryEnabled medium
+cloudsploit keyvault manageKeyAccessAndPermissions low
+cloudsploit keyvault restrictDefaultNetworkAccess medium
+cloudsploit keyvault rsaCertificateKeySize medium
+cloudsploit keyvault secretExpirationEnabled medium
+cloudsploit keyvault sslCertificateAutoRenewal medium
+cloudsploit keyvault trustedServicesEnabled medium
+cloudsploit monitor flexibleServerLoggingEnabled medium
+cloudsploit monitor keyVaultsLoggingEnabled medium
+cloudsploit monitor loadBalancerLoggingEnabled medium
+cloudsploit monitor mysqlFlexibleServerLoggingEnabled medium
+cloudsploit monitor nsgLoggingEnabled medium
+cloudsploit monitor nsgRuleLoggingEnabled medium
+cloudsploit monitor policyAssignmentLogging medium
+cloudsploit monitor postgreSqlDBLoggingEnabled medium
+cloudsploit monitor publicIpAddressLoggingEnabled medium
+cloudsploit monitor securityPolicyAlertsEnabled medium
+cloudsploit monitor securitySolutionLogging medium
+cloudsploit monitor sqlServerDatabaseLoggingEnabled medium
+cloudsploit monitor sqlServerDatabaseRenameAlert medium
+cloudsploit monitor sqlServerFirewallRuleEnabled medium
+cloudsploit monitor storageAccountLoggingEnabled medium
+cloudsploit monitor virtualMachineLogging medium
+cloudsploit monitor virtualMachinesDeallocateAlert medium
+cloudsploit monitor virtualMachinesPowerOffAlert medium
+cloudsploit monitor virtualNetworkRuleEnabled medium
+cloudsploit monitor diagnosticsCapturedCategories medium
+cloudsploit monitor diagnosticsSettingsEnabled medium
+cloudsploit monitor logAnalyticsWorkspacePublic high
+cloudsploit monitor logProfileArchiveData low
+cloudsploit monitor monitorLogsEnabled medium
+cloudsploit monitor monitorResourceSku medium
+cloudsploit mysql enforceMySQLSSLConnection high
+cloudsploit mysql mysqlFlexibleServerCMKEncrypted high
+cloudsploit mysql mysqlFlexibleServerDignosticLogs medium
+cloudsploit mysql mysqlFlexibleServerHasTags low
+cloudsploit mysql mysqlFlexibleServerIdentity medium
+cloudsploit mysql mysqlFlexibleServerPublicAccess high
+cloudsploit mysql mysqlFlexibleServerVersion medium
+cloudsploit mysql mysqlFlexibleServersMinTls medium
+cloudsploit mysql mysqlServerHasTags low
+cloudsploit network defaultSecurityGroup low
+cloudsploit network excessiveSecurityGroups
+cloudsploit network nsgFlowLogsEnabled medium
+cloudsploit network nsgFlowLogsRetentionPeriod medium
+cloudsploit network nsgLogAnalyticsEnabled medium
+cloudsploit network openAllPorts high
+cloudsploit network openCIFS medium
+cloudsploit network openCassandraClient medium
+cloudsploit network openCassandraInternode medium
+cloudsploit network openCassandraMonitoring medium
+cloudsploit network openCassandraThrift high
+cloudsploit network openDNS medium
+cloudsploit network openDocker medium
+cloudsploit network openElasticsearch high
+cloudsploit network openFTP high
+cloudsploit network openHTTP high
+cloudsploit network openHTTPS high
+cloudsploit network openHadoopNameNode medium
+cloudsploit network openHadoopNameNodeWebUI medium
+cloudsploit network openInternalWeb medium
+cloudsploit network openKibana medium
+cloudsploit network openLDAP medium
+cloudsploit network openLDAPS medium
+cloudsploit network openMemcached medium
+cloudsploit network openMongoDB high
+cloudsploit network openMySQL high
+cloudsploit network openNetBIOS medium
+cloudsploit network openOracle high
+cloudsploit network openOracleAutoDataWarehouse medium
+cloudsploit network openPostgreSQL high
+cloudsploit network openRDP high
+cloudsploit network openRPC high
+cloudsploit network openRedis high
+cloudsploit network openSMBoTCP high
+cloudsploit network openSMTP high
+cloudsploit network openSNMP medium
+cloudsploit network openSQLServer high
+cloudsploit network openSSH high
+cloudsploit network openSalt medium
+cloudsploit network openTelnet medium
+cloudsploit network openUDP medium
+cloudsploit network openVNCClient medium
+cloudsploit network openVNCServer medium
+cloudsploit postgresql activeDirectoryAdminEnabled medium
+cloudsploit postgresql azureServicesAccessDisabled medium
+cloudsploit postgresql connectionThrottlingEnabled medium
+cloudsploit postgresql diagnosticLoggingEnabled medium
+cloudsploit postgresql enforcePostgresSSLConnection medium
+cloudsploit postgresql flexibleServerATP medium
+cloudsploit postgresql flexibleServerConnectionThrottle medium
+cloudsploit postgresql flexibleServerDiagnosticLogs medium
+cloudsploit postgresql flexibleServerLogDisconnections low
+cloudsploit postgresql flexibleServerLogDuration low
+cloudsploit postgresql flexibleServerPrivateAccess medium
+cloudsploit postgresql flexibleServerPrivateDns medium
+cloudsploit postgresql flexibleServerSCRAMEnabled medium
+cloudsploit postgresql flexibleServerVNetIntegrated medium
+cloudsploit postgresql flexibleServerVersion medium
+cloudsploit postgresql geoRedundantBackupEnabled medium
+cloudsploit postgresql logCheckpointsEnabled low
+cloudsploit postgresql logConnectionsEnabled low
+cloudsploit postgresql logDisconnectionsEnabled low
+cloudsploit postgresql logDurationEnabled low
+cloudsploit postgresql logRetentionDays low
+cloudsploit postgresql postgresqlCMKEncrypted high
+cloudsploit postgresql postgresqlFlexibleServerPublicAccess high
+cloudsploit postgresql postgresqlInfraDoubleEncryption medium
+cloudsploit postgresql postgresqlPrivateEndpoints high
+cloudsploit postgresql postgresqlServerHasTags low
+cloudsploit postgresql postgresqlServerPublicAccess high
+cloudsploit postgresql postgresqlTlsVersion medium
+cloudsploit postgresql storageAutoGrowthEnabled low
+cloudsploit defender adminSecurityAlertsEnabled medium
+cloudsploit defender monitorBlobEncryption medium
+cloudsploit defender monitorDiskEncryption medium
+cloudsploit defender monitorNsgEnabled medium
+cloudsploit defender monitorSqlAuditing medium
+cloudsploit defender monitorSqlEncryption medium
+cloudsploit defender monitorVMVulnerability medium
+cloudsploit sql dbAuditingEnabled medium
+cloudsploit sql dbDataDiscoveryClassification low
+cloudsploit sql dbDataMaskingEnabled medium
+cloudsploit sql dbDiagnosticLoggingEnabled medium
+cloudsploit sql dbEnableSecureEnclaves medium
+cloudsploit sql dbLedgerDigestStorageEnabled low
+cloudsploit sql dbLedgerEnabled low
+cloudsploit sql dbRestorable medium
+cloudsploit sql dbSyncGroupPrivateLink medium
+cloudsploit sql dbTDEEnabled medium
+cloudsploit sql pitrBackupEnabled medium
+cloudsploit sql sqlDbMultiAz medium
+cloudsploit sql advancedDataSecurityEnabled medium
+cloudsploit sql auditActionGroupsEnabled medium
+cloudsploit sql auditOperationsEnabled medium
+cloudsploit sql auditRetentionPolicy medium
+cloudsploit sql auditStorageAuthType medium
+cloudsploit sql autoFailoverGroupsEnabled medium
+cloudsploit sql automaticTuningEnabled medium
+cloudsploit sql azureADAdminEnabled medium
+cloudsploit sql emailAccountAdminsEnabled low
+cloudsploit sql enableATP medium
+cloudsploit sql noPublicAccess high
+cloudsploit sql restrictOutboundNetworking medium
+cloudsploit sql sendAlertsEnabled low
+cloudsploit sql serverAuditingEnabled medium
+cloudsploit sql serverConnectionPolicy medium
+cloudsploit sql serverPrivateEndpoints medium
+cloudsploit sql serverSendEmailToAdmins medium
+cloudsploit sql sqlAzureServicesAccessDisabled medium
+cloudsploit sql sqlServerHasTags low
+cloudsploit sql sqlServerManagedIdentity medium
+cloudsploit sql sqlServerRecurringScans medium
+cloudsploit sql sqlServerSendScanReports medium
+cloudsploit sql sqlServerTlsVersion medium
+cloudsploit sql sqlServerVNetRuleIntegrated medium
+cloudsploit sql tdeProtectorEncrypted medium
+cloudsploit storage blobServiceEncryption high
+cloudsploit storage blobServiceLoggingEnabled medium
+cloudsploit storage blobSoftDeletionEnabled medium
+cloudsploit storage fileServiceEncryption high
+cloudsploit storage infrastructureEncryption high
+cloudsploit storage logContainerPublicAccess high
+cloudsploit storage logStorageEncryption high
+cloudsploit storage networkAccessDefaultAction medium
+cloudsploit storage queueServiceLoggingEnabled medium
+cloudsploit storage storageAccountHasTags low
+cloudsploit storage storageAccountPrivateEndpoint medium
+cloudsploit storage storageAccountPublicNetworkAccess medium
+cloudsploit storage storageAccountsAADEnabled medium
+cloudsploit storage storageAccountsEncryption high
+cloudsploit storage storageAccountsHttps high
+cloudsploit storage storageAccountsTlsVersion medium
+cloudsploit storage tableServiceLoggingEnabled medium
+cloudsploit storage trustedMsAccessEnabled medium
+cloudsploit vm acceleratedNetworkingEnabled medium
+cloudsploit vm approvedVmExtension high
+cloudsploit vm approvedVmImage medium
+cloudsploit vm classicInstances low
+cloudsploit vm computeGalleryRbacSharing medium
+cloudsploit vm desiredSkuSize medium
+cloudsploit vm diskByokEncryptionEnabled high
+cloudsploit vm guestLevelDiagnosticsEnabled medium
+cloudsploit vm instantRestoreRetention medium
+cloudsploit vm noUnattachedDisks medium
+cloudsploit vm oldVmDiskSnapshots low
+cloudsploit vm passwordAuthDisabled high
+cloudsploit vm performanceDiagnosticsEnabled medium
+cloudsploit vm premiumSsdDisabled high
+cloudsploit vm snapshotByokEncryptionEnabled medium
+cloudsploit vm snapshotHasTags low
+cloudsploit vm snapshotPublicAccessDisabled high
+cloudsploit vm systemAssignedIdentityEnabled medium
+cloudsploit vm unAttachedDiskByokEncryptionEnabled medium
+cloudsploit vm unattachedDiskWithDefaultEncryption medium
+cloudsploit vm vmAdAuthenticationEnabled medium
+cloudsploit vm vmAgentEnabled medium
+cloudsploit vm vmAutoUpdateEnabled medium
+cloudsploit vm vmAvailabilitySetEnabled low
+cloudsploit vm vmAvailabilitySetLimit low
+cloudsploit vm vmBackupsEnabled medium
+cloudsploit vm vmBootDiagnosticsEnabled medium
+cloudsploit vm vmDailyBackupRetention medium
+cloudsploit vm vmDiskCMKRotation medium
+cloudsploit vm vmDiskDataEncryption medium
+cloudsploit vm vmDiskDeleteConfig low
+cloudsploit vm vmDiskDoubleEncryption medium
+cloudsploit vm vmDiskHasTags low
+cloudsploit vm vmDiskOSEncryption high
+cloudsploit vm vmDiskPublicAccess high
+cloudsploit vm vmEncryptionAtHost high
+cloudsploit vm vmEndpointProtection high
+cloudsploit vm vmHasTags low
+cloudsploit vm vmImageHasTags low
+cloudsploit vm vmInstanceLimit low
+cloudsploit vm vmManagedDisks high
+cloudsploit vm vmNetworkExposure info
+cloudsploit vm vmPrivilegeAnalysis info
+cloudsploit vm vmSecureBootEnabled low
+cloudsploit vm vmSecurityType low
+cloudsploit vm vmVTPMEnabled low
+cloudsploit vm vmWindowsAntiMalwareExtension medium
+cloudsploit network ddosStandardProtectionEnabled medium
+cloudsploit network managedNatGateway medium
+cloudsploit network multipleSubnets medium
+cloudsploit network noGatewayConnections low
+cloudsploit network noNetworkGatewaysInUse low
+cloudsploit network publicIpDdosProtectionEnabled medium
+cloudsploit network routeTableHasTags low
+cloudsploit network virtualNetworkFlowLogs medium
+cloudsploit network virtualNetworkHasTags low
+cloudsploit network virtualNetworkPeering medium
+cloudsploit network virtualNetworksLoggingEnabled medium
+`
+
+/** Peer ids answered by a check of ours with another id. */
+const COVERED_BY: Readonly<Record<string, string>> = {
+  app_ensure_auth_is_set_up: "app_authentication_enabled",
+  app_ensure_http_is_redirected_to_https: "app_https_only",
+  app_function_ensure_http_is_redirected_to_https: "app_https_only",
+  app_ensure_using_http20: "app_http2_enabled",
+  app_function_ftps_deployment_disabled: "app_ftp_deployment_disabled",
+  app_function_identity_is_configured: "app_managed_identity",
+  app_minimum_tls_version_12: "app_min_tls_12",
+  app_register_with_identity: "app_managed_identity",
+  app_function_application_insights_enabled: "monitor_application_insights_configured",
+  appinsights_ensure_is_configured: "monitor_application_insights_configured",
+  cosmosdb_account_firewall_use_selected_networks: "cosmosdb_selected_networks",
+  cosmosdb_account_use_private_endpoints: "cosmosdb_private_endpoints",
+  databricks_workspace_cmk_encryption_enabled: "databricks_cmk_encryption",
+  databricks_workspace_vnet_injection_enabled: "databricks_vnet_injection",
+  defender_additional_email_configured_with_a_security_contact: "defender_additional_email",
+  defender_attack_path_notifications_properly_configured: "defender_attack_path_notifications",
+  defender_auto_provisioning_vulnerabilty_assessments_machines_on: "defender_auto_provisioning_on",
+  defender_ensure_defender_cspm_is_on: "defender_cspm_on",
+  defender_ensure_defender_for_app_services_is_on: "defender_app_services_on",
+  defender_ensure_defender_for_azure_sql_databases_is_on: "defender_azure_sql_on",
+  defender_ensure_defender_for_containers_is_on: "defender_containers_on",
+  defender_ensure_defender_for_cosmosdb_is_on: "defender_cosmosdb_on",
+  defender_ensure_defender_for_dns_is_on: "defender_dns_on",
+  defender_ensure_defender_for_sql_servers_is_on: "defender_sql_on_machines_on",
+  defender_ensure_defender_for_storage_is_on: "defender_storage_on",
+  defender_ensure_defender_for_arm_is_on: "defender_resource_manager_on",
+  defender_ensure_defender_for_keyvault_is_on: "defender_key_vault_on",
+  defender_ensure_defender_for_os_relational_databases_is_on: "defender_open_source_databases_on",
+  defender_ensure_defender_for_server_is_on: "defender_servers_on",
+  defender_ensure_mcas_is_enabled: "defender_cloud_apps_integration",
+  defender_ensure_notify_alerts_severity_is_high: "defender_alert_notifications",
+  defender_ensure_notify_emails_to_owners: "defender_notify_owners",
+  defender_ensure_system_updates_are_applied: "defender_system_updates_applied",
+  defender_container_images_scan_enabled: "defender_containers_agentless_vulnerability_assessment",
+  entra_policy_ensure_default_user_cannot_create_apps: "entra_users_cannot_register_apps",
+  entra_policy_ensure_default_user_cannot_create_tenants: "entra_non_admins_cannot_create_tenants",
+  entra_policy_guest_invite_only_for_admin_roles: "entra_guest_invites_admins_only",
+  entra_policy_guest_users_access_restrictions: "entra_guest_access_restricted",
+  iam_role_user_access_admin_restricted: "iam_user_access_admin_restricted",
+  iam_subscription_roles_owner_custom_not_created: "iam_no_custom_subscription_owner_roles",
+  keyvault_access_only_through_private_endpoints: "keyvault_private_endpoints",
+  keyvault_key_expiration_set_in_non_rbac: "keyvault_non_rbac_key_expiration",
+  keyvault_key_rotation_enabled: "keyvault_key_auto_rotation",
+  keyvault_non_rbac_secret_expiration_set: "keyvault_non_rbac_secret_expiration",
+  keyvault_rbac_key_expiration_set: "keyvault_rbac_key_expiration",
+  keyvault_rbac_secret_expiration_set: "keyvault_rbac_secret_expiration",
+  monitor_alert_create_update_nsg: "monitor_alert_write_nsg",
+  monitor_alert_create_update_public_ip_address_rule: "monitor_alert_write_public_ip",
+  monitor_alert_create_update_security_solution: "monitor_alert_write_security_solution",
+  monitor_alert_create_update_sqlserver_fr: "monitor_alert_write_sql_firewall_rule",
+  monitor_alert_delete_public_ip_address_rule: "monitor_alert_delete_public_ip",
+  monitor_alert_delete_sqlserver_fr: "monitor_alert_delete_sql_firewall_rule",
+  monitor_alert_service_health_exists: "monitor_service_health_alert",
+  monitor_diagnostic_setting_with_appropriate_categories: "monitor_activity_log_categories",
+  monitor_diagnostic_settings_exists: "monitor_activity_log_categories",
+  monitor_storage_account_with_activity_logs_cmk_encrypted: "monitor_activity_log_storage_cmk",
+  mysql_flexible_server_audit_log_connection_activated: "mysql_audit_log_connection_events",
+  mysql_flexible_server_audit_log_enabled: "mysql_audit_log_enabled",
+  mysql_flexible_server_minimum_tls_version_12: "mysql_tls_version_12",
+  mysql_flexible_server_ssl_connection_enabled: "mysql_require_secure_transport",
+  mysql_flexible_server_geo_redundant_backup_enabled: "mysql_flexible_server_geo_redundant_backup_enabled",
+  mysql_flexible_server_high_availability_enabled: "mysql_flexible_server_high_availability_enabled",
+  network_http_internet_access_restricted: "network_http_internet_restricted",
+  network_rdp_internet_access_restricted: "network_rdp_internet_restricted",
+  network_ssh_internet_access_restricted: "network_ssh_internet_restricted",
+  network_udp_internet_access_restricted: "network_udp_internet_restricted",
+  network_flow_log_more_than_90_days: "network_nsg_flow_log_retention",
+  postgresql_flexible_server_allow_access_services_disabled: "postgresql_no_allow_azure_services",
+  postgresql_flexible_server_connection_throttling_on: "postgresql_connection_throttling",
+  postgresql_flexible_server_enforce_ssl_enabled: "postgresql_require_secure_transport",
+  postgresql_flexible_server_log_checkpoints_on: "postgresql_log_checkpoints",
+  postgresql_flexible_server_log_connections_on: "postgresql_log_connections",
+  postgresql_flexible_server_log_disconnections_on: "postgresql_log_disconnections",
+  postgresql_flexible_server_log_retention_days_greater_3: "postgresql_log_retention_days",
+  sqlserver_auditing_enabled: "sql_auditing_enabled",
+  sqlserver_auditing_retention_90_days: "sql_audit_retention_90_days",
+  sqlserver_azuread_administrator_enabled: "sql_entra_admin_configured",
+  sqlserver_recommended_minimal_tls_version: "sql_minimal_tls_12",
+  sqlserver_tde_encrypted_with_cmk: "sql_tde_protector_cmk",
+  sqlserver_tde_encryption_enabled: "sql_database_tde_enabled",
+  sqlserver_unrestricted_inbound_access: "sql_no_ingress_from_any_ip",
+  sqlserver_microsoft_defender_enabled: "defender_azure_sql_on",
+  storage_account_key_access_disabled: "storage_shared_key_access_disabled",
+  storage_account_public_network_access_disabled: "storage_public_network_access_disabled",
+  storage_blob_public_access_level_is_disabled: "storage_blob_anonymous_access_disabled",
+  storage_blob_versioning_is_enabled: "storage_blob_versioning",
+  storage_cross_tenant_replication_disabled: "storage_cross_tenant_replication_disabled",
+  storage_default_network_access_rule_is_denied: "storage_default_network_access_deny",
+  storage_default_to_entra_authorization_enabled: "storage_default_to_entra_authorization",
+  storage_ensure_azure_services_are_trusted_to_access_is_enabled: "storage_trusted_azure_services",
+  storage_ensure_encryption_with_customer_managed_keys: "storage_encryption_with_cmk",
+  storage_ensure_file_shares_soft_delete_is_enabled: "storage_file_share_soft_delete",
+  storage_ensure_minimum_tls_version_12: "storage_minimum_tls_12",
+  storage_ensure_private_endpoints_in_storage_accounts: "storage_private_endpoints",
+  storage_ensure_soft_delete_is_enabled: "storage_blob_soft_delete",
+  storage_geo_redundant_enabled: "storage_geo_redundant",
+  storage_infrastructure_encryption_is_enabled: "storage_infrastructure_encryption",
+  storage_secure_transfer_required_is_enabled: "storage_secure_transfer_required",
+  storage_smb_channel_encryption_with_secure_algorithm: "storage_smb_channel_encryption",
+  storage_smb_protocol_version_is_latest: "storage_smb_protocol_latest",
+  vm_ensure_attached_disks_encrypted_with_cmk: "vm_attached_disks_cmk",
+  vm_ensure_unattached_disks_encrypted_with_cmk: "vm_unattached_disks_cmk",
+  vm_ensure_using_managed_disks: "vm_managed_disks",
+  vm_trusted_launch_enabled: "vm_trusted_launch",
+  appServiceDiagnosticLogs: "app_http_logs_enabled",
+  ftpsOnlyAccessEnabled: "app_ftps_only",
+  disableFTPDeployments: "app_ftp_deployment_disabled",
+  httpsOnlyEnabled: "app_https_only",
+  remoteDebuggingDisabled: "app_remote_debugging_off",
+  tlsVersionCheck: "app_min_tls_12",
+  clientCertEnabled: "app_client_certificates_on",
+  http20Enabled: "app_http2_enabled",
+  identityEnabled: "app_managed_identity",
+  authEnabled: "app_authentication_enabled",
+  webAppsADEnabled: "app_authentication_enabled",
+  bastionHostExists: "network_bastion_host_exists",
+  blobContainersCmkEncrypted: "storage_encryption_with_cmk",
+  automaticFailoverEnabled: "cosmosdb_account_automatic_failover_enabled",
+  cosmosPublicAccessDisabled: "cosmosdb_account_public_network_access_disabled",
+  cosmosdbLocalAuth: "cosmosdb_account_use_aad_and_rbac",
+  autoProvisioningEnabled: "defender_auto_provisioning_on",
+  enableDefenderForAPIs: "defender_apis_on",
+  enableDefenderForCSPM: "defender_cspm_on",
+  enableDefenderForContainers: "defender_containers_on",
+  enableDefenderForDNS: "defender_dns_on",
+  enableDefenderForSqlServers: "defender_azure_sql_on",
+  enableDefenderForSqlServersVMs: "defender_sql_on_machines_on",
+  enableDefenderForStorage: "defender_storage_on",
+  enableDefenderForARM: "defender_resource_manager_on",
+  enableDefenderForAppService: "defender_app_services_on",
+  enableDefenderForCosmosDB: "defender_cosmosdb_on",
+  enableDefenderForKeyVaults: "defender_key_vault_on",
+  enableDefenderForOSRD: "defender_open_source_databases_on",
+  enableDefenderForVMs: "defender_servers_on",
+  enableEndpointIntegration: "defender_cloud_apps_integration",
+  highSeverityAlertsEnabled: "defender_alert_notifications",
+  securityContactRoleSetToOwner: "defender_notify_owners",
+  monitorSystemUpdates: "defender_system_updates_applied",
+  securityContactAdditionalEmail: "defender_additional_email",
+  ensureNoGuestUser: "entra_guest_access_restricted",
+  noCustomOwnerRoles: "iam_no_custom_subscription_owner_roles",
+  keyExpirationEnabled: "keyvault_rbac_key_expiration",
+  keyVaultKeyExpiry: "keyvault_rbac_key_expiration",
+  keyVaultKeyExpiryNonRbac: "keyvault_non_rbac_key_expiration",
+  keyVaultPublicAccess: "keyvault_public_network_access_disabled",
+  keyVaultSecretExpiry: "keyvault_rbac_secret_expiration",
+  keyVaultSecretExpiryNonRbac: "keyvault_non_rbac_secret_expiration",
+  secretExpirationEnabled: "keyvault_rbac_secret_expiration",
+  keyVaultsPrivateEndpoint: "keyvault_private_endpoints",
+  kvRecoveryEnabled: "keyvault_recoverable",
+  keyVaultsLoggingEnabled: "monitor_alert_write_key_vault",
+  monitorLogsEnabled: "keyvault_logging_enabled",
+  kvLogAnalyticsEnabled: "keyvault_logging_enabled",
+  loadBalancerLoggingEnabled: "monitor_alert_write_load_balancer",
+  mysqlFlexibleServerLoggingEnabled: "monitor_alert_write_mysql_flexible_server",
+  flexibleServerLoggingEnabled: "monitor_alert_write_postgresql_flexible_server",
+  nsgLoggingEnabled: "monitor_alert_write_nsg",
+  nsgRuleLoggingEnabled: "monitor_alert_write_nsg_rule",
+  policyAssignmentLogging: "monitor_alert_create_policy_assignment",
+  publicIpAddressLoggingEnabled: "monitor_alert_write_public_ip",
+  securityPolicyAlertsEnabled: "monitor_alert_write_security_policy",
+  securitySolutionLogging: "monitor_alert_write_security_solution",
+  sqlServerDatabaseLoggingEnabled: "monitor_alert_write_sql_database",
+  sqlServerFirewallRuleEnabled: "monitor_alert_write_sql_firewall_rule",
+  storageAccountLoggingEnabled: "monitor_alert_write_storage_account",
+  virtualMachineLogging: "monitor_alert_write_vm",
+  virtualMachinesDeallocateAlert: "monitor_alert_deallocate_vm",
+  virtualMachinesPowerOffAlert: "monitor_alert_power_off_vm",
+  virtualNetworkRuleEnabled: "monitor_alert_write_sql_vnet_rule",
+  virtualNetworksLoggingEnabled: "monitor_alert_write_virtual_network",
+  diagnosticsCapturedCategories: "monitor_activity_log_categories",
+  diagnosticsSettingsEnabled: "monitor_activity_log_categories",
+  enforceMySQLSSLConnection: "mysql_require_secure_transport",
+  mysqlFlexibleServersMinTls: "mysql_tls_version_12",
+  mysqlFlexibleServerPublicAccess: "mysql_flexible_server_public_network_access_disabled",
+  nsgFlowLogsRetentionPeriod: "network_nsg_flow_log_retention",
+  openAllPorts: "network_all_ports_internet_restricted",
+  openCIFS: "network_cifs_internet_restricted",
+  openSMBoTCP: "network_cifs_internet_restricted",
+  openCassandraClient: "network_cassandra_internet_restricted",
+  openCassandraInternode: "network_cassandra_internet_restricted",
+  openCassandraMonitoring: "network_cassandra_internet_restricted",
+  openCassandraThrift: "network_cassandra_internet_restricted",
+  openDNS: "network_dns_internet_restricted",
+  openDocker: "network_docker_internet_restricted",
+  openElasticsearch: "network_elasticsearch_internet_restricted",
+  openKibana: "network_elasticsearch_internet_restricted",
+  openFTP: "network_ftp_internet_restricted",
+  openHTTP: "network_http_internet_restricted",
+  openHTTPS: "network_http_internet_restricted",
+  openHadoopNameNode: "network_hadoop_internet_restricted",
+  openHadoopNameNodeWebUI: "network_hadoop_internet_restricted",
+  openLDAP: "network_ldap_internet_restricted",
+  openLDAPS: "network_ldaps_internet_restricted",
+  openMemcached: "network_memcached_internet_restricted",
+  openMongoDB: "network_mongodb_internet_restricted",
+  openMySQL: "network_mysql_internet_restricted",
+  openNetBIOS: "network_netbios_internet_restricted",
+  openOracle: "network_oracle_internet_restricted",
+  openOracleAutoDataWarehouse: "network_oracle_internet_restricted",
+  openPostgreSQL: "network_postgresql_internet_restricted",
+  openRDP: "network_rdp_internet_restricted",
+  openRPC: "network_rpc_internet_restricted",
+  openRedis: "network_redis_internet_restricted",
+  openSMTP: "network_smtp_internet_restricted",
+  openSNMP: "network_snmp_internet_restricted",
+  openSQLServer: "network_sqlserver_internet_restricted",
+  openSSH: "network_ssh_internet_restricted",
+  openSalt: "network_salt_internet_restricted",
+  openTelnet: "network_telnet_internet_restricted",
+  openUDP: "network_udp_internet_restricted",
+  openVNCClient: "network_vnc_internet_restricted",
+  openVNCServer: "network_vnc_internet_restricted",
+  azureServicesAccessDisabled: "postgresql_no_allow_azure_services",
+  connectionThrottlingEnabled: "postgresql_connection_throttling",
+  enforcePostgresSSLConnection: "postgresql_require_secure_transport",
+  flexibleServerConnectionThrottle: "postgresql_connection_throttling",
+  activeDirectoryAdminEnabled: "sql_entra_admin_configured",
+  azureADAdminEnabled: "sql_entra_admin_configured",
+  dbTDEEnabled: "sql_database_tde_enabled",
+  advancedDataSecurityEnabled: "defender_azure_sql_on",
+  enableATP: "defender_azure_sql_on",
+  monitorSqlAuditing: "sql_auditing_enabled",
+  monitorSqlEncryption: "sql_database_tde_enabled",
+  storageAccountsHttps: "storage_secure_transfer_required",
+  trustedMsAccessEnabled: "storage_trusted_azure_services",
+  storageAccountPrivateEndpoint: "storage_private_endpoints",
+  storageAccountsAADEnabled: "storage_default_to_entra_authorization",
+  logContainerPublicAccess: "storage_blob_anonymous_access_disabled",
+  blobContainersPrivateAccess: "storage_blob_anonymous_access_disabled",
+  unAttachedDiskByokEncryptionEnabled: "vm_unattached_disks_cmk",
+  diskByokEncryptionEnabled: "vm_attached_disks_cmk",
+  vmDiskPublicAccess: "vm_disk_network_access_restricted",
+  vmSecureBootEnabled: "vm_trusted_launch",
+  vmVTPMEnabled: "vm_trusted_launch",
+  vmSecurityType: "vm_trusted_launch",
+}
+
+/** Azure-only reasons, after the common ones. */
+const REASONS: ReadonlyArray<Reason> = [
+  ...COMMON_REASONS,
+  {
+    code: "runtime",
+    text: "Needs the list of runtime and engine versions Microsoft currently supports, which changes monthly: not covered yet.",
+    match: /version_is_latest|latest_runtime|[Vv]ersion$|LatestVersion/,
+  },
+]
+
+export const AZURE_COVERAGE: CoverageMap = { provider: "azure", peers: PEERS, coveredBy: COVERED_BY, whyNot: {}, reasons: REASONS }

@@ -27,6 +27,7 @@ import {
 } from "../contracts/compliance.ts"
 import type { AccountId, ScanId } from "../contracts/ids.ts"
 import { toFailure, type NavigateParams, type NotifyParams } from "./auth-effects.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
 import { requirementPath, type DownloadedFile, type ScanFrameworkRequest } from "./compliance-effects.ts"
 
 export interface ComplianceFrameworkInput {
@@ -78,9 +79,6 @@ export const visibleRequirements = (context: Pick<ComplianceFrameworkContext, "d
       (q === "" || r.id.toLowerCase().includes(q) || r.title.toLowerCase().includes(q)),
   )
 }
-
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
 
 export const complianceFrameworkMachine = setup({
   types: {

@@ -14,6 +14,7 @@ import type { ComplianceAccount, ComplianceScan, FrameworkSummary } from "../con
 import { ComplianceMessages } from "../contracts/compliance.ts"
 import type { AccountId, ScanId } from "../contracts/ids.ts"
 import { toFailure, type NavigateParams } from "./auth-effects.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
 import { complianceAccountPath, frameworkPath } from "./compliance-effects.ts"
 
 export interface ComplianceOverviewInput {
@@ -45,9 +46,6 @@ export const pickAccount = (accounts: ReadonlyArray<ComplianceAccount>, requeste
 
 const selected = (context: ComplianceOverviewContext): ComplianceAccount | undefined =>
   context.accounts.find((a) => a.account_id === context.accountId)
-
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
 
 export const complianceOverviewMachine = setup({
   types: {

@@ -12,6 +12,7 @@ import { assertEvent, assign, fromPromise, setup } from "xstate"
 import { ComplianceMessages, type RequirementDetail } from "../contracts/compliance.ts"
 import type { ScanId } from "../contracts/ids.ts"
 import { toFailure, type NavigateParams, type NotifyParams } from "./auth-effects.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
 import { findingPagePath, type RequirementRequest } from "./compliance-effects.ts"
 
 export interface ComplianceRequirementInput {
@@ -31,9 +32,6 @@ export type ComplianceRequirementEvent =
   | { readonly type: "retry.requested" }
   | { readonly type: "page.requested"; readonly page: number }
   | { readonly type: "finding.opened"; readonly findingId: number }
-
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
 
 const request = (context: ComplianceRequirementContext): RequirementRequest => ({
   scanId: context.scanId,

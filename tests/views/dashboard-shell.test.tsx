@@ -43,6 +43,18 @@ describe("dashboard shell: sidebar", () => {
     expect(within(mainNav()).queryByRole("link", { name: "Scans" })).toBeNull()
   })
 
+  it("shows Compliance to every reader (read_only or any scanning permission), not to members without one", async () => {
+    const shell = fakeShellEffects()
+    renderAccess("/dashboard", { shell })
+    await shell.load.resolve(data({ permissions: ["remediate_findings"] }))
+    expect(within(mainNav()).getByRole("link", { name: "Compliance" }).getAttribute("href")).toBe("/dashboard/compliance")
+    cleanup()
+    const other = fakeShellEffects()
+    renderAccess("/dashboard", { shell: other })
+    await other.load.resolve(data({ permissions: ["create_user", "assign_role_to_user"] }))
+    expect(within(mainNav()).queryByRole("link", { name: "Compliance" })).toBeNull()
+  })
+
   it("the user card shows the email, the workspace name and the role names ('Owner' for the owner)", async () => {
     const shell = fakeShellEffects()
     renderAccess("/dashboard", { shell })

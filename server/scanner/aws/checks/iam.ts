@@ -71,6 +71,9 @@ const inlinePolicies = (iam: IamInventory) =>
     ),
   )
 
+/** Customer managed policies attached to at least one user, group or role. */
+const attachedCustomerPolicies = (iam: IamInventory) => (iam.customerPolicies ?? []).filter((p) => p.attachmentCount > 0)
+
 const ASSUME_ACTIONS = ["sts:AssumeRole", "sts:AssumeRoleWithWebIdentity", "sts:AssumeRoleWithSAML"]
 const escalationReason = (what: string, sets: ReadonlyArray<string>) =>
   sets.length === 0 ? `${what} allows no known privilege-escalation permission set.` : `${what} allows privilege escalation through ${sets.join(", ")}.`
@@ -471,9 +474,7 @@ export const iamChecks = [
     uses: ["iam.authorization_details"],
     testedWith: "moto",
     evaluate: (inv) =>
-      (inv.iam.customerPolicies ?? [])
-        .filter((p) => p.attachmentCount > 0)
-        .map((p) => {
+      attachedCustomerPolicies(inv.iam).map((p) => {
           const admin = fullAdminStatements(p.document).length > 0
           return row(p.name, "global", !admin, admin ? `Policy ${p.name} grants full administrative privileges.` : `Policy ${p.name} does not grant "*:*".`, {
             policy_arn: p.arn,
@@ -614,9 +615,7 @@ export const iamChecks = [
     uses: ["iam.authorization_details"],
     testedWith: "moto",
     evaluate: (inv) =>
-      (inv.iam.customerPolicies ?? [])
-        .filter((p) => p.attachmentCount > 0)
-        .map((p) => {
+      attachedCustomerPolicies(inv.iam).map((p) => {
           const sets = privilegeEscalationSets(p.document)
           return row(p.name, "global", sets.length === 0, escalationReason(`Policy ${p.name}`, sets), { policy_arn: p.arn, escalation: sets })
         }),

@@ -23,6 +23,15 @@ interface SiteRule {
   readonly evaluate: (s: SiteInfo) => { readonly ok: boolean; readonly value: DetailRow[string]; readonly reason: string } | undefined
 }
 
+/** A rule on a boolean property of the site resource itself (no configuration read): on is compliant. */
+const siteFlag = (flag: (s: SiteInfo) => boolean, on: string, off: string): Pick<SiteRule, "input" | "evaluate"> => ({
+  input: undefined,
+  evaluate: (s) => {
+    const ok = flag(s)
+    return { ok, value: ok, reason: ok ? on : off }
+  },
+})
+
 const rules: ReadonlyArray<SiteRule> = [
   {
     id: "app_https_only",
@@ -32,12 +41,8 @@ const rules: ReadonlyArray<SiteRule> = [
     severity: "high",
     remediation: "az webapp update -g RG -n APP --set httpsOnly=true",
     reads: "ARM Microsoft.Web/sites → properties.httpsOnly",
-    input: undefined,
     label: "HTTPS only",
-    evaluate: (s) => {
-      const on = s.properties?.httpsOnly === true
-      return { ok: on, value: on, reason: on ? "HTTP is redirected to HTTPS." : "The app answers plain HTTP." }
-    },
+    ...siteFlag((s) => s.properties?.httpsOnly === true, "HTTP is redirected to HTTPS.", "The app answers plain HTTP."),
   },
   {
     id: "app_authentication_enabled",
@@ -142,12 +147,8 @@ const rules: ReadonlyArray<SiteRule> = [
     severity: "medium",
     remediation: "az webapp update -g RG -n APP --set clientCertEnabled=true (and validate the certificate in the app or through the gateway).",
     reads: "ARM Microsoft.Web/sites → properties.clientCertEnabled",
-    input: undefined,
     label: "Client certificates",
-    evaluate: (s) => {
-      const on = s.properties?.clientCertEnabled === true
-      return { ok: on, value: on, reason: on ? "Incoming client certificates are required." : "Incoming client certificates are not required." }
-    },
+    ...siteFlag((s) => s.properties?.clientCertEnabled === true, "Incoming client certificates are required.", "Incoming client certificates are not required."),
   },
   {
     id: "app_ftp_deployment_disabled",

@@ -12,6 +12,8 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { inScope } from "../../server/auth/rls.ts"
+import { withSql } from "../support/db.ts"
 import { Roles, startScanEnv, sleep, type Member, type ScanEnv } from "../scanning/support.ts"
 import { parseCsv } from "../scanning/csv-parse.ts"
 import { seedComplianceScan } from "./seed.ts"
@@ -250,6 +252,25 @@ describe("compliance API", () => {
     const json = (await env.call(reader, "GET", `/api/compliance/scans/${scanId}/frameworks/${CIS3}`)).body.data
     expect(text).toContain(`${json.counts.passed} passed, ${json.counts.failed} failed, ${json.counts.manual} manual, ${json.counts.not_applicable} not applicable of 62`)
   }, 180_000)
+
+  it("keeps reports and their chunks under row-level security (enabled, forced, scoped to the workspace)", async () => {
+    const tables = await env.sql((sql) => sql<{ relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean }>`
+      SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class
+      WHERE relname IN ('compliance_reports', 'compliance_report_chunks') ORDER BY relname`)
+    expect(tables).toEqual([
+      { relname: "compliance_report_chunks", relrowsecurity: true, relforcerowsecurity: true },
+      { relname: "compliance_reports", relrowsecurity: true, relforcerowsecurity: true },
+    ])
+    const count = (workspaceId: number | undefined) =>
+      withSql(env.server.databaseUrl, Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        inScope({ workspaceId })(sql<{ reports: number; chunks: number }>`
+          SELECT (SELECT count(*)::int FROM compliance_reports) AS reports, (SELECT count(*)::int FROM compliance_report_chunks) AS chunks`)))
+    const mine = (await count(owner.workspaceId))[0]!
+    expect(mine.reports).toBeGreaterThan(0)
+    expect(mine.chunks).toBeGreaterThan(0)
+    expect(await count(stranger.workspaceId)).toEqual([{ reports: 0, chunks: 0 }])
+    expect(await count(undefined)).toEqual([{ reports: 0, chunks: 0 }])
+  })
 
   it("reports a 1,000-resource scan (measured: pages and generation time)", async () => {
     const checks = ["iam_user_mfa_enabled_console_access", "iam_rotate_access_key_90_days", "s3_bucket_secure_transport_policy", "ec2_instance_imdsv2_enabled"]

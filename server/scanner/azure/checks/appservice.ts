@@ -32,6 +32,18 @@ const siteFlag = (flag: (s: SiteInfo) => boolean, on: string, off: string): Pick
   },
 })
 
+/** A rule on the site's FTP state (ftpsState; unset means AllAllowed). */
+const ftpRule = (ok: (state: string) => boolean, reason: (state: string) => string): Pick<SiteRule, "reads" | "input" | "label" | "evaluate"> => ({
+  reads: "ARM sites/{s}/config/web → properties.ftpsState",
+  input: "appservice.site_config",
+  label: "FTP state",
+  evaluate: (s) => {
+    if (s.config === undefined) return undefined
+    const v = s.config.properties?.ftpsState ?? "AllAllowed"
+    return { ok: ok(v), value: v, reason: reason(v) }
+  },
+})
+
 const rules: ReadonlyArray<SiteRule> = [
   {
     id: "app_https_only",
@@ -67,14 +79,7 @@ const rules: ReadonlyArray<SiteRule> = [
     description: "Checks the site's ftpsState is FtpsOnly or Disabled.",
     severity: "medium",
     remediation: "az webapp config set -g RG -n APP --ftps-state FtpsOnly (or Disabled)",
-    reads: "ARM sites/{s}/config/web → properties.ftpsState",
-    input: "appservice.site_config",
-    label: "FTP state",
-    evaluate: (s) => {
-      if (s.config === undefined) return undefined
-      const v = s.config.properties?.ftpsState ?? "AllAllowed"
-      return { ok: v === "FtpsOnly" || v === "Disabled", value: v, reason: v === "AllAllowed" ? "Plain FTP deployments are allowed." : `FTP state is ${v}.` }
-    },
+    ...ftpRule((v) => v === "FtpsOnly" || v === "Disabled", (v) => (v === "AllAllowed" ? "Plain FTP deployments are allowed." : `FTP state is ${v}.`)),
   },
   {
     id: "app_min_tls_12",
@@ -156,14 +161,7 @@ const rules: ReadonlyArray<SiteRule> = [
     description: "Checks the site's ftpsState is Disabled: deployment credentials over FTP(S) are a second, often forgotten way in.",
     severity: "medium",
     remediation: "az webapp config set -g RG -n APP --ftps-state Disabled (deploy through the SCM site, ZIP deploy or a pipeline with Entra credentials).",
-    reads: "ARM sites/{s}/config/web → properties.ftpsState",
-    input: "appservice.site_config",
-    label: "FTP state",
-    evaluate: (s) => {
-      if (s.config === undefined) return undefined
-      const v = s.config.properties?.ftpsState ?? "AllAllowed"
-      return { ok: v === "Disabled", value: v, reason: v === "Disabled" ? "FTP deployments are disabled." : `FTP state is ${v}.` }
-    },
+    ...ftpRule((v) => v === "Disabled", (v) => (v === "Disabled" ? "FTP deployments are disabled." : `FTP state is ${v}.`)),
   },
   {
     id: "app_scm_min_tls_12",

@@ -17,6 +17,7 @@ const S = INSECURE.subscriptionId
 const id = (rg: string, type: string, name: string) => `/subscriptions/${S}/resourceGroups/${rg}/providers/${type}/${name}`
 const STORAGE = id("data", "Microsoft.Storage/storageAccounts", "badstorage")
 const APP = id("app", "Microsoft.Web/sites", "bad-app")
+const COSMOS = id("data", "Microsoft.DocumentDB/databaseAccounts", "bad-cosmos")
 
 const targets: Record<string, { service: string; resource: string }> = {
   storage_secure_transfer_required: { service: "storage", resource: STORAGE },
@@ -36,6 +37,20 @@ const targets: Record<string, { service: string; resource: string }> = {
   app_min_tls_12: { service: "appservice", resource: APP },
   app_http2_enabled: { service: "appservice", resource: APP },
   app_remote_debugging_off: { service: "appservice", resource: APP },
+  app_ftp_deployment_disabled: { service: "appservice", resource: APP },
+  app_scm_min_tls_12: { service: "appservice", resource: APP },
+  app_client_certificates_on: { service: "appservice", resource: APP },
+  storage_shared_key_access_disabled: { service: "storage", resource: STORAGE },
+  storage_public_network_access_disabled: { service: "storage", resource: STORAGE },
+  sql_minimal_tls_12: { service: "sql", resource: id("data", "Microsoft.Sql/servers", "bad-sql") },
+  sql_public_network_access_disabled: { service: "sql", resource: id("data", "Microsoft.Sql/servers", "bad-sql") },
+  cosmosdb_account_minimum_tls_version: { service: "cosmosdb", resource: COSMOS },
+  cosmosdb_account_public_network_access_disabled: { service: "cosmosdb", resource: COSMOS },
+  cosmosdb_account_use_aad_and_rbac: { service: "cosmosdb", resource: COSMOS },
+  cosmosdb_account_automatic_failover_enabled: { service: "cosmosdb", resource: COSMOS },
+  postgresql_flexible_server_public_network_access_disabled: { service: "postgresql", resource: id("data", "Microsoft.DBforPostgreSQL/flexibleServers", "bad-pg") },
+  mysql_flexible_server_public_network_access_disabled: { service: "mysql", resource: id("data", "Microsoft.DBforMySQL/flexibleServers", "bad-mysql") },
+  keyvault_public_network_access_disabled: { service: "keyvault", resource: id("security", "Microsoft.KeyVault/vaults", "bad-kv-rbac") },
 }
 
 beforeAll(async () => {

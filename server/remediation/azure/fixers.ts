@@ -2,7 +2,8 @@
  * Azure fixers for the safe, reversible recommendations: storage account settings (secure transfer, TLS 1.2, blob
  * anonymous access, cross-tenant replication, trusted services bypass, Entra authorization default), blob and file
  * service soft delete and versioning, SQL database TDE, App Service settings (HTTPS only, FTPS, TLS 1.2, HTTP/2,
- * remote debugging, managed identity). Writes read the current object first where the API replaces nested objects,
+ * remote debugging, managed identity, FTP off, SCM TLS 1.2, client certificates), and the exposure and TLS settings of
+ * SQL servers, flexible servers, Cosmos DB accounts and key vaults. Writes read the current object first where the API replaces nested objects,
  * and wait for long-running operations (202 + Azure-AsyncOperation / Location).
  */
 import { Schema } from "effect"
@@ -11,7 +12,8 @@ import type { RestClient } from "../../scanner/rest/http.ts"
 import { FixError, waitUntil, type RestFixer } from "../../scanner/rest/remediation.ts"
 import type { AzureEndpoints } from "../../scanner/azure/endpoints.ts"
 import { STORAGE_API } from "../../scanner/azure/collectors/storage.ts"
-import { SQL_API } from "../../scanner/azure/collectors/databases.ts"
+import { COSMOS_API, MYSQL_API, POSTGRES_API, SQL_API } from "../../scanner/azure/collectors/databases.ts"
+import { KEYVAULT_API } from "../../scanner/azure/collectors/keyvault.ts"
 import { WEB_API } from "../../scanner/azure/collectors/appservice.ts"
 
 export interface AzureFixContext {
@@ -62,6 +64,29 @@ const accountPatch = (checkId: string, description: string, properties: Record<s
     return `${done} on storage account ${String(row["name"] ?? row.resource_id)}.`
   },
 })
+
+/** PATCH `properties` of the row's resource (which must be of `type`). */
+const resourcePatch = (spec: {
+  readonly checkId: string
+  readonly type: string
+  readonly apiVersion: string
+  readonly description: string
+  readonly properties: Record<string, unknown>
+  readonly done: string
+  readonly cutsAccess?: string
+}): AzureFixer => ({
+  checkIds: [spec.checkId],
+  description: spec.description,
+  ...(spec.cutsAccess === undefined ? {} : { cutsAccess: spec.cutsAccess }),
+  apply: async (ctx, row) => {
+    const id = armIdOf(ctx, row)
+    if (!new RegExp(`/providers/${spec.type.replace(/\./g, "\\.")}/[^/]+$`, "i").test(id)) throw new FixError(`"${id}" is not a ${spec.type} resource`)
+    await armWrite(ctx, "PATCH", id, spec.apiVersion, { properties: spec.properties }, `${spec.type}/write`)
+    return `${spec.done} on ${String(row["name"] ?? id)}.`
+  },
+})
+
+const PRIVATE_ONLY = "Clients outside the private endpoints or virtual networks lose access."
 
 const Properties = Schema.Struct({ properties: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)) })
 
@@ -147,5 +172,19 @@ export const azureFixers: ReadonlyArray<AzureFixer> = [
   siteConfig("app_min_tls_12", "Sets the app's minimum inbound TLS version to 1.2.", { minTlsVersion: "1.2" }, "Set minimum TLS 1.2", "Clients limited to TLS 1.0/1.1 can no longer connect."),
   siteConfig("app_http2_enabled", "Enables HTTP/2 for the app.", { http20Enabled: true }, "Enabled HTTP/2"),
   siteConfig("app_remote_debugging_off", "Turns remote debugging off.", { remoteDebuggingEnabled: false }, "Turned remote debugging off"),
+  siteConfig("app_ftp_deployment_disabled", "Disables FTP and FTPS deployments.", { ftpsState: "Disabled" }, "Disabled FTP deployments", "Deployment tools using FTP or FTPS stop working."),
+  siteConfig("app_scm_min_tls_12", "Sets the minimum TLS version of the deployment (SCM) site to 1.2.", { scmMinTlsVersion: "1.2" }, "Set SCM minimum TLS 1.2", "Deployment clients limited to TLS 1.0/1.1 can no longer connect."),
+  resourcePatch({ checkId: "app_client_certificates_on", type: "Microsoft.Web/sites", apiVersion: WEB_API, description: "Requires incoming client certificates (mutual TLS).", properties: { clientCertEnabled: true }, done: "Required client certificates", cutsAccess: "Clients without a certificate are refused." }),
+  accountPatch("storage_shared_key_access_disabled", "Disallows Shared Key (account key and SAS) authorization: requests must use Entra ID.", { allowSharedKeyAccess: false }, "Disabled Shared Key authorization", "Applications and SAS tokens that use the account keys stop working."),
+  accountPatch("storage_public_network_access_disabled", "Disables public network access to the storage account.", { publicNetworkAccess: "Disabled" }, "Disabled public network access", PRIVATE_ONLY),
+  resourcePatch({ checkId: "sql_minimal_tls_12", type: "Microsoft.Sql/servers", apiVersion: SQL_API, description: "Sets the server's minimal TLS version to 1.2.", properties: { minimalTlsVersion: "1.2" }, done: "Set minimal TLS 1.2", cutsAccess: "Clients limited to TLS 1.0/1.1 can no longer connect." }),
+  resourcePatch({ checkId: "sql_public_network_access_disabled", type: "Microsoft.Sql/servers", apiVersion: SQL_API, description: "Disables public network access to the SQL server.", properties: { publicNetworkAccess: "Disabled" }, done: "Disabled public network access", cutsAccess: PRIVATE_ONLY }),
+  resourcePatch({ checkId: "cosmosdb_account_minimum_tls_version", type: "Microsoft.DocumentDB/databaseAccounts", apiVersion: COSMOS_API, description: "Sets the account's minimal TLS version to 1.2.", properties: { minimalTlsVersion: "Tls12" }, done: "Set minimal TLS 1.2", cutsAccess: "Clients limited to TLS 1.0/1.1 can no longer connect." }),
+  resourcePatch({ checkId: "cosmosdb_account_public_network_access_disabled", type: "Microsoft.DocumentDB/databaseAccounts", apiVersion: COSMOS_API, description: "Disables public network access to the Cosmos DB account.", properties: { publicNetworkAccess: "Disabled" }, done: "Disabled public network access", cutsAccess: PRIVATE_ONLY }),
+  resourcePatch({ checkId: "cosmosdb_account_use_aad_and_rbac", type: "Microsoft.DocumentDB/databaseAccounts", apiVersion: COSMOS_API, description: "Disables key-based (local) authentication: data access must use Entra ID and RBAC.", properties: { disableLocalAuth: true }, done: "Disabled local authentication", cutsAccess: "Applications using the account keys stop working." }),
+  resourcePatch({ checkId: "cosmosdb_account_automatic_failover_enabled", type: "Microsoft.DocumentDB/databaseAccounts", apiVersion: COSMOS_API, description: "Turns on service-managed failover to another region.", properties: { enableAutomaticFailover: true }, done: "Enabled automatic failover" }),
+  resourcePatch({ checkId: "postgresql_flexible_server_public_network_access_disabled", type: "Microsoft.DBforPostgreSQL/flexibleServers", apiVersion: POSTGRES_API, description: "Disables public network access to the PostgreSQL flexible server.", properties: { network: { publicNetworkAccess: "Disabled" } }, done: "Disabled public network access", cutsAccess: PRIVATE_ONLY }),
+  resourcePatch({ checkId: "mysql_flexible_server_public_network_access_disabled", type: "Microsoft.DBforMySQL/flexibleServers", apiVersion: MYSQL_API, description: "Disables public network access to the MySQL flexible server.", properties: { network: { publicNetworkAccess: "Disabled" } }, done: "Disabled public network access", cutsAccess: PRIVATE_ONLY }),
+  resourcePatch({ checkId: "keyvault_public_network_access_disabled", type: "Microsoft.KeyVault/vaults", apiVersion: KEYVAULT_API, description: "Disables public network access to the key vault.", properties: { publicNetworkAccess: "Disabled" }, done: "Disabled public network access", cutsAccess: PRIVATE_ONLY }),
 ]
 

@@ -14,6 +14,7 @@ export const cosmosdbResourceTypes = ["cosmosdb.accounts"] as const
 export const SQL_API = "2021-11-01"
 export const POSTGRES_API = "2022-12-01"
 export const MYSQL_API = "2023-12-30"
+export const COSMOS_API = "2024-05-15"
 
 export const SqlServer = ArmResource({
   version: Schema.optionalKey(Schema.String),
@@ -152,7 +153,7 @@ export interface CosmosInventory {
 }
 
 export async function collectCosmos(ctx: AzureCollectContext): Promise<CosmosInventory> {
-  const accounts = await armList(ctx, { type: "cosmosdb.accounts", region: "global", op: "Microsoft.DocumentDB/databaseAccounts/read" }, `/subscriptions/${ctx.subscriptionId}/providers/Microsoft.DocumentDB/databaseAccounts`, "2024-05-15", CosmosAccount)
+  const accounts = await armList(ctx, { type: "cosmosdb.accounts", region: "global", op: "Microsoft.DocumentDB/databaseAccounts/read" }, `/subscriptions/${ctx.subscriptionId}/providers/Microsoft.DocumentDB/databaseAccounts`, COSMOS_API, CosmosAccount)
   if (accounts !== undefined) ctx.countResources(accounts.length)
   return { accounts }
 }

@@ -122,23 +122,22 @@ const today = (): string => {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`
 }
 
-/** A muted row's badge (its reason as the title), or Mute on a failing row. */
-function MuteCell({ findingRef, entry }: { readonly findingRef: FindingRef; readonly entry: IndexedRow }) {
+/** Mute on a failing row that no rule mutes yet; a muted row's badge (the rule's reason as its title). */
+function MuteButton({ findingRef, entry }: { readonly findingRef: FindingRef; readonly entry: IndexedRow }) {
   const canMute = useSelector(findingRef, selectCanRemediate)
   const viewerKnown = useSelector(findingRef, (s) => s.matches({ viewer: "ready" }))
-  const muted = entry.row.muted
-  if (muted !== undefined) {
+  if (entry.row.muted !== undefined) {
     return (
-      <span title={muted.reason}>
-        <Badge tone="neutral">Muted</Badge> <span className={css.subtle}>{muted.reason}</span>
+      <span title={entry.row.muted.reason}>
+        <Badge tone="neutral">Muted</Badge>
       </span>
     )
   }
-  if (entry.row.compliance !== false) return <span className={css.subtle}>—</span>
+  if (entry.row.compliance !== false) return null
   const rowIndex = entry.index
   return (
     <GatedButton
-      variant="ghost"
+      variant="secondary"
       allowed={canMute || !viewerKnown}
       isDisabled={!viewerKnown}
       tooltip={PostureMessages.mutePermissionDenied}
@@ -148,6 +147,24 @@ function MuteCell({ findingRef, entry }: { readonly findingRef: FindingRef; read
     >
       Mute
     </GatedButton>
+  )
+}
+
+/** A row's compliance: Yes, No (with Muted and the rule's reason when a rule mutes it), or Not evaluated. */
+function ComplianceCell({ row }: { readonly row: DetailRow }) {
+  if (row.compliance === undefined) {
+    return row["error_kind"] === undefined ? <span className={css.subtle}>—</span> : <Badge tone="warning">Not evaluated</Badge>
+  }
+  if (row.compliance) return <Badge tone="success">Yes</Badge>
+  if (row.muted === undefined) return <Badge tone="danger">No</Badge>
+  return (
+    <span className={local.mutedCell} title={row.muted.reason}>
+      <span className={local.badgeRow}>
+        <Badge tone="danger">No</Badge>
+        <Badge tone="neutral">Muted</Badge>
+      </span>
+      <span className={css.subtle}>{row.muted.reason}</span>
+    </span>
   )
 }
 
@@ -171,14 +188,7 @@ function DetailsTable({ findingRef, finding }: { readonly findingRef: FindingRef
       helper.display({
         id: "compliance",
         header: "Compliant",
-        cell: ({ row }) =>
-          row.original.row.compliance === undefined ? (
-            row.original.row["error_kind"] === undefined ? <span className={css.subtle}>—</span> : <Badge tone="warning">Not evaluated</Badge>
-          ) : row.original.row.compliance ? (
-            <Badge tone="success">Yes</Badge>
-          ) : (
-            <Badge tone="danger">No</Badge>
-          ),
+        cell: ({ row }) => <ComplianceCell row={row.original.row} />,
       }),
       // Only when the rows were compared with a previous scan (not on the account's first one).
       ...(finding.details.some((d) => d["delta"] === "new" || d["delta"] === "fixed" || d["delta"] === "unchanged") ? [helper.display({
@@ -193,19 +203,18 @@ function DetailsTable({ findingRef, finding }: { readonly findingRef: FindingRef
             <span className={css.subtle}>—</span>
           ),
       })] : []),
-      // Only when something fails (a mute applies to failing rows).
-      ...(finding.resources_failing > 0 ? [helper.display({
-        id: "muted",
-        header: "Muted",
-        cell: ({ row }) => <MuteCell findingRef={findingRef} entry={row.original} />,
-      })] : []),
       helper.display({
         id: "remediation",
-        header: "Remediation",
-        cell: ({ row }) => <RemediationButton findingRef={findingRef} entry={row.original} />,
+        header: "Actions",
+        cell: ({ row }) => (
+          <span className={local.rowActions}>
+            <RemediationButton findingRef={findingRef} entry={row.original} />
+            <MuteButton findingRef={findingRef} entry={row.original} />
+          </span>
+        ),
       }),
     ]
-  }, [finding.field_labels, finding.details, finding.resources_failing, findingRef])
+  }, [finding.field_labels, finding.details, findingRef])
   return (
     <DataTable
       label="Affected resources"

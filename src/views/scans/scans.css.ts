@@ -138,3 +138,10 @@ export const pager = style({
   marginTop: vars.space.lg,
 })
 export const pagerButtons = style({ display: "flex", gap: vars.space.sm })
+
+/** Remediate and Mute side by side in a row's action cell. */
+export const rowActions = style({ display: "inline-flex", gap: vars.space.xs, alignItems: "center", justifyContent: "flex-end", flexWrap: "wrap" })
+
+/** A muted row's compliance: the badges, then the rule's reason. */
+export const mutedCell = style({ display: "flex", flexDirection: "column", gap: vars.space.xxs, maxWidth: "240px" })
+export const badgeRow = style({ display: "inline-flex", gap: vars.space.xs })

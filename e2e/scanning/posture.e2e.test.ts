@@ -1,0 +1,207 @@
+/**
+ * Continuous posture on moto (issue 13), in Chromium against the real product: the account's schedule and scope are set
+ * on its page (daily, us-east-1, EC2 and S3) → the scan digest is turned on in the profile → a scan → the account
+ * changes (a security group opens SSH to the internet, a bucket gets versioning) → a rescan → the scan says what is
+ * new and what is fixed → the digest email of the rescan arrives with the rescan's numbers → the new SSH finding's
+ * resource is muted from its finding page → the scan's failed count drops and the muted count shows. Every screen is looked
+ * at (1280 px and 390 px screenshots in e2e/artifacts/, axe). The planted resources are removed at the end.
+ */
+import { randomUUID } from "node:crypto"
+import type { Browser, Page } from "playwright-core"
+import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, DeleteSecurityGroupCommand, EC2Client } from "@aws-sdk/client-ec2"
+import { CreateBucketCommand, DeleteBucketCommand, PutBucketVersioningCommand, S3Client } from "@aws-sdk/client-s3"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { baseUrl, look, newPerson, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
+import { launchBrowser, newPage } from "../support/browser.ts"
+import { waitForMail } from "../support/mail.ts"
+
+const ACCOUNT_NAME = "Moto Posture"
+const BUCKET = `posture-${randomUUID().slice(0, 8)}`
+const GROUP = `posture-ssh-${randomUUID().slice(0, 8)}`
+const ADMIN_PORTS = "ec2_securitygroup_allow_ingress_from_internet_to_admin_ports_ipv4"
+
+let browser: Browser
+const owner: Person = newPerson("postureowner")
+const aws = () => {
+  const config = {
+    endpoint: inject("motoEndpoint"),
+    region: "us-east-1",
+    credentials: { accessKeyId: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "moto-secret-key" },
+  }
+  return { ec2: new EC2Client(config), s3: new S3Client({ ...config, forcePathStyle: true }) }
+}
+let groupId: string | undefined
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+  await signUpAndVerifyViaApi(owner)
+  await aws().s3.send(new CreateBucketCommand({ Bucket: BUCKET }))
+})
+
+afterAll(async () => {
+  const { ec2, s3 } = aws()
+  if (groupId !== undefined) await ec2.send(new DeleteSecurityGroupCommand({ GroupId: groupId })).catch(() => {})
+  await s3.send(new DeleteBucketCommand({ Bucket: BUCKET })).catch(() => {})
+  await browser?.close()
+})
+
+const api = async <T,>(path: string, init: RequestInit = {}): Promise<T> => {
+  const login = await fetch(`${baseUrl()}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: owner.email, password: owner.password }),
+  })
+  const token = ((await login.json()) as { access_token: string }).access_token
+  const workspaces = (await (await fetch(`${baseUrl()}/api/workspaces`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+    data: Array<{ workspace_id: number }>
+  }
+  const r = await fetch(`${baseUrl()}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, "x-workspace-id": String(workspaces.data[0]!.workspace_id), "content-type": "application/json" },
+  })
+  expect(r.status, await r.clone().text()).toBe(200)
+  return (await r.json()) as T
+}
+
+/** The number shown in a stat of the scan summary. */
+const statValue = async (page: Page, label: string): Promise<number> => {
+  const stat = page.getByRole("region", { name: "Summary" }).locator("div", { has: page.getByText(label, { exact: true }) }).last().locator("dd")
+  return Number(await stat.textContent())
+}
+
+/** Launch scan on the account page, then follow the new scan to its completion; answers its id. */
+const scanFromAccountPage = async (page: Page, accountId: number, previous: number): Promise<number> => {
+  await page.goto(`${baseUrl()}/dashboard/accounts/${accountId}`)
+  await page.getByRole("heading", { level: 1, name: ACCOUNT_NAME }).waitFor()
+  await page.getByRole("button", { name: "Launch scan", exact: true }).click()
+  const launch = page.getByRole("dialog", { name: "Launch scan" })
+  await launch.getByRole("button", { name: "Launch", exact: true }).click()
+  await page.getByText("Scan started").first().waitFor({ timeout: 20_000 })
+  let scanId = 0
+  for (const deadline = Date.now() + 20_000; scanId <= previous && Date.now() < deadline;) {
+    const list = await api<{ data: Array<{ id: number; account_id: number }> }>("/api/scans")
+    scanId = list.data.find((s) => s.account_id === accountId)?.id ?? 0
+    if (scanId <= previous) await page.waitForTimeout(250)
+  }
+  expect(scanId).toBeGreaterThan(previous)
+  await page.goto(`${baseUrl()}/dashboard/scans/${scanId}`)
+  await page.getByRole("region", { name: "Summary" }).getByText("Completed", { exact: true }).waitFor({ timeout: 180_000 })
+  return scanId
+}
+
+describe("continuous posture (moto as the AWS account)", () => {
+  it("schedule and scope → digest on → scan → change the account → rescan → new and fixed → mute → counts drop → digest", async () => {
+    const added = await api<{ data: { account: { id: number } } }>("/api/accounts", {
+      method: "POST",
+      body: JSON.stringify({
+        cloud_provider_id: 1, account_name: ACCOUNT_NAME, is_organization: false,
+        credentials: { access_key: "AKIAIOSFODNN7EXAMPLE", secret_key: "moto-secret-key" },
+      }),
+    })
+    const accountId = added.data.account.id
+    const page = await newPage(browser)
+    await signIn(page, owner.email, owner.password)
+
+    // The schedule card: daily at 03:30 UTC, scope us-east-1 and EC2 + S3.
+    await page.goto(`${baseUrl()}/dashboard/accounts/${accountId}`)
+    const scheduleCard = page.getByRole("region", { name: "Scan schedule" })
+    await scheduleCard.getByText("No scheduled scans").waitFor()
+    await look(page, "posture-account")
+    await scheduleCard.getByRole("button", { name: "Edit" }).click()
+    await scheduleCard.getByRole("button", { name: /Frequency/ }).click()
+    await page.getByRole("option", { name: "Daily" }).click()
+    await scheduleCard.getByLabel("Time", { exact: true }).fill("03:30")
+    // The scope: "All" off, then the wanted entries on (clicking the labels, as a user does).
+    const choose = async (group: string, entries: ReadonlyArray<string>) => {
+      const set = scheduleCard.getByRole("group", { name: group })
+      await set.getByText("All", { exact: true }).click()
+      expect(await set.getByRole("checkbox", { name: "All", exact: true }).isChecked()).toBe(false)
+      for (const entry of entries) {
+        await set.getByText(entry, { exact: true }).click()
+        expect(await set.getByRole("checkbox", { name: entry, exact: true }).isChecked()).toBe(true)
+      }
+    }
+    await choose("Regions", ["us-east-1"])
+    await choose("Services", ["EC2", "S3"])
+    await look(page, "posture-schedule-edit")
+    await scheduleCard.getByRole("button", { name: "Save schedule" }).click()
+    await page.getByText("Schedule saved").first().waitFor()
+    await scheduleCard.getByText("Daily at 03:30 (UTC)").waitFor()
+    await scheduleCard.getByText("EC2, S3").waitFor()
+    const schedule = await api<{ data: { next_run_at: string; regions: string[]; services: string[] } }>(`/api/accounts/${accountId}/schedule`)
+    expect(schedule.data).toMatchObject({ regions: ["us-east-1"], services: ["ec2", "s3"] })
+    expect(new Date(schedule.data.next_run_at).toISOString()).toMatch(/T03:30:00\.000Z$/)
+
+    // The digest, on the profile page.
+    await page.goto(`${baseUrl()}/dashboard/profile`)
+    const digest = page.getByRole("checkbox", { name: /Email me a digest after each scan/ })
+    await page.getByText(/Email me a digest after each scan/).click()
+    expect(await digest.isChecked()).toBe(true)
+    await page.getByText("Email preference saved").first().waitFor()
+    await look(page, "posture-profile-digest")
+
+    // First scan: the scope is the account's (2 services).
+    const first = await scanFromAccountPage(page, accountId, 0)
+    await page.getByText("regions us-east-1; services ec2, s3").waitFor()
+
+    // The account changes: SSH open to the internet, versioning on the bucket.
+    const { ec2, s3 } = aws()
+    groupId = (await ec2.send(new CreateSecurityGroupCommand({ GroupName: GROUP, Description: "posture e2e" }))).GroupId!
+    await ec2.send(new AuthorizeSecurityGroupIngressCommand({
+      GroupId: groupId, IpPermissions: [{ IpProtocol: "tcp", FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: "0.0.0.0/0" }] }],
+    }))
+    await s3.send(new PutBucketVersioningCommand({ Bucket: BUCKET, VersioningConfiguration: { Status: "Enabled" } }))
+
+    // Rescan: what is new, what is fixed.
+    const second = await scanFromAccountPage(page, accountId, first)
+    const summary = page.getByRole("region", { name: "Summary" })
+    await summary.getByText(`Since scan #${first}:`, { exact: false }).waitFor()
+    const rescan = await api<{ data: { new_failing: number; fixed: number; failed_findings: number; muted_findings: number } }>(`/api/scans/${second}`)
+    expect(rescan.data.new_failing).toBeGreaterThanOrEqual(1)
+    expect(rescan.data.fixed).toBeGreaterThanOrEqual(1)
+    await look(page, "posture-rescan")
+    const failedBefore = await statValue(page, "Failed")
+    expect(failedBefore).toBe(rescan.data.failed_findings)
+
+    // The rescan's digest (sent within a tick of the scan's end, before anything is muted): one email with the rescan's
+    // numbers and links to its scan and its new failing checks.
+    const mail = await waitForMail((m) => m.to.includes(owner.email) && m.links.some((l) => l.endsWith(`/dashboard/scans/${second}`)), 30_000)
+    expect(mail.subject).toBe(`Scan of ${ACCOUNT_NAME}: ${rescan.data.new_failing} new failing, ${rescan.data.fixed} fixed, ${mail.subject.match(/(\d+) still failing/)?.[1]} still failing`)
+    expect(mail.text).toContain(`The scan of ${ACCOUNT_NAME}`)
+    // The new SSH finding → Mute its resource.
+    const findings = await api<{ data: Array<{ id: number; check_id: string; resources_new: number }> }>(
+      `/api/findings?scan_id=${second}&status=fail&page_size=100`,
+    )
+    const ssh = findings.data.find((f) => f.check_id === ADMIN_PORTS)
+    expect(ssh?.resources_new).toBe(1)
+    const fixedRows = await api<{ data: Array<{ check_id: string; resources_fixed: number }> }>(`/api/findings?scan_id=${second}&page_size=100`)
+    expect(fixedRows.data.find((f) => f.check_id === "s3_bucket_versioning_enabled")?.resources_fixed).toBeGreaterThanOrEqual(1)
+    await page.goto(`${baseUrl()}/dashboard/scans/${second}/findings/${ssh!.id}?service=EC2`)
+    const table = page.getByRole("table", { name: "Affected resources" })
+    const row = table.getByRole("row", { name: new RegExp(GROUP) })
+    await row.getByText("New", { exact: true }).waitFor()
+    expect(mail.links.some((l) => l.includes(`/dashboard/scans/${second}/findings/${ssh!.id}`))).toBe(true)
+    await row.getByRole("button", { name: "Mute" }).click()
+    const dialog = page.getByRole("dialog", { name: "Mute finding" })
+    await dialog.getByLabel(/Reason/).fill("Bastion SSH accepted until the VPN ships")
+    await look(page, "posture-mute-dialog")
+    await dialog.getByRole("button", { name: "Mute", exact: true }).click()
+    await page.getByText("Mute rule created").first().waitFor()
+    await table.getByText("Bastion SSH accepted until the VPN ships").waitFor()
+    await look(page, "posture-finding-muted")
+
+    // Counts drop at once, without a rescan.
+    await page.goto(`${baseUrl()}/dashboard/scans/${second}`)
+    await page.getByRole("region", { name: "Summary" }).getByText("Muted", { exact: true }).waitFor()
+    expect(await statValue(page, "Failed")).toBe(failedBefore - 1)
+    expect(await statValue(page, "Muted")).toBe(1)
+    await look(page, "posture-scan-muted")
+
+    // The account page lists the rule.
+    await page.goto(`${baseUrl()}/dashboard/accounts/${accountId}`)
+    await page.getByRole("region", { name: "Mute rules" }).getByText("Bastion SSH accepted until the VPN ships").waitFor()
+    await look(page, "posture-account-rules")
+
+    await page.close()
+  }, 420_000)
+})

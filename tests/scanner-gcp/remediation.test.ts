@@ -29,6 +29,10 @@ const serviceOf: Record<string, string> = {
   vpc_subnet_flow_logs_enabled: "vpc",
   compute_instance_serial_port_disabled: "compute",
   cloudsql_automated_backups: "cloudsql",
+  storage_bucket_versioning_enabled: "storage",
+  storage_bucket_soft_delete_enabled: "storage",
+  cloudsql_instance_deletion_protection: "cloudsql",
+  cloudsql_instance_ssl_required: "cloudsql",
 }
 
 const target: Record<string, string> = {
@@ -40,6 +44,10 @@ const target: Record<string, string> = {
   vpc_subnet_flow_logs_enabled: "bad-subnet",
   compute_instance_serial_port_disabled: "bad-vm",
   cloudsql_automated_backups: "bad-mysql",
+  storage_bucket_versioning_enabled: "insecure-logs",
+  storage_bucket_soft_delete_enabled: "insecure-logs",
+  cloudsql_instance_deletion_protection: "bad-postgres",
+  cloudsql_instance_ssl_required: "bad-mysql",
 }
 
 const remediate = (checkId: string, row: Parameters<typeof remediateGcpFinding>[0]["row"]) =>

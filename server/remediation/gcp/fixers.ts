@@ -1,7 +1,7 @@
 /**
  * GCP fixers for the safe, reversible recommendations (single PATCH, no operator input): bucket uniform access and
- * public access prevention, KMS rotation schedule, Cloud Asset API, load balancer logging, subnet flow logs, serial
- * port off, Cloud SQL backups. Each waits for the long-running operation it starts; `remediateGcpFinding`
+ * public access prevention, versioning and soft delete, KMS rotation schedule, Cloud Asset API, load balancer logging,
+ * subnet flow logs, serial port off, Cloud SQL backups, deletion protection and encrypted connections. Each waits for the long-running operation it starts; `remediateGcpFinding`
  * then re-reads the resource to verify.
  */
 import { Schema } from "effect"
@@ -65,33 +65,79 @@ async function waitCompute(ctx: GcpFixContext, op: ComputeOperation): Promise<vo
   if (failed !== undefined) throw new FixError(`Operation ${op.name} failed: ${failed}`)
 }
 
+interface PatchSpec {
+  readonly checkId: string
+  readonly description: string
+  readonly cutsAccess?: string
+  readonly done: string
+}
+
+/** One PATCH of the bucket named by the row (merge semantics: only the fields sent change). */
+const bucketPatch = (spec: PatchSpec & { readonly body: Record<string, unknown> }): GcpFixer => ({
+  checkIds: [spec.checkId],
+  description: spec.description,
+  ...(spec.cutsAccess === undefined ? {} : { cutsAccess: spec.cutsAccess }),
+  apply: async (ctx, row) => {
+    await ctx.client.json(
+      { method: "PATCH", url: `${ctx.endpoints.storage}/storage/v1/b/${encodeURIComponent(row.resource_id)}`, audience: GCP_SCOPE, op: "storage.buckets.patch", body: spec.body },
+      Schema.Struct({ name: Schema.String }),
+    )
+    return `${spec.done} on bucket ${row.resource_id}.`
+  },
+})
+
+/** One PATCH of the Cloud SQL instance's settings, waiting for the operation it starts. */
+const sqlPatch = (spec: PatchSpec & { readonly settings: Record<string, unknown> }): GcpFixer => ({
+  checkIds: [spec.checkId],
+  description: spec.description,
+  ...(spec.cutsAccess === undefined ? {} : { cutsAccess: spec.cutsAccess }),
+  apply: async (ctx, row) => {
+    const op = await ctx.client.json(
+      { method: "PATCH", url: `${ctx.endpoints.sqladmin}/v1/projects/${ctx.projectId}/instances/${encodeURIComponent(row.resource_id)}`, audience: GCP_SCOPE, op: "sqladmin.instances.patch", body: { settings: spec.settings } },
+      SqlOperation,
+    )
+    const final =
+      op.status === "DONE"
+        ? op
+        : await waitUntil(() => ctx.client.json({ url: `${ctx.endpoints.sqladmin}/v1/projects/${ctx.projectId}/operations/${op.name}`, audience: GCP_SCOPE, op: "sqladmin.operations.get" }, SqlOperation), (o) => o.status === "DONE", {
+            what: `Cloud SQL operation ${op.name}`,
+            ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+          })
+    const failed = opError(final.error?.errors)
+    if (failed !== undefined) throw new FixError(`Cloud SQL operation failed: ${failed}`)
+    return `${spec.done} on Cloud SQL instance ${row.resource_id}.`
+  },
+})
+
 const computeBase = (ctx: GcpFixContext) => `${ctx.endpoints.compute}/compute/v1/projects/${ctx.projectId}`
 
 export const gcpFixers: ReadonlyArray<GcpFixer> = [
-  {
-    checkIds: ["storage_bucket_uniform_access"],
+  bucketPatch({
+    checkId: "storage_bucket_uniform_access",
     description: "Enables uniform bucket-level access on the bucket (can be turned off again within 90 days).",
     cutsAccess: "Object ACLs stop applying: readers who were granted access only through an object ACL lose it.",
-    apply: async (ctx, row) => {
-      await ctx.client.json(
-        { method: "PATCH", url: `${ctx.endpoints.storage}/storage/v1/b/${encodeURIComponent(row.resource_id)}`, audience: GCP_SCOPE, op: "storage.buckets.patch", body: { iamConfiguration: { uniformBucketLevelAccess: { enabled: true } } } },
-        Schema.Struct({ name: Schema.String }),
-      )
-      return `Enabled uniform bucket-level access on bucket ${row.resource_id}.`
-    },
-  },
-  {
-    checkIds: ["storage_bucket_not_public"],
+    body: { iamConfiguration: { uniformBucketLevelAccess: { enabled: true } } },
+    done: "Enabled uniform bucket-level access",
+  }),
+  bucketPatch({
+    checkId: "storage_bucket_not_public",
     description: "Enforces public access prevention on the bucket, which blocks every allUsers/allAuthenticatedUsers grant.",
     cutsAccess: "Anonymous and any-Google-account access to the bucket stops, including intentionally public websites.",
-    apply: async (ctx, row) => {
-      await ctx.client.json(
-        { method: "PATCH", url: `${ctx.endpoints.storage}/storage/v1/b/${encodeURIComponent(row.resource_id)}`, audience: GCP_SCOPE, op: "storage.buckets.patch", body: { iamConfiguration: { publicAccessPrevention: "enforced" } } },
-        Schema.Struct({ name: Schema.String }),
-      )
-      return `Enforced public access prevention on bucket ${row.resource_id}.`
-    },
-  },
+    body: { iamConfiguration: { publicAccessPrevention: "enforced" } },
+    done: "Enforced public access prevention",
+  }),
+  bucketPatch({
+    checkId: "storage_bucket_versioning_enabled",
+    description: "Turns on object versioning (noncurrent versions are billed until a lifecycle rule removes them).",
+    body: { versioning: { enabled: true } },
+    done: "Enabled object versioning",
+  }),
+  bucketPatch({
+    checkId: "storage_bucket_soft_delete_enabled",
+    description: "Keeps deleted objects for 7 days (soft delete; the retained data is billed).",
+    body: { softDeletePolicy: { retentionDurationSeconds: "604800" } },
+    done: "Enabled soft delete (7 days)",
+  }),
   {
     checkIds: ["kms_key_rotation_90_days"],
     description: "Sets automatic rotation on the key: every 90 days (or its current shorter period), next rotation within that period.",
@@ -165,24 +211,23 @@ export const gcpFixers: ReadonlyArray<GcpFixer> = [
       return `Disabled serial port access on VM ${row.resource_id}.`
     },
   },
-  {
-    checkIds: ["cloudsql_automated_backups"],
+  sqlPatch({
+    checkId: "cloudsql_automated_backups",
     description: "Enables automated daily backups on the Cloud SQL instance (backup storage is billed).",
-    apply: async (ctx, row) => {
-      const op = await ctx.client.json(
-        { method: "PATCH", url: `${ctx.endpoints.sqladmin}/v1/projects/${ctx.projectId}/instances/${encodeURIComponent(row.resource_id)}`, audience: GCP_SCOPE, op: "sqladmin.instances.patch", body: { settings: { backupConfiguration: { enabled: true } } } },
-        SqlOperation,
-      )
-      const final =
-        op.status === "DONE"
-          ? op
-          : await waitUntil(() => ctx.client.json({ url: `${ctx.endpoints.sqladmin}/v1/projects/${ctx.projectId}/operations/${op.name}`, audience: GCP_SCOPE, op: "sqladmin.operations.get" }, SqlOperation), (o) => o.status === "DONE", {
-              what: `Cloud SQL operation ${op.name}`,
-              ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
-            })
-      const failed = opError(final.error?.errors)
-      if (failed !== undefined) throw new FixError(`Cloud SQL operation failed: ${failed}`)
-      return `Enabled automated backups on Cloud SQL instance ${row.resource_id}.`
-    },
-  },
+    settings: { backupConfiguration: { enabled: true } },
+    done: "Enabled automated backups",
+  }),
+  sqlPatch({
+    checkId: "cloudsql_instance_deletion_protection",
+    description: "Turns on deletion protection for the Cloud SQL instance.",
+    settings: { deletionProtectionEnabled: true },
+    done: "Enabled deletion protection",
+  }),
+  sqlPatch({
+    checkId: "cloudsql_instance_ssl_required",
+    description: "Accepts only encrypted connections to the Cloud SQL instance (sslMode ENCRYPTED_ONLY).",
+    cutsAccess: "Clients connecting without TLS are refused.",
+    settings: { ipConfiguration: { sslMode: "ENCRYPTED_ONLY", requireSsl: true } },
+    done: "Required encrypted connections",
+  }),
 ]

@@ -110,6 +110,15 @@ export const getSchedule = Effect.fn("Schedules.get")(function* (workspaceId: nu
   return toSchedule(account, (yield* readRow(workspaceId, accountId)) ?? DEFAULTS)
 })
 
+/** The regions the account's latest scan discovered (null before any). */
+export const discoveredRegions = Effect.fn("Schedules.discoveredRegions")(function* (workspaceId: number, accountId: number) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ regions: ReadonlyArray<string> | null }>`
+    SELECT regions FROM scans WHERE workspace_id = ${workspaceId} AND account_id = ${accountId} AND regions IS NOT NULL
+    ORDER BY scan_start DESC LIMIT 1`
+  return rows[0]?.regions ?? null
+})
+
 /** The account's default scope (null: everything), for a scan launched by hand. */
 export const accountScope = Effect.fn("Schedules.scope")(function* (workspaceId: number, accountId: number) {
   const row = yield* readRow(workspaceId, accountId)

@@ -24,7 +24,7 @@ import { providerDisplayName } from "../accounts/providers.ts"
 import { recordAudit } from "./audit.ts"
 import type { RunServicePayload } from "./run-service.ts"
 import { getScan, lockScan } from "./scans-store.ts"
-import { accountScope } from "../posture/schedules.ts"
+import { accountScope, checkScope, discoveredRegions } from "../posture/schedules.ts"
 import { ensureServiceIds, servicesToScan } from "./service-catalogue.ts"
 import { SWEEP_INTERVAL_SECONDS, type SweepPayload } from "./sweeper.ts"
 import { enqueueInTransaction } from "./transactional-enqueue.ts"
@@ -74,8 +74,16 @@ export const startScan = (ctx: WorkspaceContext, payload: ScanStartPayload, jobs
       SELECT id FROM scans WHERE workspace_id = ${ctx.workspaceId} AND account_id = ${account.id} AND status IN ('pending', 'running')
       LIMIT 1`
     if (open.length > 0) return yield* new Conflict({ message: ScanningServerMessages.scanAlreadyRunning, data: { error_type: "scan_running" } })
-    // Scope: the launch's own, else the account's default (its schedule's scope); null lists mean everything.
-    const scope = options.scope ?? (yield* accountScope(ctx.workspaceId, account.id))
+    // Scope: the caller's (a schedule's), else the launch payload's, else the account's default (its schedule's
+    // scope); null lists mean everything. A payload's lists are checked like a schedule's (unknown entries: 400).
+    const defaults = yield* accountScope(ctx.workspaceId, account.id)
+    const asked = payload.regions !== undefined && payload.regions !== null || payload.services !== undefined && payload.services !== null
+    const scope = options.scope ?? (asked
+      ? yield* checkScope(
+          { cloud_provider_id: account.cloudProviderId, discovered: yield* discoveredRegions(ctx.workspaceId, account.id) },
+          { regions: payload.regions ?? defaults.regions, services: payload.services ?? defaults.services },
+        )
+      : defaults)
     const inScope = servicesToScan(account.cloudProviderId).filter((s) => scope.services === null || scope.services.includes(s.key))
     const services = yield* ensureServiceIds(account.cloudProviderId, inScope)
     if (services.length === 0) {

@@ -66,6 +66,17 @@ export const ScanStartPayload = Schema.Struct({
     Schema.isMinLength(1, { message: M.invalidCloudProvider }),
     Schema.isLowercased({ message: M.invalidCloudProvider }),
   ),
+  /** Beyond the spec (issue 13): this launch's scope; absent or null: the account's default scope (its schedule's). */
+  regions: Schema.optionalKey(
+    Schema.NullOr(Schema.Array(Schema.String.check(Schema.isMaxLength(32))).check(Schema.isMaxLength(64))).annotate({
+      description: "Beyond the spec: regions to scan (AWS); null or absent: the account's default scope",
+    }),
+  ),
+  services: Schema.optionalKey(
+    Schema.NullOr(Schema.Array(Schema.String.check(Schema.isMaxLength(64))).check(Schema.isMaxLength(200))).annotate({
+      description: "Beyond the spec: service keys to scan; null or absent: the account's default scope",
+    }),
+  ),
 })
 export type ScanStartPayload = typeof ScanStartPayload.Type
 

@@ -96,6 +96,22 @@ describe("scope and schedule", () => {
   }, 180_000)
 })
 
+describe("scope of one launch", () => {
+  it("scans what the launch names (checked like a schedule's scope), else the account's default", async () => {
+    const launch = (extra: Record<string, unknown>) => env.call(owner, "POST", "/api/scans", {
+      user_id: owner.userId, account_id: accountId, cloud_provider_id: 1, cloud_provider_name: "aws", ...extra,
+    })
+    const bad = await launch({ services: ["iam", "nosuchservice"] })
+    expect(bad.status).toBe(400)
+    expect(bad.body.message).toBe(`${M.scheduleUnknownService}: nosuchservice`)
+    const res = await launch({ services: ["account"], regions: ["us-east-1"] })
+    expect(res.status, res.text).toBe(200)
+    expect(res.body.data).toMatchObject({ scope: { regions: ["us-east-1"], services: ["account"] }, trigger: "manual" })
+    expect(res.body.data.services.map((s: { service_name: string }) => s.service_name)).toEqual(["Account"])
+    await env.waitForScan(owner, res.body.data.id)
+  }, 120_000)
+})
+
 describe("mute rules", () => {
   let finding: any
   let before: any

@@ -17,6 +17,8 @@ const S = INSECURE.subscriptionId
 const id = (rg: string, type: string, name: string) => `/subscriptions/${S}/resourceGroups/${rg}/providers/${type}/${name}`
 const STORAGE = id("data", "Microsoft.Storage/storageAccounts", "badstorage")
 const APP = id("app", "Microsoft.Web/sites", "bad-app")
+const PG = id("data", "Microsoft.DBforPostgreSQL/flexibleServers", "bad-pg")
+const MYSQL = id("data", "Microsoft.DBforMySQL/flexibleServers", "bad-mysql")
 const COSMOS = id("data", "Microsoft.DocumentDB/databaseAccounts", "bad-cosmos")
 
 const targets: Record<string, { service: string; resource: string }> = {
@@ -48,9 +50,21 @@ const targets: Record<string, { service: string; resource: string }> = {
   cosmosdb_account_public_network_access_disabled: { service: "cosmosdb", resource: COSMOS },
   cosmosdb_account_use_aad_and_rbac: { service: "cosmosdb", resource: COSMOS },
   cosmosdb_account_automatic_failover_enabled: { service: "cosmosdb", resource: COSMOS },
-  postgresql_flexible_server_public_network_access_disabled: { service: "postgresql", resource: id("data", "Microsoft.DBforPostgreSQL/flexibleServers", "bad-pg") },
-  mysql_flexible_server_public_network_access_disabled: { service: "mysql", resource: id("data", "Microsoft.DBforMySQL/flexibleServers", "bad-mysql") },
+  postgresql_flexible_server_public_network_access_disabled: { service: "postgresql", resource: PG },
+  mysql_flexible_server_public_network_access_disabled: { service: "mysql", resource: MYSQL },
   keyvault_public_network_access_disabled: { service: "keyvault", resource: id("security", "Microsoft.KeyVault/vaults", "bad-kv-rbac") },
+  postgresql_require_secure_transport: { service: "postgresql", resource: PG },
+  postgresql_log_checkpoints: { service: "postgresql", resource: PG },
+  postgresql_connection_throttling: { service: "postgresql", resource: PG },
+  postgresql_log_retention_days: { service: "postgresql", resource: PG },
+  postgresql_log_connections: { service: "postgresql", resource: PG },
+  postgresql_log_disconnections: { service: "postgresql", resource: PG },
+  mysql_require_secure_transport: { service: "mysql", resource: MYSQL },
+  mysql_tls_version_12: { service: "mysql", resource: MYSQL },
+  mysql_audit_log_enabled: { service: "mysql", resource: MYSQL },
+  mysql_audit_log_connection_events: { service: "mysql", resource: MYSQL },
+  keyvault_rbac_enabled: { service: "keyvault", resource: id("security", "Microsoft.KeyVault/vaults", "bad-kv-policy") },
+  storage_default_network_access_deny: { service: "storage", resource: STORAGE },
 }
 
 beforeAll(async () => {
@@ -91,7 +105,8 @@ describe("Azure fixers: fail -> fix -> verified pass", () => {
 
   it("kept the other settings when writing whole objects", () => {
     const acls = (stored(STORAGE)["properties"] as Json)["networkAcls"] as Json
-    expect(acls).toMatchObject({ defaultAction: "Allow", bypass: "AzureServices" })
+    expect(acls).toMatchObject({ defaultAction: "Deny", bypass: "AzureServices", ipRules: [], virtualNetworkRules: [] })
+    expect(stored(`${MYSQL}/configurations/audit_log_events`)["properties"]).toMatchObject({ value: "DDL,DML,CONNECTION" })
     const blob = stored(`${STORAGE}/blobServices/default`)["properties"] as Json
     expect(blob).toEqual({ deleteRetentionPolicy: { enabled: true, days: 7 }, containerDeleteRetentionPolicy: { enabled: true, days: 7 }, isVersioningEnabled: true })
     const file = stored(`${STORAGE}/fileServices/default`)["properties"] as Json

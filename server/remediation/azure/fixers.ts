@@ -86,6 +86,40 @@ const resourcePatch = (spec: {
   },
 })
 
+/** Reads the account's firewall rules, changes them, and PATCHes the whole object back (PATCH replaces networkAcls). */
+async function patchNetworkAcls(ctx: AzureFixContext, row: DetailRow, change: (acls: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
+  const id = armIdOf(ctx, row)
+  const current = await armRead(ctx, id, STORAGE_API, NetworkAcls, "Microsoft.Storage/storageAccounts/read")
+  await armWrite(ctx, "PATCH", id, STORAGE_API, { properties: { networkAcls: change(current.properties?.networkAcls ?? { defaultAction: "Allow" }) } }, "Microsoft.Storage/storageAccounts/write")
+}
+
+const Configuration = Schema.Struct({ properties: Schema.optionalKey(Schema.Struct({ value: Schema.optionalKey(Schema.String) })) })
+
+/** Sets one server parameter of a flexible server (`value` may derive the new value from the current one). */
+const flexibleParameter = (spec: {
+  readonly checkId: string
+  readonly engine: "postgresql" | "mysql"
+  readonly parameter: string
+  readonly value: string | ((current: string) => string)
+  readonly description: string
+  readonly cutsAccess?: string
+}): AzureFixer => {
+  const [provider, apiVersion] = spec.engine === "postgresql" ? ["Microsoft.DBforPostgreSQL", POSTGRES_API] : ["Microsoft.DBforMySQL", MYSQL_API]
+  return {
+    checkIds: [spec.checkId],
+    description: spec.description,
+    ...(spec.cutsAccess === undefined ? {} : { cutsAccess: spec.cutsAccess }),
+    apply: async (ctx, row) => {
+      const server = armIdOf(ctx, row)
+      if (!new RegExp(`/providers/${provider}/flexibleServers/[^/]+$`, "i").test(server)) throw new FixError(`"${server}" is not a ${provider} flexible server`)
+      const id = `${server}/configurations/${spec.parameter}`
+      const next = typeof spec.value === "string" ? spec.value : spec.value((await armRead(ctx, id, apiVersion, Configuration, `${provider}/flexibleServers/configurations/read`)).properties?.value ?? "")
+      await armWrite(ctx, "PUT", id, apiVersion, { properties: { value: next, source: "user-override" } }, `${provider}/flexibleServers/configurations/write`)
+      return `Set '${spec.parameter}' to ${next} on ${String(row["name"] ?? server)}.`
+    },
+  }
+}
+
 const PRIVATE_ONLY = "Clients outside the private endpoints or virtual networks lose access."
 
 const Properties = Schema.Struct({ properties: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)) })
@@ -125,13 +159,20 @@ export const azureFixers: ReadonlyArray<AzureFixer> = [
     checkIds: ["storage_trusted_azure_services"],
     description: "Adds AzureServices to the firewall bypass list (network rules are otherwise kept as they are).",
     apply: async (ctx, row) => {
-      const id = armIdOf(ctx, row)
-      const current = await armRead(ctx, id, STORAGE_API, NetworkAcls, "Microsoft.Storage/storageAccounts/read")
-      const acls = current.properties?.networkAcls ?? { defaultAction: "Allow" }
-      const bypass = String(acls["bypass"] ?? "None").split(",").map((s) => s.trim()).filter((s) => s !== "" && s !== "None")
-      // networkAcls is replaced as a whole by PATCH: send the complete object.
-      await armWrite(ctx, "PATCH", id, STORAGE_API, { properties: { networkAcls: { ...acls, bypass: [...new Set([...bypass, "AzureServices"])].join(", ") } } }, "Microsoft.Storage/storageAccounts/write")
-      return `Trusted Azure services may now bypass the firewall of ${String(row["name"] ?? id)}.`
+      await patchNetworkAcls(ctx, row, (acls) => {
+        const bypass = String(acls["bypass"] ?? "None").split(",").map((s) => s.trim()).filter((s) => s !== "" && s !== "None")
+        return { ...acls, bypass: [...new Set([...bypass, "AzureServices"])].join(", ") }
+      })
+      return `Trusted Azure services may now bypass the firewall of ${String(row["name"] ?? row.resource_id)}.`
+    },
+  },
+  {
+    checkIds: ["storage_default_network_access_deny"],
+    description: "Sets the storage firewall's default action to Deny (existing IP and virtual network rules and bypasses are kept).",
+    cutsAccess: "Clients not covered by an IP rule, a virtual network rule, a private endpoint or a bypass lose access.",
+    apply: async (ctx, row) => {
+      await patchNetworkAcls(ctx, row, (acls) => ({ ...acls, defaultAction: "Deny" }))
+      return `The firewall of ${String(row["name"] ?? row.resource_id)} now denies by default.`
     },
   },
   servicePut("storage_blob_soft_delete", "blobServices", "Keeps deleted blobs for 7 days (soft delete; storage of deleted data is billed).", { deleteRetentionPolicy: { enabled: true, days: 7 } }, "Enabled blob soft delete (7 days)"),
@@ -185,6 +226,23 @@ export const azureFixers: ReadonlyArray<AzureFixer> = [
   resourcePatch({ checkId: "cosmosdb_account_automatic_failover_enabled", type: "Microsoft.DocumentDB/databaseAccounts", apiVersion: COSMOS_API, description: "Turns on service-managed failover to another region.", properties: { enableAutomaticFailover: true }, done: "Enabled automatic failover" }),
   resourcePatch({ checkId: "postgresql_flexible_server_public_network_access_disabled", type: "Microsoft.DBforPostgreSQL/flexibleServers", apiVersion: POSTGRES_API, description: "Disables public network access to the PostgreSQL flexible server.", properties: { network: { publicNetworkAccess: "Disabled" } }, done: "Disabled public network access", cutsAccess: PRIVATE_ONLY }),
   resourcePatch({ checkId: "mysql_flexible_server_public_network_access_disabled", type: "Microsoft.DBforMySQL/flexibleServers", apiVersion: MYSQL_API, description: "Disables public network access to the MySQL flexible server.", properties: { network: { publicNetworkAccess: "Disabled" } }, done: "Disabled public network access", cutsAccess: PRIVATE_ONLY }),
+  resourcePatch({ checkId: "keyvault_rbac_enabled", type: "Microsoft.KeyVault/vaults", apiVersion: KEYVAULT_API, description: "Switches the vault's data-plane permissions from access policies to Azure RBAC.", properties: { enableRbacAuthorization: true }, done: "Enabled RBAC authorization", cutsAccess: "Access policies stop applying: principals need a Key Vault RBAC role assignment first." }),
+  flexibleParameter({ checkId: "postgresql_require_secure_transport", engine: "postgresql", parameter: "require_secure_transport", value: "ON", description: "Requires TLS for every connection to the PostgreSQL server.", cutsAccess: "Clients connecting without TLS are refused." }),
+  flexibleParameter({ checkId: "postgresql_log_checkpoints", engine: "postgresql", parameter: "log_checkpoints", value: "ON", description: "Logs every checkpoint." }),
+  flexibleParameter({ checkId: "postgresql_connection_throttling", engine: "postgresql", parameter: "connection_throttle.enable", value: "ON", description: "Throttles repeated failed logins from one address." }),
+  flexibleParameter({ checkId: "postgresql_log_retention_days", engine: "postgresql", parameter: "logfiles.retention_days", value: "7", description: "Keeps server log files 7 days." }),
+  flexibleParameter({ checkId: "postgresql_log_connections", engine: "postgresql", parameter: "log_connections", value: "ON", description: "Logs every connection attempt." }),
+  flexibleParameter({ checkId: "postgresql_log_disconnections", engine: "postgresql", parameter: "log_disconnections", value: "ON", description: "Logs the end of every session." }),
+  flexibleParameter({ checkId: "mysql_require_secure_transport", engine: "mysql", parameter: "require_secure_transport", value: "ON", description: "Requires TLS for every connection to the MySQL server.", cutsAccess: "Clients connecting without TLS are refused." }),
+  flexibleParameter({ checkId: "mysql_tls_version_12", engine: "mysql", parameter: "tls_version", value: "TLSv1.2,TLSv1.3", description: "Accepts TLS 1.2 and 1.3 only.", cutsAccess: "Clients limited to TLS 1.0/1.1 can no longer connect." }),
+  flexibleParameter({ checkId: "mysql_audit_log_enabled", engine: "mysql", parameter: "audit_log_enabled", value: "ON", description: "Turns the MySQL audit log on (log storage is billed)." }),
+  flexibleParameter({
+    checkId: "mysql_audit_log_connection_events",
+    engine: "mysql",
+    parameter: "audit_log_events",
+    value: (current) => [...new Set([...current.split(",").map((e) => e.trim().toUpperCase()).filter((e) => e !== ""), "CONNECTION"])].join(","),
+    description: "Adds CONNECTION to the audited event classes (the classes already audited are kept).",
+  }),
   resourcePatch({ checkId: "keyvault_public_network_access_disabled", type: "Microsoft.KeyVault/vaults", apiVersion: KEYVAULT_API, description: "Disables public network access to the key vault.", properties: { publicNetworkAccess: "Disabled" }, done: "Disabled public network access", cutsAccess: PRIVATE_ONLY }),
 ]
 

@@ -458,6 +458,12 @@ export function installGcpWorld(server: CloudFixtureServer, world: GcpWorld): vo
   server.route("GET", "sqladmin.googleapis.com", /^\/v1\/projects\/([^/]+)\/instances$/, (req, m) =>
     withProject(req, m[1]!, "sqladmin", "cloudsql.instances.list", (p) => pageOf(world, req, p.sqlInstances, "items", "maxResults")),
   )
+  server.route("GET", "sqladmin.googleapis.com", /^\/v1\/projects\/([^/]+)\/instances\/([^/]+)$/, (req, m) =>
+    withProject(req, m[1]!, "sqladmin", "cloudsql.instances.get", (p) => {
+      const instance = p.sqlInstances.find((x) => x["name"] === m[2])
+      return instance === undefined ? googleError(404, "NOT_FOUND", "The Cloud SQL instance does not exist.") : { body: instance }
+    }),
+  )
   server.route("PATCH", "sqladmin.googleapis.com", /^\/v1\/projects\/([^/]+)\/instances\/([^/]+)$/, (req, m) =>
     withProject(req, m[1]!, "sqladmin", "cloudsql.instances.update", (p) => {
       const i = p.sqlInstances.findIndex((x) => x["name"] === m[2])

@@ -4,6 +4,7 @@
  * honestly.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { sqlFlagFixes } from "../../server/scanner/gcp/checks/sql.ts"
 import { gcpEndpointsAt } from "../../server/scanner/gcp/endpoints.ts"
 import { gcpRemediableChecks, remediateGcpFinding } from "../../server/remediation/gcp/remediate.ts"
 import { insecureProject, NOW } from "./gcp-fixtures.ts"
@@ -33,6 +34,7 @@ const serviceOf: Record<string, string> = {
   storage_bucket_soft_delete_enabled: "storage",
   cloudsql_instance_deletion_protection: "cloudsql",
   cloudsql_instance_ssl_required: "cloudsql",
+  ...Object.fromEntries(sqlFlagFixes.map((f) => [f.checkId, "cloudsql"])),
 }
 
 const target: Record<string, string> = {
@@ -48,6 +50,8 @@ const target: Record<string, string> = {
   storage_bucket_soft_delete_enabled: "insecure-logs",
   cloudsql_instance_deletion_protection: "bad-postgres",
   cloudsql_instance_ssl_required: "bad-mysql",
+  // Every database-flag fixer, on the insecure instance of its engine.
+  ...Object.fromEntries(sqlFlagFixes.map((f) => [f.checkId, f.checkId.startsWith("cloudsql_mysql") ? "bad-mysql" : f.checkId.startsWith("cloudsql_postgres") ? "bad-postgres" : "bad-sqlserver"])),
 }
 
 const remediate = (checkId: string, row: Parameters<typeof remediateGcpFinding>[0]["row"]) =>
@@ -77,6 +81,15 @@ describe("GCP fixers: fail -> fix -> verified pass", () => {
       expect(rowOf(findingOf([again], checkId), row.resource_id).compliant).toBe(true)
     })
   }
+
+  it("the database-flag fixers keep the instance's other flags (each fixer rewrote the whole list)", () => {
+    const flags = (name: string) => {
+      const instance = fx.world.projects.get("insecure-proj")!.sqlInstances.find((i) => i["name"] === name)!
+      return Object.fromEntries(((instance["settings"] as Json)["databaseFlags"] as ReadonlyArray<{ name: string; value: string }>).map((f) => [f.name, f.value]))
+    }
+    for (const fix of sqlFlagFixes.filter((f) => f.checkId.startsWith("cloudsql_postgres"))) expect(flags("bad-postgres")[fix.flag]).toBe(fix.value)
+    expect(flags("bad-sqlserver")).not.toHaveProperty("user options")
+  })
 
   it("keeps the other metadata of the VM and waited for the compute operation", () => {
     const vm = fx.world.projects.get("insecure-proj")!.instances.find((i) => i.item["name"] === "bad-vm")!

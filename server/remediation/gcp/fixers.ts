@@ -1,7 +1,8 @@
 /**
  * GCP fixers for the safe, reversible recommendations (single PATCH, no operator input): bucket uniform access and
  * public access prevention, versioning and soft delete, KMS rotation schedule, Cloud Asset API, load balancer logging,
- * subnet flow logs, serial port off, Cloud SQL backups, deletion protection and encrypted connections. Each waits for the long-running operation it starts; `remediateGcpFinding`
+ * subnet flow logs, serial port off, Cloud SQL backups, deletion protection, encrypted connections and the CIS database
+ * flags. Each waits for the long-running operation it starts; `remediateGcpFinding`
  * then re-reads the resource to verify.
  */
 import { Schema } from "effect"
@@ -9,6 +10,7 @@ import type { RestClient } from "../../scanner/rest/http.ts"
 import { FixError, waitUntil, type RestFixer } from "../../scanner/rest/remediation.ts"
 import { GCP_SCOPE, type GcpEndpoints } from "../../scanner/gcp/endpoints.ts"
 import { durationSeconds } from "../../scanner/rest/engine.ts"
+import { sqlFlagFixes } from "../../scanner/gcp/checks/sql.ts"
 
 export interface GcpFixContext {
   readonly client: RestClient
@@ -86,14 +88,24 @@ const bucketPatch = (spec: PatchSpec & { readonly body: Record<string, unknown> 
   },
 })
 
-/** One PATCH of the Cloud SQL instance's settings, waiting for the operation it starts. */
-const sqlPatch = (spec: PatchSpec & { readonly settings: Record<string, unknown> }): GcpFixer => ({
+const SqlFlags = Schema.Struct({
+  settings: Schema.optionalKey(Schema.Struct({ databaseFlags: Schema.optionalKey(Schema.Array(Schema.Struct({ name: Schema.String, value: Schema.optionalKey(Schema.String) }))) })),
+})
+
+/** One PATCH of the Cloud SQL instance's settings (fixed, or computed from the instance), waiting for the operation it starts. */
+const sqlPatch = (spec: PatchSpec & { readonly settings: Record<string, unknown> | ((ctx: GcpFixContext, instance: string) => Promise<Record<string, unknown>>) }): GcpFixer => ({
   checkIds: [spec.checkId],
   description: spec.description,
   ...(spec.cutsAccess === undefined ? {} : { cutsAccess: spec.cutsAccess }),
   apply: async (ctx, row) => {
     const op = await ctx.client.json(
-      { method: "PATCH", url: `${ctx.endpoints.sqladmin}/v1/projects/${ctx.projectId}/instances/${encodeURIComponent(row.resource_id)}`, audience: GCP_SCOPE, op: "sqladmin.instances.patch", body: { settings: spec.settings } },
+      {
+        method: "PATCH",
+        url: sqlInstanceUrl(ctx, row.resource_id),
+        audience: GCP_SCOPE,
+        op: "sqladmin.instances.patch",
+        body: { settings: typeof spec.settings === "function" ? await spec.settings(ctx, row.resource_id) : spec.settings },
+      },
       SqlOperation,
     )
     const final =
@@ -108,6 +120,24 @@ const sqlPatch = (spec: PatchSpec & { readonly settings: Record<string, unknown>
     return `${spec.done} on Cloud SQL instance ${row.resource_id}.`
   },
 })
+
+const sqlInstanceUrl = (ctx: GcpFixContext, instance: string) => `${ctx.endpoints.sqladmin}/v1/projects/${ctx.projectId}/instances/${encodeURIComponent(instance)}`
+
+/**
+ * A database flag set to the CIS value (or removed). The API replaces the whole flag list, so the instance's other
+ * flags are read first and sent back unchanged. Some flags restart the instance.
+ */
+const sqlFlag = (fix: { readonly checkId: string; readonly flag: string; readonly value: string | null }): GcpFixer =>
+  sqlPatch({
+    checkId: fix.checkId,
+    description: `${fix.value === null ? `Removes the '${fix.flag}' database flag` : `Sets the '${fix.flag}' database flag to ${fix.value}`}, keeping the other flags (some flags restart the instance).`,
+    done: fix.value === null ? `Removed '${fix.flag}'` : `Set '${fix.flag}' to ${fix.value}`,
+    settings: async (ctx, instance) => {
+      const current = await ctx.client.json({ url: sqlInstanceUrl(ctx, instance), audience: GCP_SCOPE, op: "sqladmin.instances.get" }, SqlFlags)
+      const others = (current.settings?.databaseFlags ?? []).filter((f) => f.name !== fix.flag)
+      return { databaseFlags: fix.value === null ? others : [...others, { name: fix.flag, value: fix.value }] }
+    },
+  })
 
 const computeBase = (ctx: GcpFixContext) => `${ctx.endpoints.compute}/compute/v1/projects/${ctx.projectId}`
 
@@ -230,4 +260,5 @@ export const gcpFixers: ReadonlyArray<GcpFixer> = [
     settings: { ipConfiguration: { sslMode: "ENCRYPTED_ONLY", requireSsl: true } },
     done: "Required encrypted connections",
   }),
+  ...sqlFlagFixes.map(sqlFlag),
 ]

@@ -29,27 +29,32 @@ interface FlagRule {
   readonly want: string
   readonly ok: (value: string | undefined) => boolean
   readonly severity?: "high" | "medium" | "low"
+  /** The value the fixer sets (null: it removes the flag). */
+  readonly fixTo: string | null
 }
 
 const flagRules: ReadonlyArray<FlagRule> = [
-  { id: "cloudsql_mysql_skip_show_database_on", cis: "6.1.2", engine: "MYSQL", flag: "skip_show_database", want: "on", ok: equalsIgnoreCase("on") },
-  { id: "cloudsql_mysql_local_infile_off", cis: "6.1.3", engine: "MYSQL", flag: "local_infile", want: "off", ok: equalsIgnoreCase("off") },
-  { id: "cloudsql_postgres_log_error_verbosity", cis: "6.2.1", engine: "POSTGRES", flag: "log_error_verbosity", want: "default or terse", ok: (v) => v === undefined || ["default", "terse"].includes(v.toLowerCase()), severity: "low" },
-  { id: "cloudsql_postgres_log_connections_on", cis: "6.2.2", engine: "POSTGRES", flag: "log_connections", want: "on", ok: equalsIgnoreCase("on") },
-  { id: "cloudsql_postgres_log_disconnections_on", cis: "6.2.3", engine: "POSTGRES", flag: "log_disconnections", want: "on", ok: equalsIgnoreCase("on") },
-  { id: "cloudsql_postgres_log_statement_ddl", cis: "6.2.4", engine: "POSTGRES", flag: "log_statement", want: "ddl", ok: equalsIgnoreCase("ddl"), severity: "low" },
-  { id: "cloudsql_postgres_log_min_messages", cis: "6.2.5", engine: "POSTGRES", flag: "log_min_messages", want: "warning or stricter", ok: pgAtLeast("warning"), severity: "low" },
-  { id: "cloudsql_postgres_log_min_error_statement", cis: "6.2.6", engine: "POSTGRES", flag: "log_min_error_statement", want: "error or stricter", ok: pgAtLeast("error"), severity: "low" },
-  { id: "cloudsql_postgres_log_min_duration_statement_disabled", cis: "6.2.7", engine: "POSTGRES", flag: "log_min_duration_statement", want: "-1", ok: unsetOr("-1"), severity: "low" },
-  { id: "cloudsql_postgres_pgaudit_on", cis: "6.2.8", engine: "POSTGRES", flag: "cloudsql.enable_pgaudit", want: "on", ok: equalsIgnoreCase("on") },
-  { id: "cloudsql_sqlserver_external_scripts_off", cis: "6.3.1", engine: "SQLSERVER", flag: "external scripts enabled", want: "off", ok: unsetOr("off") },
-  { id: "cloudsql_sqlserver_cross_db_ownership_chaining_off", cis: "6.3.2", engine: "SQLSERVER", flag: "cross db ownership chaining", want: "off", ok: unsetOr("off") },
-  { id: "cloudsql_sqlserver_user_connections_unlimited", cis: "6.3.3", engine: "SQLSERVER", flag: "user connections", want: "0 (non-limiting)", ok: unsetOr("0"), severity: "low" },
-  { id: "cloudsql_sqlserver_user_options_unset", cis: "6.3.4", engine: "SQLSERVER", flag: "user options", want: "not set", ok: (v) => v === undefined, severity: "low" },
-  { id: "cloudsql_sqlserver_remote_access_off", cis: "6.3.5", engine: "SQLSERVER", flag: "remote access", want: "off", ok: equalsIgnoreCase("off") },
-  { id: "cloudsql_sqlserver_trace_flag_3625_on", cis: "6.3.6", engine: "SQLSERVER", flag: "3625", want: "on", ok: equalsIgnoreCase("on"), severity: "low" },
-  { id: "cloudsql_sqlserver_contained_db_auth_off", cis: "6.3.7", engine: "SQLSERVER", flag: "contained database authentication", want: "off", ok: unsetOr("off") },
+  { id: "cloudsql_mysql_skip_show_database_on", cis: "6.1.2", engine: "MYSQL", flag: "skip_show_database", want: "on", ok: equalsIgnoreCase("on"), fixTo: "on" },
+  { id: "cloudsql_mysql_local_infile_off", cis: "6.1.3", engine: "MYSQL", flag: "local_infile", want: "off", ok: equalsIgnoreCase("off"), fixTo: "off" },
+  { id: "cloudsql_postgres_log_error_verbosity", cis: "6.2.1", engine: "POSTGRES", flag: "log_error_verbosity", want: "default or terse", ok: (v) => v === undefined || ["default", "terse"].includes(v.toLowerCase()), severity: "low", fixTo: "default" },
+  { id: "cloudsql_postgres_log_connections_on", cis: "6.2.2", engine: "POSTGRES", flag: "log_connections", want: "on", ok: equalsIgnoreCase("on"), fixTo: "on" },
+  { id: "cloudsql_postgres_log_disconnections_on", cis: "6.2.3", engine: "POSTGRES", flag: "log_disconnections", want: "on", ok: equalsIgnoreCase("on"), fixTo: "on" },
+  { id: "cloudsql_postgres_log_statement_ddl", cis: "6.2.4", engine: "POSTGRES", flag: "log_statement", want: "ddl", ok: equalsIgnoreCase("ddl"), severity: "low", fixTo: "ddl" },
+  { id: "cloudsql_postgres_log_min_messages", cis: "6.2.5", engine: "POSTGRES", flag: "log_min_messages", want: "warning or stricter", ok: pgAtLeast("warning"), severity: "low", fixTo: "warning" },
+  { id: "cloudsql_postgres_log_min_error_statement", cis: "6.2.6", engine: "POSTGRES", flag: "log_min_error_statement", want: "error or stricter", ok: pgAtLeast("error"), severity: "low", fixTo: "error" },
+  { id: "cloudsql_postgres_log_min_duration_statement_disabled", cis: "6.2.7", engine: "POSTGRES", flag: "log_min_duration_statement", want: "-1", ok: unsetOr("-1"), severity: "low", fixTo: "-1" },
+  { id: "cloudsql_postgres_pgaudit_on", cis: "6.2.8", engine: "POSTGRES", flag: "cloudsql.enable_pgaudit", want: "on", ok: equalsIgnoreCase("on"), fixTo: "on" },
+  { id: "cloudsql_sqlserver_external_scripts_off", cis: "6.3.1", engine: "SQLSERVER", flag: "external scripts enabled", want: "off", ok: unsetOr("off"), fixTo: "off" },
+  { id: "cloudsql_sqlserver_cross_db_ownership_chaining_off", cis: "6.3.2", engine: "SQLSERVER", flag: "cross db ownership chaining", want: "off", ok: unsetOr("off"), fixTo: "off" },
+  { id: "cloudsql_sqlserver_user_connections_unlimited", cis: "6.3.3", engine: "SQLSERVER", flag: "user connections", want: "0 (non-limiting)", ok: unsetOr("0"), severity: "low", fixTo: "0" },
+  { id: "cloudsql_sqlserver_user_options_unset", cis: "6.3.4", engine: "SQLSERVER", flag: "user options", want: "not set", ok: (v) => v === undefined, severity: "low", fixTo: null },
+  { id: "cloudsql_sqlserver_remote_access_off", cis: "6.3.5", engine: "SQLSERVER", flag: "remote access", want: "off", ok: equalsIgnoreCase("off"), fixTo: "off" },
+  { id: "cloudsql_sqlserver_trace_flag_3625_on", cis: "6.3.6", engine: "SQLSERVER", flag: "3625", want: "on", ok: equalsIgnoreCase("on"), severity: "low", fixTo: "on" },
+  { id: "cloudsql_sqlserver_contained_db_auth_off", cis: "6.3.7", engine: "SQLSERVER", flag: "contained database authentication", want: "off", ok: unsetOr("off"), fixTo: "off" },
 ]
+
+/** What the database-flag fixers set: check id, flag name, value (null: remove the flag). */
+export const sqlFlagFixes: ReadonlyArray<{ readonly checkId: string; readonly flag: string; readonly value: string | null }> = flagRules.map((r) => ({ checkId: r.id, flag: r.flag, value: r.fixTo }))
 
 const engineName: Record<Engine, string> = { MYSQL: "MySQL", POSTGRES: "PostgreSQL", SQLSERVER: "SQL Server" }
 

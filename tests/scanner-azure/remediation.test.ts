@@ -21,51 +21,32 @@ const PG = id("data", "Microsoft.DBforPostgreSQL/flexibleServers", "bad-pg")
 const MYSQL = id("data", "Microsoft.DBforMySQL/flexibleServers", "bad-mysql")
 const COSMOS = id("data", "Microsoft.DocumentDB/databaseAccounts", "bad-cosmos")
 
-const targets: Record<string, { service: string; resource: string }> = {
-  storage_secure_transfer_required: { service: "storage", resource: STORAGE },
-  storage_minimum_tls_12: { service: "storage", resource: STORAGE },
-  storage_blob_anonymous_access_disabled: { service: "storage", resource: STORAGE },
-  storage_cross_tenant_replication_disabled: { service: "storage", resource: STORAGE },
-  storage_default_to_entra_authorization: { service: "storage", resource: STORAGE },
-  storage_trusted_azure_services: { service: "storage", resource: STORAGE },
-  storage_blob_soft_delete: { service: "storage", resource: STORAGE },
-  storage_container_soft_delete: { service: "storage", resource: STORAGE },
-  storage_blob_versioning: { service: "storage", resource: STORAGE },
-  storage_file_share_soft_delete: { service: "storage", resource: STORAGE },
-  sql_database_tde_enabled: { service: "sql", resource: `${id("data", "Microsoft.Sql/servers", "bad-sql")}/databases/baddb` },
-  app_https_only: { service: "appservice", resource: APP },
-  app_managed_identity: { service: "appservice", resource: APP },
-  app_ftps_only: { service: "appservice", resource: APP },
-  app_min_tls_12: { service: "appservice", resource: APP },
-  app_http2_enabled: { service: "appservice", resource: APP },
-  app_remote_debugging_off: { service: "appservice", resource: APP },
-  app_ftp_deployment_disabled: { service: "appservice", resource: APP },
-  app_scm_min_tls_12: { service: "appservice", resource: APP },
-  app_client_certificates_on: { service: "appservice", resource: APP },
-  storage_shared_key_access_disabled: { service: "storage", resource: STORAGE },
-  storage_public_network_access_disabled: { service: "storage", resource: STORAGE },
-  sql_minimal_tls_12: { service: "sql", resource: id("data", "Microsoft.Sql/servers", "bad-sql") },
-  sql_public_network_access_disabled: { service: "sql", resource: id("data", "Microsoft.Sql/servers", "bad-sql") },
-  cosmosdb_account_minimum_tls_version: { service: "cosmosdb", resource: COSMOS },
-  cosmosdb_account_public_network_access_disabled: { service: "cosmosdb", resource: COSMOS },
-  cosmosdb_account_use_aad_and_rbac: { service: "cosmosdb", resource: COSMOS },
-  cosmosdb_account_automatic_failover_enabled: { service: "cosmosdb", resource: COSMOS },
-  postgresql_flexible_server_public_network_access_disabled: { service: "postgresql", resource: PG },
-  mysql_flexible_server_public_network_access_disabled: { service: "mysql", resource: MYSQL },
-  keyvault_public_network_access_disabled: { service: "keyvault", resource: id("security", "Microsoft.KeyVault/vaults", "bad-kv-rbac") },
-  postgresql_require_secure_transport: { service: "postgresql", resource: PG },
-  postgresql_log_checkpoints: { service: "postgresql", resource: PG },
-  postgresql_connection_throttling: { service: "postgresql", resource: PG },
-  postgresql_log_retention_days: { service: "postgresql", resource: PG },
-  postgresql_log_connections: { service: "postgresql", resource: PG },
-  postgresql_log_disconnections: { service: "postgresql", resource: PG },
-  mysql_require_secure_transport: { service: "mysql", resource: MYSQL },
-  mysql_tls_version_12: { service: "mysql", resource: MYSQL },
-  mysql_audit_log_enabled: { service: "mysql", resource: MYSQL },
-  mysql_audit_log_connection_events: { service: "mysql", resource: MYSQL },
-  keyvault_rbac_enabled: { service: "keyvault", resource: id("security", "Microsoft.KeyVault/vaults", "bad-kv-policy") },
-  storage_default_network_access_deny: { service: "storage", resource: STORAGE },
-}
+/** The checks each insecure resource is fixed for: [service, resource, check ids]. */
+const groups: ReadonlyArray<readonly [string, string, ReadonlyArray<string>]> = [
+  ["storage", STORAGE, [
+    "storage_secure_transfer_required", "storage_minimum_tls_12", "storage_blob_anonymous_access_disabled", "storage_cross_tenant_replication_disabled",
+    "storage_default_to_entra_authorization", "storage_trusted_azure_services", "storage_blob_soft_delete", "storage_container_soft_delete",
+    "storage_blob_versioning", "storage_file_share_soft_delete", "storage_shared_key_access_disabled", "storage_public_network_access_disabled",
+    "storage_default_network_access_deny",
+  ]],
+  ["sql", `${id("data", "Microsoft.Sql/servers", "bad-sql")}/databases/baddb`, ["sql_database_tde_enabled"]],
+  ["sql", id("data", "Microsoft.Sql/servers", "bad-sql"), ["sql_minimal_tls_12", "sql_public_network_access_disabled"]],
+  ["appservice", APP, [
+    "app_https_only", "app_managed_identity", "app_ftps_only", "app_min_tls_12", "app_http2_enabled", "app_remote_debugging_off",
+    "app_ftp_deployment_disabled", "app_scm_min_tls_12", "app_client_certificates_on",
+  ]],
+  ["cosmosdb", COSMOS, ["cosmosdb_account_minimum_tls_version", "cosmosdb_account_public_network_access_disabled", "cosmosdb_account_use_aad_and_rbac", "cosmosdb_account_automatic_failover_enabled"]],
+  ["postgresql", PG, [
+    "postgresql_flexible_server_public_network_access_disabled", "postgresql_require_secure_transport", "postgresql_log_checkpoints",
+    "postgresql_connection_throttling", "postgresql_log_retention_days", "postgresql_log_connections", "postgresql_log_disconnections",
+  ]],
+  ["mysql", MYSQL, ["mysql_flexible_server_public_network_access_disabled", "mysql_require_secure_transport", "mysql_tls_version_12", "mysql_audit_log_enabled", "mysql_audit_log_connection_events"]],
+  ["keyvault", id("security", "Microsoft.KeyVault/vaults", "bad-kv-rbac"), ["keyvault_public_network_access_disabled"]],
+  ["keyvault", id("security", "Microsoft.KeyVault/vaults", "bad-kv-policy"), ["keyvault_rbac_enabled"]],
+]
+const targets: Record<string, { service: string; resource: string }> = Object.fromEntries(
+  groups.flatMap(([service, resource, checks]) => checks.map((checkId) => [checkId, { service, resource }])),
+)
 
 beforeAll(async () => {
   fx = await startAzureFixture([insecureTenant()], [insecureSubscription()])

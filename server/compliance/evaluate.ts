@@ -9,14 +9,15 @@ import {
   type RequirementResult,
   type StatusCounts,
 } from "../../src/contracts/compliance.ts"
-import type { FindingStatus, Severity } from "../../src/contracts/findings.ts"
+import type { FindingOutcome as Outcome, Severity } from "../../src/contracts/findings.ts"
 import type { CatalogueFramework } from "./catalogue.ts"
 
 /** One finding of the scan, as compliance reads it. */
 export interface FindingOutcome {
   readonly finding_id: number
   readonly check_id: string
-  readonly status: FindingStatus
+  /** As stored: pass, fail, remediated or not_evaluated (server/db/migrations/0010_not_evaluated.ts). */
+  readonly status: Outcome
   readonly severity: Severity
   readonly service_name: string
   readonly resources_checked: number

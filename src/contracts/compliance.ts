@@ -6,7 +6,7 @@
  *
  * Status of a requirement in a scan (`requirementStatus`, the one rule the server, the CSV, the PDF and the SPA share):
  *   manual          — no check maps to it: a person must assess it;
- *   not_applicable  — its checks did not run in the scan, or evaluated no resource;
+ *   not_applicable  — its checks did not run in the scan, could not decide (not evaluated), or evaluated no resource;
  *   failed          — one of its checks has a failing finding (unremediated failing resources);
  *   passed          — otherwise.
  * Score: passed / (passed + failed), as a whole percentage; null when nothing was decided.
@@ -17,7 +17,7 @@
  */
 import { Schema } from "effect"
 import { Count, NullableTimestamp, Pagination, Timestamp, withData } from "./common.ts"
-import { FindingStatus, Severity } from "./findings.ts"
+import { FindingOutcome as FindingOutcomeSchema, Severity, type FindingOutcome } from "./findings.ts"
 import { AccountId, FindingId, ScanId } from "./ids.ts"
 
 const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
@@ -159,7 +159,8 @@ export const RequirementCheck = Schema.Struct({
   severity: Severity,
   /** The scan's finding of this check; null when the check did not run in the scan. */
   finding_id: Schema.NullOr(FindingId),
-  status: Schema.NullOr(FindingStatus),
+  /** The check's finding outcome in the scan (not_evaluated: it could not decide); null when it did not run. */
+  status: Schema.NullOr(FindingOutcomeSchema),
   service_name: Schema.NullOr(Schema.String),
   resources_checked: Count,
   resources_failing: Count,
@@ -272,7 +273,8 @@ export const reportFileName = (scanId: number): string => `scan-${scanId}-compli
 
 /** What `requirementStatus` needs to know about one mapped check's finding in the scan. */
 export interface CheckOutcome {
-  readonly status: FindingStatus
+  /** The finding's outcome: a not-evaluated check decides nothing (never a pass, never a fail). */
+  readonly status: FindingOutcome
   readonly resources_checked: number
   /** Every open failing resource of the finding is muted. */
   readonly muted: boolean
@@ -281,7 +283,8 @@ export interface CheckOutcome {
 export const requirementStatus = (mappedChecks: number, outcomes: ReadonlyArray<CheckOutcome>): RequirementStatus => {
   if (mappedChecks === 0) return "manual"
   if (outcomes.some((o) => o.status === "fail" && !o.muted)) return "failed"
-  if (outcomes.length === 0 || outcomes.every((o) => o.resources_checked === 0)) return "not_applicable"
+  const decided = outcomes.filter((o) => o.status !== "not_evaluated")
+  if (decided.length === 0 || decided.every((o) => o.resources_checked === 0)) return "not_applicable"
   return "passed"
 }
 

@@ -11,7 +11,7 @@ export const complianceDoc = (): string => {
     "A requirement is decided by the checks listed next to it (from the check catalogues' own references) or is manual.",
     "\"Benchmark\" is the benchmark's own assessment class (Automated / Manual); a benchmark-manual requirement that a",
     "check can still decide is evaluated automatically. In a scan: failed when a check has an open, unmuted failing",
-    "resource; not applicable when its checks did not run or evaluated nothing; manual without checks; passed otherwise.",
+    "resource; not applicable when its checks did not run, could not decide (not evaluated) or evaluated nothing; manual without checks; passed otherwise.",
     "",
     "| Framework | Version | Requirements | Decided by checks | Manual |",
     "|---|---|---|---|---|",

@@ -24,6 +24,7 @@ import {
   MuteRulePayload,
   MuteRuleResponse,
   MuteRulesQuery,
+  PostureOverviewResponse,
   ScanSchedulePayload,
   ScanScheduleResponse,
 } from "./posture.ts"
@@ -626,6 +627,10 @@ export class PostureGroup extends HttpApiGroup.make("posture")
       payload: ScanSchedulePayload,
       success: ScanScheduleResponse,
       error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("overview", "/api/posture/overview", {
+      success: PostureOverviewResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
     }),
     HttpApiEndpoint.get("getDigest", "/api/user/scan-digest", {
       success: DigestPreferenceResponse,

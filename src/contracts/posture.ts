@@ -35,6 +35,7 @@ export const PostureMessages = {
   scheduleEmptyScope: "Choose at least one region and one service, or all of them",
   schedulePermissionDenied: "Permission denied: Cannot launch scans",
   digestSaved: "Email preference saved",
+  loadOverviewFailed: "Failed to load the security posture. Please try again.",
 } as const
 
 // ---------------------------------------------------------------------------------------------------
@@ -169,3 +170,57 @@ export const DigestPreference = Schema.Struct({ scan_digest: Schema.Boolean })
 export type DigestPreference = typeof DigestPreference.Type
 export const DigestPreferenceResponse = withData(DigestPreference)
 export type DigestPreferenceResponse = typeof DigestPreferenceResponse.Type
+
+// ---------------------------------------------------------------------------------------------------
+// Overview and trends (the dashboard's posture section)
+
+/** Accounts whose latest completed scan is older than this (or that were never scanned) are listed as stale. */
+export const STALE_AFTER_DAYS = 7
+/** Completed scans per account in the trend. */
+export const TREND_SCANS = 10
+
+export const SeverityCounts = Schema.Struct({ critical: Schema.Int, high: Schema.Int, medium: Schema.Int, low: Schema.Int })
+export type SeverityCounts = typeof SeverityCounts.Type
+
+/** One completed scan in an account's trend: failing resources (not muted, not remediated) by severity, new and fixed. */
+export const TrendPoint = Schema.Struct({
+  scan_id: ScanId,
+  scan_start: Timestamp,
+  failing: SeverityCounts,
+  new_failing: Schema.Int,
+  fixed: Schema.Int,
+  muted_findings: Schema.Int,
+})
+export type TrendPoint = typeof TrendPoint.Type
+
+export const AccountTrend = Schema.Struct({
+  account_id: AccountId,
+  account_name: Schema.String,
+  cloud_provider_name: Schema.String,
+  last_scan_at: NullableTimestamp,
+  /** Not scanned (completed) in the last STALE_AFTER_DAYS days. */
+  stale: Schema.Boolean,
+  /** The last TREND_SCANS completed scans, oldest first. */
+  scans: Schema.Array(TrendPoint),
+})
+export type AccountTrend = typeof AccountTrend.Type
+
+/** A check failing in the latest completed scan of one or more accounts (muted findings left out). */
+export const TopFailingCheck = Schema.Struct({
+  check_id: Schema.String,
+  title: Schema.String,
+  severity: Schema.String,
+  resources: Schema.Int,
+  accounts: Schema.Int,
+})
+export type TopFailingCheck = typeof TopFailingCheck.Type
+
+export const PostureOverview = Schema.Struct({
+  accounts: Schema.Array(AccountTrend),
+  top_failing_checks: Schema.Array(TopFailingCheck),
+  stale_after_days: Schema.Int,
+})
+export type PostureOverview = typeof PostureOverview.Type
+
+export const PostureOverviewResponse = withData(PostureOverview)
+export type PostureOverviewResponse = typeof PostureOverviewResponse.Type

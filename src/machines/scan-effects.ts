@@ -37,6 +37,7 @@ import type {
   MuteRule,
   MuteRulePayload,
   MuteRuleResponse,
+  PostureOverview,
   ScanSchedule,
   ScanSchedulePayload,
 } from "../contracts/posture.ts"
@@ -117,6 +118,8 @@ export interface ScanEffects {
   readonly getSchedule: EffectCall<{ readonly id: AccountId }, ScanSchedule>
   /** PUT /api/accounts/{id}/schedule: the schedule as saved, and the server's message. */
   readonly putSchedule: EffectCall<{ readonly id: AccountId; readonly schedule: ScanSchedulePayload }, { readonly message: string; readonly schedule: ScanSchedule }>
+  /** GET /api/posture/overview: the dashboard's posture section. */
+  readonly loadPostureOverview: EffectCall<void, PostureOverview>
   /** GET /api/user/scan-digest. */
   readonly getDigest: EffectCall<void, DigestPreference>
   /** PUT /api/user/scan-digest. */

@@ -53,6 +53,7 @@ import {
   MuteRuleDeleteResponse,
   MuteRuleListResponse,
   MuteRuleResponse,
+  PostureOverviewResponse,
   ScanScheduleResponse,
   type DigestPreference,
   type MuteRulePayload,
@@ -90,6 +91,7 @@ export const SCANNING_ENDPOINTS = {
   schedule: endpoint({ method: "GET", path: "/api/accounts/:id/schedule", response: ScanScheduleResponse }),
   putSchedule: endpoint({ method: "PUT", path: "/api/accounts/:id/schedule", response: ScanScheduleResponse }),
   digest: endpoint({ method: "GET", path: "/api/user/scan-digest", response: DigestPreferenceResponse }),
+  postureOverview: endpoint({ method: "GET", path: "/api/posture/overview", response: PostureOverviewResponse }),
   putDigest: endpoint({ method: "PUT", path: "/api/user/scan-digest", response: DigestPreferenceResponse }),
 } satisfies Record<string, Endpoint<unknown>>
 
@@ -119,6 +121,7 @@ export interface ScanApi {
   readonly schedule: (params: { readonly id: AccountId }, signal?: AbortSignal) => Promise<Response<"schedule">>
   readonly putSchedule: (params: { readonly id: AccountId; readonly schedule: ScanSchedulePayload }, signal?: AbortSignal) => Promise<Response<"putSchedule">>
   readonly digest: (signal?: AbortSignal) => Promise<Response<"digest">>
+  readonly postureOverview: (signal?: AbortSignal) => Promise<Response<"postureOverview">>
   readonly putDigest: (payload: DigestPreference, signal?: AbortSignal) => Promise<Response<"putDigest">>
 }
 
@@ -156,6 +159,7 @@ export const createScanApi = (client: ApiClient): ScanApi => {
     schedule: ({ id }, signal) => client.request(at("schedule", { id }), signalOpt(signal)),
     putSchedule: ({ id, schedule }, signal) => client.request(at("putSchedule", { id }), { body: schedule, ...signalOpt(signal) }),
     digest: (signal) => client.request(E.digest, signalOpt(signal)),
+    postureOverview: (signal) => client.request(E.postureOverview, signalOpt(signal)),
     putDigest: (payload, signal) => client.request(E.putDigest, { body: payload, ...signalOpt(signal) }),
   }
 }
@@ -296,6 +300,7 @@ export const scanEffectsFrom = (services: ScanServices, api: ScanApi = createSca
     getSchedule: (params, signal) => api.schedule(params, signal).then((r) => r.data),
     putSchedule: (params, signal) => api.putSchedule(params, signal).then((r) => ({ message: r.message ?? "", schedule: r.data })),
     getDigest: (_: void, signal) => api.digest(signal).then((r) => r.data),
+    loadPostureOverview: (_: void, signal) => api.postureOverview(signal).then((r) => r.data),
     putDigest: (payload, signal) => api.putDigest(payload, signal).then((r) => ({ message: r.message ?? "", preference: r.data })),
   }
 }

@@ -88,6 +88,7 @@ const EXTRA_CALLS = [
   "DELETE /api/mute-rules/{id}",
   "GET /api/accounts/{id}/schedule",
   "PUT /api/accounts/{id}/schedule",
+  "GET /api/posture/overview",
   "GET /api/user/scan-digest",
   "PUT /api/user/scan-digest",
 ] as const

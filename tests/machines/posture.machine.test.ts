@@ -7,9 +7,10 @@ import { createActor, SimulatedClock } from "xstate"
 import type { DetailRow, Finding, FindingDetailQuery, RemediateResponse } from "../../src/contracts/findings.ts"
 import type { AccountId, FindingId } from "../../src/contracts/ids.ts"
 import type { OkMessage } from "../../src/contracts/common.ts"
-import { PostureMessages, type DigestPreference, type MuteRule, type MuteRulePayload, type MuteRuleResponse, type ScanSchedule, type ScanSchedulePayload } from "../../src/contracts/posture.ts"
+import { PostureMessages, type DigestPreference, type MuteRule, type PostureOverview, type MuteRulePayload, type MuteRuleResponse, type ScanSchedule, type ScanSchedulePayload } from "../../src/contracts/posture.ts"
 import { accountPostureMachine, type AccountPostureInput } from "../../src/machines/account-posture.machine.ts"
 import { digestPreferenceMachine } from "../../src/machines/digest-preference.machine.ts"
+import { postureOverviewMachine } from "../../src/machines/posture-overview.machine.ts"
 import { findingDetailMachine } from "../../src/machines/finding-detail.machine.ts"
 import { muteRuleMachine, mutePayload, validateMuteForm, type MuteRuleInput } from "../../src/machines/mute-rule.machine.ts"
 import { remediationMachine } from "../../src/machines/remediation.machine.ts"
@@ -316,6 +317,47 @@ describe("digest-preference machine", () => {
       await putDigest.resolve({ message: "Email preference saved", preference: { scan_digest: true } })
       expect(actor.getSnapshot().context.enabled).toBe(true)
       expect(env.toasts.at(-1)).toEqual({ kind: "success", message: "Email preference saved" })
+    } finally {
+      actor.stop()
+    }
+  })
+})
+
+describe("posture-overview machine", () => {
+  it("drives every (state, event) edge", async () => {
+    const provided = postureOverviewMachine.provide({ actors: { loadOverview: never() } })
+    const overview = { accounts: [], top_failing_checks: [], stale_after_days: 7 }
+    const coverage = await coverTransitions(provided, {
+      events: [
+        { type: "xstate.done.actor.loadOverview", output: overview },
+        { type: "xstate.error.actor.loadOverview", error: httpFailure("generic", 500) },
+        { type: "overview.retryRequested" },
+        { type: "overview.refreshRequested" },
+        { type: "xstate.done.actor.reloadOverview", output: overview },
+        { type: "xstate.error.actor.reloadOverview", error: httpFailure("generic", 500) },
+      ],
+    })
+    console.info(formatCoverage("postureOverview", coverage))
+    expect(coverage.missing).toEqual([])
+    expect(coverage.driven).toBe(coverage.total)
+  })
+
+  it("keeps what it shows when a refresh fails, and toasts", async () => {
+    const load = controlled<void, PostureOverview>()
+    const env = environment()
+    const actor = createActor(postureOverviewMachine.provide({ actors: { loadOverview: load.logic }, actions: { notify: env.notify } })).start()
+    try {
+      const failure = httpFailure("generic", 500)
+      await load.reject(failure)
+      expect(actor.getSnapshot().context.error).toBe(failure.message)
+      actor.send({ type: "overview.retryRequested" })
+      const shown = { accounts: [], top_failing_checks: [], stale_after_days: 7 }
+      await load.resolve(shown)
+      actor.send({ type: "overview.refreshRequested" })
+      await load.reject(httpFailure("generic", 500))
+      expect(actor.getSnapshot().value).toBe("ready")
+      expect(actor.getSnapshot().context.overview).toEqual(shown)
+      expect(env.toasts).toEqual([{ kind: "error", message: failure.message }])
     } finally {
       actor.stop()
     }

@@ -217,3 +217,29 @@ describe("digest email", () => {
     void Effect
   }, 120_000)
 })
+
+describe("overview and trends", () => {
+  it("answers each account's trend of completed scans, stale accounts and the top failing checks", async () => {
+    const other = (await env.sql((q) => q<{ id: number }>`
+      INSERT INTO accounts (workspace_id, cloud_provider_id, account_name, cloud_account_id, auth_method, credentials_sealed)
+      VALUES (${owner.workspaceId}, 1, 'Never scanned', '999999999999', 'access_key', 'v1.x') RETURNING id`))[0]!
+    const res = await env.call(owner, "GET", "/api/posture/overview")
+    expect(res.status, res.text).toBe(200)
+    const data = res.body.data
+    const scanned = data.accounts.find((a: any) => a.account_id === accountId)
+    const never = data.accounts.find((a: any) => a.account_id === other.id)
+    expect(never).toMatchObject({ stale: true, last_scan_at: null, scans: [] })
+    expect(scanned.stale).toBe(false)
+    const scans = (await env.sql((q) => q<{ id: number }>`
+      SELECT id FROM scans WHERE account_id = ${accountId} AND status = 'completed' ORDER BY scan_start`)).map((s) => s.id)
+    expect(scanned.scans.map((s: any) => s.scan_id)).toEqual(scans.slice(-10))
+    const last = scanned.scans.at(-1)
+    const expected = await env.sql((q) => q<{ severity: string; n: number }>`
+      SELECT severity, sum(greatest(0, resources_failing - resources_muted - resources_remediated))::int AS n
+      FROM findings WHERE scan_id = ${last.scan_id} AND status = 'fail' GROUP BY severity`)
+    for (const e of expected) expect(last.failing[e.severity]).toBe(e.n)
+    expect(data.top_failing_checks.length).toBeGreaterThan(0)
+    expect(data.top_failing_checks[0]).toMatchObject({ accounts: 1 })
+    expect(data.stale_after_days).toBe(7)
+  })
+})

@@ -71,3 +71,30 @@ describe("scan digest card", () => {
     expect((screen.getByRole("checkbox", { name: /Email me a digest/ }) as HTMLInputElement).checked).toBe(true)
   })
 })
+
+describe("dashboard posture section", () => {
+  it("charts each account's trend, lists new / fixed per scan, the stale accounts and the top failing checks", async () => {
+    const world = defaultWorld()
+    const point = (id: number, critical: number, high: number, fresh: number, fixed: number) => ({
+      scan_id: id as never, scan_start: `2025-03-0${id - 10}T10:00:00.000Z`, failing: { critical, high, medium: 1, low: 0 }, new_failing: fresh, fixed, muted_findings: 0,
+    })
+    world.overview = {
+      accounts: [
+        { account_id: 1 as never, account_name: "Production", cloud_provider_name: "AWS", last_scan_at: "2025-03-02T10:00:00.000Z", stale: false, scans: [point(11, 2, 3, 0, 0), point(12, 1, 4, 2, 2)] },
+        { account_id: 2 as never, account_name: "Staging", cloud_provider_name: "AWS", last_scan_at: null, stale: true, scans: [] },
+      ],
+      top_failing_checks: [{ check_id: "s3.public_access", title: "S3 bucket allows public access", severity: "critical", resources: 3, accounts: 1 }],
+      stale_after_days: 7,
+    }
+    const { DashboardScreen } = await import("../../src/views/dashboard/dashboard-screen.tsx")
+    const { called } = await renderScan("/dashboard", { pattern: "/dashboard", screen: <DashboardScreen />, world })
+    expect(called("loadPostureOverview")).toHaveLength(1)
+    const section = screen.getByRole("region", { name: "Security posture" })
+    expect(within(section).getByRole("img", { name: "Failing resources of Production over its last 2 scans: scan #11 6, scan #12 6" })).toBeTruthy()
+    expect(within(section).getByText("+2")).toBeTruthy()
+    expect(within(section).getByText("−2")).toBeTruthy()
+    expect(within(section).getByText("Not scanned in the last 7 days")).toBeTruthy()
+    expect(within(section).getByText("(never scanned)", { exact: false })).toBeTruthy()
+    expect(within(section).getByText("S3 bucket allows public access")).toBeTruthy()
+  })
+})

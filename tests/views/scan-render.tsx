@@ -18,7 +18,7 @@ import { ScanEffectsProvider } from "../../src/views/scanning/scan-effects-conte
 import { SessionStatusContext } from "../../src/views/session-status.tsx"
 import { flush } from "../machines/auth-fakes.ts"
 import { account, accountDetail, finding, muteRule, providers, scan, schedule } from "../machines/scan-fakes.ts"
-import type { MuteRule, ScanSchedule } from "../../src/contracts/posture.ts"
+import type { MuteRule, PostureOverview, ScanSchedule } from "../../src/contracts/posture.ts"
 
 export interface ScanWorld {
   providers: ReadonlyArray<CloudProvider>
@@ -30,6 +30,7 @@ export interface ScanWorld {
   muteRules: MuteRule[]
   schedule: ScanSchedule
   digest: boolean
+  overview: PostureOverview
 }
 
 export const defaultWorld = (): ScanWorld => ({
@@ -46,6 +47,7 @@ export const defaultWorld = (): ScanWorld => ({
   muteRules: [],
   schedule: schedule(),
   digest: false,
+  overview: { accounts: [], top_failing_checks: [], stale_after_days: 7 },
 })
 
 export interface Call {
@@ -131,6 +133,7 @@ export const fakeScanEffects = (world: ScanWorld, overrides: Partial<ScanEffects
       return { message: "Schedule saved", schedule: world.schedule }
     }),
     getDigest: log("getDigest", () => ({ scan_digest: world.digest })),
+    loadPostureOverview: log("loadPostureOverview", () => world.overview),
     putDigest: log("putDigest", (p) => {
       world.digest = p.scan_digest
       return { message: "Email preference saved", preference: { scan_digest: world.digest } }

@@ -5,6 +5,7 @@
  * wizard, launch scan, delete account). `?section=accounts` (the breadcrumb's 'Accounts') brings the accounts section
  * into view. Loaded as its own chunk.
  */
+import { PostureSection } from "./posture-section.tsx"
 import { useEffect, useRef } from "react"
 import { useActorRef, useSelector } from "@xstate/react"
 import { Button as AriaButton } from "react-aria-components"
@@ -240,6 +241,7 @@ export function DashboardScreen() {
         </h2>
         <AccountsSection dashboardRef={dashboardRef} />
       </section>
+      <PostureSection />
       <Dialogs dashboardRef={dashboardRef} />
     </div>
   )

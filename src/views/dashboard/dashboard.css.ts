@@ -1,5 +1,6 @@
 /** Styles of /dashboard: the account cards grid, the provider cards, and the add-account wizard. */
 import { style } from "@vanilla-extract/css"
+import { recipe } from "@vanilla-extract/recipes"
 import { vars } from "../ui/theme.css.ts"
 
 export const grid = style({
@@ -201,3 +202,46 @@ export const connected = style({
   textAlign: "center",
 })
 export const connectedIcon = style({ color: vars.color.success })
+
+// ---------------------------------------------------------------------------------------------------
+// Posture section (issue 13)
+
+const severityFill = {
+  critical: vars.color.severityCritical,
+  high: vars.color.severityHigh,
+  medium: vars.color.severityMedium,
+  low: vars.color.severityLow,
+} as const
+
+export const trendGrid = style({
+  display: "grid",
+  gridTemplateColumns: "repeat(auto-fill, minmax(min(100%, 320px), 1fr))",
+  gap: vars.space.lg,
+  alignItems: "start",
+})
+
+export const trendChart = style({ width: "100%", maxWidth: "320px", height: "96px", display: "block" })
+
+export const trendBar = recipe({
+  variants: { severity: Object.fromEntries(Object.entries(severityFill).map(([k, v]) => [k, { fill: v }])) as Record<keyof typeof severityFill, { fill: string }> },
+})
+
+export const legend = style({ display: "flex", flexWrap: "wrap", gap: vars.space.md, listStyle: "none", margin: 0, padding: 0, fontSize: vars.font.sizeXs, color: vars.color.textMuted })
+export const legendItem = style({ display: "inline-flex", alignItems: "center", gap: vars.space.xxs, textTransform: "capitalize" })
+export const legendSwatch = recipe({
+  base: { display: "inline-block", width: "10px", height: "10px", borderRadius: "2px" },
+  variants: { severity: Object.fromEntries(Object.entries(severityFill).map(([k, v]) => [k, { background: v }])) as Record<keyof typeof severityFill, { background: string }> },
+})
+
+export const trendTable = style({
+  width: "100%",
+  borderCollapse: "collapse",
+  fontSize: vars.font.sizeSm,
+  selectors: { "& th, & td": { textAlign: "left", padding: `${vars.space.xxs} ${vars.space.xs}` } },
+})
+
+export const staleList = style({ margin: 0, paddingLeft: vars.space.lg })
+
+export const topChecks = style({ display: "flex", flexDirection: "column", gap: vars.space.sm, margin: 0, paddingLeft: vars.space.lg })
+export const topCheck = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: vars.space.sm })
+export const topCheckTitle = style({ color: vars.color.text, fontSize: vars.font.sizeMd })

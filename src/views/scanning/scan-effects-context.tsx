@@ -65,6 +65,7 @@ export const UNWIRED_SCAN_EFFECTS: ScanEffects = {
   getSchedule: unwired,
   putSchedule: unwired,
   getDigest: unwired,
+  loadPostureOverview: unwired,
   putDigest: unwired,
 }
 

@@ -18,6 +18,7 @@ import { launchScanMachine, type LaunchOptions } from "../../machines/launch-sca
 import { remediationMachine } from "../../machines/remediation.machine.ts"
 import { muteRuleMachine } from "../../machines/mute-rule.machine.ts"
 import { accountPostureMachine } from "../../machines/account-posture.machine.ts"
+import { postureOverviewMachine } from "../../machines/posture-overview.machine.ts"
 import {
   allAccounts,
   loadAccountsOverview,
@@ -220,6 +221,15 @@ export function useAccountPostureLogic() {
         },
         actions: { notify: env.notify },
       }),
+    [env],
+  )
+}
+
+/** The dashboard's posture section (issue 13). */
+export function usePostureOverviewLogic() {
+  const env = useEnvironment()
+  return useMemo(
+    () => postureOverviewMachine.provide({ actors: { loadOverview: plainActor(env.effects.loadPostureOverview) }, actions: { notify: env.notify } }),
     [env],
   )
 }

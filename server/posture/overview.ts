@@ -1,0 +1,80 @@
+/**
+ * The dashboard's posture section (issue 13 "Overview and trends"), read from the stored counts, never from result
+ * rows: per account its last TREND_SCANS completed scans (failing resources by severity: failing minus muted minus
+ * remediated of its failed findings; new failing; fixed; muted findings) and whether it is stale (no completed scan in
+ * STALE_AFTER_DAYS days); and the checks failing in the most accounts' latest scans (muted findings left out).
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { SEVERITIES, type Severity } from "../../src/contracts/findings.ts"
+import type { AccountId, ScanId } from "../../src/contracts/ids.ts"
+import { STALE_AFTER_DAYS, TREND_SCANS, type PostureOverview, type SeverityCounts } from "../../src/contracts/posture.ts"
+import { iso, isoOrNull } from "../accounts/accounts-store.ts"
+import { providerDisplayName } from "../accounts/providers.ts"
+
+/** Top failing checks listed. */
+export const TOP_CHECKS = 10
+
+const zero = (): Record<Severity, number> => ({ critical: 0, high: 0, medium: 0, low: 0 })
+
+export const postureOverview = Effect.fn("Posture.overview")(function* (workspaceId: number) {
+  const sql = yield* SqlClient.SqlClient
+  const accounts = yield* sql<{ id: number; account_name: string; cloud_provider_id: number; last_scan_at: Date | string | null; stale: boolean }>`
+    SELECT a.id, a.account_name, a.cloud_provider_id::int AS cloud_provider_id, l.last_scan_at,
+           (l.last_scan_at IS NULL OR l.last_scan_at < now() - make_interval(days => ${STALE_AFTER_DAYS})) AS stale
+    FROM accounts a
+    LEFT JOIN LATERAL (SELECT max(s.scan_start) AS last_scan_at FROM scans s
+                       WHERE s.workspace_id = a.workspace_id AND s.account_id = a.id AND s.status = 'completed') l ON true
+    WHERE a.workspace_id = ${workspaceId}
+    ORDER BY a.account_name, a.id`
+  const scans = yield* sql<{ id: number; account_id: number; scan_start: Date | string; new_failing: number; fixed: number; muted_findings: number; rn: number }>`
+    SELECT * FROM (
+      SELECT s.id, s.account_id, s.scan_start, s.new_failing, s.fixed, s.muted_findings,
+             row_number() OVER (PARTITION BY s.account_id ORDER BY s.scan_start DESC, s.id DESC)::int AS rn
+      FROM scans s WHERE s.workspace_id = ${workspaceId} AND s.status = 'completed'
+    ) x WHERE x.rn <= ${TREND_SCANS}
+    ORDER BY x.account_id, x.scan_start, x.id`
+  const ids = scans.map((s) => s.id)
+  const failing = ids.length === 0 ? [] : yield* sql<{ scan_id: number; severity: Severity; n: number }>`
+    SELECT f.scan_id, f.severity, coalesce(sum(greatest(0, f.resources_failing - f.resources_muted - f.resources_remediated)), 0)::int AS n
+    FROM findings f
+    WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ANY(${ids}::int[]) AND f.status = 'fail'
+    GROUP BY f.scan_id, f.severity`
+  const latest = scans.filter((s) => s.rn === 1).map((s) => s.id)
+  const top = latest.length === 0 ? [] : yield* sql<{ check_id: string; title: string; severity: string; resources: number; accounts: number }>`
+    SELECT f.check_id, min(f.title) AS title, min(f.severity) AS severity,
+           coalesce(sum(greatest(0, f.resources_failing - f.resources_muted - f.resources_remediated)), 0)::int AS resources,
+           count(DISTINCT s.account_id)::int AS accounts
+    FROM findings f JOIN scans s ON s.id = f.scan_id
+    WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ANY(${latest}::int[]) AND f.status = 'fail' AND NOT f.muted
+    GROUP BY f.check_id
+    ORDER BY count(DISTINCT s.account_id) DESC,
+             min(CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END),
+             sum(f.resources_failing) DESC, f.check_id
+    LIMIT ${TOP_CHECKS}`
+  const bySeverity = new Map<number, Record<Severity, number>>()
+  for (const row of failing) {
+    const counts = bySeverity.get(row.scan_id) ?? zero()
+    if ((SEVERITIES as ReadonlyArray<string>).includes(row.severity)) counts[row.severity] = row.n
+    bySeverity.set(row.scan_id, counts)
+  }
+  return {
+    accounts: accounts.map((a) => ({
+      account_id: a.id as AccountId,
+      account_name: a.account_name,
+      cloud_provider_name: providerDisplayName(a.cloud_provider_id),
+      last_scan_at: isoOrNull(a.last_scan_at),
+      stale: a.stale,
+      scans: scans.filter((s) => s.account_id === a.id).map((s) => ({
+        scan_id: s.id as ScanId,
+        scan_start: iso(s.scan_start),
+        failing: (bySeverity.get(s.id) ?? zero()) satisfies SeverityCounts,
+        new_failing: s.new_failing,
+        fixed: s.fixed,
+        muted_findings: s.muted_findings,
+      })),
+    })),
+    top_failing_checks: top,
+    stale_after_days: STALE_AFTER_DAYS,
+  } satisfies PostureOverview
+})

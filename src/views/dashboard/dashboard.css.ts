@@ -1,5 +1,5 @@
 /** Styles of /dashboard: the account cards grid, the provider cards, and the add-account wizard. */
-import { style } from "@vanilla-extract/css"
+import { globalStyle, style } from "@vanilla-extract/css"
 import { recipe } from "@vanilla-extract/recipes"
 import { vars } from "../ui/theme.css.ts"
 
@@ -233,12 +233,8 @@ export const legendSwatch = recipe({
   variants: { severity: Object.fromEntries(Object.entries(severityFill).map(([k, v]) => [k, { background: v }])) as Record<keyof typeof severityFill, { background: string }> },
 })
 
-export const trendTable = style({
-  width: "100%",
-  borderCollapse: "collapse",
-  fontSize: vars.font.sizeSm,
-  selectors: { "& th, & td": { textAlign: "left", padding: `${vars.space.xxs} ${vars.space.xs}` } },
-})
+export const trendTable = style({ width: "100%", borderCollapse: "collapse", fontSize: vars.font.sizeSm })
+globalStyle(`${trendTable} th, ${trendTable} td`, { textAlign: "left", padding: `${vars.space.xxs} ${vars.space.xs}` })
 
 export const staleList = style({ margin: 0, paddingLeft: vars.space.lg })
 

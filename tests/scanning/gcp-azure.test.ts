@@ -225,6 +225,25 @@ describe("GCP project", () => {
     const after = await findingFor(await failingFindings(rescan.id), "storage_bucket_uniform_access")
     expect(rowFor(after, BUCKET).compliance).toBe(true)
   })
+  it("an API that is not enabled in the project: its checks are not evaluated, with the reason, and count as neither failed nor passed", async () => {
+    const project = gcpWorld.projects.get(PROJECT)!
+    project.disabledApis.add("dns")
+    try {
+      const scan = await scanAccount(accountId, GCP, "gcp")
+      expect(scan.done.status).toBe("completed")
+      const dns = scan.done.services.find((s: any) => s.service_name === "Cloud DNS")
+      const findings = (await failingFindings(scan.id)).filter((f) => f.service_id === dns.service_id)
+      expect(findings.length).toBeGreaterThan(0)
+      for (const f of findings) {
+        expect(f).toMatchObject({ status: "pass", outcome: "not_evaluated" })
+        expect(f.not_evaluated_reason).toMatch(/SERVICE_DISABLED \(the API is not enabled or not available here\)/)
+      }
+      expect(dns).toMatchObject({ failed_findings: 0, passed_findings: 0, not_evaluated_findings: findings.length })
+    } finally {
+      project.disabledApis.delete("dns")
+    }
+  })
+
   it("a key revoked after the account was added fails each service at once with the reason (no retries)", async () => {
     const saved = gcpWorld.accounts.get(scanner.email)!
     gcpWorld.accounts.delete(scanner.email)

@@ -202,6 +202,12 @@ describe("continuous posture (moto as the AWS account)", () => {
     await page.getByRole("region", { name: "Mute rules" }).getByText("Bastion SSH accepted until the VPN ships").waitFor()
     await look(page, "posture-account-rules")
 
+    // The dashboard's posture section: the account's trend over its two scans, the top failing checks.
+    await page.goto(`${baseUrl()}/dashboard`)
+    const posture = page.getByRole("region", { name: "Security posture" })
+    await posture.getByRole("img", { name: new RegExp(`^Failing resources of ${ACCOUNT_NAME} over its last 2 scans`) }).waitFor()
+    await posture.getByText("Top failing checks").waitFor()
+    await look(page, "posture-dashboard")
     await page.close()
   }, 420_000)
 })

@@ -13,6 +13,7 @@ import { AuthConfigFromApp } from "../auth/identity-layer.ts"
 import { createMuteRule, deleteMuteRule, listMuteRules, updateMuteRule } from "../posture/mute-rules.ts"
 import { getSchedule, putSchedule } from "../posture/schedules.ts"
 import { postureOverview } from "../posture/overview.ts"
+import { resourceHistory } from "../posture/resource-history.ts"
 import { LAUNCH_SCANS, READ, REMEDIATE, scoped } from "../scans/access.ts"
 import { signedIn } from "./middleware/workspace-scope.ts"
 import { sqlDefects } from "../auth/sql-errors.ts"
@@ -46,6 +47,8 @@ export const PostureHandlers = HttpApiBuilder.group(Api, "posture", (handlers) =
         (ctx) => Effect.map(putSchedule(ctx, params.id, payload), (data) => ({ ok: true, message: M.scheduleSaved, data })),
         M.schedulePermissionDenied,
       ))
+    .handle("resourceHistory", ({ request, query }) =>
+      scoped(request, READ, (ctx) => Effect.map(resourceHistory(ctx.workspaceId, query.account_id, query.uid), (data) => ({ ok: true, data }))))
     .handle("overview", ({ request }) =>
       scoped(request, READ, (ctx) => Effect.map(postureOverview(ctx.workspaceId), (data) => ({ ok: true, data }))))
     .handle("getDigest", ({ request }) =>

@@ -62,7 +62,7 @@ export interface SplitRow {
 
 /** A stored detail row (contract shape) split into the `results` columns. */
 export const splitStoredRow = (row: StoredRow): SplitRow => {
-  const { resource_id, region, compliance, remediate, result_seq: _seq, delta: _delta, muted: _muted, ...fields } = row
+  const { resource_id, region, compliance, remediate, result_seq: _seq, delta: _delta, muted: _muted, resource_uid: _uid, ...fields } = row
   return {
     resource_id: resource_id === undefined || resource_id === null ? "" : String(resource_id),
     region: region === undefined || region === null ? "global" : String(region),
@@ -76,6 +76,8 @@ export interface ResultRow {
   readonly seq: number
   readonly delta?: Delta | null
   readonly resource_id: string
+  /** The resource's identity in its account (its resource page); absent on rows not read from `results`. */
+  readonly resource_uid?: string
   readonly region: string
   readonly compliant: boolean | null
   readonly fields: Readonly<Record<string, unknown>>
@@ -87,7 +89,7 @@ export interface ResultRow {
 
 /** The columns of a `results` row as `ResultRow` reads them (one list for every reader). */
 export const selectResultRows = (sql: SqlClient.SqlClient, extra = sql``) =>
-  sql`SELECT seq, resource_id, region, compliant, fields, remediate, delta, muted_by,
+  sql`SELECT seq, resource_id, resource_uid, region, compliant, fields, remediate, delta, muted_by,
              (SELECT m.reason FROM mute_rules m WHERE m.id = r.muted_by) AS mute_reason${extra} FROM results r`
 
 /**
@@ -103,6 +105,7 @@ export const toDetailRow = (r: ResultRow): DetailRow =>
     ...(r.remediate === null ? {} : { remediate: r.remediate }),
     ...(r.delta === undefined || r.delta === null ? {} : { delta: r.delta }),
     ...(r.muted_by === undefined || r.muted_by === null ? {} : { muted: { rule_id: r.muted_by, reason: r.mute_reason ?? "" } }),
+    ...(r.resource_uid === undefined ? {} : { resource_uid: r.resource_uid }),
     result_seq: r.seq,
   }) as unknown as DetailRow
 

@@ -25,6 +25,8 @@ import {
   MuteRuleResponse,
   MuteRulesQuery,
   PostureOverviewResponse,
+  ResourceHistoryQuery,
+  ResourceHistoryResponse,
   ScanSchedulePayload,
   ScanScheduleResponse,
 } from "./posture.ts"
@@ -626,6 +628,11 @@ export class PostureGroup extends HttpApiGroup.make("posture")
       params: AccountIdParams,
       payload: ScanSchedulePayload,
       success: ScanScheduleResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("resourceHistory", "/api/resources/history", {
+      query: ResourceHistoryQuery,
+      success: ResourceHistoryResponse,
       error: [...WorkspaceErrors, NotFound, ...CommonErrors],
     }),
     HttpApiEndpoint.get("overview", "/api/posture/overview", {

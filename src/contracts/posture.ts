@@ -3,7 +3,7 @@
  * preference. Shapes shared by the server (server/api/posture.ts) and the SPA; messages are the texts both show.
  */
 import { Schema } from "effect"
-import { AccountId, ScanId } from "./ids.ts"
+import { AccountId, FindingId, ScanId } from "./ids.ts"
 import { NullableTimestamp, OkMessage, Timestamp, withData } from "./common.ts"
 
 export const PostureMessages = {
@@ -16,6 +16,8 @@ export const PostureMessages = {
   muteUnknownCheck: "Unknown check",
   muteAccountNotFound: "Account not found",
   muteRuleNotFound: "Mute rule not found",
+  resourceNotFound: "Resource not found",
+  loadResourceFailed: "Failed to load the resource. Please try again.",
   muteCreated: "Mute rule created",
   muteUpdated: "Mute rule updated",
   muteDeleted: "Mute rule deleted",
@@ -224,3 +226,55 @@ export type PostureOverview = typeof PostureOverview.Type
 
 export const PostureOverviewResponse = withData(PostureOverview)
 export type PostureOverviewResponse = typeof PostureOverviewResponse.Type
+
+// ---------------------------------------------------------------------------------------------------
+// A resource's history (the resource page)
+
+/** Completed scans of the account a resource page covers. */
+export const HISTORY_SCANS = 20
+
+export const ResourceCheckResult = Schema.Struct({
+  finding_id: FindingId,
+  check_id: Schema.String,
+  title: Schema.String,
+  severity: Schema.String,
+  /** null: the check could not decide for this resource. */
+  compliant: Schema.NullOr(Schema.Boolean),
+  delta: Schema.NullOr(Schema.String),
+  muted_reason: Schema.NullOr(Schema.String),
+  remediation_status: Schema.NullOr(Schema.String),
+})
+export type ResourceCheckResult = typeof ResourceCheckResult.Type
+
+export const ResourceScan = Schema.Struct({
+  scan_id: ScanId,
+  scan_start: Timestamp,
+  results: Schema.Array(ResourceCheckResult),
+})
+export type ResourceScan = typeof ResourceScan.Type
+
+export const ResourceHistory = Schema.Struct({
+  account_id: AccountId,
+  account_name: Schema.String,
+  resource_uid: Schema.String,
+  resource_id: Schema.String,
+  service_key: Schema.String,
+  region: Schema.String,
+  first_seen_at: Timestamp,
+  last_seen_at: Timestamp,
+  /** The resource's results in the account's last HISTORY_SCANS completed scans, newest first. */
+  scans: Schema.Array(ResourceScan),
+})
+export type ResourceHistory = typeof ResourceHistory.Type
+
+export const ResourceHistoryQuery = Schema.Struct({
+  account_id: AccountId,
+  uid: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(2048)).annotate({ description: "The resource's identity (`resource_uid` of a finding's row)" }),
+})
+export type ResourceHistoryQuery = typeof ResourceHistoryQuery.Type
+
+export const ResourceHistoryResponse = withData(ResourceHistory)
+export type ResourceHistoryResponse = typeof ResourceHistoryResponse.Type
+
+/** The SPA's path of a resource page. */
+export const resourcePath = (accountId: number, uid: string): string => `/dashboard/accounts/${accountId}/resource?uid=${encodeURIComponent(uid)}`

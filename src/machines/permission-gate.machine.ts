@@ -3,7 +3,7 @@
  * selected workspace redirects to /dashboard with 'You do not have permission to access this page', shown as
  * an error (route state `{ message, error: true }`).
  *
- * Route requirements (any one suffices): /dashboard/accounts/{id} → create_account or read_only; the scans
+ * Route requirements (any one suffices): /dashboard/accounts/{id} and its /resource page → create_account or read_only; the scans
  * routes → scan_service or read_only; /dashboard/users → any of the eight user and role management
  * permissions. The owner holds every permission; otherwise permissions are the union over built-in and
  * custom roles (`src/contracts/permissions.ts`).
@@ -34,7 +34,7 @@ import type { DashboardRouteState, NavigationRequest } from "./navigation.ts"
 /** The permissions a path needs (any one of them), or null when the path needs none beyond a session. */
 export const requiredPermissionsFor = (location: string): ReadonlyArray<PermissionName> | null => {
   const path = (location.split(/[?#]/)[0] ?? "").replace(/\/+$/, "")
-  if (/^\/dashboard\/accounts\/[^/]+$/.test(path)) return ACCOUNT_ROUTE_PERMISSIONS
+  if (/^\/dashboard\/accounts\/[^/]+(?:\/resource)?$/.test(path)) return ACCOUNT_ROUTE_PERMISSIONS
   if (/^\/dashboard\/scans(?:\/.*)?$/.test(path)) return SCANS_ROUTE_PERMISSIONS
   if (path === "/dashboard/users") return USER_MANAGEMENT_PERMISSIONS
   return null

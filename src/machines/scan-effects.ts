@@ -38,6 +38,7 @@ import type {
   MuteRulePayload,
   MuteRuleResponse,
   PostureOverview,
+  ResourceHistory,
   ScanSchedule,
   ScanSchedulePayload,
 } from "../contracts/posture.ts"
@@ -118,6 +119,8 @@ export interface ScanEffects {
   readonly getSchedule: EffectCall<{ readonly id: AccountId }, ScanSchedule>
   /** PUT /api/accounts/{id}/schedule: the schedule as saved, and the server's message. */
   readonly putSchedule: EffectCall<{ readonly id: AccountId; readonly schedule: ScanSchedulePayload }, { readonly message: string; readonly schedule: ScanSchedule }>
+  /** GET /api/resources/history?account_id&uid: one resource's results across the account's scans. */
+  readonly loadResourceHistory: EffectCall<{ readonly account_id: AccountId; readonly uid: string }, ResourceHistory>
   /** GET /api/posture/overview: the dashboard's posture section. */
   readonly loadPostureOverview: EffectCall<void, PostureOverview>
   /** GET /api/user/scan-digest. */

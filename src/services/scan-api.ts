@@ -54,6 +54,7 @@ import {
   MuteRuleListResponse,
   MuteRuleResponse,
   PostureOverviewResponse,
+  ResourceHistoryResponse,
   ScanScheduleResponse,
   type DigestPreference,
   type MuteRulePayload,
@@ -92,6 +93,7 @@ export const SCANNING_ENDPOINTS = {
   putSchedule: endpoint({ method: "PUT", path: "/api/accounts/:id/schedule", response: ScanScheduleResponse }),
   digest: endpoint({ method: "GET", path: "/api/user/scan-digest", response: DigestPreferenceResponse }),
   postureOverview: endpoint({ method: "GET", path: "/api/posture/overview", response: PostureOverviewResponse }),
+  resourceHistory: endpoint({ method: "GET", path: "/api/resources/history", response: ResourceHistoryResponse }),
   putDigest: endpoint({ method: "PUT", path: "/api/user/scan-digest", response: DigestPreferenceResponse }),
 } satisfies Record<string, Endpoint<unknown>>
 
@@ -122,6 +124,7 @@ export interface ScanApi {
   readonly putSchedule: (params: { readonly id: AccountId; readonly schedule: ScanSchedulePayload }, signal?: AbortSignal) => Promise<Response<"putSchedule">>
   readonly digest: (signal?: AbortSignal) => Promise<Response<"digest">>
   readonly postureOverview: (signal?: AbortSignal) => Promise<Response<"postureOverview">>
+  readonly resourceHistory: (query: { readonly account_id: AccountId; readonly uid: string }, signal?: AbortSignal) => Promise<Response<"resourceHistory">>
   readonly putDigest: (payload: DigestPreference, signal?: AbortSignal) => Promise<Response<"putDigest">>
 }
 
@@ -160,6 +163,7 @@ export const createScanApi = (client: ApiClient): ScanApi => {
     putSchedule: ({ id, schedule }, signal) => client.request(at("putSchedule", { id }), { body: schedule, ...signalOpt(signal) }),
     digest: (signal) => client.request(E.digest, signalOpt(signal)),
     postureOverview: (signal) => client.request(E.postureOverview, signalOpt(signal)),
+    resourceHistory: (query, signal) => client.request(E.resourceHistory, { query: query as QueryValues, ...signalOpt(signal) }),
     putDigest: (payload, signal) => client.request(E.putDigest, { body: payload, ...signalOpt(signal) }),
   }
 }
@@ -301,6 +305,7 @@ export const scanEffectsFrom = (services: ScanServices, api: ScanApi = createSca
     putSchedule: (params, signal) => api.putSchedule(params, signal).then((r) => ({ message: r.message ?? "", schedule: r.data })),
     getDigest: (_: void, signal) => api.digest(signal).then((r) => r.data),
     loadPostureOverview: (_: void, signal) => api.postureOverview(signal).then((r) => r.data),
+    loadResourceHistory: (query, signal) => api.resourceHistory(query, signal).then((r) => r.data),
     putDigest: (payload, signal) => api.putDigest(payload, signal).then((r) => ({ message: r.message ?? "", preference: r.data })),
   }
 }

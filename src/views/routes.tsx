@@ -41,6 +41,9 @@ const ComplianceFrameworkView = lazy(() =>
 const ComplianceRequirementView = lazy(() =>
   import("./compliance/compliance-requirement.view.tsx").then((m) => ({ default: m.ComplianceRequirementView })),
 )
+const ResourceHistoryView = lazy(() =>
+  import("./accounts/resource-history.view.tsx").then((m) => ({ default: m.ResourceHistoryView })),
+)
 const FindingDetailView = lazy(() =>
   import("./scans/finding-detail.view.tsx").then((m) => ({ default: m.FindingDetailView })),
 )
@@ -77,6 +80,7 @@ export const ROUTES: ReadonlyArray<AppRoute> = [
   route("/dashboard", DashboardView, "authenticated", true),
   route("/dashboard/profile", ProfileView, "authenticated", true),
   route("/dashboard/accounts/:accountId", AccountDetailView, "authenticated", true),
+  route("/dashboard/accounts/:accountId/resource", ResourceHistoryView, "authenticated", true),
   route("/dashboard/scans", ScanListView, "authenticated", true),
   route("/dashboard/scans/:scanId", ScanDetailView, "authenticated", true),
   route("/dashboard/scans/:scanId/findings", FindingsView, "authenticated", true),

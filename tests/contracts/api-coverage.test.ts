@@ -89,6 +89,7 @@ const EXTRA_CALLS = [
   "GET /api/accounts/{id}/schedule",
   "PUT /api/accounts/{id}/schedule",
   "GET /api/posture/overview",
+  "GET /api/resources/history",
   "GET /api/user/scan-digest",
   "PUT /api/user/scan-digest",
 ] as const

@@ -11,6 +11,7 @@ import { PostureMessages, type DigestPreference, type MuteRule, type PostureOver
 import { accountPostureMachine, type AccountPostureInput } from "../../src/machines/account-posture.machine.ts"
 import { digestPreferenceMachine } from "../../src/machines/digest-preference.machine.ts"
 import { postureOverviewMachine } from "../../src/machines/posture-overview.machine.ts"
+import { resourceHistoryMachine } from "../../src/machines/resource-history.machine.ts"
 import { findingDetailMachine } from "../../src/machines/finding-detail.machine.ts"
 import { muteRuleMachine, mutePayload, validateMuteForm, type MuteRuleInput } from "../../src/machines/mute-rule.machine.ts"
 import { remediationMachine } from "../../src/machines/remediation.machine.ts"
@@ -361,5 +362,24 @@ describe("posture-overview machine", () => {
     } finally {
       actor.stop()
     }
+  })
+})
+
+describe("resource-history machine", () => {
+  it("drives every (state, event) edge", async () => {
+    const provided = resourceHistoryMachine.provide({ actors: { loadResourceHistory: never() } })
+    const input = { accountId: ACCOUNT_ID, uid: "arn:aws:s3:::bucket-a" }
+    const coverage = await coverTransitions(provided, {
+      input,
+      createActor: (clock) => createActor(provided, { input, clock }),
+      events: [
+        { type: "xstate.done.actor.loadResourceHistory", output: { scans: [] } },
+        { type: "xstate.error.actor.loadResourceHistory", error: httpFailure("generic", 404, { message: PostureMessages.resourceNotFound }) },
+        { type: "history.retryRequested" },
+      ],
+    })
+    console.info(formatCoverage("resourceHistory", coverage))
+    expect(coverage.missing).toEqual([])
+    expect(coverage.driven).toBe(coverage.total)
   })
 })

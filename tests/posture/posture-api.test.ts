@@ -243,3 +243,25 @@ describe("overview and trends", () => {
     expect(data.stale_after_days).toBe(7)
   })
 })
+
+describe("resource page", () => {
+  it("answers one resource's results across the account's scans, newest first, and 404 for an unknown one", async () => {
+    const list = await env.call(owner, "GET", `/api/findings?scan_id=${scanId}&status=fail&page_size=100`)
+    const finding = list.body.data.find((f: any) => f.resources_failing >= 1)
+    const row = (await detailed(env, owner, finding)).details.find((d: any) => d.compliance === false)
+    expect(typeof row.resource_uid).toBe("string")
+    const res = await env.call(owner, "GET", `/api/resources/history?account_id=${accountId}&uid=${encodeURIComponent(row.resource_uid)}`)
+    expect(res.status, res.text).toBe(200)
+    const history = res.body.data
+    expect(history).toMatchObject({ account_id: accountId, resource_uid: row.resource_uid, resource_id: row.resource_id })
+    const starts = history.scans.map((s: any) => s.scan_start)
+    expect([...starts].sort().reverse()).toEqual(starts)
+    const inScan = history.scans.find((s: any) => s.scan_id === scanId)
+    expect(inScan.results.find((r: any) => r.finding_id === finding.id)).toMatchObject({ check_id: finding.check_id, compliant: false })
+    const unknown = await env.call(owner, "GET", `/api/resources/history?account_id=${accountId}&uid=nope`)
+    expect(unknown.status).toBe(404)
+    expect(unknown.body.message).toBe(M.resourceNotFound)
+    const other = await env.workspace("Other")
+    expect((await env.call(other, "GET", `/api/resources/history?account_id=${accountId}&uid=${encodeURIComponent(row.resource_uid)}`)).status).toBe(404)
+  })
+})

@@ -98,3 +98,36 @@ describe("dashboard posture section", () => {
     expect(within(section).getByText("S3 bucket allows public access")).toBeTruthy()
   })
 })
+
+describe("resource page", () => {
+  it("shows the resource and each scan's checks with outcome, mute and change; the finding rows link to it", async () => {
+    const world = defaultWorld()
+    world.resources = [{
+      account_id: 1 as never, account_name: "Production", resource_uid: "arn:aws:s3:::bucket-a", resource_id: "bucket-a", service_key: "s3",
+      region: "us-east-1", first_seen_at: "2025-03-01T10:00:00.000Z", last_seen_at: "2025-03-02T10:00:00.000Z",
+      scans: [
+        { scan_id: 12 as never, scan_start: "2025-03-02T10:00:00.000Z", results: [
+          { finding_id: 7 as never, check_id: "s3.public_access", title: "S3 bucket allows public access", severity: "critical", compliant: false, delta: "new", muted_reason: "Public website", remediation_status: null },
+          { finding_id: 8 as never, check_id: "s3.versioning", title: "S3 bucket versioning", severity: "low", compliant: true, delta: "fixed", muted_reason: null, remediation_status: null },
+        ] },
+      ],
+    }]
+    const { ResourceHistoryView } = await import("../../src/views/accounts/resource-history.view.tsx")
+    const { called } = await renderScan(`/dashboard/accounts/1/resource?uid=${encodeURIComponent("arn:aws:s3:::bucket-a")}`, {
+      pattern: "/dashboard/accounts/:accountId/resource", screen: <ResourceHistoryView />, world,
+    })
+    expect(called("loadResourceHistory")[0]?.payload).toEqual({ account_id: 1, uid: "arn:aws:s3:::bucket-a" })
+    expect(screen.getByRole("heading", { level: 1, name: "bucket-a" })).toBeTruthy()
+    const checks = screen.getByRole("list", { name: "Checks in scan #12" })
+    expect(within(checks).getByText("Muted")).toBeTruthy()
+    expect(within(checks).getByText("New")).toBeTruthy()
+    expect(within(checks).getByText("Fixed")).toBeTruthy()
+    expect(within(checks).getByRole("link", { name: "S3 bucket allows public access" }).getAttribute("href")).toBe("/dashboard/scans/12/findings/7")
+  })
+
+  it("answers the server's 'Resource not found'", async () => {
+    const { ResourceHistoryView } = await import("../../src/views/accounts/resource-history.view.tsx")
+    await renderScan("/dashboard/accounts/1/resource?uid=nope", { pattern: "/dashboard/accounts/:accountId/resource", screen: <ResourceHistoryView />, world: defaultWorld() })
+    expect(screen.getAllByText("Resource not found").length).toBeGreaterThan(0)
+  })
+})

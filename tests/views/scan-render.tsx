@@ -18,7 +18,7 @@ import { ScanEffectsProvider } from "../../src/views/scanning/scan-effects-conte
 import { SessionStatusContext } from "../../src/views/session-status.tsx"
 import { flush } from "../machines/auth-fakes.ts"
 import { account, accountDetail, finding, muteRule, providers, scan, schedule } from "../machines/scan-fakes.ts"
-import type { MuteRule, PostureOverview, ScanSchedule } from "../../src/contracts/posture.ts"
+import type { MuteRule, PostureOverview, ResourceHistory, ScanSchedule } from "../../src/contracts/posture.ts"
 
 export interface ScanWorld {
   providers: ReadonlyArray<CloudProvider>
@@ -31,6 +31,7 @@ export interface ScanWorld {
   schedule: ScanSchedule
   digest: boolean
   overview: PostureOverview
+  resources: ResourceHistory[]
 }
 
 export const defaultWorld = (): ScanWorld => ({
@@ -48,6 +49,7 @@ export const defaultWorld = (): ScanWorld => ({
   schedule: schedule(),
   digest: false,
   overview: { accounts: [], top_failing_checks: [], stale_after_days: 7 },
+  resources: [],
 })
 
 export interface Call {
@@ -134,6 +136,11 @@ export const fakeScanEffects = (world: ScanWorld, overrides: Partial<ScanEffects
     }),
     getDigest: log("getDigest", () => ({ scan_digest: world.digest })),
     loadPostureOverview: log("loadPostureOverview", () => world.overview),
+    loadResourceHistory: log("loadResourceHistory", ({ account_id, uid }) => {
+      const h = world.resources.find((r) => r.account_id === account_id && r.resource_uid === uid)
+      if (h === undefined) throw { type: "NOT_FOUND", message: "Resource not found", status: 404 }
+      return h
+    }),
     putDigest: log("putDigest", (p) => {
       world.digest = p.scan_digest
       return { message: "Email preference saved", preference: { scan_digest: world.digest } }

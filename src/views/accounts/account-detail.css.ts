@@ -28,3 +28,7 @@ export const scopeGrid = style({
   maxHeight: "220px",
   overflowY: "auto",
 })
+
+/** One check's line on the resource page: outcome, severity, title, change. */
+export const resultRow = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: vars.space.sm })
+export const badges = style({ display: "inline-flex", gap: vars.space.xs })

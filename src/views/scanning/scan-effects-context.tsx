@@ -66,6 +66,7 @@ export const UNWIRED_SCAN_EFFECTS: ScanEffects = {
   putSchedule: unwired,
   getDigest: unwired,
   loadPostureOverview: unwired,
+  loadResourceHistory: unwired,
   putDigest: unwired,
 }
 

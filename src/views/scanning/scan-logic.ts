@@ -19,6 +19,7 @@ import { remediationMachine } from "../../machines/remediation.machine.ts"
 import { muteRuleMachine } from "../../machines/mute-rule.machine.ts"
 import { accountPostureMachine } from "../../machines/account-posture.machine.ts"
 import { postureOverviewMachine } from "../../machines/posture-overview.machine.ts"
+import { resourceHistoryMachine } from "../../machines/resource-history.machine.ts"
 import {
   allAccounts,
   loadAccountsOverview,
@@ -232,4 +233,10 @@ export function usePostureOverviewLogic() {
     () => postureOverviewMachine.provide({ actors: { loadOverview: plainActor(env.effects.loadPostureOverview) }, actions: { notify: env.notify } }),
     [env],
   )
+}
+
+/** The resource page (issue 13). */
+export function useResourceHistoryLogic() {
+  const env = useEnvironment()
+  return useMemo(() => resourceHistoryMachine.provide({ actors: { loadResourceHistory: effectActor(env.effects.loadResourceHistory) } }), [env])
 }

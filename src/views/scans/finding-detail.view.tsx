@@ -43,7 +43,8 @@ import {
 import * as css from "../scanning/scanning.css.ts"
 import { RemediationDialog, type RemediationRef } from "./remediation-dialog.tsx"
 import { MuteDialog, type MuteRef } from "./mute-dialog.tsx"
-import { PostureMessages } from "../../contracts/posture.ts"
+import { PostureMessages, resourcePath } from "../../contracts/posture.ts"
+import { Link } from "../ui/link.tsx"
 import * as local from "./scans.css.ts"
 
 type FindingRef = ActorRefFrom<typeof findingDetailMachine>
@@ -210,11 +211,16 @@ function DetailsTable({ findingRef, finding }: { readonly findingRef: FindingRef
           <span className={local.rowActions}>
             <RemediationButton findingRef={findingRef} entry={row.original} />
             <MuteButton findingRef={findingRef} entry={row.original} />
+            {finding.account_id === undefined || typeof row.original.row["resource_uid"] !== "string" ? null : (
+              <Link href={resourcePath(finding.account_id, row.original.row["resource_uid"])} aria-label={`History of ${String(row.original.row["resource_id"] ?? "this resource")}`}>
+                History
+              </Link>
+            )}
           </span>
         ),
       }),
     ]
-  }, [finding.field_labels, finding.details, findingRef])
+  }, [finding.field_labels, finding.details, finding.account_id, findingRef])
   return (
     <DataTable
       label="Affected resources"

@@ -1,0 +1,61 @@
+/**
+ * One resource's results across the account's last HISTORY_SCANS completed scans (issue 13 "resource page"): every
+ * check that evaluated it in each scan, with its outcome, its change since the scan before, its mute and its
+ * remediation. The resource comes from the inventory (`resources`); its rows are found by identity through the index of
+ * migration 0012, never by reading whole findings.
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { NotFound } from "../../src/contracts/errors.ts"
+import type { AccountId, FindingId, ScanId } from "../../src/contracts/ids.ts"
+import { HISTORY_SCANS, PostureMessages, type ResourceHistory } from "../../src/contracts/posture.ts"
+import { iso } from "../accounts/accounts-store.ts"
+
+/** Rows listed at most (20 scans of about 50 checks on one resource). */
+const MAX_ROWS = 2_000
+
+export const resourceHistory = Effect.fn("Posture.resourceHistory")(function* (workspaceId: number, accountId: number, uid: string) {
+  const sql = yield* SqlClient.SqlClient
+  const found = yield* sql<{
+    account_name: string; resource_uid: string; resource_id: string; service_key: string; region: string
+    first_seen_at: Date | string; last_seen_at: Date | string
+  }>`
+    SELECT a.account_name, r.resource_uid, r.resource_id, r.service_key, r.region, r.first_seen_at, r.last_seen_at
+    FROM resources r JOIN accounts a ON a.id = r.account_id
+    WHERE r.workspace_id = ${workspaceId} AND r.account_id = ${accountId} AND r.resource_uid = ${uid}`
+  const resource = found[0]
+  if (resource === undefined) return yield* new NotFound({ message: PostureMessages.resourceNotFound })
+  const scans = yield* sql<{ id: number; scan_start: Date | string }>`
+    SELECT id, scan_start FROM scans
+    WHERE workspace_id = ${workspaceId} AND account_id = ${accountId} AND status = 'completed'
+    ORDER BY scan_start DESC, id DESC LIMIT ${HISTORY_SCANS}`
+  const ids = scans.map((s) => s.id)
+  const rows = ids.length === 0 ? [] : yield* sql<{
+    scan_id: number; finding_id: number; check_id: string; title: string; severity: string; compliant: boolean | null
+    delta: string | null; muted_reason: string | null; remediation_status: string | null
+  }>`
+    SELECT r.scan_id, f.id AS finding_id, f.check_id, f.title, f.severity, r.compliant, r.delta,
+           (SELECT m.reason FROM mute_rules m WHERE m.id = r.muted_by) AS muted_reason, r.remediate->>'status' AS remediation_status
+    FROM results r JOIN findings f ON f.workspace_id = r.workspace_id AND f.id = r.finding_id
+    WHERE r.workspace_id = ${workspaceId} AND r.resource_uid = ${uid} AND r.scan_id = ANY(${ids}::int[])
+    ORDER BY r.scan_id DESC, CASE WHEN r.compliant = false THEN 0 WHEN r.compliant IS NULL THEN 1 ELSE 2 END,
+             CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END, f.check_id
+    LIMIT ${MAX_ROWS}`
+  return {
+    account_id: accountId as AccountId,
+    account_name: resource.account_name,
+    resource_uid: resource.resource_uid,
+    resource_id: resource.resource_id,
+    service_key: resource.service_key,
+    region: resource.region,
+    first_seen_at: iso(resource.first_seen_at),
+    last_seen_at: iso(resource.last_seen_at),
+    scans: scans
+      .map((s) => ({
+        scan_id: s.id as ScanId,
+        scan_start: iso(s.scan_start),
+        results: rows.filter((r) => r.scan_id === s.id).map(({ scan_id: _s, finding_id, ...r }) => ({ ...r, finding_id: finding_id as FindingId })),
+      }))
+      .filter((s) => s.results.length > 0),
+  } satisfies ResourceHistory
+})

@@ -80,6 +80,22 @@ const databricksParameters = (noPublicIp: boolean): Json => ({
 })
 
 /** An Azure Databricks workspace (Microsoft.Databricks/workspaces 2024-05-01). */
+/** An AKS cluster in resource group "k8s". */
+const aksCluster = (sub: AzureSubscription, name: string, properties: Json): Json => resource(sub, "k8s", "Microsoft.ContainerService/managedClusters", name, "eastus", { provisioningState: "Succeeded", ...properties })
+
+/** A hardened AKS cluster's properties (API server access given per cluster). */
+const hardenedAks = (overrides: Json): Json => ({
+  kubernetesVersion: "1.30.4",
+  enableRBAC: true,
+  disableLocalAccounts: true,
+  aadProfile: { managed: true, enableAzureRBAC: true },
+  networkProfile: { networkPlugin: "azure", networkPolicy: "azure" },
+  autoUpgradeProfile: { upgradeChannel: "stable" },
+  securityProfile: { defender: { securityMonitoring: { enabled: true } } },
+  addonProfiles: { omsagent: { enabled: true } },
+  ...overrides,
+})
+
 const databricksWorkspace = (sub: AzureSubscription, rg: string, name: string, location: string, sku: string, properties: Json): Json =>
   resource(sub, rg, "Microsoft.Databricks/workspaces", name, location, {
     managedResourceGroupId: `/subscriptions/${sub.subscriptionId}/resourceGroups/databricks-rg-${name}`,
@@ -252,6 +268,8 @@ export function hardenedSubscription(): AzureSubscription {
   }, { type: "Microsoft.Web/sites/config", location: "East US" })
   appDiagnostics(sub, String(site["id"]), "app-all-logs", [{ categoryGroup: "allLogs", enabled: true }, { categoryGroup: "audit", enabled: false }])
 
+  aksCluster(sub, "ok-aks", hardenedAks({ apiServerAccessProfile: { enablePrivateCluster: true } }))
+  aksCluster(sub, "ok-aks-ranges", hardenedAks({ apiServerAccessProfile: { enablePrivateCluster: false, authorizedIPRanges: ["203.0.113.0/24"] } }))
   databricksWorkspace(sub, "analytics", "ok-dbw", "eastus", "premium", {
     parameters: {
       ...databricksParameters(false),
@@ -433,6 +451,8 @@ export function insecureSubscription(): AzureSubscription {
   appDiagnostics(sub, String(okWeb["id"]), "metrics-only", [])
   appDiagnostics(sub, String(okWeb["id"]), "http-to-workspace", [{ category: "AppServiceHTTPLogs", enabled: true }, { category: "AppServiceAuditLogs", enabled: false }])
 
+  aksCluster(sub, "bad-aks", { kubernetesVersion: "1.27.3", enableRBAC: false, disableLocalAccounts: false, aadProfile: null, apiServerAccessProfile: { enablePrivateCluster: false }, networkProfile: { networkPlugin: "kubenet" }, autoUpgradeProfile: { upgradeChannel: "none" }, addonProfiles: { omsagent: { enabled: false } } })
+  aksCluster(sub, "ok-aks2", hardenedAks({ apiServerAccessProfile: { authorizedIPRanges: ["198.51.100.7/32"] } }))
   databricksWorkspace(sub, "analytics", "bad-dbw", "eastus", "standard", { parameters: { ...databricksParameters(false), encryption: { type: "Object", value: { keySource: "Default" } } } })
   databricksWorkspace(sub, "analytics", "ok-dbw2", "westeurope", "premium", {
     parameters: {

@@ -117,6 +117,8 @@ describe("Azure checks: named resources", () => {
     ["cosmosdb_private_endpoints", { compliant: [id("data", "Microsoft.DocumentDB/databaseAccounts", "ok-cosmos2")], nonCompliant: [id("data", "Microsoft.DocumentDB/databaseAccounts", "bad-cosmos")] }],
     ["monitor_activity_log_storage_cmk", { nonCompliant: [SA("badlogs")] }],
     ["monitor_alert_write_nsg", { nonCompliant: [SUB] }],
+    ["aks_cluster_api_server_not_public", { compliant: [id("k8s", "Microsoft.ContainerService/managedClusters", "ok-aks2")], nonCompliant: [id("k8s", "Microsoft.ContainerService/managedClusters", "bad-aks")] }],
+    ["aks_cluster_network_policy_enabled", { compliant: [id("k8s", "Microsoft.ContainerService/managedClusters", "ok-aks2")], nonCompliant: [id("k8s", "Microsoft.ContainerService/managedClusters", "bad-aks")] }],
     ["network_redis_internet_restricted", { compliant: [id("net", "Microsoft.Network/networkSecurityGroups", "ok-nsg2")], nonCompliant: [id("net", "Microsoft.Network/networkSecurityGroups", "bad-redis-nsg"), id("net", "Microsoft.Network/networkSecurityGroups", "bad-any-nsg")] }],
     ["network_mongodb_internet_restricted", { compliant: [id("net", "Microsoft.Network/networkSecurityGroups", "bad-redis-nsg")], nonCompliant: [id("net", "Microsoft.Network/networkSecurityGroups", "bad-any-nsg")] }],
     ["network_dns_internet_restricted", { compliant: [id("net", "Microsoft.Network/networkSecurityGroups", "bad-redis-nsg")], nonCompliant: [id("net", "Microsoft.Network/networkSecurityGroups", "bad-nsg"), id("net", "Microsoft.Network/networkSecurityGroups", "bad-any-nsg")] }],

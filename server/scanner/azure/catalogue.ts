@@ -8,6 +8,7 @@ import { appserviceChecks } from "./checks/appservice.ts"
 import { vmChecks } from "./checks/compute.ts"
 import { cosmosdbChecks, mysqlChecks, postgresqlChecks, sqlChecks } from "./checks/databases.ts"
 import { databricksChecks } from "./checks/databricks.ts"
+import { aksChecks } from "./checks/aks.ts"
 import { defenderChecks } from "./checks/defender.ts"
 import { authorizationChecks, entraChecks } from "./checks/identity.ts"
 import { keyvaultChecks } from "./checks/keyvault.ts"
@@ -35,6 +36,7 @@ export const azureServices: ReadonlyArray<AzureServiceInfo> = [
   { id: "vm", name: "Virtual machines" },
   { id: "appservice", name: "App Service" },
   { id: "databricks", name: "Azure Databricks" },
+  { id: "aks", name: "Azure Kubernetes Service" },
 ]
 
 export const azureChecks: ReadonlyArray<AzureCheck> = [
@@ -52,6 +54,7 @@ export const azureChecks: ReadonlyArray<AzureCheck> = [
   ...vmChecks,
   ...appserviceChecks,
   ...databricksChecks,
+  ...aksChecks,
 ]
 
 export function azureChecksForService(service: string): ReadonlyArray<AzureCheck> {

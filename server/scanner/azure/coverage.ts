@@ -6,6 +6,14 @@ import { COMMON_REASONS, type CoverageMap, type Reason } from "../coverage.ts"
 
 /** `peer service id severity`; the service is ours (the peer's service or folder mapped to it). */
 const PEERS = `
+prowler aks aks_cluster_auto_upgrade_enabled medium
+prowler aks aks_cluster_azure_monitor_enabled medium
+prowler aks aks_cluster_defender_enabled high
+prowler aks aks_cluster_local_accounts_disabled high
+prowler aks aks_cluster_rbac_enabled high
+prowler aks aks_clusters_created_with_private_nodes high
+prowler aks aks_clusters_public_access_disabled high
+prowler aks aks_network_policy_enabled medium
 prowler appservice app_client_certificates_on medium
 prowler appservice app_ensure_auth_is_set_up medium
 prowler appservice app_ensure_http_is_redirected_to_https high
@@ -288,6 +296,18 @@ cloudsploit keyvault rsaCertificateKeySize medium
 cloudsploit keyvault secretExpirationEnabled medium
 cloudsploit keyvault sslCertificateAutoRenewal medium
 cloudsploit keyvault trustedServicesEnabled medium
+cloudsploit aks aksAgentVersion medium
+cloudsploit aks aksApiAuthorizedIpRanges low
+cloudsploit aks aksClusterHasTags low
+cloudsploit aks aksDiagnosticLogsEnabled medium
+cloudsploit aks aksEncryptionAtRestWithCMK high
+cloudsploit aks aksHostBasedEncryption low
+cloudsploit aks aksLatestVersion high
+cloudsploit aks aksManagedIdentity medium
+cloudsploit aks aksNetworkExposure high
+cloudsploit aks aksPrivateCluster high
+cloudsploit aks aksPrivilegeAnalysis info
+cloudsploit aks rbacEnabled medium
 cloudsploit monitor flexibleServerLoggingEnabled medium
 cloudsploit monitor keyVaultsLoggingEnabled medium
 cloudsploit monitor loadBalancerLoggingEnabled medium
@@ -754,6 +774,12 @@ const COVERED_BY: Readonly<Record<string, string>> = {
   vmSecureBootEnabled: "vm_trusted_launch",
   vmVTPMEnabled: "vm_trusted_launch",
   vmSecurityType: "vm_trusted_launch",
+  aks_cluster_azure_monitor_enabled: "aks_cluster_monitoring_enabled",
+  aks_clusters_public_access_disabled: "aks_cluster_api_server_not_public",
+  aks_network_policy_enabled: "aks_cluster_network_policy_enabled",
+  aksApiAuthorizedIpRanges: "aks_cluster_api_server_not_public",
+  aksPrivateCluster: "aks_cluster_api_server_not_public",
+  rbacEnabled: "aks_cluster_rbac_enabled",
 }
 
 /** Azure-only reasons, after the common ones. */

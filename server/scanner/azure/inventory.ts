@@ -17,6 +17,7 @@ import {
   type SqlInventory,
 } from "./collectors/databases.ts"
 import { collectDatabricks, databricksResourceTypes, type DatabricksInventory } from "./collectors/databricks.ts"
+import { aksResourceTypes, collectAks, type AksInventory } from "./collectors/aks.ts"
 import { collectDefender, defenderResourceTypes, type DefenderInventory } from "./collectors/defender.ts"
 import { authorizationResourceTypes, collectAuthorization, collectEntra, entraResourceTypes, type AuthorizationInventory, type EntraInventory } from "./collectors/identity.ts"
 import { collectKeyVault, keyvaultResourceTypes, type KeyVaultInventory } from "./collectors/keyvault.ts"
@@ -39,6 +40,7 @@ export interface AzureInventories {
   readonly vm: VmInventory
   readonly appservice: AppServiceInventory
   readonly databricks: DatabricksInventory
+  readonly aks: AksInventory
 }
 
 export type AzureCollectorKey = keyof AzureInventories
@@ -58,6 +60,7 @@ export const azureCollectors: { readonly [K in AzureCollectorKey]: (ctx: AzureCo
   vm: collectVm,
   appservice: collectAppService,
   databricks: collectDatabricks,
+  aks: collectAks,
 }
 
 export const azureResourceTypes = [
@@ -75,6 +78,7 @@ export const azureResourceTypes = [
   ...vmResourceTypes,
   ...appserviceResourceTypes,
   ...databricksResourceTypes,
+  ...aksResourceTypes,
 ] as const
 
 export type AzureResourceType = (typeof azureResourceTypes)[number]

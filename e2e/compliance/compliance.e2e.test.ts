@@ -124,6 +124,11 @@ describe("compliance journey (moto as the AWS account)", () => {
     expect(screen.data.requirements.find((r) => r.id === "1.10")!.status).toBe("failed")
     await page.getByRole("list", { name: "Requirements by status" }).first().getByText(`Failed ${screen.data.counts.failed}`).waitFor()
     await look(page, "compliance-framework")
+    // 390 px: the section tree, filters and requirement cards fit the width (no sideways scrolling of the page).
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.getByRole("list", { name: "Requirements" }).waitFor()
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await page.setViewportSize({ width: 1280, height: 800 })
 
     // Filters: failed only, then the storage section.
     await page.getByRole("button", { name: /All statuses/ }).click()

@@ -2,7 +2,7 @@
  * PDF reports as jobs (issue 14 "Report generation is a job; the UI shows progress and the download when ready").
  *
  * Request (POST /api/compliance/scans/{id}/reports, read access): the scan must be completed and every named framework
- * must apply to its provider (default: all of them); in one transaction a `compliance_reports` row (pending) is
+ * must apply to its provider; in one transaction a `compliance_reports` row (pending) is
  * inserted and the `compliance.report` job enqueued with ids only.
  * Job: claims the row (pending|running → running, progress 0), drops chunks of an earlier attempt, renders the PDF
  * (server/compliance/pdf.ts) and writes it as ordered chunks of about CHUNK_BYTES, each in its own short transaction,
@@ -27,7 +27,7 @@ import { inScope } from "../auth/rls.ts"
 import type { JobContext, JobDefinition } from "../jobs/queue.ts"
 import { logLine } from "../log.ts"
 import { enqueueInTransaction } from "../scans/transactional-enqueue.ts"
-import { checkInfo, frameworkById, frameworksOfProvider, type CatalogueFramework } from "./catalogue.ts"
+import { checkInfo, frameworkById, type CatalogueFramework } from "./catalogue.ts"
 import { openFailing } from "./evaluate.ts"
 import { renderReport, type FailingCheck } from "./pdf.ts"
 import { completedScan, evaluateScanFramework } from "./service.ts"
@@ -78,9 +78,8 @@ export const getReport = Effect.fn("Reports.get")(function* (workspaceId: number
   return rows[0] === undefined ? undefined : toReport(rows[0])
 })
 
-/** The frameworks a report covers: the named ones (each must apply to the scan's provider), else all of the provider's. */
-const reportFrameworks = (provider: CatalogueFramework["framework"]["provider"], ids: ReadonlyArray<string> | undefined) => {
-  if (ids === undefined) return Effect.succeed(frameworksOfProvider(provider).map((f) => f.framework.id))
+/** The frameworks a report covers: the named ones, each of which must apply to the scan's provider. */
+const reportFrameworks = (provider: CatalogueFramework["framework"]["provider"], ids: ReadonlyArray<string>) => {
   const unique = [...new Set(ids)]
   const bad = unique.find((id) => frameworkById(id)?.framework.provider !== provider)
   return bad === undefined
@@ -91,7 +90,7 @@ const reportFrameworks = (provider: CatalogueFramework["framework"]["provider"],
 export const requestReport = (
   ctx: WorkspaceContext,
   scanId: number,
-  frameworkIds: ReadonlyArray<string> | undefined,
+  frameworkIds: ReadonlyArray<string>,
   job: JobDefinition<string, ReportPayload, any>,
 ) =>
   Effect.gen(function* () {
@@ -145,6 +144,17 @@ const claim = (p: ReportPayload) =>
   )
 
 const SEVERITY_RANK = { critical: 0, high: 1, medium: 2, low: 3 } as const
+
+/** On the last attempt, a failure is recorded on the report (earlier ones leave it running for the retry). */
+const recordFailure = (p: ReportPayload, job: JobContext) => (cause: unknown) =>
+  job.retryCount >= REPORT_RETRY_LIMIT
+    ? inScope({ workspaceId: p.workspace_id })(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql`UPDATE compliance_reports SET status = 'failed', error = ${M.reportFailed}, finished_at = now()
+            WHERE workspace_id = ${p.workspace_id} AND id = ${p.report_id}`)).pipe(
+        Effect.tap(() => Effect.sync(() => logLine("error", "compliance report failed", { report_id: p.report_id, error: String(cause) }))),
+        Effect.ignore,
+      )
+    : Effect.void
 
 export const runReport = (p: ReportPayload, job: JobContext) =>
   Effect.gen(function* () {
@@ -224,17 +234,7 @@ export const runReport = (p: ReportPayload, job: JobContext) =>
           return r
         }),
       catch: (cause) => cause,
-    }).pipe(
-      Effect.tapError((cause) =>
-        job.retryCount >= REPORT_RETRY_LIMIT
-          ? scope(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-              sql`UPDATE compliance_reports SET status = 'failed', error = ${M.reportFailed}, finished_at = now()
-                  WHERE workspace_id = ${p.workspace_id} AND id = ${p.report_id}`)).pipe(
-              Effect.tap(() => Effect.sync(() => logLine("error", "compliance report failed", { report_id: p.report_id, error: String(cause) }))),
-              Effect.ignore,
-            )
-          : Effect.void),
-    )
+    })
     yield* scope(Effect.flatMap(SqlClient.SqlClient, (sql) =>
       sql`UPDATE compliance_reports SET status = 'completed', progress = 100, pages = ${result.pages}, bytes = ${bytes}, finished_at = now()
           WHERE workspace_id = ${p.workspace_id} AND id = ${p.report_id}`))
@@ -246,4 +246,4 @@ export const runReport = (p: ReportPayload, job: JobContext) =>
       frameworks: frameworks.length,
       failing_checks: failingChecks.length,
     })
-  })
+  }).pipe(Effect.tapError(recordFailure(p, job)))

@@ -18,7 +18,7 @@ import type { AccountId, FindingId } from "../../src/contracts/ids.ts"
 import { csvLine } from "../export/csv.ts"
 import { checkInfo, frameworkById, frameworksOfProvider, type CatalogueFramework } from "./catalogue.ts"
 import { evaluateFramework, openFailing, type FindingOutcome } from "./evaluate.ts"
-import { accountExists, accountHistory, failingPage, scanFacts, scanOutcomes, type ScanFacts } from "./store.ts"
+import { accountHistory, accountProvider, failingPage, scanFacts, scanOutcomes, type ScanFacts } from "./store.ts"
 
 /** The scan, completed, in the workspace. */
 export const completedScan = (workspaceId: number, scanId: number) =>
@@ -107,9 +107,12 @@ export const requirementDetail = (
 
 export const accountTrend = (workspaceId: number, accountId: number, frameworkId: string, limit: number) =>
   Effect.gen(function* () {
-    if (!(yield* accountExists(workspaceId, accountId))) return yield* new NotFound({ message: M.accountNotFound })
+    const provider = yield* accountProvider(workspaceId, accountId)
+    if (provider === undefined) return yield* new NotFound({ message: M.accountNotFound })
     const fw = frameworkById(frameworkId)
-    if (fw === undefined) return yield* new NotFound({ message: M.frameworkNotFound })
+    if (fw === undefined || fw.framework.provider !== provider) {
+      return yield* new NotFound({ message: fw === undefined ? M.frameworkNotFound : M.frameworkNotForProvider })
+    }
     const history = yield* accountHistory(workspaceId, accountId, limit)
     const points: TrendPoint[] = history.map((h) => ({ scan_id: h.scanId, scan_end: h.scanEnd, counts: evaluateFramework(fw, h.outcomes).counts }))
     return { account_id: accountId as AccountId, framework_id: fw.framework.id, points }

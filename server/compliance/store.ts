@@ -89,11 +89,12 @@ export const accountHistory = Effect.fn("ComplianceStore.accountHistory")(functi
   }))
 })
 
-/** Whether the account is in the workspace. */
-export const accountExists = Effect.fn("ComplianceStore.accountExists")(function* (workspaceId: number, accountId: number) {
+/** The account's provider, or undefined when the account is not in the workspace. */
+export const accountProvider = Effect.fn("ComplianceStore.accountProvider")(function* (workspaceId: number, accountId: number) {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{ ok: number }>`SELECT 1 AS ok FROM accounts WHERE workspace_id = ${workspaceId} AND id = ${accountId}`
-  return rows.length > 0
+  const rows = yield* sql<{ cloud_provider_id: number }>`
+    SELECT cloud_provider_id::int AS cloud_provider_id FROM accounts WHERE workspace_id = ${workspaceId} AND id = ${accountId}`
+  return rows[0] === undefined ? undefined : providerKeyOf(rows[0].cloud_provider_id)
 })
 
 /** Every account of the workspace with its latest completed scan. */

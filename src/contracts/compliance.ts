@@ -255,9 +255,9 @@ export type Report = typeof Report.Type
 export const ReportResponse = withData(Report)
 export type ReportResponse = typeof ReportResponse.Type
 
-/** Frameworks to include (default: every framework of the scan's provider). */
+/** The frameworks to report on (1–10, each of the scan's provider). Required: a misspelt key is a 400, not a surprise. */
 export const CreateReportPayload = Schema.Struct({
-  framework_ids: Schema.optionalKey(Schema.Array(FrameworkId).check(Schema.isMinLength(1), Schema.isMaxLength(10))),
+  framework_ids: Schema.Array(FrameworkId).check(Schema.isMinLength(1), Schema.isMaxLength(10)),
 })
 export type CreateReportPayload = typeof CreateReportPayload.Type
 

@@ -185,10 +185,13 @@ describe("compliance API", () => {
     expect(bad.status).toBe(400)
     expect((await env.call(reader, "GET", `/api/compliance/scans/${scanId}/frameworks/nope-1.0`)).status).toBe(404)
     expect((await env.call(reader, "GET", `/api/compliance/scans/${scanId}/frameworks/cis-gcp-4.0.0`)).status).toBe(404)
+    expect((await env.call(reader, "GET", `/api/compliance/accounts/${accountId}/frameworks/cis-gcp-4.0.0/trend`)).status).toBe(404)
+    expect((await env.call(reader, "GET", `/api/compliance/accounts/${accountId}/frameworks/${CIS3}/trend?limit=101`)).status).toBe(400)
     expect((await env.call(reader, "GET", `/api/compliance/scans/${scanId}/frameworks/${CIS3}/requirements/9.99`)).status).toBe(404)
     expect((await env.call(reader, "GET", `/api/compliance/scans/${scanId}/frameworks/${CIS3}/requirements/1.10?page=0`)).status).toBe(400)
     expect((await env.call(reader, "GET", `/api/compliance/scans/abc`)).status).toBe(400)
     expect((await env.call(reader, "POST", `/api/compliance/scans/${scanId}/reports`, { framework_ids: [] })).status).toBe(400)
+    expect((await env.call(reader, "POST", `/api/compliance/scans/${scanId}/reports`, { frameworks: [CIS3] })).status).toBe(400)
     expect((await env.call(reader, "POST", `/api/compliance/scans/${scanId}/reports`, { framework_ids: ["cis-azure-4.0.0"] })).status).toBe(404)
     expect((await env.call(reader, "GET", `/api/compliance/reports/999999`)).status).toBe(404)
     expect((await env.call(undefined, "GET", "/api/compliance/frameworks")).status).toBe(401)
@@ -224,7 +227,7 @@ describe("compliance API", () => {
   }
 
   it("makes the PDF report as a job a reader can start, follow and download", async () => {
-    const created = await env.call(reader, "POST", `/api/compliance/scans/${scanId}/reports`, {})
+    const created = await env.call(reader, "POST", `/api/compliance/scans/${scanId}/reports`, { framework_ids: ["cis-aws-3.0.0", "cis-aws-7.0.0", "aws-fsbp"] })
     expect(created.status).toBe(200)
     expect(created.body.data).toMatchObject({ status: "pending", progress: 0, framework_ids: ["cis-aws-3.0.0", "cis-aws-7.0.0", "aws-fsbp"] })
     const early = await download(reader, created.body.data.id)
@@ -290,9 +293,9 @@ describe("compliance API", () => {
     const log = env.logs.find((l) => l.includes("compliance report completed") && l.includes(`"report_id":${report.id}`))
     console.log(`REPORT 1000 resources: ${report.pages} pages, ${report.bytes} bytes, ${ms} ms end to end; job: ${log ?? "?"}; progress seen ${[...new Set(seen)].join(",")}`)
     expect(report.pages).toBeGreaterThan(20)
-    // The same scan with every AWS framework (the API's default: CIS v3.0.0, CIS v7.0.0, FSBP).
+    // The same scan with every AWS framework (CIS v3.0.0, CIS v7.0.0, FSBP).
     const t1 = performance.now()
-    const all = await env.call(owner, "POST", `/api/compliance/scans/${big.scanId}/reports`, {})
+    const all = await env.call(owner, "POST", `/api/compliance/scans/${big.scanId}/reports`, { framework_ids: ["cis-aws-3.0.0", "cis-aws-7.0.0", "aws-fsbp"] })
     const whole = (await waitForReport(owner, all.body.data.id)).report
     console.log(`REPORT 1000 resources, 3 frameworks: ${whole.pages} pages, ${whole.bytes} bytes, ${Math.round(performance.now() - t1)} ms end to end`)
     expect(whole.pages).toBeGreaterThan(report.pages)

@@ -84,6 +84,24 @@ const cmek = (p: string): Json => ({ diskEncryptionConfiguration: { kmsKeyName: 
 /** A hardened bucket beyond CIS: versioned, soft delete on, usage logs written to `logBucket`. */
 const keptAndLogged = (logBucket: string): Json => ({ versioning: { enabled: true }, softDeletePolicy: { retentionDurationSeconds: "604800" }, logging: { logBucket, logObjectPrefix: "usage" } })
 
+const gkePool = (name: string): Json => ({ name, management: { autoUpgrade: true, autoRepair: true } })
+/** A hardened GKE cluster (private endpoint and nodes, Workload Identity, shielded nodes, CMEK secrets), with overrides. */
+const gkeCluster = (name: string, overrides: Json): Json => ({
+  name,
+  location: "us-central1",
+  privateClusterConfig: { enablePrivateNodes: true, enablePrivateEndpoint: true },
+  masterAuthorizedNetworksConfig: { enabled: false },
+  networkPolicy: { enabled: true },
+  workloadIdentityConfig: { workloadPool: "proj.svc.id.goog" },
+  legacyAbac: { enabled: false },
+  shieldedNodes: { enabled: true },
+  databaseEncryption: { state: "ENCRYPTED", keyName: "projects/proj/locations/us-central1/keyRings/gke/cryptoKeys/secrets" },
+  loggingService: "logging.googleapis.com/kubernetes",
+  monitoringService: "monitoring.googleapis.com/kubernetes",
+  nodePools: [gkePool("default-pool")],
+  ...overrides,
+})
+
 const flags = (entries: Record<string, string>) => Object.entries(entries).map(([name, value]) => ({ name, value }))
 
 export const emptyProject = (projectId: string, projectNumber: string): GcpProjectState => ({
@@ -251,6 +269,7 @@ export function hardenedProject(): GcpProjectState {
         tables: [{ tableReference: { projectId: p, datasetId: "ok_dataset", tableId: "ok_table" }, type: "TABLE", location: "US", encryptionConfiguration: { kmsKeyName: `projects/${p}/locations/us/keyRings/bq/cryptoKeys/bq-key` } }],
       },
     ],
+    gkeClusters: [gkeCluster("ok-gke", {}), gkeCluster("ok-gke-authorized", { privateClusterConfig: { enablePrivateNodes: true, enablePrivateEndpoint: false }, masterAuthorizedNetworksConfig: { enabled: true }, networkPolicy: undefined, networkConfig: { datapathProvider: "ADVANCED_DATAPATH" } })],
     dataprocClusters: [{ region: "us-central1", cluster: { projectId: p, clusterName: "ok-cluster", clusterUuid: "u1", config: { encryptionConfig: { gcePdKmsKeyName: `projects/${p}/locations/us-central1/keyRings/dp/cryptoKeys/dp-key` } }, status: { state: "RUNNING" } } }],
   }
 }
@@ -433,6 +452,18 @@ export function insecureProject(): GcpProjectState {
           { tableReference: { projectId: p, datasetId: "bad_public", tableId: "ok_cmek_table" }, type: "TABLE", location: "EU", encryptionConfiguration: { kmsKeyName: `projects/${p}/locations/eu/keyRings/bq/cryptoKeys/k` } },
         ],
       },
+    ],
+    gkeClusters: [
+      {
+        name: "bad-gke",
+        location: "europe-west1-b",
+        legacyAbac: { enabled: true },
+        loggingService: "none",
+        monitoringService: "monitoring.googleapis.com/kubernetes",
+        databaseEncryption: { state: "DECRYPTED" },
+        nodePools: [{ name: "default-pool", management: { autoUpgrade: false, autoRepair: true } }, gkePool("auto-pool")],
+      },
+      gkeCluster("ok-gke2", {}),
     ],
     dataprocClusters: [{ region: "europe-west1", cluster: { projectId: p, clusterName: "bad-cluster", clusterUuid: "u2", config: { gceClusterConfig: { zoneUri: "europe-west1-b" } }, status: { state: "RUNNING" } } }],
   }

@@ -49,6 +49,7 @@ export interface GcpProjectState {
   sqlInstances: Json[]
   datasets: Array<{ dataset: Json; tables: Json[] }>
   dataprocClusters: Array<{ region: string; cluster: Json }>
+  gkeClusters?: Json[]
   /** API hosts answering SERVICE_DISABLED (e.g. "sqladmin"). */
   disabledApis: Set<string>
 }
@@ -514,6 +515,9 @@ export function installGcpWorld(server: CloudFixtureServer, world: GcpWorld): vo
   )
 
   // Dataproc
+  server.route("GET", "container.googleapis.com", /^\/v1\/projects\/([^/]+)\/locations\/-\/clusters$/, (req, m) =>
+    withProject(req, m[1]!, "container", "container.clusters.list", (p) => ({ body: { clusters: p.gkeClusters ?? [] } })),
+  )
   server.route("GET", "dataproc.googleapis.com", /^\/v1\/projects\/([^/]+)\/regions\/([^/]+)\/clusters$/, (req, m) =>
     withProject(req, m[1]!, "dataproc", "dataproc.clusters.list", (p) => pageOf(world, req, p.dataprocClusters.filter((c) => c.region === m[2]).map((c) => c.cluster), "clusters")),
   )

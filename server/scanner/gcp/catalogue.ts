@@ -6,6 +6,7 @@ import { metaOf, type RestCheckMeta } from "../rest/engine.ts"
 import type { GcpCheck } from "./define-check.ts"
 import { apikeysChecks } from "./checks/apikeys.ts"
 import { bigqueryChecks, dataprocChecks } from "./checks/bigquery.ts"
+import { gkeChecks } from "./checks/gke.ts"
 import { computeChecks } from "./checks/compute.ts"
 import { dnsChecks } from "./checks/dns.ts"
 import { iamChecks } from "./checks/iam.ts"
@@ -32,6 +33,7 @@ export const gcpServices: ReadonlyArray<GcpServiceInfo> = [
   { id: "cloudsql", name: "Cloud SQL" },
   { id: "bigquery", name: "BigQuery" },
   { id: "dataproc", name: "Dataproc" },
+  { id: "gke", name: "Google Kubernetes Engine" },
 ]
 
 export const gcpChecks: ReadonlyArray<GcpCheck> = [
@@ -46,6 +48,7 @@ export const gcpChecks: ReadonlyArray<GcpCheck> = [
   ...sqlChecks,
   ...bigqueryChecks,
   ...dataprocChecks,
+  ...gkeChecks,
 ]
 
 export function gcpChecksForService(service: string): ReadonlyArray<GcpCheck> {

@@ -82,6 +82,7 @@ prowler dataproc dataproc_encrypted_with_cmks_disabled medium
 prowler dns dns_dnssec_disabled medium
 prowler dns dns_rsasha1_in_use_to_key_sign_in_dnssec medium
 prowler dns dns_rsasha1_in_use_to_zone_sign_in_dnssec medium
+prowler gke gke_cluster_no_default_service_account medium
 prowler iam iam_account_access_approval_enabled high
 prowler iam iam_audit_logs_enabled medium
 prowler iam iam_cloud_asset_inventory_enabled high
@@ -208,6 +209,33 @@ cloudsploit iam serviceAccountSeparation medium
 cloudsploit iam serviceAccountTokenCreator medium
 cloudsploit iam serviceAccountUser high
 cloudsploit iam serviceLimits medium
+cloudsploit gke aliasIpRangesEnabled medium
+cloudsploit gke autoNodeRepairEnabled medium
+cloudsploit gke autoNodeUpgradesEnabled medium
+cloudsploit gke basicAuthenticationDisabled medium
+cloudsploit gke binaryAuthorizationEnabled medium
+cloudsploit gke clientCertificateDisabled high
+cloudsploit gke clusterEncryption high
+cloudsploit gke clusterLabelsAdded low
+cloudsploit gke clusterLeastPrivilege medium
+cloudsploit gke clusterNetworkExposure info
+cloudsploit gke cosImageEnabled high
+cloudsploit gke defaultServiceAccount high
+cloudsploit gke integrityMonitoringEnabled medium
+cloudsploit gke kubernetesAlphaDisabled medium
+cloudsploit gke kubernetesPrivilegeAnalysis info
+cloudsploit gke legacyAuthorizationDisabled high
+cloudsploit gke loggingEnabled medium
+cloudsploit gke masterAuthorizedNetwork medium
+cloudsploit gke monitoringEnabled medium
+cloudsploit gke networkPolicyEnabled medium
+cloudsploit gke nodeEncryption high
+cloudsploit gke podSecurityPolicyEnabled medium
+cloudsploit gke privateClusterEnabled high
+cloudsploit gke privateEndpoint medium
+cloudsploit gke secureBootEnabled medium
+cloudsploit gke shieldedNodes medium
+cloudsploit gke webDashboardDisabled high
 cloudsploit logging auditConfigurationLogging medium
 cloudsploit logging auditLoggingEnabled medium
 cloudsploit logging customRoleLogging medium
@@ -510,6 +538,16 @@ const COVERED_BY: Readonly<Record<string, string>> = {
   openVNCClient: "vpc_firewall_vnc_not_open",
   openVNCServer: "vpc_firewall_vnc_not_open",
   openCustomPorts: "vpc_firewall_all_ports_not_open",
+  autoNodeUpgradesEnabled: "gke_nodepool_auto_upgrade_enabled",
+  clusterEncryption: "gke_cluster_secrets_encrypted_with_cmek",
+  legacyAuthorizationDisabled: "gke_cluster_legacy_abac_disabled",
+  loggingEnabled: "gke_cluster_logging_monitoring_enabled",
+  monitoringEnabled: "gke_cluster_logging_monitoring_enabled",
+  masterAuthorizedNetwork: "gke_cluster_control_plane_restricted",
+  privateEndpoint: "gke_cluster_control_plane_restricted",
+  privateClusterEnabled: "gke_cluster_private_nodes",
+  networkPolicyEnabled: "gke_cluster_network_policy_enabled",
+  shieldedNodes: "gke_cluster_shielded_nodes_enabled",
 }
 
 /** GCP-only reasons, after the common ones. */

@@ -21,6 +21,7 @@ export interface GcpEndpoints {
   readonly sqladmin: string
   readonly bigquery: string
   readonly dataproc: string
+  readonly container: string
 }
 
 export type GcpApi = Exclude<keyof GcpEndpoints, "token">
@@ -41,6 +42,7 @@ export const gcpApis: ReadonlyArray<GcpApi> = [
   "sqladmin",
   "bigquery",
   "dataproc",
+  "container",
 ]
 
 export const defaultGcpEndpoints: GcpEndpoints = Object.fromEntries(gcpApis.map((api) => [api, `https://${api}.googleapis.com`])) as unknown as GcpEndpoints

@@ -8,6 +8,7 @@ import { apikeysResourceTypes, collectApiKeys, type ApiKeysInventory } from "./c
 import { bigqueryResourceTypes, collectBigQuery, type BigQueryInventory } from "./collectors/bigquery.ts"
 import { collectCompute, computeResourceTypes, type ComputeInventory } from "./collectors/compute.ts"
 import { collectDataproc, dataprocResourceTypes, type DataprocInventory } from "./collectors/dataproc.ts"
+import { collectGke, gkeResourceTypes, type GkeInventory } from "./collectors/gke.ts"
 import { collectDns, dnsResourceTypes, type DnsInventory } from "./collectors/dns.ts"
 import { collectIam, iamResourceTypes, type IamInventory } from "./collectors/iam.ts"
 import { collectKms, kmsResourceTypes, type KmsInventory } from "./collectors/kms.ts"
@@ -28,6 +29,7 @@ export interface GcpInventories {
   readonly sql: SqlInventory
   readonly bigquery: BigQueryInventory
   readonly dataproc: DataprocInventory
+  readonly gke: GkeInventory
 }
 
 export type GcpCollectorKey = keyof GcpInventories
@@ -44,6 +46,7 @@ export const gcpCollectors: { readonly [K in GcpCollectorKey]: (ctx: GcpCollectC
   sql: collectSql,
   bigquery: collectBigQuery,
   dataproc: collectDataproc,
+  gke: collectGke,
 }
 
 export const gcpResourceTypes = [
@@ -58,6 +61,7 @@ export const gcpResourceTypes = [
   ...sqlResourceTypes,
   ...bigqueryResourceTypes,
   ...dataprocResourceTypes,
+  ...gkeResourceTypes,
 ] as const
 
 export type GcpResourceType = (typeof gcpResourceTypes)[number]

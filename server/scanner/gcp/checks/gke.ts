@@ -1,0 +1,155 @@
+/** Google Kubernetes Engine checks (beyond CIS GCP Foundations): control-plane exposure, private nodes, network policy, Workload Identity, legacy ABAC, upgrades, shielded nodes, secrets encryption, logging. */
+import { row } from "../../rest/engine.ts"
+import { defineGcpCheck } from "../define-check.ts"
+import type { GkeCluster } from "../collectors/gke.ts"
+import type { DetailRow } from "../../check.ts"
+
+const clusterCheck = (spec: {
+  readonly id: string
+  readonly title: string
+  readonly description: string
+  readonly severity: "critical" | "high" | "medium" | "low"
+  readonly remediation: string
+  readonly label: string
+  readonly reads: string
+  readonly judge: (c: GkeCluster) => { readonly ok: boolean; readonly value: DetailRow[string]; readonly reason: string }
+}) =>
+  defineGcpCheck({
+    id: spec.id,
+    service: "gke",
+    title: spec.title,
+    description: spec.description,
+    severity: spec.severity,
+    remediation: spec.remediation,
+    field_labels: { value: spec.label },
+    uses: ["gke.clusters"],
+    reads: `container projects.locations.clusters.list → ${spec.reads}`,
+    evaluate: (inv) =>
+      (inv.gke.clusters ?? []).map((c) => {
+        const j = spec.judge(c)
+        return row(c.name, c.location ?? "global", j.ok, j.reason, { value: j.value })
+      }),
+  })
+
+export const gkeChecks = [
+  clusterCheck({
+    id: "gke_cluster_control_plane_restricted",
+    title: "GKE control planes should not accept connections from the whole internet",
+    description: "Flags clusters whose control plane has a public endpoint without authorized networks: anyone can reach the Kubernetes API.",
+    severity: "high",
+    remediation: "gcloud container clusters update CLUSTER --enable-master-authorized-networks --master-authorized-networks=CIDR1,CIDR2 (or recreate with --enable-private-endpoint).",
+    label: "Control plane access",
+    reads: "privateClusterConfig.enablePrivateEndpoint, masterAuthorizedNetworksConfig.enabled",
+    judge: (c) => {
+      const priv = c.privateClusterConfig?.enablePrivateEndpoint === true
+      const authorized = c.masterAuthorizedNetworksConfig?.enabled === true
+      const value = priv ? "private endpoint" : authorized ? "authorized networks" : "public"
+      return { ok: priv || authorized, value, reason: priv ? "The control plane has a private endpoint only." : authorized ? "Only authorized networks reach the control plane." : "The control plane accepts connections from any address." }
+    },
+  }),
+  clusterCheck({
+    id: "gke_cluster_private_nodes",
+    title: "GKE nodes should have no public IP addresses",
+    description: "Checks the cluster uses private nodes, so nodes are not directly reachable from the internet.",
+    severity: "medium",
+    remediation: "gcloud container clusters update CLUSTER --enable-private-nodes (with Cloud NAT for egress).",
+    label: "Private nodes",
+    reads: "privateClusterConfig.enablePrivateNodes",
+    judge: (c) => {
+      const on = c.privateClusterConfig?.enablePrivateNodes === true
+      return { ok: on, value: on, reason: on ? "Nodes have internal addresses only." : "Nodes have public IP addresses." }
+    },
+  }),
+  clusterCheck({
+    id: "gke_cluster_network_policy_enabled",
+    title: "GKE clusters should enforce network policies",
+    description: "Checks network policy enforcement is on (the network policy add-on or GKE Dataplane V2), without which NetworkPolicy objects are ignored.",
+    severity: "medium",
+    remediation: "gcloud container clusters update CLUSTER --update-addons=NetworkPolicy=ENABLED && gcloud container clusters update CLUSTER --enable-network-policy (or use Dataplane V2).",
+    label: "Network policy",
+    reads: "networkPolicy.enabled, networkConfig.datapathProvider",
+    judge: (c) => {
+      const v2 = c.networkConfig?.datapathProvider === "ADVANCED_DATAPATH"
+      const on = c.networkPolicy?.enabled === true || v2
+      return { ok: on, value: on, reason: v2 ? "Dataplane V2 enforces network policies." : on ? "Network policies are enforced." : "Network policies are not enforced: every pod can reach every other." }
+    },
+  }),
+  clusterCheck({
+    id: "gke_cluster_workload_identity_enabled",
+    title: "GKE clusters should use Workload Identity",
+    description: "Checks Workload Identity is on, so pods get their own Google identity instead of the node's service account (and the metadata server is protected).",
+    severity: "medium",
+    remediation: "gcloud container clusters update CLUSTER --workload-pool=PROJECT_ID.svc.id.goog, then enable GKE_METADATA on the node pools.",
+    label: "Workload pool",
+    reads: "workloadIdentityConfig.workloadPool",
+    judge: (c) => {
+      const pool = c.workloadIdentityConfig?.workloadPool ?? ""
+      return { ok: pool !== "", value: pool === "" ? null : pool, reason: pool === "" ? "Pods act with the node's service account." : `Pods use Workload Identity (${pool}).` }
+    },
+  }),
+  clusterCheck({
+    id: "gke_cluster_legacy_abac_disabled",
+    title: "GKE clusters should not use legacy ABAC authorization",
+    description: "Flags clusters with legacy attribute-based access control, which grants broad static permissions outside Kubernetes RBAC.",
+    severity: "high",
+    remediation: "gcloud container clusters update CLUSTER --no-enable-legacy-authorization",
+    label: "Legacy ABAC",
+    reads: "legacyAbac.enabled",
+    judge: (c) => {
+      const on = c.legacyAbac?.enabled === true
+      return { ok: !on, value: on, reason: on ? "Legacy ABAC is on." : "Authorization uses Kubernetes RBAC only." }
+    },
+  }),
+  clusterCheck({
+    id: "gke_nodepool_auto_upgrade_enabled",
+    title: "GKE node pools should upgrade automatically",
+    description: "Checks every node pool has auto-upgrade on, so node security patches are applied.",
+    severity: "medium",
+    remediation: "gcloud container node-pools update POOL --cluster=CLUSTER --enable-autoupgrade",
+    label: "Pools without auto-upgrade",
+    reads: "nodePools[].management.autoUpgrade",
+    judge: (c) => {
+      const manual = (c.nodePools ?? []).filter((p) => p.management?.autoUpgrade !== true).map((p) => p.name)
+      return { ok: manual.length === 0, value: manual, reason: manual.length === 0 ? "Every node pool upgrades automatically." : `Node pools upgraded by hand: ${manual.join(", ")}.` }
+    },
+  }),
+  clusterCheck({
+    id: "gke_cluster_shielded_nodes_enabled",
+    title: "GKE clusters should use Shielded GKE Nodes",
+    description: "Checks Shielded GKE Nodes is on: node identity is verified, so a compromised workload cannot impersonate a node.",
+    severity: "medium",
+    remediation: "gcloud container clusters update CLUSTER --enable-shielded-nodes",
+    label: "Shielded nodes",
+    reads: "shieldedNodes.enabled",
+    judge: (c) => {
+      const on = c.shieldedNodes?.enabled === true
+      return { ok: on, value: on, reason: on ? "Nodes are shielded." : "Shielded GKE Nodes is off." }
+    },
+  }),
+  clusterCheck({
+    id: "gke_cluster_secrets_encrypted_with_cmek",
+    title: "GKE clusters should encrypt Kubernetes secrets with a Cloud KMS key",
+    description: "Checks application-layer secrets encryption is on, so secrets in etcd are encrypted with a key you control.",
+    severity: "medium",
+    remediation: "gcloud container clusters update CLUSTER --database-encryption-key=projects/P/locations/L/keyRings/R/cryptoKeys/K",
+    label: "Secrets encryption",
+    reads: "databaseEncryption.state, keyName",
+    judge: (c) => {
+      const on = c.databaseEncryption?.state === "ENCRYPTED"
+      return { ok: on, value: on ? (c.databaseEncryption?.keyName ?? "ENCRYPTED") : (c.databaseEncryption?.state ?? "DECRYPTED"), reason: on ? "Secrets are encrypted with a Cloud KMS key." : "Secrets are stored with Google's default encryption only." }
+    },
+  }),
+  clusterCheck({
+    id: "gke_cluster_logging_monitoring_enabled",
+    title: "GKE clusters should send logs and metrics to Cloud Logging and Monitoring",
+    description: "Checks neither logging nor monitoring is turned off for the cluster.",
+    severity: "low",
+    remediation: "gcloud container clusters update CLUSTER --logging=SYSTEM,WORKLOAD --monitoring=SYSTEM",
+    label: "Logging / monitoring",
+    reads: "loggingService, monitoringService",
+    judge: (c) => {
+      const off = [c.loggingService === "none" ? "logging" : undefined, c.monitoringService === "none" ? "monitoring" : undefined].filter((x): x is string => x !== undefined)
+      return { ok: off.length === 0, value: `${c.loggingService ?? "default"} / ${c.monitoringService ?? "default"}`, reason: off.length === 0 ? "Logs and metrics are collected." : `Turned off: ${off.join(", ")}.` }
+    },
+  }),
+]

@@ -3,7 +3,8 @@
  *
  * Request (POST /api/compliance/scans/{id}/reports, read access): the scan must be completed and every named framework
  * must apply to its provider; in one transaction a `compliance_reports` row (pending) is
- * inserted and the `compliance.report` job enqueued with ids only.
+ * inserted and the `compliance.report` job enqueued with ids only; finished reports of the scan older than the newest
+ * REPORTS_KEPT_PER_SCAN (the new one included) are deleted with their chunks.
  * Job: claims the row (pending|running → running, progress 0), drops chunks of an earlier attempt, renders the PDF
  * (server/compliance/pdf.ts) and writes it as ordered chunks of about CHUNK_BYTES, each in its own short transaction,
  * recording progress as it goes; then completed with the page count and size. A failure records `failed` with a
@@ -42,6 +43,8 @@ export const REPORT_RETRY_LIMIT = 1
 export const CHUNK_BYTES = 256 * 1024
 /** Chunks per download page. */
 const DOWNLOAD_PAGE = 8
+/** Reports kept per scan, the new request included: it drops older finished ones (and their chunks) beyond this many. */
+export const REPORTS_KEPT_PER_SCAN = 5
 
 interface ReportRow {
   readonly id: number
@@ -102,6 +105,11 @@ export const requestReport = (
       VALUES (${ctx.workspaceId}, ${scanId}, ${ids as Array<string>}::text[], ${ctx.userId})
       RETURNING id, scan_id, framework_ids, status, progress, pages, bytes, error, created_at, finished_at`
     const row = inserted[0]!
+    yield* sql`
+      DELETE FROM compliance_reports
+      WHERE workspace_id = ${ctx.workspaceId} AND scan_id = ${scanId} AND status IN ('completed', 'failed')
+        AND id NOT IN (SELECT id FROM compliance_reports WHERE workspace_id = ${ctx.workspaceId} AND scan_id = ${scanId}
+                       ORDER BY id DESC LIMIT ${REPORTS_KEPT_PER_SCAN})`
     const [jobId] = yield* enqueueInTransaction(job, [{ payload: { workspace_id: ctx.workspaceId, report_id: row.id } }], {
       workspaceId: ctx.workspaceId,
       userId: ctx.userId,

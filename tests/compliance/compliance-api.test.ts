@@ -256,6 +256,23 @@ describe("compliance API", () => {
     expect(text).toContain(`${json.counts.passed} passed, ${json.counts.failed} failed, ${json.counts.manual} manual, ${json.counts.not_applicable} not applicable of 62`)
   }, 180_000)
 
+  it("keeps the newest five reports of a scan (a new request drops older finished ones with their chunks)", async () => {
+    for (let i = 0; i < 6; i += 1) {
+      const created = await env.call(owner, "POST", `/api/compliance/scans/${olderScanId}/reports`, { framework_ids: [CIS3] })
+      expect(created.status).toBe(200)
+      await waitForReport(owner, created.body.data.id)
+    }
+    const rows = await env.sql((sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM compliance_reports WHERE scan_id = ${olderScanId}`)
+    expect(rows[0]!.n).toBe(5)
+    const last = await env.call(owner, "POST", `/api/compliance/scans/${olderScanId}/reports`, { framework_ids: [CIS3] })
+    await waitForReport(owner, last.body.data.id)
+    const after = await env.sql((sql) => sql<{ n: number; orphans: number }>`
+      SELECT (SELECT count(*)::int FROM compliance_reports WHERE scan_id = ${olderScanId}) AS n,
+             (SELECT count(*)::int FROM compliance_report_chunks c
+              WHERE NOT EXISTS (SELECT 1 FROM compliance_reports r WHERE r.id = c.report_id)) AS orphans`)
+    expect(after[0]).toEqual({ n: 5, orphans: 0 })
+  }, 120_000)
+
   it("keeps reports and their chunks under row-level security (enabled, forced, scoped to the workspace)", async () => {
     const tables = await env.sql((sql) => sql<{ relname: string; relrowsecurity: boolean; relforcerowsecurity: boolean }>`
       SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class

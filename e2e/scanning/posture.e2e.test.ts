@@ -190,6 +190,13 @@ describe("continuous posture (moto as the AWS account)", () => {
     await table.getByText("Bastion SSH accepted until the VPN ships").waitFor()
     await look(page, "posture-finding-muted")
 
+    // The SSH group's resource page: this scan's checks of it, the muted one among them.
+    await row.getByRole("link", { name: /^History of/ }).click()
+    await page.getByRole("heading", { level: 1, name: groupId }).waitFor()
+    const checks = page.getByRole("list", { name: `Checks in scan #${second}` })
+    await checks.getByText("Muted", { exact: true }).waitFor()
+    await look(page, "posture-resource")
+
     // Counts drop at once, without a rescan.
     await page.goto(`${baseUrl()}/dashboard/scans/${second}`)
     await page.getByRole("region", { name: "Summary" }).getByText("Muted", { exact: true }).waitFor()

@@ -9,12 +9,12 @@ import { useParams, useSearchParams } from "wouter"
 import type { AccountId } from "../../contracts/ids.ts"
 import { PostureMessages, type ResourceCheckResult, type ResourceScan } from "../../contracts/posture.ts"
 import { scanPath } from "../../machines/scan-list.machine.ts"
-import { Badge, severityTone } from "../ui/badge.tsx"
+import { Badge } from "../ui/badge.tsx"
 import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
 import { Link } from "../ui/link.tsx"
 import { useResourceHistoryLogic, useScanActorOptions } from "../scanning/scan-logic.ts"
-import { ErrorBox, Fact, formatDateTime, LoadingBox } from "../scanning/scan-parts.tsx"
+import { ErrorBox, Fact, formatDateTime, LoadingBox, SeverityBadge } from "../scanning/scan-parts.tsx"
 import * as shared from "../scanning/scanning.css.ts"
 import * as css from "./account-detail.css.ts"
 
@@ -41,7 +41,7 @@ function ScanCard({ scan }: { readonly scan: ResourceScan }) {
         {scan.results.map((r) => (
           <li key={r.finding_id} className={css.resultRow}>
             <Outcome result={r} />
-            <Badge tone={severityTone(r.severity)}>{r.severity}</Badge>
+            <SeverityBadge severity={r.severity} />
             <Link href={`${scanPath(scan.scan_id)}/findings/${r.finding_id}`}>{r.title}</Link>
             {r.delta === "new" ? <Badge tone="danger">New</Badge> : r.delta === "fixed" ? <Badge tone="success">Fixed</Badge> : null}
           </li>

@@ -10,12 +10,12 @@ import { PostureMessages, type AccountTrend, type TrendPoint } from "../../contr
 import type { postureOverviewMachine } from "../../machines/posture-overview.machine.ts"
 import { scanPath } from "../../machines/scan-list.machine.ts"
 import { AlertBox } from "../ui/alert-box.tsx"
-import { Badge, severityTone } from "../ui/badge.tsx"
+import { Badge } from "../ui/badge.tsx"
 import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
 import { Link } from "../ui/link.tsx"
 import { usePostureOverviewLogic, useScanActorOptions } from "../scanning/scan-logic.ts"
-import { ErrorBox, formatDateTime, LoadingBox } from "../scanning/scan-parts.tsx"
+import { ErrorBox, formatDateTime, LoadingBox, SeverityBadge } from "../scanning/scan-parts.tsx"
 import * as shared from "../scanning/scanning.css.ts"
 import * as css from "./dashboard.css.ts"
 
@@ -125,7 +125,7 @@ function OverviewBody({ overviewRef }: { readonly overviewRef: OverviewRef }) {
           <ol className={css.topChecks}>
             {overview.top_failing_checks.map((c) => (
               <li key={c.check_id} className={css.topCheck}>
-                <Badge tone={severityTone(c.severity)}>{c.severity}</Badge>
+                <SeverityBadge severity={c.severity} />
                 <span className={css.topCheckTitle}>{c.title}</span>
                 <span className={shared.subtle}>{`${c.resources} resources · ${c.accounts} account${c.accounts === 1 ? "" : "s"}`}</span>
               </li>

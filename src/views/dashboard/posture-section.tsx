@@ -127,7 +127,7 @@ function OverviewBody({ overviewRef }: { readonly overviewRef: OverviewRef }) {
               <li key={c.check_id} className={css.topCheck}>
                 <SeverityBadge severity={c.severity} />
                 <span className={css.topCheckTitle}>{c.title}</span>
-                <span className={shared.subtle}>{`${c.resources} resources · ${c.accounts} account${c.accounts === 1 ? "" : "s"}`}</span>
+                <span className={shared.subtle}>{`${c.resources} resource${c.resources === 1 ? "" : "s"} · ${c.accounts} account${c.accounts === 1 ? "" : "s"}`}</span>
               </li>
             ))}
           </ol>

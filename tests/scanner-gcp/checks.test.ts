@@ -65,6 +65,11 @@ describe("GCP checks: compliant and non-compliant case of every check", () => {
     }
   })
 
+  it("names the editors and the personal accounts (service agents are not editors to report)", () => {
+    expect(rowOf(findingOf(insecure, "iam_no_basic_editor_role"), "insecure-proj").members).toEqual(["222222222222-compute@developer.gserviceaccount.com", "bad-admin@insecure-proj.iam.gserviceaccount.com"].map((e) => `serviceAccount:${e}`))
+    expect(rowOf(findingOf(insecure, "iam_members_corporate_identities_only"), "insecure-proj").members).toEqual(["user:contractor.jane@gmail.com"])
+  })
+
   it("skips GKE nodes, proxy-only subnets, non-HTTP backends, private zones, asymmetric keys and read replicas", () => {
     for (const id of ["compute_instance_not_default_sa", "compute_instance_ip_forwarding_disabled", "compute_instance_no_public_ip"]) {
       expect(findingOf(hardened, id).details.map((d) => d.resource_id)).toEqual(["ok-vm"])
@@ -100,6 +105,8 @@ describe("GCP checks: named resources", () => {
     ["vpc_firewall_dns_not_open", { compliant: ["bad-redis-mongo", "ok-udp-only"], nonCompliant: ["bad-dns-udp", "bad-all-tcp", "bad-all-protocols"] }],
     ["vpc_firewall_memcached_not_open", { compliant: ["bad-dns-udp"], nonCompliant: ["bad-all-protocols"] }],
     ["vpc_firewall_telnet_not_open", { compliant: ["bad-redis-mongo"], nonCompliant: ["bad-range-v6", "bad-all-tcp"] }],
+    ["iam_no_basic_editor_role", { nonCompliant: ["insecure-proj"] }],
+    ["iam_members_corporate_identities_only", { nonCompliant: ["insecure-proj"] }],
     ["vpc_firewall_all_ports_not_open", { compliant: ["bad-redis-mongo", "bad-range-v6", "ok-internal-ssh"], nonCompliant: ["bad-all-tcp", "bad-all-protocols"] }],
     ["dns_dnssec_enabled", { compliant: ["bad-sha1-zone", "ok-zone2"], nonCompliant: ["bad-zone"] }],
     ["dns_no_rsasha1_key_signing", { compliant: ["ok-zone2"], nonCompliant: ["bad-sha1-zone"] }],

@@ -293,6 +293,7 @@ export function insecureProject(): GcpProjectState {
         { role: "roles/compute.admin", members: [`serviceAccount:${badAdmin}`] },
         { role: "roles/viewer", members: [`serviceAccount:${reader}`] },
         { role: "roles/iam.serviceAccountUser", members: ["user:dev@example.com"] },
+        { role: "roles/viewer", members: ["user:contractor.jane@gmail.com"] },
         { role: "roles/iam.serviceAccountAdmin", members: ["user:dev@example.com"] },
         { role: "roles/cloudkms.admin", members: ["user:ops@example.com"] },
         { role: "roles/cloudkms.cryptoKeyDecrypter", members: ["user:ops@example.com"] },

@@ -548,6 +548,7 @@ const COVERED_BY: Readonly<Record<string, string>> = {
   privateClusterEnabled: "gke_cluster_private_nodes",
   networkPolicyEnabled: "gke_cluster_network_policy_enabled",
   shieldedNodes: "gke_cluster_shielded_nodes_enabled",
+  corporateEmailsOnly: "iam_members_corporate_identities_only",
 }
 
 /** GCP-only reasons, after the common ones. */

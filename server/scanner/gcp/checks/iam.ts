@@ -88,6 +88,41 @@ export const iamChecks = [
     },
   }),
   defineGcpCheck({
+    id: "iam_no_basic_editor_role",
+    service: "iam",
+    title: "The basic Editor role should not be granted on the project",
+    description: "Editor lets a member change almost every resource of the project; grant the predefined roles each member needs instead. Google-managed service agents are ignored.",
+    severity: "medium",
+    remediation: "Replace each roles/editor binding with narrow predefined roles: gcloud projects remove-iam-policy-binding PROJECT --member=MEMBER --role=roles/editor",
+    field_labels: { members: "Editors" },
+    uses: ["project.iam_policy"],
+    reads: "cloudresourcemanager projects.getIamPolicy → bindings[role=roles/editor].members",
+    evaluate: (inv) => {
+      const policy = inv.project.iamPolicy
+      if (policy === undefined) return []
+      // Service agents (…@…gserviceaccount.com of Google-managed projects) hold Editor by design.
+      const editors = [...(membersByRole(policy).get("roles/editor") ?? [])].filter((m) => !/@(cloudservices|container-engine-robot|compute-system)\.iam\.gserviceaccount\.com$|@gcp-sa-[a-z-]+\.iam\.gserviceaccount\.com$/.test(m))
+      return [row(inv.projectId, "global", editors.length === 0, editors.length === 0 ? "No member holds the basic Editor role." : `Editors: ${editors.join(", ")}.`, { members: editors })]
+    },
+  }),
+  defineGcpCheck({
+    id: "iam_members_corporate_identities_only",
+    service: "iam",
+    title: "Project roles should be granted to corporate identities only",
+    description: "Flags personal Google accounts (gmail.com, googlemail.com) in the project's IAM policy: the organisation cannot enforce MFA on them, audit them or remove them when someone leaves.",
+    severity: "medium",
+    remediation: "Grant the roles to the person's corporate (Cloud Identity / Workspace) account and remove the personal account; the domain restricted sharing organization policy prevents new ones.",
+    field_labels: { members: "Personal accounts" },
+    uses: ["project.iam_policy"],
+    reads: "cloudresourcemanager projects.getIamPolicy → bindings[].members (user:…@gmail.com)",
+    evaluate: (inv) => {
+      const policy = inv.project.iamPolicy
+      if (policy === undefined) return []
+      const personal = [...rolesByMember(policy).keys()].filter((m) => /^user:.+@(gmail|googlemail)\.com$/i.test(m))
+      return [row(inv.projectId, "global", personal.length === 0, personal.length === 0 ? "Every member is a corporate identity or service account." : `Personal accounts: ${personal.join(", ")}.`, { members: personal })]
+    },
+  }),
+  defineGcpCheck({
     id: "iam_sa_key_rotated_90_days",
     service: "iam",
     title: "User-managed service account keys should be rotated within 90 days",

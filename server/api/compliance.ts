@@ -23,9 +23,9 @@ import { Conflict, NotFound } from "../../src/contracts/errors.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
 import { frameworkById, frameworks } from "../compliance/catalogue.ts"
 import { reportJob } from "../compliance/jobs.ts"
-import { getReport, reportBytes, requestReport } from "../compliance/reports.ts"
+import { getReport, listReports, reportBytes, requestReport } from "../compliance/reports.ts"
 import { accountTrend, frameworkCsv, requirementDetail, scanFramework, scanSummary } from "../compliance/service.ts"
-import { complianceAccounts } from "../compliance/store.ts"
+import { complianceAccounts, scanFacts } from "../compliance/store.ts"
 import { READ, scoped } from "../scans/access.ts"
 import { warmQueueCache } from "../scans/transactional-enqueue.ts"
 
@@ -81,6 +81,12 @@ export const ComplianceHandlers = HttpApiBuilder.group(Api, "compliance", (handl
             headers: download(complianceCsvFileName(params.scan_id, params.framework_id)),
           }),
       ))
+    .handle("reports", ({ request, params, query }) =>
+      scoped(request, READ, (ctx) =>
+        Effect.gen(function* () {
+          if ((yield* scanFacts(ctx.workspaceId, params.scan_id)) === undefined) return yield* new NotFound({ message: M.scanNotFound })
+          return { ok: true, data: yield* listReports(ctx.workspaceId, params.scan_id, query.framework_id) }
+        })))
     .handle("createReport", ({ request, params, payload }) =>
       Effect.andThen(
         warmQueueCache([reportJob.name]),

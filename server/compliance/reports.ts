@@ -75,6 +75,16 @@ const toReport = (r: ReportRow): Report => ({
 const selectReport = (sql: SqlClient.SqlClient) =>
   sql`SELECT id, scan_id, framework_ids, status, progress, pages, bytes, error, created_at, finished_at FROM compliance_reports`
 
+/** The scan's reports, newest first; with a framework, those that include it. */
+export const listReports = Effect.fn("Reports.list")(function* (workspaceId: number, scanId: number, frameworkId: string | undefined) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<ReportRow>`${selectReport(sql)}
+    WHERE workspace_id = ${workspaceId} AND scan_id = ${scanId}
+      ${frameworkId === undefined ? sql`` : sql`AND ${frameworkId} = ANY(framework_ids)`}
+    ORDER BY id DESC`
+  return rows.map(toReport)
+})
+
 export const getReport = Effect.fn("Reports.get")(function* (workspaceId: number, reportId: number) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<ReportRow>`${selectReport(sql)} WHERE workspace_id = ${workspaceId} AND id = ${reportId}`

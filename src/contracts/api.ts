@@ -125,6 +125,8 @@ import {
   FrameworkId,
   FrameworkListResponse,
   ReportId,
+  ReportListQuery,
+  ReportListResponse,
   ReportResponse,
   RequirementDetailQuery,
   RequirementDetailResponse,
@@ -566,6 +568,13 @@ export class ComplianceGroup extends HttpApiGroup.make("compliance")
       params: ScanFrameworkParams,
       success: ComplianceCsvFile,
       error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    /** The scan's reports, newest first: the screen finds a report started earlier (still running, or ready). */
+    HttpApiEndpoint.get("reports", "/api/compliance/scans/:scan_id/reports", {
+      params: { scan_id: ScanId },
+      query: ReportListQuery,
+      success: ReportListResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
     }),
     /** Starts the PDF report job (202-like: answers the pending report at once). */
     HttpApiEndpoint.post("createReport", "/api/compliance/scans/:scan_id/reports", {

@@ -254,6 +254,11 @@ export const Report = Schema.Struct({
 export type Report = typeof Report.Type
 export const ReportResponse = withData(Report)
 export type ReportResponse = typeof ReportResponse.Type
+/** A scan's reports, newest first (at most the five kept); `framework_id` keeps those that include it. */
+export const ReportListQuery = Schema.Struct({ framework_id: Schema.optionalKey(FrameworkId) })
+export type ReportListQuery = typeof ReportListQuery.Type
+export const ReportListResponse = withData(Schema.Array(Report))
+export type ReportListResponse = typeof ReportListResponse.Type
 
 /** The frameworks to report on (1–10, each of the scan's provider). Required: a misspelt key is a 400, not a surprise. */
 export const CreateReportPayload = Schema.Struct({

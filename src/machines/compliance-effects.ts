@@ -49,6 +49,8 @@ export interface ComplianceEffects {
   readonly loadRequirement: EffectCall<RequirementRequest, RequirementDetail>
   /** GET …/csv, as a file. */
   readonly downloadCsv: EffectCall<ScanFrameworkRequest, DownloadedFile>
+  /** GET /api/compliance/scans/{id}/reports?framework_id=: the newest report of the framework on screen, if any. */
+  readonly loadLatestReport: EffectCall<ScanFrameworkRequest, Report | null>
   /** POST /api/compliance/scans/{id}/reports (the framework on screen only). */
   readonly createReport: EffectCall<ScanFrameworkRequest, Report>
   /** GET /api/compliance/reports/{id} */

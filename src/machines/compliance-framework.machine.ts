@@ -10,7 +10,8 @@
  * - `trend`: waits for the framework (`framework.loaded`, raised by `detail`), then `loadTrend` for its account →
  *   `ready` | `unavailable` (the table works without it).
  * - `csv`: idle | downloading (`downloadCsv` → `saveFile`; a failure toasts).
- * - `report`: idle → `requesting` (`createReport`) → `checking` → `generating` (`after reportPoll` → `polling`,
+ * - `report`: `looking` (`loadLatestReport`: a report of this framework started earlier, e.g. before the user left the
+ *   page) → `checking` when there is one, else `idle`; idle → `requesting` (`createReport`) → `checking` → `generating` (`after reportPoll` → `polling`,
  *   `getReport`, → `checking`) until the report is `ready` (`report.downloadRequested` → `downloading` →
  *   `downloadReport` → `saveFile`) or `failed` (its error shown; `report.requested` starts a new one). A failed poll
  *   keeps generating and asks again.
@@ -96,6 +97,9 @@ export const complianceFrameworkMachine = setup({
     downloadCsv: fromPromise<DownloadedFile, ScanFrameworkRequest>(async () => {
       throw new Error("downloadCsv is not provided")
     }),
+    loadLatestReport: fromPromise<Report | null, ScanFrameworkRequest>(async () => {
+      throw new Error("loadLatestReport is not provided")
+    }),
     createReport: fromPromise<Report, ScanFrameworkRequest>(async () => {
       throw new Error("createReport is not provided")
     }),
@@ -113,6 +117,7 @@ export const complianceFrameworkMachine = setup({
       assertEvent(event, "requirement.opened")
       return context.data?.requirements.some((r) => r.id === event.requirementId) === true
     },
+    foundReport: ({ event }) => outputOf<Report | null>(event) !== null,
     reportCompleted: ({ context }) => context.report?.status === "completed",
     reportFailed: ({ context }) => context.report?.status === "failed",
   },
@@ -235,8 +240,17 @@ export const complianceFrameworkMachine = setup({
       },
     },
     report: {
-      initial: "idle",
+      initial: "looking",
       states: {
+        looking: {
+          invoke: {
+            id: "loadLatestReport",
+            src: "loadLatestReport",
+            input: ({ context }) => ({ scanId: context.scanId, frameworkId: context.frameworkId }),
+            onDone: [{ guard: "foundReport", target: "checking", actions: "assignReport" }, { target: "idle" }],
+            onError: { target: "idle" },
+          },
+        },
         idle: { on: { "report.requested": { guard: "hasData", target: "requesting" } } },
         requesting: {
           invoke: {

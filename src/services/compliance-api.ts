@@ -12,6 +12,7 @@ import {
   COMPLIANCE_CSV_CONTENT_TYPE,
   REPORT_CONTENT_TYPE,
   reportFileName,
+  ReportListResponse,
   ReportResponse,
   RequirementDetailResponse,
   ScanComplianceResponse,
@@ -34,6 +35,7 @@ export const COMPLIANCE_ENDPOINTS = {
   trend: endpoint({ method: "GET", path: "/api/compliance/accounts/:account_id/frameworks/:framework_id/trend", response: TrendResponse }),
   /** The body is a file (text/csv). */
   csv: endpoint({ method: "GET", path: "/api/compliance/scans/:scan_id/frameworks/:framework_id/csv", response: Schema.Unknown }),
+  reports: endpoint({ method: "GET", path: "/api/compliance/scans/:scan_id/reports", response: ReportListResponse }),
   createReport: endpoint({ method: "POST", path: "/api/compliance/scans/:scan_id/reports", response: ReportResponse }),
   report: endpoint({ method: "GET", path: "/api/compliance/reports/:report_id", response: ReportResponse }),
   /** The body is a file (application/pdf, a Blob). */
@@ -61,6 +63,8 @@ export const complianceEffectsFrom = (services: Pick<AppServices, "client">): Co
       const body = await client.request(at(E.csv, { scan_id: scanId, framework_id: frameworkId }), signalOpt(signal))
       return { fileName: complianceCsvFileName(scanId, frameworkId), contentType: COMPLIANCE_CSV_CONTENT_TYPE, content: typeof body === "string" ? body : String(body) }
     },
+    loadLatestReport: ({ scanId, frameworkId }, signal) =>
+      client.request(at(E.reports, { scan_id: scanId }), { query: { framework_id: frameworkId }, ...signalOpt(signal) }).then((r) => r.data[0] ?? null),
     createReport: ({ scanId, frameworkId }, signal) =>
       client.request(at(E.createReport, { scan_id: scanId }), { body: { framework_ids: [frameworkId] }, ...signalOpt(signal) }).then((r) => r.data),
     getReport: ({ reportId }, signal) => client.request(at(E.report, { report_id: reportId }), signalOpt(signal)).then((r) => r.data),

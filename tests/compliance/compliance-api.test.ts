@@ -241,6 +241,10 @@ describe("compliance API", () => {
     expect(pdf.bytes.subarray(0, 5).toString()).toBe("%PDF-")
     expect(pdf.bytes.length).toBe(report.bytes)
     expect((await download(stranger, report.id)).status).toBe(404)
+    const listed = await env.call(reader, "GET", `/api/compliance/scans/${scanId}/reports?framework_id=aws-fsbp`)
+    expect(listed.body.data.map((r: any) => r.id)).toContain(report.id)
+    expect((await env.call(reader, "GET", `/api/compliance/scans/${scanId}/reports?framework_id=cis-gcp-4.0.0`)).body.data).toEqual([])
+    expect((await env.call(stranger, "GET", `/api/compliance/scans/${scanId}/reports`)).status).toBe(404)
     if (!HAS_POPPLER) return
     const text = pdfText(pdf.bytes)
     expect(text).toContain("Compliance report")

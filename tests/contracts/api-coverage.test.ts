@@ -78,6 +78,7 @@ const EXTRA_CALLS = [
   "GET /api/compliance/scans/{scan_id}/frameworks/{framework_id}",
   "GET /api/compliance/scans/{scan_id}/frameworks/{framework_id}/requirements/{requirement_id}",
   "GET /api/compliance/scans/{scan_id}/frameworks/{framework_id}/csv",
+  "GET /api/compliance/scans/{scan_id}/reports",
   "POST /api/compliance/scans/{scan_id}/reports",
   "GET /api/compliance/reports/{report_id}",
   "GET /api/compliance/reports/{report_id}/download",

@@ -85,7 +85,15 @@ describe("compliance-framework machine", () => {
   const input = { scanId: C_SCAN_ID, frameworkId: "cis-aws-3.0.0" }
   it("drives every (state, event) edge", async () => {
     const provided = complianceFrameworkMachine.provide({
-      actors: { loadScanFramework: never(), loadTrend: never(), downloadCsv: never(), createReport: never(), getReport: never(), downloadReport: never() },
+      actors: {
+        loadScanFramework: never(),
+        loadTrend: never(),
+        downloadCsv: never(),
+        loadLatestReport: never(),
+        createReport: never(),
+        getReport: never(),
+        downloadReport: never(),
+      },
     })
     const coverage = await coverTransitions(provided, {
       input,
@@ -103,6 +111,10 @@ describe("compliance-framework machine", () => {
         { type: "csv.requested" },
         { type: "xstate.done.actor.downloadCsv", output: csvFile },
         { type: "xstate.error.actor.downloadCsv", error: httpFailure("scan-load", 500) },
+        { type: "xstate.done.actor.loadLatestReport", output: null },
+        { type: "xstate.done.actor.loadLatestReport", output: report("running") },
+        { type: "xstate.done.actor.loadLatestReport", output: report("completed") },
+        { type: "xstate.error.actor.loadLatestReport", error: httpFailure("scan-load", 500) },
         { type: "report.requested" },
         { type: "xstate.done.actor.createReport", output: report("pending") },
         { type: "xstate.done.actor.createReport", output: report("completed") },
@@ -122,6 +134,28 @@ describe("compliance-framework machine", () => {
     expect(coverage.driven).toBe(coverage.total)
   })
 
+  it("picks up a report started before the page was left: follows it until it is ready", async () => {
+    const latest = controlled<ScanFrameworkRequest, Report | null>()
+    const get = controlled<{ readonly reportId: ReportId }, Report>()
+    const clock = new SimulatedClock()
+    const actor = createActor(
+      complianceFrameworkMachine.provide({
+        actors: { loadScanFramework: never(), loadTrend: never(), downloadCsv: never(), loadLatestReport: latest.logic, createReport: never(), getReport: get.logic, downloadReport: never() },
+      }),
+      { input, clock },
+    ).start()
+    try {
+      expect(latest.calls).toEqual([{ scanId: C_SCAN_ID, frameworkId: "cis-aws-3.0.0" }])
+      await latest.resolve(report("running"))
+      expect(actor.getSnapshot().matches({ report: "generating" })).toBe(true)
+      clock.increment(REPORT_POLL_MS)
+      await get.resolve(report("completed"))
+      expect(actor.getSnapshot().matches({ report: "ready" })).toBe(true)
+    } finally {
+      actor.stop()
+    }
+  })
+
   it("filters requirements by status, section (with subsections) and text", () => {
     const base = { data: scanFramework, statusFilter: "all" as const, sectionFilter: null, query: "" }
     expect(visibleRequirements(base).map((r) => r.id)).toEqual(["1.3", "1.10", "2.1.1", "2.1.4"])
@@ -136,11 +170,20 @@ describe("compliance-framework machine", () => {
     const create = controlled<ScanFrameworkRequest, Report>()
     const get = controlled<{ readonly reportId: ReportId }, Report>()
     const download = controlled<{ readonly reportId: ReportId; readonly scanId: ScanId }, DownloadedFile>()
+    const latest = controlled<ScanFrameworkRequest, Report | null>()
     const env = environment()
     const clock = new SimulatedClock()
     const actor = createActor(
       complianceFrameworkMachine.provide({
-        actors: { loadScanFramework: load.logic, loadTrend: never(), downloadCsv: never(), createReport: create.logic, getReport: get.logic, downloadReport: download.logic },
+        actors: {
+          loadScanFramework: load.logic,
+          loadTrend: never(),
+          downloadCsv: never(),
+          loadLatestReport: latest.logic,
+          createReport: create.logic,
+          getReport: get.logic,
+          downloadReport: download.logic,
+        },
         actions: { saveFile: env.saveFile, notify: env.notify, navigate: env.navigate },
       }),
       { input, clock },
@@ -149,6 +192,7 @@ describe("compliance-framework machine", () => {
       actor.send({ type: "report.requested" })
       expect(create.calls).toEqual([])
       await load.resolve(scanFramework)
+      await latest.resolve(null)
       actor.send({ type: "report.requested" })
       expect(create.calls).toEqual([{ scanId: C_SCAN_ID, frameworkId: "cis-aws-3.0.0" }])
       await create.resolve(report("pending"))

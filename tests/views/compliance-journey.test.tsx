@@ -75,6 +75,7 @@ const renderCompliance = async () => {
     loadTrend: async () => trend,
     loadRequirement: async ({ page }) => requirementDetail(page),
     downloadCsv: async () => csvFile,
+    loadLatestReport: async () => null,
     createReport: async () => report("pending"),
     getReport: async () => report(reportStatus),
     downloadReport: async () => pdfFile,

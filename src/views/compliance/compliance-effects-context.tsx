@@ -29,6 +29,7 @@ export const UNWIRED_COMPLIANCE_EFFECTS: ComplianceEffects = {
   loadTrend: unwired,
   loadRequirement: unwired,
   downloadCsv: unwired,
+  loadLatestReport: unwired,
   createReport: unwired,
   getReport: unwired,
   downloadReport: unwired,

@@ -161,7 +161,7 @@ function ReportActions({ frameworkRef }: { readonly frameworkRef: FrameworkRef }
     s.matches({ report: "ready" }) ? "ready"
     : s.matches({ report: "downloading" }) ? "downloading"
     : s.matches({ report: "failed" }) ? "failed"
-    : s.matches({ report: "idle" }) ? "idle"
+    : s.matches({ report: "idle" }) || s.matches({ report: "looking" }) ? "idle"
     : "working")
   const canRequest = useSelector(frameworkRef, (s) => s.can({ type: "report.requested" }))
   const csvBusy = useSelector(frameworkRef, (s) => s.matches({ csv: "downloading" }))

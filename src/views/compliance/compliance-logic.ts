@@ -62,6 +62,7 @@ export function useComplianceFrameworkLogic() {
           loadScanFramework: effectActor(effects.loadScanFramework),
           loadTrend: effectActor(effects.loadTrend),
           downloadCsv: effectActor(effects.downloadCsv),
+          loadLatestReport: effectActor(effects.loadLatestReport),
           createReport: effectActor(effects.createReport),
           getReport: effectActor(effects.getReport),
           downloadReport: effectActor(effects.downloadReport),

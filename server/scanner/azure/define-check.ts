@@ -4,7 +4,7 @@
  * controls, e.g. the database and App Service ones live in separate benchmarks since v4).
  */
 import type { DetailRow, Severity } from "../check.ts"
-import { row, type EvaluateEnv, type RestCheck } from "../rest/engine.ts"
+import { row, type EvaluateEnv, type Judgement, type RestCheck } from "../rest/engine.ts"
 import { locationOf, resourceGroupOf } from "./context.ts"
 import type { AzureCollectorOf, AzureInventoryWith, AzureResourceType, AzureScanInventory } from "./inventory.ts"
 
@@ -47,6 +47,36 @@ export function resourceRow(
   fields: Readonly<Record<string, DetailRow[string]>> = {},
 ): DetailRow {
   return row(r.id, locationOf(r), compliant, reason, { name: r.name, resource_group: resourceGroupOf(r.id), ...fields })
+}
+
+/**
+ * A check beyond CIS judging one setting of each resource a collector lists: one row per resource with the judged value
+ * under `label`.
+ */
+export function settingCheck<const R extends AzureResourceType, T extends { readonly id: string; readonly name: string; readonly location?: string }>(spec: {
+  readonly id: string
+  readonly service: string
+  readonly title: string
+  readonly description: string
+  readonly severity: Severity
+  readonly remediation: string
+  readonly label: string
+  readonly uses: ReadonlyArray<R>
+  readonly reads: string
+  readonly resources: (inv: AzureInventoryWith<AzureCollectorOf<R>>) => ReadonlyArray<T> | undefined
+  readonly judge: (resource: T) => Judgement
+}): AzureCheck {
+  const { label, resources, judge, ...meta } = spec
+  return defineAzureCheck<R>({
+    ...meta,
+    cis: {},
+    field_labels: { value: label },
+    evaluate: (inv) =>
+      (resources(inv) ?? []).map((r) => {
+        const j = judge(r)
+        return resourceRow(r, j.ok, j.reason, { value: j.value })
+      }),
+  })
 }
 
 /** A subscription-level row. */

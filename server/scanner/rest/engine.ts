@@ -78,6 +78,16 @@ export function row(resourceId: string, region: string, compliant: boolean, reas
   return { resource_id: resourceId, region, compliant, reason, ...fields }
 }
 
+/** One setting of a resource judged: compliant or not, the value shown, and why. */
+export interface Judgement {
+  readonly ok: boolean
+  readonly value: DetailRow[string]
+  readonly reason: string
+}
+
+/** A judgement of an on/off setting where on is compliant. */
+export const onOff = (on: boolean, whenOn: string, whenOff: string): Judgement => ({ ok: on, value: on, reason: on ? whenOn : whenOff })
+
 export const sectionOf = (type: string): string => type.slice(0, type.indexOf("."))
 
 /** Errors that affect a check: those on one of its inputs, or a crash of a collector it reads. */

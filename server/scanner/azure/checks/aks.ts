@@ -1,34 +1,16 @@
 /** Azure Kubernetes Service checks (beyond CIS Azure Foundations): API server exposure, RBAC, local accounts, network policy, upgrades, Defender, monitoring. */
-import { defineAzureCheck, resourceRow } from "../define-check.ts"
+import { onOff } from "../../rest/engine.ts"
+import { settingCheck } from "../define-check.ts"
 import type { ManagedCluster } from "../collectors/aks.ts"
-import type { DetailRow } from "../../check.ts"
 
-const clusterCheck = (spec: {
-  readonly id: string
-  readonly title: string
-  readonly description: string
-  readonly severity: "critical" | "high" | "medium" | "low"
-  readonly remediation: string
-  readonly label: string
-  readonly reads: string
-  readonly judge: (c: ManagedCluster) => { readonly ok: boolean; readonly value: DetailRow[string]; readonly reason: string }
-}) =>
-  defineAzureCheck({
-    id: spec.id,
+/** One setting of every managed cluster. */
+const clusterCheck = (spec: Omit<Parameters<typeof settingCheck<"aks.clusters", ManagedCluster>>[0], "service" | "uses" | "resources" | "reads"> & { readonly reads: string }) =>
+  settingCheck({
+    ...spec,
     service: "aks",
-    title: spec.title,
-    description: spec.description,
-    severity: spec.severity,
-    cis: {},
-    remediation: spec.remediation,
-    field_labels: { value: spec.label },
     uses: ["aks.clusters"],
     reads: `ARM Microsoft.ContainerService/managedClusters → ${spec.reads}`,
-    evaluate: (inv) =>
-      (inv.aks.clusters ?? []).map((c) => {
-        const j = spec.judge(c)
-        return resourceRow(c, j.ok, j.reason, { value: j.value })
-      }),
+    resources: (inv) => inv.aks.clusters,
   })
 
 export const aksChecks = [
@@ -56,10 +38,7 @@ export const aksChecks = [
     remediation: "RBAC is chosen at creation: recreate the cluster with RBAC (the default) and Entra integration, then move the workloads.",
     label: "Kubernetes RBAC",
     reads: "properties.enableRBAC",
-    judge: (c) => {
-      const on = c.properties?.enableRBAC === true
-      return { ok: on, value: on, reason: on ? "Kubernetes RBAC is enforced." : "Kubernetes RBAC is off: every authenticated user is cluster admin." }
-    },
+    judge: (c) => onOff(c.properties?.enableRBAC === true, "Kubernetes RBAC is enforced.", "Kubernetes RBAC is off: every authenticated user is cluster admin."),
   }),
   clusterCheck({
     id: "aks_cluster_local_accounts_disabled",
@@ -109,10 +88,7 @@ export const aksChecks = [
     remediation: "az aks update -g RG -n CLUSTER --enable-defender (with Defender for Containers on the subscription).",
     label: "Defender",
     reads: "properties.securityProfile.defender.securityMonitoring.enabled",
-    judge: (c) => {
-      const on = c.properties?.securityProfile?.defender?.securityMonitoring?.enabled === true
-      return { ok: on, value: on, reason: on ? "Defender monitors the cluster." : "Defender does not monitor the cluster." }
-    },
+    judge: (c) => onOff(c.properties?.securityProfile?.defender?.securityMonitoring?.enabled === true, "Defender monitors the cluster.", "Defender does not monitor the cluster."),
   }),
   clusterCheck({
     id: "aks_cluster_monitoring_enabled",
@@ -122,10 +98,7 @@ export const aksChecks = [
     remediation: "az aks enable-addons -g RG -n CLUSTER --addons monitoring --workspace-resource-id WORKSPACE_ID",
     label: "Container Insights",
     reads: "properties.addonProfiles.omsagent.enabled",
-    judge: (c) => {
-      const profiles = c.properties?.addonProfiles ?? {}
-      const on = Object.entries(profiles).some(([name, p]) => name.toLowerCase() === "omsagent" && p.enabled === true)
-      return { ok: on, value: on, reason: on ? "Container Insights is on." : "Container Insights is off." }
-    },
+    judge: (c) =>
+      onOff(Object.entries(c.properties?.addonProfiles ?? {}).some(([name, p]) => name.toLowerCase() === "omsagent" && p.enabled === true), "Container Insights is on.", "Container Insights is off."),
   }),
 ]

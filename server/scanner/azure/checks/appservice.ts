@@ -1,4 +1,5 @@
 /** App Service checks (CIS Azure v3.0 section 9) and App Service HTTP logs (v4 7.1.1.6). */
+import { onOff } from "../../rest/engine.ts"
 import { defineAzureCheck, resourceRow } from "../define-check.ts"
 import { isFunctionApp, type SiteInfo } from "../collectors/appservice.ts"
 import { settingsSendingLogs } from "../collectors/keyvault.ts"
@@ -26,10 +27,7 @@ interface SiteRule {
 /** A rule on a boolean property of the site resource itself (no configuration read): on is compliant. */
 const siteFlag = (flag: (s: SiteInfo) => boolean, on: string, off: string): Pick<SiteRule, "input" | "evaluate"> => ({
   input: undefined,
-  evaluate: (s) => {
-    const ok = flag(s)
-    return { ok, value: ok, reason: ok ? on : off }
-  },
+  evaluate: (s) => onOff(flag(s), on, off),
 })
 
 /** A rule on the site's FTP state (ftpsState; unset means AllAllowed). */

@@ -3,8 +3,8 @@
  * Azure SQL auditing, firewall, TDE and Entra admin; PostgreSQL and MySQL flexible server parameters and
  * firewall; Cosmos DB network restrictions.
  */
-import { row } from "../../rest/engine.ts"
-import { defineAzureCheck, resourceRow } from "../define-check.ts"
+import { onOff, row, type Judgement } from "../../rest/engine.ts"
+import { defineAzureCheck, resourceRow, settingCheck } from "../define-check.ts"
 import type { CosmosAccount, FirewallRule, FlexibleServerInfo } from "../collectors/databases.ts"
 
 const openRule = (r: FirewallRule) => {
@@ -307,24 +307,15 @@ const cosmosSetting = (spec: {
   readonly remediation: string
   readonly label: string
   readonly property: string
-  readonly judge: (p: NonNullable<CosmosAccount["properties"]>) => { readonly ok: boolean; readonly value: string | boolean; readonly reason: string }
+  readonly judge: (p: NonNullable<CosmosAccount["properties"]>) => Judgement
 }) =>
-  defineAzureCheck({
-    id: spec.id,
+  settingCheck({
+    ...spec,
     service: "cosmosdb",
-    title: spec.title,
-    description: spec.description,
-    severity: spec.severity,
-    cis: {},
-    remediation: spec.remediation,
-    field_labels: { value: spec.label },
     uses: ["cosmosdb.accounts"],
     reads: `ARM Microsoft.DocumentDB/databaseAccounts → properties.${spec.property}`,
-    evaluate: (inv) =>
-      (inv.cosmosdb.accounts ?? []).map((a) => {
-        const j = spec.judge(a.properties ?? {})
-        return resourceRow(a, j.ok, j.reason, { value: j.value })
-      }),
+    resources: (inv) => inv.cosmosdb.accounts,
+    judge: (a) => spec.judge(a.properties ?? {}),
   })
 
 export const cosmosdbChecks = [
@@ -363,10 +354,7 @@ export const cosmosdbChecks = [
     remediation: "Grant Cosmos DB data-plane roles to the apps, then: az resource update --ids ACCOUNT_ID --set properties.disableLocalAuth=true.",
     label: "Local auth disabled",
     property: "disableLocalAuth",
-    judge: (p) => {
-      const off = p.disableLocalAuth === true
-      return { ok: off, value: off, reason: off ? "Account keys cannot be used." : "Account keys grant data access." }
-    },
+    judge: (p) => onOff(p.disableLocalAuth === true, "Account keys cannot be used.", "Account keys grant data access."),
   }),
   cosmosSetting({
     id: "cosmosdb_account_automatic_failover_enabled",
@@ -376,10 +364,7 @@ export const cosmosdbChecks = [
     remediation: "az cosmosdb update -g RG -n ACCOUNT --enable-automatic-failover true (with at least two regions).",
     label: "Automatic failover",
     property: "enableAutomaticFailover",
-    judge: (p) => {
-      const on = p.enableAutomaticFailover === true
-      return { ok: on, value: on, reason: on ? "Automatic failover is on." : "Automatic failover is off." }
-    },
+    judge: (p) => onOff(p.enableAutomaticFailover === true, "Automatic failover is on.", "Automatic failover is off."),
   }),
   cosmosSetting({
     id: "cosmosdb_account_backup_policy_continuous",

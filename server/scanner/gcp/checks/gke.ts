@@ -1,8 +1,7 @@
 /** Google Kubernetes Engine checks (beyond CIS GCP Foundations): control-plane exposure, private nodes, network policy, Workload Identity, legacy ABAC, upgrades, shielded nodes, secrets encryption, logging. */
-import { row } from "../../rest/engine.ts"
+import { onOff, row, type Judgement } from "../../rest/engine.ts"
 import { defineGcpCheck } from "../define-check.ts"
 import type { GkeCluster } from "../collectors/gke.ts"
-import type { DetailRow } from "../../check.ts"
 
 const clusterCheck = (spec: {
   readonly id: string
@@ -12,7 +11,7 @@ const clusterCheck = (spec: {
   readonly remediation: string
   readonly label: string
   readonly reads: string
-  readonly judge: (c: GkeCluster) => { readonly ok: boolean; readonly value: DetailRow[string]; readonly reason: string }
+  readonly judge: (c: GkeCluster) => Judgement
 }) =>
   defineGcpCheck({
     id: spec.id,
@@ -55,10 +54,7 @@ export const gkeChecks = [
     remediation: "gcloud container clusters update CLUSTER --enable-private-nodes (with Cloud NAT for egress).",
     label: "Private nodes",
     reads: "privateClusterConfig.enablePrivateNodes",
-    judge: (c) => {
-      const on = c.privateClusterConfig?.enablePrivateNodes === true
-      return { ok: on, value: on, reason: on ? "Nodes have internal addresses only." : "Nodes have public IP addresses." }
-    },
+    judge: (c) => onOff(c.privateClusterConfig?.enablePrivateNodes === true, "Nodes have internal addresses only.", "Nodes have public IP addresses."),
   }),
   clusterCheck({
     id: "gke_cluster_network_policy_enabled",
@@ -121,10 +117,7 @@ export const gkeChecks = [
     remediation: "gcloud container clusters update CLUSTER --enable-shielded-nodes",
     label: "Shielded nodes",
     reads: "shieldedNodes.enabled",
-    judge: (c) => {
-      const on = c.shieldedNodes?.enabled === true
-      return { ok: on, value: on, reason: on ? "Nodes are shielded." : "Shielded GKE Nodes is off." }
-    },
+    judge: (c) => onOff(c.shieldedNodes?.enabled === true, "Nodes are shielded.", "Shielded GKE Nodes is off."),
   }),
   clusterCheck({
     id: "gke_cluster_secrets_encrypted_with_cmek",

@@ -10,17 +10,20 @@
  *   month, time zone, regions, services); `schedule.saveRequested` → `saving` → `viewing` with the schedule as saved
  *   (toast with the server's message, e.g. the next run) or back to `editing` with the server's message (a 400 says
  *   which region or service is unknown); `schedule.editCanceled` drops the draft.
+ * - `form`: none | open (the Add mute rule / Edit dialog as a child, `muteRuleFormMachine`). `rule.addRequested` and
+ *   `rule.editRequested` (a listed rule) need remediate_findings (else the toast); a saved rule reloads the list.
  * - `rules`: `loading` → `ready` or `failed` (Retry). `rule.deleteRequested` (needs remediate_findings, else the toast
  *   "You don't have permission to mute findings") → `deleting` → `loading` (toast with the server's message) or back to
  *   `ready` (toast with the failure). `rules.reloadRequested` reads them again.
  */
-import { assign, fromPromise, setup } from "xstate"
+import { assign, fromPromise, raise, setup } from "xstate"
 import type { OkMessage } from "../contracts/common.ts"
 import type { AccountId } from "../contracts/ids.ts"
 import { ScanningMessages } from "../contracts/messages.ts"
 import { PostureMessages, type MuteRule, type ScanSchedule, type ScanSchedulePayload } from "../contracts/posture.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 import type { ScanViewer } from "./scan-effects.ts"
+import { muteRuleFormMachine } from "./mute-rule-form.machine.ts"
 
 export interface AccountPostureInput {
   readonly accountId: AccountId
@@ -38,6 +41,8 @@ export interface AccountPostureContext extends AccountPostureInput {
   readonly rules: ReadonlyArray<MuteRule>
   readonly rulesError: string | null
   readonly deletingId: number | null
+  /** The rule form's subject: the rule edited (null: a new one) and today's date. */
+  readonly formTarget: { readonly rule: MuteRule | null; readonly today: string } | null
 }
 
 export type AccountPostureEvent =
@@ -48,6 +53,9 @@ export type AccountPostureEvent =
   | { readonly type: "schedule.editCanceled" }
   | { readonly type: "rules.reloadRequested" }
   | { readonly type: "rule.deleteRequested"; readonly id: number }
+  /** Add mute rule / Edit (`today`: the user's date, YYYY-MM-DD). */
+  | { readonly type: "rule.addRequested"; readonly today: string }
+  | { readonly type: "rule.editRequested"; readonly id: number; readonly today: string }
 
 /** The saved schedule as a draft to edit. */
 export const draftOf = (s: ScanSchedule): ScheduleDraft => ({
@@ -87,11 +95,15 @@ export const accountPostureMachine = setup({
     loadViewer: fromPromise<ScanViewer, void>(async () => {
       throw new Error("loadViewer is not provided")
     }),
+    muteRuleForm: muteRuleFormMachine,
   },
   guards: {
     canSchedule: ({ context }) => context.viewer?.canLaunchScans === true,
     canMute: ({ context }) => context.viewer?.canRemediate === true,
-    isKnownRule: ({ context, event }) => event.type === "rule.deleteRequested" && context.rules.some((r) => r.id === event.id),
+    isKnownRule: ({ context, event }) =>
+      (event.type === "rule.deleteRequested" || event.type === "rule.editRequested") && context.rules.some((r) => r.id === event.id),
+    lacksMute: ({ context }) => context.viewer?.canRemediate !== true,
+    savedRule: ({ event }) => (event as unknown as { output: { saved: boolean } }).output.saved,
   },
   actions: {
     assignViewer: assign({ viewer: ({ event }) => outputOf<ScanViewer>(event) }),
@@ -112,13 +124,25 @@ export const accountPostureMachine = setup({
     assignRulesError: assign({ rulesError: ({ event }) => toFailure(errorOf(event), PostureMessages.loadRulesFailed).message }),
     assignDeleting: assign({ deletingId: ({ event }) => (event.type === "rule.deleteRequested" ? event.id : null) }),
     clearDeleting: assign({ deletingId: null }),
+    assignFormTarget: assign({
+      formTarget: ({ context, event }) =>
+        event.type === "rule.addRequested"
+          ? { rule: null, today: event.today }
+          : event.type === "rule.editRequested"
+            ? { rule: context.rules.find((r) => r.id === event.id) ?? null, today: event.today }
+            : null,
+    }),
+    clearFormTarget: assign({ formTarget: null }),
+    reloadRules: raise({ type: "rules.reloadRequested" }),
     /** Environment: a toast. */
     notify: (_, _params: NotifyParams) => {},
   },
 }).createMachine({
   id: "accountPosture",
   type: "parallel",
-  context: ({ input }) => ({ ...input, viewer: null, schedule: null, draft: null, scheduleError: null, rules: [], rulesError: null, deletingId: null }),
+  context: ({ input }) => ({
+    ...input, viewer: null, schedule: null, draft: null, scheduleError: null, rules: [], rulesError: null, deletingId: null, formTarget: null,
+  }),
   states: {
     viewer: {
       initial: "loading",
@@ -217,6 +241,39 @@ export const accountPostureMachine = setup({
                 { type: "notify", params: ({ event }) => ({ kind: "error", message: toFailure(errorOf(event), PostureMessages.muteDeleteFailed).message }) },
               ],
             },
+          },
+        },
+      },
+    },
+    form: {
+      initial: "none",
+      states: {
+        none: {
+          on: {
+            "rule.addRequested": [
+              { guard: "lacksMute", actions: { type: "notify", params: { kind: "error", message: PostureMessages.mutePermissionDenied } } },
+              { target: "open", actions: "assignFormTarget" },
+            ],
+            "rule.editRequested": [
+              { guard: "lacksMute", actions: { type: "notify", params: { kind: "error", message: PostureMessages.mutePermissionDenied } } },
+              { guard: "isKnownRule", target: "open", actions: "assignFormTarget" },
+            ],
+          },
+        },
+        open: {
+          invoke: {
+            id: "muteRuleForm",
+            src: "muteRuleForm",
+            input: ({ context }) => ({
+              accountId: context.accountId,
+              rule: context.formTarget?.rule ?? null,
+              canMute: context.viewer?.canRemediate === true,
+              today: context.formTarget?.today ?? "",
+            }),
+            onDone: [
+              { guard: "savedRule", target: "none", actions: ["clearFormTarget", "reloadRules"] },
+              { target: "none", actions: "clearFormTarget" },
+            ],
           },
         },
       },

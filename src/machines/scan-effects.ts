@@ -113,6 +113,8 @@ export interface ScanEffects {
   readonly listMuteRules: EffectCall<{ readonly account_id?: AccountId }, ReadonlyArray<MuteRule>>
   /** POST /api/mute-rules. */
   readonly createMuteRule: EffectCall<MuteRulePayload, MuteRuleResponse>
+  /** PUT /api/mute-rules/{id}: replaces the rule. */
+  readonly updateMuteRule: EffectCall<{ readonly id: number; readonly payload: MuteRulePayload }, MuteRuleResponse>
   /** DELETE /api/mute-rules/{id}. */
   readonly deleteMuteRule: EffectCall<{ readonly id: number }, OkMessage>
   /** GET /api/accounts/{id}/schedule: the schedule and default scope, with what the scope may name. */

@@ -88,6 +88,7 @@ export const SCANNING_ENDPOINTS = {
   // Beyond the spec (issue 13): mute rules, schedules, digest preference (the server's own messages).
   muteRules: endpoint({ method: "GET", path: "/api/mute-rules", response: MuteRuleListResponse }),
   createMuteRule: endpoint({ method: "POST", path: "/api/mute-rules", response: MuteRuleResponse }),
+  updateMuteRule: endpoint({ method: "PUT", path: "/api/mute-rules/:id", response: MuteRuleResponse }),
   deleteMuteRule: endpoint({ method: "DELETE", path: "/api/mute-rules/:id", response: MuteRuleDeleteResponse }),
   schedule: endpoint({ method: "GET", path: "/api/accounts/:id/schedule", response: ScanScheduleResponse }),
   putSchedule: endpoint({ method: "PUT", path: "/api/accounts/:id/schedule", response: ScanScheduleResponse }),
@@ -119,6 +120,7 @@ export interface ScanApi {
   readonly exportScan: (params: { readonly id: ScanId; readonly query: ExportQuery }, signal?: AbortSignal) => Promise<unknown>
   readonly muteRules: (query: { readonly account_id?: AccountId }, signal?: AbortSignal) => Promise<Response<"muteRules">>
   readonly createMuteRule: (payload: MuteRulePayload, signal?: AbortSignal) => Promise<Response<"createMuteRule">>
+  readonly updateMuteRule: (params: { readonly id: number; readonly payload: MuteRulePayload }, signal?: AbortSignal) => Promise<Response<"updateMuteRule">>
   readonly deleteMuteRule: (params: { readonly id: number }, signal?: AbortSignal) => Promise<Response<"deleteMuteRule">>
   readonly schedule: (params: { readonly id: AccountId }, signal?: AbortSignal) => Promise<Response<"schedule">>
   readonly putSchedule: (params: { readonly id: AccountId; readonly schedule: ScanSchedulePayload }, signal?: AbortSignal) => Promise<Response<"putSchedule">>
@@ -158,6 +160,7 @@ export const createScanApi = (client: ApiClient): ScanApi => {
     exportScan: ({ id, query }, signal) => client.request(at("exportScan", { id }), { query: query as QueryValues, ...signalOpt(signal) }),
     muteRules: (query, signal) => client.request(E.muteRules, { query: query as QueryValues, ...signalOpt(signal) }),
     createMuteRule: (payload, signal) => client.request(E.createMuteRule, { body: payload, ...signalOpt(signal) }),
+    updateMuteRule: ({ id, payload }, signal) => client.request(at("updateMuteRule", { id }), { body: payload, ...signalOpt(signal) }),
     deleteMuteRule: ({ id }, signal) => client.request(at("deleteMuteRule", { id }), signalOpt(signal)),
     schedule: ({ id }, signal) => client.request(at("schedule", { id }), signalOpt(signal)),
     putSchedule: ({ id, schedule }, signal) => client.request(at("putSchedule", { id }), { body: schedule, ...signalOpt(signal) }),
@@ -300,6 +303,7 @@ export const scanEffectsFrom = (services: ScanServices, api: ScanApi = createSca
     exportFindings,
     listMuteRules: (query, signal) => api.muteRules(query, signal).then((r) => r.data),
     createMuteRule: (payload, signal) => api.createMuteRule(payload, signal),
+    updateMuteRule: (params, signal) => api.updateMuteRule(params, signal),
     deleteMuteRule: (params, signal) => api.deleteMuteRule(params, signal),
     getSchedule: (params, signal) => api.schedule(params, signal).then((r) => r.data),
     putSchedule: (params, signal) => api.putSchedule(params, signal).then((r) => ({ message: r.message ?? "", schedule: r.data })),

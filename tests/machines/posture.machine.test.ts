@@ -14,6 +14,7 @@ import { postureOverviewMachine } from "../../src/machines/posture-overview.mach
 import { resourceHistoryMachine } from "../../src/machines/resource-history.machine.ts"
 import { findingDetailMachine } from "../../src/machines/finding-detail.machine.ts"
 import { muteRuleMachine, mutePayload, validateMuteForm, type MuteRuleInput } from "../../src/machines/mute-rule.machine.ts"
+import { fieldsOf, muteRuleFormMachine, rulePayload, type MuteRuleFormInput } from "../../src/machines/mute-rule-form.machine.ts"
 import { remediationMachine } from "../../src/machines/remediation.machine.ts"
 import type { ScanViewer } from "../../src/machines/scan-effects.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
@@ -176,7 +177,10 @@ const postureInput: AccountPostureInput = { accountId: ACCOUNT_ID }
 describe("account-posture machine", () => {
   it("drives every (state, event) edge (with and without each permission)", async () => {
     const provided = accountPostureMachine.provide({
-      actors: { getSchedule: never(), putSchedule: never(), listMuteRules: never(), deleteMuteRule: never(), loadViewer: never() },
+      actors: {
+        getSchedule: never(), putSchedule: never(), listMuteRules: never(), deleteMuteRule: never(), loadViewer: never(),
+        muteRuleForm: muteRuleFormMachine.provide({ actors: { saveMuteRule: never() } }),
+      },
     })
     const events = [
       { type: "xstate.done.actor.getSchedule", output: schedule() },
@@ -198,6 +202,10 @@ describe("account-posture machine", () => {
       { type: "xstate.done.actor.loadViewer", output: viewer() },
       { type: "xstate.done.actor.loadViewer", output: viewer({ canLaunchScans: false, canRemediate: false }) },
       { type: "xstate.error.actor.loadViewer", error: httpFailure("generic", 500) },
+      { type: "rule.addRequested", today: "2025-03-01" },
+      { type: "rule.editRequested", id: 3, today: "2025-03-01" },
+      { type: "xstate.done.actor.muteRuleForm", output: { saved: true } },
+      { type: "xstate.done.actor.muteRuleForm", output: { saved: false } },
     ]
     const coverage = await coverTransitions(provided, {
       input: postureInput,
@@ -275,7 +283,7 @@ describe("account-posture machine", () => {
       actor.send({ type: "schedule.editRequested" })
       actor.send({ type: "rule.deleteRequested", id: 3 })
       expect(env.toasts.map((t) => t.message)).toEqual(["Permission denied: Cannot launch scans", PostureMessages.mutePermissionDenied])
-      expect(actor.getSnapshot().value).toEqual({ viewer: "ready", schedule: "viewing", rules: "ready" })
+      expect(actor.getSnapshot().value).toEqual({ viewer: "ready", schedule: "viewing", rules: "ready", form: "none" })
     } finally {
       actor.stop()
     }
@@ -381,5 +389,71 @@ describe("resource-history machine", () => {
     console.info(formatCoverage("resourceHistory", coverage))
     expect(coverage.missing).toEqual([])
     expect(coverage.driven).toBe(coverage.total)
+  })
+})
+
+describe("mute-rule-form machine", () => {
+  const formInput = (overrides: Partial<MuteRuleFormInput> = {}): MuteRuleFormInput => ({
+    accountId: ACCOUNT_ID, rule: null, canMute: true, today: "2025-03-01", ...overrides,
+  })
+
+  it("drives every (state, event) edge (new and edited rule, with and without the permission)", async () => {
+    const provided = muteRuleFormMachine.provide({ actors: { saveMuteRule: never() } })
+    const events = [
+      { type: "field.changed", field: "reason", value: "Accepted" },
+      { type: "field.changed", field: "reason", value: "" },
+      { type: "field.changed", field: "tag_value", value: "prod" },
+      { type: "rule.submitted" },
+      { type: "dialog.closed" },
+      { type: "xstate.done.actor.saveMuteRule", output: saved },
+      { type: "xstate.error.actor.saveMuteRule", error: httpFailure("generic", 400, { message: PostureMessages.muteUnknownCheck }) },
+    ]
+    let total = 0
+    let driven = 0
+    for (const input of [formInput(), formInput({ rule: muteRule(3) }), formInput({ canMute: false })]) {
+      const coverage = await coverTransitions(provided, {
+        input,
+        createActor: (clock) => createActor(provided, { input, clock }),
+        events,
+        serializeState: (s) => JSON.stringify([s.value, s.context.fields.reason !== "", s.context.fields.tag_value]),
+      })
+      expect(coverage.missing).toEqual([])
+      total += coverage.total
+      driven += coverage.driven
+    }
+    console.info(formatCoverage("muteRuleForm", { total, driven, missing: [], edges: [] }))
+    expect(driven).toBe(total)
+  })
+
+  it("checks the form, creates a new rule or replaces the edited one, and shows the server's refusal", async () => {
+    const save = controlled<{ readonly id: number | null; readonly payload: MuteRulePayload }, MuteRuleResponse>()
+    const env = environment()
+    const start = (input: MuteRuleFormInput) =>
+      createActor(muteRuleFormMachine.provide({ actors: { saveMuteRule: save.logic }, actions: { notify: env.notify } }), { input }).start()
+    const actor = start(formInput())
+    actor.send({ type: "field.changed", field: "tag_value", value: "prod" })
+    actor.send({ type: "rule.submitted" })
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ reason: PostureMessages.muteReasonRequired, tag_value: PostureMessages.muteTagValueWithoutKey })
+    actor.send({ type: "field.changed", field: "tag_key", value: "env" })
+    actor.send({ type: "field.changed", field: "reason", value: "Production is reviewed elsewhere" })
+    actor.send({ type: "field.changed", field: "resource_pattern", value: "arn:aws:s3:::logs-*" })
+    actor.send({ type: "rule.submitted" })
+    expect(save.calls[0]).toEqual({
+      id: null,
+      payload: {
+        reason: "Production is reviewed elsewhere", account_id: ACCOUNT_ID, check_id: null, resource_pattern: "arn:aws:s3:::logs-*",
+        tag_key: "env", tag_value: "prod", expires_at: null,
+      },
+    })
+    await save.reject(httpFailure("generic", 400, { message: PostureMessages.mutePatternMatchesNothing }))
+    expect(actor.getSnapshot().context.error).toBe(PostureMessages.mutePatternMatchesNothing)
+    actor.send({ type: "rule.submitted" })
+    await save.resolve(saved)
+    expect(actor.getSnapshot().output).toEqual({ saved: true })
+    const edit = start(formInput({ rule: muteRule(3, { expires_at: "2026-01-31T23:59:59.000Z" }) }))
+    expect(edit.getSnapshot().context.fields).toEqual(fieldsOf(muteRule(3, { expires_at: "2026-01-31T23:59:59.000Z" })))
+    edit.send({ type: "rule.submitted" })
+    expect(save.calls[2]).toEqual({ id: 3, payload: rulePayload(ACCOUNT_ID, fieldsOf(muteRule(3, { expires_at: "2026-01-31T23:59:59.000Z" }))) })
+    edit.stop()
   })
 })

@@ -121,9 +121,17 @@ export const fakeScanEffects = (world: ScanWorld, overrides: Partial<ScanEffects
     })),
     listMuteRules: log("listMuteRules", () => world.muteRules),
     createMuteRule: log("createMuteRule", (p) => {
-      const rule = muteRule(world.muteRules.length + 3, { reason: p.reason, check_id: p.check_id ?? null, resource_pattern: p.resource_pattern ?? null })
+      const rule = muteRule(world.muteRules.length + 3, {
+        reason: p.reason, check_id: p.check_id ?? null, resource_pattern: p.resource_pattern ?? null, tag_key: p.tag_key ?? null, tag_value: p.tag_value ?? null,
+      })
       world.muteRules.push(rule)
       return { ok: true, message: "Mute rule created", data: rule, rows_changed: 1 }
+    }),
+    updateMuteRule: log("updateMuteRule", ({ id, payload }) => {
+      const i = world.muteRules.findIndex((r) => r.id === id)
+      const rule = muteRule(id, { reason: payload.reason, check_id: payload.check_id ?? null, resource_pattern: payload.resource_pattern ?? null, tag_key: payload.tag_key ?? null, tag_value: payload.tag_value ?? null })
+      world.muteRules[i] = rule
+      return { ok: true, message: "Mute rule updated", data: rule, rows_changed: 0 }
     }),
     deleteMuteRule: log("deleteMuteRule", ({ id }) => {
       world.muteRules = world.muteRules.filter((r) => r.id !== id)

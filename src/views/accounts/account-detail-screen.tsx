@@ -241,7 +241,7 @@ function AccountDetails({ accountId }: { readonly accountId: AccountId }) {
             <InformationCard detailsRef={detailsRef} />
             <LatestScanCard detailsRef={detailsRef} />
             <CredentialsCard detailsRef={detailsRef} />
-            <AccountPosture accountId={accountId} />
+            <AccountPosture accountId={accountId} accountName={detail.account_name} />
           </div>
         </>
       )}

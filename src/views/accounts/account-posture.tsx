@@ -20,6 +20,13 @@ import { useAccountPostureLogic, useScanActorOptions } from "../scanning/scan-lo
 import { ErrorBox, Fact, formatDateTime, GatedButton, LoadingBox } from "../scanning/scan-parts.tsx"
 import * as shared from "../scanning/scanning.css.ts"
 import * as css from "./account-detail.css.ts"
+import { MuteRuleFormDialog, type MuteRuleFormRef } from "./mute-rule-form-dialog.tsx"
+
+/** Today in the user's calendar, YYYY-MM-DD (a rule's expiry must be later). */
+const today = (): string => {
+  const d = new Date()
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`
+}
 
 type PostureRef = ActorRefFrom<typeof accountPostureMachine>
 
@@ -189,7 +196,24 @@ function MuteRulesCard({ postureRef }: { readonly postureRef: PostureRef }) {
   const canMute = useSelector(postureRef, (s) => s.context.viewer?.canRemediate === true)
   const error = useSelector(postureRef, (s) => s.context.rulesError)
   return (
-    <Card title="Mute rules" level={2} aria-label="Mute rules" description="Accepted risks: muted resources do not count as failed.">
+    <Card
+      title="Mute rules"
+      level={2}
+      aria-label="Mute rules"
+      description="Accepted risks: muted resources do not count as failed."
+      actions={
+        <GatedButton
+          variant="secondary"
+          size="sm"
+          allowed={canMute}
+          tooltip={PostureMessages.mutePermissionDenied}
+          onBlockedPress={() => postureRef.send({ type: "rule.addRequested", today: today() })}
+          onPress={() => postureRef.send({ type: "rule.addRequested", today: today() })}
+        >
+          Add mute rule
+        </GatedButton>
+      }
+    >
       {loading ? (
         <LoadingBox label="Loading mute rules" />
       ) : failed ? (
@@ -225,6 +249,16 @@ function MuteRulesCard({ postureRef }: { readonly postureRef: PostureRef }) {
                     size="sm"
                     allowed={canMute}
                     tooltip={PostureMessages.mutePermissionDenied}
+                    onBlockedPress={() => postureRef.send({ type: "rule.editRequested", id: r.id, today: today() })}
+                    onPress={() => postureRef.send({ type: "rule.editRequested", id: r.id, today: today() })}
+                  >
+                    Edit
+                  </GatedButton>
+                  <GatedButton
+                    variant="ghost"
+                    size="sm"
+                    allowed={canMute}
+                    tooltip={PostureMessages.mutePermissionDenied}
                     isDisabled={deletingId !== null}
                     onBlockedPress={() => postureRef.send({ type: "rule.deleteRequested", id: r.id })}
                     onPress={() => postureRef.send({ type: "rule.deleteRequested", id: r.id })}
@@ -241,14 +275,16 @@ function MuteRulesCard({ postureRef }: { readonly postureRef: PostureRef }) {
   )
 }
 
-export function AccountPosture({ accountId }: { readonly accountId: AccountId }) {
+export function AccountPosture({ accountId, accountName }: { readonly accountId: AccountId; readonly accountName: string }) {
   const logic = useAccountPostureLogic()
   const options = useScanActorOptions()
   const postureRef = useActorRef(logic, { ...options, input: { accountId } })
+  const form = useSelector(postureRef, (s) => s.children["muteRuleForm"] as MuteRuleFormRef | undefined)
   return (
     <>
       <ScheduleCard postureRef={postureRef} />
       <MuteRulesCard postureRef={postureRef} />
+      {form === undefined ? null : <MuteRuleFormDialog dialogRef={form} accountName={accountName} />}
     </>
   )
 }

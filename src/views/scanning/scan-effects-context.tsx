@@ -61,6 +61,7 @@ export const UNWIRED_SCAN_EFFECTS: ScanEffects = {
   exportFindings: unwired,
   listMuteRules: unwired,
   createMuteRule: unwired,
+  updateMuteRule: unwired,
   deleteMuteRule: unwired,
   getSchedule: unwired,
   putSchedule: unwired,

@@ -18,6 +18,8 @@ import { launchScanMachine, type LaunchOptions } from "../../machines/launch-sca
 import { remediationMachine } from "../../machines/remediation.machine.ts"
 import { muteRuleMachine } from "../../machines/mute-rule.machine.ts"
 import { accountPostureMachine } from "../../machines/account-posture.machine.ts"
+import { muteRuleFormMachine } from "../../machines/mute-rule-form.machine.ts"
+import type { MuteRulePayload, MuteRuleResponse } from "../../contracts/posture.ts"
 import { postureOverviewMachine } from "../../machines/posture-overview.machine.ts"
 import { resourceHistoryMachine } from "../../machines/resource-history.machine.ts"
 import {
@@ -219,6 +221,13 @@ export function useAccountPostureLogic() {
           listMuteRules: effectActor(env.effects.listMuteRules),
           deleteMuteRule: effectActor(env.effects.deleteMuteRule),
           loadViewer: plainActor(env.effects.loadViewer),
+          muteRuleForm: muteRuleFormMachine.provide({
+            actors: {
+              saveMuteRule: fromPromise<MuteRuleResponse, { readonly id: number | null; readonly payload: MuteRulePayload }>(({ input, signal }) =>
+                input.id === null ? env.effects.createMuteRule(input.payload, signal) : env.effects.updateMuteRule({ id: input.id, payload: input.payload }, signal)),
+            },
+            actions: { notify: env.notify },
+          }),
         },
         actions: { notify: env.notify },
       }),

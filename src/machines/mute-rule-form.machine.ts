@@ -1,0 +1,144 @@
+/**
+ * The account page's "Add mute rule" / "Edit" dialog (beyond the spec, issue 13): a rule on this account, narrowed by any
+ * of a check id, a resource pattern (a glob: `*`, `?`) and a tag (key, optional value), with a reason and an optional
+ * expiry. With none of them it mutes every failing resource of the account.
+ *
+ * - `editing`: `field.changed` edits one field; `rule.submitted` checks the form (a reason; a tag value only with a tag
+ *   key; an expiry after `today`), then `saving` creates the rule (POST) or replaces the one being edited (PUT). Without
+ *   remediate_findings nothing is sent and the toast says "You don't have permission to mute findings".
+ * - `saving` → `saved` (final; toast with the server's message) or back to `editing` with the server's message (an
+ *   unknown check, a pattern or tag that matches nothing).
+ * - `dialog.closed` finishes without saving (not while the call is in flight).
+ */
+import { assign, fromPromise, setup } from "xstate"
+import type { AccountId } from "../contracts/ids.ts"
+import { PostureMessages, type MuteRule, type MuteRulePayload, type MuteRuleResponse } from "../contracts/posture.ts"
+import { toFailure, type NotifyParams } from "./auth-effects.ts"
+
+export interface MuteRuleFields {
+  readonly check_id: string
+  readonly resource_pattern: string
+  readonly tag_key: string
+  readonly tag_value: string
+  readonly reason: string
+  /** YYYY-MM-DD, or "" for never. */
+  readonly expiry: string
+}
+
+export interface MuteRuleFormInput {
+  readonly accountId: AccountId
+  /** The rule being edited (null: a new rule). */
+  readonly rule: MuteRule | null
+  readonly canMute: boolean
+  readonly today: string
+}
+
+export interface MuteRuleFormContext extends MuteRuleFormInput {
+  readonly fields: MuteRuleFields
+  readonly fieldErrors: Readonly<Partial<Record<keyof MuteRuleFields, string>>>
+  readonly error: string | null
+  readonly saved: boolean
+}
+
+export type MuteRuleFormEvent =
+  | { readonly type: "field.changed"; readonly field: keyof MuteRuleFields; readonly value: string }
+  | { readonly type: "rule.submitted" }
+  | { readonly type: "dialog.closed" }
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+
+/** A saved rule as the form's fields. */
+export const fieldsOf = (rule: MuteRule | null): MuteRuleFields => ({
+  check_id: rule?.check_id ?? "",
+  resource_pattern: rule?.resource_pattern ?? "",
+  tag_key: rule?.tag_key ?? "",
+  tag_value: rule?.tag_value ?? "",
+  reason: rule?.reason ?? "",
+  expiry: rule?.expires_at === null || rule?.expires_at === undefined ? "" : rule.expires_at.slice(0, 10),
+})
+
+/** The form's problems in the server's words (empty when it can be sent). */
+export const validateRuleFields = (f: MuteRuleFields, today: string): Readonly<Partial<Record<keyof MuteRuleFields, string>>> => ({
+  ...(f.reason.trim() === "" ? { reason: PostureMessages.muteReasonRequired } : {}),
+  ...(f.tag_value.trim() !== "" && f.tag_key.trim() === "" ? { tag_value: PostureMessages.muteTagValueWithoutKey } : {}),
+  ...(f.expiry !== "" && (!DATE.test(f.expiry) || f.expiry <= today) ? { expiry: PostureMessages.muteExpiryPast } : {}),
+})
+
+const orNull = (s: string): string | null => (s.trim() === "" ? null : s.trim())
+
+/** The rule the form describes, on the account. */
+export const rulePayload = (accountId: AccountId, f: MuteRuleFields): MuteRulePayload => ({
+  reason: f.reason.trim(),
+  account_id: accountId,
+  check_id: orNull(f.check_id),
+  resource_pattern: orNull(f.resource_pattern),
+  tag_key: orNull(f.tag_key),
+  tag_value: orNull(f.tag_value),
+  expires_at: f.expiry === "" ? null : `${f.expiry}T23:59:59.000Z`,
+})
+
+export const muteRuleFormMachine = setup({
+  types: {
+    context: {} as MuteRuleFormContext,
+    events: {} as MuteRuleFormEvent,
+    input: {} as MuteRuleFormInput,
+    output: {} as { readonly saved: boolean },
+  },
+  actors: {
+    saveMuteRule: fromPromise<MuteRuleResponse, { readonly id: number | null; readonly payload: MuteRulePayload }>(async () => {
+      throw new Error("saveMuteRule is not provided")
+    }),
+  },
+  guards: {
+    isValid: ({ context }) => Object.keys(validateRuleFields(context.fields, context.today)).length === 0,
+    canMute: ({ context }) => context.canMute,
+  },
+  actions: {
+    assignField: assign(({ context, event }) =>
+      event.type === "field.changed"
+        ? { fields: { ...context.fields, [event.field]: event.value }, fieldErrors: { ...context.fieldErrors, [event.field]: undefined } }
+        : {}),
+    assignValidation: assign({ fieldErrors: ({ context }) => validateRuleFields(context.fields, context.today), error: null }),
+    assignSaved: assign({ saved: true, error: null }),
+    assignError: assign({ error: ({ event }) => toFailure((event as unknown as { error?: unknown }).error, PostureMessages.muteFailed).message }),
+    /** Environment: a toast. */
+    notify: (_, _params: NotifyParams) => {},
+  },
+}).createMachine({
+  id: "muteRuleForm",
+  context: ({ input }) => ({ ...input, fields: fieldsOf(input.rule), fieldErrors: {}, error: null, saved: false }),
+  initial: "editing",
+  output: ({ context }) => ({ saved: context.saved }),
+  states: {
+    editing: {
+      on: {
+        "field.changed": { actions: "assignField" },
+        "rule.submitted": [{ guard: "isValid", target: "checking" }, { actions: "assignValidation" }],
+        "dialog.closed": "closed",
+      },
+    },
+    checking: {
+      always: [
+        { guard: "canMute", target: "saving" },
+        { target: "editing", actions: { type: "notify", params: { kind: "error", message: PostureMessages.mutePermissionDenied } } },
+      ],
+    },
+    saving: {
+      invoke: {
+        id: "saveMuteRule",
+        src: "saveMuteRule",
+        input: ({ context }) => ({ id: context.rule?.id ?? null, payload: rulePayload(context.accountId, context.fields) }),
+        onDone: {
+          target: "saved",
+          actions: ["assignSaved", { type: "notify", params: ({ event }) => ({ kind: "success", message: event.output.message }) }],
+        },
+        onError: {
+          target: "editing",
+          actions: ["assignError", { type: "notify", params: ({ context }) => ({ kind: "error", message: context.error ?? "" }) }],
+        },
+      },
+    },
+    saved: { type: "final" },
+    closed: { type: "final" },
+  },
+})

@@ -126,7 +126,8 @@ describe.each(kinds)("migration 0006 on %s", (kind) => {
     // Through the store, in the workspace's RLS scope: failing rows first, each row as it was stored.
     const read = await withSql(db.url, inScope({ workspaceId: ids.ws })(getFinding(ids.ws, ids.main, { page: 1, pageSize: 50, status: null, q: null })))
     expect(read).toBeDefined()
-    const stripped = read!.details.map(({ result_seq: _seq, ...rest }) => rest)
+    // result_seq and resource_uid are added by the store (the row's position and the resource's identity).
+    const stripped = read!.details.map(({ result_seq: _seq, resource_uid: _uid, ...rest }) => rest)
     const expected = [...OLD_DETAILS.filter((d) => d.compliance === false), ...OLD_DETAILS.filter((d) => d.compliance !== false)]
     expect(stripped).toEqual(expected)
     expect(read!.details.map((d) => d["result_seq"])).toEqual([0, 1, 2, 3, 4])

@@ -126,7 +126,7 @@ describe("compliance journey (moto as the AWS account)", () => {
     await look(page, "compliance-framework")
     // 390 px: the section tree, filters and requirement cards fit the width (no sideways scrolling of the page).
     await page.setViewportSize({ width: 390, height: 844 })
-    await page.getByRole("list", { name: "Requirements" }).waitFor()
+    await page.getByRole("list", { name: "Requirements", exact: true }).waitFor()
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     await page.setViewportSize({ width: 1280, height: 800 })
 
@@ -173,6 +173,14 @@ describe("compliance journey (moto as the AWS account)", () => {
     const pdf = await save(page, () => downloadPdf.click())
     expect(pdf.name).toBe(`scan-${found.scanId}-compliance-report.pdf`)
     expect((await readFile(pdf.path)).subarray(0, 5).toString()).toBe("%PDF-")
+    // Back on the page later, the report made earlier is offered again.
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Compliance" }).click()
+    await page.getByRole("button", { name: `Open ${CIS3}` }).click()
+    await page.getByRole("heading", { level: 1, name: CIS3 }).waitFor()
+    await page.getByRole("button", { name: /^Download PDF \(\d+ pages\)$/ }).waitFor({ timeout: 20_000 })
+    // A requirement's address works as a link of its own (its last segment is a dotted id).
+    await page.goto(`${baseUrl()}/dashboard/compliance/scans/${found.scanId}/cis-aws-3.0.0/2.1.1`)
+    await page.getByRole("heading", { level: 1, name: /^2\.1\.1 / }).waitFor({ timeout: 30_000 })
 
     if (!existsSync("/usr/bin/pdftotext")) {
       if (process.env["CI"] === "true") throw new Error("pdftotext (poppler-utils) is required in CI")

@@ -146,7 +146,7 @@ describe.each(kinds)("platform on %s", (kind) => {
   })
 
   it("serves the SPA for deep links that accept HTML", async () => {
-    for (const path of ["/", "/dashboard/scans/7", "/login?next=%2Fdashboard"]) {
+    for (const path of ["/", "/dashboard/scans/7", "/login?next=%2Fdashboard", "/dashboard/compliance/scans/7/cis-aws-3.0.0/1.10"]) {
       const res = await get(path, { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } })
       expect(res.status, path).toBe(200)
       expect(res.headers.get("content-type")).toContain("text/html")

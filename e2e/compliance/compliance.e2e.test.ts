@@ -22,6 +22,7 @@ const MOTO_KEYS = { access: "AKIAIOSFODNN7EXAMPLE", secret: "moto-secret-key" }
 const BUCKET = `compliance-e2e-${Date.now().toString(36)}`
 const USER = `compliance-e2e-${Date.now().toString(36)}`
 const CIS3 = "CIS Amazon Web Services Foundations Benchmark v3.0.0"
+const MUTE_REASON = "Break-glass console user, reviewed every quarter"
 
 let browser: Browser
 const owner: Person = newPerson("auditor")
@@ -89,6 +90,13 @@ beforeAll(async () => {
     if (Date.now() > deadline) throw new Error(`scan ${found.scanId} still ${scan.data.status}`)
     await new Promise((r) => setTimeout(r, 500))
   }
+  // The console user without MFA is an accepted risk: muted, with its reason (issue 13's mute rules).
+  await json(
+    await api("/api/mute-rules", {
+      method: "POST",
+      body: JSON.stringify({ reason: MUTE_REASON, account_id: found.accountId, check_id: "iam_user_mfa_enabled_console_access", resource_pattern: `*${USER}*` }),
+    }),
+  )
 }, 300_000)
 
 afterAll(async () => {
@@ -116,18 +124,20 @@ describe("compliance journey (moto as the AWS account)", () => {
     await page.getByRole("button", { name: `Open ${CIS3}` }).click()
     await page.getByRole("heading", { level: 1, name: CIS3 }).waitFor()
     await page.getByRole("img", { name: /^Score by scan/ }).waitFor({ timeout: 20_000 })
-    const screen = await json<{ data: { counts: { passed: number; failed: number; manual: number; not_applicable: number; total: number }; requirements: Array<{ id: string; status: string; resources_failing: number }> } }>(
+    const screen = await json<{ data: { counts: { passed: number; failed: number; manual: number; not_applicable: number; total: number }; requirements: Array<{ id: string; status: string; resources_failing: number; resources_muted: number }> } }>(
       await api(`/api/compliance/scans/${found.scanId}/frameworks/cis-aws-3.0.0`),
     )
     const r211 = screen.data.requirements.find((r) => r.id === "2.1.1")!
     expect(r211.status).toBe("failed")
-    expect(screen.data.requirements.find((r) => r.id === "1.10")!.status).toBe("failed")
+    // Its only failing resource is muted: the requirement does not fail, and says so.
+    expect(screen.data.requirements.find((r) => r.id === "1.10")).toMatchObject({ status: "passed", resources_failing: 1, resources_muted: 1 })
     await page.getByRole("list", { name: "Requirements by status" }).first().getByText(`Failed ${screen.data.counts.failed}`).waitFor()
     await look(page, "compliance-framework")
-    // 390 px: the section tree, filters and requirement cards fit the width (no sideways scrolling of the page).
+    // 390 px: the actions, section tree, filters and requirement cards fit the content area (no sideways scrolling).
     await page.setViewportSize({ width: 390, height: 844 })
     await page.getByRole("list", { name: "Requirements", exact: true }).waitFor()
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    const main = page.getByRole("main")
+    expect(await main.evaluate((m) => m.scrollWidth - m.clientWidth)).toBeLessThanOrEqual(0)
     await page.setViewportSize({ width: 1280, height: 800 })
 
     // Filters: failed only, then the storage section.
@@ -181,6 +191,12 @@ describe("compliance journey (moto as the AWS account)", () => {
     // A requirement's address works as a link of its own (its last segment is a dotted id).
     await page.goto(`${baseUrl()}/dashboard/compliance/scans/${found.scanId}/cis-aws-3.0.0/2.1.1`)
     await page.getByRole("heading", { level: 1, name: /^2\.1\.1 / }).waitFor({ timeout: 30_000 })
+    // The muted console user on its requirement's page: listed, marked muted, with the rule's reason.
+    await page.goto(`${baseUrl()}/dashboard/compliance/scans/${found.scanId}/cis-aws-3.0.0/1.10`)
+    const mutedRows = page.getByRole("table", { name: "Failing resources" })
+    await mutedRows.getByText(MUTE_REASON).waitFor({ timeout: 30_000 })
+    await mutedRows.getByRole("cell").getByText("Muted", { exact: true }).waitFor()
+    await look(page, "compliance-requirement-muted")
 
     if (!existsSync("/usr/bin/pdftotext")) {
       if (process.env["CI"] === "true") throw new Error("pdftotext (poppler-utils) is required in CI")
@@ -196,6 +212,9 @@ describe("compliance journey (moto as the AWS account)", () => {
     for (const id of ["1.10", "2.1.1", "4.16", "5.6"]) expect(text).toMatch(new RegExp(`\\n\\s*${id.replace(".", "\\.")}\\s+\\S`))
     expect(text.replace(/\s+/g, "")).toContain(BUCKET)
     expect(text).toContain("Muted items")
+    // Read in reading order (not laid out in columns) for the muted item's reason, which wraps in its cell.
+    const plain = execFileSync("pdftotext", [pdf.path, "-"], { encoding: "utf8" })
+    expect(plain.replace(/\s+/g, " ")).toContain(MUTE_REASON)
     // Every page rendered to PNG for a look (cover, summary, requirement tables, failing resources, muted items).
     execFileSync("pdftoppm", ["-r", "50", "-png", pdf.path, "e2e/artifacts/compliance-report"])
     const pages = readdirSync("e2e/artifacts").filter((f) => f.startsWith("compliance-report-") && /-\d+\.png$/.test(f))

@@ -263,7 +263,7 @@ function FrameworkPage({ scanId, frameworkId }: { readonly scanId: ScanId; reado
             {data === null ? "Requirements evaluated on one scan." : `${data.scan.account_name} (${data.scan.cloud_account_id}) · scan #${data.scan.id} · completed ${formatDateTime(data.scan.scan_end)}`}
           </p>
         </div>
-        <div className={scanning.actions}>
+        <div className={`${scanning.actions} ${css.headerActions}`}>
           <ReportActions frameworkRef={frameworkRef} />
         </div>
       </div>

@@ -25,6 +25,9 @@ import * as css from "./compliance.css.ts"
 type RequirementRef = ActorRefFrom<typeof complianceRequirementMachine>
 
 const checkHelper = createColumnHelper<ScanTableFeatures, RequirementCheck>()
+
+/** A failing check whose every open failing resource is muted: it fails no requirement. */
+const fullyMuted = (c: RequirementCheck): boolean => c.status === "fail" && c.resources_failing > 0 && c.resources_muted >= c.resources_failing
 const resourceHelper = createColumnHelper<ScanTableFeatures, FailingResource>()
 
 function Checks({ requirementRef, checks }: { readonly requirementRef: RequirementRef; readonly checks: ReadonlyArray<RequirementCheck> }) {
@@ -43,7 +46,15 @@ function Checks({ requirementRef, checks }: { readonly requirementRef: Requireme
         checkHelper.accessor("severity", { header: "Severity", cell: ({ getValue }) => <SeverityBadge severity={getValue()} /> }),
         checkHelper.accessor("status", {
           header: "Result",
-          cell: ({ getValue }) => (getValue() === null ? <span className={scanning.muted}>Not run</span> : <FindingStatusBadge status={getValue()!} />),
+          cell: ({ row }) =>
+            row.original.status === null ? (
+              <span className={scanning.muted}>Not run</span>
+            ) : (
+              <span className={scanning.titleRow}>
+                <FindingStatusBadge status={row.original.status} />
+                {fullyMuted(row.original) ? <Badge tone="warning">Muted</Badge> : null}
+              </span>
+            ),
         }),
         checkHelper.display({
           id: "resources",
@@ -81,7 +92,7 @@ function Checks({ requirementRef, checks }: { readonly requirementRef: Requireme
             </div>
             <span className={scanning.mono}>{c.check_id}</span>
             <span className={scanning.muted}>
-              {c.status === null ? "Not run" : `${c.resources_failing} failing of ${c.resources_checked}${c.resources_muted > 0 ? `, ${c.resources_muted} muted` : ""}`}
+              {c.status === null ? "Not run" : `${c.resources_failing} failing of ${c.resources_checked}${c.resources_muted > 0 ? `, ${c.resources_muted} muted` : ""}${fullyMuted(c) ? " (all muted)" : ""}`}
             </span>
             {c.finding_id === null ? null : (
               <div>

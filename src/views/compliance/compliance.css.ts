@@ -91,7 +91,9 @@ export const trendDot = style({ fill: vars.color.accent })
 export const trendAxis = style({ stroke: vars.color.border, strokeWidth: 1 })
 export const trendLabel = style({ fill: vars.color.textMuted, fontSize: "10px" })
 
-export const progressRow = style({ display: "flex", alignItems: "center", gap: vars.space.md, flexWrap: "wrap" })
+export const progressRow = style({ display: "flex", alignItems: "center", gap: vars.space.md, flexWrap: "wrap", minWidth: 0 })
+/** On a phone the page's actions take a line of their own (and wrap inside it) instead of overflowing beside the title. */
+export const headerActions = style({ minWidth: 0, "@media": { [phone]: { flexBasis: "100%" } } })
 export const pager = style({ display: "flex", alignItems: "center", justifyContent: "flex-end", gap: vars.space.md, paddingTop: vars.space.md })
 export const reason = style({ color: vars.color.textMuted, fontSize: vars.font.sizeSm, overflowWrap: "anywhere" })
 export const requirementTitle = style({ minWidth: "260px", maxWidth: "560px" })

@@ -19,7 +19,7 @@ import type { ScanId } from "../../src/contracts/ids.ts"
 import { findingsListMachine } from "../../src/machines/findings-list.machine.ts"
 import { isActiveScan, scanProgressPercent } from "../../src/machines/scan-list.machine.ts"
 import { isTerminalStatus } from "../../src/machines/scan-detail.machine.ts"
-import { detailColumns, displayDetailValue, lengthNote, remediationMessageView } from "../../src/views/scanning/detail-values.ts"
+import { detailColumns, displayDetailValue, lengthNote, RESERVED_DETAIL_KEYS, remediationMessageView } from "../../src/views/scanning/detail-values.ts"
 import { never } from "./auth-fakes.ts"
 import { finding, scan } from "./scan-fakes.ts"
 
@@ -63,14 +63,14 @@ describe("detail values", () => {
     )
   })
 
-  it("columns follow field_labels in order and never include compliance or remediate", () => {
+  it("columns follow field_labels in order and never include the row's state, position or identity", () => {
     fc.assert(
       fc.property(
         fc.uniqueArray(fc.stringMatching(/^[a-z_]{1,12}$/), { maxLength: 8 }),
         (keys) => {
           const labels = Object.fromEntries(keys.map((k) => [k, `L:${k}`]))
-          const columns = detailColumns(labels, [{ compliance: true, remediate: undefined, other: 1 } as never])
-          const expected = keys.filter((k) => k !== "compliance" && k !== "remediate")
+          const columns = detailColumns(labels, [{ compliance: true, remediate: undefined, muted: { rule_id: 1, reason: "r" }, resource_uid: "u", other: 1 } as never])
+          const expected = keys.filter((k) => !RESERVED_DETAIL_KEYS.has(k))
           if (expected.length > 0) expect(columns.map((c) => c.key)).toEqual(expected)
           else expect(columns.map((c) => c.key)).toEqual(["other"])
         },

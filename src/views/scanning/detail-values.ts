@@ -12,7 +12,9 @@ import {
 import { DetailDisplay } from "../../contracts/constants.ts"
 
 /** Fields of a row that are not data columns. */
-const RESERVED = new Set(["compliance", "remediate", "result_seq", "delta"])
+/** Keys of a detail row shown by their own columns or not at all (the row's state, its position, its identity). */
+export const RESERVED_DETAIL_KEYS: ReadonlySet<string> = new Set(["compliance", "remediate", "result_seq", "delta", "muted", "resource_uid"])
+const RESERVED = RESERVED_DETAIL_KEYS
 
 export interface DetailColumn {
   readonly key: string

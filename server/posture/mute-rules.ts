@@ -19,7 +19,7 @@ import { awsChecks } from "../scanner/aws/catalogue.ts"
 import { azureChecks } from "../scanner/azure/catalogue.ts"
 import { gcpChecks } from "../scanner/gcp/catalogue.ts"
 import { recordAudit } from "../scans/audit.ts"
-import { applyMutes, globToLike, targetOf, type MuteScope } from "./mutes.ts"
+import { applyMutes, globToLike, tagMatchSql, targetOf, type MuteScope } from "./mutes.ts"
 
 let knownChecks: ReadonlySet<string> | undefined
 /** Every check id of the three catalogues. */
@@ -132,8 +132,7 @@ export const validateRule = (workspaceId: number, payload: MuteRulePayload, now:
         SELECT 1 FROM findings f JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.seq < f.resources_failing
         ${rule.account_id === null ? sql`` : sql`JOIN scans s ON s.id = f.scan_id AND s.account_id = ${rule.account_id}`}
         WHERE f.workspace_id = ${workspaceId} AND f.resources_failing > 0
-          AND jsonb_typeof(r.fields->'tags'->${rule.tag_key}) <> 'null'
-          ${rule.tag_value === null ? sql`` : sql`AND r.fields->'tags'->>${rule.tag_key} = ${rule.tag_value}`}
+          AND ${tagMatchSql(sql, sql.literal("r.fields->'tags'"), sql`${rule.tag_key}`, rule.tag_value === null ? sql.literal("NULL") : sql`${rule.tag_value}`)}
         LIMIT 1`
       if (hit.length === 0) return yield* invalid("tag_key", M.muteTagMatchesNothing)
     }

@@ -4,7 +4,8 @@
  *
  * A rule matches a failing result row when every scope it sets matches: its account is the row's scan's account, its
  * check is the row's check, its resource pattern (a glob: `*` any run of characters, `?` one character, compared
- * case-insensitively with the row's resource id and with its global identity) matches, and the row's `tags` field holds
+ * case-insensitively with the row's resource id and with its global identity) matches, and the row's `tags` field (an
+ * object, or a list of `key=value` strings) holds
  * its tag key (with its value, when the rule names one). Only active rules count (no expiry, or an expiry in the future).
  * `matchesRule` says it in TypeScript; `ruleMatchSql` says it in SQL; a property test keeps the two in agreement.
  *
@@ -47,12 +48,39 @@ export interface MatchableRow {
   readonly tags?: unknown
 }
 
-/** A row's tag: present when its `tags` field is an object holding the key with a non-null value. */
-const tagMatches = (tags: unknown, key: string, value: string | null): boolean => {
-  if (tags === null || typeof tags !== "object" || Array.isArray(tags)) return false
+/**
+ * A row's tag, in either form a check reports: an object (`{ "env": "prod" }`; a non-null value under the key) or a list
+ * of `key=value` strings (`["env=prod"]`, what the AWS collectors give; an entry without `=` is a key with an empty
+ * value). With a value, only a string equal to it matches.
+ */
+export const tagMatches = (tags: unknown, key: string, value: string | null): boolean => {
+  if (Array.isArray(tags)) {
+    return tags.some((entry) => {
+      if (typeof entry !== "string") return false
+      const i = entry.indexOf("=")
+      const k = i < 0 ? entry : entry.slice(0, i)
+      return k === key && (value === null || (i < 0 ? "" : entry.slice(i + 1)) === value)
+    })
+  }
+  if (tags === null || typeof tags !== "object") return false
   const v = (tags as Record<string, unknown>)[key]
   return v !== undefined && v !== null && (value === null || v === value)
 }
+
+type Fragment = ReturnType<SqlClient.SqlClient["literal"]>
+
+/**
+ * SQL twin of `tagMatches`: the JSON `tags` carries the tag `key` (with `value` unless it is NULL). Each argument is a
+ * fragment: a column (`sql.literal("m.tag_key")`) or a bound value (`sql\`${v}\``).
+ */
+export const tagMatchSql = (sql: SqlClient.SqlClient, tags: Fragment, key: Fragment, value: Fragment) => sql`(
+  (jsonb_typeof(${tags}) = 'object' AND jsonb_typeof(${tags}->((${key})::text)) <> 'null'
+   AND ((${value})::text IS NULL OR (jsonb_typeof(${tags}->((${key})::text)) = 'string' AND ${tags}->>((${key})::text) = (${value})::text)))
+  OR (jsonb_typeof(${tags}) = 'array' AND EXISTS (
+    SELECT 1 FROM jsonb_array_elements(${tags}) e(v)
+    WHERE jsonb_typeof(e.v) = 'string' AND split_part(e.v #>> '{}', '=', 1) = (${key})::text
+      AND ((${value})::text IS NULL
+           OR CASE WHEN position('=' IN e.v #>> '{}') = 0 THEN '' ELSE substr(e.v #>> '{}', position('=' IN e.v #>> '{}') + 1) END = (${value})::text))))`
 
 /** Whether an active rule's scope matches a row (see the module comment). */
 export const matchesRule = (rule: MuteScope, row: MatchableRow): boolean =>
@@ -77,8 +105,7 @@ export const ruleMatchSql = (sql: SqlClient.SqlClient, accountId: ReturnType<Sql
   AND (m.account_id IS NULL OR m.account_id = ${accountId})
   AND (m.check_id IS NULL OR m.check_id = f.check_id)
   AND (m.resource_like IS NULL OR r.resource_id ILIKE m.resource_like ESCAPE '\\' OR r.resource_uid ILIKE m.resource_like ESCAPE '\\')
-  AND (m.tag_key IS NULL OR (jsonb_typeof(r.fields->'tags'->m.tag_key) <> 'null'
-       AND (m.tag_value IS NULL OR (jsonb_typeof(r.fields->'tags'->m.tag_key) = 'string' AND r.fields->'tags'->>m.tag_key = m.tag_value))))`
+  AND (m.tag_key IS NULL OR ${tagMatchSql(sql, sql.literal("r.fields->'tags'"), sql.literal("m.tag_key"), sql.literal("m.tag_value"))})`
 
 /** Which findings to recompute: all of the workspace, or narrowed by accounts, checks, one scan and one service. */
 export interface MuteTarget {

@@ -1,7 +1,7 @@
 /**
  * Mute matching (issue 13; server/posture/mutes.ts), property-tested on a real database: for any set of rules (account,
  * check, resource glob with LIKE's own wildcards and the escape character in it, tag key and value, expiry past or
- * future) and any stored rows, `applyMutes` marks exactly the failing rows the TypeScript matcher says, with the lowest
+ * future; tags as an object or as `key=value` strings) and any stored rows, `applyMutes` marks exactly the failing rows the TypeScript matcher says, with the lowest
  * matching active rule; findings count their muted rows and are muted exactly when every open failing row is; services
  * and scans count failed + muted + passed + not evaluated = all. Removing every rule unmutes everything.
  */
@@ -38,7 +38,8 @@ beforeAll(async () => {
     remediation: "r", field_labels: {}, compliance: [],
     details: ids.map((id, i) => ({
       resource_id: id, region: "us-east-1", compliance: (i + c) % 4 === 3,
-      ...(i % 3 === 0 ? {} : { tags: i % 3 === 1 ? { env: "prod" } : { env: "dev", team: "x" } }),
+      // Both forms a check may report: an object, or `key=value` strings (the AWS collectors').
+      ...(i % 4 === 0 ? {} : { tags: i % 4 === 1 ? { env: "prod" } : i % 4 === 2 ? { env: "dev", team: "x" } : ["env=prod", "team", "owner=a=b"] }),
     })),
   }))
   await scoped(Effect.gen(function* () {
@@ -59,7 +60,10 @@ const rule = fc.record({
   account: fc.constantFrom<"none" | "this">("none", "this"),
   check_id: fc.constantFrom(null, ...CHECKS),
   resource_pattern: fc.option(glob, { nil: null }),
-  tag: fc.constantFrom(null, ["env", null] as const, ["env", "prod"] as const, ["team", "x"] as const, ["missing", null] as const),
+  tag: fc.constantFrom(
+    null, ["env", null] as const, ["env", "prod"] as const, ["team", "x"] as const, ["team", ""] as const, ["owner", "a=b"] as const,
+    ["missing", null] as const,
+  ),
   expired: fc.constantFrom(false, false, false, true),
 }).filter((r) => r.account !== "none" || r.check_id !== null || r.resource_pattern !== null || r.tag !== null)
 

@@ -265,3 +265,37 @@ describe("resource page", () => {
     expect((await env.call(other, "GET", `/api/resources/history?account_id=${accountId}&uid=${encodeURIComponent(row.resource_uid)}`)).status).toBe(404)
   })
 })
+
+describe("tag scope on moto", () => {
+  it("a security group's EC2 tags reach its rows, and a tag rule mutes exactly them", async () => {
+    const { CreateSecurityGroupCommand, AuthorizeSecurityGroupIngressCommand, EC2Client } = await import("@aws-sdk/client-ec2")
+    const ec2 = new EC2Client({ endpoint: env.moto.endpoint, region: "us-east-1", credentials: { accessKeyId: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "moto-secret-key" } })
+    const group = await ec2.send(new CreateSecurityGroupCommand({
+      GroupName: "tagged-sandbox", Description: "tag scope",
+      TagSpecifications: [{ ResourceType: "security-group", Tags: [{ Key: "env", Value: "sandbox" }, { Key: "owner", Value: "team-a" }] }],
+    }))
+    await ec2.send(new AuthorizeSecurityGroupIngressCommand({
+      GroupId: group.GroupId!, IpPermissions: [{ IpProtocol: "tcp", FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: "0.0.0.0/0" }] }],
+    }))
+    const launched = await env.call(owner, "POST", "/api/scans", {
+      user_id: owner.userId, account_id: accountId, cloud_provider_id: 1, cloud_provider_name: "aws", services: ["ec2"], regions: ["us-east-1"],
+    })
+    expect(launched.status, launched.text).toBe(200)
+    await env.waitForScan(owner, launched.body.data.id)
+    const list = await env.call(owner, "GET", `/api/findings?scan_id=${launched.body.data.id}&status=fail&page_size=100`)
+    const ssh = list.body.data.find((f: any) => f.check_id === "ec2_securitygroup_allow_ingress_from_internet_to_admin_ports_ipv4")
+    const row = (await detailed(env, owner, ssh)).details.find((d: any) => d.resource_id === group.GroupId)
+    expect(row.tags).toEqual(["env=sandbox", "owner=team-a"])
+
+    const refused = await env.call(owner, "POST", "/api/mute-rules", { reason: "x", tag_key: "env", tag_value: "production" })
+    expect(refused.status).toBe(400)
+    expect(refused.body.message).toBe(M.muteTagMatchesNothing)
+    const rule = await env.call(owner, "POST", "/api/mute-rules", { reason: "Sandbox groups are throwaway", tag_key: "env", tag_value: "sandbox" })
+    expect(rule.status, rule.text).toBe(200)
+    const muted = (await detailed(env, owner, ssh)).details.find((d: any) => d.resource_id === group.GroupId)
+    expect(muted.muted).toEqual({ rule_id: rule.body.data.id, reason: "Sandbox groups are throwaway" })
+    const others = (await detailed(env, owner, ssh)).details.filter((d: any) => d.resource_id !== group.GroupId && d.compliance === false)
+    expect(others.every((d: any) => d.muted === undefined)).toBe(true)
+    await env.call(owner, "DELETE", `/api/mute-rules/${rule.body.data.id}`)
+  }, 120_000)
+})

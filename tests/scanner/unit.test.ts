@@ -65,6 +65,7 @@ describe("network exposure", () => {
     id: "sg-1",
     name: "t",
     vpcId: "vpc-1",
+    tags: [],
     egress: [],
     ingress: ingress.map((r) => ({ protocol: r.protocol, fromPort: r.fromPort, toPort: r.toPort, ipv4: r.ipv4 ?? [], ipv6: r.ipv6 ?? [], groups: [] })),
   })

@@ -17,6 +17,9 @@ export const HIGH_RISK_PORTS: ReadonlyArray<number> = [20, 21, 22, 23, 25, 110, 
 
 const normProtocol = (p: string) => (p === "6" ? "tcp" : p === "17" ? "udp" : p === "all" ? "-1" : p.toLowerCase())
 
+
+/** A resource's tags as a row field (`key=value` strings), only when it has some: mute rules can match them. */
+export const tagged = (r: { readonly tags: ReadonlyArray<string> }): { readonly tags?: ReadonlyArray<string> } => (r.tags.length === 0 ? {} : { tags: r.tags })
 /** Whether a rule/entry with this protocol and port range lets TCP traffic reach `port`. */
 export function coversTcpPort(protocol: string, from: number | undefined, to: number | undefined, port: number): boolean {
   const p = normProtocol(protocol)
@@ -151,7 +154,7 @@ const sgExposureCheck = (spec: {
       perRegion(inv.ec2.regions, (r) => r.securityGroups, (sg, region) => {
         const exposed = exposedPorts(sg, spec.ports, spec.families)
         return row(sg.id, region, exposed.length === 0, exposed.length === 0 ? `Security group ${sg.id} (${sg.name}) does not expose ${spec.what} to the internet.` : `Security group ${sg.id} (${sg.name}) allows ${exposed.join(", ")}.`, {
-          group_name: sg.name,
+          group_name: sg.name, ...tagged(sg),
           vpc_id: sg.vpcId ?? null,
           exposed,
         })
@@ -301,7 +304,7 @@ export const ec2Checks = [
       perRegion(inv.ec2.regions, (r) => r.securityGroups, (sg, region) => {
         const open = sg.ingress.some((r) => allPortsOpen(r) && (openToInternet(r, "ipv4") || openToInternet(r, "ipv6")))
         return row(sg.id, region, !open, open ? `Security group ${sg.id} (${sg.name}) allows all traffic from the internet.` : `Security group ${sg.id} (${sg.name}) does not allow all traffic from the internet.`, {
-          group_name: sg.name,
+          group_name: sg.name, ...tagged(sg),
           vpc_id: sg.vpcId ?? null,
         })
       }),
@@ -366,6 +369,7 @@ export const ec2Checks = [
       perRegion(inv.ec2.regions, (r) => r.instances, (i, region) => {
         const ok = i.httpTokens === "required" || i.httpEndpoint === "disabled"
         return row(i.id, region, ok, ok ? `Instance ${i.id} requires IMDSv2 (or has no metadata endpoint).` : `Instance ${i.id} accepts IMDSv1 (HttpTokens ${i.httpTokens ?? "optional"}).`, {
+          ...tagged(i),
           http_tokens: i.httpTokens ?? null,
           http_endpoint: i.httpEndpoint ?? null,
         })
@@ -385,7 +389,7 @@ export const ec2Checks = [
     testedWith: "moto",
     evaluate: (inv) =>
       perRegion(inv.ec2.regions, (r) => r.instances, (i, region) =>
-        row(i.id, region, i.publicIp === undefined, i.publicIp === undefined ? `Instance ${i.id} has no public IP.` : `Instance ${i.id} has public IP ${i.publicIp}.`, { public_ip: i.publicIp ?? null }),
+        row(i.id, region, i.publicIp === undefined, i.publicIp === undefined ? `Instance ${i.id} has no public IP.` : `Instance ${i.id} has public IP ${i.publicIp}.`, { public_ip: i.publicIp ?? null, ...tagged(i) }),
       ),
   }),
   defineCheck({
@@ -402,6 +406,7 @@ export const ec2Checks = [
     evaluate: (inv) =>
       perRegion(inv.ec2.regions, (r) => r.instances, (i, region) =>
         row(i.id, region, i.instanceProfileArn !== undefined, i.instanceProfileArn !== undefined ? `Instance ${i.id} uses instance profile ${i.instanceProfileArn}.` : `Instance ${i.id} has no IAM instance profile.`, {
+          ...tagged(i),
           instance_profile: i.instanceProfileArn ?? null,
         }),
       ),
@@ -422,7 +427,7 @@ export const ec2Checks = [
         perRegion(inv.ec2.regions, (r) => r.securityGroups, (sg, region) => {
           const exposed = exposedServicePorts(sg, svc.ports)
           return row(sg.id, region, exposed.length === 0, exposed.length === 0 ? `Security group ${sg.id} (${sg.name}) does not expose ${svc.name} to the internet.` : `Security group ${sg.id} (${sg.name}) exposes ${svc.name}: ${exposed.join(", ")}.`, {
-            group_name: sg.name,
+            group_name: sg.name, ...tagged(sg),
             vpc_id: sg.vpcId ?? null,
             exposed,
           })
@@ -444,7 +449,7 @@ export const ec2Checks = [
       perRegion(inv.ec2.regions, (r) => r.securityGroups, (sg, region) => {
         const rules = nonWebInternetRules(sg)
         return row(sg.id, region, rules.length === 0, rules.length === 0 ? `Security group ${sg.id} (${sg.name}) opens at most HTTP/HTTPS to the internet.` : `Security group ${sg.id} (${sg.name}) opens ${rules.join(", ")}.`, {
-          group_name: sg.name,
+          group_name: sg.name, ...tagged(sg),
           vpc_id: sg.vpcId ?? null,
           rules,
         })
@@ -465,7 +470,7 @@ export const ec2Checks = [
       perRegion(inv.ec2.regions, (r) => r.securityGroups, (sg, region) => {
         const open = openEgress(sg)
         return row(sg.id, region, open.length === 0, open.length === 0 ? `Security group ${sg.id} (${sg.name}) restricts outbound traffic.` : `Security group ${sg.id} (${sg.name}) allows ${open.join(", ")}.`, {
-          group_name: sg.name,
+          group_name: sg.name, ...tagged(sg),
           vpc_id: sg.vpcId ?? null,
           open_egress: open,
         })
@@ -486,7 +491,7 @@ export const ec2Checks = [
       perRegion(inv.ec2.regions, (r) => r.securityGroups, (sg, region) => {
         const wizard = /^launch-wizard-\d+$/.test(sg.name)
         return row(sg.id, region, !wizard, wizard ? `Security group ${sg.id} was created by the launch wizard (${sg.name}).` : `Security group ${sg.id} (${sg.name}) is not a launch-wizard group.`, {
-          group_name: sg.name,
+          group_name: sg.name, ...tagged(sg),
           vpc_id: sg.vpcId ?? null,
         })
       }),
@@ -505,7 +510,7 @@ export const ec2Checks = [
     evaluate: (inv) =>
       perRegion(inv.ec2.regions, (r) => r.securityGroups, (sg, region) => {
         const n = [...sg.ingress, ...sg.egress].reduce((a, r) => a + Math.max(1, r.ipv4.length + r.ipv6.length + r.groups.length), 0)
-        return row(sg.id, region, n <= 50, n <= 50 ? `Security group ${sg.id} has ${n} rule(s).` : `Security group ${sg.id} has ${n} rules (more than 50).`, { group_name: sg.name, rules: n })
+        return row(sg.id, region, n <= 50, n <= 50 ? `Security group ${sg.id} has ${n} rule(s).` : `Security group ${sg.id} has ${n} rules (more than 50).`, { group_name: sg.name, ...tagged(sg), rules: n })
       }),
   }),
   ...([false, true] as const).map((egress) =>

@@ -32,6 +32,10 @@ export const ec2ResourceTypes = [
   "ec2.subnets",
 ] as const
 
+/** EC2 tags as `key=value` strings, in key order. */
+const tagStrings = (tags: ReadonlyArray<{ readonly Key?: string | undefined; readonly Value?: string | undefined }> | undefined): ReadonlyArray<string> =>
+  (tags ?? []).flatMap((t) => (t.Key === undefined ? [] : [`${t.Key}=${t.Value ?? ""}`])).sort()
+
 export interface SgRule {
   readonly protocol: string
   readonly fromPort: number | undefined
@@ -45,6 +49,8 @@ export interface SecurityGroup {
   readonly id: string
   readonly name: string
   readonly vpcId: string | undefined
+  /** The group's tags as `key=value` strings (mute rules match them). */
+  readonly tags: ReadonlyArray<string>
   readonly ingress: ReadonlyArray<SgRule>
   readonly egress: ReadonlyArray<SgRule>
 }
@@ -62,6 +68,8 @@ export interface NaclEntry {
 
 export interface Instance {
   readonly id: string
+  /** The instance's tags as `key=value` strings (mute rules match them). */
+  readonly tags: ReadonlyArray<string>
   readonly state: string
   readonly httpTokens: string | undefined
   readonly httpEndpoint: string | undefined
@@ -200,6 +208,7 @@ export async function collectEc2(ctx: CollectContext): Promise<Ec2Inventory> {
         id: g.GroupId ?? "",
         name: g.GroupName ?? "",
         vpcId: g.VpcId,
+        tags: tagStrings(g.Tags),
         ingress: rules(g.IpPermissions),
         egress: rules(g.IpPermissionsEgress),
       })),
@@ -220,6 +229,7 @@ export async function collectEc2(ctx: CollectContext): Promise<Ec2Inventory> {
       })),
       instances: live?.map((i) => ({
         id: i.InstanceId ?? "",
+        tags: tagStrings(i.Tags),
         state: i.State?.Name ?? "",
         httpTokens: i.MetadataOptions?.HttpTokens,
         httpEndpoint: i.MetadataOptions?.HttpEndpoint,

@@ -8,9 +8,8 @@ import { Breadcrumb, Breadcrumbs as AriaBreadcrumbs, Link as AriaLink } from "re
 import { useLocation } from "wouter"
 import { backTargetFor, visibleBreadcrumbs, type Crumb } from "../../machines/breadcrumbs.ts"
 import { Button } from "../ui/button.tsx"
-import { ChevronRightIcon } from "../ui/icons.tsx"
+import { ArrowLeftIcon, ChevronRightIcon } from "../ui/icons.tsx"
 import { useShellActor } from "./shell-actor-context.tsx"
-import { ArrowLeftIcon } from "./shell-icons.tsx"
 import * as css from "./shell.css.ts"
 
 export function BreadcrumbBar({ crumbs }: { readonly crumbs: ReadonlyArray<Crumb> }) {

@@ -6,11 +6,10 @@
 import { useSelector } from "@xstate/react"
 import { Button as AriaButton, Header, Menu, MenuSection, MenuTrigger, Popover, type Key } from "react-aria-components"
 import { roleSummary } from "../../machines/shell.machine.ts"
-import { ChevronDownIcon } from "../ui/icons.tsx"
+import { ChevronDownIcon, CrownIcon, LogOutIcon, SwitchIcon, UserIcon, UsersIcon } from "../ui/icons.tsx"
 import { MenuItem, MenuSeparator } from "../ui/menu.tsx"
 import * as menuCss from "../ui/menu.css.ts"
 import { useShellActor } from "./shell-actor-context.tsx"
-import { CrownIcon, LogOutIcon, SwitchIcon, UserIcon, UsersIcon } from "./shell-icons.tsx"
 import { initialOf } from "./sidebar.tsx"
 import * as css from "./shell.css.ts"
 

@@ -7,7 +7,7 @@ import { ExportFormats } from "../../contracts/constants.ts"
 import type { ExportFormat } from "../../contracts/scans.ts"
 import { Button } from "../ui/button.tsx"
 import * as menu from "../ui/menu.css.ts"
-import { DownloadIcon } from "./scan-icons.tsx"
+import { DownloadIcon } from "../ui/icons.tsx"
 
 const LABELS: { readonly [K in ExportFormat]: string } = { csv: "CSV", json: "JSON", ocsf: "OCSF (JSON)" }
 

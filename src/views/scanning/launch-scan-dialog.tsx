@@ -14,7 +14,7 @@ import { Dialog, DialogFooter } from "../ui/dialog.tsx"
 import { Select, SelectItem } from "../ui/select.tsx"
 import { Spinner } from "../ui/spinner.tsx"
 import { GatedButton } from "./scan-parts.tsx"
-import { PlayIcon } from "./scan-icons.tsx"
+import { PlayIcon } from "../ui/icons.tsx"
 import * as css from "./scanning.css.ts"
 
 export type LaunchScanRef = ActorRefFrom<typeof launchScanMachine>

@@ -26,7 +26,7 @@ import { Dialog, DialogFooter } from "../ui/dialog.tsx"
 import { SkeletonRows } from "../ui/skeleton-row.tsx"
 import { RowActionMenu, type RowMenuRef } from "./row-action-menu.tsx"
 import { formatDate } from "./team-format.ts"
-import { InboxIcon, LinkIcon, SendIcon, XCircleIcon } from "./team-icons.tsx"
+import { InboxIcon, LinkIcon, SendIcon, XCircleIcon } from "../ui/icons.tsx"
 import * as css from "./team.css.ts"
 
 export type InvitationsListRef = ActorRefFrom<typeof invitationsListMachine>

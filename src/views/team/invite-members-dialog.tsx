@@ -14,7 +14,7 @@ import { Dialog } from "../ui/dialog.tsx"
 import { Form } from "../ui/form.tsx"
 import { TextField } from "../ui/text-field.tsx"
 import { RoleSelect } from "./role-select.tsx"
-import { PlusIcon, TrashIcon } from "./team-icons.tsx"
+import { PlusIcon, TrashIcon } from "../ui/icons.tsx"
 import * as css from "./team.css.ts"
 
 export type InviteMembersRef = ActorRefFrom<typeof inviteMembersMachine>

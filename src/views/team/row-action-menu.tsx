@@ -8,7 +8,7 @@ import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
 import type { rowActionMenuMachine } from "../../machines/row-action-menu.machine.ts"
 import { Menu, MenuItem } from "../ui/menu.tsx"
-import { MoreVerticalIcon, type TeamIconProps } from "./team-icons.tsx"
+import { MoreVerticalIcon, type IconProps } from "../ui/icons.tsx"
 import * as css from "./team.css.ts"
 
 export type RowMenuRef = ActorRefFrom<typeof rowActionMenuMachine>
@@ -16,7 +16,7 @@ export type RowMenuRef = ActorRefFrom<typeof rowActionMenuMachine>
 export interface RowAction {
   readonly id: string
   readonly label: string
-  readonly icon: ComponentType<TeamIconProps>
+  readonly icon: ComponentType<IconProps>
   readonly tone?: "neutral" | "danger"
   readonly isDisabled?: boolean
   readonly onAction: () => void

@@ -22,7 +22,7 @@ import { Card } from "../ui/card.tsx"
 import { SkeletonRows } from "../ui/skeleton-row.tsx"
 import { RowActionMenu, type RowAction, type RowMenuRef } from "./row-action-menu.tsx"
 import { formatDateTime, initialOf } from "./team-format.ts"
-import { CrownIcon, KeyIcon, PencilIcon, ShieldUserIcon, TrashIcon, UserPlusIcon, UsersIcon } from "./team-icons.tsx"
+import { CrownIcon, KeyIcon, PencilIcon, ShieldUserIcon, TrashIcon, UserPlusIcon, UsersIcon } from "../ui/icons.tsx"
 import * as css from "./team.css.ts"
 
 export type TeamMembersRef = ActorRefFrom<typeof teamMembersMachine>

@@ -21,7 +21,7 @@ import {
   useTeamEffects,
   useTeamMembersLogic,
 } from "./team-effects-context.tsx"
-import { MailPlusIcon } from "./team-icons.tsx"
+import { MailPlusIcon } from "../ui/icons.tsx"
 import * as css from "./team.css.ts"
 
 export function UserManagementView() {

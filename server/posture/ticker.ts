@@ -119,7 +119,14 @@ export const tickPosture = (now: Date = new Date()) =>
     )
     const total = { launched: 0, skipped: 0, expired: 0, digests: 0 }
     for (const w of workspaces) {
-      const r = yield* tickWorkspace(w.workspace_id, now)
+      // One workspace's failure (logged) never keeps the others' schedules, expiries and digests waiting.
+      const r = yield* tickWorkspace(w.workspace_id, now).pipe(
+        Effect.catchCause((cause) =>
+          Effect.sync(() => {
+            logLine("error", "posture tick failed for a workspace", { workspace_id: w.workspace_id, cause: String(cause) })
+            return { launched: 0, skipped: 0, expired: 0, digests: 0 } satisfies TickReport
+          })),
+      )
       total.launched += r.launched
       total.skipped += r.skipped
       total.expired += r.expired

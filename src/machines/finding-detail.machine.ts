@@ -17,8 +17,9 @@
  *   tooltip). The dialog reports the row as the server answered (`remediation.rowChanged`): it replaces the row in
  *   the table and, when pending, starts the polling; the dialog's final output is applied when it closes.
  *
- * - `mute` (beyond the spec, issue 13): none | open (the Mute dialog as a child). `row.muteRequested` (a failing row's
- *   Mute) and `finding.muteRequested` (Mute check) open it with the row's resource or none; without remediate_findings
+ * - `mute` (beyond the spec, issue 13): none | open (the Mute dialog as a child, `muteRuleFormMachine` starting with the
+ *   finding's check). `row.muteRequested` (a failing row's Mute) and `finding.muteRequested` (Mute check) open it with
+ *   the row's resource or none; without remediate_findings
  *   they toast "You don't have permission to mute findings". A saved rule re-reads the page (`loaded.fetching`): the
  *   rows show as muted and the counts change at once.
  *
@@ -31,7 +32,7 @@ import type { FindingId, ScanId } from "../contracts/ids.ts"
 import { ScanningMessages } from "../contracts/messages.ts"
 import { toFailure, type NavigateParams, type NotifyParams } from "./auth-effects.ts"
 import { remediationMachine, type RemediationOutput } from "./remediation.machine.ts"
-import { muteRuleMachine, type MuteRuleOutput } from "./mute-rule.machine.ts"
+import { muteRuleFormMachine } from "./mute-rule-form.machine.ts"
 import { PostureMessages } from "../contracts/posture.ts"
 import type { ScanViewer } from "./scan-effects.ts"
 import { scanPath } from "./scan-list.machine.ts"
@@ -133,7 +134,7 @@ export const findingDetailMachine = setup({
       throw new Error("loadViewer is not provided")
     }),
     remediation: remediationMachine,
-    muteRule: muteRuleMachine,
+    muteRule: muteRuleFormMachine,
   },
   delays: {
     remediationPoll: REMEDIATION_POLL_MS,
@@ -163,7 +164,7 @@ export const findingDetailMachine = setup({
     },
     /** A finding with something left to mute. */
     isMutableFinding: ({ context }) => context.finding !== null && context.finding.resources_failing > context.finding.resources_muted,
-    savedRule: ({ event }) => outputOf<MuteRuleOutput>(event).saved,
+    savedRule: ({ event }) => outputOf<{ readonly saved: boolean }>(event).saved,
   },
   actions: {
     assignFinding: assign({ finding: ({ event }) => outputOf<Finding>(event), error: null }),
@@ -342,13 +343,11 @@ export const findingDetailMachine = setup({
             id: "muteRule",
             src: "muteRule",
             input: ({ context }) => ({
-              checkId: context.finding?.check_id ?? "",
-              checkTitle: context.finding?.description ?? "",
               accountId: context.finding?.account_id ?? (0 as never),
-              accountName: context.finding?.account_name ?? "",
-              resourceId: context.muteTarget?.resourceId ?? null,
+              rule: null,
               canMute: context.viewer?.canRemediate === true,
               today: context.muteTarget?.today ?? "",
+              initial: { check_id: context.finding?.check_id ?? "", resource_pattern: context.muteTarget?.resourceId ?? "" },
             }),
             onDone: [
               { guard: "savedRule", target: "none", actions: ["clearMuteTarget", "requestReload"] },

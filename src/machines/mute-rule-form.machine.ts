@@ -1,7 +1,8 @@
 /**
- * The account page's "Add mute rule" / "Edit" dialog (beyond the spec, issue 13): a rule on this account, narrowed by any
- * of a check id, a resource pattern (a glob: `*`, `?`) and a tag (key, optional value), with a reason and an optional
- * expiry. With none of them it mutes every failing resource of the account.
+ * A mute rule's dialog (beyond the spec, issue 13): the account page's "Add mute rule" / "Edit", and a finding page's
+ * "Mute" (a new rule starting with the finding's check and, from a row, its resource). A rule on one account, narrowed
+ * by any of a check id, a resource pattern (a glob: `*`, `?`) and a tag (key, optional value), with a reason and an
+ * optional expiry. With none of them it mutes every failing resource of the account.
  *
  * - `editing`: `field.changed` edits one field; `rule.submitted` checks the form (a reason; a tag value only with a tag
  *   key; an expiry after `today`), then `saving` creates the rule (POST) or replaces the one being edited (PUT). Without
@@ -29,6 +30,8 @@ export interface MuteRuleFormInput {
   readonly accountId: AccountId
   /** The rule being edited (null: a new rule). */
   readonly rule: MuteRule | null
+  /** Fields a new rule starts with (the finding page's Mute: its check and the row's resource). */
+  readonly initial?: Partial<MuteRuleFields>
   readonly canMute: boolean
   readonly today: string
 }
@@ -106,7 +109,7 @@ export const muteRuleFormMachine = setup({
   },
 }).createMachine({
   id: "muteRuleForm",
-  context: ({ input }) => ({ ...input, fields: fieldsOf(input.rule), fieldErrors: {}, error: null, saved: false }),
+  context: ({ input }) => ({ ...input, fields: { ...fieldsOf(input.rule), ...input.initial }, fieldErrors: {}, error: null, saved: false }),
   initial: "editing",
   output: ({ context }) => ({ saved: context.saved }),
   states: {

@@ -9,7 +9,7 @@ import {
   selectCanRemediate,
 } from "../../src/machines/finding-detail.machine.ts"
 import { remediationMachine } from "../../src/machines/remediation.machine.ts"
-import { muteRuleMachine } from "../../src/machines/mute-rule.machine.ts"
+import { muteRuleFormMachine } from "../../src/machines/mute-rule-form.machine.ts"
 import type { ScanViewer } from "../../src/machines/scan-effects.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
 import { controlled, flush, httpFailure, never } from "./auth-fakes.ts"
@@ -53,7 +53,7 @@ describe("finding-detail machine", () => {
     const provided = findingDetailMachine.provide({
       actors: {
         getFinding: never(), loadViewer: never(), remediation: remediationMachine.provide({ actors: { remediate: never() } }),
-        muteRule: muteRuleMachine.provide({ actors: { createMuteRule: never() } }),
+        muteRule: muteRuleFormMachine.provide({ actors: { saveMuteRule: never() } }),
       },
     })
     const input = { scanId: SCAN_ID, findingId: FINDING_ID, serviceName: "s3" }
@@ -83,8 +83,8 @@ describe("finding-detail machine", () => {
         { type: "xstate.done.actor.remediation", output: { rowIndex: 0, row: nonCompliantRow, changed: false } },
         { type: "row.muteRequested", rowIndex: 0, today: "2025-03-01" },
         { type: "finding.muteRequested", today: "2025-03-01" },
-        { type: "xstate.done.actor.muteRule", output: { saved: true, rowsChanged: 1 } },
-        { type: "xstate.done.actor.muteRule", output: { saved: false, rowsChanged: 0 } },
+        { type: "xstate.done.actor.muteRule", output: { saved: true } },
+        { type: "xstate.done.actor.muteRule", output: { saved: false } },
       ],
       serializeState: (s) =>
         JSON.stringify([

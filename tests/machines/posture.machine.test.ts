@@ -13,7 +13,6 @@ import { digestPreferenceMachine } from "../../src/machines/digest-preference.ma
 import { postureOverviewMachine } from "../../src/machines/posture-overview.machine.ts"
 import { resourceHistoryMachine } from "../../src/machines/resource-history.machine.ts"
 import { findingDetailMachine } from "../../src/machines/finding-detail.machine.ts"
-import { muteRuleMachine, mutePayload, validateMuteForm, type MuteRuleInput } from "../../src/machines/mute-rule.machine.ts"
 import { fieldsOf, muteRuleFormMachine, rulePayload, type MuteRuleFormInput } from "../../src/machines/mute-rule-form.machine.ts"
 import { remediationMachine } from "../../src/machines/remediation.machine.ts"
 import type { ScanViewer } from "../../src/machines/scan-effects.ts"
@@ -21,102 +20,13 @@ import { coverTransitions, formatCoverage } from "../support/graph.ts"
 import { controlled, httpFailure, never, scripted } from "./auth-fakes.ts"
 import { ACCOUNT_ID, SCAN_ID, environment, finding, muteRule, mutedRow, schedule, viewer } from "./scan-fakes.ts"
 
-const muteInput = (overrides: Partial<MuteRuleInput> = {}): MuteRuleInput => ({
-  checkId: "s3.public_access",
-  checkTitle: "S3 bucket allows public access",
-  accountId: ACCOUNT_ID,
-  accountName: "Production 1",
-  resourceId: "bucket-a",
-  canMute: true,
-  today: "2025-03-01",
-  ...overrides,
-})
-
 const saved: MuteRuleResponse = { ok: true, message: "Mute rule created", data: muteRule(3), rows_changed: 2 }
-
-describe("mute-rule machine", () => {
-  it("drives every (state, event) edge (row or check, with and without the permission)", async () => {
-    const provided = muteRuleMachine.provide({ actors: { createMuteRule: never() } })
-    const events = [
-      { type: "scope.changed", scope: "check" },
-      { type: "scope.changed", scope: "resource" },
-      { type: "reason.changed", value: "Accepted" },
-      { type: "reason.changed", value: "" },
-      { type: "expiry.changed", value: "2024-01-01" },
-      { type: "expiry.changed", value: "" },
-      { type: "mute.submitted" },
-      { type: "dialog.closed" },
-      { type: "xstate.done.actor.createMuteRule", output: saved },
-      { type: "xstate.error.actor.createMuteRule", error: httpFailure("generic", 400, { message: PostureMessages.mutePatternMatchesNothing }) },
-    ]
-    let total = 0
-    let driven = 0
-    for (const input of [muteInput(), muteInput({ resourceId: null }), muteInput({ canMute: false })]) {
-      const coverage = await coverTransitions(provided, {
-        input,
-        createActor: (clock) => createActor(provided, { input, clock }),
-        events,
-        serializeState: (s) => JSON.stringify([s.value, s.context.scope, s.context.reason !== "", s.context.expiry]),
-      })
-      expect(coverage.missing).toEqual([])
-      total += coverage.total
-      driven += coverage.driven
-    }
-    console.info(formatCoverage("muteRule", { total, driven, missing: [], edges: [] }))
-    expect(driven).toBe(total)
-  })
-
-  it("checks the form, sends the rule of the chosen scope, and ends saved with the rows changed", async () => {
-    expect(validateMuteForm({ reason: " ", expiry: "", today: "2025-03-01" })).toEqual({ reason: PostureMessages.muteReasonRequired })
-    expect(validateMuteForm({ reason: "x", expiry: "2025-03-01", today: "2025-03-01" })).toEqual({ expires_at: PostureMessages.muteExpiryPast })
-    const create = controlled<MuteRulePayload, MuteRuleResponse>()
-    const env = environment()
-    const actor = createActor(muteRuleMachine.provide({ actors: { createMuteRule: create.logic }, actions: { notify: env.notify } }), {
-      input: muteInput(),
-    }).start()
-    actor.send({ type: "mute.submitted" })
-    expect(actor.getSnapshot().context.fieldErrors).toEqual({ reason: PostureMessages.muteReasonRequired })
-    actor.send({ type: "reason.changed", value: "  Break-glass bucket " })
-    actor.send({ type: "expiry.changed", value: "2025-06-30" })
-    actor.send({ type: "mute.submitted" })
-    expect(create.calls).toEqual([{
-      reason: "Break-glass bucket", check_id: "s3.public_access", account_id: ACCOUNT_ID, resource_pattern: "bucket-a", expires_at: "2025-06-30T23:59:59.000Z",
-    }])
-    await create.reject(httpFailure("generic", 400, { message: PostureMessages.mutePatternMatchesNothing }))
-    expect(actor.getSnapshot().value).toBe("editing")
-    expect(actor.getSnapshot().context.error).toBe(PostureMessages.mutePatternMatchesNothing)
-    actor.send({ type: "scope.changed", scope: "check" })
-    actor.send({ type: "mute.submitted" })
-    expect(create.calls[1]).not.toHaveProperty("resource_pattern")
-    await create.resolve(saved)
-    expect(actor.getSnapshot().status).toBe("done")
-    expect(actor.getSnapshot().output).toEqual({ saved: true, rowsChanged: 2 })
-    expect(env.toasts.at(-1)).toEqual({ kind: "success", message: "Mute rule created" })
-    expect(mutePayload({ ...muteInput({ resourceId: null }), scope: "resource", reason: "r", expiry: "" })).toEqual({
-      reason: "r", check_id: "s3.public_access", account_id: ACCOUNT_ID,
-    })
-  })
-
-  it("without remediate_findings nothing is sent and the toast says so", () => {
-    const create = controlled<MuteRulePayload, MuteRuleResponse>()
-    const env = environment()
-    const actor = createActor(muteRuleMachine.provide({ actors: { createMuteRule: create.logic }, actions: { notify: env.notify } }), {
-      input: muteInput({ canMute: false }),
-    }).start()
-    actor.send({ type: "reason.changed", value: "x" })
-    actor.send({ type: "mute.submitted" })
-    expect(create.calls).toEqual([])
-    expect(env.toasts).toEqual([{ kind: "error", message: PostureMessages.mutePermissionDenied }])
-    actor.send({ type: "dialog.closed" })
-    expect(actor.getSnapshot().output).toEqual({ saved: false, rowsChanged: 0 })
-  })
-})
 
 describe("finding detail: Mute", () => {
   const start = () => {
     const getFinding = controlled<{ readonly id: FindingId } & FindingDetailQuery, Finding>()
     const loadViewer = controlled<void, ScanViewer>()
-    const create = controlled<MuteRulePayload, MuteRuleResponse>()
+    const create = controlled<{ readonly id: number | null; readonly payload: MuteRulePayload }, MuteRuleResponse>()
     const env = environment()
     const actor = createActor(
       findingDetailMachine.provide({
@@ -124,7 +34,7 @@ describe("finding detail: Mute", () => {
           getFinding: getFinding.logic,
           loadViewer: loadViewer.logic,
           remediation: remediationMachine.provide({ actors: { remediate: controlled<{ readonly id: FindingId; readonly details: DetailRow }, RemediateResponse>().logic } }),
-          muteRule: muteRuleMachine.provide({ actors: { createMuteRule: create.logic }, actions: { notify: env.notify } }),
+          muteRule: muteRuleFormMachine.provide({ actors: { saveMuteRule: create.logic }, actions: { notify: env.notify } }),
         },
         actions: { notify: env.notify, navigate: env.navigate },
       }),
@@ -143,9 +53,12 @@ describe("finding detail: Mute", () => {
       actor.send({ type: "row.muteRequested", rowIndex: 0, today: "2025-03-01" })
       expect(actor.getSnapshot().value).toMatchObject({ mute: "open" })
       const dialog = actor.getSnapshot().children["muteRule"]!
-      dialog.send({ type: "reason.changed", value: "Accepted" })
-      dialog.send({ type: "mute.submitted" })
-      expect(create.calls[0]).toMatchObject({ check_id: "s3.public_access", account_id: 1, resource_pattern: "bucket-a" })
+      dialog.send({ type: "field.changed", field: "reason", value: "Accepted" })
+      dialog.send({ type: "rule.submitted" })
+      expect(create.calls[0]).toEqual({
+        id: null,
+        payload: { reason: "Accepted", account_id: 1, check_id: "s3.public_access", resource_pattern: "bucket-a", tag_key: null, tag_value: null, expires_at: null },
+      })
       await create.resolve(saved)
       expect(actor.getSnapshot().value).toMatchObject({ mute: "none", detail: { loaded: "fetching" } })
       await getFinding.resolve(finding(5, { details: [mutedRow], resources_muted: 1, muted: true }))
@@ -423,6 +336,32 @@ describe("mute-rule-form machine", () => {
     }
     console.info(formatCoverage("muteRuleForm", { total, driven, missing: [], edges: [] }))
     expect(driven).toBe(total)
+  })
+
+  it("without remediate_findings nothing is sent and the toast says so; closing ends unsaved", () => {
+    const save = controlled<{ readonly id: number | null; readonly payload: MuteRulePayload }, MuteRuleResponse>()
+    const env = environment()
+    const actor = createActor(muteRuleFormMachine.provide({ actors: { saveMuteRule: save.logic }, actions: { notify: env.notify } }), {
+      input: formInput({ canMute: false }),
+    }).start()
+    actor.send({ type: "field.changed", field: "reason", value: "x" })
+    actor.send({ type: "rule.submitted" })
+    expect(save.calls).toEqual([])
+    expect(env.toasts).toEqual([{ kind: "error", message: PostureMessages.mutePermissionDenied }])
+    actor.send({ type: "dialog.closed" })
+    expect(actor.getSnapshot().output).toEqual({ saved: false })
+  })
+
+  it("starts a new rule with the fields it is given (a finding's check and resource), and an expiry after today", () => {
+    const actor = createActor(muteRuleFormMachine.provide({ actors: { saveMuteRule: never() } }), {
+      input: formInput({ initial: { check_id: "s3.public_access", resource_pattern: "bucket-a" } }),
+    }).start()
+    expect(actor.getSnapshot().context.fields).toMatchObject({ check_id: "s3.public_access", resource_pattern: "bucket-a", reason: "" })
+    actor.send({ type: "field.changed", field: "reason", value: "r" })
+    actor.send({ type: "field.changed", field: "expiry", value: "2025-03-01" })
+    actor.send({ type: "rule.submitted" })
+    expect(actor.getSnapshot().context.fieldErrors).toEqual({ expiry: PostureMessages.muteExpiryPast })
+    actor.stop()
   })
 
   it("checks the form, creates a new rule or replaces the edited one, and shows the server's refusal", async () => {

@@ -139,7 +139,9 @@ describe("finding detail", () => {
     await settle()
     world.findings = [finding(5, { details: [{ ...nonCompliantRow, muted: { rule_id: 3, reason: "Break-glass bucket" } }, compliantRow], resources_muted: 1, muted: true })]
     await press(within(dialog).getByRole("button", { name: "Mute" }))
-    expect(called("createMuteRule")[0]?.payload).toEqual({ reason: "Break-glass bucket", check_id: "s3.public_access", account_id: 1, resource_pattern: "bucket-a" })
+    expect(called("createMuteRule")[0]?.payload).toEqual({
+      reason: "Break-glass bucket", check_id: "s3.public_access", account_id: 1, resource_pattern: "bucket-a", tag_key: null, tag_value: null, expires_at: null,
+    })
     expect(screen.getByText("Mute rule created")).toBeTruthy()
     expect(screen.queryByRole("dialog", { name: "Mute finding" })).toBeNull()
     // The row says Muted in its compliance (with the reason) and in its actions (Mute is gone).

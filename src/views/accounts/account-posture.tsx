@@ -17,16 +17,10 @@ import { Checkbox } from "../ui/checkbox.tsx"
 import { Select, SelectItem } from "../ui/select.tsx"
 import { TextField } from "../ui/text-field.tsx"
 import { useAccountPostureLogic, useScanActorOptions } from "../scanning/scan-logic.ts"
-import { ErrorBox, Fact, formatDateTime, GatedButton, LoadingBox } from "../scanning/scan-parts.tsx"
+import { ErrorBox, Fact, formatDateTime, GatedButton, LoadingBox, localToday } from "../scanning/scan-parts.tsx"
 import * as shared from "../scanning/scanning.css.ts"
 import * as css from "./account-detail.css.ts"
 import { MuteRuleFormDialog, type MuteRuleFormRef } from "./mute-rule-form-dialog.tsx"
-
-/** Today in the user's calendar, YYYY-MM-DD (a rule's expiry must be later). */
-const today = (): string => {
-  const d = new Date()
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`
-}
 
 type PostureRef = ActorRefFrom<typeof accountPostureMachine>
 
@@ -207,8 +201,8 @@ function MuteRulesCard({ postureRef }: { readonly postureRef: PostureRef }) {
           size="sm"
           allowed={canMute}
           tooltip={PostureMessages.mutePermissionDenied}
-          onBlockedPress={() => postureRef.send({ type: "rule.addRequested", today: today() })}
-          onPress={() => postureRef.send({ type: "rule.addRequested", today: today() })}
+          onBlockedPress={() => postureRef.send({ type: "rule.addRequested", today: localToday() })}
+          onPress={() => postureRef.send({ type: "rule.addRequested", today: localToday() })}
         >
           Add mute rule
         </GatedButton>
@@ -249,8 +243,8 @@ function MuteRulesCard({ postureRef }: { readonly postureRef: PostureRef }) {
                     size="sm"
                     allowed={canMute}
                     tooltip={PostureMessages.mutePermissionDenied}
-                    onBlockedPress={() => postureRef.send({ type: "rule.editRequested", id: r.id, today: today() })}
-                    onPress={() => postureRef.send({ type: "rule.editRequested", id: r.id, today: today() })}
+                    onBlockedPress={() => postureRef.send({ type: "rule.editRequested", id: r.id, today: localToday() })}
+                    onPress={() => postureRef.send({ type: "rule.editRequested", id: r.id, today: localToday() })}
                   >
                     Edit
                   </GatedButton>

@@ -16,7 +16,6 @@ import { findingDetailMachine } from "../../machines/finding-detail.machine.ts"
 import { findingsListMachine } from "../../machines/findings-list.machine.ts"
 import { launchScanMachine, type LaunchOptions } from "../../machines/launch-scan.machine.ts"
 import { remediationMachine } from "../../machines/remediation.machine.ts"
-import { muteRuleMachine } from "../../machines/mute-rule.machine.ts"
 import { accountPostureMachine } from "../../machines/account-posture.machine.ts"
 import { muteRuleFormMachine } from "../../machines/mute-rule-form.machine.ts"
 import type { MuteRulePayload, MuteRuleResponse } from "../../contracts/posture.ts"
@@ -71,6 +70,16 @@ export function useScanActorOptions(): { readonly clock?: NonNullable<ReturnType
   const { clock } = useScanEnvironment()
   return useMemo(() => (clock === undefined ? {} : { clock }), [clock])
 }
+
+/** The mute-rule dialog (a finding's Mute, the account page's Add / Edit): POST a new rule, PUT an edited one. */
+const muteRuleFormLogic = (env: Environment) =>
+  muteRuleFormMachine.provide({
+    actors: {
+      saveMuteRule: fromPromise<MuteRuleResponse, { readonly id: number | null; readonly payload: MuteRulePayload }>(({ input, signal }) =>
+        input.id === null ? env.effects.createMuteRule(input.payload, signal) : env.effects.updateMuteRule({ id: input.id, payload: input.payload }, signal)),
+    },
+    actions: { notify: env.notify },
+  })
 
 const launchLogic = (env: Environment) =>
   launchScanMachine.provide({
@@ -198,10 +207,7 @@ export function useFindingDetailLogic() {
             actors: { remediate: effectActor(env.effects.remediate) },
             actions: { notify: env.notify },
           }),
-          muteRule: muteRuleMachine.provide({
-            actors: { createMuteRule: effectActor(env.effects.createMuteRule) },
-            actions: { notify: env.notify },
-          }),
+          muteRule: muteRuleFormLogic(env),
         },
         actions: { notify: env.notify, navigate: env.navigate },
       }),
@@ -221,13 +227,7 @@ export function useAccountPostureLogic() {
           listMuteRules: effectActor(env.effects.listMuteRules),
           deleteMuteRule: effectActor(env.effects.deleteMuteRule),
           loadViewer: plainActor(env.effects.loadViewer),
-          muteRuleForm: muteRuleFormMachine.provide({
-            actors: {
-              saveMuteRule: fromPromise<MuteRuleResponse, { readonly id: number | null; readonly payload: MuteRulePayload }>(({ input, signal }) =>
-                input.id === null ? env.effects.createMuteRule(input.payload, signal) : env.effects.updateMuteRule({ id: input.id, payload: input.payload }, signal)),
-            },
-            actions: { notify: env.notify },
-          }),
+          muteRuleForm: muteRuleFormLogic(env),
         },
         actions: { notify: env.notify },
       }),

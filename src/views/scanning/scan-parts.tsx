@@ -89,6 +89,12 @@ const FINDING_TONES: Readonly<Record<string, BadgeTone>> = { pass: "success", fa
 export const outcomeLabel = (status: string): string => (status === "not_evaluated" ? "Not evaluated" : capitalise(status))
 
 /** The finding's outcome; a not-evaluated one says why on hover. */
+/** Today in the user's calendar, YYYY-MM-DD (what a mute rule's expiry date is compared with). */
+export const localToday = (): string => {
+  const d = new Date()
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`
+}
+
 export function FindingStatusBadge({ status, reason }: { readonly status: string; readonly reason?: string | null }) {
   const badge = <Badge tone={FINDING_TONES[status] ?? "neutral"}>{outcomeLabel(status)}</Badge>
   return reason === undefined || reason === null ? badge : <span title={reason}>{badge}</span>

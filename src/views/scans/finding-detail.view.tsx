@@ -35,6 +35,7 @@ import {
   Fact,
   FindingStatusBadge,
   formatDateTime,
+  localToday,
   GatedButton,
   LoadingBox,
   SeverityBadge,
@@ -42,7 +43,8 @@ import {
 } from "../scanning/scan-parts.tsx"
 import * as css from "../scanning/scanning.css.ts"
 import { RemediationDialog, type RemediationRef } from "./remediation-dialog.tsx"
-import { MuteDialog, type MuteRef } from "./mute-dialog.tsx"
+import { MuteDialog } from "./mute-dialog.tsx"
+import type { MuteRuleFormRef } from "../accounts/mute-rule-form-dialog.tsx"
 import { PostureMessages, resourcePath } from "../../contracts/posture.ts"
 import { Link } from "../ui/link.tsx"
 import * as local from "./scans.css.ts"
@@ -117,11 +119,6 @@ function RemediationButton({ findingRef, entry }: { readonly findingRef: Finding
   )
 }
 
-/** Today in the user's calendar, YYYY-MM-DD (a mute expiry must be later). */
-const today = (): string => {
-  const d = new Date()
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`
-}
 
 /** Mute on a failing row that no rule mutes yet; a muted row's badge (the rule's reason as its title). */
 function MuteButton({ findingRef, entry }: { readonly findingRef: FindingRef; readonly entry: IndexedRow }) {
@@ -143,8 +140,8 @@ function MuteButton({ findingRef, entry }: { readonly findingRef: FindingRef; re
       isDisabled={!viewerKnown}
       tooltip={PostureMessages.mutePermissionDenied}
       size="sm"
-      onBlockedPress={() => findingRef.send({ type: "row.muteRequested", rowIndex, today: today() })}
-      onPress={() => findingRef.send({ type: "row.muteRequested", rowIndex, today: today() })}
+      onBlockedPress={() => findingRef.send({ type: "row.muteRequested", rowIndex, today: localToday() })}
+      onPress={() => findingRef.send({ type: "row.muteRequested", rowIndex, today: localToday() })}
     >
       Mute
     </GatedButton>
@@ -308,7 +305,8 @@ function DetailsPager({ findingRef, finding }: { readonly findingRef: FindingRef
 
 function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef; readonly finding: Finding }) {
   const dialog = useSelector(findingRef, (s) => s.children.remediation as RemediationRef | undefined)
-  const muteDialog = useSelector(findingRef, (s) => s.children["muteRule"] as MuteRef | undefined)
+  const muteDialog = useSelector(findingRef, (s) => s.children["muteRule"] as MuteRuleFormRef | undefined)
+  const muteResource = useSelector(findingRef, (s) => s.context.muteTarget?.resourceId ?? null)
   const canMute = useSelector(findingRef, selectCanRemediate)
   const viewerKnown = useSelector(findingRef, (s) => s.matches({ viewer: "ready" }))
   return (
@@ -360,8 +358,8 @@ function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef;
               allowed={canMute || !viewerKnown}
               isDisabled={!viewerKnown}
               tooltip={PostureMessages.mutePermissionDenied}
-              onBlockedPress={() => findingRef.send({ type: "finding.muteRequested", today: today() })}
-              onPress={() => findingRef.send({ type: "finding.muteRequested", today: today() })}
+              onBlockedPress={() => findingRef.send({ type: "finding.muteRequested", today: localToday() })}
+              onPress={() => findingRef.send({ type: "finding.muteRequested", today: localToday() })}
             >
               Mute check
             </GatedButton>
@@ -375,7 +373,7 @@ function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef;
         <DetailsPager findingRef={findingRef} finding={finding} />
       </Card>
       {dialog === undefined ? null : <RemediationDialog dialogRef={dialog} guidance={finding.remediation} />}
-      {muteDialog === undefined ? null : <MuteDialog dialogRef={muteDialog} />}
+      {muteDialog === undefined ? null : <MuteDialog dialogRef={muteDialog} resourceId={muteResource} accountName={finding.account_name} />}
     </>
   )
 }

@@ -1,12 +1,11 @@
 /**
- * The Mute dialog of a finding (beyond the spec, issue 13), over a `muteRuleMachine` child: what is muted (this
- * resource, or the whole check on the account), the reason, an optional expiry date, and Mute (disabled with a
- * tooltip without remediate_findings).
+ * The Mute dialog of a finding (beyond the spec, issue 13), over a `muteRuleFormMachine` child that starts with the
+ * finding's check and, from a row, its resource: what is muted (this resource, or every resource of the check on the
+ * account), the reason, an optional expiry date, and Mute (disabled with a tooltip without remediate_findings).
  */
 import { useSelector } from "@xstate/react"
-import type { ActorRefFrom } from "xstate"
 import { PostureMessages } from "../../contracts/posture.ts"
-import type { muteRuleMachine } from "../../machines/mute-rule.machine.ts"
+import type { MuteRuleFormRef } from "../accounts/mute-rule-form-dialog.tsx"
 import { AlertBox } from "../ui/alert-box.tsx"
 import { Button } from "../ui/button.tsx"
 import { Dialog, DialogFooter } from "../ui/dialog.tsx"
@@ -16,12 +15,16 @@ import { TextField } from "../ui/text-field.tsx"
 import { GatedButton } from "../scanning/scan-parts.tsx"
 import * as css from "../scanning/scanning.css.ts"
 
-export type MuteRef = ActorRefFrom<typeof muteRuleMachine>
-
-export function MuteDialog({ dialogRef }: { readonly dialogRef: MuteRef }) {
+export function MuteDialog({ dialogRef, resourceId, accountName }: {
+  readonly dialogRef: MuteRuleFormRef
+  /** The row's resource (null: opened for the whole check). */
+  readonly resourceId: string | null
+  readonly accountName: string
+}) {
   const c = useSelector(dialogRef, (s) => s.context)
   const saving = useSelector(dialogRef, (s) => s.matches("saving"))
   const close = () => dialogRef.send({ type: "dialog.closed" })
+  const scope = resourceId !== null && c.fields.resource_pattern === resourceId ? "resource" : "check"
   return (
     <Dialog
       title="Mute finding"
@@ -36,38 +39,37 @@ export function MuteDialog({ dialogRef }: { readonly dialogRef: MuteRef }) {
       <p className={css.muted}>
         Muted resources stay visible under the "Muted" filter but no longer count as failed, in this scan and the next ones.
       </p>
-      {c.resourceId === null ? null : (
+      {resourceId === null ? (
+        <p>
+          Every resource of <span className={css.mono}>{c.fields.check_id}</span> on {accountName}
+        </p>
+      ) : (
         <Select
           label="Mute"
-          selectedKey={c.scope}
-          onSelectionChange={(key) => dialogRef.send({ type: "scope.changed", scope: key === "check" ? "check" : "resource" })}
+          selectedKey={scope}
+          onSelectionChange={(key) => dialogRef.send({ type: "field.changed", field: "resource_pattern", value: key === "check" ? "" : resourceId })}
         >
-          <SelectItem id="resource">{`This resource: ${c.resourceId}`}</SelectItem>
-          <SelectItem id="check">{`Every resource of this check on ${c.accountName}`}</SelectItem>
+          <SelectItem id="resource">{`This resource: ${resourceId}`}</SelectItem>
+          <SelectItem id="check">{`Every resource of this check on ${accountName}`}</SelectItem>
         </Select>
       )}
-      {c.resourceId === null ? (
-        <p>
-          Every resource of <span className={css.mono}>{c.checkId}</span> on {c.accountName}
-        </p>
-      ) : null}
       <TextField
         label="Reason"
         isRequired
-        value={c.reason}
+        value={c.fields.reason}
         maxLength={500}
-        onChange={(value) => dialogRef.send({ type: "reason.changed", value })}
-        isInvalid={(c.fieldErrors["reason"] ?? "") !== ""}
-        errorMessage={c.fieldErrors["reason"] ?? ""}
+        onChange={(value) => dialogRef.send({ type: "field.changed", field: "reason", value })}
+        isInvalid={(c.fieldErrors.reason ?? "") !== ""}
+        errorMessage={c.fieldErrors.reason ?? ""}
         description="Why the risk is accepted; kept with the rule and in the audit log."
       />
       <TextField
         label="Expires on"
         type="date"
-        value={c.expiry}
-        onChange={(value) => dialogRef.send({ type: "expiry.changed", value })}
-        isInvalid={(c.fieldErrors["expires_at"] ?? "") !== ""}
-        errorMessage={c.fieldErrors["expires_at"] ?? ""}
+        value={c.fields.expiry}
+        onChange={(value) => dialogRef.send({ type: "field.changed", field: "expiry", value })}
+        isInvalid={(c.fieldErrors.expiry ?? "") !== ""}
+        errorMessage={c.fieldErrors.expiry ?? ""}
         description="Leave empty to mute until the rule is deleted."
       />
       {c.error === null ? null : <AlertBox tone="error" title={c.error} />}
@@ -79,8 +81,8 @@ export function MuteDialog({ dialogRef }: { readonly dialogRef: MuteRef }) {
           allowed={c.canMute}
           tooltip={PostureMessages.mutePermissionDenied}
           isDisabled={saving}
-          onBlockedPress={() => dialogRef.send({ type: "mute.submitted" })}
-          onPress={() => dialogRef.send({ type: "mute.submitted" })}
+          onBlockedPress={() => dialogRef.send({ type: "rule.submitted" })}
+          onPress={() => dialogRef.send({ type: "rule.submitted" })}
         >
           {saving ? <Spinner size="sm" tone="inherit" aria-label="Muting" /> : null}
           Mute

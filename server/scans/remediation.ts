@@ -13,7 +13,7 @@
  * try again); a crash mid-job is retried once by pg-boss.
  * Lock order: scan row, service row, finding row, result row.
  */
-import { Effect, Schema } from "effect"
+import { Config, Effect, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.ts"
 import type { DetailRow, RemediationRecord } from "../../src/contracts/findings.ts"
@@ -37,6 +37,19 @@ export const RemediatePayload = Schema.Struct({ workspace_id: Schema.Int, remedi
 export type RemediatePayload = typeof RemediatePayload.Type
 
 const REMEDIATION_TIMEOUT_MS = 120_000
+
+/**
+ * Test-only knob (tests/scanning/remediation-recovery.test.ts): REMEDIATION_TEST_DELAY_MS holds every attempt this
+ * long after its claim, before the fixer runs, so a test can kill the worker while the remediation is 'running'.
+ * Inert unless NODE_ENV is "test" and the variable is set (at most 60 s); production never reads it.
+ */
+const testDelayMs = (nodeEnv: string) =>
+  nodeEnv !== "test"
+    ? Effect.succeed(0)
+    : Config.option(Config.Int("REMEDIATION_TEST_DELAY_MS")).pipe(
+      Effect.map((o) => Math.min(60_000, Math.max(0, Option.getOrElse(o, () => 0)))),
+      Effect.orElseSucceed(() => 0),
+    )
 
 const remediateStatus = (row: Pick<ResultRow, "remediate">): unknown => row.remediate?.["status"]
 
@@ -247,6 +260,14 @@ export const runRemediation = (p: RemediatePayload, job: JobContext) =>
     const config = yield* AppConfig
     const claimed = yield* claimRemediation(p)
     if (claimed === undefined) return
+    logLine("info", "remediation started", { remediation_id: p.remediation_id, job_id: job.id, attempt: job.retryCount + 1, pid: process.pid })
+    const delayMs = yield* testDelayMs(config.nodeEnv)
+    if (delayMs > 0) {
+      yield* Effect.promise(() => new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delayMs)
+        job.signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true })
+      }))
+    }
     if (fixerInfo(claimed.checkId, claimed.cloudProviderId) === undefined) {
       return yield* finishRemediation(p, claimed, { status: "failed", message: ScanningServerMessages.noFixer })
     }
@@ -276,6 +297,8 @@ export const runRemediation = (p: RemediatePayload, job: JobContext) =>
       check_id: claimed.checkId,
       resource_id: claimed.resourceId,
       status: outcome.status,
+      job_id: job.id,
+      pid: process.pid,
     })
     yield* finishRemediation(p, claimed, outcome)
   })

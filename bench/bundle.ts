@@ -24,12 +24,12 @@ interface ManifestChunk {
 
 /** The screen module a route's view loads lazily, or null when the view is part of the entry. */
 const lazyModuleOf = (viewName: string, routesSource: string): string | null => {
-  const local = new RegExp(`const ${viewName} = lazy\\(\\(\\) =>\\s*import\\("([^"]+)"\\)`).exec(routesSource)
+  const local = new RegExp(`const ${viewName} = lazyScreen\\(\\(\\) =>\\s*import\\("([^"]+)"\\)`).exec(routesSource)
   if (local !== null) return relative(ROOT, join(VIEWS, local[1]!))
   const imported = new RegExp(`import \\{[^}]*\\b${viewName}\\b[^}]*\\} from "([^"]+)"`).exec(routesSource)
   if (imported === null) return null
   const file = join(VIEWS, imported[1]!)
-  const wrapped = /lazy\(\(\) =>\s*import\("([^"]+)"\)/.exec(readFileSync(file, "utf8"))
+  const wrapped = /lazyScreen\(\(\) =>\s*import\("([^"]+)"\)/.exec(readFileSync(file, "utf8"))
   return wrapped === null ? null : relative(ROOT, join(dirname(file), wrapped[1]!))
 }
 
@@ -51,10 +51,16 @@ try {
   }
   const entryKey = Object.keys(manifest).find((k) => manifest[k]!.isEntry === true)!
   const routesSource = readFileSync(join(VIEWS, "routes.tsx"), "utf8")
-  const routes = [...routesSource.matchAll(/route\("([^"]+)", (\w+),/g)].map((m) => ({ path: m[1]!, view: m[2]! }))
-  const rows = routes.map(({ path, view }) => {
+  const routes = [...routesSource.matchAll(/route\("([^"]+)", (\w+), "\w+"(, true)?\)/g)].map((m) => ({
+    path: m[1]!,
+    view: m[2]!,
+    inDashboard: m[3] !== undefined,
+  }))
+  const shell = lazyModuleOf("DashboardLayout", routesSource)
+  const rows = routes.map(({ path, view, inDashboard }) => {
     const files = new Set<string>()
     closure(entryKey, files)
+    if (inDashboard && shell !== null) closure(shell, files)
     const screen = lazyModuleOf(view, routesSource)
     if (screen !== null) closure(screen, files)
     const js = [...files].filter((f) => f.endsWith(".js"))

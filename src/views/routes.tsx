@@ -2,51 +2,60 @@
  * Every route of both specs (access §2 route table, scanning §2), as data (`ROUTES`) and as the wouter tree
  * (`AppRoutes`). Public routes sit behind the authentication gate's public rules; authenticated routes need a
  * session; the dashboard routes share one `DashboardShell`, which stays mounted while moving between them.
- * The scanning screens, User Management and Profile Settings are lazy: each one is its own chunk, loaded on first visit.
+ * Every screen but sign-in is lazy (`lazyScreen`): its own chunk, loaded on first visit, so /login loads only what it shows.
  * Any other path shows the 404 page.
  */
-import { lazy, Suspense, type ComponentType, type ReactNode } from "react"
+import { Suspense, type ComponentType, type ReactNode } from "react"
 import { Route, Switch } from "wouter"
 import { AccountDetailView } from "./accounts/account-detail.view.tsx"
-import { EmailVerificationSuccessView } from "./auth/email-verification-success.view.tsx"
 import { LoginView } from "./auth/login.view.tsx"
-import { ResetPasswordView } from "./auth/reset-password.view.tsx"
-import { SignupView } from "./auth/signup.view.tsx"
-import { VerificationPendingView } from "./auth/verification-pending.view.tsx"
-import { VerifyEmailView } from "./auth/verify-email.view.tsx"
 import { DashboardView } from "./dashboard/dashboard.view.tsx"
-import { InvitationAcceptView } from "./invitations/invitation-accept.view.tsx"
-import { InvitationSignupView } from "./invitations/invitation-signup.view.tsx"
-import { DashboardLayout } from "./layouts/dashboard-layout.tsx"
+import { lazyScreen } from "./lazy-screen.tsx"
 import { NotFoundView } from "./not-found.view.tsx"
 import { PermissionGate, RootRedirect, RouteGate, RouteStateMessage, WorkspaceGate, type RouteAccess } from "./route-gates.tsx"
 import { Spinner } from "./ui/spinner.tsx"
-import { WorkspaceSelectionView } from "./workspaces/workspace-selection.view.tsx"
 import * as css from "./routes.css.ts"
 
+// Every screen but sign-in is its own chunk, loaded on first visit (issue 17: /login loads only what it shows).
+const EmailVerificationSuccessView = lazyScreen(() =>
+  import("./auth/email-verification-success.view.tsx").then((m) => m.EmailVerificationSuccessView),
+)
+const ResetPasswordView = lazyScreen(() => import("./auth/reset-password.view.tsx").then((m) => m.ResetPasswordView))
+const SignupView = lazyScreen(() => import("./auth/signup.view.tsx").then((m) => m.SignupView))
+const VerificationPendingView = lazyScreen(() =>
+  import("./auth/verification-pending.view.tsx").then((m) => m.VerificationPendingView),
+)
+const VerifyEmailView = lazyScreen(() => import("./auth/verify-email.view.tsx").then((m) => m.VerifyEmailView))
+const InvitationAcceptView = lazyScreen(() =>
+  import("./invitations/invitation-accept.view.tsx").then((m) => m.InvitationAcceptView),
+)
+const InvitationSignupView = lazyScreen(() =>
+  import("./invitations/invitation-signup.view.tsx").then((m) => m.InvitationSignupView),
+)
+const WorkspaceSelectionView = lazyScreen(() =>
+  import("./workspaces/workspace-selection.view.tsx").then((m) => m.WorkspaceSelectionView),
+)
+const DashboardLayout = lazyScreen(() => import("./layouts/dashboard-layout.tsx").then((m) => m.DashboardLayout))
+
 // User Management (with its table library) and Profile Settings are visited rarely: their own chunks too.
-const UserManagementView = lazy(() =>
-  import("./team/user-management.view.tsx").then((m) => ({ default: m.UserManagementView })),
+const UserManagementView = lazyScreen(() => import("./team/user-management.view.tsx").then((m) => m.UserManagementView))
+const ProfileView = lazyScreen(() => import("./profile/profile.view.tsx").then((m) => m.ProfileView))
+const ScanListView = lazyScreen(() => import("./scans/scan-list.view.tsx").then((m) => m.ScanListView))
+const ScanDetailView = lazyScreen(() => import("./scans/scan-detail.view.tsx").then((m) => m.ScanDetailView))
+const FindingsView = lazyScreen(() => import("./scans/findings.view.tsx").then((m) => m.FindingsView))
+const ComplianceOverviewView = lazyScreen(() =>
+  import("./compliance/compliance-overview.view.tsx").then((m) => m.ComplianceOverviewView),
 )
-const ProfileView = lazy(() => import("./profile/profile.view.tsx").then((m) => ({ default: m.ProfileView })))
-const ScanListView = lazy(() => import("./scans/scan-list.view.tsx").then((m) => ({ default: m.ScanListView })))
-const ScanDetailView = lazy(() => import("./scans/scan-detail.view.tsx").then((m) => ({ default: m.ScanDetailView })))
-const FindingsView = lazy(() => import("./scans/findings.view.tsx").then((m) => ({ default: m.FindingsView })))
-const ComplianceOverviewView = lazy(() =>
-  import("./compliance/compliance-overview.view.tsx").then((m) => ({ default: m.ComplianceOverviewView })),
+const ComplianceFrameworkView = lazyScreen(() =>
+  import("./compliance/compliance-framework.view.tsx").then((m) => m.ComplianceFrameworkView),
 )
-const ComplianceFrameworkView = lazy(() =>
-  import("./compliance/compliance-framework.view.tsx").then((m) => ({ default: m.ComplianceFrameworkView })),
+const ComplianceRequirementView = lazyScreen(() =>
+  import("./compliance/compliance-requirement.view.tsx").then((m) => m.ComplianceRequirementView),
 )
-const ComplianceRequirementView = lazy(() =>
-  import("./compliance/compliance-requirement.view.tsx").then((m) => ({ default: m.ComplianceRequirementView })),
+const ResourceHistoryView = lazyScreen(() =>
+  import("./accounts/resource-history.view.tsx").then((m) => m.ResourceHistoryView),
 )
-const ResourceHistoryView = lazy(() =>
-  import("./accounts/resource-history.view.tsx").then((m) => ({ default: m.ResourceHistoryView })),
-)
-const FindingDetailView = lazy(() =>
-  import("./scans/finding-detail.view.tsx").then((m) => ({ default: m.FindingDetailView })),
-)
+const FindingDetailView = lazyScreen(() => import("./scans/finding-detail.view.tsx").then((m) => m.FindingDetailView))
 
 export interface AppRoute {
   /** wouter pattern, absolute. */
@@ -91,6 +100,13 @@ export const ROUTES: ReadonlyArray<AppRoute> = [
   route("/dashboard/compliance/scans/:scanId/:frameworkId/:requirementId", ComplianceRequirementView, "authenticated", true),
 ]
 
+/** Fetches every lazy screen ahead of a visit (tests: rendering any route is then synchronous). */
+export const preloadScreens = async (): Promise<void> => {
+  const screens: ReadonlyArray<object> = [DashboardLayout, ...ROUTES.map((r) => r.view)]
+  const preloads = screens.flatMap((screen) => ("preload" in screen ? [(screen as { preload: () => Promise<void> }).preload()] : []))
+  await Promise.all(preloads)
+}
+
 /** /dashboard and everything below it: one route, so the shell is not remounted between dashboard pages. */
 const DASHBOARD_AREA = /^\/dashboard(?:\/.*)?$/
 
@@ -129,26 +145,30 @@ export function AppRoutes() {
       {outside.map(({ path, view: View, access }) => (
         <Route key={path} path={path}>
           <RouteGate access={access}>
-            <View />
+            <Suspense fallback={<RouteLoading />}>
+              <View />
+            </Suspense>
           </RouteGate>
         </Route>
       ))}
       <Route path={DASHBOARD_AREA}>
         <RouteGate access="authenticated">
-          <DashboardShell>
-            <Suspense fallback={<RouteLoading />}>
-              <Switch>
-                {inside.map(({ path, view: View }) => (
-                  <Route key={path} path={path}>
-                    <View />
+          <Suspense fallback={<RouteLoading />}>
+            <DashboardShell>
+              <Suspense fallback={<RouteLoading />}>
+                <Switch>
+                  {inside.map(({ path, view: View }) => (
+                    <Route key={path} path={path}>
+                      <View />
+                    </Route>
+                  ))}
+                  <Route>
+                    <NotFoundView />
                   </Route>
-                ))}
-                <Route>
-                  <NotFoundView />
-                </Route>
-              </Switch>
-            </Suspense>
-          </DashboardShell>
+                </Switch>
+              </Suspense>
+            </DashboardShell>
+          </Suspense>
         </RouteGate>
       </Route>
       <Route>

@@ -19,6 +19,10 @@ import { ShellEffectsProvider } from "../../src/views/layouts/shell-effects-cont
 import { SessionStatusContext, type SessionStatus } from "../../src/views/session-status.tsx"
 import { WorkspaceSelectionEffectsProvider } from "../../src/views/workspaces/workspace-effects-context.tsx"
 import { deferred, flush, type Deferred } from "../machines/auth-fakes.ts"
+import { preloadScreens } from "../../src/views/routes.tsx"
+
+// Every screen but sign-in loads lazily; fetched up front, rendering a route is synchronous as in a warm browser.
+await preloadScreens()
 
 /** A recorded call that waits for the test: `resolve` / `reject` answer the oldest open one. */
 const pendingCalls = <P, A>() => {

@@ -13,6 +13,10 @@ import { createAppServices } from "../../src/services/app-services.ts"
 import { memoryStorage, parseWorkspaceState } from "../../src/services/storage.ts"
 import { App } from "../../src/views/app.tsx"
 import { advance, json, newClock, scriptedFetch, type RecordedCall } from "../services/support.ts"
+import { preloadScreens } from "../../src/views/routes.tsx"
+
+// Every screen but sign-in loads lazily; fetched up front, rendering a route is synchronous as in a warm browser.
+await preloadScreens()
 
 const user = {
   id: 7,

@@ -10,6 +10,10 @@ import { App } from "../../src/views/app.tsx"
 import { AuthEffectsProvider } from "../../src/views/auth/auth-effects-context.tsx"
 import { SessionStatusContext } from "../../src/views/session-status.tsx"
 import { deferred, flush, type Deferred } from "../machines/auth-fakes.ts"
+import { preloadScreens } from "../../src/views/routes.tsx"
+
+// Every screen but sign-in loads lazily; fetched up front, rendering a route is synchronous as in a warm browser.
+await preloadScreens()
 
 type CallName = Exclude<keyof AuthEffects, "storePendingInvitation">
 type PayloadOf<K extends CallName> = AuthEffects[K] extends EffectCall<infer P, infer _A> ? P : never

@@ -22,6 +22,10 @@ import { ComplianceRequirementView } from "../../src/views/compliance/compliance
 import { SessionStatusContext } from "../../src/views/session-status.tsx"
 import { flush } from "../machines/auth-fakes.ts"
 import { C_SCAN_ID, complianceAccount, csvFile, pdfFile, report, requirementDetail, scanFramework, summary, trend } from "../machines/compliance-fakes.ts"
+import { preloadScreens } from "../../src/views/routes.tsx"
+
+// Every screen but sign-in loads lazily; fetched up front, rendering a route is synchronous as in a warm browser.
+await preloadScreens()
 
 afterEach(cleanup)
 

@@ -5,6 +5,10 @@ import { memoryLocation } from "wouter/memory-location"
 import { SimulatedClock } from "xstate"
 import { App } from "../../src/views/app.tsx"
 import { SessionStatusContext, type SessionStatus } from "../../src/views/session-status.tsx"
+import { preloadScreens } from "../../src/views/routes.tsx"
+
+// Every screen but sign-in loads lazily; fetched up front, rendering a route is synchronous as in a warm browser.
+await preloadScreens()
 
 export interface RenderAppOptions {
   readonly status?: SessionStatus

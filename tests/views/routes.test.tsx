@@ -2,9 +2,12 @@
 import { cleanup, screen } from "@testing-library/react"
 import { afterEach, describe, expect, it } from "vitest"
 import { decideAccess, rootTarget } from "../../src/views/route-gates.tsx"
-import { ROUTES } from "../../src/views/routes.tsx"
+import { ROUTES, preloadScreens } from "../../src/views/routes.tsx"
 import type { SessionStatus } from "../../src/views/session-status.tsx"
 import { renderApp } from "./render-app.tsx"
+
+// Every screen but sign-in loads lazily; fetched up front, rendering a route is synchronous as in a warm browser.
+await preloadScreens()
 
 afterEach(cleanup)
 

@@ -19,6 +19,10 @@ import { SessionStatusContext } from "../../src/views/session-status.tsx"
 import { flush } from "../machines/auth-fakes.ts"
 import { account, accountDetail, finding, muteRule, providers, scan, schedule } from "../machines/scan-fakes.ts"
 import type { MuteRule, PostureOverview, ResourceHistory, ScanSchedule } from "../../src/contracts/posture.ts"
+import { preloadScreens } from "../../src/views/routes.tsx"
+
+// Every screen but sign-in loads lazily; fetched up front, rendering a route is synchronous as in a warm browser.
+await preloadScreens()
 
 export interface ScanWorld {
   providers: ReadonlyArray<CloudProvider>

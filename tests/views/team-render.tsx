@@ -20,6 +20,10 @@ import { TeamEffectsProvider } from "../../src/views/team/team-effects-context.t
 import { UserManagementView } from "../../src/views/team/user-management.view.tsx"
 import { deferred, flush, type Deferred } from "../machines/auth-fakes.ts"
 import { fakeQuery } from "../machines/team-fakes.ts"
+import { preloadScreens } from "../../src/views/routes.tsx"
+
+// Every screen but sign-in loads lazily; fetched up front, rendering a route is synchronous as in a warm browser.
+await preloadScreens()
 
 type Answer<F> = F extends EffectCall<infer _P, infer A> ? A : never
 type Payload<F> = F extends EffectCall<infer P, infer _A> ? P : never

@@ -2,8 +2,8 @@
  * /dashboard/accounts/:accountId (scanning §2 "Account details"). The screen is its own lazy chunk
  * (account-detail-screen.tsx, with its machines); the route table's Suspense shows the loading state meanwhile.
  */
-import { lazy } from "react"
+import { lazyScreen } from "../lazy-screen.tsx"
 
-export const AccountDetailView = lazy(() =>
-  import("./account-detail-screen.tsx").then((m) => ({ default: m.AccountDetailScreen })),
+export const AccountDetailView = lazyScreen(() =>
+  import("./account-detail-screen.tsx").then((m) => m.AccountDetailScreen),
 )

@@ -14,6 +14,10 @@
  *    `xstate.done.state.*` (a compound state's `onDone`) is not an edge of its own: it fires inside the macrostep of
  *    the event that completed the child, so that edge covers it.
  * 3. Returns `{ total, driven, missing }` so a test can assert `driven === total` and print the count.
+ * 4. Records the result for the statechart site (scripts/statechart-site.ts): for a machine of src/machines (its id is
+ *    the file name in camel case), `docs/statecharts/model-coverage/<id>.json` holds `{ driven, total }` over the distinct
+ *    edges of every run of that machine in this test process (a test may drive it with several inputs). One file per
+ *    machine, so test workers never write the same file; rewritten only when the numbers change; no dates.
  *
  * `createTestModel` is not used because it rejects machines with `invoke` / `after` (STACK.md §9).
  */
@@ -27,6 +31,9 @@ import {
   type InputFrom,
   type SnapshotFrom,
 } from "xstate"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
 import { getAdjacencyMap, getShortestPaths, type AdjacencyValue, type TraversalOptions } from "xstate/graph"
 
 export interface CoverageEdge {
@@ -199,7 +206,36 @@ export const coverTransitions = async <TMachine extends AnyStateMachine>(
       }
     }
   }
+  recordCoverage(machine.id, edges, missing)
   return { total: edges.length, driven: edges.length - missing.length, missing, edges }
+}
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
+export const COVERAGE_DIR = join(ROOT, "docs", "statecharts", "model-coverage")
+
+/** Edge key → driven, per machine id, over this process's runs. */
+const recorded = new Map<string, Map<string, boolean>>()
+
+const kebab = (id: string): string => id.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase()
+
+/** Writes `docs/statecharts/model-coverage/<id>.json` for a machine of src/machines (fixtures are not recorded). */
+const recordCoverage = (id: string, edges: ReadonlyArray<CoverageEdge>, missing: ReadonlyArray<MissingEdge>): void => {
+  if (!/^[A-Za-z][A-Za-z0-9]*$/.test(id) || !existsSync(join(ROOT, "src", "machines", `${kebab(id)}.machine.ts`))) return
+  const key = (edge: CoverageEdge) => `${edge.source} ${edge.event} ${edge.target}`
+  const failed = new Set(missing.map(key))
+  const seen = recorded.get(id) ?? new Map<string, boolean>()
+  recorded.set(id, seen)
+  for (const edge of edges) seen.set(key(edge), seen.get(key(edge)) === true || !failed.has(key(edge)))
+  const driven = [...seen.values()].filter(Boolean).length
+  const content = `${JSON.stringify({ driven, total: seen.size })}\n`
+  const file = join(COVERAGE_DIR, `${id}.json`)
+  try {
+    if (existsSync(file) && readFileSync(file, "utf8") === content) return
+    mkdirSync(COVERAGE_DIR, { recursive: true })
+    writeFileSync(file, content)
+  } catch {
+    // A read-only checkout still runs the tests; the site then shows the last committed numbers.
+  }
 }
 
 /** One line for the test log: "toast: 4/4 transitions driven". */

@@ -3,6 +3,7 @@
  * under a CSP without inline script (./security-headers.ts): the page itself is static HTML that loads
  * /api/docs/prelude.js, /api/docs/scalar.js (the Scalar bundle shipped with effect) and /api/docs/init.js (which points
  * Scalar at /api/openapi.json). Scalar's web fonts are turned off: the page loads nothing from another origin.
+ * A bar above the reference links to the statechart site (./statechart-docs.ts).
  *
  * The prelude turns `Function` into a constructor that always throws: the bundle's schema library probes whether it
  * may compile validators from strings (`new Function("")`), a probe the CSP (no 'unsafe-eval') would block and
@@ -11,6 +12,7 @@
  */
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
+import { STATECHARTS_PATH } from "./statechart-docs.ts"
 
 export const DOCS_PATH = "/api/docs"
 
@@ -20,8 +22,15 @@ const PAGE = `<!doctype html>
     <meta charset="utf-8" />
     <title>Cloud Audit API</title>
     <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <style>
+      .other-docs { font: 14px/1.5 system-ui, sans-serif; padding: 8px 16px; background: #0f172a; color: #e2e8f0; }
+      .other-docs a { color: #c7d2fe; }
+    </style>
   </head>
   <body>
+    <nav class="other-docs" aria-label="Other documentation">
+      Also: <a href="${STATECHARTS_PATH}/">Statecharts of the web app</a> (every XState machine: diagram, states, events, test coverage)
+    </nav>
     <div id="api-reference-container"></div>
     <script src="${DOCS_PATH}/prelude.js"></script>
     <script src="${DOCS_PATH}/scalar.js"></script>

@@ -249,9 +249,9 @@ const transitionDocKey = (row: SiteTransition): string => {
 // Layout and SVG
 
 const CHAR = 0.6
-const STATE_FONT = 13
-const LABEL_FONT = 11
-const LINE_HEIGHT = 14
+const STATE_FONT = 14
+const LABEL_FONT = 12
+const LINE_HEIGHT = 15
 const textWidth = (text: string, size: number): number => Math.ceil(text.length * size * CHAR)
 
 /** Id prefix of the layout-only edges that stack parallel regions (not drawn). */
@@ -273,10 +273,25 @@ interface Layout {
 const buildGraph = (site: SiteMachine): Layout => {
   const edges: ElkExtendedEdge[] = []
   const rows: SiteTransition[] = []
+  // A state many arrows arrive at (or leave from) is drawn wider, so their heads do not pile up.
+  const degree = new Map<AnyStateNode, { in: Set<AnyStateNode>; out: Set<AnyStateNode> }>()
+  const degreeOf = (node: AnyStateNode) => {
+    const entry = degree.get(node) ?? { in: new Set<AnyStateNode>(), out: new Set<AnyStateNode>() }
+    degree.set(node, entry)
+    return entry
+  }
+  for (const row of site.transitions) {
+    if (row.source.path.length === 0) continue
+    for (const target of row.targets) {
+      degreeOf(row.source).out.add(target)
+      degreeOf(target).in.add(row.source)
+    }
+  }
   const toElk = (node: AnyStateNode): ElkNode => {
     if (!isContainer(node)) {
       const label = node.type === "history" ? "H" : node.key
-      return { id: nodeId(node), width: Math.max(textWidth(label, STATE_FONT) + 28, 72), height: 38 }
+      const arrows = Math.max(degree.get(node)?.in.size ?? 0, degree.get(node)?.out.size ?? 0)
+      return { id: nodeId(node), width: Math.max(textWidth(label, STATE_FONT) + 28, 72, arrows * 18 + 12), height: 38 }
     }
     const kids: ElkNode[] = []
     if (node.type === "compound" && node.initial.target.length > 0) {
@@ -349,7 +364,7 @@ const buildGraph = (site: SiteMachine): Layout => {
     "elk.layered.spacing.nodeNodeBetweenLayers": "36",
     "elk.spacing.nodeNode": "28",
     "elk.spacing.edgeLabel": "4",
-    "elk.spacing.edgeEdge": "14",
+    "elk.spacing.edgeEdge": "8",
     "elk.layered.spacing.edgeNodeBetweenLayers": "18",
     "elk.edgeLabels.placement": "CENTER",
     "elk.layered.nodePlacement.strategy": "NETWORK_SIMPLEX",
@@ -501,11 +516,14 @@ export const prose = (text: string): string => {
   return blocks.join("\n")
 }
 
-const firstSentence = (header: string): string => {
+/** The header comment's first paragraph (a machine's purpose), cut at a word boundary when long. */
+const purposeOf = (header: string, max = 260): string => {
   const text = header.split(/\n\s*\n/)[0]?.replace(/\s+/g, " ").trim() ?? ""
-  const cut = text.search(/(?<=[.:])\s/)
-  const sentence = cut === -1 ? text : text.slice(0, cut)
-  return sentence.replace(/\s*\([^)]*$/, "")
+  if (text.length <= max) return text
+  const cut = text.lastIndexOf(" ", max)
+  const short = text.slice(0, cut === -1 ? max : cut)
+  // Never leave an inline code span open.
+  return `${(short.split("`").length % 2 === 0 ? short.slice(0, short.lastIndexOf("`")) : short).trimEnd()} …`
 }
 
 const statePathText = (node: AnyStateNode): string => (node.path.length === 0 ? "(any state)" : node.path.join("."))
@@ -685,12 +703,13 @@ export const renderSiteIndex = (sites: ReadonlyArray<SiteMachine>, coverage: Rea
     (group) => `<section aria-labelledby="area-${kebab(group.name).replace(/[^a-z0-9]+/g, "-")}">
 <h2 id="area-${kebab(group.name).replace(/[^a-z0-9]+/g, "-")}">${esc(group.name)}</h2>
 <table class="index">
+<colgroup><col class="c-machine"><col><col class="c-num"><col class="c-num"><col class="c-cov"></colgroup>
 <thead><tr><th scope="col">Machine</th><th scope="col">Purpose</th><th scope="col" class="num">States</th><th scope="col" class="num">Transitions</th><th scope="col">Coverage</th></tr></thead>
 <tbody>
 ${group.members
   .map((site) => {
     const cov = coverage.get(site.machine.id)
-    return `<tr><th scope="row"><a href="${site.slug}.html">${esc(site.machine.id)}</a></th><td>${inline(firstSentence(site.header))}</td><td class="num">${site.states.length}</td><td class="num">${site.transitions.length}</td><td class="${coverageClass(cov)}">${cov === undefined ? "not measured" : `${cov.driven} / ${cov.total}`}</td></tr>`
+    return `<tr><th scope="row"><a href="${site.slug}.html">${esc(site.machine.id)}</a></th><td>${inline(purposeOf(site.header))}</td><td class="num">${site.states.length}</td><td class="num">${site.transitions.length}</td><td class="${coverageClass(cov)}">${cov === undefined ? "not measured" : `${cov.driven} / ${cov.total}`}</td></tr>`
   })
   .join("\n")}
 </tbody>
@@ -730,7 +749,7 @@ a:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; background: #f1f5f9; border-radius: 4px; padding: 0 0.25em; }
 header.top { background: var(--ink); color: #e2e8f0; padding: 0.75rem 2rem; font-size: 0.95rem; }
 header.top a { color: #c7d2fe; }
-main { max-width: 1500px; margin: 0 auto; padding: 1.5rem 2rem 3rem; }
+main { max-width: 1900px; margin: 0 auto; padding: 1.5rem 2rem 3rem; }
 h1 { font-size: 1.9rem; margin: 0.5rem 0 0.25rem; }
 h2 { font-size: 1.3rem; margin: 2rem 0 0.75rem; border-bottom: 1px solid var(--line); padding-bottom: 0.3rem; }
 .meta, .hint, .legend { color: var(--muted); margin: 0.25rem 0 1rem; }
@@ -757,6 +776,10 @@ td p:last-child { margin-bottom: 0; }
 td ul { margin: 0; padding-left: 1.1rem; }
 ul.plain { list-style: none; padding-left: 0; margin: 0; }
 ul.plain li { margin: 0 0 0.3rem; }
+table.index { table-layout: fixed; }
+table.index col.c-machine { width: 15rem; }
+table.index col.c-num { width: 7.5rem; }
+table.index col.c-cov { width: 10rem; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 .type { color: var(--muted); font-weight: 400; font-size: 0.85rem; }
 .tag { display: inline-block; background: #e0e7ff; color: #3730a3; border-radius: 999px; padding: 0 0.5rem; font-size: 0.8rem; }

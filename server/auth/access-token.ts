@@ -44,20 +44,52 @@ export const signAccessToken = Effect.fn("AccessToken.sign")(function* (claims: 
   )
 })
 
+/**
+ * Verified tokens, briefly remembered: a token string whose signature, algorithm, issuer and audience were checked
+ * with a key answers the same claims every time, so the HMAC and the JSON decoding are skipped when it comes again.
+ * Only the cryptographic verdict is cached: expiry is re-checked against the token's own `exp` on every use, and the
+ * session (revocation) is still checked in the database per request (server/auth/rls.ts), so logout, password reset
+ * and reuse detection end access at once as before. Keyed per signing secret; bounded (cleared when full); refused
+ * tokens are never cached.
+ */
+const VERIFIED_CACHE_MAX = 10_000
+const verifiedCache = new WeakMap<object, Map<string, { readonly claims: AccessClaims; readonly expMs: number }>>()
+const verifiedFor = (secret: Redacted.Redacted<string>) => {
+  let cache = verifiedCache.get(secret)
+  if (cache === undefined) {
+    cache = new Map()
+    verifiedCache.set(secret, cache)
+  }
+  return cache
+}
+
 /** Verifies signature, algorithm, issuer, audience and expiry; answers the claims or why the token is refused. */
 export const verifyAccessToken = Effect.fn("AccessToken.verify")(function* (token: string) {
   const config = yield* AuthConfig
+  const cache = verifiedFor(config.secretKey)
+  const hit = cache.get(token)
+  if (hit !== undefined) {
+    if (Date.now() < hit.expMs) return hit.claims
+    cache.delete(token)
+    return yield* Effect.fail<AccessTokenProblem>("expired")
+  }
   const result = yield* Effect.promise(() =>
     jwtVerify(token, signingKey(config.secretKey), { algorithms: ["HS256"], issuer: ISSUER, audience: AUDIENCE })
       .then((r) => ({ ok: true as const, payload: r.payload }))
       .catch((e: unknown) => ({ ok: false as const, expired: e instanceof errors.JWTExpired }))
   )
   if (!result.ok) return yield* Effect.fail<AccessTokenProblem>(result.expired ? "expired" : "invalid")
-  const { sub, wid, sid } = result.payload
+  const { sub, wid, sid, exp } = result.payload
   const userId = Number(sub)
   if (!Number.isSafeInteger(userId) || userId <= 0 || typeof sid !== "string") {
     return yield* Effect.fail<AccessTokenProblem>("invalid")
   }
   const workspaceId = typeof wid === "number" && Number.isSafeInteger(wid) ? wid : undefined
-  return { userId, workspaceId, sessionId: sid } satisfies AccessClaims
+  const claims = { userId, workspaceId, sessionId: sid } satisfies AccessClaims
+  // jose refuses a token at or after `exp` (no clock tolerance is configured): the cached verdict ends at the same time.
+  if (typeof exp === "number" && Number.isFinite(exp)) {
+    if (cache.size >= VERIFIED_CACHE_MAX) cache.clear()
+    cache.set(token, { claims, expMs: exp * 1000 })
+  }
+  return claims
 })

@@ -61,6 +61,69 @@ export const inScopeForSession = <E2>(scope: RlsScope & { readonly userId: numbe
     })))
   })
 
+/** The caller's membership row as `inScopeForMember` reads it (undefined: not a member, or the workspace is unknown). */
+export interface MembershipRow {
+  readonly workspace_name: string
+  readonly is_owner: boolean
+  readonly role_id: number | null
+  readonly custom_role_id: number | null
+  readonly role_name: string | null
+  /** Permission names of the member's role; NULL for the owner (who holds every permission). */
+  readonly granted: ReadonlyArray<string> | null
+}
+
+/**
+ * `inScopeForSession` for a workspace-scoped request, with the caller's membership (role and granted permissions)
+ * read in the SAME statement: BEGIN, one statement (scope + session liveness + membership), the handler's statements,
+ * COMMIT. The scope is set in a materialised CTE and the membership is a LATERAL subquery keyed on the values
+ * `set_config` returned, so it is evaluated after the settings exist: a connecting role that row-level security
+ * applies to (a table owner under FORCE) sees the caller's own membership through the policies, a superuser
+ * (embedded PGlite) bypasses them; either way the lookup is filtered to (workspace, user) explicitly. The role
+ * switch of the statement applies to the handler's statements after it, exactly as with `setScope`.
+ * `body` gets the membership row (undefined when the caller is not a member); a dead session fails with `onRevoked`.
+ */
+export const inScopeForMember = <E2, A, E, R>(
+  scope: { readonly workspaceId: number; readonly userId: number },
+  sessionId: string,
+  onRevoked: () => E2,
+  body: (membership: MembershipRow | undefined) => Effect.Effect<A, E, R>,
+) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const valid = /^[0-9a-f-]{36}$/i.test(sessionId)
+    return yield* serialized(sql.withTransaction(Effect.gen(function* () {
+      const rows = yield* sql<MembershipRow & { alive: boolean | null; is_member: boolean | null }>`
+        WITH s AS MATERIALIZED (
+          SELECT set_config('app.workspace_id', ${String(scope.workspaceId)}, true) AS wid,
+                 set_config('app.user_id', ${String(scope.userId)}, true) AS uid,
+                 set_config('app.invitation_token_hash', '', true) AS inv,
+                 CASE WHEN current_user <> ${API_ROLE} AND pg_has_role(current_user, ${API_ROLE}, 'MEMBER')
+                      THEN set_config('role', ${API_ROLE}, true) END AS role,
+                 EXISTS (SELECT 1 FROM refresh_token_families
+                         WHERE id = ${valid ? sessionId : "00000000-0000-0000-0000-000000000000"}::uuid
+                           AND user_id = ${scope.userId} AND revoked_at IS NULL) AS alive
+          OFFSET 0)
+        SELECT s.alive, mb.is_member, mb.workspace_name, mb.is_owner, mb.role_id, mb.custom_role_id, mb.role_name, mb.granted
+        FROM s LEFT JOIN LATERAL (
+          SELECT true AS is_member, w.name AS workspace_name, w.owner_id = s.uid::int AS is_owner, m.role_id, m.custom_role_id,
+                 coalesce(r.name, cr.name) AS role_name,
+                 CASE WHEN w.owner_id = s.uid::int THEN NULL ELSE ARRAY(
+                   SELECT p.name FROM role_permissions rp JOIN permissions p ON p.id = rp.permission_id
+                   WHERE rp.role_id = m.role_id
+                   UNION
+                   SELECT p.name FROM custom_role_permissions crp JOIN permissions p ON p.id = crp.permission_id
+                   WHERE crp.custom_role_id = m.custom_role_id) END AS granted
+          FROM memberships m
+          JOIN workspaces w ON w.id = m.workspace_id
+          LEFT JOIN roles r ON r.id = m.role_id
+          LEFT JOIN custom_roles cr ON cr.id = m.custom_role_id
+          WHERE s.alive AND m.workspace_id = s.wid::int AND m.user_id = s.uid::int) mb ON true`
+      const row = rows[0]
+      if (!valid || row?.alive !== true) return yield* Effect.fail(onRevoked())
+      return yield* body(row.is_member === true ? row : undefined)
+    })))
+  })
+
 export const inScope = (scope: RlsScope) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient

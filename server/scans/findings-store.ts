@@ -87,11 +87,11 @@ export interface FindingFilter {
 
 const SEVERITY_ORDER = `CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END`
 
-const selectFindings = (sql: SqlClient.SqlClient, extra = sql``) => sql`
+const selectFindings = (sql: SqlClient.SqlClient, extra = sql``, from = sql`findings f`) => sql`
   SELECT f.id, f.scan_id, f.service_id, cs.name AS service_name, f.check_id, f.severity, f.status, f.title, f.description,
          f.policy_check, f.remediation, f.field_labels, f.compliance, f.created_at, f.not_evaluated_reason,
          f.resources_checked, f.resources_failing, f.resources_remediated, f.resources_new, f.resources_fixed, f.resources_muted, f.muted, a.id AS account_id, a.account_name, a.cloud_account_id, a.cloud_provider_id::int AS cloud_provider_id${extra}
-  FROM findings f
+  FROM ${from}
   JOIN cloud_services cs ON cs.id = f.service_id
   JOIN scans s ON s.id = f.scan_id
   JOIN accounts a ON a.id = s.account_id`
@@ -129,12 +129,15 @@ export const listFindings = Effect.fn("FindingsStore.list")(function* (
 ) {
   const sql = yield* SqlClient.SqlClient
   const where = filterClause(sql, workspaceId, scanId, filter)
-  // The total comes with the page (a window count before LIMIT); only a page past the end needs its own count.
-  const rows = yield* sql<FindingRow & { total_count: number }>`${selectFindings(sql, sql`, count(*) OVER ()::int AS total_count`)}
-    WHERE ${where}
-    ORDER BY CASE WHEN f.status = 'fail' AND NOT f.muted THEN 0 WHEN f.status = 'fail' THEN 1 WHEN f.status = 'remediated' THEN 2
-                  WHEN f.status = 'not_evaluated' THEN 3 ELSE 4 END, ${sql.literal(SEVERITY_ORDER)}, f.id
-    LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`
+  // The total comes with the page (a window count before LIMIT); only a page past the end needs its own count. The
+  // page is cut from the findings alone, then joined to its service, scan and account (page-size joins, not one per
+  // finding of the scan, each re-checking the scan's row-level-security policy).
+  const order = sql`CASE WHEN f.status = 'fail' AND NOT f.muted THEN 0 WHEN f.status = 'fail' THEN 1 WHEN f.status = 'remediated' THEN 2
+                  WHEN f.status = 'not_evaluated' THEN 3 ELSE 4 END, ${sql.literal(SEVERITY_ORDER)}, f.id`
+  const rows = yield* sql<FindingRow & { total_count: number }>`${selectFindings(sql, sql`, f.total_count`, sql`(
+      SELECT f.*, count(*) OVER ()::int AS total_count FROM findings f
+      WHERE ${where} ORDER BY ${order} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}) f`)}
+    ORDER BY ${order}`
   const total = rows[0]?.total_count
     ?? (page === 1 ? 0 : (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM findings f WHERE ${where}`)[0]!.n)
   return {

@@ -124,21 +124,31 @@ export const getScan = Effect.fn("ScansStore.get")(function* (workspaceId: numbe
 
 export const listScans = Effect.fn("ScansStore.list")(function* (workspaceId: number, page: number, pageSize: number) {
   const sql = yield* SqlClient.SqlClient
-  // The total comes with the page (a window count before LIMIT); only a page past the end needs its own count.
-  const rows = yield* sql<ScanRow & { total_count: number }>`
-    SELECT s.id, s.account_id, a.account_name, s.cloud_provider_id::int AS cloud_provider_id, s.status, s.scan_start, s.scan_end,
-           s.total_services, s.completed_services, s.findings_count, s.passed_findings, s.failed_findings,
-           s.muted_findings, s.new_failing, s.fixed, s.previous_scan_id, s.scope_regions, s.scope_services, s.trigger,
-           count(*) OVER ()::int AS total_count
-    FROM scans s JOIN accounts a ON a.id = s.account_id
-    WHERE s.workspace_id = ${workspaceId}
-    ORDER BY s.scan_start DESC, s.id DESC
-    LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`
+  // One statement: the page (with its total, a window count before LIMIT) and each listed scan's services as JSON.
+  // Only a page past the end needs its own count.
+  const rows = yield* sql<ScanRow & { total_count: number; services: ReadonlyArray<ServiceRow> | string }>`
+    SELECT p.*, (
+      SELECT coalesce(json_agg(json_build_object(
+               'id', ss.id, 'scan_id', ss.scan_id, 'service_id', ss.service_id, 'service_name', cs.name, 'status', ss.status,
+               'last_scanned_at', ss.last_scanned_at, 'findings_count', ss.findings_count, 'passed_findings', ss.passed_findings,
+               'failed_findings', ss.failed_findings, 'muted_findings', ss.muted_findings, 'new_failing', ss.new_failing,
+               'fixed', ss.fixed) ORDER BY ss.id), '[]'::json)
+      FROM scan_services ss JOIN cloud_services cs ON cs.id = ss.service_id
+      WHERE ss.workspace_id = ${workspaceId} AND ss.scan_id = p.id) AS services
+    FROM (
+      SELECT s.id, s.account_id, a.account_name, s.cloud_provider_id::int AS cloud_provider_id, s.status, s.scan_start, s.scan_end,
+             s.total_services, s.completed_services, s.findings_count, s.passed_findings, s.failed_findings,
+             s.muted_findings, s.new_failing, s.fixed, s.previous_scan_id, s.scope_regions, s.scope_services, s.trigger,
+             count(*) OVER ()::int AS total_count
+      FROM scans s JOIN accounts a ON a.id = s.account_id
+      WHERE s.workspace_id = ${workspaceId}
+      ORDER BY s.scan_start DESC, s.id DESC
+      LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}) p
+    ORDER BY p.scan_start DESC, p.id DESC`
   const total = rows[0]?.total_count
     ?? (page === 1 ? 0 : (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM scans WHERE workspace_id = ${workspaceId}`)[0]!.n)
-  const services = yield* servicesOf(workspaceId, rows.map((r) => r.id))
   return {
-    data: rows.map((r) => toScan(r, services)),
+    data: rows.map((r) => toScan(r, typeof r.services === "string" ? JSON.parse(r.services) as ReadonlyArray<ServiceRow> : r.services)),
     pagination: { page, page_size: pageSize, total, total_pages: Math.ceil(total / pageSize) },
   }
 })

@@ -192,6 +192,17 @@ export interface MachineDocs {
   readonly setup: Map<string, string>
   /** Event type → the header comment's bullet about it. */
   readonly events: Map<string, string>
+  /** Event type → its payload as the header comment writes it (`{ location, access? }`). */
+  readonly payloads: Map<string, string>
+}
+
+/** "`gate.locationChanged` { location, access? }" anywhere in the header comment. */
+export const eventPayloadsOf = (header: string): Map<string, string> => {
+  const payloads = new Map<string, string>()
+  for (const match of header.replace(/\s+/g, " ").matchAll(/`([\w-]+\.[\w.-]+)`\s*(\{[^{}]*\})/g)) {
+    if (!payloads.has(match[1]!)) payloads.set(match[1]!, match[2]!)
+  }
+  return payloads
 }
 
 /** The header comment's bullets that start with one or more event types: "- `a` / `b` { … } — what it does". */
@@ -230,6 +241,7 @@ export const machineDocs = (source: string, exportName: string, header: string):
     config: createStart === -1 ? new Map() : docCommentsOf(source, createStart),
     setup: setupStart === -1 ? new Map() : docCommentsOf(source, setupStart),
     events: eventBulletsOf(header),
+    payloads: eventPayloadsOf(header),
   }
 }
 
@@ -257,6 +269,10 @@ const textWidth = (text: string, size: number): number => Math.ceil(text.length 
 /** Id prefix of the layout-only edges that stack parallel regions (not drawn). */
 const STACK_EDGE = "stack_"
 const nodeId = (node: AnyStateNode): string => `n_${node.path.join("__").replace(/[^A-Za-z0-9_]/g, "_")}`
+/** The box transitions of the machine itself (taken in any state) leave from. */
+const ANY_STATE = "any_state"
+const ANY_STATE_LABEL = "any state"
+const sourceId = (node: AnyStateNode): string => (node.path.length === 0 ? ANY_STATE : nodeId(node))
 const initialId = (node: AnyStateNode): string => `i_${node.path.join("__").replace(/[^A-Za-z0-9_]/g, "_") || "root"}`
 
 export const edgeLabel = (row: SiteTransition): string => `${row.event}${row.guard === "" ? "" : ` [${row.guard}]`}`
@@ -281,7 +297,6 @@ const buildGraph = (site: SiteMachine): Layout => {
     return entry
   }
   for (const row of site.transitions) {
-    if (row.source.path.length === 0) continue
     for (const target of row.targets) {
       degreeOf(row.source).out.add(target)
       degreeOf(target).in.add(row.source)
@@ -320,14 +335,21 @@ const buildGraph = (site: SiteMachine): Layout => {
     }
   }
   const graph = toElk(site.machine.root)
+  // Transitions the machine takes in any state leave from a dashed "any state" box.
+  if (site.transitions.some((row) => row.source.path.length === 0 && row.targets.length > 0)) {
+    graph.children = [
+      { id: ANY_STATE, width: textWidth(ANY_STATE_LABEL, STATE_FONT) + 28, height: 38, layoutOptions: { "elk.layered.layering.layerConstraint": "FIRST" } },
+      ...(graph.children ?? []),
+    ]
+  }
   // One arrow per (source, target) pair, labelled with every transition it stands for (one line per event, its guard
   // on the next line).
   const pairs = new Map<string, { source: AnyStateNode; target: AnyStateNode; lines: string[] }>()
   for (const row of site.transitions) {
-    if (row.source.path.length === 0 || row.targets.length === 0) continue
+    if (row.targets.length === 0) continue
     rows.push(row)
     for (const target of row.targets) {
-      const key = `${nodeId(row.source)}>${nodeId(target)}`
+      const key = `${sourceId(row.source)}>${nodeId(target)}`
       const pair = pairs.get(key) ?? { source: row.source, target, lines: [] }
       pairs.set(key, pair)
       const line = row.event
@@ -341,7 +363,7 @@ const buildGraph = (site: SiteMachine): Layout => {
     const unique = lines.filter((line, i) => line.startsWith("  ") || lines.indexOf(line) === i)
     edges.push({
       id,
-      sources: [nodeId(source)],
+      sources: [sourceId(source)],
       targets: [nodeId(target)],
       labels: [
         {
@@ -433,6 +455,15 @@ export const renderSvg = async (site: SiteMachine): Promise<string> => {
     )
   }
   for (const top of children(site.machine.root)) drawState(top, 0)
+  const any = box(ANY_STATE)
+  if (any !== undefined) {
+    out.push(
+      `<g class="state any" data-any-state="true">`,
+      `<rect x="${num(any.x ?? 0)}" y="${num(any.y ?? 0)}" width="${num(any.width ?? 0)}" height="${num(any.height ?? 0)}" rx="10" fill="#fffbeb" stroke="#92400e" stroke-width="1.3" stroke-dasharray="5 3"/>`,
+      `<text x="${num((any.x ?? 0) + (any.width ?? 0) / 2)}" y="${num((any.y ?? 0) + (any.height ?? 0) / 2 + 4.5)}" text-anchor="middle" font-family="ui-monospace, monospace" font-size="${STATE_FONT}" font-style="italic" fill="#92400e">${ANY_STATE_LABEL}</text>`,
+      `</g>`,
+    )
+  }
   // Initial markers.
   for (const node of [site.machine.root, ...site.states]) {
     const marker = box(initialId(node))
@@ -619,7 +650,8 @@ const eventMeaning = (site: SiteMachine, docs: MachineDocs, eventType: string, r
   if (eventType.startsWith("xstate.after.")) return { text: `A timer: ${first.event.replace(/^after /, "")} after the state was entered (cancelled when it is left).`, derived: true }
   if (eventType === "always") return { text: "Eventless: checked as soon as the state is entered and after every event it handles.", derived: true }
   if (eventType.startsWith("xstate.done.state.")) return { text: "The state's child reached a final state.", derived: true }
-  return { text: `Sent to the machine; handled in ${[...new Set(rows.map((r) => `\`${statePathText(r.source)}\``))].join(", ")}.`, derived: true }
+  const payload = docs.payloads.get(eventType)
+  return { text: `Sent to the machine${payload === undefined ? "" : ` with \`${payload}\``}; handled in ${[...new Set(rows.map((r) => `\`${statePathText(r.source)}\``))].join(", ")}.`, derived: true }
 }
 
 const guardText = (docs: MachineDocs, guard: string): string => {
@@ -634,8 +666,8 @@ const meaningCell = (meaning: { text: string; derived: boolean }): string =>
 /** The machine's page; `svgSize` is the diagram's size (the page shows `<slug>.svg`). */
 export const renderMachinePage = (site: SiteMachine, coverage: Coverage | undefined, svgSize: { readonly width: number; readonly height: number }): string => {
   const docs = machineDocs(site.source, site.exportName, site.header)
-  const drawn = site.transitions.filter((row) => row.source.path.length > 0 && row.targets.length > 0).length
-  const notDrawn = site.transitions.length - drawn
+  const notDrawn = site.transitions.filter((row) => row.targets.length === 0).length
+  const anyState = site.transitions.some((row) => row.source.path.length === 0 && row.targets.length > 0)
 
   const stateRows = site.states.map((node) => {
     const meaning = stateMeaning(site, docs, node)
@@ -670,7 +702,7 @@ ${prose(site.header)}
 <h2>Diagram</h2>
 <figure class="diagram">
 <a href="${site.slug}.svg" title="Open the diagram at full size"><img src="${site.slug}.svg" width="${svgSize.width}" height="${svgSize.height}" alt="Statechart of ${esc(site.machine.id)}: ${site.states.length} states and ${site.transitions.length} transitions, described in the tables below."></a>
-<figcaption><a href="${site.slug}.svg">Open the diagram at full size</a>. Boxes are states (nested boxes: compound states; dashed: parallel regions; double border: final). A dot marks where a state starts. Arrows are transitions labelled <code>event [guard]</code>.${notDrawn === 0 ? "" : ` ${notDrawn} transition(s) that stay in their state or apply in any state are listed under Events only.`}</figcaption>
+<figcaption><a href="${site.slug}.svg">Open the diagram at full size</a>. Boxes are states (nested boxes: compound states; dashed: parallel regions; double border: final). A dot marks where a state starts. Arrows are transitions labelled <code>event [guard]</code>.${site.machine.root.type === "parallel" ? " The machine is parallel: its regions (dashed boxes, drawn one below the other) are all active at the same time." : ""}${anyState ? " Arrows from the dashed <em>any state</em> box are transitions the machine takes whatever state it is in." : ""}${notDrawn === 0 ? "" : ` ${notDrawn} transition(s) that stay in their state (no target) are listed under Events only.`}</figcaption>
 </figure>
 <h2>States</h2>
 <table class="states">

@@ -164,6 +164,26 @@ describe("statechart site generator", () => {
     expect(html).toMatch(/Model-based test coverage:<\/strong> \d+ \/ \d+ edges driven/)
   })
 
+  it("draws the machine's own transitions (taken in any state) from an 'any state' box, and explains parallel machines", async () => {
+    const editor = setup({}).createMachine({
+      id: "editor",
+      type: "parallel",
+      on: { "app.reset": ".document.clean" },
+      states: {
+        document: { initial: "clean", states: { clean: { on: { typed: "dirty" } }, dirty: {} } },
+        network: { initial: "online", states: { online: {} } },
+      },
+    })
+    const site = siteMachineOf(describeMachine("editorMachine", editor), "src/machines/editor.machine.ts", "")
+    const svg = await renderSvg(site)
+    expect(svg).toContain('data-any-state="true"')
+    expect(svg).toContain(">app.reset</tspan>")
+    expect(svg).toMatch(/class="state container region" data-state="document"/)
+    const html = renderMachinePage(site, undefined, { width: 1, height: 1 })
+    expect(html).toContain("The machine is parallel")
+    expect(html).toContain("<code>(any state)</code> → <code>document.clean</code>")
+  })
+
   it("describes a fixture machine with nested and final states", async () => {
     const fetcher = siteMachineOf(describeMachine("fetchMachine", fetchMachine), "tests/machines/fetcher.fixture.ts", "")
     const svg = await renderSvg(fetcher)

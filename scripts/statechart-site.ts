@@ -645,9 +645,25 @@ const eventMeaning = (site: SiteMachine, docs: MachineDocs, eventType: string, r
   const comments = [...new Set(rows.map((row) => docs.config.get(transitionDocKey(row))).filter((c): c is string => c !== undefined))]
   if (comments.length > 0) return { text: comments.join(" "), derived: false }
   const first = rows[0]!
-  if (eventType.startsWith("xstate.done.actor.")) return { text: `The invoked actor \`${first.event.slice(5, -1)}\` finished with a result.`, derived: true }
-  if (eventType.startsWith("xstate.error.actor.")) return { text: `The invoked actor \`${first.event.slice(6, -1)}\` failed.`, derived: true }
-  if (eventType.startsWith("xstate.after.")) return { text: `A timer: ${first.event.replace(/^after /, "")} after the state was entered (cancelled when it is left).`, derived: true }
+  const actorDoc = (actor: string) => {
+    const doc = docs.setup.get(`actors/${actor.split(" as ")[0]!}`)
+    return doc === undefined ? "" : ` (${doc.replace(/\s+/g, " ").replace(/\.$/, "")}.)`
+  }
+  if (eventType.startsWith("xstate.done.actor.")) {
+    const actor = first.event.slice(5, -1)
+    return { text: `The invoked actor \`${actor}\` finished with a result.${actorDoc(actor)}`, derived: true }
+  }
+  if (eventType.startsWith("xstate.error.actor.")) {
+    const actor = first.event.slice(6, -1)
+    return { text: `The invoked actor \`${actor}\` failed.${actorDoc(actor)}`, derived: true }
+  }
+  if (eventType.startsWith("xstate.after.")) {
+    const delay = docs.setup.get(`delays/${eventType.slice("xstate.after.".length).split(".")[0]!}`)
+    return {
+      text: `A timer: ${first.event.replace(/^after /, "")} after the state was entered (cancelled when it is left).${delay === undefined ? "" : ` ${delay.replace(/\s+/g, " ")}`}`,
+      derived: true,
+    }
+  }
   if (eventType === "always") return { text: "Eventless: checked as soon as the state is entered and after every event it handles.", derived: true }
   if (eventType.startsWith("xstate.done.state.")) return { text: "The state's child reached a final state.", derived: true }
   const payload = docs.payloads.get(eventType)
@@ -664,7 +680,13 @@ const meaningCell = (meaning: { text: string; derived: boolean }): string =>
   meaning.derived ? `<div class="derived">${inline(meaning.text)}</div>` : prose(meaning.text)
 
 /** The machine's page; `svgSize` is the diagram's size (the page shows `<slug>.svg`). */
-export const renderMachinePage = (site: SiteMachine, coverage: Coverage | undefined, svgSize: { readonly width: number; readonly height: number }): string => {
+export const renderMachinePage = (
+  site: SiteMachine,
+  coverage: Coverage | undefined,
+  svgSize: { readonly width: number; readonly height: number },
+  /** The other machines of the same area (linked at the end of the page). */
+  neighbours: ReadonlyArray<SiteMachine> = [],
+): string => {
   const docs = machineDocs(site.source, site.exportName, site.header)
   const notDrawn = site.transitions.filter((row) => row.targets.length === 0).length
   const anyState = site.transitions.some((row) => row.source.path.length === 0 && row.targets.length > 0)
@@ -720,6 +742,7 @@ ${eventRows.join("\n")}
 </tbody>
 </table>
 <p class="legend">Text in <span class="derived-inline">grey italics</span> is derived from the chart: the machine has no description for it.</p>
+${neighbours.length === 0 ? "" : `<nav class="neighbours" aria-label="More in ${esc(area)}"><h2>More in ${esc(area)}</h2><ul>${neighbours.map((n) => `<li><a href="${n.slug}.html">${esc(n.machine.id)}</a></li>`).join("")}</ul><p><a href="index.html">All statecharts</a></p></nav>`}
 </main>`
   return page(`${site.machine.id} — Statecharts — Cloud Audit`, body)
 }
@@ -754,6 +777,7 @@ ${group.members
 <h1>Statecharts of the web app</h1>
 <p class="lead">Every XState machine in <code>src/machines</code>: what it is for, its diagram, what each state and event means, the effects each state runs, and how much of it the model-based tests drive. Generated from the machines themselves by <code>npm run docs</code>; <code>npm run docs:check</code> fails when these pages are stale.</p>
 <p class="coverage ${measured.length === sites.length && driven === total ? "cov-full" : "cov-partial"}"><strong>${sites.length} machines.</strong> Model-based coverage: ${measured.length} machines measured, ${driven} / ${total} edges driven.</p>
+<p class="hint">Coverage counts the edges of each machine's state graph (a state and an event it handles, states told apart by value) that its model-based test drove on a real actor, out of all such edges, as recorded by the last test run (<code>coverTransitions</code> in <code>tests/support/graph.ts</code>).</p>
 ${sections.join("\n")}
 </main>`
   return page("Statecharts — Cloud Audit", body)
@@ -821,6 +845,8 @@ table.index col.c-cov { width: 10rem; }
 .guard code { background: #fef3c7; }
 .actions { color: var(--muted); }
 .note { color: var(--muted); font-size: 0.9em; }
+nav.neighbours ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 0.5rem 1.25rem; }
+nav.neighbours a { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 table.states th:first-child, table.events th:first-child { width: 16rem; }
 table.states td:nth-child(3) { width: 34%; }
 table.events td:nth-child(3) { width: 42%; }

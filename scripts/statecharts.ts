@@ -18,7 +18,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises"
 import { basename, dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import type { AnyStateMachine, AnyStateNode } from "xstate"
-import { type Coverage, kebab, renderMachinePage, renderSiteIndex, renderSvg, SITE_CSS, type SiteMachine } from "./statechart-site.ts"
+import { areaOf, type Coverage, kebab, renderMachinePage, renderSiteIndex, renderSvg, SITE_CSS, type SiteMachine } from "./statechart-site.ts"
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 const MACHINES_DIR = join(ROOT, "src", "machines")
@@ -398,7 +398,11 @@ export const generateSite = async (
     const svg = await renderSvg(site)
     const [, width, height] = /viewBox="0 0 (\d+) (\d+)"/.exec(svg) ?? []
     output.set(`${site.slug}.svg`, svg)
-    output.set(`${site.slug}.html`, renderMachinePage(site, coverage.get(site.machine.id), { width: Number(width), height: Number(height) }))
+    const neighbours = machines.filter((other) => other !== site && areaOf(other.slug) === areaOf(site.slug))
+    output.set(
+      `${site.slug}.html`,
+      renderMachinePage(site, coverage.get(site.machine.id), { width: Number(width), height: Number(height) }, neighbours),
+    )
   }
   output.set("index.html", renderSiteIndex(machines, coverage))
   output.set("site.css", SITE_CSS)

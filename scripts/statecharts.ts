@@ -339,6 +339,10 @@ export const renderIndex = (entries: ReadonlyArray<IndexEntry>): string => {
     "One page per `src/machines/*.machine.ts`: purpose, Mermaid diagram, states and every transition.",
     "Regenerate with `npm run docs` after changing a machine; `npm run docs:check` (CI) fails when these pages are stale.",
     "",
+    "The same machines as an HTML site, readable in any browser: diagrams drawn as SVG at build time, every state and event",
+    "explained, the effects each state runs and the model-based test coverage (`model-coverage/`, written by the tests).",
+    "Open [`site/index.html`](site/index.html), or `/docs/statecharts` on a running product.",
+    "",
     "| Machine | Export | Source | States | Transitions |",
     "|---|---|---|---|---|",
     ...entries.map(

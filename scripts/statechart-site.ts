@@ -611,7 +611,17 @@ const stateMeaning = (site: SiteMachine, docs: MachineDocs, node: AnyStateNode):
     const moves = exits.map((row) => `\`${row.event}\`${row.guard === "" ? "" : ` when \`${row.guard}\``} → \`${targetText(row)}\``)
     parts.push(`Leaves on ${moves.join("; ")}.`)
   } else if (node.type !== "final" && !isContainer(node)) {
-    parts.push("Stays here until a transition of an enclosing state applies.")
+    const inherited: string[] = []
+    for (let ancestor = node.parent; ancestor !== undefined; ancestor = ancestor.parent) {
+      for (const row of transitionsOf(site, ancestor)) {
+        if (row.targets.length > 0 && !inherited.includes(row.event)) inherited.push(row.event)
+      }
+    }
+    parts.push(
+      inherited.length === 0
+        ? "Nothing takes the machine out of this state."
+        : `Stays here until an event its enclosing states handle: ${inherited.map((event) => `\`${event}\``).join(", ")}.`,
+    )
   }
   return { text: parts.join(" "), derived: true }
 }

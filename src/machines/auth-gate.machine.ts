@@ -150,6 +150,7 @@ export const authGateMachine = setup({
   initial: "deciding",
   states: {
     deciding: {
+      description: "Applies `decideAuthGate` to the current location and session status, and moves at once to what the route shows.",
       always: [
         { guard: "isLoading", target: "authenticating" },
         { guard: "isRedirect", target: "redirecting" },
@@ -160,6 +161,8 @@ export const authGateMachine = setup({
     /** 'Authenticating...' */
     authenticating: {},
     redirecting: {
+      description:
+        "Navigates (replacing the history entry) to where the rule sends this visitor: /login keeping the origin, /verification-pending or /dashboard. An event that leaves the same redirect pending does not navigate again.",
       on: {
         "gate.locationChanged": [
           { guard: "keepsRedirect", actions: "assignFacts" },
@@ -182,7 +185,7 @@ export const authGateMachine = setup({
     },
     /** The view shows the error with a retry (sent to the session: `session.retryRequested`). */
     unavailable: {},
-    allowed: {},
+    allowed: { description: "The route renders: this visitor may see it." },
   },
   on: {
     "gate.locationChanged": { target: ".deciding", actions: "assignFacts" },

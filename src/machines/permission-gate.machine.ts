@@ -143,6 +143,7 @@ export const permissionGateMachine = setup({
   initial: "deciding",
   states: {
     deciding: {
+      description: "Applies `decidePermissionGate` to the route's requirement and the permissions query of the selected workspace.",
       always: [
         { guard: "isAllowed", target: "allowed" },
         { guard: "isDenied", target: "denied" },
@@ -150,8 +151,8 @@ export const permissionGateMachine = setup({
         { target: "loading" },
       ],
     },
-    loading: {},
-    allowed: {},
+    loading: { description: "The permissions have not been loaded yet: the route waits." },
+    allowed: { description: "The user holds one of the permissions the route needs (the owner holds them all): the route renders." },
     /** Already redirecting: a repeated answer that still denies does not navigate again. */
     denied: {
       entry: { type: "navigate", params: PERMISSION_DENIED_REDIRECT },
@@ -163,6 +164,7 @@ export const permissionGateMachine = setup({
       },
     },
     failed: {
+      description: "The permissions could not be loaded: an error with a retry.",
       on: { "gate.retryRequested": { target: "loading", actions: "refetchPermissions" } },
     },
   },

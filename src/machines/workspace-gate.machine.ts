@@ -122,6 +122,8 @@ export const workspaceGateMachine = setup({
   initial: "deciding",
   states: {
     deciding: {
+      description:
+        "Applies `decideWorkspaceGate` to the persisted selection and the workspaces query; a selection that vanished from the user's list is cleared on the way to /workspace-selection.",
       always: [
         { guard: "needsSelection", target: "redirecting" },
         { guard: "hasVanishedSelection", target: "redirecting", actions: ["clearWorkspaceData", "assignSelectionCleared"] },
@@ -130,7 +132,7 @@ export const workspaceGateMachine = setup({
         { target: "allowed" },
       ],
     },
-    loading: {},
+    loading: { description: "The workspaces query has not answered yet: the dashboard waits." },
     /** Selection is empty here; only a new selection changes the outcome (no repeated navigation). */
     redirecting: {
       entry: { type: "navigate", params: toSelection },
@@ -143,12 +145,13 @@ export const workspaceGateMachine = setup({
       },
     },
     failed: {
+      description: "The list failed to load: 'Error loading workspaces' with Retry and 'Select workspace'.",
       on: {
         "gate.retryRequested": { target: "loading", actions: "refetchWorkspaces" },
         "gate.selectWorkspaceRequested": { actions: { type: "navigate", params: { to: "/workspace-selection" } } },
       },
     },
-    allowed: {},
+    allowed: { description: "The page renders with the selected workspace, which the user still belongs to." },
   },
   on: {
     "gate.selectionChanged": { target: ".deciding", actions: "assignSelection" },

@@ -53,11 +53,14 @@ export const loadingOverlayMachine = setup({
   initial: "hidden",
   states: {
     hidden: {
+      description: "No overlay; its message and progress are cleared.",
       on: {
         "overlay.shown": { target: "visible", actions: "assignOverlay" },
       },
     },
     visible: {
+      description:
+        "The overlay covers the screen with its message and optional progress; it hides on `overlay.hidden` or by itself 30 s after the last `overlay.shown`.",
       after: {
         overlayTimeout: { target: "hidden", actions: "clearOverlay" },
       },

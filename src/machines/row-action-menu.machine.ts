@@ -50,9 +50,11 @@ export const rowActionMenuMachine = setup({
   initial: "closed",
   states: {
     closed: {
+      description: "No row's menu is open.",
       on: { "menu.opened": { target: "open", actions: "assignRow" } },
     },
     open: {
+      description: "One row's menu is open (`openRowId`); opening another row's menu moves it there.",
       initial: "arming",
       on: {
         "menu.opened": { target: "open", reenter: true, actions: "assignRow" },
@@ -60,9 +62,11 @@ export const rowActionMenuMachine = setup({
       },
       states: {
         arming: {
+          description: "The first 100 ms after opening: no viewport listener yet, so the click or scroll that opened the menu does not close it.",
           after: { listenerDelay: "listening" },
         },
         listening: {
+          description: "Listens to the viewport: a scroll or resize closes the menu.",
           invoke: { id: "watchViewport", src: "watchViewport" },
           on: { "viewport.changed": { target: "#rowActionMenu.closed", actions: "clearRow" } },
         },

@@ -92,11 +92,14 @@ export const toastMachine = setup({
   initial: "empty",
   states: {
     empty: {
+      description: "No toast on screen.",
       on: {
         "toast.shown": { target: "showing", actions: "addToast" },
       },
     },
     showing: {
+      description:
+        "At least one toast is on screen (at most 20, oldest first); each leaves when dismissed or when its own timer expires, and the last one to leave empties the queue.",
       on: {
         "toast.shown": { actions: "addToast" },
         "toast.dismissed": [

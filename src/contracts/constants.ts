@@ -2,6 +2,7 @@
  * Business constants and limits of access §9 and scanning §9 (plus the few numbers §2/§4 state).
  * Durations are in milliseconds unless the name says otherwise.
  */
+import type { WorkspaceStore } from "./workspaces.ts"
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND
@@ -78,6 +79,13 @@ export const Toasts = {
 } as const
 
 export const Overlay = { timeoutMs: 30 * SECOND } as const
+
+/** The persisted workspace store before anything was chosen (a plain value: the first page load reads it). */
+export const emptyWorkspaceStore: WorkspaceStore = {
+  selectedWorkspaceId: null,
+  lastAccessedWorkspaces: {},
+  newlyAddedWorkspaces: {},
+}
 
 export const Workspaces = {
   newBadgeMs: 7 * DAY,

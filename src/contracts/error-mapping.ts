@@ -12,6 +12,7 @@
  * - The type comes from the status (and, when present, the body's catalogue `_tag` / `data.error_type`),
  *   so one outcome always maps to exactly one entry.
  */
+import { errorTypeField, record, retryAfterSeconds, serverMessage } from "./error-body.ts"
 import { type ErrorType, STATUS_OF_TAG, TYPE_OF_TAG, isApiErrorTag } from "./errors.ts"
 import {
   InvitationMessages,
@@ -79,31 +80,7 @@ export interface AppError {
 // ---------------------------------------------------------------------------------------------------
 // Reading a body defensively (any JSON, or none).
 
-const record = (u: unknown): Record<string, unknown> | undefined =>
-  typeof u === "object" && u !== null && !Array.isArray(u) ? (u as Record<string, unknown>) : undefined
-
-const nonEmpty = (u: unknown): string | undefined => (typeof u === "string" && u.trim() !== "" ? u : undefined)
-
-/** The server's message, if the body carries one. */
-export const serverMessage = (body: unknown): string | undefined => {
-  const r = record(body)
-  if (r === undefined) return undefined
-  return nonEmpty(r["message"]) ?? nonEmpty(r["detail"]) ?? nonEmpty(r["error"])
-}
-
-/** `data.error_type` (or a top-level `error_type`). */
-export const errorTypeField = (body: unknown): string | undefined => {
-  const r = record(body)
-  if (r === undefined) return undefined
-  return nonEmpty(record(r["data"])?.["error_type"]) ?? nonEmpty(r["error_type"])
-}
-
-/** `retry_after_seconds` at the top level or under `data`. */
-export const retryAfterSeconds = (body: unknown): number | undefined => {
-  const r = record(body)
-  const v = r?.["retry_after_seconds"] ?? record(r?.["data"])?.["retry_after_seconds"]
-  return typeof v === "number" && Number.isFinite(v) ? v : undefined
-}
+export { errorTypeField, retryAfterSeconds, serverMessage } from "./error-body.ts"
 
 const tagOf = (body: unknown): string | undefined => {
   const t = record(body)?.["_tag"]

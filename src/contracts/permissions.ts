@@ -3,7 +3,6 @@
  * the checks (one, all, any, role), the eight user-management permissions, and the built-in roles we
  * define (documented in docs/permissions.md). The workspace owner holds every permission.
  */
-import { Schema } from "effect"
 
 export const PERMISSIONS = [
   "create_account",
@@ -19,8 +18,10 @@ export const PERMISSIONS = [
   "remediate_findings",
   "read_only",
 ] as const
-export const PermissionName = Schema.Literals(PERMISSIONS)
-export type PermissionName = typeof PermissionName.Type
+
+// Plain data, no schema: the route gates read these on the first page load (its schema is in team.ts, where a
+// payload carries permission names).
+export type PermissionName = (typeof PERMISSIONS)[number]
 
 export type PermissionUpper = Uppercase<PermissionName>
 /** Upper-case constants: `Permission.SCAN_SERVICE === "scan_service"`. */

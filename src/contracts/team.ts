@@ -6,7 +6,7 @@ import { Schema } from "effect"
 import { RoleId, UserId } from "./ids.ts"
 import { NullableTimestamp, withData } from "./common.ts"
 import { RoleWithPermissions } from "./workspaces.ts"
-import { PermissionName } from "./permissions.ts"
+import { PERMISSIONS } from "./permissions.ts"
 import { ValidationMessages as M } from "./messages.ts"
 import { Email, FirstName, LastName, SignInPassword, formErrors, requiredString, type FieldErrors } from "./validation.ts"
 
@@ -91,6 +91,9 @@ export const RolesResponse = withData(
   Schema.Struct({ roles: Schema.Array(RoleWithPermissions), custom_roles: Schema.Array(RoleWithPermissions) }),
 )
 export type RolesResponse = typeof RolesResponse.Type
+
+/** One of the permission names (access §6), as a schema. */
+export const PermissionName = Schema.Literals(PERMISSIONS)
 
 // ---------------------------------------------------------------------------------------------------
 // Custom roles (beyond the spec; guarded by create/update/delete_custom_role).

@@ -10,11 +10,9 @@ import { Result, Schema, SchemaIssue } from "effect"
 import { StatusMessages, ValidationMessages as M } from "./messages.ts"
 import { Limits } from "./constants.ts"
 import { ValidationError, type FieldIssue } from "./errors.ts"
+import { EMAIL_RE } from "./sign-in-rules.ts"
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
-
-/** Pragmatic email syntax check (local@domain.tld, no whitespace). */
-export const isValidEmail = (s: string): boolean => EMAIL_RE.test(s)
+export { isValidEmail } from "./sign-in-rules.ts"
 
 /** Access §5 email: required ('Email is required'), valid format ('Please enter a valid email address'). */
 export const Email = Schema.String.check(

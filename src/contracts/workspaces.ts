@@ -92,11 +92,7 @@ export const WorkspaceStore = Schema.Struct({
 })
 export type WorkspaceStore = typeof WorkspaceStore.Type
 
-export const emptyWorkspaceStore: WorkspaceStore = {
-  selectedWorkspaceId: null,
-  lastAccessedWorkspaces: {},
-  newlyAddedWorkspaces: {},
-}
+export { emptyWorkspaceStore } from "./constants.ts"
 
 /** Access §4/§9: a "New" badge counts for 7 days after being marked. */
 export const isNewWorkspace = (store: WorkspaceStore, workspaceId: number, nowMs: number): boolean => {

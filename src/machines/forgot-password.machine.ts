@@ -10,7 +10,8 @@
  * Closing is refused while the request is in flight.
  */
 import { assertEvent, assign, fromPromise, setup } from "xstate"
-import { type ForgotPasswordPayload, validateForgotPassword } from "../contracts/auth.ts"
+import type { ForgotPasswordPayload } from "../contracts/auth.ts"
+import { emailProblem } from "../contracts/sign-in-rules.ts"
 import type { OkMessage } from "../contracts/common.ts"
 import { OtherMessages, SuccessMessages } from "../contracts/messages.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
@@ -31,7 +32,7 @@ export type ForgotPasswordEvent =
   | { readonly type: "form.submitted" }
   | { readonly type: "dialog.closed" }
 
-const emailError = (email: string): string | undefined => validateForgotPassword({ email: email.trim() })["email"]
+const emailError = (email: string): string | undefined => emailProblem(email.trim())
 
 export const forgotPasswordMachine = setup({
   types: {

@@ -14,8 +14,9 @@
  * Any other failure shows the §8 login text in an error alert.
  */
 import { assertEvent, assign, fromPromise, setup } from "xstate"
-import { type LoginPayload, type LoginResponse, validateLogin } from "../contracts/auth.ts"
-import { errorTypeField } from "../contracts/error-mapping.ts"
+import type { LoginPayload, LoginResponse } from "../contracts/auth.ts"
+import { errorTypeField } from "../contracts/error-body.ts"
+import { signInFormErrors } from "../contracts/sign-in-rules.ts"
 import type { FieldErrors } from "../contracts/validation.ts"
 import { toFailure, type LoginRouteState, type PendingInvitation, type SessionStart } from "./auth-effects.ts"
 import { resendVerificationMachine } from "./resend-verification.machine.ts"
@@ -105,7 +106,7 @@ export const loginMachine = setup({
   },
   guards: {
     hasPendingInvitation: ({ context }) => context.pendingInvitation !== null,
-    isFormValid: ({ context }) => Object.keys(validateLogin({ email: context.email.trim(), password: context.password })).length === 0,
+    isFormValid: ({ context }) => Object.keys(signInFormErrors({ email: context.email.trim(), password: context.password })).length === 0,
     isEmailNotVerified: ({ event }) => toFailure(errorOf(event)).type === "EMAIL_NOT_VERIFIED",
   },
   actions: {
@@ -118,7 +119,7 @@ export const loginMachine = setup({
     }),
     togglePasswordVisibility: assign({ passwordVisible: ({ context }) => !context.passwordVisible }),
     showFieldErrors: assign({
-      fieldErrors: ({ context }) => validateLogin({ email: context.email.trim(), password: context.password }),
+      fieldErrors: ({ context }) => signInFormErrors({ email: context.email.trim(), password: context.password }),
     }),
     clearMessages: assign({ fieldErrors: {}, error: undefined, flash: undefined }),
     dismissFlash: assign({ flash: undefined }),

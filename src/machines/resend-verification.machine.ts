@@ -15,9 +15,9 @@
 import { assertEvent, assign, fromPromise, setup } from "xstate"
 import type { ResendVerificationPayload, ResendVerificationResponse } from "../contracts/auth.ts"
 import { Verification } from "../contracts/constants.ts"
-import { retryAfterSeconds } from "../contracts/error-mapping.ts"
+import { retryAfterSeconds } from "../contracts/error-body.ts"
 import { ResendMessages, resendSuccessMessage } from "../contracts/messages.ts"
-import { isValidEmail } from "../contracts/validation.ts"
+import { isValidEmail } from "../contracts/sign-in-rules.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 
 export interface ResendVerificationInput {

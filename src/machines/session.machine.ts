@@ -549,34 +549,13 @@ export const sessionMachineWith = (services: SessionServices) => {
 export type SessionActor = ActorRefFrom<typeof sessionMachine>
 export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>
 
-/**
- * What the route gates need to know:
- * - `loading`: a stored session is being confirmed ('Authenticating...');
- * - `signing-in`: a sign-in is under way (public pages keep rendering their own pending state);
- * - `unauthenticated`, `unverified`, `authenticated`;
- * - `unavailable`: the user could not be loaded for a reason other than authentication (retry offered);
- * - `signing-out`: the logout call is under way.
- */
-export type SessionGateStatus =
-  | "loading"
-  | "signing-in"
-  | "unauthenticated"
-  | "unverified"
-  | "authenticated"
-  | "unavailable"
-  | "signing-out"
-
-export const selectSessionStatus = (snapshot: SessionSnapshot): SessionGateStatus => {
-  if (snapshot.matches("signedOut")) return "unauthenticated"
-  if (snapshot.matches("signingIn")) return "signing-in"
-  if (snapshot.matches("signingOut")) return "signing-out"
-  if (snapshot.matches({ authenticated: "unavailable" })) return "unavailable"
-  if (snapshot.matches("restoring") || snapshot.matches({ authenticated: "loadingUser" })) return "loading"
-  return snapshot.context.user?.email_verified === false ? "unverified" : "authenticated"
-}
-
-export const selectUser = (snapshot: SessionSnapshot): User | null => snapshot.context.user
-export const selectSessionError = (snapshot: SessionSnapshot): ApiError | null => snapshot.context.error
-export const selectSelectionError = (snapshot: SessionSnapshot): ApiError | null => snapshot.context.selectionError
-export const selectIsSwitchingWorkspace = (snapshot: SessionSnapshot): boolean =>
-  snapshot.matches({ authenticated: "switchingWorkspace" }) || snapshot.matches({ authenticated: "finishingSwitch" })
+// The selectors live in their own module: the route gates read them on the first page load, before this machine
+// (and the API client it is built with) has arrived.
+export {
+  selectIsSwitchingWorkspace,
+  selectSelectionError,
+  selectSessionError,
+  selectSessionStatus,
+  selectUser,
+  type SessionGateStatus,
+} from "./session-selectors.ts"

@@ -17,6 +17,7 @@
 import { Schema } from "effect"
 import { StorageKeys, Workspaces } from "../contracts/constants.ts"
 import { WorkspaceId } from "../contracts/ids.ts"
+import { nonEmpty, readStoredSession, type StoredSession } from "./stored-session.ts"
 import {
   WorkspaceStore as WorkspaceStoreSchema,
   emptyWorkspaceStore,
@@ -141,12 +142,7 @@ export const storageChangeHub = (): { readonly source: StorageChangeSource; read
 // ---------------------------------------------------------------------------------------------------
 // Session data (localStorage: access_token, refresh_token, user_email, workspace_name)
 
-export interface StoredSession {
-  readonly accessToken: string | null
-  readonly refreshToken: string | null
-  readonly userEmail: string | null
-  readonly workspaceName: string | null
-}
+export type { StoredSession } from "./stored-session.ts"
 
 export interface TokenPair {
   readonly accessToken: string
@@ -170,21 +166,13 @@ const SESSION_KEYS = [
   StorageKeys.workspaceName,
 ] as const
 
-/** Empty strings count as absent: a half-written or hand-edited value never passes for a token. */
-const nonEmpty = (value: string | null): string | null => (value === null || value === "" ? null : value)
-
 export const createSessionStorage = (local: KeyValueStorage): SessionStorage => {
   const setOrRemove = (key: string, value: string | null) => {
     if (value === null || value === "") local.removeItem(key)
     else local.setItem(key, value)
   }
   return {
-    read: () => ({
-      accessToken: nonEmpty(local.getItem(StorageKeys.accessToken)),
-      refreshToken: nonEmpty(local.getItem(StorageKeys.refreshToken)),
-      userEmail: nonEmpty(local.getItem(StorageKeys.userEmail)),
-      workspaceName: nonEmpty(local.getItem(StorageKeys.workspaceName)),
-    }),
+    read: () => readStoredSession(local),
     writeTokens: ({ accessToken, refreshToken }) => {
       setOrRemove(StorageKeys.accessToken, accessToken)
       setOrRemove(StorageKeys.refreshToken, refreshToken)

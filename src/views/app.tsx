@@ -8,7 +8,7 @@ import type { ReactNode } from "react"
 import { RouterProvider } from "react-aria-components"
 import { Router, useLocation, type BaseLocationHook, type BaseSearchHook } from "wouter"
 import { AppActorsProvider, type Clock } from "./app-actors.tsx"
-import { CompositionProvider, type AppComposition } from "./composition.tsx"
+import { CompositionProvider, type CompositionSource } from "./composition.tsx"
 import { AppRoutes } from "./routes.tsx"
 import { LoadingOverlay } from "./ui/loading-overlay.tsx"
 import { ToastRegion } from "./ui/toast-region.tsx"
@@ -30,7 +30,7 @@ export interface AppProps {
   /** Replaces the route tree (tests of the shell parts). */
   readonly children?: ReactNode
   /** The session, effects and gates built from the services (main.tsx); absent in tests of single screens. */
-  readonly composition?: AppComposition
+  readonly composition?: CompositionSource
 }
 
 export function App({ clock, location, children, composition }: AppProps) {

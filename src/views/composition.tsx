@@ -9,7 +9,7 @@
  * - `DashboardGatesProvider` (workspace and permission gates).
  * The clock (real timers in the browser, a `SimulatedClock` in tests) reaches the screens that take one.
  */
-import type { ReactNode } from "react"
+import { useEffect, useState, type ReactNode } from "react"
 import type { AuthEffects } from "../machines/auth-effects.ts"
 import type { ComplianceEffects } from "../machines/compliance-effects.ts"
 import type { InvitationEffects } from "../machines/invitation-effects.ts"
@@ -21,15 +21,18 @@ import type { TeamEffects } from "../machines/team-effects.ts"
 import type { WorkspaceSelectionEffects } from "../machines/workspace-selection.machine.ts"
 import type { Clock } from "./app-actors.tsx"
 import { AuthEffectsProvider } from "./auth/auth-effects-context.tsx"
-import { ComplianceEffectsProvider } from "./compliance/compliance-effects-context.tsx"
-import { InvitationEffectsProvider } from "./invitations/invitation-effects-context.tsx"
-import { ShellEffectsProvider } from "./layouts/shell-effects-context.tsx"
-import { ProfileEffectsProvider } from "./profile/profile-effects-context.tsx"
+import { ComplianceEffectsProvider, UNWIRED_COMPLIANCE_EFFECTS } from "./compliance/compliance-effects-context.tsx"
+import { InvitationEffectsProvider, UNWIRED_INVITATION_EFFECTS } from "./invitations/invitation-effects-context.tsx"
+import { ShellEffectsProvider, UNWIRED_SHELL_EFFECTS } from "./layouts/shell-effects-context.tsx"
+import { ProfileEffectsProvider, UNWIRED_PROFILE_EFFECTS } from "./profile/profile-effects-context.tsx"
 import { DashboardGatesProvider, type DashboardGateLogic } from "./route-gates.tsx"
-import { ScanEffectsProvider } from "./scanning/scan-effects-context.tsx"
-import { SessionProvider } from "./session-status.tsx"
-import { TeamEffectsProvider } from "./team/team-effects-context.tsx"
-import { WorkspaceSelectionEffectsProvider } from "./workspaces/workspace-effects-context.tsx"
+import { ScanEffectsProvider, UNWIRED_SCAN_EFFECTS } from "./scanning/scan-effects-context.tsx"
+import { CompositionReadyContext, SessionProvider, type SessionStatus } from "./session-status.tsx"
+import { TeamEffectsProvider, UNWIRED_TEAM_EFFECTS } from "./team/team-effects-context.tsx"
+import {
+  UNWIRED_WORKSPACE_SELECTION_EFFECTS,
+  WorkspaceSelectionEffectsProvider,
+} from "./workspaces/workspace-effects-context.tsx"
 
 export interface AppComposition {
   /** Started once by the composition root; its `navigate` is wired to the router. */
@@ -45,33 +48,75 @@ export interface AppComposition {
   readonly gates: DashboardGateLogic
 }
 
+/**
+ * The first page load's composition (src/main.tsx): everything above arrives with `ready`, in a chunk of its own, so
+ * that /login shows before the API client, the contracts' schemas and the session machine have loaded. Until then:
+ * - the gates see `pendingStatus`: "unauthenticated" when no session is stored (sign-in and the other public pages
+ *   render at once; a signed-in page sends to sign-in, as the session would), "loading" otherwise;
+ * - `auth` is the sign-in family's effects, each waiting for `ready` (a sign-in sent before it simply takes longer);
+ * - the invitation pages wait (their gate shows its loading state), and every other family is unwired.
+ * The provider tree is the same before and after, so a screen that is open when `ready` resolves stays mounted.
+ */
+export interface DeferredComposition {
+  readonly ready: Promise<AppComposition>
+  readonly pendingStatus: SessionStatus
+  readonly auth: AuthEffects
+}
+
+export type CompositionSource = AppComposition | DeferredComposition
+
+const isDeferred = (source: CompositionSource): source is DeferredComposition => "ready" in source
+
+function useArrived(source: CompositionSource): AppComposition | null {
+  const [arrived, setArrived] = useState<AppComposition | null>(isDeferred(source) ? null : source)
+  useEffect(() => {
+    if (!isDeferred(source)) {
+      setArrived(source)
+      return
+    }
+    let active = true
+    source.ready.then(
+      (composition) => active && setArrived(composition),
+      // main.tsx reports a failed load itself (the page offers a reload); the gates keep waiting meanwhile.
+      () => {},
+    )
+    return () => {
+      active = false
+    }
+  }, [source])
+  return arrived
+}
+
 export interface CompositionProviderProps {
-  readonly composition: AppComposition
+  readonly composition: CompositionSource
   readonly clock?: Clock
   readonly children: ReactNode
 }
 
-export function CompositionProvider({ composition: c, clock, children }: CompositionProviderProps) {
+export function CompositionProvider({ composition: source, clock, children }: CompositionProviderProps) {
+  const c = useArrived(source)
   const timers = clock === undefined ? {} : { clock }
   return (
-    <SessionProvider actor={c.session}>
-      <AuthEffectsProvider effects={c.auth} {...timers}>
-        <InvitationEffectsProvider effects={c.invitation}>
-          <WorkspaceSelectionEffectsProvider effects={c.workspaceSelection}>
-            <ShellEffectsProvider effects={c.shell}>
-              <TeamEffectsProvider effects={c.team} {...timers}>
-                <ProfileEffectsProvider effects={c.profile} {...timers}>
-                  <ScanEffectsProvider effects={c.scan} {...timers}>
-                    <ComplianceEffectsProvider effects={c.compliance} {...timers}>
-                      <DashboardGatesProvider logic={c.gates}>{children}</DashboardGatesProvider>
-                    </ComplianceEffectsProvider>
-                  </ScanEffectsProvider>
-                </ProfileEffectsProvider>
-              </TeamEffectsProvider>
-            </ShellEffectsProvider>
-          </WorkspaceSelectionEffectsProvider>
-        </InvitationEffectsProvider>
-      </AuthEffectsProvider>
-    </SessionProvider>
+    <CompositionReadyContext value={c !== null}>
+      <SessionProvider actor={c?.session ?? null} {...(isDeferred(source) ? { pendingStatus: source.pendingStatus } : {})}>
+        <AuthEffectsProvider effects={source.auth} {...timers}>
+          <InvitationEffectsProvider effects={c?.invitation ?? UNWIRED_INVITATION_EFFECTS}>
+            <WorkspaceSelectionEffectsProvider effects={c?.workspaceSelection ?? UNWIRED_WORKSPACE_SELECTION_EFFECTS}>
+              <ShellEffectsProvider effects={c?.shell ?? UNWIRED_SHELL_EFFECTS}>
+                <TeamEffectsProvider effects={c?.team ?? UNWIRED_TEAM_EFFECTS} {...timers}>
+                  <ProfileEffectsProvider effects={c?.profile ?? UNWIRED_PROFILE_EFFECTS} {...timers}>
+                    <ScanEffectsProvider effects={c?.scan ?? UNWIRED_SCAN_EFFECTS} {...timers}>
+                      <ComplianceEffectsProvider effects={c?.compliance ?? UNWIRED_COMPLIANCE_EFFECTS} {...timers}>
+                        <DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider>
+                      </ComplianceEffectsProvider>
+                    </ScanEffectsProvider>
+                  </ProfileEffectsProvider>
+                </TeamEffectsProvider>
+              </ShellEffectsProvider>
+            </WorkspaceSelectionEffectsProvider>
+          </InvitationEffectsProvider>
+        </AuthEffectsProvider>
+      </SessionProvider>
+    </CompositionReadyContext>
   )
 }

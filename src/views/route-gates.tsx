@@ -9,30 +9,34 @@
  * - while the session loads → 'Authenticating...';
  * - the user could not be loaded (network, server) → the error with a Retry (sent to the session).
  *
- * Dashboard gates (`WorkspaceGate`, `PermissionGate`), inside the dashboard shell, each running its machine
- * (src/machines/workspace-gate.machine.ts, permission-gate.machine.ts) built by the composition root from the services
- * and handed down through `DashboardGatesProvider`; this boundary supplies `navigate` (wouter, with history state):
+ * Dashboard gates (`WorkspaceGate`, `PermissionGate` in layouts/dashboard-shell.tsx, which loads with the first
+ * dashboard page), inside the dashboard shell, each running its machine (src/machines/workspace-gate.machine.ts,
+ * permission-gate.machine.ts) built by the composition root from the services and handed down through
+ * `DashboardGatesProvider` (here); the shell supplies `navigate` (wouter, with history state):
  * - no selected workspace → /workspace-selection; a vanished one is cleared; a load error shows 'Error loading
  *   workspaces' with Retry and 'Select workspace';
  * - a missing permission → /dashboard with 'You do not have permission to access this page', shown as an error
  *   (`RouteStateMessage` renders the message a redirect carried).
  * Without a provider (view tests of single screens) the dashboard gates let everything through.
  */
-import { createContext, useContext, useEffect, useMemo, useRef, type ReactNode } from "react"
-import { useActorRef, useSelector } from "@xstate/react"
+import { createContext, useContext, type ReactNode } from "react"
 import { Redirect, useLocation, useSearch } from "wouter"
 import { OtherMessages } from "../contracts/messages.ts"
-import { decideAuthGate, type AuthGateDecision } from "../machines/auth-gate.machine.ts"
-import type { NavigateParams } from "../machines/auth-effects.ts"
+import { decideAuthGate, type AuthGateDecision } from "../machines/auth-gate.ts"
 import type { LoginRouteState } from "../machines/navigation.ts"
-import { requiredPermissionsFor, type permissionGateMachine } from "../machines/permission-gate.machine.ts"
+import type { permissionGateMachine } from "../machines/permission-gate.machine.ts"
 import type { workspaceGateMachine } from "../machines/workspace-gate.machine.ts"
-import { useNavigateAction, useRouteState } from "./auth/auth-effects-context.tsx"
-import { useSessionCommands, useSessionErrorMessage, useSessionStatus, type SessionStatus } from "./session-status.tsx"
+import {
+  useCompositionReady,
+  useSessionCommands,
+  useSessionErrorMessage,
+  useSessionStatus,
+  type SessionStatus,
+} from "./session-status.tsx"
 import { AlertBox } from "./ui/alert-box.tsx"
 import { Button } from "./ui/button.tsx"
 import { PRODUCT_NAME } from "./layouts/auth-layout.tsx"
-import { CloseIcon, ShieldCheckIcon } from "./ui/icons.tsx"
+import { ShieldCheckIcon } from "./ui/icons.tsx"
 import { Spinner } from "./ui/spinner.tsx"
 import * as css from "./route-gates.css.ts"
 
@@ -100,7 +104,7 @@ export function Authenticating() {
 }
 
 /** A full-page problem a gate cannot get past on its own: the product mark, what failed, why, and the way out. */
-function GateProblem({
+export function GateProblem({
   title,
   message,
   children,
@@ -140,11 +144,14 @@ export function SessionUnavailable({ message }: { readonly message: string }) {
 
 export function RouteGate({ access, children }: { readonly access: RouteAccess; readonly children: ReactNode }) {
   const status = useSessionStatus()
+  const ready = useCompositionReady()
   const errorMessage = useSessionErrorMessage()
   const [location] = useLocation()
   const search = useSearch()
   const origin = search === "" ? location : `${location}?${search}`
   const decision = decideAccess(access, status, origin, errorMessage)
+  // The invitation pages need their family's effects, which come with the composition (see DeferredComposition).
+  if (!ready && access === "invitation" && decision.kind === "render") return <Authenticating />
   switch (decision.kind) {
     case "loading":
       return <Authenticating />
@@ -178,127 +185,25 @@ export interface DashboardGateLogic {
 
 const DashboardGatesContext = createContext<DashboardGateLogic | null>(null)
 
-export function DashboardGatesProvider({ logic, children }: { readonly logic: DashboardGateLogic; readonly children: ReactNode }) {
+export function DashboardGatesProvider({
+  logic,
+  children,
+}: {
+  readonly logic: DashboardGateLogic | null
+  readonly children: ReactNode
+}) {
   return <DashboardGatesContext value={logic}>{children}</DashboardGatesContext>
 }
 
-/** The boundary's `navigate` as a machine action. */
-function useNavigateImplementation() {
-  const navigate = useNavigateAction()
-  return useMemo(() => (_: unknown, params: NavigateParams) => navigate(undefined, params), [navigate])
+/** The gates' machines, or null without a provider (view tests of single screens: the gates let everything through). */
+export function useDashboardGateLogic(): DashboardGateLogic | null {
+  return useContext(DashboardGatesContext)
 }
 
-function GateLoading({ label, fullPage }: { readonly label: string; readonly fullPage: boolean }) {
+export function GateLoading({ label, fullPage }: { readonly label: string; readonly fullPage: boolean }) {
   return (
     <div className={fullPage ? css.fullPage : css.inline} role="status">
       <Spinner size="lg" aria-label={label} />
     </div>
-  )
-}
-
-function RunningWorkspaceGate({ logic, children }: { readonly logic: DashboardGateLogic; readonly children: ReactNode }) {
-  const navigate = useNavigateImplementation()
-  const machine = useMemo(() => logic.workspaceGate.provide({ actions: { navigate } }), [logic, navigate])
-  const gate = useActorRef(machine, { input: { selectedWorkspaceId: logic.selectedWorkspaceId() } })
-  const state = useSelector(gate, (s) => (s.matches("allowed") ? "allowed" : s.matches("failed") ? "failed" : "waiting"))
-  const message = useSelector(gate, (s) => (s.context.decision.kind === "failed" ? s.context.decision.message : null))
-  if (state === "allowed") return <>{children}</>
-  if (state === "failed") {
-    return (
-      <GateProblem
-        title={message ?? OtherMessages.errorLoadingWorkspaces}
-        message="Your workspaces could not be loaded. Try again, or choose a workspace."
-      >
-        <Button variant="secondary" onPress={() => gate.send({ type: "gate.selectWorkspaceRequested" })}>
-          Select workspace
-        </Button>
-        <Button onPress={() => gate.send({ type: "gate.retryRequested" })}>Retry</Button>
-      </GateProblem>
-    )
-  }
-  return <GateLoading label="Loading workspace" fullPage />
-}
-
-/** Access §2 workspace gate around the dashboard shell. */
-export function WorkspaceGate({ children }: { readonly children: ReactNode }) {
-  const logic = useContext(DashboardGatesContext)
-  return logic === null ? <>{children}</> : <RunningWorkspaceGate logic={logic}>{children}</RunningWorkspaceGate>
-}
-
-function RunningPermissionGate({ logic, children }: { readonly logic: DashboardGateLogic; readonly children: ReactNode }) {
-  const navigate = useNavigateImplementation()
-  const [location] = useLocation()
-  const machine = useMemo(() => logic.permissionGate.provide({ actions: { navigate } }), [logic, navigate])
-  const gate = useActorRef(machine, { input: { required: requiredPermissionsFor(location) } })
-  // Another page inside the shell: tell the gate what it needs (only on a real change: the same requirement would
-  // re-enter the decision and repeat a redirect).
-  const lastLocation = useRef(location)
-  useEffect(() => {
-    if (lastLocation.current === location) return
-    lastLocation.current = location
-    gate.send({ type: "gate.requirementChanged", required: requiredPermissionsFor(location) })
-  }, [gate, location])
-  const state = useSelector(gate, (s) => (s.matches("allowed") ? "allowed" : s.matches("failed") ? "failed" : "waiting"))
-  const message = useSelector(gate, (s) => (s.context.decision.kind === "failed" ? s.context.decision.message : null))
-  if (state === "allowed") return <>{children}</>
-  if (state === "failed") {
-    return (
-      <AlertBox
-        tone="error"
-        title="Your permissions could not be loaded"
-        action={
-          <Button variant="secondary" size="sm" onPress={() => gate.send({ type: "gate.retryRequested" })}>
-            Retry
-          </Button>
-        }
-      >
-        {message}
-      </AlertBox>
-    )
-  }
-  return <GateLoading label="Checking permissions" fullPage={false} />
-}
-
-/** Access §2 permission gate around the dashboard pages (inside the shell). */
-export function PermissionGate({ children }: { readonly children: ReactNode }) {
-  const logic = useContext(DashboardGatesContext)
-  return logic === null ? <>{children}</> : <RunningPermissionGate logic={logic}>{children}</RunningPermissionGate>
-}
-
-// ---------------------------------------------------------------------------------------------------
-// A message carried by a redirect (e.g. the permission gate's), shown on the page it lands on
-
-const readMessageState = (u: unknown): { readonly message: string; readonly error: boolean } | null => {
-  if (typeof u !== "object" || u === null) return null
-  const r = u as Record<string, unknown>
-  return typeof r["message"] === "string" && r["message"] !== "" ? { message: r["message"], error: r["error"] === true } : null
-}
-
-/**
- * Shows the `{ message, error? }` history state a redirect left (error or success styling). Dismissing it clears the
- * state, so Back/reload do not show it again.
- */
-export function RouteStateMessage() {
-  const state = readMessageState(useRouteState())
-  const [location, navigate] = useLocation()
-  const search = useSearch()
-  if (state === null) return null
-  return (
-    <AlertBox
-      tone={state.error ? "error" : "success"}
-      className={css.routeMessage}
-      action={
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label="Dismiss message"
-          onPress={() => navigate(search === "" ? location : `${location}?${search}`, { replace: true, state: null })}
-        >
-          <CloseIcon size={16} />
-        </Button>
-      }
-    >
-      {state.message}
-    </AlertBox>
   )
 }

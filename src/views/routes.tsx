@@ -5,14 +5,14 @@
  * Every screen but sign-in is lazy (`lazyScreen`): its own chunk, loaded on first visit, so /login loads only what it shows.
  * Any other path shows the 404 page.
  */
-import { Suspense, type ComponentType, type ReactNode } from "react"
+import { Suspense, type ComponentType } from "react"
 import { Route, Switch } from "wouter"
 import { AccountDetailView } from "./accounts/account-detail.view.tsx"
 import { LoginView } from "./auth/login.view.tsx"
 import { DashboardView } from "./dashboard/dashboard.view.tsx"
 import { lazyScreen } from "./lazy-screen.tsx"
 import { NotFoundView } from "./not-found.view.tsx"
-import { PermissionGate, RootRedirect, RouteGate, RouteStateMessage, WorkspaceGate, type RouteAccess } from "./route-gates.tsx"
+import { RootRedirect, RouteGate, type RouteAccess } from "./route-gates.tsx"
 import { Spinner } from "./ui/spinner.tsx"
 import * as css from "./routes.css.ts"
 
@@ -35,7 +35,7 @@ const InvitationSignupView = lazyScreen(() =>
 const WorkspaceSelectionView = lazyScreen(() =>
   import("./workspaces/workspace-selection.view.tsx").then((m) => m.WorkspaceSelectionView),
 )
-const DashboardLayout = lazyScreen(() => import("./layouts/dashboard-layout.tsx").then((m) => m.DashboardLayout))
+const DashboardShell = lazyScreen(() => import("./layouts/dashboard-shell.tsx").then((m) => m.DashboardShell))
 
 // User Management (with its table library) and Profile Settings are visited rarely: their own chunks too.
 const UserManagementView = lazyScreen(() => import("./team/user-management.view.tsx").then((m) => m.UserManagementView))
@@ -102,7 +102,7 @@ export const ROUTES: ReadonlyArray<AppRoute> = [
 
 /** Fetches every lazy screen ahead of a visit (tests: rendering any route is then synchronous). */
 export const preloadScreens = async (): Promise<void> => {
-  const screens: ReadonlyArray<object> = [DashboardLayout, ...ROUTES.map((r) => r.view)]
+  const screens: ReadonlyArray<object> = [DashboardShell, ...ROUTES.map((r) => r.view)]
   const preloads = screens.flatMap((screen) => ("preload" in screen ? [(screen as { preload: () => Promise<void> }).preload()] : []))
   await Promise.all(preloads)
 }
@@ -115,22 +115,6 @@ function RouteLoading() {
     <div className={css.loading}>
       <Spinner size="lg" />
     </div>
-  )
-}
-
-/**
- * The authenticated shell: sidebar (navigation, user card), header (back button, breadcrumbs, user menu), content.
- * The workspace gate guards the whole shell (it needs a selected workspace the user still belongs to); the permission
- * gate guards the page inside it; a message carried by a redirect (the permission gate's) shows above the page.
- */
-export function DashboardShell({ children }: { readonly children: ReactNode }) {
-  return (
-    <WorkspaceGate>
-      <DashboardLayout>
-        <RouteStateMessage />
-        <PermissionGate>{children}</PermissionGate>
-      </DashboardLayout>
-    </WorkspaceGate>
   )
 }
 

@@ -7,14 +7,9 @@
  * Without a provider (view tests of single screens) the status comes from `SessionStatusContext` alone (default
  * "unauthenticated"), so tests can render `<SessionStatusContext value="authenticated">` and the commands do nothing.
  */
-import { createContext, useContext, useMemo, type ReactNode } from "react"
-import { useSelector } from "@xstate/react"
-import {
-  selectSessionError,
-  selectSessionStatus,
-  type SessionActor,
-  type SessionGateStatus,
-} from "../machines/session.machine.ts"
+import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from "react"
+import { selectSessionError, selectSessionStatus, type SessionGateStatus } from "../machines/session-selectors.ts"
+import type { SessionActor, SessionSnapshot } from "../machines/session.machine.ts"
 
 /**
  * The session as the gates see it: `loading` ('Authenticating...'), `signing-in`, `unauthenticated`, `unverified`,
@@ -23,6 +18,16 @@ import {
 export type SessionStatus = SessionGateStatus
 
 export const SessionStatusContext = createContext<SessionStatus>("unauthenticated")
+
+/**
+ * Whether the composition (session, API client, every screen family) has arrived: false only during the first page
+ * load (`DeferredComposition`), true for a composition given whole and in tests of single screens.
+ */
+export const CompositionReadyContext = createContext<boolean>(true)
+
+export function useCompositionReady(): boolean {
+  return useContext(CompositionReadyContext)
+}
 
 export function useSessionStatus(): SessionStatus {
   return useContext(SessionStatusContext)
@@ -49,17 +54,45 @@ export function useSessionErrorMessage(): string | null {
   return useContext(SessionErrorContext)
 }
 
-const selectErrorMessage = (snapshot: Parameters<typeof selectSessionError>[0]): string | null =>
-  selectSessionError(snapshot)?.message ?? null
+const selectErrorMessage = (snapshot: SessionSnapshot): string | null => selectSessionError(snapshot)?.message ?? null
 
-export function SessionProvider({ actor, children }: { readonly actor: SessionActor; readonly children: ReactNode }) {
-  const status = useSelector(actor, selectSessionStatus)
-  const errorMessage = useSelector(actor, selectErrorMessage)
+/** A primitive read from the session actor, or `fallback` while there is no actor yet. */
+function useSessionValue<T extends string | null>(
+  actor: SessionActor | null,
+  select: (snapshot: SessionSnapshot) => T,
+  fallback: T,
+): T {
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      if (actor === null) return () => {}
+      const subscription = actor.subscribe(onChange)
+      return () => subscription.unsubscribe()
+    },
+    [actor],
+  )
+  const read = () => (actor === null ? fallback : select(actor.getSnapshot()))
+  return useSyncExternalStore(subscribe, read, read)
+}
+
+export interface SessionProviderProps {
+  /** The running session; null while the first page load has not brought it yet (see `CompositionProvider`). */
+  readonly actor: SessionActor | null
+  /** The status the gates see while `actor` is null. */
+  readonly pendingStatus?: SessionStatus
+  readonly children: ReactNode
+}
+
+export function SessionProvider({ actor, pendingStatus = "loading", children }: SessionProviderProps) {
+  const status = useSessionValue(actor, selectSessionStatus, pendingStatus)
+  const errorMessage = useSessionValue(actor, selectErrorMessage, null)
   const commands = useMemo<SessionCommands>(
-    () => ({
-      retry: () => actor.send({ type: "session.retryRequested" }),
-      logout: () => actor.send({ type: "session.logoutRequested" }),
-    }),
+    () =>
+      actor === null
+        ? NO_COMMANDS
+        : {
+            retry: () => actor.send({ type: "session.retryRequested" }),
+            logout: () => actor.send({ type: "session.logoutRequested" }),
+          },
     [actor],
   )
   return (

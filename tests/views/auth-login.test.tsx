@@ -107,7 +107,8 @@ describe("login screen", () => {
     const { fakes } = renderAuth("/login")
     typeInto("Email", "ada@example.com")
     press("Forgot your password?")
-    const dialog = screen.getByRole("dialog", { name: "Reset your password" })
+    // The modal's code loads on first use (it is not part of the sign-in page's first load).
+    const dialog = await screen.findByRole("dialog", { name: "Reset your password" })
     const email = within(dialog).getByLabelText("Email", { selector: "input" }) as HTMLInputElement
     expect(email.value).toBe("ada@example.com")
     const send = within(dialog).getByRole("button", { name: "Send reset link" })
@@ -125,7 +126,8 @@ describe("login screen", () => {
   it("forgot password: a failure stays in the modal with 'Failed to send password reset email'", async () => {
     const { fakes } = renderAuth("/login")
     press("Forgot your password?")
-    const dialog = screen.getByRole("dialog", { name: "Reset your password" })
+    // The modal's code loads on first use (it is not part of the sign-in page's first load).
+    const dialog = await screen.findByRole("dialog", { name: "Reset your password" })
     fireEvent.change(within(dialog).getByLabelText("Email", { selector: "input" }), { target: { value: "ada@example.com" } })
     fireEvent.click(within(dialog).getByRole("button", { name: "Send reset link" }))
     await fakes.reject("forgotPassword", httpFailure("forgot-password", 500))

@@ -12,11 +12,13 @@
 import { createContext, useContext, useMemo, type ReactNode } from "react"
 import { useLocation } from "wouter"
 import { useHistoryState } from "wouter/use-browser-location"
-import { fromPromise } from "xstate"
 import { StatusMessages } from "../../contracts/messages.ts"
-import type { AuthEffects, EffectCall, EffectFailure, NavigateParams, NotifyParams } from "../../machines/auth-effects.ts"
+import type { AuthEffects, EffectFailure, NavigateParams } from "../../machines/auth-effects.ts"
 import { resendVerificationMachine } from "../../machines/resend-verification.machine.ts"
-import { useToasts, type Clock } from "../app-actors.tsx"
+import type { Clock } from "../app-actors.tsx"
+import { effectActor, useNotifyAction } from "../screen-actors.ts"
+
+export { effectActor, useNotifyAction }
 
 export type { AuthEffects } from "../../machines/auth-effects.ts"
 
@@ -73,8 +75,6 @@ export function useScreenActorOptions<I>(input: I): { readonly input: I; readonl
   return clock === undefined ? { input } : { input, clock }
 }
 
-/** A machine's named promise actor backed by one effect call; the actor's signal cancels the request. */
-export const effectActor = <P, A>(call: EffectCall<P, A>) => fromPromise<A, P>(({ input, signal }) => call(input, signal))
 
 /** The `navigate` environment action: wouter navigation carrying history state. */
 export function useNavigateAction(): (_: unknown, params: NavigateParams) => void {
@@ -87,11 +87,6 @@ export function useNavigateAction(): (_: unknown, params: NavigateParams) => voi
   )
 }
 
-/** The `notify` environment action: a toast of the given kind. */
-export function useNotifyAction(): (_: unknown, params: NotifyParams) => void {
-  const toasts = useToasts()
-  return useMemo(() => (_: unknown, { kind, message }: NotifyParams) => toasts.show(kind, message), [toasts])
-}
 
 /** The resend child machine with its effect and toast, for the screens that invoke it. */
 export function useResendVerificationLogic() {

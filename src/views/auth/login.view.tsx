@@ -3,7 +3,7 @@
  * modal's `forgotPasswordMachine`. The message passed by the previous route (history state) shows with error or success
  * styling; an invitation token and workspace id in the query are stored for /workspace-selection on arrival.
  */
-import { useMemo } from "react"
+import { Suspense, useEffect, useMemo, useState } from "react"
 import { useActorRef, useSelector } from "@xstate/react"
 import { Button as AriaButton } from "react-aria-components"
 import { useSearch } from "wouter"
@@ -12,6 +12,7 @@ import { StatusMessages } from "../../contracts/messages.ts"
 import { readLoginRouteState } from "../../machines/auth-effects.ts"
 import { forgotPasswordMachine } from "../../machines/forgot-password.machine.ts"
 import { loginMachine, readLoginQuery } from "../../machines/login.machine.ts"
+import { lazyScreen } from "../lazy-screen.tsx"
 import { AuthLayout } from "../layouts/auth-layout.tsx"
 import { AlertBox } from "../ui/alert-box.tsx"
 import { Button } from "../ui/button.tsx"
@@ -29,7 +30,6 @@ import {
   useRouteState,
   useScreenActorOptions,
 } from "./auth-effects-context.tsx"
-import { ForgotPasswordDialog } from "./forgot-password-dialog.tsx"
 import * as css from "./auth-parts.css.ts"
 
 type LoginRef = ActorRefFrom<typeof loginMachine>
@@ -99,6 +99,28 @@ function UnverifiedBox({ actorRef }: { readonly actorRef: LoginRef }) {
   )
 }
 
+// The modal (and react-aria's overlay code) is not part of the first load: sign-in shows without it, and the module is
+// fetched once the page is up, so that opening it is immediate.
+const ForgotPasswordDialog = lazyScreen(() =>
+  import("./forgot-password-dialog.tsx").then((m) => m.ForgotPasswordDialog),
+)
+
+function ForgotPassword({ actorRef }: { readonly actorRef: ActorRefFrom<typeof forgotPasswordMachine> }) {
+  const used = useSelector(actorRef, (s) => !s.matches("closed"))
+  const [opened, setOpened] = useState(false)
+  if (used && !opened) setOpened(true)
+  useEffect(() => {
+    ForgotPasswordDialog.preload().catch(() => {
+      // Offline: opening the dialog tries again.
+    })
+  }, [])
+  return opened ? (
+    <Suspense fallback={null}>
+      <ForgotPasswordDialog actorRef={actorRef} />
+    </Suspense>
+  ) : null
+}
+
 export function LoginView() {
   const { login, forgot } = useLoginActors()
   const email = useSelector(login, (s) => s.context.email)
@@ -164,7 +186,7 @@ export function LoginView() {
           Don't have an account? <Link href="/signup">Sign up</Link>
         </p>
       </div>
-      <ForgotPasswordDialog actorRef={forgot} />
+      <ForgotPassword actorRef={forgot} />
     </AuthLayout>
   )
 }

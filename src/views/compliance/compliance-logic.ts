@@ -6,15 +6,15 @@
 import { useMemo } from "react"
 import { useLocation } from "wouter"
 import { fromPromise } from "xstate"
-import type { EffectCall, NavigateParams, NotifyParams } from "../../machines/auth-effects.ts"
+import type { NavigateParams, NotifyParams } from "../../machines/auth-effects.ts"
 import type { DownloadedFile } from "../../machines/compliance-effects.ts"
 import { complianceFrameworkMachine } from "../../machines/compliance-framework.machine.ts"
 import { complianceOverviewMachine } from "../../machines/compliance-overview.machine.ts"
 import { complianceRequirementMachine } from "../../machines/compliance-requirement.machine.ts"
 import { useToasts } from "../app-actors.tsx"
 import { useComplianceEnvironment } from "./compliance-effects-context.tsx"
+import { effectActor } from "../screen-actors.ts"
 
-const effectActor = <P, A>(call: EffectCall<P, A>) => fromPromise<A, P>(({ input, signal }) => call(input, signal))
 
 function useActions() {
   const { saveFile } = useComplianceEnvironment()

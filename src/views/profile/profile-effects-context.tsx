@@ -8,13 +8,10 @@
  * missing provider: the screen still renders.
  */
 import { createContext, useContext, useMemo, type ReactNode } from "react"
-import { fromPromise } from "xstate"
 import { StatusMessages } from "../../contracts/messages.ts"
-import type { EffectCall, EffectFailure, NotifyParams } from "../../machines/auth-effects.ts"
-import { changePasswordMachine } from "../../machines/change-password.machine.ts"
+import type { EffectFailure } from "../../machines/auth-effects.ts"
 import type { ProfileEffects } from "../../machines/profile-effects.ts"
-import { profileMachine } from "../../machines/profile.machine.ts"
-import { useToasts, type Clock } from "../app-actors.tsx"
+import type { Clock } from "../app-actors.tsx"
 
 export type { ProfileEffects } from "../../machines/profile-effects.ts"
 
@@ -60,40 +57,6 @@ export function useProfileActorOptions(): { readonly clock?: Clock } {
   return useMemo(() => (clock === undefined ? {} : { clock }), [clock])
 }
 
-const effectActor = <P, A>(call: EffectCall<P, A>) => fromPromise<A, P>(({ input, signal }) => call(input, signal))
-
-function useNotifyAction(): (_: unknown, params: NotifyParams) => void {
-  const toasts = useToasts()
-  // Deferred by a microtask: showing a toast drives the toast actor, which must not run inside this machine's
-  // action execution (xstate warns about built-in actions created while a custom action runs).
-  return useMemo(
-    () => (_: unknown, { kind, message }: NotifyParams) => queueMicrotask(() => toasts.show(kind, message)),
-    [toasts],
-  )
-}
-
-export function useProfileLogic() {
-  const { effects } = useContext(ProfileEffectsContext)
-  const notify = useNotifyAction()
-  return useMemo(
-    () =>
-      profileMachine.provide({
-        actors: {
-          loadProfile: effectActor(effects.loadProfile),
-          loadTimezones: effectActor(effects.loadTimezones),
-          updateProfile: effectActor(effects.updateProfile),
-        },
-        actions: { notify },
-      }),
-    [effects, notify],
-  )
-}
-
-export function useChangePasswordLogic() {
-  const { effects } = useContext(ProfileEffectsContext)
-  const notify = useNotifyAction()
-  return useMemo(
-    () => changePasswordMachine.provide({ actors: { changePassword: effectActor(effects.changePassword) }, actions: { notify } }),
-    [effects, notify],
-  )
+export function useProfileEffects(): ProfileEffects {
+  return useContext(ProfileEffectsContext).effects
 }

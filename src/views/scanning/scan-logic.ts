@@ -35,9 +35,8 @@ import { scanDetailMachine } from "../../machines/scan-detail.machine.ts"
 import { scanListMachine, type ScanPagesRequest } from "../../machines/scan-list.machine.ts"
 import { useToasts } from "../app-actors.tsx"
 import { useScanEnvironment } from "./scan-effects-context.tsx"
+import { effectActor } from "../screen-actors.ts"
 
-/** A named promise actor backed by one effect call; the actor's signal cancels the request. */
-const effectActor = <P, A>(call: EffectCall<P, A>) => fromPromise<A, P>(({ input, signal }) => call(input, signal))
 /** The same for a call that takes no payload. */
 const plainActor = <A>(call: EffectCall<void, A>) => fromPromise<A, void>(({ signal }) => call(undefined, signal))
 

@@ -13,14 +13,8 @@ import { InvitationsCard } from "./invitations-card.tsx"
 import { InviteMembersDialog } from "./invite-members-dialog.tsx"
 import { MemberDialogs } from "./member-dialogs.tsx"
 import { TeamMembersCard } from "./team-members-card.tsx"
-import {
-  useInvitationsListLogic,
-  useInviteMembersLogic,
-  useRowActionMenuLogic,
-  useTeamActorOptions,
-  useTeamEffects,
-  useTeamMembersLogic,
-} from "./team-effects-context.tsx"
+import { useTeamActorOptions, useTeamEffects } from "./team-effects-context.tsx"
+import { useInvitationsListLogic, useInviteMembersLogic, useRowActionMenuLogic, useTeamMembersLogic } from "./team-logic.ts"
 import { MailPlusIcon } from "../ui/icons.tsx"
 import * as css from "./team.css.ts"
 

@@ -8,7 +8,7 @@
  */
 import { createContext, useContext, type ReactNode } from "react"
 import { StatusMessages } from "../../contracts/messages.ts"
-import { emptyWorkspaceStore } from "../../contracts/workspaces.ts"
+import { emptyWorkspaceStore } from "../../contracts/constants.ts"
 import type { EffectFailure } from "../../machines/auth-effects.ts"
 import type { WorkspaceSelectionEffects } from "../../machines/workspace-selection.machine.ts"
 

@@ -33,6 +33,8 @@ const GSSENC_REQUEST = 80877104
 const READY_FOR_QUERY = 0x5a // 'Z'
 const TERMINATE = 0x58 // 'X'
 const IDLE = 0x49 // 'I'
+/** Frontend messages after which the backend answers ReadyForQuery: Sync, Query, FunctionCall, CopyDone, CopyFail. */
+const UNIT_END = new Set([0x53, 0x51, 0x46, 0x63, 0x66])
 
 /** Follows a backend message stream chunk by chunk and remembers the status of the last ReadyForQuery. */
 class ReadyScanner {
@@ -261,8 +263,12 @@ class Connection {
     void this.pump()
   }
 
+  /**
+   * PGlite hands out views of its WebAssembly memory, reused by the next message: a chunk the socket does not send at
+   * once (corked, or a full kernel buffer) must be a copy, or the client reads another answer's bytes.
+   */
   private write(chunk: Uint8Array): void {
-    if (!this.dead && this.socket.writable) this.socket.write(chunk)
+    if (!this.dead && this.socket.writable) this.socket.write(Buffer.from(chunk))
   }
 
   /** The next complete message (startup-phase messages have no type byte), or undefined. */
@@ -281,6 +287,23 @@ class Connection {
     const message = this.buffer.subarray(0, length)
     this.buffer = this.buffer.subarray(length)
     return message
+  }
+
+  /**
+   * `first` plus the complete messages already buffered after it, up to and including the next message that ends a
+   * unit with ReadyForQuery (Sync, Query, FunctionCall, CopyDone, CopyFail): PGlite runs a buffer of several messages
+   * in one call, so a prepared statement's Bind/Execute/Sync costs one call instead of three. Stopping at the first
+   * unit end keeps the ownership rule exact: only the batch's last message can answer ReadyForQuery.
+   */
+  private batchFrom(first: Buffer): Buffer {
+    if (UNIT_END.has(first[0]!)) return first
+    const parts = [first]
+    while (this.hasCompleteMessage() && this.buffer[0] !== TERMINATE) {
+      const message = this.next()!
+      parts.push(message)
+      if (UNIT_END.has(message[0]!)) break
+    }
+    return parts.length === 1 ? first : Buffer.concat(parts)
   }
 
   private hasCompleteMessage(): boolean {
@@ -307,11 +330,20 @@ class Connection {
         } else if (message[0] === TERMINATE) {
           this.socket.end()
           return
+        } else {
+          message = this.batchFrom(message)
         }
         await this.bridge.acquire(this)
         if (this.dead) return
         this.bridge.holding(this, false)
-        const status = await this.bridge.exec(message, (chunk) => this.write(chunk))
+        // The answer's chunks leave in one write (a statement's BindComplete, rows, CommandComplete, ReadyForQuery).
+        this.socket.cork()
+        let status: number | undefined
+        try {
+          status = await this.bridge.exec(message, (chunk) => this.write(chunk))
+        } finally {
+          this.socket.uncork()
+        }
         if (this.dead) return // closed() cleans the session up and hands it on
         if (status !== undefined) this.status = status
         else if (message[0] !== undefined && this.started) this.status = undefined // mid-unit (e.g. Parse before Sync)

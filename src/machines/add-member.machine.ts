@@ -19,6 +19,7 @@ import { SuccessMessages, TeamFailureMessages } from "../contracts/messages.ts"
 import type { FieldErrors } from "../contracts/validation.ts"
 import type { RoleWithPermissions } from "../contracts/workspaces.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
+import { rolesFailed, rolesLoaded, rolesRegion } from "./building-blocks.ts"
 
 export type AddMemberField = "first_name" | "last_name" | "email" | "password"
 
@@ -106,11 +107,8 @@ export const addMemberMachine = setup({
     showFieldErrors: assign({ fieldErrors: ({ context }) => validateAddUser(addMemberInput(context.values)) }),
     clearError: assign({ error: undefined }),
     assignError: assign({ error: ({ event }) => toFailure(errorOf(event), TeamFailureMessages.addMember).message }),
-    assignRoles: assign({
-      roles: ({ event }) => (event as { output?: ReadonlyArray<RoleWithPermissions> }).output ?? [],
-      rolesError: undefined,
-    }),
-    assignRolesError: assign({ rolesError: ({ event }) => toFailure(errorOf(event)).message }),
+    assignRoles: assign(rolesLoaded),
+    assignRolesError: assign(rolesFailed),
   },
 }).createMachine({
   id: "addMember",
@@ -126,23 +124,7 @@ export const addMemberMachine = setup({
     open: {
       type: "parallel",
       states: {
-        roles: {
-          initial: "loading",
-          states: {
-            loading: {
-              invoke: {
-                id: "loadRoles",
-                src: "loadRoles",
-                onDone: { target: "ready", actions: "assignRoles" },
-                onError: { target: "failed", actions: "assignRolesError" },
-              },
-            },
-            ready: {},
-            failed: {
-              on: { "roles.retryRequested": { target: "loading" } },
-            },
-          },
-        },
+        roles: rolesRegion,
         form: {
           initial: "editing",
           states: {

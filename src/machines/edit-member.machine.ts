@@ -27,6 +27,7 @@ import type { FieldErrors } from "../contracts/validation.ts"
 import type { RoleWithPermissions } from "../contracts/workspaces.ts"
 import { Schema } from "effect"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
+import { rolesFailed, rolesLoaded, rolesRegion } from "./building-blocks.ts"
 
 export type EditMemberMode = "edit" | "role"
 export type EditMemberField = "first_name" | "last_name"
@@ -115,11 +116,8 @@ export const editMemberMachine = setup({
     showFieldErrors: assign({ fieldErrors: ({ context }) => validate(context) }),
     clearError: assign({ error: undefined }),
     assignError: assign({ error: ({ event }) => toFailure(errorOf(event), TeamFailureMessages.updateMember).message }),
-    assignRoles: assign({
-      roles: ({ event }) => (event as { output?: ReadonlyArray<RoleWithPermissions> }).output ?? [],
-      rolesError: undefined,
-    }),
-    assignRolesError: assign({ rolesError: ({ event }) => toFailure(errorOf(event)).message }),
+    assignRoles: assign(rolesLoaded),
+    assignRolesError: assign(rolesFailed),
   },
 }).createMachine({
   id: "editMember",
@@ -146,23 +144,7 @@ export const editMemberMachine = setup({
     open: {
       type: "parallel",
       states: {
-        roles: {
-          initial: "loading",
-          states: {
-            loading: {
-              invoke: {
-                id: "loadRoles",
-                src: "loadRoles",
-                onDone: { target: "ready", actions: "assignRoles" },
-                onError: { target: "failed", actions: "assignRolesError" },
-              },
-            },
-            ready: {},
-            failed: {
-              on: { "roles.retryRequested": { target: "loading" } },
-            },
-          },
-        },
+        roles: rolesRegion,
         form: {
           initial: "editing",
           states: {

@@ -28,6 +28,7 @@ import { inviteResultToasts, TeamFailureMessages } from "../contracts/messages.t
 import type { FieldErrors } from "../contracts/validation.ts"
 import type { RoleWithPermissions } from "../contracts/workspaces.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
+import { rolesFailed, rolesLoaded, rolesRegion } from "./building-blocks.ts"
 
 export interface InviteRow {
   /** Stable identity of the row in the form (indices shift when a row is removed). */
@@ -146,11 +147,8 @@ export const inviteMembersMachine = setup({
       // `notify` is named in this same setup, so its action object is not typed here yet.
       for (const toast of inviteResultToasts(result)) enqueue({ type: "notify", params: toast } as never)
     }),
-    assignRoles: assign({
-      roles: ({ event }) => (event as { output?: ReadonlyArray<RoleWithPermissions> }).output ?? [],
-      rolesError: undefined,
-    }),
-    assignRolesError: assign({ rolesError: ({ event }) => toFailure(errorOf(event)).message }),
+    assignRoles: assign(rolesLoaded),
+    assignRolesError: assign(rolesFailed),
   },
 }).createMachine({
   id: "inviteMembers",
@@ -163,23 +161,7 @@ export const inviteMembersMachine = setup({
     open: {
       type: "parallel",
       states: {
-        roles: {
-          initial: "loading",
-          states: {
-            loading: {
-              invoke: {
-                id: "loadRoles",
-                src: "loadRoles",
-                onDone: { target: "ready", actions: "assignRoles" },
-                onError: { target: "failed", actions: "assignRolesError" },
-              },
-            },
-            ready: {},
-            failed: {
-              on: { "roles.retryRequested": { target: "loading" } },
-            },
-          },
-        },
+        roles: rolesRegion,
         form: {
           initial: "editing",
           states: {

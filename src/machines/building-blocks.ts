@@ -6,6 +6,10 @@
  *   `assignRolesError: assign(rolesFailed)`; its context has `roles` and `rolesError`. Used by add member, edit member
  *   and invite members.
  *
+ * - `invitationCheck`: the start of a token-gated invitation page: no token → `invalid`; otherwise the token is checked
+ *   (`checkInvitation`) → `ready`, already accepted → `alreadyAccepted`, or the page's own failure branches; a check that
+ *   could not run waits in `unavailable` for a retry. Used by the invitation accept and invitation sign-up pages.
+ *
  * A fragment is plain statechart config: the generated statechart docs and the model-based tests see each machine whole.
  */
 import type { RoleWithPermissions } from "../contracts/workspaces.ts"
@@ -38,3 +42,34 @@ export const rolesLoaded = ({ event }: { readonly event: unknown }) => ({
 
 /** `assignRolesError`: the failure's text for the role picker. */
 export const rolesFailed = ({ event }: { readonly event: unknown }) => ({ rolesError: toFailure(errorOf(event)).message })
+
+/**
+ * The token check of an invitation page. `missingToken` is the action naming the problem when there is no token;
+ * `failures` are the page's branches after "already accepted" (expired, unreachable, invalid…). The machine provides the
+ * guards `hasToken` and `isAlreadyAccepted`, the actor `checkInvitation`, and the actions `assignInvitation`,
+ * `assignAlreadyAccepted` and `clearError`; its context has the trimmed `token`.
+ */
+export const invitationCheck = <const Missing extends string, const Failures extends ReadonlyArray<object>>(
+  missingToken: Missing,
+  failures: Failures,
+) =>
+  ({
+    checking: {
+      description: "The link is read: without a token there is nothing to check.",
+      always: [{ guard: "hasToken", target: "verifying" }, { target: "invalid", actions: missingToken }],
+    },
+    verifying: {
+      description: "The invitation token is being checked with the server.",
+      invoke: {
+        id: "checkInvitation",
+        src: "checkInvitation",
+        input: ({ context }: { readonly context: { readonly token: string } }) => ({ token: context.token }),
+        onDone: { target: "ready", actions: "assignInvitation" },
+        onError: [{ guard: "isAlreadyAccepted", target: "alreadyAccepted", actions: "assignAlreadyAccepted" }, ...failures],
+      },
+    },
+    unavailable: {
+      description: "The check could not run (network, 429, 5xx): Retry.",
+      on: { "invitation.retried": { target: "verifying", actions: "clearError" } },
+    },
+  }) as const

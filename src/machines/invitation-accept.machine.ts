@@ -36,6 +36,7 @@ import {
   type InvitationEffects,
 } from "./invitation-effects.ts"
 import type { ScreenEnvironment, SessionHandOff, ToastRequest, WorkspaceStoreTransition } from "./screen-environment.ts"
+import { invitationCheck } from "./building-blocks.ts"
 
 // ---------------------------------------------------------------------------------------------------
 // Types
@@ -137,29 +138,11 @@ export const invitationAcceptMachine = setup({
   }),
   initial: "checking",
   states: {
-    checking: {
-      always: [{ guard: "hasToken", target: "verifying" }, { target: "invalid", actions: "assignInvalid" }],
-    },
-
-    verifying: {
-      invoke: {
-        id: "checkInvitation",
-        src: "checkInvitation",
-        input: ({ context }) => ({ token: context.token }),
-        onDone: { target: "ready", actions: "assignInvitation" },
-        onError: [
-          { guard: "isAlreadyAccepted", target: "alreadyAccepted", actions: "assignAlreadyAccepted" },
-          { guard: "isExpired", target: "expired", actions: "assignExpired" },
-          { guard: "isUnreachable", target: "unavailable", actions: "assignUnreachable" },
-          { target: "invalid", actions: "assignInvalid" },
-        ],
-      },
-    },
-
-    /** The check could not run (network, 429, 5xx): Retry. */
-    unavailable: {
-      on: { "invitation.retried": { target: "verifying", actions: "clearError" } },
-    },
+    ...invitationCheck("assignInvalid", [
+      { guard: "isExpired", target: "expired", actions: "assignExpired" },
+      { guard: "isUnreachable", target: "unavailable", actions: "assignUnreachable" },
+      { target: "invalid", actions: "assignInvalid" },
+    ]),
 
     ready: {
       on: {

@@ -36,6 +36,7 @@ import {
   type InvitationEffects,
 } from "./invitation-effects.ts"
 import type { ScreenEnvironment, SessionHandOff } from "./screen-environment.ts"
+import { invitationCheck } from "./building-blocks.ts"
 
 // ---------------------------------------------------------------------------------------------------
 // Types
@@ -184,27 +185,10 @@ export const invitationSignupMachine = setup({
   }),
   initial: "checking",
   states: {
-    checking: {
-      always: [{ guard: "hasToken", target: "verifying" }, { target: "invalid", actions: "assignMissingToken" }],
-    },
-
-    verifying: {
-      invoke: {
-        id: "checkInvitation",
-        src: "checkInvitation",
-        input: ({ context }) => ({ token: context.token }),
-        onDone: { target: "ready", actions: "assignInvitation" },
-        onError: [
-          { guard: "isAlreadyAccepted", target: "alreadyAccepted", actions: "assignAlreadyAccepted" },
-          { guard: "isUnreachable", target: "unavailable", actions: "assignUnreachable" },
-          { target: "invalid", actions: "assignInvalidLink" },
-        ],
-      },
-    },
-
-    unavailable: {
-      on: { "invitation.retried": { target: "verifying", actions: "clearError" } },
-    },
+    ...invitationCheck("assignMissingToken", [
+      { guard: "isUnreachable", target: "unavailable", actions: "assignUnreachable" },
+      { target: "invalid", actions: "assignInvalidLink" },
+    ]),
 
     /** 'Invalid invitation' with 'Go to login'. */
     invalid: {

@@ -27,9 +27,6 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
         const statuses = yield* parseFilter(query.status, FINDING_LIST_FILTERS, ScanningServerMessages.invalidStatusFilter, "query.status")
         return yield* scoped(request, READ, (ctx) =>
           Effect.gen(function* () {
-            const found = yield* scanAndService(ctx.workspaceId, query.scan_id, query.service_id)
-            if (!found.scan) return yield* new NotFound({ message: ScanningServerMessages.scanNotFound })
-            if (!found.service) return yield* new NotFound({ message: ScanningServerMessages.serviceNotInScan })
             const page = yield* listFindings(
               ctx.workspaceId,
               query.scan_id,
@@ -37,6 +34,13 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
               query.page ?? 1,
               query.page_size ?? PageSizes.findings,
             )
+            // A page with findings proves the scan (and the service, whose findings they are) exists in this workspace;
+            // only an empty page needs the check that tells "no such scan/service" (404) from "nothing matches".
+            if (page.data.length === 0) {
+              const found = yield* scanAndService(ctx.workspaceId, query.scan_id, query.service_id)
+              if (!found.scan) return yield* new NotFound({ message: ScanningServerMessages.scanNotFound })
+              if (!found.service) return yield* new NotFound({ message: ScanningServerMessages.serviceNotInScan })
+            }
             return { ok: true, ...page }
           }))
       }))

@@ -146,8 +146,12 @@ export const standalone = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
  */
 const HoldsGate = Context.Reference<boolean>("cloud-audit/auth/rls/HoldsGate", { defaultValue: () => false })
 const gates = new WeakMap<SqlClient.SqlClient, Promise<Semaphore.Semaphore | undefined>>()
+/** The decided gates, so a request does not wait on an already settled promise (an async hop per transaction). */
+const decided = new WeakMap<SqlClient.SqlClient, { readonly gate: Semaphore.Semaphore | undefined }>()
 
 const gateFor = (sql: SqlClient.SqlClient): Effect.Effect<Semaphore.Semaphore | undefined> => {
+  const known = decided.get(sql)
+  if (known !== undefined) return Effect.succeed(known.gate)
   let gate = gates.get(sql)
   if (gate === undefined) {
     // Decided once per client, under a provisional gate so the probe itself cannot interleave.
@@ -161,6 +165,7 @@ const gateFor = (sql: SqlClient.SqlClient): Effect.Effect<Semaphore.Semaphore | 
       ),
     )
     gates.set(sql, gate)
+    void gate.then((g) => decided.set(sql, { gate: g }))
   }
   const pending = gate
   return Effect.promise(() => pending)

@@ -10,6 +10,10 @@
  *   (`checkInvitation`) → `ready`, already accepted → `alreadyAccepted`, or the page's own failure branches; a check that
  *   could not run waits in `unavailable` for a retry. Used by the invitation accept and invitation sign-up pages.
  *
+ * - `confirmBeforeSaving`: a form saved only after a confirmation dialog: with input (the machine's "dirty" guard) that
+ *   passes `isFormValid`, `form.submitted` asks for confirmation, otherwise shows the field errors; `form.reset` clears
+ *   the input; `confirming` goes on to `saving` or back to `editing`. Used by Profile Settings and change password.
+ *
  * A fragment is plain statechart config: the generated statechart docs and the model-based tests see each machine whole.
  */
 import type { RoleWithPermissions } from "../contracts/workspaces.ts"
@@ -71,5 +75,29 @@ export const invitationCheck = <const Missing extends string, const Failures ext
     unavailable: {
       description: "The check could not run (network, 429, 5xx): Retry.",
       on: { "invitation.retried": { target: "verifying", actions: "clearError" } },
+    },
+  }) as const
+
+/**
+ * The submit half of a form saved after a confirmation (see the module's header): `editingOn` goes into the machine's
+ * `editing` state's `on`, `confirming` is a sibling state of `editing` and `saving`. `submittable` is the machine's
+ * `and([dirty, "isFormValid"])`; the machine provides both guards and the actions `resetForm`, `clearError` and
+ * `showFieldErrors`.
+ */
+export const confirmBeforeSaving = <const Dirty extends string, const Submittable>(dirty: Dirty, submittable: Submittable) =>
+  ({
+    editingOn: {
+      "form.reset": { guard: dirty, actions: "resetForm" },
+      "form.submitted": [
+        { guard: submittable, target: "confirming", actions: "clearError" },
+        { guard: dirty, actions: "showFieldErrors" },
+      ],
+    },
+    confirming: {
+      description: "The confirmation dialog is open: confirm saves, cancel goes back to the form as it was.",
+      on: {
+        "confirm.accepted": { target: "saving" },
+        "confirm.cancelled": { target: "editing" },
+      },
     },
   }) as const

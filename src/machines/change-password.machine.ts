@@ -17,6 +17,7 @@ import { SuccessMessages, TeamFailureMessages } from "../contracts/messages.ts"
 import { type ChangePasswordPayload, validateChangePassword } from "../contracts/profile.ts"
 import type { FieldErrors } from "../contracts/validation.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
+import { confirmBeforeSaving } from "./building-blocks.ts"
 
 export type PasswordField = "current_password" | "new_password" | "confirm_password"
 
@@ -60,6 +61,8 @@ export const serverFieldErrors = (error: unknown): FieldErrors => {
 }
 
 const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
+
+const submit = confirmBeforeSaving("hasInput", and(["hasInput", "isFormValid"]))
 
 export const changePasswordMachine = setup({
   types: {
@@ -106,19 +109,10 @@ export const changePasswordMachine = setup({
       on: {
         "field.changed": { actions: "assignField" },
         "visibility.toggled": { actions: "toggleVisibility" },
-        "form.reset": { guard: "hasInput", actions: "resetForm" },
-        "form.submitted": [
-          { guard: and(["hasInput", "isFormValid"]), target: "confirming", actions: "clearError" },
-          { guard: "hasInput", actions: "showFieldErrors" },
-        ],
+        ...submit.editingOn,
       },
     },
-    confirming: {
-      on: {
-        "confirm.accepted": { target: "saving" },
-        "confirm.cancelled": { target: "editing" },
-      },
-    },
+    confirming: submit.confirming,
     saving: {
       invoke: {
         id: "changePassword",

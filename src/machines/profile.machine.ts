@@ -28,6 +28,7 @@ import {
 } from "../contracts/profile.ts"
 import type { FieldErrors } from "../contracts/validation.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
+import { confirmBeforeSaving } from "./building-blocks.ts"
 
 export interface ProfileValues {
   readonly first_name: string
@@ -92,6 +93,8 @@ export const profilePayloadOf = (v: ProfileValues): UpdateProfilePayload => {
 }
 
 const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
+
+const submit = confirmBeforeSaving("hasChanges", and(["hasChanges", "isFormValid"]))
 
 export const profileMachine = setup({
   types: {
@@ -194,19 +197,10 @@ export const profileMachine = setup({
         editing: {
           on: {
             "field.changed": { actions: "assignField" },
-            "form.reset": { guard: "hasChanges", actions: "resetForm" },
-            "form.submitted": [
-              { guard: and(["hasChanges", "isFormValid"]), target: "confirming", actions: "clearError" },
-              { guard: "hasChanges", actions: "showFieldErrors" },
-            ],
+            ...submit.editingOn,
           },
         },
-        confirming: {
-          on: {
-            "confirm.accepted": { target: "saving" },
-            "confirm.cancelled": { target: "editing" },
-          },
-        },
+        confirming: submit.confirming,
         saving: {
           invoke: {
             id: "updateProfile",

@@ -19,7 +19,8 @@ import { SuccessMessages, TeamFailureMessages } from "../contracts/messages.ts"
 import type { FieldErrors } from "../contracts/validation.ts"
 import type { RoleWithPermissions } from "../contracts/workspaces.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
-import { rolesFailed, rolesLoaded, rolesRegion } from "./building-blocks.ts"
+import { errorOf } from "./actor-output.ts"
+import { failedBackToEditing, loadRolesActor, rolesFailed, rolesLoaded, rolesRegion } from "./building-blocks.ts"
 
 export type AddMemberField = "first_name" | "last_name" | "email" | "password"
 
@@ -72,8 +73,6 @@ export const addMemberInput = (v: AddMemberValues): Record<string, unknown> => (
 
 const decodePayload = Schema.decodeUnknownSync(CreateUserPayload)
 
-const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
-
 export const addMemberMachine = setup({
   types: {
     context: {} as AddMemberContext,
@@ -81,9 +80,7 @@ export const addMemberMachine = setup({
     input: {} as AddMemberInput | undefined,
   },
   actors: {
-    loadRoles: fromPromise<ReadonlyArray<RoleWithPermissions>, void>(async () => {
-      throw new Error("loadRoles is not provided")
-    }),
+    loadRoles: loadRolesActor,
     createUser: fromPromise<CreateUserResponse, CreateUserPayload>(async () => {
       throw new Error("createUser is not provided")
     }),
@@ -148,19 +145,7 @@ export const addMemberMachine = setup({
                   target: "#addMember.closed",
                   actions: { type: "notify", params: { kind: "success", message: SuccessMessages.teamMemberAdded } },
                 },
-                onError: {
-                  target: "editing",
-                  actions: [
-                    "assignError",
-                    {
-                      type: "notify",
-                      params: ({ event }) => ({
-                        kind: "error",
-                        message: toFailure(errorOf(event), TeamFailureMessages.addMember).message,
-                      }),
-                    },
-                  ],
-                },
+                onError: failedBackToEditing(TeamFailureMessages.addMember),
               },
             },
           },

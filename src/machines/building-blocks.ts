@@ -6,6 +6,7 @@
  *   `assignRolesError: assign(rolesFailed)`; its context has `roles` and `rolesError`. Used by add member, edit member
  *   and invite members.
  *
+ * - `failedBackToEditing`: a dialog's save that failed goes back to `editing` with the error in the form and in a toast.
  * - `invitationCheck`: the start of a token-gated invitation page: no token → `invalid`; otherwise the token is checked
  *   (`checkInvitation`) → `ready`, already accepted → `alreadyAccepted`, or the page's own failure branches; a check that
  *   could not run waits in `unavailable` for a retry. Used by the invitation accept and invitation sign-up pages.
@@ -16,9 +17,18 @@
  *
  * A fragment is plain statechart config: the generated statechart docs and the model-based tests see each machine whole.
  */
+import { fromPromise } from "xstate"
 import type { RoleWithPermissions } from "../contracts/workspaces.ts"
 import { errorOf, outputOf } from "./actor-output.ts"
 import { toFailure } from "./auth-effects.ts"
+
+/** The default of an effect actor the React boundary must provide: fails loudly when it was not. */
+export const notProvided = (name: string) => async (): Promise<never> => {
+  throw new Error(`${name} is not provided`)
+}
+
+/** The roles region's actor (`loadRoles`), to be provided with the workspace's roles call. */
+export const loadRolesActor = fromPromise<ReadonlyArray<RoleWithPermissions>, void>(notProvided("loadRoles"))
 
 export const rolesRegion = {
   initial: "loading",
@@ -101,3 +111,21 @@ export const confirmBeforeSaving = <const Dirty extends string, const Submittabl
       },
     },
   }) as const
+
+/**
+ * The `onError` of a dialog's save: back to `editing`, the failure's text in the form (`assignError`) and in an error
+ * toast (`notify`), with `fallback` when the failure carries no text of its own.
+ */
+export const failedBackToEditing = (fallback: string) => ({
+  target: "editing" as const,
+  actions: [
+    "assignError" as const,
+    {
+      type: "notify" as const,
+      params: ({ event }: { readonly event: unknown }) => ({
+        kind: "error" as const,
+        message: toFailure(errorOf(event), fallback).message,
+      }),
+    },
+  ],
+})

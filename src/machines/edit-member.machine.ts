@@ -27,7 +27,8 @@ import type { FieldErrors } from "../contracts/validation.ts"
 import type { RoleWithPermissions } from "../contracts/workspaces.ts"
 import { Schema } from "effect"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
-import { rolesFailed, rolesLoaded, rolesRegion } from "./building-blocks.ts"
+import { errorOf } from "./actor-output.ts"
+import { failedBackToEditing, loadRolesActor, rolesFailed, rolesLoaded, rolesRegion } from "./building-blocks.ts"
 
 export type EditMemberMode = "edit" | "role"
 export type EditMemberField = "first_name" | "last_name"
@@ -80,8 +81,6 @@ const validate = (c: Pick<EditMemberContext, "member" | "values" | "roleEditable
 
 const decodePayload = Schema.decodeUnknownSync(UpdateTeamMemberPayloadSchema)
 
-const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
-
 export const editMemberMachine = setup({
   types: {
     context: {} as EditMemberContext,
@@ -89,9 +88,7 @@ export const editMemberMachine = setup({
     input: {} as EditMemberInput,
   },
   actors: {
-    loadRoles: fromPromise<ReadonlyArray<RoleWithPermissions>, void>(async () => {
-      throw new Error("loadRoles is not provided")
-    }),
+    loadRoles: loadRolesActor,
     updateMember: fromPromise<UpdateTeamMemberResponse, UpdateTeamMemberPayload>(async () => {
       throw new Error("updateMember is not provided")
     }),
@@ -171,19 +168,7 @@ export const editMemberMachine = setup({
                     params: ({ event }) => ({ kind: "success", message: event.output.message }),
                   },
                 },
-                onError: {
-                  target: "editing",
-                  actions: [
-                    "assignError",
-                    {
-                      type: "notify",
-                      params: ({ event }) => ({
-                        kind: "error",
-                        message: toFailure(errorOf(event), TeamFailureMessages.updateMember).message,
-                      }),
-                    },
-                  ],
-                },
+                onError: failedBackToEditing(TeamFailureMessages.updateMember),
               },
             },
           },

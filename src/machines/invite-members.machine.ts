@@ -28,7 +28,8 @@ import { inviteResultToasts, TeamFailureMessages } from "../contracts/messages.t
 import type { FieldErrors } from "../contracts/validation.ts"
 import type { RoleWithPermissions } from "../contracts/workspaces.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
-import { rolesFailed, rolesLoaded, rolesRegion } from "./building-blocks.ts"
+import { errorOf } from "./actor-output.ts"
+import { failedBackToEditing, loadRolesActor, rolesFailed, rolesLoaded, rolesRegion } from "./building-blocks.ts"
 
 export interface InviteRow {
   /** Stable identity of the row in the form (indices shift when a row is removed). */
@@ -79,17 +80,13 @@ const withoutRowErrors = (errors: FieldErrors, index: number, field: "email" | "
 
 const freshForm = { rows: [{ key: 0, email: "", role_id: null }], nextKey: 1, fieldErrors: {}, error: undefined } as const
 
-const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
-
 export const inviteMembersMachine = setup({
   types: {
     context: {} as InviteMembersContext,
     events: {} as InviteMembersEvent,
   },
   actors: {
-    loadRoles: fromPromise<ReadonlyArray<RoleWithPermissions>, void>(async () => {
-      throw new Error("loadRoles is not provided")
-    }),
+    loadRoles: loadRolesActor,
     inviteMembers: fromPromise<BulkInviteResponse, BulkInvitePayload>(async () => {
       throw new Error("inviteMembers is not provided")
     }),
@@ -187,19 +184,7 @@ export const inviteMembersMachine = setup({
                   { guard: "anySent", target: "#inviteMembers.closed", actions: ["notifyResults", "resetForm"] },
                   { target: "editing", actions: "notifyResults" },
                 ],
-                onError: {
-                  target: "editing",
-                  actions: [
-                    "assignError",
-                    {
-                      type: "notify",
-                      params: ({ event }) => ({
-                        kind: "error",
-                        message: toFailure(errorOf(event), TeamFailureMessages.sendInvitations).message,
-                      }),
-                    },
-                  ],
-                },
+                onError: failedBackToEditing(TeamFailureMessages.sendInvitations),
               },
             },
           },

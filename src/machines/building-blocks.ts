@@ -15,12 +15,19 @@
  *   passes `isFormValid`, `form.submitted` asks for confirmation, otherwise shows the field errors; `form.reset` clears
  *   the input; `confirming` goes on to `saving` or back to `editing`. Used by Profile Settings and change password.
  *
+ * - `SecretForm` / `SecretFormEvent`: the context and events of a form with secret fields that can be shown (sign-up from
+ *   an invitation, reset password, change password).
+ * - `invitationSessionHandOff`: the session start after an invitation answered with tokens.
+ *
  * A fragment is plain statechart config: the generated statechart docs and the model-based tests see each machine whole.
  */
 import { fromPromise } from "xstate"
+import type { AcceptInvitationResponse, InvitationCheckResponse } from "../contracts/invitations.ts"
+import type { FieldErrors } from "../contracts/validation.ts"
 import type { RoleWithPermissions } from "../contracts/workspaces.ts"
 import { errorOf, outputOf } from "./actor-output.ts"
-import { toFailure } from "./auth-effects.ts"
+import { AuthPaths, toFailure } from "./auth-effects.ts"
+import type { SessionHandOff } from "./screen-environment.ts"
 
 /** The default of an effect actor the React boundary must provide: fails loudly when it was not. */
 export const notProvided = (name: string) => async (): Promise<never> => {
@@ -129,3 +136,37 @@ export const failedBackToEditing = (fallback: string) => ({
     },
   ],
 })
+
+/** A form's values, which of its secret fields are shown, and the first problem of each field. */
+export interface SecretForm<Field extends string, Secret extends Field = Field> {
+  readonly values: Readonly<Record<Field, string>>
+  readonly visible: Readonly<Record<Secret, boolean>>
+  readonly fieldErrors: FieldErrors
+}
+
+/** Typing in a field, showing or hiding a secret one, submitting. */
+export type SecretFormEvent<Field extends string, Secret extends Field = Field> =
+  | { readonly type: "field.changed"; readonly field: Field; readonly value: string }
+  | { readonly type: "visibility.toggled"; readonly field: Secret }
+  | { readonly type: "form.submitted" }
+
+/**
+ * The `startSession` input after an invitation was accepted or completed with tokens: the tokens, the account's email
+ * (the answer's, else the invitation's) and the dashboard as the place to land.
+ */
+export const invitationSessionHandOff = ({
+  context,
+  event,
+}: {
+  readonly context: { readonly invitation: InvitationCheckResponse | null }
+  readonly event: unknown
+}): SessionHandOff => {
+  const out = outputOf<AcceptInvitationResponse>(event)
+  const email = out.data.email ?? context.invitation?.email
+  return {
+    accessToken: out.access_token ?? "",
+    refreshToken: out.refresh_token ?? "",
+    ...(email === undefined ? {} : { email }),
+    returnTo: AuthPaths.dashboard,
+  }
+}

@@ -17,7 +17,7 @@ import { SuccessMessages, TeamFailureMessages } from "../contracts/messages.ts"
 import { type ChangePasswordPayload, validateChangePassword } from "../contracts/profile.ts"
 import type { FieldErrors } from "../contracts/validation.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
-import { confirmBeforeSaving } from "./building-blocks.ts"
+import { confirmBeforeSaving, type SecretForm, type SecretFormEvent } from "./building-blocks.ts"
 
 export type PasswordField = "current_password" | "new_password" | "confirm_password"
 
@@ -26,18 +26,13 @@ export const PASSWORD_FIELDS: ReadonlyArray<PasswordField> = ["current_password"
 export type PasswordValues = { readonly [K in PasswordField]: string }
 export type PasswordVisibility = { readonly [K in PasswordField]: boolean }
 
-export interface ChangePasswordContext {
-  readonly values: PasswordValues
-  readonly visible: PasswordVisibility
-  readonly fieldErrors: FieldErrors
+export interface ChangePasswordContext extends SecretForm<PasswordField> {
   readonly error: string | undefined
 }
 
 export type ChangePasswordEvent =
-  | { readonly type: "field.changed"; readonly field: PasswordField; readonly value: string }
-  | { readonly type: "visibility.toggled"; readonly field: PasswordField }
+  | SecretFormEvent<PasswordField>
   | { readonly type: "form.reset" }
-  | { readonly type: "form.submitted" }
   | { readonly type: "confirm.accepted" }
   | { readonly type: "confirm.cancelled" }
 

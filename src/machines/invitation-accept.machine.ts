@@ -36,7 +36,7 @@ import {
   type InvitationEffects,
 } from "./invitation-effects.ts"
 import type { ScreenEnvironment, SessionHandOff, ToastRequest, WorkspaceStoreTransition } from "./screen-environment.ts"
-import { invitationCheck } from "./building-blocks.ts"
+import { invitationCheck, invitationSessionHandOff } from "./building-blocks.ts"
 
 // ---------------------------------------------------------------------------------------------------
 // Types
@@ -235,16 +235,7 @@ export const invitationAcceptMachine = setup({
       invoke: {
         id: "startSession",
         src: "startSession",
-        input: ({ context, event }) => {
-          const out = outputOf<AcceptInvitationResponse>(event)
-          const email = out.data.email ?? context.invitation?.email
-          return {
-            accessToken: out.access_token ?? "",
-            refreshToken: out.refresh_token ?? "",
-            ...(email === undefined ? {} : { email }),
-            returnTo: AuthPaths.dashboard,
-          }
-        },
+        input: invitationSessionHandOff,
         onDone: { target: "leaving" },
         onError: { target: "ready", actions: "assignAcceptError" },
       },

@@ -36,7 +36,7 @@ import {
   type InvitationEffects,
 } from "./invitation-effects.ts"
 import type { ScreenEnvironment, SessionHandOff } from "./screen-environment.ts"
-import { invitationCheck } from "./building-blocks.ts"
+import { invitationCheck, invitationSessionHandOff, type SecretForm, type SecretFormEvent } from "./building-blocks.ts"
 
 // ---------------------------------------------------------------------------------------------------
 // Types
@@ -50,21 +50,16 @@ export interface InvitationSignupInput {
   readonly initialValues?: Partial<Readonly<Record<InvitationSignupField, string>>>
 }
 
-export interface InvitationSignupContext {
+export interface InvitationSignupContext extends SecretForm<InvitationSignupField, SecretField> {
   readonly token: string
   readonly timezone: string
   readonly invitation: InvitationCheckResponse | null
-  readonly values: Readonly<Record<InvitationSignupField, string>>
-  readonly visible: Readonly<Record<SecretField, boolean>>
-  readonly fieldErrors: FieldErrors
   /** The reason the link cannot be used, or the last completion failure (§8 texts). */
   readonly error: string | null
 }
 
 export type InvitationSignupEvent =
-  | { readonly type: "field.changed"; readonly field: InvitationSignupField; readonly value: string }
-  | { readonly type: "visibility.toggled"; readonly field: SecretField }
-  | { readonly type: "form.submitted" }
+  | SecretFormEvent<InvitationSignupField, SecretField>
   | { readonly type: "invitation.retried" }
   | { readonly type: "login.requested" }
 
@@ -274,16 +269,7 @@ export const invitationSignupMachine = setup({
           invoke: {
             id: "startSession",
             src: "startSession",
-            input: ({ context, event }) => {
-              const out = outputOf<AcceptInvitationResponse>(event)
-              const email = out.data.email ?? context.invitation?.email
-              return {
-                accessToken: out.access_token ?? "",
-                refreshToken: out.refresh_token ?? "",
-                ...(email === undefined ? {} : { email }),
-                returnTo: AuthPaths.dashboard,
-              }
-            },
+            input: invitationSessionHandOff,
             onDone: { target: "#invitationSignup.leaving", actions: "clearPasswords" },
             onError: { target: "editing", actions: "assignCompletionError" },
           },

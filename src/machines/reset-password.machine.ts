@@ -21,8 +21,8 @@ import {
 } from "../contracts/auth.ts"
 import type { OkMessage } from "../contracts/common.ts"
 import { OtherMessages, SuccessMessages } from "../contracts/messages.ts"
-import type { FieldErrors } from "../contracts/validation.ts"
 import { AuthPaths, toFailure, type LoginRouteState, type NavigateParams } from "./auth-effects.ts"
+import type { SecretForm, SecretFormEvent } from "./building-blocks.ts"
 
 export type ResetPasswordField = "new_password" | "confirm_password"
 
@@ -31,20 +31,15 @@ export interface ResetPasswordInput {
   readonly initialValues?: Partial<Readonly<Record<ResetPasswordField, string>>>
 }
 
-export interface ResetPasswordContext {
+export interface ResetPasswordContext extends SecretForm<ResetPasswordField> {
   readonly token: string
   /** The account the token belongs to (`data.email` of the validation). */
   readonly email: string
-  readonly values: Readonly<Record<ResetPasswordField, string>>
-  readonly visible: Readonly<Record<ResetPasswordField, boolean>>
-  readonly fieldErrors: FieldErrors
   readonly error: string | undefined
 }
 
 export type ResetPasswordEvent =
-  | { readonly type: "field.changed"; readonly field: ResetPasswordField; readonly value: string }
-  | { readonly type: "visibility.toggled"; readonly field: ResetPasswordField }
-  | { readonly type: "form.submitted" }
+  | SecretFormEvent<ResetPasswordField>
   | { readonly type: "validation.retried" }
   | { readonly type: "signIn.requested" }
 

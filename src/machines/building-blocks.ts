@@ -19,6 +19,9 @@
  *   an invitation, reset password, change password).
  * - `invitationSessionHandOff`: the session start after an invitation answered with tokens.
  *
+ * - `exportRegion`: a findings export (CSV or JSON) running beside the page: `export.requested` (guard `canExport`) →
+ *   `exporting` → the file is saved, or an error toast; used by the scan page and the findings list.
+ *
  * A fragment is plain statechart config: the generated statechart docs and the model-based tests see each machine whole.
  */
 import { fromPromise } from "xstate"
@@ -26,7 +29,9 @@ import type { AcceptInvitationResponse, InvitationCheckResponse } from "../contr
 import type { FieldErrors } from "../contracts/validation.ts"
 import type { RoleWithPermissions } from "../contracts/workspaces.ts"
 import { errorOf, outputOf } from "./actor-output.ts"
+import { ScanningMessages } from "../contracts/messages.ts"
 import { AuthPaths, toFailure } from "./auth-effects.ts"
+import type { ExportedFile } from "./scan-effects.ts"
 import type { SessionHandOff } from "./screen-environment.ts"
 
 /** The default of an effect actor the React boundary must provide: fails loudly when it was not. */
@@ -170,3 +175,44 @@ export const invitationSessionHandOff = ({
     returnTo: AuthPaths.dashboard,
   }
 }
+
+/**
+ * A findings export beside the page. `input` builds the export request from the machine's context. The machine provides
+ * the guard `canExport`, the actor `exportFindings`, and the actions `assignExportFormat`, `clearExportFormat`,
+ * `saveFile` (the browser download) and `notify`.
+ */
+export const exportRegion = <const Input extends (args: { readonly context: never }) => unknown>(input: Input) => ({
+  initial: "idle" as const,
+  states: {
+    idle: {
+      on: { "export.requested": { guard: "canExport" as const, target: "exporting" as const, actions: "assignExportFormat" as const } },
+    },
+    exporting: {
+      invoke: {
+        id: "exportFindings",
+        src: "exportFindings" as const,
+        input,
+        onDone: {
+          target: "idle" as const,
+          actions: [
+            "clearExportFormat" as const,
+            { type: "saveFile" as const, params: ({ event }: { readonly event: unknown }) => outputOf<ExportedFile>(event) },
+          ],
+        },
+        onError: {
+          target: "idle" as const,
+          actions: [
+            "clearExportFormat" as const,
+            {
+              type: "notify" as const,
+              params: ({ event }: { readonly event: unknown }) => ({
+                kind: "error" as const,
+                message: toFailure(errorOf(event), ScanningMessages.exportFailed).message,
+              }),
+            },
+          ],
+        },
+      },
+    },
+  },
+})

@@ -33,6 +33,7 @@ import { ScanningMessages, serviceNotFoundMessage } from "../contracts/messages.
 import { joinFilter, type ExportFormat, type Scan, type ScanService } from "../contracts/scans.ts"
 import { toFailure, type NavigateParams, type NotifyParams } from "./auth-effects.ts"
 import type { ExportedFile, ExportRequest } from "./scan-effects.ts"
+import { exportRegion } from "./building-blocks.ts"
 
 export interface FindingsListInput {
   readonly scanId: ScanId
@@ -284,34 +285,6 @@ export const findingsListMachine = setup({
         shown: { on: { "filters.toggled": "hidden" } },
       },
     },
-    export: {
-      initial: "idle",
-      states: {
-        idle: {
-          on: { "export.requested": { guard: "canExport", target: "exporting", actions: "assignExportFormat" } },
-        },
-        exporting: {
-          invoke: {
-            id: "exportFindings",
-            src: "exportFindings",
-            input: ({ context }) => exportRequestOf(context, context.exportFormat ?? "csv"),
-            onDone: {
-              target: "idle",
-              actions: ["clearExportFormat", { type: "saveFile", params: ({ event }) => event.output }],
-            },
-            onError: {
-              target: "idle",
-              actions: [
-                "clearExportFormat",
-                {
-                  type: "notify",
-                  params: ({ event }) => ({ kind: "error", message: toFailure(event.error, ScanningMessages.exportFailed).message }),
-                },
-              ],
-            },
-          },
-        },
-      },
-    },
+    export: exportRegion(({ context }: { readonly context: FindingsListContext }) => exportRequestOf(context, context.exportFormat ?? "csv")),
   },
 })

@@ -23,6 +23,7 @@ import { ScanningMessages } from "../contracts/messages.ts"
 import type { ExportFormat, Scan } from "../contracts/scans.ts"
 import { toFailure, type NavigateParams, type NotifyParams } from "./auth-effects.ts"
 import type { ExportedFile, ExportRequest, SeverityBreakdown } from "./scan-effects.ts"
+import { exportRegion } from "./building-blocks.ts"
 
 export interface ScanDetailInput {
   readonly scanId: ScanId
@@ -184,34 +185,6 @@ export const scanDetailMachine = setup({
         unavailable: { on: { "scan.settled": "loading" } },
       },
     },
-    export: {
-      initial: "idle",
-      states: {
-        idle: {
-          on: { "export.requested": { guard: "canExport", target: "exporting", actions: "assignExportFormat" } },
-        },
-        exporting: {
-          invoke: {
-            id: "exportFindings",
-            src: "exportFindings",
-            input: ({ context }) => ({ scanId: context.scanId, format: context.exportFormat ?? "csv" }),
-            onDone: {
-              target: "idle",
-              actions: ["clearExportFormat", { type: "saveFile", params: ({ event }) => event.output }],
-            },
-            onError: {
-              target: "idle",
-              actions: [
-                "clearExportFormat",
-                {
-                  type: "notify",
-                  params: ({ event }) => ({ kind: "error", message: toFailure(event.error, ScanningMessages.exportFailed).message }),
-                },
-              ],
-            },
-          },
-        },
-      },
-    },
+    export: exportRegion(({ context }: { readonly context: ScanDetailContext }) => ({ scanId: context.scanId, format: context.exportFormat ?? "csv" })),
   },
 })

@@ -6,7 +6,7 @@
  *
  * Nothing here performs an effect. The real implementations are built from `src/services` (the `AuthApi` of
  * `src/services/auth-api.ts` satisfies every call below structurally) in `src/main.tsx` and reach the views through
- * `src/views/auth/auth-effects-context.tsx`; tests hand fakes to `machine.provide({ actors })`.
+ * `src/views/access/auth-effects-context.tsx`; tests hand fakes to `machine.provide({ actors })`.
  *
  * Failures: every call rejects with a catalogue error value `{ type, message, status?, data?, hint? }` (the API
  * client maps each failure with the endpoint's §8 flow), so machines show `message` verbatim and branch on `type`.

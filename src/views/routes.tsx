@@ -8,8 +8,8 @@
 import { Suspense, type ComponentType } from "react"
 import { Route, Switch } from "wouter"
 import { AccountDetailView } from "./accounts/account-detail.view.tsx"
-import { LoginView } from "./auth/login.view.tsx"
-import { DashboardView } from "./dashboard/dashboard.view.tsx"
+import { LoginView } from "./access/login.view.tsx"
+import { DashboardView } from "./accounts/dashboard.view.tsx"
 import { lazyScreen } from "./lazy-screen.tsx"
 import { NotFoundView } from "./not-found.view.tsx"
 import { RootRedirect, RouteGate, type RouteAccess } from "./route-gates.tsx"
@@ -18,19 +18,19 @@ import * as css from "./routes.css.ts"
 
 // Every screen but sign-in is its own chunk, loaded on first visit (issue 17: /login loads only what it shows).
 const EmailVerificationSuccessView = lazyScreen(() =>
-  import("./auth/email-verification-success.view.tsx").then((m) => m.EmailVerificationSuccessView),
+  import("./access/email-verification-success.view.tsx").then((m) => m.EmailVerificationSuccessView),
 )
-const ResetPasswordView = lazyScreen(() => import("./auth/reset-password.view.tsx").then((m) => m.ResetPasswordView))
-const SignupView = lazyScreen(() => import("./auth/signup.view.tsx").then((m) => m.SignupView))
+const ResetPasswordView = lazyScreen(() => import("./access/reset-password.view.tsx").then((m) => m.ResetPasswordView))
+const SignupView = lazyScreen(() => import("./access/signup.view.tsx").then((m) => m.SignupView))
 const VerificationPendingView = lazyScreen(() =>
-  import("./auth/verification-pending.view.tsx").then((m) => m.VerificationPendingView),
+  import("./access/verification-pending.view.tsx").then((m) => m.VerificationPendingView),
 )
-const VerifyEmailView = lazyScreen(() => import("./auth/verify-email.view.tsx").then((m) => m.VerifyEmailView))
+const VerifyEmailView = lazyScreen(() => import("./access/verify-email.view.tsx").then((m) => m.VerifyEmailView))
 const InvitationAcceptView = lazyScreen(() =>
-  import("./invitations/invitation-accept.view.tsx").then((m) => m.InvitationAcceptView),
+  import("./access/invitation-accept.view.tsx").then((m) => m.InvitationAcceptView),
 )
 const InvitationSignupView = lazyScreen(() =>
-  import("./invitations/invitation-signup.view.tsx").then((m) => m.InvitationSignupView),
+  import("./access/invitation-signup.view.tsx").then((m) => m.InvitationSignupView),
 )
 const WorkspaceSelectionView = lazyScreen(() =>
   import("./workspaces/workspace-selection.view.tsx").then((m) => m.WorkspaceSelectionView),

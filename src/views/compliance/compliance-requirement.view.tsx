@@ -15,7 +15,7 @@ import type { complianceRequirementMachine } from "../../machines/compliance-req
 import { Badge } from "../ui/badge.tsx"
 import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
-import { DataTable, useIsDesktop, type ScanTableFeatures } from "../scanning/data-table.tsx"
+import { DataTable, useIsDesktop, type ScanTableFeatures } from "../ui/data-table.tsx"
 import { CrumbTrail, ErrorBox, Fact, FindingStatusBadge, LoadingBox, SeverityBadge } from "../scanning/scan-parts.tsx"
 import * as scanning from "../scanning/scanning.css.ts"
 import { RequirementStatusBadge } from "./compliance-parts.tsx"

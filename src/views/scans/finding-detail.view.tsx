@@ -26,8 +26,8 @@ import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
 import { Select, SelectItem } from "../ui/select.tsx"
 import { TextField } from "../ui/text-field.tsx"
-import { DataTable, type ScanTableFeatures } from "../scanning/data-table.tsx"
-import { detailColumns, displayDetailValue } from "../scanning/detail-values.ts"
+import { DataTable, type ScanTableFeatures } from "../ui/data-table.tsx"
+import { detailColumns, displayDetailValue } from "./detail-values.ts"
 import { useFindingDetailLogic, useScanActorOptions } from "../scanning/scan-logic.ts"
 import {
   CrumbTrail,

@@ -21,7 +21,7 @@ import {
   type WorkspaceCard,
 } from "../../machines/workspace-selection.machine.ts"
 import { useToasts } from "../app-actors.tsx"
-import { useNavigateAction, useRouteState, useScreenActorOptions } from "../auth/auth-effects-context.tsx"
+import { useNavigateAction, useRouteState, useScreenActorOptions } from "../access/auth-effects-context.tsx"
 import { PRODUCT_NAME } from "../layouts/auth-layout.tsx"
 import { BuildingIcon, CrownIcon, LogOutIcon, ShieldCheckIcon } from "../ui/icons.tsx"
 import { AlertBox } from "../ui/alert-box.tsx"

@@ -18,9 +18,9 @@ import {
   type PasswordRequirement,
   type SecretField,
 } from "../../machines/invitation-signup.machine.ts"
-import { AuthHeader, StatusPanel } from "../auth/auth-parts.tsx"
-import * as authCss from "../auth/auth-parts.css.ts"
-import { useNavigateAction, useScreenActorOptions } from "../auth/auth-effects-context.tsx"
+import { AuthHeader, StatusPanel } from "./auth-parts.tsx"
+import * as authCss from "./auth-parts.css.ts"
+import { useNavigateAction, useScreenActorOptions } from "./auth-effects-context.tsx"
 import { AuthLayout } from "../layouts/auth-layout.tsx"
 import { CheckCircleIcon, CircleIcon } from "../ui/icons.tsx"
 import { AlertBox } from "../ui/alert-box.tsx"

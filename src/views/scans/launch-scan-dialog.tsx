@@ -13,9 +13,9 @@ import { Button } from "../ui/button.tsx"
 import { Dialog, DialogFooter } from "../ui/dialog.tsx"
 import { Select, SelectItem } from "../ui/select.tsx"
 import { Spinner } from "../ui/spinner.tsx"
-import { GatedButton } from "./scan-parts.tsx"
+import { GatedButton } from "../scanning/scan-parts.tsx"
 import { PlayIcon } from "../ui/icons.tsx"
-import * as css from "./scanning.css.ts"
+import * as css from "../scanning/scanning.css.ts"
 
 export type LaunchScanRef = ActorRefFrom<typeof launchScanMachine>
 

@@ -6,7 +6,7 @@
 import { useEffect, useState, type ReactNode } from "react"
 import { tableFeatures, useTable, type ColumnDef, type RowData } from "@tanstack/react-table"
 import { Layout } from "../../contracts/constants.ts"
-import * as css from "./scanning.css.ts"
+import * as css from "../scanning/scanning.css.ts"
 
 export const scanTableFeatures = tableFeatures({})
 export type ScanTableFeatures = typeof scanTableFeatures

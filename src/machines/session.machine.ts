@@ -284,6 +284,7 @@ export const sessionMachine = setup({
     },
 
     signedOut: {
+      description: "Nobody is signed in in this tab: the public pages show; a sign-in here or in another tab starts a session.",
       on: {
         "session.signedIn": {
           target: "signingIn",
@@ -302,6 +303,7 @@ export const sessionMachine = setup({
       initial: "loadingUser",
       states: {
         loadingUser: {
+          description: "Tokens are stored; the signed-in user is being loaded.",
           invoke: {
             id: "fetchUser",
             src: "fetchUser",
@@ -316,6 +318,7 @@ export const sessionMachine = setup({
           },
         },
         loadingWorkspaces: {
+          description: "The user is known; their workspaces are being loaded.",
           invoke: {
             id: "loadWorkspaces",
             src: "loadWorkspaces",
@@ -328,12 +331,14 @@ export const sessionMachine = setup({
           },
         },
         choosingWorkspace: {
+          description: "The workspaces are in: one to select automatically (the only one, or the invitation's) goes on to autoSelecting, otherwise /workspace-selection.",
           always: [
             { guard: "shouldAutoSelect", target: "autoSelecting", actions: "assignOnlyWorkspace" },
             { target: "#session.authenticated.ready", actions: toWorkspaceSelection },
           ],
         },
         autoSelecting: {
+          description: "One workspace (or the invitation's) is selected automatically before the dashboard opens.",
           invoke: {
             id: "switchWorkspace",
             src: "switchWorkspace",
@@ -357,6 +362,7 @@ export const sessionMachine = setup({
     },
 
     authenticated: {
+      description: "Someone is signed in: the user is known (or being loaded) and workspace switches run here.",
       initial: "ready",
       states: {
         /** Restoring a stored session (or another tab's): the user call decides. */
@@ -378,7 +384,7 @@ export const sessionMachine = setup({
         unavailable: {
           on: { "session.retryRequested": "loadingUser" },
         },
-        ready: {},
+        ready: { description: "The session is usable: the gates let the signed-in pages render." },
         /** A quiet reload (after a profile update): the session stays usable meanwhile. */
         reloadingUser: {
           invoke: {
@@ -392,6 +398,7 @@ export const sessionMachine = setup({
           },
         },
         switchingWorkspace: {
+          description: "A workspace switch was asked for: the switch call runs and new tokens are stored.",
           invoke: {
             id: "switchWorkspace",
             src: "switchWorkspace",

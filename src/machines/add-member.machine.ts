@@ -20,7 +20,7 @@ import type { FieldErrors } from "../contracts/validation.ts"
 import type { RoleWithPermissions } from "../contracts/workspaces.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 import { errorOf } from "./actor-output.ts"
-import { failedBackToEditing, loadRolesActor, rolesFailed, rolesLoaded, rolesRegion } from "./building-blocks.ts"
+import { failedBackToEditing, loadRolesActor, rolesFailed, rolesLoaded, rolesRegion, submitIfValid } from "./building-blocks.ts"
 
 export type AddMemberField = "first_name" | "last_name" | "email" | "password"
 
@@ -129,10 +129,7 @@ export const addMemberMachine = setup({
               on: {
                 "field.changed": { actions: "assignField" },
                 "role.selected": { actions: "assignRole" },
-                "form.submitted": [
-                  { guard: "isFormValid", target: "saving", actions: "clearError" },
-                  { actions: "showFieldErrors" },
-                ],
+                "form.submitted": submitIfValid("saving"),
                 "dialog.closed": { target: "#addMember.closed" },
               },
             },

@@ -6,6 +6,8 @@
  *   `assignRolesError: assign(rolesFailed)`; its context has `roles` and `rolesError`. Used by add member, edit member
  *   and invite members.
  *
+ * - `submitIfValid`: `form.submitted` of a form that checks itself first: valid → the save state (error cleared),
+ *   otherwise the field errors show.
  * - `failedBackToEditing`: a dialog's save that failed goes back to `editing` with the error in the form and in a toast.
  * - `invitationCheck`: the start of a token-gated invitation page: no token → `invalid`; otherwise the token is checked
  *   (`checkInvitation`) → `ready`, already accepted → `alreadyAccepted`, or the page's own failure branches; a check that
@@ -216,3 +218,12 @@ export const exportRegion = <const Input extends (args: { readonly context: neve
     },
   },
 })
+
+/**
+ * `form.submitted` of a form that checks itself before saving: with `isFormValid` it goes to `saving` (the last error
+ * cleared), otherwise the field errors show (`showFieldErrors`).
+ */
+export const submitIfValid = <const Saving extends string>(saving: Saving) => [
+  { guard: "isFormValid" as const, target: saving, actions: "clearError" as const },
+  { actions: "showFieldErrors" as const },
+]

@@ -28,7 +28,7 @@ import type { RoleWithPermissions } from "../contracts/workspaces.ts"
 import { Schema } from "effect"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 import { errorOf } from "./actor-output.ts"
-import { failedBackToEditing, loadRolesActor, rolesFailed, rolesLoaded, rolesRegion } from "./building-blocks.ts"
+import { failedBackToEditing, loadRolesActor, rolesFailed, rolesLoaded, rolesRegion, submitIfValid } from "./building-blocks.ts"
 
 export type EditMemberMode = "edit" | "role"
 export type EditMemberField = "first_name" | "last_name"
@@ -149,10 +149,7 @@ export const editMemberMachine = setup({
               on: {
                 "field.changed": { actions: "assignField" },
                 "role.selected": { guard: "isRoleEditable", actions: "assignRole" },
-                "form.submitted": [
-                  { guard: "isFormValid", target: "saving", actions: "clearError" },
-                  { actions: "showFieldErrors" },
-                ],
+                "form.submitted": submitIfValid("saving"),
                 "dialog.closed": { target: "#editMember.closed" },
               },
             },

@@ -29,7 +29,7 @@ import type { FieldErrors } from "../contracts/validation.ts"
 import type { RoleWithPermissions } from "../contracts/workspaces.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 import { errorOf } from "./actor-output.ts"
-import { failedBackToEditing, loadRolesActor, rolesFailed, rolesLoaded, rolesRegion } from "./building-blocks.ts"
+import { failedBackToEditing, loadRolesActor, rolesFailed, rolesLoaded, rolesRegion, submitIfValid } from "./building-blocks.ts"
 
 export interface InviteRow {
   /** Stable identity of the row in the form (indices shift when a row is removed). */
@@ -168,10 +168,7 @@ export const inviteMembersMachine = setup({
                 "row.removed": { guard: "canRemoveRow", actions: "removeRow" },
                 "row.emailChanged": { actions: "assignEmail" },
                 "row.roleSelected": { actions: "assignRole" },
-                "form.submitted": [
-                  { guard: "isFormValid", target: "sending", actions: "clearError" },
-                  { actions: "showFieldErrors" },
-                ],
+                "form.submitted": submitIfValid("sending"),
                 "dialog.closed": { target: "#inviteMembers.closed", actions: "resetForm" },
               },
             },

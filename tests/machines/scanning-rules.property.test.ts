@@ -19,7 +19,7 @@ import type { ScanId } from "../../src/contracts/ids.ts"
 import { findingsListMachine } from "../../src/machines/findings-list.machine.ts"
 import { isActiveScan, scanProgressPercent } from "../../src/machines/scan-list.machine.ts"
 import { isTerminalStatus } from "../../src/machines/scan-detail.machine.ts"
-import { detailColumns, displayDetailValue, lengthNote, RESERVED_DETAIL_KEYS, remediationMessageView } from "../../src/views/scanning/detail-values.ts"
+import { detailColumns, displayDetailValue, lengthNote, RESERVED_DETAIL_KEYS, remediationMessageView } from "../../src/views/scans/detail-values.ts"
 import { never } from "./auth-fakes.ts"
 import { finding, scan } from "./scan-fakes.ts"
 

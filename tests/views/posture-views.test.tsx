@@ -86,7 +86,7 @@ describe("dashboard posture section", () => {
       top_failing_checks: [{ check_id: "s3.public_access", title: "S3 bucket allows public access", severity: "critical", resources: 3, accounts: 1 }],
       stale_after_days: 7,
     }
-    const { DashboardScreen } = await import("../../src/views/dashboard/dashboard-screen.tsx")
+    const { DashboardScreen } = await import("../../src/views/accounts/dashboard-screen.tsx")
     const { called } = await renderScan("/dashboard", { pattern: "/dashboard", screen: <DashboardScreen />, world })
     expect(called("loadPostureOverview")).toHaveLength(1)
     const section = screen.getByRole("region", { name: "Security posture" })

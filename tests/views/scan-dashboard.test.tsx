@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from "vitest"
 import { cleanup, fireEvent, screen, within } from "@testing-library/react"
-import { DashboardScreen } from "../../src/views/dashboard/dashboard-screen.tsx"
+import { DashboardScreen } from "../../src/views/accounts/dashboard-screen.tsx"
 import { httpFailure } from "../machines/auth-fakes.ts"
 import { defaultWorld, renderScan, settle } from "./scan-render.tsx"
 

@@ -71,11 +71,11 @@ const main = async (bench: ScanBench) => {
       WHERE ss.scan_id = ${scan.id} ORDER BY cs.key`)
   const scannedResources = rows.reduce((a, r) => a + r.resources_scanned, 0)
 
-  console.log(`\nper service: seeded | scanner resources | API calls | checks (fail) | status | time`)
+  console.log(`\nper service: seeded | scanner resources | API calls | checks (fail / not evaluated) | status | time`)
   for (const r of rows) {
     const seededHere = perService[r.key] ?? 0
     console.log(
-      `  ${r.key.padEnd(16)} ${String(seededHere).padStart(5)} | ${String(r.resources_scanned).padStart(5)} | ${String(r.api_calls).padStart(5)} | ${String(r.findings_count).padStart(3)} (${String(r.failed_findings).padStart(2)}) | ${r.status.padEnd(9)} | ${r.ms === null ? "-" : `${(r.ms / 1000).toFixed(2)} s`}`,
+      `  ${r.key.padEnd(16)} ${String(seededHere).padStart(5)} | ${String(r.resources_scanned).padStart(5)} | ${String(r.api_calls).padStart(5)} | ${String(r.findings_count).padStart(3)} (${String(r.failed_findings).padStart(2)} / ${String(r.findings_count - r.failed_findings - r.passed_findings).padStart(2)}) | ${r.status.padEnd(9)} | ${r.ms === null ? "-" : `${(r.ms / 1000).toFixed(2)} s`}`,
     )
   }
   console.log("\nnot seeded")

@@ -39,6 +39,12 @@ export type RemediatePayload = typeof RemediatePayload.Type
 const REMEDIATION_TIMEOUT_MS = 120_000
 
 /**
+ * A remediation still 'running' this long after its first claim has outlived every attempt it can get (two attempts of
+ * at most REMEDIATION_TIMEOUT_MS, each picked up again within a minute of a dead worker's last heartbeat).
+ */
+export const REMEDIATION_ABANDONED_AFTER_SECONDS = 600
+
+/**
  * Test-only knob (tests/scanning/remediation-recovery.test.ts): REMEDIATION_TEST_DELAY_MS holds every attempt this
  * long after its claim, before the fixer runs, so a test can kill the worker while the remediation is 'running'.
  * Inert unless NODE_ENV is "test" and the variable is set (at most 60 s); production never reads it.
@@ -106,7 +112,25 @@ export const requestRemediation = (
     if (row.compliant !== false) return yield* new Conflict({ message: ScanningServerMessages.rowCompliant })
     const current = remediateStatus(row)
     if (current === "remediated") return yield* new Conflict({ message: ScanningServerMessages.rowAlreadyRemediated })
-    if (current === "pending" || current === "running") return yield* new Conflict({ message: ScanningServerMessages.remediationPending })
+    if (current === "pending" || current === "running") {
+      // A remediation whose every attempt died with its worker (killed twice: pg-boss retries once) is never finished by
+      // anyone: 'running' far longer than its attempts can take is abandoned, recorded as failed, and a new request may
+      // go ahead. Anything younger is really in progress.
+      const abandoned = yield* sql<{ id: number }>`
+        UPDATE remediations SET status = 'failed', message = ${ScanningServerMessages.remediationWorkerLost}, finished_at = now()
+        WHERE workspace_id = ${ctx.workspaceId} AND finding_id = ${findingId} AND resource_id = ${row.resource_id}
+          AND region = ${row.region} AND status = 'running'
+          AND started_at < now() - make_interval(secs => ${REMEDIATION_ABANDONED_AFTER_SECONDS})
+        RETURNING id`
+      const stillOpen = yield* sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM remediations
+        WHERE workspace_id = ${ctx.workspaceId} AND finding_id = ${findingId} AND resource_id = ${row.resource_id}
+          AND region = ${row.region} AND status IN ('pending', 'running')`
+      if (abandoned.length === 0 || (stillOpen[0]?.n ?? 0) > 0) {
+        return yield* new Conflict({ message: ScanningServerMessages.remediationPending })
+      }
+      logLine("warn", "remediation abandoned by its worker", { remediation_ids: abandoned.map((a) => a.id), finding_id: findingId })
+    }
     const fixer = fixerInfo(finding.check_id, finding.cloud_provider_id)
     if (row.fields["error_code"] !== undefined || fixer === undefined) {
       return yield* new Conflict({ message: ScanningServerMessages.noFixer })

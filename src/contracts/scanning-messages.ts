@@ -72,6 +72,7 @@ export const ScanningServerMessages = {
   noFixer: "No automatic remediation is available for this check",
   remediationQueued: "Remediation started",
   workerLost: "The worker running this service stopped without finishing it",
+  remediationWorkerLost: "The worker running this remediation stopped without finishing it",
   scanTimedOut: "The scan did not finish in time",
   everyServiceFailed: "Every service of the scan failed",
 } as const

@@ -9,7 +9,7 @@ import { CreateBucketCommand, DeleteBucketCommand, GetBucketVersioningCommand, P
 import { CreateUserCommand } from "@aws-sdk/client-iam"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ScanningMessages } from "../../src/contracts/messages.ts"
+import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { AppConfig } from "../../server/config.ts"
 import { makeAwsClients, type AwsClients } from "../../server/scanner/aws/clients.ts"
 import { fixerInfo } from "../../server/scans/fixers.ts"
@@ -302,6 +302,37 @@ describe("remediation", () => {
     expect(rowOf(after, doomed).remediate.status).toBe("failed")
     const outcomes = await env.sql((q) => q<{ status: string }>`SELECT status FROM remediations WHERE finding_id = ${tls.id} ORDER BY id`)
     expect(outcomes).toEqual([{ status: "failed" }, { status: "failed" }])
+  }, 60_000)
+
+  it("a remediation abandoned by its workers (still 'running' long after every attempt could end) no longer blocks a new one", async () => {
+    const findings = (await env.call(owner, "GET", `/api/findings?scan_id=${scan.id}&service_id=${s3ServiceId}&status=fail&page_size=100`)).body.data
+    const tls = await detailed(env, owner, findings.find((f: any) => f.check_id === "s3_bucket_secure_transport_policy"))
+    // The state two killed workers leave behind: the newest remediation 'running', its row saying so.
+    const last = await env.sql((q) => q<{ id: number }>`SELECT id FROM remediations WHERE finding_id = ${tls.id} ORDER BY id DESC LIMIT 1`)
+    const lastId = last[0]!.id
+    await env.sql((q) => q`UPDATE remediations SET status = 'running', finished_at = NULL, started_at = now() - interval '2 minutes' WHERE id = ${lastId}`)
+    await env.sql((q) => q`UPDATE results SET remediate = jsonb_set(remediate, '{status}', '"running"') WHERE finding_id = ${tls.id} AND resource_id LIKE ${"%" + doomed + "%"}`)
+    const running = rowOf((await env.call(auditor, "GET", `/api/findings/${tls.id}`)).body.data, doomed)
+    expect(running.remediate.status).toBe("running")
+    // Younger than any attempt can take: really in progress.
+    const early = await env.call(owner, "POST", `/api/findings/${tls.id}/remediate`, { details: running })
+    expect(early.status).toBe(409)
+    expect(early.body.message).toBe(ScanningServerMessages.remediationPending)
+    // Older: abandoned — recorded as failed with the reason, and the new request goes ahead.
+    await env.sql((q) => q`UPDATE remediations SET started_at = now() - interval '11 minutes' WHERE id = ${lastId}`)
+    const retry = await env.call(owner, "POST", `/api/findings/${tls.id}/remediate`, { details: running })
+    expect(retry.status).toBe(200)
+    expect(retry.body.data.details.remediate.status).toBe("pending")
+    const abandoned = await env.sql((q) => q<{ status: string; message: string }>`SELECT status, message FROM remediations WHERE id = ${lastId}`)
+    expect(abandoned).toEqual([{ status: "failed", message: ScanningServerMessages.remediationWorkerLost }])
+    for (let i = 0; i < 120; i++) {
+      const f = (await env.call(auditor, "GET", `/api/findings/${tls.id}`)).body.data
+      const status = rowOf(f, doomed).remediate?.status
+      if (status !== "pending" && status !== "running") break
+      await sleep(250)
+    }
+    const open = await env.sql((q) => q<{ n: number }>`SELECT count(*)::int AS n FROM remediations WHERE finding_id = ${tls.id} AND status IN ('pending', 'running')`)
+    expect(open[0]!.n).toBe(0)
   }, 60_000)
 
   it("a rescan finds the bucket compliant, classifies every row against the first scan (and export waits for a completed scan)", async () => {

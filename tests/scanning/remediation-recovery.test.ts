@@ -7,17 +7,12 @@
  * honoured only with NODE_ENV=test). The API runs in this process without a worker loop; the workers are real
  * `node server/main.ts worker` processes, as in ./worker-recovery.test.ts.
  */
-import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
 import { CreateBucketCommand, GetBucketVersioningCommand } from "@aws-sdk/client-s3"
-import { Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeAwsClients } from "../../server/scanner/aws/clients.ts"
 import { addMotoAccount, detailed, type Member, MOTO_KEYS, type ScanEnv, sleep, startScanEnv, uniq } from "./support.ts"
+import { workerProcesses } from "./worker-process.ts"
 
-const MAIN = resolve(import.meta.dirname, "../../server/main.ts")
 const postgres = (process.env["TEST_DATABASE_URL"] ?? "").trim() !== ""
 const CHECK = "s3_bucket_versioning_enabled"
 /** Long enough that the first attempt is surely mid-run when killed; the retried attempt waits it out too. */
@@ -25,41 +20,9 @@ const HOLD_MS = 8_000
 
 let env: ScanEnv
 let owner: Member
-const children: Array<ChildProcess> = []
-const dirs: Array<string> = []
 
-const startWorker = (label: string) => {
-  const dataDir = mkdtempSync(join(tmpdir(), `worker-${label}-`))
-  dirs.push(dataDir)
-  const child = spawn(process.execPath, [MAIN, "worker"], {
-    env: {
-      PATH: process.env["PATH"] ?? "",
-      HOME: process.env["HOME"] ?? "/tmp",
-      DATA_DIR: dataDir,
-      DATABASE_URL: env.server.databaseUrl,
-      APP_SECRET_KEY: Redacted.value(env.server.config.appSecretKey),
-      AWS_ENDPOINT_URL: env.moto.endpoint,
-      SCAN_REGIONS: "us-east-1",
-      REMEDIATION_TEST_DELAY_MS: String(HOLD_MS),
-      NODE_ENV: "test",
-      LOG_LEVEL: "info",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  })
-  let out = ""
-  child.stdout!.on("data", (d: Buffer) => (out += d.toString()))
-  child.stderr!.on("data", (d: Buffer) => (out += d.toString()))
-  children.push(child)
-  const ready = async () => {
-    const deadline = Date.now() + 60_000
-    while (!out.includes("\"worker started\"")) {
-      if (child.exitCode !== null) throw new Error(`worker ${label} exited (${child.exitCode}): ${out.slice(-3000)}`)
-      if (Date.now() > deadline) throw new Error(`worker ${label} not ready: ${out.slice(-3000)}`)
-      await sleep(100)
-    }
-  }
-  return { child, ready, output: () => out }
-}
+const workers = workerProcesses()
+const startWorker = (label: string) => workers.start(env, label, { REMEDIATION_TEST_DELAY_MS: String(HOLD_MS) })
 
 /** The worker's JSON log lines with this message. */
 const logged = (output: string, msg: string): Array<Record<string, unknown>> =>
@@ -86,9 +49,9 @@ describe.skipIf(!postgres)("a worker killed mid-remediation (PostgreSQL)", () =>
     }
   }, 120_000)
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL")
+    workers.stopAll()
     await env?.stop()
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+    workers.removeDirs()
   })
 
   it("has its running remediation picked up again, run once at a time, and finished within 90 s of the kill", async () => {

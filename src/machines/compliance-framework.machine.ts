@@ -15,6 +15,17 @@
  *   `getReport`, → `checking`) until the report is `ready` (`report.downloadRequested` → `downloading` →
  *   `downloadReport` → `saveFile`) or `failed` (its error shown; `report.requested` starts a new one). A failed poll
  *   keeps generating and asks again.
+ *
+ * Events accepted:
+ * - `retry.requested` — the user pressed Retry after the framework failed to load; loads it again.
+ * - `filter.statusChanged` { status } — the user picked a status (or "all") in the requirement table's status filter.
+ * - `filter.sectionChanged` { sectionId } — the user picked a section in the section tree (or cleared it): the table shows that section and its subsections.
+ * - `filter.queryChanged` { query } — the user typed in the search box; the table keeps requirements whose id or title contains the text.
+ * - `requirement.opened` { requirementId } — the user opened a requirement of the table; navigates to its page when the id is one of the framework's requirements.
+ * - `framework.loaded` — raised by `detail` when the framework has loaded; starts loading the score trend.
+ * - `csv.requested` — the user pressed the CSV download button (ignored until the framework has loaded).
+ * - `report.requested` — the user asked for a new PDF report (ignored until the framework has loaded).
+ * - `report.downloadRequested` — the user pressed Download on the finished PDF report.
  */
 import { assertEvent, assign, fromPromise, raise, setup } from "xstate"
 import {
@@ -173,19 +184,24 @@ export const complianceFrameworkMachine = setup({
   }),
   states: {
     detail: {
+      description: "The framework's detail: its counts, score, section tree and requirement table.",
       initial: "loading",
       states: {
         loading: {
+          description: "The framework evaluated on this scan is being fetched; the page shows a loading state.",
           invoke: {
             id: "loadScanFramework",
             src: "loadScanFramework",
             input: ({ context }) => ({ scanId: context.scanId, frameworkId: context.frameworkId }),
+            /** The framework arrived: it is shown, and `framework.loaded` tells the trend region to load. */
             onDone: { target: "ready", actions: ["assignData", "announceLoaded"] },
+            /** The framework could not be fetched: its error is shown with a Retry button. */
             onError: { target: "failed", actions: "assignError" },
           },
         },
-        failed: { on: { "retry.requested": "loading" } },
+        failed: { description: "The framework could not be loaded: its error is shown with a Retry button.", on: { "retry.requested": "loading" } },
         ready: {
+          description: "The framework is shown: counts, score, section tree and the requirement table, filtered by status, section and search text.",
           on: {
             "filter.statusChanged": { actions: "assignStatusFilter" },
             "filter.sectionChanged": { actions: "assignSectionFilter" },
@@ -202,32 +218,40 @@ export const complianceFrameworkMachine = setup({
       },
     },
     trend: {
+      description: "The framework's score over the account's scans.",
       initial: "waiting",
       states: {
-        waiting: { on: { "framework.loaded": { guard: "hasData", target: "loading" } } },
+        waiting: { description: "Waits for the framework to load, since the trend needs its scan's account.", on: { "framework.loaded": { guard: "hasData", target: "loading" } } },
         loading: {
+          description: "The score trend for the scan's account is being fetched.",
           invoke: {
             id: "loadTrend",
             src: "loadTrend",
             input: ({ context }) => ({ accountId: context.data!.scan.account_id, frameworkId: context.frameworkId }),
+            /** The trend arrived and is shown. */
             onDone: { target: "ready", actions: "assignTrend" },
+            /** The trend could not be fetched; the page goes on without it. */
             onError: { target: "unavailable" },
           },
         },
-        ready: {},
-        unavailable: {},
+        ready: { description: "The score trend is shown." },
+        unavailable: { description: "The score trend could not be loaded; the rest of the page works without it." },
       },
     },
     csv: {
+      description: "The framework's CSV export.",
       initial: "idle",
       states: {
-        idle: { on: { "csv.requested": { guard: "hasData", target: "downloading" } } },
+        idle: { description: "No CSV download is running; the CSV button is available.", on: { "csv.requested": { guard: "hasData", target: "downloading" } } },
         downloading: {
+          description: "The framework's CSV is being produced; when it arrives it is handed to the browser's download.",
           invoke: {
             id: "downloadCsv",
             src: "downloadCsv",
             input: ({ context }) => ({ scanId: context.scanId, frameworkId: context.frameworkId }),
+            /** The CSV arrived and is handed to the browser's download. */
             onDone: { target: "idle", actions: { type: "saveFile", params: ({ event }) => event.output } },
+            /** The CSV download failed: an error toast says so. */
             onError: {
               target: "idle",
               actions: {
@@ -240,53 +264,69 @@ export const complianceFrameworkMachine = setup({
       },
     },
     report: {
+      description: "The framework's PDF report, a server job that is started, followed until it finishes, and downloaded.",
       initial: "looking",
       states: {
         looking: {
+          description: "Looks for a report of this framework started earlier (for example before the user left the page).",
           invoke: {
             id: "loadLatestReport",
             src: "loadLatestReport",
             input: ({ context }) => ({ scanId: context.scanId, frameworkId: context.frameworkId }),
+            /** The lookup answered: when there is an earlier report it is followed, else no report is shown. */
             onDone: [{ guard: "foundReport", target: "checking", actions: "assignReport" }, { target: "idle" }],
+            /** The lookup failed; the page offers to start a report as if there were none. */
             onError: { target: "idle" },
           },
         },
-        idle: { on: { "report.requested": { guard: "hasData", target: "requesting" } } },
+        idle: { description: "No report exists yet: the user can ask for one.", on: { "report.requested": { guard: "hasData", target: "requesting" } } },
         requesting: {
+          description: "A new PDF report is being requested from the server.",
           invoke: {
             id: "createReport",
             src: "createReport",
             input: ({ context }) => ({ scanId: context.scanId, frameworkId: context.frameworkId }),
+            /** The server accepted the report request; the new report is followed. */
             onDone: { target: "checking", actions: "assignReport" },
+            /** The report request was refused or failed: its error is shown and the user can ask again. */
             onError: { target: "failed", actions: "assignRequestFailure" },
           },
         },
         checking: {
+          description: "Looks at the report's status: completed, failed, or still being generated.",
+          /** Moves to ready when the report completed, to failed (with the report's error) when it failed, else keeps generating. */
           always: [
             { guard: "reportCompleted", target: "ready" },
             { guard: "reportFailed", target: "failed", actions: "assignReportFailure" },
             { target: "generating" },
           ],
         },
-        generating: { after: { reportPoll: "polling" } },
+        generating: { description: "The report is being generated on the server; its progress is asked for again after a pause.", after: { reportPoll: "polling" } },
         polling: {
+          description: "The report's progress is being fetched from the server.",
           invoke: {
             id: "getReport",
             src: "getReport",
             input: ({ context }) => ({ reportId: context.report!.id }),
+            /** The report's current status arrived and is checked again. */
             onDone: { target: "checking", actions: "assignReport" },
+            /** The progress could not be fetched; the report stays generating and is asked for again after the next pause. */
             onError: { target: "generating" },
           },
         },
         ready: {
+          description: "The report is finished: the user can download it or start a new one.",
           on: { "report.downloadRequested": "downloading", "report.requested": "requesting" },
         },
         downloading: {
+          description: "The finished PDF report is being downloaded; when it arrives it is handed to the browser's download.",
           invoke: {
             id: "downloadReport",
             src: "downloadReport",
             input: ({ context }) => ({ reportId: context.report!.id, scanId: context.scanId }),
+            /** The PDF arrived and is handed to the browser's download. */
             onDone: { target: "ready", actions: { type: "saveFile", params: ({ event }) => event.output } },
+            /** The PDF download failed: an error toast says so and the report stays downloadable. */
             onError: {
               target: "ready",
               actions: {
@@ -296,7 +336,7 @@ export const complianceFrameworkMachine = setup({
             },
           },
         },
-        failed: { on: { "report.requested": "requesting" } },
+        failed: { description: "The report failed (or could not be requested): its error is shown and the user can start a new one.", on: { "report.requested": "requesting" } },
       },
     },
   },

@@ -19,6 +19,21 @@
  * `member.deleteSucceeded` drops the row for good and toasts 'Team member deleted successfully';
  * `member.deleteFailed` puts the row back where it was and toasts the error. Rows still being deleted stay hidden when
  * a refreshed list arrives.
+ *
+ * Events accepted:
+ * - `members.loading` — the members query started fetching (reported by `watchMembers`); after a failure the table goes back to loading.
+ * - `members.loaded` { members } — the members query delivered the list (first load or a refresh); rows still being deleted stay hidden.
+ * - `members.failed` { error } — the members query failed: a toast says so.
+ * - `members.retryRequested` — the user pressed 'Try again' after the list (or the viewer's workspace info) failed to load.
+ * - `member.addRequested` — the user pressed the add-member button: opens the add dialog.
+ * - `member.editRequested` { memberId } — the user chose Edit in a row's action menu: opens the edit dialog for that member.
+ * - `member.roleChangeRequested` { memberId } — the user chose Change role in a row's action menu: opens the edit dialog in role mode (owner only, never on the owner's row).
+ * - `member.deleteRequested` { memberId } — the user chose Delete in a row's action menu: asks to confirm (never on one's own or the owner's row).
+ * - `delete.confirmed` — the user confirmed the deletion: the row is hidden and a `deleteMember` child deletes it.
+ * - `delete.cancelled` — the user closed the delete confirmation without deleting.
+ * - `member.passwordResetRequested` { memberId } — the user chose Reset password in a row's action menu: sends the member a password-reset email.
+ * - `member.deleteSucceeded` { memberId } — reported by a `deleteMember` child: the member is gone; the row is dropped and a success toast shows.
+ * - `member.deleteFailed` { memberId, message } — reported by a `deleteMember` child: the deletion failed; the row comes back in its place and the error is toasted.
  */
 import { assertEvent, assign, fromCallback, fromPromise, setup, spawnChild } from "xstate"
 import type { UserId } from "../contracts/ids.ts"
@@ -200,10 +215,12 @@ export const teamMembersMachine = setup({
   },
   states: {
     list: {
+      description: "The members table, fed by the cached members query.",
       invoke: { id: "watchMembers", src: "watchMembers" },
       initial: "loading",
       states: {
         loading: {
+          description: "The members are being loaded (the first load, or again after a failure); while the first load runs the table shows 5 skeleton rows.",
           on: {
             "members.loaded": { target: "ready", actions: "assignRows" },
             "members.failed": {
@@ -216,6 +233,7 @@ export const teamMembersMachine = setup({
           },
         },
         ready: {
+          description: "The members table is shown; background refreshes update it.",
           on: {
             "members.loaded": { actions: "assignRows" },
             // A background refresh failed: keep the rows, say so.
@@ -228,6 +246,7 @@ export const teamMembersMachine = setup({
           },
         },
         failed: {
+          description: "The members could not be loaded: an error was toasted and the card offers 'Try again'.",
           on: {
             "members.retryRequested": { target: "loading", actions: "refetchMembers" },
             "members.loading": { target: "loading" },
@@ -237,17 +256,21 @@ export const teamMembersMachine = setup({
       },
     },
     viewer: {
+      description: "Who is looking at the table (their user id and whether they own the workspace), used for the row rules.",
       initial: "loading",
       states: {
         loading: {
+          description: "The current user's workspace info is being fetched.",
           invoke: {
             id: "loadViewer",
             src: "loadViewer",
+            /** The workspace info arrived: the row rules use it. */
             onDone: { target: "ready", actions: "assignViewer" },
+            /** The workspace info could not be fetched: owner-only and not-yourself actions stay hidden. */
             onError: { target: "unavailable" },
           },
         },
-        ready: {},
+        ready: { description: "The current user is known: the row action menus offer what they may do." },
         /** Without it the owner-only and not-yourself actions stay hidden. */
         unavailable: {
           on: { "members.retryRequested": { target: "loading" } },
@@ -255,9 +278,11 @@ export const teamMembersMachine = setup({
       },
     },
     dialog: {
+      description: "Which dialog of the card is open, if any.",
       initial: "none",
       states: {
         none: {
+          description: "No dialog is open; the table's buttons and row action menus can open one.",
           on: {
             "member.addRequested": { target: "adding" },
             "member.editRequested": { guard: "memberExists", target: "editing", actions: "assignEditRequest" },
@@ -266,9 +291,11 @@ export const teamMembersMachine = setup({
           },
         },
         adding: {
-          invoke: { id: "addMember", src: "addMember", onDone: { target: "none" } },
+          description: "The add-member dialog is open (run by the `addMember` child).",
+          invoke: { id: "addMember", src: "addMember", /** The add-member dialog closed (member added or dialog dismissed). */ onDone: { target: "none" } },
         },
         editing: {
+          description: "The edit dialog is open for one member, to edit their details or (owner only) change their role (run by the `editMember` child).",
           invoke: {
             id: "editMember",
             src: "editMember",
@@ -277,10 +304,12 @@ export const teamMembersMachine = setup({
               mode: context.editRequest!.mode,
               canChangeRole: mayChangeRole(context.viewer, context.editRequest!.member),
             }),
+            /** The edit dialog closed (saved or dismissed). */
             onDone: { target: "none", actions: "clearEditRequest" },
           },
         },
         confirmingDelete: {
+          description: "The delete confirmation dialog is open for one member.",
           on: {
             "delete.confirmed": { target: "none", actions: ["hideDeletedRow", "spawnDeletion", "clearDeleteCandidate"] },
             "delete.cancelled": { target: "none", actions: "clearDeleteCandidate" },
@@ -289,18 +318,22 @@ export const teamMembersMachine = setup({
       },
     },
     passwordReset: {
+      description: "Sending a member a password-reset email from their row's action menu.",
       initial: "idle",
       states: {
         idle: {
+          description: "No password-reset email is being sent.",
           on: {
             "member.passwordResetRequested": { guard: "memberExists", target: "sending", actions: "assignResetTarget" },
           },
         },
         sending: {
+          description: "The chosen member's password-reset email is being sent.",
           invoke: {
             id: "sendPasswordReset",
             src: "sendPasswordReset",
             input: ({ context }) => ({ email: context.resetTarget!.email }),
+            /** The email was sent: a success toast says so. */
             onDone: {
               target: "idle",
               actions: [
@@ -308,6 +341,7 @@ export const teamMembersMachine = setup({
                 { type: "notify", params: { kind: "success", message: SuccessMessages.passwordResetEmailSent } },
               ],
             },
+            /** The email could not be sent: an error toast says so. */
             onError: {
               target: "idle",
               actions: [

@@ -5,6 +5,11 @@
  * `loading` → `ready` or `failed` ('Failed to load your email preference. Please try again.', `digest.retryRequested`).
  * `digest.toggled` in `ready` → `saving` with the new value shown at once → `ready` with the value as saved (toast with
  * the server's message) or `ready` with the previous value back (toast with the failure).
+ *
+ * Events accepted:
+ * - `digest.retryRequested` — the user pressed retry after the preference failed to load: load it again.
+ * - `digest.toggled` { enabled } — the user flipped the digest switch; only a value different from the current one
+ *   is saved.
  */
 import { assign, fromPromise, setup } from "xstate"
 import { PostureMessages, type DigestPreference } from "../contracts/posture.ts"
@@ -30,14 +35,17 @@ export const digestPreferenceMachine = setup({
     events: {} as DigestPreferenceEvent,
   },
   actors: {
+    /** GET the user's scan digest preference (`scan_digest`). */
     getDigest: fromPromise<DigestPreference, void>(async () => {
       throw new Error("getDigest is not provided")
     }),
+    /** PUT the new `scan_digest` value; answers with the server's message and the preference as saved. */
     putDigest: fromPromise<{ readonly message: string; readonly preference: DigestPreference }, DigestPreference>(async () => {
       throw new Error("putDigest is not provided")
     }),
   },
   guards: {
+    /** The switch was set to a value other than the one shown. */
     isChange: ({ context, event }) => event.type === "digest.toggled" && event.enabled !== context.enabled,
   },
   actions: {
@@ -55,26 +63,33 @@ export const digestPreferenceMachine = setup({
   initial: "loading",
   states: {
     loading: {
+      description: "The profile page fetches the user's scan digest preference; the switch is not usable yet.",
       invoke: {
         id: "getDigest",
         src: "getDigest",
+        /** The preference arrived: the switch shows it. */
         onDone: { target: "ready", actions: "assignLoaded" },
+        /** The preference could not be loaded: keeps the failure's message (by default 'Failed to load your email preference. Please try again.'). */
         onError: { target: "failed", actions: "assignLoadError" },
       },
     },
-    failed: { on: { "digest.retryRequested": "loading" } },
+    failed: { description: "The load failed: the error message is shown with a retry button.", on: { "digest.retryRequested": "loading" } },
     ready: {
+      description: "The switch shows whether the scan digest email is on and can be toggled.",
       on: { "digest.toggled": { guard: "isChange", target: "saving", actions: "assignToggle" } },
     },
     saving: {
+      description: "The new value is shown at once while it is being saved to the server.",
       invoke: {
         id: "putDigest",
         src: "putDigest",
         input: ({ context }) => ({ scan_digest: context.enabled }),
+        /** Saved: the switch shows the value as saved and a success toast carries the server's message. */
         onDone: {
           target: "ready",
           actions: ["assignSaved", { type: "notify", params: ({ event }) => ({ kind: "success", message: event.output.message }) }],
         },
+        /** The save failed: the previous value is back and an error toast shows the failure (by default 'Failed to save your email preference. Please try again.'). */
         onError: {
           target: "ready",
           actions: [

@@ -10,6 +10,11 @@
  * - `saving` → `saved` (final; toast with the server's message) or back to `editing` with the server's message (an
  *   unknown check, a pattern or tag that matches nothing).
  * - `dialog.closed` finishes without saving (not while the call is in flight).
+ *
+ * Events accepted:
+ * - `field.changed` { field, value } — the user edited one field of the form; that field's error is cleared.
+ * - `rule.submitted` — the user pressed save: a valid form goes on to the permission check, an invalid one shows its
+ *   field errors.
  */
 import { assign, fromPromise, setup } from "xstate"
 import type { AccountId } from "../contracts/ids.ts"
@@ -88,12 +93,15 @@ export const muteRuleFormMachine = setup({
     output: {} as { readonly saved: boolean },
   },
   actors: {
+    /** POST a new mute rule (no id) or PUT the rule being edited; answers with the server's message. */
     saveMuteRule: fromPromise<MuteRuleResponse, { readonly id: number | null; readonly payload: MuteRulePayload }>(async () => {
       throw new Error("saveMuteRule is not provided")
     }),
   },
   guards: {
+    /** The form has no problem: a reason, a tag value only with a tag key, an expiry (if any) after today. */
     isValid: ({ context }) => Object.keys(validateRuleFields(context.fields, context.today)).length === 0,
+    /** The user holds remediate_findings in this workspace. */
     canMute: ({ context }) => context.canMute,
   },
   actions: {
@@ -114,6 +122,7 @@ export const muteRuleFormMachine = setup({
   output: ({ context }) => ({ saved: context.saved }),
   states: {
     editing: {
+      description: "The dialog's form is open for editing, showing any field errors or the server's last error.",
       on: {
         "field.changed": { actions: "assignField" },
         "rule.submitted": [{ guard: "isValid", target: "checking" }, { actions: "assignValidation" }],
@@ -121,27 +130,32 @@ export const muteRuleFormMachine = setup({
       },
     },
     checking: {
+      description: "A valid form is checked against the user's permission before anything is sent.",
+      /** With remediate_findings the rule is sent; without it nothing is sent and the toast says "You don't have permission to mute findings". */
       always: [
         { guard: "canMute", target: "saving" },
         { target: "editing", actions: { type: "notify", params: { kind: "error", message: PostureMessages.mutePermissionDenied } } },
       ],
     },
     saving: {
+      description: "The rule is being created (POST) or replaced (PUT); the dialog cannot be closed meanwhile.",
       invoke: {
         id: "saveMuteRule",
         src: "saveMuteRule",
         input: ({ context }) => ({ id: context.rule?.id ?? null, payload: rulePayload(context.accountId, context.fields) }),
+        /** The rule was saved: a success toast carries the server's message and the dialog finishes as saved. */
         onDone: {
           target: "saved",
           actions: ["assignSaved", { type: "notify", params: ({ event }) => ({ kind: "success", message: event.output.message }) }],
         },
+        /** The server refused the rule (an unknown check, a pattern or tag that matches nothing…): back to the form with its message, also toasted. */
         onError: {
           target: "editing",
           actions: ["assignError", { type: "notify", params: ({ context }) => ({ kind: "error", message: context.error ?? "" }) }],
         },
       },
     },
-    saved: { type: "final" },
-    closed: { type: "final" },
+    saved: { type: "final", description: "The rule was saved: the dialog closes and reports `saved: true`." },
+    closed: { type: "final", description: "The dialog was closed without saving (reports `saved: false`)." },
   },
 })

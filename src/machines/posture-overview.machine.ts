@@ -4,6 +4,11 @@
  *
  * `loading` → `ready` or `failed` ('Failed to load the security posture. Please try again.', `overview.retryRequested`).
  * `overview.refreshRequested` in `ready` reads it again (`refreshing`, keeping what is shown; a failure toasts).
+ *
+ * Events accepted:
+ * - `overview.retryRequested` — the user pressed retry after the posture failed to load: load it again.
+ * - `overview.refreshRequested` — the user asked for fresh figures while the posture is shown: read it again in the
+ *   background.
  */
 import { assign, fromPromise, setup } from "xstate"
 import { PostureMessages, type PostureOverview } from "../contracts/posture.ts"
@@ -22,6 +27,7 @@ const errorOf = (event: unknown): unknown => (event as { readonly error?: unknow
 export const postureOverviewMachine = setup({
   types: { context: {} as PostureOverviewContext, events: {} as PostureOverviewEvent },
   actors: {
+    /** GET the workspace's posture overview: per-account trends, accounts not scanned in 7 days, top failing checks. */
     loadOverview: fromPromise<PostureOverview, void>(async () => {
       throw new Error("loadOverview is not provided")
     }),
@@ -38,20 +44,26 @@ export const postureOverviewMachine = setup({
   initial: "loading",
   states: {
     loading: {
+      description: "The posture section is loading its first overview; nothing is shown yet.",
       invoke: {
         id: "loadOverview",
         src: "loadOverview",
+        /** The overview arrived: the section shows it. */
         onDone: { target: "ready", actions: "assignOverview" },
+        /** The first load failed: keeps the failure's message (by default 'Failed to load the security posture. Please try again.'). */
         onError: { target: "failed", actions: "assignError" },
       },
     },
-    failed: { on: { "overview.retryRequested": "loading" } },
-    ready: { on: { "overview.refreshRequested": "refreshing" } },
+    failed: { description: "The error message is shown with a retry button.", on: { "overview.retryRequested": "loading" } },
+    ready: { description: "The section shows the trends, the accounts not scanned in 7 days and the top failing checks.", on: { "overview.refreshRequested": "refreshing" } },
     refreshing: {
+      description: "The overview is read again while the section keeps showing what it had.",
       invoke: {
         id: "reloadOverview",
         src: "loadOverview",
+        /** The fresh overview replaces the one shown. */
         onDone: { target: "ready", actions: "assignOverview" },
+        /** The refresh failed: the section keeps what it showed and an error toast shows the failure (by default 'Failed to load the security posture. Please try again.'). */
         onError: {
           target: "ready",
           actions: { type: "notify", params: ({ event }) => ({ kind: "error", message: toFailure(errorOf(event), PostureMessages.loadOverviewFailed).message }) },

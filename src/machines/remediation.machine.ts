@@ -13,6 +13,10 @@
  * - `row.updated` (the finding page reloaded while the dialog is open) replaces the row, so a pending remediation's
  *   outcome appears without closing. `dialog.closed` finishes (not while the call is in flight); the output carries
  *   the row and whether it changed.
+ *
+ * Events accepted:
+ * - `message.toggled` — the user pressed Show more / Show less on a long remediation message.
+ * - `dialog.closed` — the user closed the dialog: it finishes with the row and whether it changed.
  */
 import { assign, fromPromise, sendParent, setup } from "xstate"
 import { canRetryRemediation, type DetailRow, type RemediateResponse } from "../contracts/findings.ts"
@@ -62,14 +66,19 @@ export const remediationMachine = setup({
     output: {} as RemediationOutput,
   },
   actors: {
+    /** POST /api/findings/{id}/remediate with the row as `details`; answers with the row as the server now has it and a message. */
     remediate: fromPromise<RemediateResponse, { readonly id: FindingId; readonly details: DetailRow }>(async () => {
       throw new Error("remediate is not provided")
     }),
   },
   guards: {
+    /** The row already has a `remediate` record (an earlier remediation). */
     hasRecord: ({ context }) => context.row.remediate !== undefined,
+    /** The user holds remediate_findings. */
     canRemediate: ({ context }) => context.canRemediate,
+    /** The user holds remediate_findings and the row's remediation failed. */
     canRetry: ({ context }) => context.canRemediate && canRetryRemediation(context.row),
+    /** The row's remediation failed, so 'Try again' is offered. */
     isRetryable: ({ context }) => canRetryRemediation(context.row),
   },
   actions: {
@@ -99,9 +108,12 @@ export const remediationMachine = setup({
   output: ({ context }) => ({ rowIndex: context.rowIndex, row: context.row, changed: context.changed }),
   states: {
     opening: {
+      description: "The dialog picks its first view from the row: its remediation record if it has one, else the confirmation.",
+      /** A row with a `remediate` record opens on it; a row without one asks to confirm. */
       always: [{ guard: "hasRecord", target: "viewing" }, { target: "confirming" }],
     },
     confirming: {
+      description: "The dialog asks the user to confirm remediating this row ('Remediate').",
       on: {
         "remediation.confirmed": [
           { guard: "canRemediate", target: "remediating" },
@@ -112,14 +124,17 @@ export const remediationMachine = setup({
       },
     },
     remediating: {
+      description: "The remediation request is in flight; the dialog cannot be closed.",
       invoke: {
         id: "remediate",
         src: "remediate",
         input: ({ context }) => ({ id: context.findingId, details: context.row }),
+        /** The server accepted it: the dialog shows the row as the server now has it, the finding page is told, and a toast carries the server's message. */
         onDone: {
           target: "viewing",
           actions: ["assignAnswer", "reportRow", { type: "notify", params: ({ event }) => ({ kind: "success", message: event.output.message }) }],
         },
+        /** The call failed: 'Failed to remediate finding. Please try again.' is toasted and shown, with the server's own reason when it gave one. */
         onError: {
           target: "failed",
           actions: ["assignError", { type: "notify", params: ({ context }) => ({ kind: "error", message: context.error ?? ScanningMessages.remediateFailed }) }],
@@ -137,6 +152,7 @@ export const remediationMachine = setup({
       },
     },
     viewing: {
+      description: "The dialog shows the row's remediation record (status and message, long ones collapsed), with 'Try again' when it failed.",
       on: {
         "message.toggled": { actions: "toggleExpanded" },
         "remediation.retried": [
@@ -147,6 +163,6 @@ export const remediationMachine = setup({
         "dialog.closed": "closed",
       },
     },
-    closed: { type: "final" },
+    closed: { type: "final", description: "The dialog closed; its output carries the row and whether it changed." },
   },
 })

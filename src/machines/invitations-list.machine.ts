@@ -13,6 +13,16 @@
  *   `cancel.confirmed` calls, `cancel.dismissed` closes (refused while the call runs).
  * 'pending' is the only status that permits resend or cancel (`canResendOrCancel`), and the only one shown: accepted,
  * expired and cancelled invitations leave the list (an accepted invitee appears among the team members instead).
+ *
+ * Events accepted:
+ * - `invitations.loading` — the invitations query started fetching (reported by `watchInvitations`); after a failure the card goes back to loading.
+ * - `invitations.loaded` { invitations } — the invitations query delivered the pending invitations (first load or a refresh).
+ * - `invitations.failed` { error } — the invitations query failed: the card shows the error with 'Try again'.
+ * - `invitations.retryRequested` — the user pressed 'Try again' after the invitations failed to load.
+ * - `invitation.resendRequested` { invitationId } — the user chose Resend on an invitation; only a pending one is resent, one at a time.
+ * - `invitation.cancelRequested` { invitationId } — the user chose Cancel on an invitation; only a pending one opens the confirmation.
+ * - `cancel.confirmed` — the user confirmed the cancellation in the dialog: the invitation is cancelled on the server.
+ * - `cancel.dismissed` — the user closed the cancel confirmation without cancelling.
  */
 import { assertEvent, assign, fromCallback, fromPromise, setup } from "xstate"
 import type { OkMessage } from "../contracts/common.ts"
@@ -102,22 +112,26 @@ export const invitationsListMachine = setup({
   type: "parallel",
   states: {
     list: {
+      description: "The pending invitations table, fed by the cached invitations query.",
       invoke: { id: "watchInvitations", src: "watchInvitations" },
       initial: "loading",
       states: {
         loading: {
+          description: "The invitations are being loaded (the first load, or again after a failure); while the first load runs the card shows 3 skeleton rows.",
           on: {
             "invitations.loaded": { target: "ready", actions: "assignInvitations" },
             "invitations.failed": { target: "failed", actions: "assignLoadError" },
           },
         },
         ready: {
+          description: "The pending invitations are shown; background refreshes update them.",
           on: {
             "invitations.loaded": { actions: "assignInvitations" },
             "invitations.failed": { target: "failed", actions: "assignLoadError" },
           },
         },
         failed: {
+          description: "The invitations could not be loaded: 'Failed to load invitations' (or the error's own message) with 'Try again'.",
           on: {
             "invitations.retryRequested": { target: "loading", actions: "refetchInvitations" },
             "invitations.loading": { target: "loading" },
@@ -127,18 +141,22 @@ export const invitationsListMachine = setup({
       },
     },
     resend: {
+      description: "Resending an invitation's email from its row.",
       initial: "idle",
       states: {
         idle: {
+          description: "No invitation is being resent.",
           on: {
             "invitation.resendRequested": { guard: "isPendingInvitation", target: "sending", actions: "assignResendTarget" },
           },
         },
         sending: {
+          description: "The chosen invitation is being resent.",
           invoke: {
             id: "resendInvitation",
             src: "resendInvitation",
             input: ({ context }) => ({ invitation_id: context.resendTarget!.id }),
+            /** The invitation was resent: a success toast names its email. */
             onDone: {
               target: "idle",
               actions: [
@@ -146,6 +164,7 @@ export const invitationsListMachine = setup({
                 "clearResendTarget",
               ],
             },
+            /** The resend failed: an error toast says so. */
             onError: {
               target: "idle",
               actions: [
@@ -161,24 +180,29 @@ export const invitationsListMachine = setup({
       },
     },
     cancel: {
+      description: "Cancelling an invitation from its row, after a confirmation.",
       initial: "idle",
       states: {
         idle: {
+          description: "No cancellation is in progress.",
           on: {
             "invitation.cancelRequested": { guard: "isPendingInvitation", target: "confirming", actions: "assignCancelTarget" },
           },
         },
         confirming: {
+          description: "The confirmation dialog asks whether to cancel the invitation to the chosen email (this cannot be undone).",
           on: {
             "cancel.confirmed": { target: "canceling" },
             "cancel.dismissed": { target: "idle", actions: "clearCancelTarget" },
           },
         },
         canceling: {
+          description: "The chosen invitation is being cancelled on the server; the confirmation cannot be dismissed meanwhile.",
           invoke: {
             id: "cancelInvitation",
             src: "cancelInvitation",
             input: ({ context }) => ({ id: context.cancelTarget!.id }),
+            /** The invitation was cancelled: a success toast names its email. */
             onDone: {
               target: "idle",
               actions: [
@@ -186,6 +210,7 @@ export const invitationsListMachine = setup({
                 "clearCancelTarget",
               ],
             },
+            /** The cancellation failed: an error toast says so. */
             onError: {
               target: "idle",
               actions: [

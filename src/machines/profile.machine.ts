@@ -8,8 +8,15 @@
  * - `timezones`: loading | ready | failed (`loadTimezones`, cached 1 hour; `timezones.retryRequested`).
  * - `profile`: loading (`loadProfile`) | failed (`profile.retryRequested`) | editing | confirming | saving.
  *
- * Events accepted: `field.changed` { field, value }, `form.reset`, `form.submitted` ('Save changes'),
- * `confirm.accepted` ('Update profile', or Ctrl/Cmd+Enter in the dialog), `confirm.cancelled`, the two retries.
+ * Events accepted:
+ * - `field.changed` { field, value } — the user edited First Name, Last Name, Email or Timezone; that field's error clears.
+ * - `form.reset` — the user pressed Reset (only while something changed): the form goes back to the saved profile.
+ * - `form.submitted` — the user pressed 'Save changes': valid changes open the confirmation, otherwise the field errors show.
+ * - `confirm.accepted` — the user pressed 'Update profile' (or Ctrl/Cmd+Enter) in the confirmation dialog: the update is sent.
+ * - `confirm.cancelled` — the user cancelled the confirmation dialog: back to the form with the changes kept.
+ * - `timezones.retryRequested` — the user asked to load the timezone list again after it failed.
+ * - `profile.retryRequested` — the user asked to load the profile again after it failed.
+ *
  * Reset and Save are enabled only while something changed (`hasChanges`: names and email compared trimmed);
  * the view shows the unsaved-changes warning from the same guard. Saving validates (`validateProfile`) and opens the
  * 'Confirm profile update' dialog listing each changed field (First Name, Last Name, Email, Timezone) old → new.
@@ -164,37 +171,48 @@ export const profileMachine = setup({
   type: "parallel",
   states: {
     timezones: {
+      description: "The timezone list for the Timezone picker.",
       initial: "loading",
       states: {
         loading: {
+          description: "The timezone list is being loaded (cached for an hour).",
           invoke: {
             id: "loadTimezones",
             src: "loadTimezones",
+            /** The timezones arrived: the Timezone picker offers them. */
             onDone: { target: "ready", actions: "assignTimezones" },
+            /** The timezones could not be loaded: the picker shows the error with 'Try loading timezones again'. */
             onError: { target: "failed", actions: "assignTimezonesError" },
           },
         },
-        ready: {},
+        ready: { description: "The Timezone picker offers the loaded timezones." },
         failed: {
+          description: "The timezones could not be loaded: the Timezone field shows the error and a 'Try loading timezones again' button.",
           on: { "timezones.retryRequested": { target: "loading" } },
         },
       },
     },
     profile: {
+      description: "The personal-information form: loading the profile, editing it, confirming and saving changes.",
       initial: "loading",
       states: {
         loading: {
+          description: "The user's profile is being loaded: 'Loading your profile…'.",
           invoke: {
             id: "loadProfile",
             src: "loadProfile",
+            /** The profile arrived: it fills the form and becomes the baseline for changes. */
             onDone: { target: "editing", actions: "assignProfile" },
+            /** The profile could not be loaded: its error is shown with 'Try again'. */
             onError: { target: "failed", actions: "assignLoadError" },
           },
         },
         failed: {
+          description: "The profile could not be loaded: its error is shown with 'Try again'.",
           on: { "profile.retryRequested": { target: "loading" } },
         },
         editing: {
+          description: "The form shows the profile for editing; Reset and 'Save changes' work only while something changed, with an unsaved-changes warning.",
           on: {
             "field.changed": { actions: "assignField" },
             ...submit.editingOn,
@@ -202,14 +220,17 @@ export const profileMachine = setup({
         },
         confirming: submit.confirming,
         saving: {
+          description: "The profile update is being sent; the confirmation dialog cannot be dismissed meanwhile.",
           invoke: {
             id: "updateProfile",
             src: "updateProfile",
             input: ({ context }) => profilePayloadOf(context.values),
+            /** Saved: 'Profile updated successfully' toasts, the server's user becomes the new baseline and any notice it adds (a new email waiting for verification) is shown. */
             onDone: {
               target: "editing",
               actions: ["assignSaved", { type: "notify", params: { kind: "success", message: SuccessMessages.profileUpdated } }],
             },
+            /** The update failed: the error is shown in the form and toasted ('Failed to update profile. Please try again.' when it has no text of its own). */
             onError: {
               target: "editing",
               actions: [

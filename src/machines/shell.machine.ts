@@ -17,6 +17,16 @@
  * - `navigation.requested` { to } — allowed when the route's permission rule holds (`mayVisit`);
  * - `workspace.switchRequested` — only with more than one workspace (→ /workspace-selection).
  * Effects: actors `loadShell`, `watchShellData`; environment actions `navigate`, `signOut`.
+ *
+ * Events accepted (besides the two intents above):
+ * - `shell.invalidated` — reported by `watchShellData`: the user, the workspaces or the permissions changed; the facts are loaded again.
+ * - `shell.retried` — the user pressed 'Try again' on the user card after the shell's facts failed to load.
+ * - `sidebar.toggled` — the user pressed the sidebar's collapse / expand button.
+ * - `drawer.opened` — the user opened the mobile navigation drawer (menu button).
+ * - `drawer.closed` — the user closed the mobile drawer.
+ * - `route.changed` { path } — the location changed (sent by the dashboard layout on every route change); an open drawer closes.
+ * - `viewport.changed` { isDesktop } — the viewport crossed the 1024 px desktop breakpoint; an open drawer closes when it became desktop.
+ * - `signOut.requested` — the user chose Sign out in the user menu; the session's logout takes over.
  */
 import { assertEvent, assign, fromCallback, fromPromise, setup } from "xstate"
 import {
@@ -171,37 +181,46 @@ export const shellMachine = setup({
   },
   states: {
     data: {
+      description: "The shell's facts about the signed-in user in the selected workspace (email, name, workspace, owner flag, roles, permissions, number of workspaces).",
       initial: "loading",
       states: {
         loading: {
+          description: "The shell's facts are being loaded; after an invalidation the previous facts stay on screen meanwhile.",
           invoke: {
             id: "loadShell",
             src: "loadShell",
+            /** The facts arrived: the user card, user menu and permission-guarded menu entries show them. */
             onDone: { target: "ready", actions: "assignData" },
+            /** The facts could not be loaded: the user card offers 'Try again'. */
             onError: { target: "failed", actions: "assignError" },
           },
         },
         ready: {
+          description: "The shell's facts are shown and watched: a change of user, workspaces or permissions loads them again.",
           invoke: { id: "watchShellData", src: "watchShellData" },
           on: { "shell.invalidated": "loading" },
         },
         failed: {
+          description: "The shell's facts could not be loaded: without earlier facts the user card says 'Your account details could not be loaded.' with 'Try again'.",
           on: { "shell.retried": "loading" },
         },
       },
     },
     sidebar: {
+      description: "The desktop sidebar's width (below 1024 px the sidebar is a drawer, always full width).",
       initial: "expanded",
       states: {
-        expanded: { on: { "sidebar.toggled": "collapsed" } },
-        collapsed: { on: { "sidebar.toggled": "expanded" } },
+        expanded: { description: "The sidebar is expanded (300 px) with labels.", on: { "sidebar.toggled": "collapsed" } },
+        collapsed: { description: "The sidebar is collapsed to 80 px.", on: { "sidebar.toggled": "expanded" } },
       },
     },
     drawer: {
+      description: "The mobile navigation drawer (below 1024 px).",
       initial: "closed",
       states: {
-        closed: { on: { "drawer.opened": "open" } },
+        closed: { description: "The mobile drawer is closed.", on: { "drawer.opened": "open" } },
         open: {
+          description: "The mobile drawer is open over the page.",
           on: {
             "drawer.closed": "closed",
             "route.changed": "closed",
@@ -212,10 +231,11 @@ export const shellMachine = setup({
       },
     },
     account: {
+      description: "Whether the user is signing out.",
       initial: "active",
       states: {
-        active: { on: { "signOut.requested": { target: "signingOut", actions: "signOut" } } },
-        signingOut: {},
+        active: { description: "The user is signed in and using the dashboard.", on: { "signOut.requested": { target: "signingOut", actions: "signOut" } } },
+        signingOut: { description: "Sign out was requested; the session's logout clears everything and goes to /login." },
       },
     },
   },

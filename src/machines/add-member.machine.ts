@@ -6,8 +6,15 @@
  * (cancelled or saved). Input: optional starting values. Fields: first name, last name, email, password (hint 'min. 8 characters'), role — default
  * roles only, loaded when the dialog opens (`loadRoles`, cached).
  *
- * Events accepted: `field.changed` { field, value }, `role.selected` { roleId }, `form.submitted`, `dialog.closed`,
- * `roles.retryRequested`.
+ * Events accepted:
+ * - `field.changed` { field, value } — the user typed in first name, last name, email or password; that field's error clears.
+ * - `role.selected` { roleId } — the user picked a role.
+ * - `form.submitted` — the user pressed the dialog's save button: a valid form is saved, otherwise the field errors show.
+ * - `dialog.closed` — the user cancelled or closed the dialog (refused while saving).
+ * - `roles.retryRequested` — the user asked to load the roles again after they failed to load.
+ * - `xstate.done.actor.loadRoles` — the workspace's roles arrived: the role picker offers them.
+ * - `xstate.error.actor.loadRoles` — the roles could not be loaded: the role picker shows the error.
+ *
  * Submitting validates with the contract (`validateAddUser`: names 1–50, email, password ≥ 8, 'Please select a role');
  * a valid form calls `createUser` (emails trimmed). While saving, the dialog cannot be closed. Success toasts and
  * closes (the members list refreshes through the cache); a failure toasts the §8 text and keeps the form.
@@ -119,13 +126,17 @@ export const addMemberMachine = setup({
   initial: "open",
   states: {
     open: {
+      description: "The 'Add team member' dialog is open: the workspace's roles load beside the form.",
       type: "parallel",
       states: {
+        /** The default roles for the role picker. */
         roles: rolesRegion,
         form: {
+          description: "The add-member form (first name, last name, email, password, role) and its saving.",
           initial: "editing",
           states: {
             editing: {
+              description: "The user fills in the form; saving validates it first.",
               on: {
                 "field.changed": { actions: "assignField" },
                 "role.selected": { actions: "assignRole" },
@@ -134,14 +145,17 @@ export const addMemberMachine = setup({
               },
             },
             saving: {
+              description: "The new team member is being created; the dialog cannot be closed meanwhile.",
               invoke: {
                 id: "createUser",
                 src: "createUser",
                 input: ({ context }) => decodePayload(addMemberInput(context.values)),
+                /** The member was added: 'Team member added successfully' toasts and the dialog closes. */
                 onDone: {
                   target: "#addMember.closed",
                   actions: { type: "notify", params: { kind: "success", message: SuccessMessages.teamMemberAdded } },
                 },
+                /** The call failed: back to the form with the error shown and toasted ('Failed to add team member' unless the server said more). */
                 onError: failedBackToEditing(TeamFailureMessages.addMember),
               },
             },
@@ -149,6 +163,6 @@ export const addMemberMachine = setup({
         },
       },
     },
-    closed: { type: "final" },
+    closed: { description: "The dialog closed (cancelled or saved); the team-members machine takes over again.", type: "final" },
   },
 })

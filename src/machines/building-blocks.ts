@@ -48,6 +48,7 @@ export const rolesRegion = {
   initial: "loading",
   states: {
     loading: {
+      description: "The workspace's roles for the role picker are being loaded.",
       invoke: {
         id: "loadRoles",
         src: "loadRoles",
@@ -55,8 +56,9 @@ export const rolesRegion = {
         onError: { target: "failed", actions: "assignRolesError" },
       },
     },
-    ready: {},
+    ready: { description: "The role picker offers the workspace's roles." },
     failed: {
+      description: "The roles could not be loaded: the role picker shows the error and offers to try again.",
       on: { "roles.retryRequested": { target: "loading" } },
     },
   },

@@ -7,8 +7,15 @@
  * (`edit`: first name, last name, email read-only, role select hidden for the owner's row; `role`: the role select
  * only) and whether the current user may change roles (the workspace owner).
  *
- * Events accepted: `field.changed` { field: first_name | last_name, value }, `role.selected` { roleId },
- * `form.submitted`, `dialog.closed`, `roles.retryRequested`.
+ * Events accepted:
+ * - `field.changed` { field: first_name | last_name, value } — the user typed in a name field; that field's error clears.
+ * - `role.selected` { roleId } — the user picked a role (only where the role can be changed).
+ * - `form.submitted` — the user pressed the dialog's save button: a valid form is saved, otherwise the field errors show.
+ * - `dialog.closed` — the user cancelled or closed the dialog (refused while saving).
+ * - `roles.retryRequested` — the user asked to load the roles again after they failed to load.
+ * - `xstate.done.actor.loadRoles` — the workspace's roles arrived: the role picker offers them.
+ * - `xstate.error.actor.loadRoles` — the roles could not be loaded: the role picker shows the error.
+ *
  * A role must be chosen where the role can be changed ('Please select a valid role'); elsewhere the member's current
  * role is sent back unchanged, so editing names never touches the role. Default roles only (`loadRoles`). Success
  * toasts the server's confirmation and closes (the list refreshes through the cache); a failure toasts the §8 text
@@ -139,13 +146,17 @@ export const editMemberMachine = setup({
   initial: "open",
   states: {
     open: {
+      description: "The edit-member (or 'Change role') dialog is open: the workspace's roles load beside the form.",
       type: "parallel",
       states: {
+        /** The default roles for the role picker. */
         roles: rolesRegion,
         form: {
+          description: "The member's form (names, or only the role in 'Change role' mode) and its saving.",
           initial: "editing",
           states: {
             editing: {
+              description: "The user edits the member's names or role; saving validates first.",
               on: {
                 "field.changed": { actions: "assignField" },
                 "role.selected": { guard: "isRoleEditable", actions: "assignRole" },
@@ -154,10 +165,12 @@ export const editMemberMachine = setup({
               },
             },
             saving: {
+              description: "The member's changes are being saved; the dialog cannot be closed meanwhile.",
               invoke: {
                 id: "updateMember",
                 src: "updateMember",
                 input: ({ context }) => decodePayload(editMemberInput(context.member, context.values)),
+                /** Saved: the server's confirmation toasts and the dialog closes. */
                 onDone: {
                   target: "#editMember.closed",
                   actions: {
@@ -165,6 +178,7 @@ export const editMemberMachine = setup({
                     params: ({ event }) => ({ kind: "success", message: event.output.message }),
                   },
                 },
+                /** The call failed: back to the form with the error shown and toasted ('Failed to update team member' unless the server said more). */
                 onError: failedBackToEditing(TeamFailureMessages.updateMember),
               },
             },
@@ -172,7 +186,7 @@ export const editMemberMachine = setup({
         },
       },
     },
-    closed: { type: "final" },
+    closed: { description: "The dialog closed (cancelled or saved); the team-members machine takes over again.", type: "final" },
   },
 })
 

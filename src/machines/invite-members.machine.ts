@@ -2,10 +2,18 @@
  * The 'Invite team members' modal (access §2 "Invite modal", §4 "A successful bulk invite resets and closes the
  * modal", §5 "Invite", §7 `POST /api/admin/users/invite`, §8 invitation toasts).
  *
- * Events accepted: `dialog.opened`, `dialog.closed` ('Cancel'; the modal is not dismissed by an outside click — the
- * view does not offer it), `row.added` ('Add another invitation', up to 50 rows), `row.removed` { key } (only while
- * more than one row), `row.emailChanged` { key, value }, `row.roleSelected` { key, roleId }, `form.submitted`
- * ('Send invitations'), `roles.retryRequested`.
+ * Events accepted:
+ * - `dialog.opened` — the user opened the modal: it starts with a fresh form and loads the roles.
+ * - `dialog.closed` — 'Cancel' (the modal is not dismissed by an outside click — the view does not offer it): the form
+ *   resets and the modal closes; refused while sending.
+ * - `row.added` — 'Add another invitation': a new empty row, up to 50 rows.
+ * - `row.removed` { key } — the user removed a row (only while more than one row).
+ * - `row.emailChanged` { key, value } — the user typed a row's email.
+ * - `row.roleSelected` { key, roleId } — the user picked a row's role.
+ * - `form.submitted` — 'Send invitations': a valid form is sent, otherwise the field errors show.
+ * - `roles.retryRequested` — the user asked to load the roles again after they failed to load.
+ * - `xstate.done.actor.loadRoles` — the workspace's roles arrived: the role picker offers them.
+ * - `xstate.error.actor.loadRoles` — the roles could not be loaded: the role picker shows the error.
  *
  * Submitting validates with the contract (`validateInvitations`: 1–50 rows, an email and a role each, no duplicate
  * emails compared case-insensitively — 'Duplicate email addresses are not allowed'); the payload's emails are trimmed
@@ -153,16 +161,21 @@ export const inviteMembersMachine = setup({
   initial: "closed",
   states: {
     closed: {
+      description: "The 'Invite team members' modal is closed.",
       on: { "dialog.opened": { target: "open", actions: "resetForm" } },
     },
     open: {
+      description: "The 'Invite team members' modal is open: the workspace's roles load beside the invitation rows.",
       type: "parallel",
       states: {
+        /** The workspace's roles for the rows' role pickers. */
         roles: rolesRegion,
         form: {
+          description: "The invitation rows (an email and a role each) and their sending.",
           initial: "editing",
           states: {
             editing: {
+              description: "The user edits the invitation rows; 'Send invitations' validates them.",
               on: {
                 "row.added": { guard: "canAddRow", actions: "addRow" },
                 "row.removed": { guard: "canRemoveRow", actions: "removeRow" },
@@ -173,14 +186,17 @@ export const inviteMembersMachine = setup({
               },
             },
             sending: {
+              description: "The invitations are being sent; the modal cannot be closed meanwhile.",
               invoke: {
                 id: "inviteMembers",
                 src: "inviteMembers",
                 input: ({ context }) => decodePayload(invitationsInput(context.rows)),
+                /** The answer is toasted per outcome; when anything was sent (or re-sent) the modal resets and closes, when everything was skipped it stays open so the rows can be corrected. */
                 onDone: [
                   { guard: "anySent", target: "#inviteMembers.closed", actions: ["notifyResults", "resetForm"] },
                   { target: "editing", actions: "notifyResults" },
                 ],
+                /** The call failed: back to the rows with the error shown and toasted ('Failed to send invitations' unless the server said more). */
                 onError: failedBackToEditing(TeamFailureMessages.sendInvitations),
               },
             },

@@ -189,9 +189,11 @@ export const exportRegion = <const Input extends (args: { readonly context: neve
   initial: "idle" as const,
   states: {
     idle: {
+      description: "No export is running: the export menu is available.",
       on: { "export.requested": { guard: "canExport" as const, target: "exporting" as const, actions: "assignExportFormat" as const } },
     },
     exporting: {
+      description: "The findings are being exported; the file is saved as a download when it arrives, a failure toasts.",
       invoke: {
         id: "exportFindings",
         src: "exportFindings" as const,

@@ -14,6 +14,18 @@
  *   account. Please try again.').
  *
  * Selecting a card (`account.selected`) navigates to /dashboard/accounts/{id}; hovering one prefetches its details.
+ *
+ * Events accepted:
+ * - `account.selected` { accountId } — the user opened an account card: go to /dashboard/accounts/{id}.
+ * - `account.hovered` { accountId } — the pointer is over an account card: its details are prefetched.
+ * - `dashboard.refreshRequested` — the user pressed 'Refresh' (also raised after an account was added, a scan
+ *   launched or an account deleted): the accounts are loaded again.
+ * - `addAccount.requested` — the user pressed the add-account button: the wizard opens.
+ * - `launchScan.requested` { accountId? } — the user asked to launch a scan, from a card (that account pre-selected) or
+ *   the page.
+ * - `deleteAccount.requested` { accountId } — the user chose to delete an account shown on the dashboard: confirm first.
+ * - `delete.confirmed` — the user confirmed the deletion.
+ * - `delete.cancelled` — the user cancelled the deletion dialog.
  */
 import { assign, fromPromise, raise, setup } from "xstate"
 import type { Account } from "../contracts/accounts.ts"
@@ -66,19 +78,26 @@ export const dashboardAccountsMachine = setup({
     events: {} as DashboardAccountsEvent,
   },
   actors: {
+    /** GET /api/cloud-providers, then GET /api/accounts for each enabled provider (a failed provider call shows no accounts). */
     loadOverview: fromPromise<AccountsOverview, void>(async () => {
       throw new Error("loadOverview is not provided")
     }),
+    /** DELETE the account; answers with the server's message. */
     deleteAccount: fromPromise<OkMessage, { readonly id: AccountId }>(async () => {
       throw new Error("deleteAccount is not provided")
     }),
+    /** The add-account wizard; its output carries the saved account, or null. */
     addAccount: addAccountMachine,
+    /** The launch-scan dialog; its output carries the started scan, or null. */
     launchScan: launchScanMachine,
   },
   guards: {
+    /** The providers call failed, or every provider's accounts call failed. */
     everyLoadFailed: ({ event }) => firstFailure(outputOf<AccountsOverview>(event)) !== null,
+    /** The account to delete is one the dashboard shows. */
     isKnownAccount: ({ context, event }) =>
       event.type === "deleteAccount.requested" && dashboardAccounts(context).some((a) => a.id === event.accountId),
+    /** The wizard finished with a saved account. */
     savedAnAccount: ({ event }) => outputOf<{ readonly account: Account | null }>(event).account !== null,
   },
   actions: {
@@ -132,43 +151,53 @@ export const dashboardAccountsMachine = setup({
   },
   states: {
     list: {
+      description: "The account cards, grouped by cloud provider.",
       initial: "loading",
       states: {
         loading: {
+          description: "The dashboard shows placeholder cards while the providers and their accounts are fetched.",
           invoke: {
             id: "loadOverview",
             src: "loadOverview",
+            /** The providers and accounts arrived: the cards show, unless every call failed (then the §8 text of the first failure). */
             onDone: [
               { guard: "everyLoadFailed", target: "failed", actions: "assignEveryFailure" },
               { target: "loaded", actions: "assignOverview" },
             ],
+            /** The load failed: the §8 text for the failure (by default 'Failed to fetch cloud provider accounts'). */
             onError: { target: "failed", actions: "assignLoadError" },
           },
         },
         loaded: {
+          description: "The account cards are shown, grouped by provider.",
           initial: "idle",
           states: {
-            idle: { on: { "dashboard.refreshRequested": "refreshing" } },
+            idle: { description: "The cards are shown; 'Refresh' reloads them.", on: { "dashboard.refreshRequested": "refreshing" } },
             refreshing: {
+              description: "The accounts are being reloaded while the cards stay on screen.",
               invoke: {
                 id: "refreshOverview",
                 src: "loadOverview",
+                /** The reloaded accounts replace the cards, unless every call failed (then the §8 text of the first failure). */
                 onDone: [
                   { guard: "everyLoadFailed", target: "#dashboardAccounts.list.failed", actions: "assignEveryFailure" },
                   { target: "idle", actions: "assignOverview" },
                 ],
+                /** The reload failed: the §8 text for the failure (by default 'Failed to fetch cloud provider accounts'). */
                 onError: { target: "#dashboardAccounts.list.failed", actions: "assignLoadError" },
               },
             },
           },
         },
-        failed: { on: { "dashboard.refreshRequested": "loading" } },
+        failed: { description: "The accounts could not be loaded: the §8 text is shown; 'Refresh' tries again.", on: { "dashboard.refreshRequested": "loading" } },
       },
     },
     dialog: {
+      description: "Which dialog is open over the dashboard, if any.",
       initial: "none",
       states: {
         none: {
+          description: "No dialog is open.",
           on: {
             "addAccount.requested": "adding",
             "launchScan.requested": { target: "launching", actions: "assignLaunchAccount" },
@@ -180,28 +209,34 @@ export const dashboardAccountsMachine = setup({
           invoke: {
             id: "addAccount",
             src: "addAccount",
+            /** The wizard closed: the list is reloaded if it saved an account. */
             onDone: [{ guard: "savedAnAccount", target: "none", actions: "requestRefresh" }, { target: "none" }],
           },
         },
         launching: {
+          description: "The launch-scan dialog is open (pre-selecting the card's account when launched from one).",
           invoke: {
             id: "launchScan",
             src: "launchScan",
             input: ({ context }) => ({ accountId: context.launchAccountId }),
+            /** The launch-scan dialog closed (with or without a scan): the list is reloaded. */
             onDone: { target: "none", actions: "requestRefresh" },
           },
         },
         confirmingDelete: {
+          description: "The delete confirmation dialog names the account, with the last deletion error if any.",
           on: {
             "delete.confirmed": "deleting",
             "delete.cancelled": { target: "none", actions: "clearDelete" },
           },
         },
         deleting: {
+          description: "The account is being deleted.",
           invoke: {
             id: "deleteAccount",
             src: "deleteAccount",
             input: ({ context }) => ({ id: context.deleteTarget!.id }),
+            /** Deleted: the dialog closes, a toast carries the server's message and the list is reloaded. */
             onDone: {
               target: "none",
               actions: [
@@ -210,6 +245,7 @@ export const dashboardAccountsMachine = setup({
                 "requestRefresh",
               ],
             },
+            /** The deletion failed: the dialog stays open with 'Failed to delete account. Please try again.' */
             onError: { target: "confirmingDelete", actions: "assignDeleteError" },
           },
         },

@@ -15,6 +15,17 @@
  * Filters (any region): `filter.severityToggled`, `filter.statusToggled`, `filter.newOnlyToggled` (beyond the spec: only
  * findings with resources failing since the previous scan), `filters.cleared` — applied to the loaded
  * rows on the client (`visible`); an empty selection means all. `finding.selected` opens the finding.
+ *
+ * Events accepted:
+ * - `filter.severityToggled` { severity } — the user ticked or unticked a severity filter.
+ * - `filter.statusToggled` { status } — the user ticked or unticked a status filter.
+ * - `filter.newOnlyToggled` — the user switched the "new only" filter (resources failing since the previous scan).
+ * - `filters.cleared` — the user pressed 'Clear filters': every loaded row shows again.
+ * - `finding.selected` { findingId } — the user opened a finding from the list.
+ * - `findings.loadMoreRequested` — the user pressed 'Load more': the next page of 20 is appended while pages remain.
+ * - `findings.retryRequested` — the user pressed 'Try again' after a failure: the scan and the findings load again.
+ * - `filters.toggled` — the user pressed 'Show filters' / 'Hide filters'.
+ * - `export.requested` { format } — the user chose an export format from the export menu.
  */
 import { assign, fromPromise, setup } from "xstate"
 import { canViewFindings } from "../contracts/common.ts"
@@ -112,20 +123,26 @@ export const findingsListMachine = setup({
     input: {} as FindingsListInput,
   },
   actors: {
+    /** GET /api/scans/{id}: the scan, to find the service's id by its name. */
     getScan: fromPromise<Scan, { readonly id: ScanId }>(async () => {
       throw new Error("getScan is not provided")
     }),
+    /** GET /api/findings for the scan and service, one page of 20. */
     listFindings: fromPromise<FindingListResponse, FindingsQuery>(async () => {
       throw new Error("listFindings is not provided")
     }),
+    /** The scan's findings exported in the chosen format with the filters in force: the file to download. */
     exportFindings: fromPromise<ExportedFile, ExportRequest>(async () => {
       throw new Error("exportFindings is not provided")
     }),
   },
   guards: {
+    /** The scan has a service of the name in the URL. */
     hasService: ({ context, event }) =>
       outputOf<Scan>(event).services.some((s) => s.service_name === context.serviceName),
+    /** Pages beyond the ones loaded remain. */
     hasMorePages: ({ context }) => context.page < context.totalPages,
+    /** The scan is completed, so its findings can be exported. */
     canExport: ({ context }) => context.scan !== null && canViewFindings(context.scan.status),
   },
   actions: {
@@ -215,22 +232,27 @@ export const findingsListMachine = setup({
   },
   states: {
     list: {
+      description: "The findings of the scan's service: the scan, then the findings page by page.",
       initial: "loadingScan",
       states: {
         loadingScan: {
+          description: "The page shows a spinner while the scan is fetched to find the service.",
           invoke: {
             id: "getScan",
             src: "getScan",
             input: ({ context }) => ({ id: context.scanId }),
+            /** The scan arrived: with the named service its findings are loaded, else the service is reported missing. */
             onDone: [
               { guard: "hasService", target: "loadingFindings", actions: "assignScan" },
               { target: "serviceMissing", actions: "assignServiceMissing" },
             ],
+            /** The scan could not be loaded: the failure's message (by default 'Error loading scan details') with 'Try again'. */
             onError: { target: "failed", actions: "assignError" },
           },
         },
-        serviceMissing: {},
+        serviceMissing: { description: "The scan has no such service: the page says 'Service \"{name}\" not found in this scan'." },
         loadingFindings: {
+          description: "The page shows a spinner while the first page of findings is fetched.",
           invoke: {
             id: "listFindings",
             src: "listFindings",
@@ -240,17 +262,22 @@ export const findingsListMachine = setup({
               page: 1,
               page_size: PageSizes.findings,
             }),
+            /** The first page arrived: the rows show, filtered on the client. */
             onDone: { target: "ready", actions: "assignFirstPage" },
+            /** The findings could not be loaded: the failure's message (by default 'Error loading scan details') with 'Try again'. */
             onError: { target: "failed", actions: "assignError" },
           },
         },
         ready: {
+          description: "The findings table shows the loaded rows that pass the filters.",
           initial: "idle",
           states: {
             idle: {
+              description: "The table is shown, with 'Load more' while pages remain.",
               on: { "findings.loadMoreRequested": { guard: "hasMorePages", target: "loadingMore" } },
             },
             loadingMore: {
+              description: "'Load more' is fetching the next page; the rows shown stay.",
               invoke: {
                 id: "loadMoreFindings",
                 src: "listFindings",
@@ -260,7 +287,9 @@ export const findingsListMachine = setup({
                   page: context.page + 1,
                   page_size: PageSizes.findings,
                 }),
+                /** The next page is appended (rows already loaded are not repeated). */
                 onDone: { target: "idle", actions: "appendPage" },
+                /** The next page could not be loaded: the rows stay and an error toast shows the failure (by default 'Error loading scan details'). */
                 onError: {
                   target: "idle",
                   actions: {
@@ -275,16 +304,18 @@ export const findingsListMachine = setup({
             },
           },
         },
-        failed: { on: { "findings.retryRequested": "loadingScan" } },
+        failed: { description: "The scan or its findings could not be loaded: the error with a 'Try again' button.", on: { "findings.retryRequested": "loadingScan" } },
       },
     },
     filterPanel: {
+      description: "Whether the filter panel is open.",
       initial: "hidden",
       states: {
-        hidden: { on: { "filters.toggled": "shown" } },
-        shown: { on: { "filters.toggled": "hidden" } },
+        hidden: { description: "The filters are hidden ('Show filters').", on: { "filters.toggled": "shown" } },
+        shown: { description: "The severity, status and new-only filters are shown ('Hide filters').", on: { "filters.toggled": "hidden" } },
       },
     },
+    /** The export menu: the findings with the filters in force, for a completed scan only, running beside the list. */
     export: exportRegion(({ context }: { readonly context: FindingsListContext }) => exportRequestOf(context, context.exportFormat ?? "csv")),
   },
 })

@@ -12,6 +12,12 @@
  *   (`selectCanLaunch`).
  * - `launching` → `launched` (output: the started scan, toast with the server's message) or back to `ready` with the
  *   §8 text. `dialog.closed` finishes with no scan (not while the start call is in flight).
+ *
+ * Events accepted:
+ * - `account.selected` { accountId } — the user picked an account (or cleared the select); the last error is cleared.
+ * - `launch.requested` — the user pressed Launch: the launch rules are checked, then the scan is started.
+ * - `options.retryRequested` — the user pressed retry after the accounts failed to load: load them again.
+ * - `dialog.closed` — the user closed or cancelled the dialog: it finishes with no scan.
  */
 import { assign, fromPromise, setup } from "xstate"
 import type { Account } from "../contracts/accounts.ts"
@@ -83,15 +89,19 @@ export const launchScanMachine = setup({
     output: {} as LaunchScanOutput,
   },
   actors: {
+    /** Loads the viewer (user id, scan_service) and every account of every enabled provider. */
     loadLaunchOptions: fromPromise<LaunchOptions, void>(async () => {
       throw new Error("loadLaunchOptions is not provided")
     }),
+    /** POST /api/scans for the selected account; answers with the started scan and the server's message. */
     startScan: fromPromise<ScanStartResponse, ScanStartPayload>(async () => {
       throw new Error("startScan is not provided")
     }),
   },
   guards: {
+    /** The workspace has no account of any enabled provider. */
     hasNoAccounts: ({ event }) => outputOf<LaunchOptions>(event).accounts.length === 0,
+    /** `checkLaunchScan` passes: permission, a selected account, a known provider, a numeric id and a signed-in user. */
     isLaunchValid: ({ context }) => launchCheck(context).ok,
   },
   actions: {
@@ -141,26 +151,32 @@ export const launchScanMachine = setup({
   output: ({ context }) => ({ scan: context.scan }),
   states: {
     loading: {
+      description: "The dialog loads the viewer and the accounts it can scan.",
       invoke: {
         id: "loadLaunchOptions",
         src: "loadLaunchOptions",
+        /** The options arrived: the account select is filled (pre-selected account kept, a single account chosen), or the dialog says no account exists. */
         onDone: [
           { guard: "hasNoAccounts", target: "noAccounts", actions: "assignOptions" },
           { target: "ready", actions: "assignOptions" },
         ],
+        /** The options could not be loaded: the dialog shows the failure's message (by default 'Failed to start scan. Please try again.') with a retry. */
         onError: { target: "loadFailed", actions: "assignLoadError" },
       },
       on: { "dialog.closed": "closed" },
     },
     loadFailed: {
+      description: "The accounts could not be loaded: the error is shown with a retry button and Close.",
       on: { "options.retryRequested": "loading", "dialog.closed": "closed" },
     },
     /** Scanning §5: 'You need to create an account before running a scan'. */
     noAccounts: {
+      description: "The workspace has no account: the dialog says 'You need to create an account before running a scan' and offers only Close.",
       entry: assign({ error: ValidationMessages.needAccountBeforeScan }),
       on: { "dialog.closed": "closed" },
     },
     ready: {
+      description: "The account select and Launch button are shown, with the last launch error if any.",
       on: {
         "account.selected": { actions: "assignSelection" },
         "launch.requested": [
@@ -171,6 +187,7 @@ export const launchScanMachine = setup({
       },
     },
     launching: {
+      description: "The scan is being started on the server; the dialog cannot be closed.",
       invoke: {
         id: "startScan",
         src: "startScan",
@@ -179,6 +196,7 @@ export const launchScanMachine = setup({
           if (!check.ok) throw new Error(check.message)
           return check.payload
         },
+        /** The scan started: a toast carries the server's message and the dialog finishes with the scan. */
         onDone: {
           target: "launched",
           actions: [
@@ -186,10 +204,11 @@ export const launchScanMachine = setup({
             { type: "notify", params: ({ event }) => ({ kind: "success", message: event.output.message }) },
           ],
         },
+        /** The start failed: back to the select with the failure's message (by default 'Failed to start scan. Please try again.'). */
         onError: { target: "ready", actions: "assignStartError" },
       },
     },
-    launched: { type: "final" },
-    closed: { type: "final" },
+    launched: { type: "final", description: "The scan was started: the dialog closes and its output carries the scan." },
+    closed: { type: "final", description: "The dialog was closed without starting a scan (output: no scan)." },
   },
 })

@@ -14,6 +14,14 @@
  *   so the chart waits for the end rather than re-reading every finding every 10 s.
  *
  * `service.findingsRequested` opens /dashboard/scans/{id}/findings?service={name} for a completed service only.
+ *
+ * Events accepted:
+ * - `service.findingsRequested` { serviceName } — the user opened a service's findings from the scan's service list.
+ * - `scan.refreshRequested` — the user pressed 'Refresh': the scan is read again now.
+ * - `scan.retryRequested` — the user pressed Retry after the scan failed to load: load it again.
+ * - `export.requested` { format } — the user chose an export format (CSV, JSON or OCSF) from the export menu.
+ * - `scan.settled` — raised by the machine itself when the scan is (re-)read at a terminal status: the severity
+ *   breakdown is read.
  */
 import { assign, fromPromise, raise, setup } from "xstate"
 import { canViewFindings, toRunStatus } from "../contracts/common.ts"
@@ -64,12 +72,15 @@ export const scanDetailMachine = setup({
     input: {} as ScanDetailInput,
   },
   actors: {
+    /** GET /api/scans/{id}: the scan with its status, counts and services. */
     getScan: fromPromise<Scan, { readonly id: ScanId }>(async () => {
       throw new Error("getScan is not provided")
     }),
+    /** GET /api/scans/{id}/export in the chosen format: the file to download. */
     exportFindings: fromPromise<ExportedFile, ExportRequest>(async () => {
       throw new Error("exportFindings is not provided")
     }),
+    /** The number of the scan's failed findings by severity. */
     loadBreakdown: fromPromise<SeverityBreakdown, { readonly scanId: ScanId }>(async () => {
       throw new Error("loadBreakdown is not provided")
     }),
@@ -79,8 +90,11 @@ export const scanDetailMachine = setup({
     scanDetailPoll: Polling.scanDetailMs,
   },
   guards: {
+    /** The scan is completed or failed (an unknown status counts as failed). */
     isTerminal: ({ context }) => context.scan !== null && isTerminalStatus(context.scan.status),
+    /** The scan is completed, so its findings can be exported. */
     canExport: ({ context }) => context.scan !== null && canViewFindings(context.scan.status),
+    /** The requested service is one of the scan's services and has completed. */
     isCompletedService: ({ context, event }) =>
       event.type === "service.findingsRequested" &&
       (context.scan?.services ?? []).some((s) => s.service_name === event.serviceName && canViewFindings(s.status)),
@@ -115,45 +129,57 @@ export const scanDetailMachine = setup({
   },
   states: {
     detail: {
+      description: "The scan itself: loaded, then polled every 10 s until it is completed or failed.",
       initial: "loading",
       states: {
         loading: {
+          description: "The page shows a spinner while the scan is fetched.",
           invoke: {
             id: "getScan",
             src: "getScan",
             input: ({ context }) => ({ id: context.scanId }),
+            /** An answer with the scan (first load, poll or refresh): it is shown and its status decides what follows. */
             onDone: { target: "routing", actions: "assignScan" },
+            /** The scan could not be loaded: 'Error Loading Scan Details' with 'Error loading scan details' (or the server's message) and 'Try again'. */
             onError: { target: "failed", actions: "assignError" },
           },
         },
         /** Decides whether to keep polling after every answer. */
         routing: {
+          /** A completed or failed scan is settled; a pending or running one is watched. */
           always: [{ guard: "isTerminal", target: "settled" }, { target: "watching" }],
         },
         watching: {
+          description: "The scan is pending or running: it is shown and read again 10 s after the last answer.",
           after: { scanDetailPoll: "polling" },
           on: { "scan.refreshRequested": "refreshing" },
         },
         polling: {
+          description: "The 10 s poll is reading the scan; what is shown stays meanwhile.",
           invoke: {
             id: "pollScan",
             src: "getScan",
             input: ({ context }) => ({ id: context.scanId }),
+            /** The polled scan replaces the one shown; its status decides whether polling goes on. */
             onDone: { target: "routing", actions: "assignScan" },
             // A failed poll keeps what is shown and tries again 10 s later.
             onError: { target: "watching" },
           },
         },
         settled: {
+          description: "The scan is completed or failed: polling has stopped and the severity breakdown is requested.",
           entry: "announceSettled",
           on: { "scan.refreshRequested": "refreshing" },
         },
         refreshing: {
+          description: "'Refresh' is reading the scan again; what is shown stays meanwhile.",
           invoke: {
             id: "refreshScan",
             src: "getScan",
             input: ({ context }) => ({ id: context.scanId }),
+            /** The refreshed scan replaces the one shown; its status decides whether polling resumes. */
             onDone: { target: "routing", actions: "assignScan" },
+            /** The refresh failed: what is shown stays and an error toast says 'Error loading scan details' (or the server's message). */
             onError: {
               target: "routing",
               actions: {
@@ -164,27 +190,36 @@ export const scanDetailMachine = setup({
           },
         },
         failed: {
+          description: "The scan could not be loaded: 'Error Loading Scan Details' with the error and a 'Try again' button.",
           on: { "scan.retryRequested": "loading", "scan.refreshRequested": "loading" },
         },
       },
     },
     breakdown: {
+      description: "The 'Failed findings by severity' chart, read once the scan has settled and again after each refresh that settles.",
       initial: "idle",
       states: {
-        idle: { on: { "scan.settled": "loading" } },
+        idle: { description: "The scan has not settled yet: the chart says 'Shown when the scan has finished.'", on: { "scan.settled": "loading" } },
         loading: {
+          description: "The breakdown is being read: a spinner, or the previous chart while it is re-read.",
           invoke: {
             id: "loadBreakdown",
             src: "loadBreakdown",
             input: ({ context }) => ({ scanId: context.scanId }),
+            /** The counts arrived: the chart shows them. */
             onDone: { target: "ready", actions: "assignBreakdown" },
+            /** The counts could not be read: 'The severity breakdown could not be loaded.' unless an earlier chart is still shown. */
             onError: { target: "unavailable" },
           },
         },
-        ready: { on: { "scan.settled": "loading" } },
-        unavailable: { on: { "scan.settled": "loading" } },
+        ready: { description: "The chart shows the failed findings' counts by severity.", on: { "scan.settled": "loading" } },
+        unavailable: {
+          description: "The breakdown could not be read: 'The severity breakdown could not be loaded.' unless an earlier chart is still shown.",
+          on: { "scan.settled": "loading" },
+        },
       },
     },
+    /** The export menu: a findings export (CSV, JSON or OCSF) of a completed scan, running beside the page. */
     export: exportRegion(({ context }: { readonly context: ScanDetailContext }) => ({ scanId: context.scanId, format: context.exportFormat ?? "csv" })),
   },
 })

@@ -14,8 +14,18 @@
  *    (`saved`, output = the new account) so the owner closes the wizard and refreshes the accounts.
  * `wizard.closed` from any step finishes with no account; the next opening starts again at step 1.
  *
- * Events: provider.selected, providers.retryRequested, step.back, method.changed, field.changed,
- * connection.testRequested, connection.confirmed, wizard.closed.
+ * Events accepted:
+ * - `provider.selected` { providerId } — the user chose a provider in step 1 (only an enabled one moves on to step 2,
+ *   with an empty form).
+ * - `providers.retryRequested` — the user pressed retry after the providers failed to load: load them again.
+ * - `step.back` — the user pressed Back: from step 2 to step 1 (errors cleared), from step 3 to step 2.
+ * - `method.changed` { method } — the user switched the AWS credential method (access keys or role ARN); ignored for
+ *   other providers.
+ * - `field.changed` { field, value } — the user edited one field of the form; that field's error is cleared.
+ * - `connection.testRequested` — the user pressed 'Test connection': a valid form is sent with `test_only: true`,
+ *   an invalid one shows its field errors.
+ * - `connection.confirmed` — the user pressed OK on 'Connection successful!': the account is saved.
+ * - `wizard.closed` — the user closed the wizard: it finishes with no account.
  */
 import { assign, fromPromise, setup } from "xstate"
 import {
@@ -151,21 +161,28 @@ export const addAccountMachine = setup({
     output: {} as AddAccountOutput,
   },
   actors: {
+    /** GET /api/cloud-providers (cached 5 minutes). */
     loadProviders: fromPromise<ReadonlyArray<CloudProvider>, void>(async () => {
       throw new Error("loadProviders is not provided")
     }),
+    /** The workspace's external id, shown for an AWS role ARN (null when there is none). */
     loadExternalId: fromPromise<string | null, void>(async () => {
       throw new Error("loadExternalId is not provided")
     }),
+    /** POST /api/accounts with the payload: a connection test (`test_only: true`) or the save; answers `ok` with a message. */
     addAccount: fromPromise<AddAccountResponse, AddAccountPayload>(async () => {
       throw new Error("addAccount is not provided")
     }),
   },
   guards: {
+    /** The chosen provider is one of the server's providers and is enabled. */
     isEnabledProvider: ({ context, event }) =>
       event.type === "provider.selected" && context.providers.some((p) => p.id === event.providerId && p.is_enable),
+    /** The form has no field error (account name and the chosen provider's and method's credential fields). */
     isFormValid: ({ context }) => Object.keys(addAccountFieldErrors(context)).length === 0,
+    /** The server answered `ok: true`. */
     isAnswerOk: ({ event }) => outputOf<AddAccountResponse>(event).ok,
+    /** The chosen provider is AWS (the only one with a choice of credential method). */
     isAws: ({ context }) => context.providerId === ProviderIds.AWS,
   },
   actions: {
@@ -222,18 +239,23 @@ export const addAccountMachine = setup({
   output: ({ context }) => ({ account: context.saved }),
   states: {
     open: {
+      description: "The wizard dialog is open, at one of its three steps; closing it finishes with no account.",
       initial: "loadingProviders",
       on: { "wizard.closed": "closed" },
       states: {
         loadingProviders: {
+          description: "The wizard fetches the cloud providers before step 1 can be shown.",
           invoke: {
             id: "loadProviders",
             src: "loadProviders",
+            /** The providers arrived: step 1 lists them (only enabled ones can be chosen). */
             onDone: { target: "selectingProvider", actions: "assignProviders" },
+            /** The providers could not be loaded: the failure's message (by default 'Failed to add account. Please try again.') with a retry. */
             onError: { target: "providersFailed", actions: "assignProvidersError" },
           },
         },
         providersFailed: {
+          description: "The providers could not be loaded: the error is shown with a retry button.",
           on: { "providers.retryRequested": "loadingProviders" },
         },
         /** Step 1. */
@@ -248,12 +270,15 @@ export const addAccountMachine = setup({
           invoke: {
             id: "loadExternalId",
             src: "loadExternalId",
+            /** The workspace's external id arrived: it is shown with the role ARN field. */
             onDone: { actions: "assignExternalId" },
+            /** The external id could not be loaded: the form works without it. */
             onError: {},
           },
           on: { "step.back": { target: "selectingProvider", actions: "clearErrors" } },
           states: {
             editing: {
+              description: "Step 2's form: account name and the provider's credential fields, with field errors or the server's last error.",
               on: {
                 "field.changed": { actions: "assignField" },
                 "method.changed": { guard: "isAws", actions: "assignMethod" },
@@ -264,14 +289,17 @@ export const addAccountMachine = setup({
               },
             },
             testing: {
+              description: "'Test connection' is sending the payload with `test_only: true`.",
               invoke: {
                 id: "testConnection",
                 src: "addAccount",
                 input: ({ context }) => addAccountPayload(context, true),
+                /** The test answered: `ok` goes to step 3 ('Connection successful!'); otherwise the server's message (or 'Failed to add account. Please try again.') shows in the form. */
                 onDone: [
                   { guard: "isAnswerOk", target: "#addAccount.open.connected" },
                   { target: "editing", actions: "assignNotOk" },
                 ],
+                /** The test call failed: the failure's message (e.g. 'Account already exists', by default 'Failed to add account. Please try again.') shows in the form. */
                 onError: { target: "editing", actions: "assignCallError" },
               },
             },
@@ -285,10 +313,12 @@ export const addAccountMachine = setup({
           },
         },
         saving: {
+          description: "OK was pressed: the account is being saved (the same payload without `test_only`).",
           invoke: {
             id: "saveAccount",
             src: "addAccount",
             input: ({ context }) => addAccountPayload(context, false),
+            /** Saved with `ok`: a toast carries the server's message and the wizard finishes with the new account; otherwise back to step 2 with the server's message (or 'Failed to add account. Please try again.'). */
             onDone: [
               {
                 guard: "isAnswerOk",
@@ -300,12 +330,13 @@ export const addAccountMachine = setup({
               },
               { target: "credentials", actions: "assignNotOk" },
             ],
+            /** The save failed: back to step 2 with the failure's message (e.g. 'Account already exists', by default 'Failed to add account. Please try again.'). */
             onError: { target: "credentials", actions: "assignCallError" },
           },
         },
       },
     },
-    saved: { type: "final" },
-    closed: { type: "final" },
+    saved: { type: "final", description: "The account was saved: the wizard finishes with it, so its owner closes the wizard and refreshes the accounts." },
+    closed: { type: "final", description: "The wizard was closed without saving: it finishes with no account." },
   },
 })

@@ -9,8 +9,12 @@
  * the form (new password + confirmation, §5 rules, show/hide toggles) → `submitting` → `succeeded` ('Password reset
  * successfully!' with a sign-in button that goes to /login carrying that message). A reset answered with a token
  * problem lands in `invalid`; any other failure stays on the form with the §8 text.
- * Events accepted: `field.changed` { field, value }, `visibility.toggled` { field }, `form.submitted`,
- * `validation.retried`, `signIn.requested`.
+ * Events accepted:
+ * - `field.changed` { field, value } — the user typed the new password or its confirmation.
+ * - `visibility.toggled` { field } — the user showed or hid one of the two password fields.
+ * - `form.submitted` — the user pressed the reset button: a valid form is sent, otherwise the field errors show.
+ * - `validation.retried` — the user pressed Retry after the token check itself failed.
+ * - `signIn.requested` — the user pressed the sign-in button after the reset: goes to /login with 'Password reset successfully!' (and the account's email).
  */
 import { assertEvent, assign, fromPromise, setup } from "xstate"
 import {
@@ -125,25 +129,32 @@ export const resetPasswordMachine = setup({
   initial: "checking",
   states: {
     checking: {
+      description: "The link is read: without a token it is invalid at once.",
+      /** A token is checked with the server; without one the link is invalid. */
       always: [{ guard: "hasToken", target: "validating" }, { target: "invalid", actions: "assignInvalidLink" }],
     },
     validating: {
+      description: "The reset token is being checked with the server.",
       invoke: {
         id: "validateResetToken",
         src: "validateResetToken",
         input: ({ context }) => ({ token: context.token }),
+        /** The token is valid: the form shows, for the account's email. */
         onDone: { target: "valid", actions: "assignEmail" },
+        /** A dead link (invalid or expired token) shows 'Invalid or expired reset link'; any other failure shows the error with Retry. */
         onError: [
           { guard: "isDeadLink", target: "invalid", actions: "assignInvalidLink" },
           { target: "unavailable", actions: "assignError" },
         ],
       },
     },
-    invalid: { entry: "clearPasswords" },
+    invalid: { description: "'Invalid or expired reset link', with a way back to sign in.", entry: "clearPasswords" },
     unavailable: {
+      description: "The token check itself failed (network or server): the error is shown with Retry.",
       on: { "validation.retried": { target: "validating", actions: "clearErrors" } },
     },
     valid: {
+      description: "The token is valid: the new-password form is shown.",
       initial: "editing",
       on: {
         "field.changed": { actions: "assignField" },
@@ -151,6 +162,7 @@ export const resetPasswordMachine = setup({
       },
       states: {
         editing: {
+          description: "The user types the new password and its confirmation (§5 rules, show/hide toggles).",
           on: {
             "form.submitted": [
               { guard: "isFormValid", target: "submitting", actions: "clearErrors" },
@@ -159,11 +171,14 @@ export const resetPasswordMachine = setup({
           },
         },
         submitting: {
+          description: "The new password is being sent.",
           invoke: {
             id: "resetPassword",
             src: "resetPassword",
             input: ({ context }) => ({ token: context.token, ...context.values }),
+            /** The password was reset: the success screen shows. */
             onDone: { target: "#resetPassword.succeeded" },
+            /** A token problem lands on 'Invalid or expired reset link'; any other failure returns to the form with the §8 text ('Failed to reset password' unless the server said more). */
             onError: [
               { guard: "isTokenProblem", target: "#resetPassword.invalid", actions: "assignInvalidLink" },
               { target: "editing", actions: "assignError" },
@@ -173,6 +188,7 @@ export const resetPasswordMachine = setup({
       },
     },
     succeeded: {
+      description: "'Password reset successfully!' with a sign-in button.",
       entry: "clearPasswords",
       on: {
         "signIn.requested": {
@@ -190,6 +206,6 @@ export const resetPasswordMachine = setup({
         },
       },
     },
-    leaving: { type: "final" },
+    leaving: { description: "The user went on to /login.", type: "final" },
   },
 })

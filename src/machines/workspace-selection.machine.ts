@@ -17,6 +17,11 @@
  *   A failed switch returns to browsing with 'Failed to select workspace' (or the server's 4xx message).
  * - `signOut.requested` anywhere but after the selection: hands over to the session's logout.
  *
+ * Events accepted (besides `signOut.requested`):
+ * - `workspaces.retried` — the user pressed 'Try again' after the list failed to load (or asked again on the empty screen).
+ * - `search.changed` { query } — the user typed in the workspace search box (shown only above 3 workspaces); the cards are filtered.
+ * - `workspace.selected` { workspaceId } — the user chose a workspace card; only a listed workspace is switched to.
+ *
  * Effects (named in `setup`, supplied with `.provide()`; `workspaceSelectionImplementations` maps a
  * `WorkspaceSelectionEffects` object onto them): actors `acceptWorkspaceInvitation`, `loadWorkspaces`,
  * `switchWorkspace`, `refreshUser`; environment actions `navigate`, `notify`, `storeTokens`, `persistWorkspaceName`,
@@ -201,6 +206,8 @@ export const workspaceSelectionMachine = setup({
       },
       states: {
         arriving: {
+          description: "The screen has just opened: with an invitation token it is accepted first, otherwise the workspaces load.",
+          /** Accepts the route's invitation token first when there is one, else goes straight to loading the workspaces. */
           always: [{ guard: "hasInvitationToken", target: "acceptingInvitation" }, { target: "loading" }],
         },
 
@@ -210,6 +217,7 @@ export const workspaceSelectionMachine = setup({
             id: "acceptWorkspaceInvitation",
             src: "acceptWorkspaceInvitation",
             input: ({ context }) => ({ invitation_token: context.invitationToken ?? "" }),
+            /** Accepted: the workspace is marked new, "You've been added to {name}" toasts for 5 s, the pending invitation is cleared and the list loads. */
             onDone: {
               target: "loading",
               actions: [
@@ -231,6 +239,7 @@ export const workspaceSelectionMachine = setup({
                 },
               ],
             },
+            /** The acceptance failed: the error toasts ('Failed to accept workspace invitation' unless the server said more), the pending invitation is cleared and the list loads anyway. */
             onError: {
               target: "loading",
               actions: [
@@ -248,13 +257,16 @@ export const workspaceSelectionMachine = setup({
         },
 
         loading: {
+          description: "The user's workspaces are being loaded (always asked again, since an invitation may just have added one).",
           invoke: {
             id: "loadWorkspaces",
             src: "loadWorkspaces",
+            /** The workspaces arrived: the cards show them, or 'No workspaces available' when there are none. */
             onDone: [
               { guard: "hasNoWorkspaces", target: "empty", actions: "assignWorkspaces" },
               { target: "ready", actions: "assignWorkspaces" },
             ],
+            /** The workspaces could not be loaded: 'Failed to load workspaces' with 'Try again'. */
             onError: { target: "failed", actions: "assignLoadError" },
           },
         },
@@ -270,19 +282,23 @@ export const workspaceSelectionMachine = setup({
         },
 
         ready: {
+          description: "The workspace cards are shown (with 'New' badges, owner marker and last access).",
           initial: "browsing",
           states: {
             browsing: {
+              description: "The user browses the cards, filtering them with the search box above 3 workspaces, and picks one.",
               on: {
                 "search.changed": { actions: "assignQuery" },
                 "workspace.selected": { guard: "isListedWorkspace", target: "switching", actions: "assignSelecting" },
               },
             },
             switching: {
+              description: "The chosen workspace is being switched to on the server; its card shows the selection in progress.",
               invoke: {
                 id: "switchWorkspace",
                 src: "switchWorkspace",
                 input: ({ context }) => ({ workspace_id: (context.selectingWorkspaceId ?? 0) as WorkspaceId }),
+                /** Switched: the new tokens are stored, the workspace is selected and marked last accessed (clearing its 'New' badge), its name kept, then the user data is refreshed. */
                 onDone: {
                   target: "refreshingUser",
                   actions: [
@@ -310,6 +326,7 @@ export const workspaceSelectionMachine = setup({
                     },
                   ],
                 },
+                /** The switch failed: back to the cards with 'Failed to select workspace' (or the server's 4xx message). */
                 onError: { target: "browsing", actions: "assignSelectionError" },
               },
             },
@@ -318,7 +335,9 @@ export const workspaceSelectionMachine = setup({
               invoke: {
                 id: "refreshUser",
                 src: "refreshUser",
+                /** The user data was refreshed: on to the dashboard. */
                 onDone: { target: "#workspaceSelection.selected" },
+                /** The user refresh failed: the switch still stands, on to the dashboard (it reloads the user anyway). */
                 onError: { target: "#workspaceSelection.selected" },
               },
             },
@@ -328,11 +347,12 @@ export const workspaceSelectionMachine = setup({
     },
 
     selected: {
+      description: "A workspace was selected: the user is sent to /dashboard.",
       type: "final",
       entry: { type: "navigate", params: { to: AuthPaths.dashboard } },
     },
 
-    leaving: { type: "final" },
+    leaving: { description: "The user signed out; the session's logout takes it from here.", type: "final" },
   },
 })
 

@@ -17,7 +17,13 @@
  *     (→ dashboard); signed in → the workspace is marked new, "You've been added to …" (5 s), → /dashboard; signed out
  *     without tokens → `completed` ('Registration Complete!') → /login after 3 s. Refusals land on the §8 texts.
  *
- * Events accepted: `invitation.accepted`, `invitation.retried`.
+ * Events accepted:
+ * - `invitation.accepted` — the user pressed 'Accept Invitation' (signed in) or 'Accept and Continue' (signed out).
+ * - `invitation.retried` — the user pressed Retry after the token check could not run.
+ * - `xstate.done.actor.checkInvitation` — the link is valid: the workspace, invited email and role are shown.
+ * - `xstate.error.actor.checkInvitation` — the check refused the link: already accepted, expired, unreachable (Retry) or invalid.
+ * - `xstate.after.completionRedirect.invitationAccept.completed` — 3 s after 'Registration Complete!': on to /login.
+ * - `xstate.after.alreadyAcceptedRedirect.invitationAccept.alreadyAccepted` — 1.5 s after the already-accepted notice: on to /login.
  */
 import { assign, fromPromise, setup } from "xstate"
 import { Redirects, Toasts } from "../contracts/constants.ts"
@@ -145,6 +151,7 @@ export const invitationAcceptMachine = setup({
     ]),
 
     ready: {
+      description: "The invitation is shown: the workspace, the invited email and the role, with 'Accept Invitation' (signed in) or 'Accept and Continue' (signed out).",
       on: {
         "invitation.accepted": [
           {
@@ -172,10 +179,12 @@ export const invitationAcceptMachine = setup({
     },
 
     accepting: {
+      description: "The invitation is being accepted (with the browser's timezone).",
       invoke: {
         id: "acceptInvitation",
         src: "acceptInvitation",
         input: ({ context }) => ({ invitation_token: context.token, timezone: context.timezone }),
+        /** Accepted: with tokens the session takes over; signed in, the workspace is marked new, "You've been added to …" toasts and the dashboard opens; otherwise 'Registration Complete!'. */
         onDone: [
           { guard: "hasTokens", target: "startingSession" },
           {
@@ -203,6 +212,7 @@ export const invitationAcceptMachine = setup({
           },
           { target: "completed" },
         ],
+        /** An existing account goes to /login with the invitation kept; missing details go to the sign-up form; already accepted or expired show that screen; other refusals show their §8 text on the invitation. */
         onError: [
           {
             guard: "isAccountExists",
@@ -236,7 +246,9 @@ export const invitationAcceptMachine = setup({
         id: "startSession",
         src: "startSession",
         input: invitationSessionHandOff,
+        /** The session started: on to the dashboard. */
         onDone: { target: "leaving" },
+        /** The session could not start: back to the invitation with the error. */
         onError: { target: "ready", actions: "assignAcceptError" },
       },
     },
@@ -255,9 +267,9 @@ export const invitationAcceptMachine = setup({
       },
     },
 
-    expired: {},
-    invalid: {},
-    leaving: { type: "final" },
+    expired: { description: "The invitation has expired: its §8 text is shown." },
+    invalid: { description: "'Invalid or expired invitation link' (no token, or a refused one)." },
+    leaving: { description: "The user left the page (to sign-up, /login or the dashboard).", type: "final" },
   },
 })
 

@@ -12,8 +12,15 @@
  * takes over (→ /dashboard); no tokens: /login with 'Registration Complete!'. An invitee who already has an account is
  * sent to /login with the invitation kept. Other failures stay on the form with the §8 completion text.
  *
- * Events accepted: `field.changed` { field, value }, `visibility.toggled` { field }, `form.submitted`,
- * `invitation.retried`, `login.requested`.
+ * Events accepted:
+ * - `field.changed` { field, value } — the user typed in first name, last name, password or confirm password.
+ * - `visibility.toggled` { field } — the user showed or hid one of the two password fields.
+ * - `form.submitted` — the user submitted the form: a valid one is sent, otherwise the field errors show.
+ * - `invitation.retried` — the user pressed Retry after the token check could not run.
+ * - `login.requested` — the user pressed 'Go to login' on the invalid-invitation screen.
+ * - `xstate.done.actor.checkInvitation` — the token is valid: the completion form shows for the invited email.
+ * - `xstate.error.actor.checkInvitation` — the check refused the token: already accepted (→ /login after 1.5 s), unreachable (Retry) or invalid (the §8 text).
+ * - `xstate.after.alreadyAcceptedRedirect.invitationSignup.alreadyAccepted` — 1.5 s after the already-accepted notice: on to /login.
  */
 import { assertEvent, assign, fromPromise, setup } from "xstate"
 import { Limits, Redirects } from "../contracts/constants.ts"
@@ -200,6 +207,7 @@ export const invitationSignupMachine = setup({
     },
 
     ready: {
+      description: "The invitation is valid: the completion form (first name, last name, password, confirm password) is shown.",
       initial: "editing",
       on: {
         "field.changed": { actions: "assignField" },
@@ -207,6 +215,7 @@ export const invitationSignupMachine = setup({
       },
       states: {
         editing: {
+          description: "The user fills in the form, with show/hide toggles and a live password-requirement checklist.",
           on: {
             "form.submitted": [
               { guard: "isFormValid", target: "submitting", actions: "clearFieldErrors" },
@@ -215,10 +224,12 @@ export const invitationSignupMachine = setup({
           },
         },
         submitting: {
+          description: "The completion is being sent with the invitation token.",
           invoke: {
             id: "completeInvitation",
             src: "completeInvitation",
             input: ({ context }) => payloadOf(context),
+            /** Completed: with tokens the session takes over (→ /dashboard); without, /login with 'Registration Complete!'. */
             onDone: [
               { guard: "hasTokens", target: "startingSession" },
               {
@@ -241,6 +252,7 @@ export const invitationSignupMachine = setup({
                 ],
               },
             ],
+            /** An invitee who already has an account goes to /login with the invitation kept; an already-accepted invitation shows that notice; other failures stay on the form with the §8 completion text. */
             onError: [
               {
                 guard: "isAccountExists",
@@ -270,14 +282,16 @@ export const invitationSignupMachine = setup({
             id: "startSession",
             src: "startSession",
             input: invitationSessionHandOff,
+            /** The session started: on to the dashboard. */
             onDone: { target: "#invitationSignup.leaving", actions: "clearPasswords" },
+            /** The session could not start: back to the form with the error. */
             onError: { target: "editing", actions: "assignCompletionError" },
           },
         },
       },
     },
 
-    leaving: { type: "final" },
+    leaving: { description: "The user left the page (to /login or the dashboard).", type: "final" },
   },
 })
 

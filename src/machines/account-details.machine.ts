@@ -12,6 +12,16 @@
  *   details are reloaded) | confirmingDelete ('This will permanently delete the {provider} account "{name}" and remove
  *   all scan history. This action cannot be undone.') | deleting → /dashboard, or back with 'Failed to delete account'
  *   shown inline above the page.
+ *
+ * Events accepted:
+ * - `detail.retryRequested` — the user pressed retry after the details failed to load: load them again.
+ * - `detail.refreshRequested` — the user pressed Refresh: the details are read again, bypassing the prefetch.
+ * - `detail.reloadRequested` — raised by the machine when the launch-scan dialog closes: a silent reload.
+ * - `secret.revealToggled` — the user pressed the reveal / hide button next to the masked secret.
+ * - `launchScan.requested` — the user pressed the launch-scan button: the dialog opens with this account selected.
+ * - `deleteAccount.requested` — the user pressed delete: confirm first (once the details are loaded).
+ * - `delete.confirmed` — the user confirmed the deletion.
+ * - `delete.cancelled` — the user cancelled the deletion dialog.
  */
 import { assign, fromPromise, raise, setup } from "xstate"
 import type { AccountDetail, RecentScan } from "../contracts/accounts.ts"
@@ -61,21 +71,27 @@ export const accountDetailsMachine = setup({
     input: {} as AccountDetailsInput,
   },
   actors: {
+    /** GET /api/accounts/{id}; a prefetched answer younger than 60 s is used as is. */
     loadAccountDetail: fromPromise<AccountDetail, { readonly id: AccountId }>(async () => {
       throw new Error("loadAccountDetail is not provided")
     }),
+    /** GET /api/accounts/{id} again, bypassing the prefetch. */
     refreshAccountDetail: fromPromise<AccountDetail, { readonly id: AccountId }>(async () => {
       throw new Error("refreshAccountDetail is not provided")
     }),
+    /** POST /api/accounts/{id}/reveal-secret (audited, permission-checked): the stored secret. */
     revealSecret: fromPromise<string, { readonly id: AccountId }>(async () => {
       throw new Error("revealSecret is not provided")
     }),
+    /** DELETE /api/accounts/{id}; answers with the server's message. */
     deleteAccount: fromPromise<OkMessage, { readonly id: AccountId }>(async () => {
       throw new Error("deleteAccount is not provided")
     }),
+    /** The launch-scan dialog, pre-selecting this account. */
     launchScan: launchScanMachine,
   },
   guards: {
+    /** The account's details are loaded. */
     hasDetail: ({ context }) => context.detail !== null,
   },
   actions: {
@@ -99,36 +115,45 @@ export const accountDetailsMachine = setup({
   context: ({ input }) => ({ accountId: input.accountId, detail: null, loadError: null, secret: null, deleteError: null }),
   states: {
     detail: {
+      description: "The account's details: loaded once, then refreshed on demand.",
       initial: "loading",
       states: {
         loading: {
+          description: "The page shows a loading state while the account's details are fetched.",
           invoke: {
             id: "loadAccountDetail",
             src: "loadAccountDetail",
             input: ({ context }) => ({ id: context.accountId }),
+            /** The details arrived: the page shows them. */
             onDone: { target: "ready", actions: "assignDetail" },
+            /** The details could not be loaded: the error's message (by default 'Failed to load account details') with a retry. */
             onError: { target: "failed", actions: "assignLoadError" },
           },
         },
-        failed: { on: { "detail.retryRequested": "loading" } },
+        failed: { description: "The details could not be loaded: 'Failed to load account details' with the error and a retry.", on: { "detail.retryRequested": "loading" } },
         ready: {
+          description: "The page shows the account's details, credentials card and latest scan.",
           initial: "idle",
           states: {
             idle: {
+              description: "The details are shown; Refresh reads them again.",
               on: {
                 "detail.refreshRequested": "refreshing",
                 "detail.reloadRequested": "reloading",
               },
             },
             refreshing: {
+              description: "Refresh is reading the details again; the page keeps showing them.",
               invoke: {
                 id: "refreshAccountDetail",
                 src: "refreshAccountDetail",
                 input: ({ context }) => ({ id: context.accountId }),
+                /** The fresh details replace the shown ones; toast 'Account details refreshed successfully'. */
                 onDone: {
                   target: "idle",
                   actions: ["assignDetail", { type: "notify", params: { kind: "success", message: ScanningMessages.accountDetailsRefreshed } }],
                 },
+                /** The refresh failed: the details shown stay; toast 'Failed to refresh account details'. */
                 onError: {
                   target: "idle",
                   actions: { type: "notify", params: { kind: "error", message: ScanningMessages.refreshAccountDetailsFailed } },
@@ -141,7 +166,9 @@ export const accountDetailsMachine = setup({
                 id: "reloadAccountDetail",
                 src: "refreshAccountDetail",
                 input: ({ context }) => ({ id: context.accountId }),
+                /** The reloaded details replace the shown ones, without a toast. */
                 onDone: { target: "idle", actions: "assignDetail" },
+                /** The reload failed: the page stays as it was, without a toast. */
                 onError: { target: "idle" },
               },
             },
@@ -150,49 +177,60 @@ export const accountDetailsMachine = setup({
       },
     },
     secret: {
+      description: "The credentials card's secret: masked, being revealed, or shown.",
       initial: "masked",
       states: {
-        masked: { on: { "secret.revealToggled": { guard: "hasDetail", target: "revealing" } } },
+        masked: { description: "The secret shows as a mask, with a reveal button.", on: { "secret.revealToggled": { guard: "hasDetail", target: "revealing" } } },
         revealing: {
+          description: "The audited reveal call is fetching the secret.",
           invoke: {
             id: "revealSecret",
             src: "revealSecret",
             input: ({ context }) => ({ id: context.accountId }),
+            /** The secret arrived: it is shown in clear. */
             onDone: { target: "revealed", actions: "assignSecret" },
+            /** The reveal was refused or failed: the secret stays masked and an error toast shows the failure's message. */
             onError: {
               target: "masked",
               actions: { type: "notify", params: ({ event }) => ({ kind: "error", message: toFailure(event.error).message }) },
             },
           },
         },
-        revealed: { on: { "secret.revealToggled": { target: "masked", actions: "forgetSecret" } } },
+        revealed: { description: "The secret is shown in clear; hiding it again forgets it.", on: { "secret.revealToggled": { target: "masked", actions: "forgetSecret" } } },
       },
     },
     dialog: {
+      description: "Which dialog is open over the account page, if any.",
       initial: "none",
       states: {
         none: {
+          description: "No dialog is open.",
           on: {
             "launchScan.requested": "launching",
             "deleteAccount.requested": { guard: "hasDetail", target: "confirmingDelete", actions: "clearDeleteError" },
           },
         },
         launching: {
+          description: "The launch-scan dialog is open with this account selected.",
           invoke: {
             id: "launchScan",
             src: "launchScan",
             input: ({ context }) => ({ accountId: context.accountId }),
+            /** The launch-scan dialog closed: the details are reloaded silently (the latest scan may have changed). */
             onDone: { target: "none", actions: "requestReload" },
           },
         },
         confirmingDelete: {
+          description: "The confirmation says the account and all its scan history will be permanently deleted.",
           on: { "delete.confirmed": "deleting", "delete.cancelled": "none" },
         },
         deleting: {
+          description: "The account is being deleted.",
           invoke: {
             id: "deleteAccount",
             src: "deleteAccount",
             input: ({ context }) => ({ id: context.accountId }),
+            /** Deleted: a toast carries the server's message and the user is taken to /dashboard. */
             onDone: {
               target: "none",
               actions: [
@@ -200,6 +238,7 @@ export const accountDetailsMachine = setup({
                 { type: "navigate", params: { to: AuthPaths.dashboard } },
               ],
             },
+            /** The deletion failed: the dialog closes and 'Failed to delete account' shows inline above the page. */
             onError: { target: "none", actions: "assignDeleteError" },
           },
         },

@@ -15,6 +15,17 @@
  * - `rules`: `loading` → `ready` or `failed` (Retry). `rule.deleteRequested` (needs remediate_findings, else the toast
  *   "You don't have permission to mute findings") → `deleting` → `loading` (toast with the server's message) or back to
  *   `ready` (toast with the failure). `rules.reloadRequested` reads them again.
+ *
+ * Events accepted:
+ * - `schedule.retryRequested` — the user pressed Retry after the schedule failed to load: load it again.
+ * - `schedule.editRequested` — the user pressed the schedule's edit button (needs scan_service).
+ * - `draft.changed` { patch } — the user changed fields of the schedule draft.
+ * - `schedule.saveRequested` — the user pressed save on the schedule form.
+ * - `schedule.editCanceled` — the user cancelled the schedule form: the draft is dropped.
+ * - `rules.reloadRequested` — the mute rules are read again (Retry after a failure, or raised after a rule was saved).
+ * - `rule.deleteRequested` { id } — the user asked to delete a listed mute rule (needs remediate_findings).
+ * - `rule.addRequested` { today } — the user pressed 'Add mute rule' (needs remediate_findings).
+ * - `rule.editRequested` { id, today } — the user pressed Edit on a listed mute rule (needs remediate_findings).
  */
 import { assign, fromPromise, raise, setup } from "xstate"
 import type { OkMessage } from "../contracts/common.ts"
@@ -78,31 +89,42 @@ export const accountPostureMachine = setup({
     input: {} as AccountPostureInput,
   },
   actors: {
+    /** GET the account's scan schedule with its default scope. */
     getSchedule: fromPromise<ScanSchedule, { readonly id: AccountId }>(async () => {
       throw new Error("getSchedule is not provided")
     }),
+    /** PUT the account's scan schedule; answers with the schedule as saved and the server's message. */
     putSchedule: fromPromise<{ readonly message: string; readonly schedule: ScanSchedule }, { readonly id: AccountId; readonly schedule: ScanSchedulePayload }>(
       async () => {
         throw new Error("putSchedule is not provided")
       },
     ),
+    /** GET the mute rules that apply to the account. */
     listMuteRules: fromPromise<ReadonlyArray<MuteRule>, { readonly account_id?: AccountId }>(async () => {
       throw new Error("listMuteRules is not provided")
     }),
+    /** DELETE a mute rule; answers with the server's message. */
     deleteMuteRule: fromPromise<OkMessage, { readonly id: number }>(async () => {
       throw new Error("deleteMuteRule is not provided")
     }),
+    /** The user's scan_service and remediate_findings permissions. */
     loadViewer: fromPromise<ScanViewer, void>(async () => {
       throw new Error("loadViewer is not provided")
     }),
+    /** The Add mute rule / Edit dialog; its output says whether a rule was saved. */
     muteRuleForm: muteRuleFormMachine,
   },
   guards: {
+    /** The user holds scan_service. */
     canSchedule: ({ context }) => context.viewer?.canLaunchScans === true,
+    /** The user holds remediate_findings. */
     canMute: ({ context }) => context.viewer?.canRemediate === true,
+    /** The rule is one of the listed ones. */
     isKnownRule: ({ context, event }) =>
       (event.type === "rule.deleteRequested" || event.type === "rule.editRequested") && context.rules.some((r) => r.id === event.id),
+    /** The user does not hold remediate_findings (or the permissions are not known). */
     lacksMute: ({ context }) => context.viewer?.canRemediate !== true,
+    /** The dialog finished with a saved rule. */
     savedRule: ({ event }) => (event as unknown as { output: { saved: boolean } }).output.saved,
   },
   actions: {
@@ -145,28 +167,35 @@ export const accountPostureMachine = setup({
   }),
   states: {
     viewer: {
+      description: "The user's permissions on this page.",
       initial: "loading",
       states: {
         loading: {
-          invoke: { id: "loadViewer", src: "loadViewer", onDone: { target: "ready", actions: "assignViewer" }, onError: { target: "ready" } },
+          description: "The user's permissions are being read; until they are known nothing is allowed.",
+          invoke: { id: "loadViewer", src: "loadViewer", /** The permissions are known. */ onDone: { target: "ready", actions: "assignViewer" }, /** The permissions could not be read: they stay unknown, read as not allowed. */ onError: { target: "ready" } },
         },
-        ready: {},
+        ready: { description: "The permissions were read (or failed to be, and count as not allowed)." },
       },
     },
     schedule: {
+      description: "The account's scan schedule and default scope: shown, or edited as a draft.",
       initial: "loading",
       states: {
         loading: {
+          description: "The schedule card is loading.",
           invoke: {
             id: "getSchedule",
             src: "getSchedule",
             input: ({ context }) => ({ id: context.accountId }),
+            /** The schedule arrived: the card shows it. */
             onDone: { target: "viewing", actions: "assignSchedule" },
+            /** The schedule could not be loaded: the failure's message (by default 'Failed to load the scan schedule. Please try again.'). */
             onError: { target: "failed", actions: "assignScheduleLoadError" },
           },
         },
-        failed: { on: { "schedule.retryRequested": "loading" } },
+        failed: { description: "The schedule could not be loaded: the error is shown with Retry.", on: { "schedule.retryRequested": "loading" } },
         viewing: {
+          description: "The card shows the saved schedule and scope, with an edit button.",
           on: {
             "schedule.editRequested": [
               { guard: "canSchedule", target: "editing", actions: "startDraft" },
@@ -175,6 +204,7 @@ export const accountPostureMachine = setup({
           },
         },
         editing: {
+          description: "The schedule form edits a draft (frequency, time, weekday, day of the month, time zone, regions, services), with the server's last error if any.",
           on: {
             "draft.changed": { actions: "patchDraft" },
             "schedule.saveRequested": "saving",
@@ -182,14 +212,17 @@ export const accountPostureMachine = setup({
           },
         },
         saving: {
+          description: "The draft is being saved.",
           invoke: {
             id: "putSchedule",
             src: "putSchedule",
             input: ({ context }) => ({ id: context.accountId, schedule: context.draft ?? draftOf(context.schedule!) }),
+            /** Saved: the card shows the schedule as saved and a toast carries the server's message (e.g. the next run). */
             onDone: {
               target: "viewing",
               actions: ["assignSaved", { type: "notify", params: ({ event }) => ({ kind: "success", message: event.output.message }) }],
             },
+            /** The save failed: back to the form with the failure's message, also toasted (a 400 says which region or service is unknown). */
             onError: {
               target: "editing",
               actions: ["assignScheduleSaveError", { type: "notify", params: ({ context }) => ({ kind: "error", message: context.scheduleError ?? "" }) }],
@@ -199,19 +232,24 @@ export const accountPostureMachine = setup({
       },
     },
     rules: {
+      description: "The mute rules that apply to the account.",
       initial: "loading",
       states: {
         loading: {
+          description: "The mute rules are being read.",
           invoke: {
             id: "listMuteRules",
             src: "listMuteRules",
             input: ({ context }) => ({ account_id: context.accountId }),
+            /** The rules arrived: the list shows them. */
             onDone: { target: "ready", actions: "assignRules" },
+            /** The rules could not be read: the failure's message (by default 'Failed to load mute rules. Please try again.') with Retry. */
             onError: { target: "failed", actions: "assignRulesError" },
           },
         },
-        failed: { on: { "rules.reloadRequested": "loading" } },
+        failed: { description: "The mute rules could not be loaded: the error is shown with Retry.", on: { "rules.reloadRequested": "loading" } },
         ready: {
+          description: "The list shows the mute rules with Edit and delete on each.",
           on: {
             "rules.reloadRequested": "loading",
             "rule.deleteRequested": [
@@ -220,6 +258,8 @@ export const accountPostureMachine = setup({
           },
         },
         checking: {
+          description: "A delete of a listed rule is checked against the user's permission before anything is sent.",
+          /** With remediate_findings the rule is deleted; without it the toast says "You don't have permission to mute findings". */
           always: [
             { guard: "canMute", target: "deleting" },
             {
@@ -229,11 +269,14 @@ export const accountPostureMachine = setup({
           ],
         },
         deleting: {
+          description: "The rule is being deleted.",
           invoke: {
             id: "deleteMuteRule",
             src: "deleteMuteRule",
             input: ({ context }) => ({ id: context.deletingId ?? 0 }),
+            /** Deleted: a toast carries the server's message and the rules are read again. */
             onDone: { target: "loading", actions: { type: "notify", params: ({ event }) => ({ kind: "success", message: event.output.message }) } },
+            /** The delete failed: the list stays and an error toast shows the failure (by default 'Failed to delete the mute rule. Please try again.'). */
             onError: {
               target: "ready",
               actions: [
@@ -246,9 +289,11 @@ export const accountPostureMachine = setup({
       },
     },
     form: {
+      description: "The Add mute rule / Edit dialog.",
       initial: "none",
       states: {
         none: {
+          description: "No mute rule dialog is open.",
           on: {
             "rule.addRequested": [
               { guard: "lacksMute", actions: { type: "notify", params: { kind: "error", message: PostureMessages.mutePermissionDenied } } },
@@ -261,6 +306,7 @@ export const accountPostureMachine = setup({
           },
         },
         open: {
+          description: "The mute rule dialog is open, for a new rule or the listed rule being edited.",
           invoke: {
             id: "muteRuleForm",
             src: "muteRuleForm",
@@ -270,6 +316,7 @@ export const accountPostureMachine = setup({
               canMute: context.viewer?.canRemediate === true,
               today: context.formTarget?.today ?? "",
             }),
+            /** The dialog closed: the rules are read again if it saved one. */
             onDone: [
               { guard: "savedRule", target: "none", actions: ["clearFormTarget", "reloadRules"] },
               { target: "none", actions: "clearFormTarget" },

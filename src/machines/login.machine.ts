@@ -5,8 +5,12 @@
  * Input: the navigation state of /login (`LoginRouteState`: optional email, message, error flag) and the invitation
  * token + workspace id from the query, which are stored in session storage on arrival (`storePendingInvitation`).
  *
- * Events accepted: `field.changed` { field: email | password, value }, `password.visibilityToggled`,
- * `form.submitted`, `message.dismissed`.
+ * Events accepted:
+ * - `field.changed` { field: email | password, value } — the user typed the email or the password.
+ * - `password.visibilityToggled` — the user showed or hid the password.
+ * - `form.submitted` — the user pressed sign in: a valid form is sent, otherwise the field errors show.
+ * - `message.dismissed` — the user closed the message carried over from the previous screen (e.g. 'Password reset successfully!').
+ *
  * Flow: editing → submitting (`login`) → startingSession (`startSession`: the session stores the tokens, fetches the
  * user and the workspaces and navigates, back to the gate's `from` when there is one) → signedIn.
  * A 401 with `error_type = email_not_verified` goes to `unverified`: the warning box ('Please verify your email
@@ -164,6 +168,8 @@ export const loginMachine = setup({
       },
       states: {
         arriving: {
+          description: "The screen has just opened: an invitation token from the query is stored in session storage, then the form shows.",
+          /** Stores the pending invitation (token and workspace id) when the query carried one, then shows the form. */
           always: [
             {
               guard: "hasPendingInvitation",
@@ -174,6 +180,7 @@ export const loginMachine = setup({
           ],
         },
         editing: {
+          description: "The sign-in form (email, password with show/hide) waits for the user to sign in.",
           on: {
             "form.submitted": [
               { guard: "isFormValid", target: "submitting", actions: "clearMessages" },
@@ -182,11 +189,14 @@ export const loginMachine = setup({
           },
         },
         submitting: {
+          description: "The credentials are being checked with the server.",
           invoke: {
             id: "login",
             src: "login",
             input: ({ context }) => ({ email: context.email.trim(), password: context.password }),
+            /** Signed in: the session takes over with the returned tokens. */
             onDone: { target: "startingSession", actions: "assignResponse" },
+            /** A 401 for an unverified email shows the verification warning with an automatic resend; any other failure shows the §8 login text in an error alert. */
             onError: [
               { guard: "isEmailNotVerified", target: "unverified", actions: "assignUnverified" },
               { target: "editing", actions: "assignError" },
@@ -194,11 +204,14 @@ export const loginMachine = setup({
           },
         },
         startingSession: {
+          description: "The session stores the tokens, fetches the user and the workspaces and navigates (back to where the gate sent the user from, when known).",
           invoke: {
             id: "startSession",
             src: "startSession",
             input: ({ context }) => sessionStartOf(context.response!, context.returnTo),
+            /** The session has taken over. */
             onDone: { target: "#login.signedIn" },
+            /** The session could not start: back to the form with the error. */
             onError: { target: "editing", actions: "assignError" },
           },
         },

@@ -6,7 +6,11 @@
  * failure screen and /verification-pending. The parent invokes it with `{ email, autoSend }`; views send
  * `resend.requested` to it directly and derive the resend button's enablement from `snapshot.can(...)`.
  *
- * Events accepted: `resend.requested` { email? } (the address defaults to the one from input / the last request).
+ * Events accepted:
+ * - `resend.requested` { email? } — the user pressed a resend button; the address defaults to the one from input / the last request, and is ignored unless valid.
+ * - `xstate.after.cooldown.resendVerification.sent` — the 60 s cool-down after a successful send is over: resend is allowed again.
+ * - `xstate.after.rateLimitWait.resendVerification.rateLimited` — the server's rate-limit wait is over: resend is allowed again.
+ *
  * Outcomes: `sent` (inline + toast: `resendSuccessMessage`, the link lifetime from `expires_in_minutes`), then a 60 s
  * cool-down during which resend is refused; `rateLimited` ('Please wait N minute(s) before requesting another
  * verification email', N from `retry_after_seconds`, default 60) until that wait is over; `alreadyVerified` ('Email is
@@ -103,22 +107,28 @@ export const resendVerificationMachine = setup({
   initial: "starting",
   states: {
     starting: {
+      description: "The child has just started: it sends at once when asked to (`autoSend`) and the email is valid, else waits.",
+      /** Sends at once when the parent asked for an automatic resend (with a valid email), else waits for a request. */
       always: [{ guard: "shouldAutoSend", target: "sending" }, { target: "idle" }],
     },
     idle: {
+      description: "Nothing sent yet: the resend button is enabled.",
       on: {
         "resend.requested": { guard: "hasValidEmail", target: "sending", actions: "assignRequestEmail" },
       },
     },
     sending: {
+      description: "The verification email is being resent.",
       invoke: {
         id: "resendVerification",
         src: "resendVerification",
         input: ({ context }) => ({ email: context.email }),
+        /** Sent: the success text (with the link's lifetime) shows inline and as a toast, then the cool-down starts. */
         onDone: {
           target: "sent",
           actions: ["assignSent", { type: "notify", params: ({ context }) => ({ kind: "success", message: context.message ?? "" }) }],
         },
+        /** Rate limited: 'Please wait N minute(s) …'; already verified: 'Email is already verified! You can sign in now.'; anything else: the §8 resend text. */
         onError: [
           { guard: "isRateLimited", target: "rateLimited", actions: "assignRateLimited" },
           { guard: "isAlreadyVerified", target: "alreadyVerified", actions: "assignAlreadyVerified" },
@@ -131,13 +141,15 @@ export const resendVerificationMachine = setup({
       after: { cooldown: { target: "idle" } },
     },
     rateLimited: {
+      description: "The server refused for now: 'Please wait N minute(s) before requesting another verification email' until the wait is over.",
       after: { rateLimitWait: { target: "idle" } },
     },
     failed: {
+      description: "The resend failed: the §8 resend text shows and the user can try again.",
       on: {
         "resend.requested": { guard: "hasValidEmail", target: "sending", actions: "assignRequestEmail" },
       },
     },
-    alreadyVerified: {},
+    alreadyVerified: { description: "'Email is already verified! You can sign in now.'; no further resend." },
   },
 })

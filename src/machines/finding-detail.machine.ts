@@ -24,6 +24,24 @@
  *   rows show as muted and the counts change at once.
  *
  * `finding.backRequested` (Go Back) returns to the service's findings list.
+ *
+ * Events accepted:
+ * - `finding.backRequested` — the user pressed Go Back: return to the service's findings list.
+ * - `finding.retryRequested` — the user pressed Retry after the finding failed to load: load it again.
+ * - `remediation.rowChanged` { rowIndex, row } — the open remediation dialog reports the row as the server answered:
+ *   it replaces the row in the table, and polling starts when its remediation is pending.
+ * - `finding.changed` — raised by the machine when the finding changed outside a load: whether to poll is decided
+ *   again.
+ * - `details.pageRequested` { page } — the user asked for another page of the detail rows.
+ * - `details.statusChanged` { status } — the user chose a row status filter (all / failing / passing / remediated):
+ *   back to page 1.
+ * - `details.searchChanged` { q } — the user typed in the resource id search: read after 300 ms of quiet typing, back
+ *   to page 1.
+ * - `finding.reloadRequested` — raised by the machine when a mute rule was saved: the page of rows is read again.
+ * - `row.remediateRequested` { rowIndex } — the user pressed 'Remediate' on a failing row.
+ * - `row.viewRequested` { rowIndex } — the user pressed a row's 'View …' button to see its remediation record.
+ * - `row.muteRequested` { rowIndex, today } — the user pressed Mute on a failing row that no rule mutes yet.
+ * - `finding.muteRequested` { today } — the user pressed Mute check on the finding.
  */
 import { assign, enqueueActions, fromPromise, raise, setup } from "xstate"
 import { remediationState, type DetailRow, type DetailStatus, type Finding, type FindingDetailQuery } from "../contracts/findings.ts"
@@ -127,24 +145,34 @@ export const findingDetailMachine = setup({
     input: {} as FindingDetailInput,
   },
   actors: {
+    /** GET /api/findings/{id} with one page of its detail rows (status filter, resource id search, page). */
     getFinding: fromPromise<Finding, { readonly id: FindingId } & FindingDetailQuery>(async () => {
       throw new Error("getFinding is not provided")
     }),
+    /** The user's remediate_findings permission. */
     loadViewer: fromPromise<ScanViewer, void>(async () => {
       throw new Error("loadViewer is not provided")
     }),
+    /** The remediation dialog of one detail row. */
     remediation: remediationMachine,
+    /** The Mute dialog, starting with the finding's check (and a row's resource). */
     muteRule: muteRuleFormMachine,
   },
   delays: {
+    /** While a row's remediation is pending, the finding is re-read every 5 s. */
     remediationPoll: REMEDIATION_POLL_MS,
+    /** The resource id search is sent after 300 ms of quiet typing. */
     searchDebounce: SEARCH_DEBOUNCE_MS,
   },
   guards: {
+    /** A detail row's remediation is pending. */
     hasPending: ({ context }) => hasPendingRemediation(context.finding),
+    /** The user does not hold remediate_findings (or the permission is not known). */
     lacksPermission: ({ context }) => context.viewer?.canRemediate !== true,
+    /** The row exists and is failing. */
     isRemediableRow: ({ context, event }) =>
       event.type === "row.remediateRequested" && rowAt(context, event.rowIndex)?.compliance === false,
+    /** The row exists and has a remediation record. */
     hasRecord: ({ context, event }) =>
       event.type === "row.viewRequested" && rowAt(context, event.rowIndex)?.remediate !== undefined,
     /** A page that exists and is not the one shown. */
@@ -154,7 +182,9 @@ export const findingDetailMachine = setup({
       event.page >= 1 &&
       event.page <= lastDetailsPage(context.finding) &&
       event.page !== context.query.page,
+    /** A status filter other than the one in force. */
     isOtherStatus: ({ context, event }) => event.type === "details.statusChanged" && event.status !== context.query.status,
+    /** A search other than the one in force. */
     isOtherSearch: ({ context, event }) => event.type === "details.searchChanged" && event.q !== context.query.q,
     /** A failing row that no rule mutes yet. */
     isMutableRow: ({ context, event }) => {
@@ -164,6 +194,7 @@ export const findingDetailMachine = setup({
     },
     /** A finding with something left to mute. */
     isMutableFinding: ({ context }) => context.finding !== null && context.finding.resources_failing > context.finding.resources_muted,
+    /** The Mute dialog finished with a saved rule. */
     savedRule: ({ event }) => outputOf<{ readonly saved: boolean }>(event).saved,
   },
   actions: {
@@ -229,19 +260,24 @@ export const findingDetailMachine = setup({
   },
   states: {
     detail: {
+      description: "The finding and the page of its detail rows shown.",
       initial: "loading",
       states: {
         loading: {
+          description: "The page shows a loading state while the finding is fetched.",
           invoke: {
             id: "getFinding",
             src: "getFinding",
             input: ({ context }) => findingRequest(context),
+            /** The finding arrived: the page shows it with its first page of rows. */
             onDone: { target: "loaded", actions: "assignFinding" },
+            /** The finding could not be loaded: the failure's message (by default 'Failed to load finding details. Please try again.'). */
             onError: { target: "failed", actions: "assignError" },
           },
         },
-        failed: { on: { "finding.retryRequested": "loading" } },
+        failed: { description: "The finding could not be loaded: the error with Retry and Go Back.", on: { "finding.retryRequested": "loading" } },
         loaded: {
+          description: "The finding is shown with a page of its detail rows, which can be paged, filtered by status and searched.",
           initial: "routing",
           on: {
             "details.pageRequested": { guard: "isOtherPage", target: ".fetching", actions: "assignPage" },
@@ -250,25 +286,35 @@ export const findingDetailMachine = setup({
             "finding.reloadRequested": { target: ".fetching" },
           },
           states: {
-            routing: { always: [{ guard: "hasPending", target: "watching" }, { target: "still" }] },
-            still: { on: { "finding.changed": "routing" } },
-            watching: { after: { remediationPoll: "reloading" }, on: { "finding.changed": "routing" } },
+            routing: {
+              description: "Decides after every read whether a pending remediation needs polling.",
+              /** A pending remediation is watched; otherwise the page stays still. */
+              always: [{ guard: "hasPending", target: "watching" }, { target: "still" }],
+            },
+            still: { description: "No remediation is pending: the rows are shown and nothing is polled.", on: { "finding.changed": "routing" } },
+            watching: { description: "A remediation is pending: the finding is re-read 5 s after the last read.", after: { remediationPoll: "reloading" }, on: { "finding.changed": "routing" } },
             reloading: {
+              description: "The 5 s poll is re-reading the finding; the rows shown stay.",
               invoke: {
                 id: "reloadFinding",
                 src: "getFinding",
                 input: ({ context }) => findingRequest(context),
+                /** The re-read finding replaces the shown one, and an open remediation dialog gets its row's new state. */
                 onDone: { target: "routing", actions: ["assignFinding", "forwardActiveRow"] },
+                /** The poll failed: nothing is said; it tries again 5 s later. */
                 onError: { target: "watching" },
               },
             },
-            debouncing: { after: { searchDebounce: "fetching" } },
+            debouncing: { description: "The search text changed: waiting for 300 ms of quiet typing before reading.", after: { searchDebounce: "fetching" } },
             fetching: {
+              description: "The requested page of rows (page, status filter, search) is being read; the rows shown stay.",
               invoke: {
                 id: "fetchPage",
                 src: "getFinding",
                 input: ({ context }) => findingRequest(context),
+                /** The requested page of rows replaces the one shown. */
                 onDone: { target: "routing", actions: "assignFinding" },
+                /** The page could not be read: the rows shown stay and a toast says 'Failed to load finding details. Please try again.' */
                 onError: {
                   target: "routing",
                   actions: { type: "notify", params: { kind: "error", message: ScanningMessages.loadFindingFailed } },
@@ -280,23 +326,29 @@ export const findingDetailMachine = setup({
       },
     },
     viewer: {
+      description: "The user's remediate_findings permission.",
       initial: "loading",
       states: {
         loading: {
+          description: "The permission is being read; until it is known nothing is allowed.",
           invoke: {
             id: "loadViewer",
             src: "loadViewer",
+            /** The permission is known. */
             onDone: { target: "ready", actions: "assignViewer" },
+            /** The permission could not be read: it stays unknown, read as not allowed. */
             onError: { target: "ready" },
           },
         },
-        ready: {},
+        ready: { description: "The permission was read (or failed to be, and counts as not allowed)." },
       },
     },
     dialog: {
+      description: "The remediation dialog of one row.",
       initial: "none",
       states: {
         none: {
+          description: "No remediation dialog is open.",
           on: {
             "row.remediateRequested": [
               {
@@ -309,6 +361,7 @@ export const findingDetailMachine = setup({
           },
         },
         open: {
+          description: "The remediation dialog of the chosen row is open.",
           invoke: {
             id: "remediation",
             src: "remediation",
@@ -318,15 +371,18 @@ export const findingDetailMachine = setup({
               row: rowAt(context, context.activeRow ?? 0) ?? {},
               canRemediate: context.viewer?.canRemediate === true,
             }),
+            /** The remediation dialog closed: its final row replaces the one in the table. */
             onDone: { target: "none", actions: "applyOutcome" },
           },
         },
       },
     },
     mute: {
+      description: "The Mute dialog.",
       initial: "none",
       states: {
         none: {
+          description: "No Mute dialog is open.",
           on: {
             "row.muteRequested": [
               { guard: "lacksPermission", actions: { type: "notify", params: { kind: "error", message: PostureMessages.mutePermissionDenied } } },
@@ -339,6 +395,7 @@ export const findingDetailMachine = setup({
           },
         },
         open: {
+          description: "The Mute dialog is open with the finding's check and, from a row, its resource.",
           invoke: {
             id: "muteRule",
             src: "muteRule",
@@ -349,6 +406,7 @@ export const findingDetailMachine = setup({
               today: context.muteTarget?.today ?? "",
               initial: { check_id: context.finding?.check_id ?? "", resource_pattern: context.muteTarget?.resourceId ?? "" },
             }),
+            /** The Mute dialog closed: the page of rows is read again if it saved a rule. */
             onDone: [
               { guard: "savedRule", target: "none", actions: ["clearMuteTarget", "requestReload"] },
               { target: "none", actions: "clearMuteTarget" },

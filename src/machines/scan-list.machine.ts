@@ -14,6 +14,19 @@
  * - `cancel`: idle | cancelling (`scan.cancelRequested` on a pending or running scan; beyond the spec), then refresh.
  *
  * `scan.selected` opens /dashboard/scans/{id}.
+ *
+ * Events accepted:
+ * - `scan.selected` { scanId } — the user opened a scan from the list: go to /dashboard/scans/{id}.
+ * - `scans.retryRequested` — the user pressed 'Try again' after the scans failed to load: load page 1 again.
+ * - `scans.refreshRequested` — the user pressed 'Refresh' (also raised after a scan was started or cancelled): every
+ *   page shown so far is reloaded.
+ * - `scans.loadMoreRequested` — the user asked for the next page of 20 (only while pages remain).
+ * - `poll.due` — raised by the `poll` region every 15 s while the page is visible, and when it becomes visible again:
+ *   the pages shown are reloaded quietly.
+ * - `page.hidden` — the document became hidden: polling stops.
+ * - `page.visible` — the document became visible again: the list is refreshed at once and polling resumes.
+ * - `scans.newRequested` — the user pressed 'New scan' / 'Run first scan': the launch-scan dialog opens.
+ * - `scan.cancelRequested` { scanId } — the user asked to cancel a pending or running scan.
  */
 import { assign, fromPromise, raise, setup } from "xstate"
 import { toRunStatus } from "../contracts/common.ts"
@@ -85,15 +98,19 @@ export const scanListMachine = setup({
     input: {} as ScanListInput,
   },
   actors: {
+    /** GET /api/scans for pages 1..n (20 a page), as one list. */
     loadScans: fromPromise<ScanListResponse, ScanPagesRequest>(async () => {
       throw new Error("loadScans is not provided")
     }),
+    /** GET /api/scans for one page (the next one, for 'load more'). */
     loadScansPage: fromPromise<ScanListResponse, { readonly page: number; readonly page_size: number }>(async () => {
       throw new Error("loadScansPage is not provided")
     }),
+    /** Cancels a pending or running scan; answers with the server's message. */
     cancelScan: fromPromise<CancelScanResponse, { readonly id: ScanId }>(async () => {
       throw new Error("cancelScan is not provided")
     }),
+    /** The launch-scan dialog; its output carries the started scan, or null. */
     launchScan: launchScanMachine,
   },
   delays: {
@@ -101,10 +118,14 @@ export const scanListMachine = setup({
     scanListPoll: Polling.scanListMs,
   },
   guards: {
+    /** Pages beyond the ones loaded remain. */
     hasMorePages: ({ context }) => context.page < context.totalPages,
+    /** The scan is in the list and pending or running. */
     isCancellable: ({ context, event }) =>
       event.type === "scan.cancelRequested" && context.scans.some((s) => s.id === event.scanId && isActiveScan(s)),
+    /** The document was visible when the page opened. */
     startsVisible: ({ context }) => context.startsVisible,
+    /** The launch-scan dialog finished with a started scan. */
     startedAScan: ({ event }) => outputOf<{ readonly scan: Scan | null }>(event).scan !== null,
   },
   actions: {
@@ -158,24 +179,31 @@ export const scanListMachine = setup({
   },
   states: {
     list: {
+      description: "The workspace's scans, newest first, page by page.",
       initial: "loading",
       states: {
         loading: {
+          description: "The page shows a loading state while the first page of scans is fetched.",
           invoke: {
             id: "loadScans",
             src: "loadScans",
             input: { pages: 1, pageSize: PageSizes.scans },
+            /** The first page arrived: the list shows it. */
             onDone: { target: "loaded", actions: "assignPages" },
+            /** The scans could not be loaded: 'Error Loading Scans' with the failure's message. */
             onError: { target: "failed", actions: "assignLoadError" },
           },
         },
         failed: {
+          description: "The scans could not be loaded: 'Error Loading Scans' with the message and 'Try again'.",
           on: { "scans.retryRequested": "loading", "scans.refreshRequested": "loading" },
         },
         loaded: {
+          description: "The list shows the scans loaded so far.",
           initial: "idle",
           states: {
             idle: {
+              description: "The list is shown and nothing is being read.",
               on: {
                 "scans.loadMoreRequested": { guard: "hasMorePages", target: "loadingMore" },
                 "scans.refreshRequested": "refreshing",
@@ -183,11 +211,14 @@ export const scanListMachine = setup({
               },
             },
             loadingMore: {
+              description: "The next page is being fetched; the scans shown stay.",
               invoke: {
                 id: "loadScansPage",
                 src: "loadScansPage",
                 input: ({ context }) => ({ page: context.page + 1, page_size: PageSizes.scans }),
+                /** The next page is appended (scans already listed are not repeated). */
                 onDone: { target: "idle", actions: "appendPage" },
+                /** The next page could not be loaded: the list stays and an error toast shows the failure. */
                 onError: {
                   target: "idle",
                   actions: { type: "notify", params: ({ event }) => ({ kind: "error", message: toFailure(event.error).message }) },
@@ -195,11 +226,14 @@ export const scanListMachine = setup({
               },
             },
             refreshing: {
+              description: "'Refresh' is reloading every page shown so far; the list stays meanwhile.",
               invoke: {
                 id: "refreshScans",
                 src: "loadScans",
                 input: ({ context }) => ({ pages: context.page, pageSize: PageSizes.scans }),
+                /** The reloaded pages replace the list. */
                 onDone: { target: "idle", actions: "assignPages" },
+                /** The refresh failed: the list stays and an error toast shows the failure. */
                 onError: {
                   target: "idle",
                   actions: { type: "notify", params: ({ event }) => ({ kind: "error", message: toFailure(event.error).message }) },
@@ -212,7 +246,9 @@ export const scanListMachine = setup({
                 id: "pollScans",
                 src: "loadScans",
                 input: ({ context }) => ({ pages: context.page, pageSize: PageSizes.scans }),
+                /** The polled pages replace the list. */
                 onDone: { target: "idle", actions: "assignPages" },
+                /** The poll failed: nothing is said; the next one tries again. */
                 onError: { target: "idle" },
               },
             },
@@ -221,45 +257,57 @@ export const scanListMachine = setup({
       },
     },
     poll: {
+      description: "The 15 s self-refresh, running only while the document is visible.",
       initial: "choosing",
       states: {
         choosing: {
+          description: "Polling starts visible or hidden according to the document's visibility when the page opened.",
+          /** Visible documents poll; hidden ones wait to become visible. */
           always: [{ guard: "startsVisible", target: "visible" }, { target: "hidden" }],
         },
         visible: {
+          description: "The document is visible: `poll.due` is raised every 15 s.",
           after: { scanListPoll: { target: "visible", reenter: true, actions: "requestPoll" } },
           on: { "page.hidden": "hidden" },
         },
         hidden: {
+          description: "The document is hidden: no polling.",
           on: { "page.visible": { target: "visible", actions: "requestPoll" } },
         },
       },
     },
     dialog: {
+      description: "The launch-scan dialog.",
       initial: "none",
       states: {
-        none: { on: { "scans.newRequested": "launching" } },
+        none: { description: "No dialog is open.", on: { "scans.newRequested": "launching" } },
         launching: {
+          description: "The launch-scan dialog is open (it says when an account is needed first).",
           invoke: {
             id: "launchScan",
             src: "launchScan",
             input: {},
+            /** The dialog closed: the list is refreshed if a scan was started. */
             onDone: [{ guard: "startedAScan", target: "none", actions: "requestRefresh" }, { target: "none" }],
           },
         },
       },
     },
     cancel: {
+      description: "Cancelling a pending or running scan.",
       initial: "idle",
       states: {
         idle: {
+          description: "No cancellation is in flight.",
           on: { "scan.cancelRequested": { guard: "isCancellable", target: "cancelling", actions: "assignCancelling" } },
         },
         cancelling: {
+          description: "The scan is being cancelled.",
           invoke: {
             id: "cancelScan",
             src: "cancelScan",
             input: ({ context }) => ({ id: context.cancellingId! }),
+            /** Cancelled: a toast carries the server's message and the list is refreshed. */
             onDone: {
               target: "idle",
               actions: [
@@ -268,6 +316,7 @@ export const scanListMachine = setup({
                 "requestRefresh",
               ],
             },
+            /** The cancellation failed: an error toast shows the failure. */
             onError: {
               target: "idle",
               actions: [

@@ -3,8 +3,14 @@
  * change the forms and show toggles reset", §5 "Change password", §7 `POST /api/update-password`, §8 'Password updated
  * successfully' / 'Failed to update password. Please try again.').
  *
- * Events accepted: `field.changed` { field, value }, `visibility.toggled` { field } (each field's show/hide toggle),
- * `form.reset`, `form.submitted`, `confirm.accepted` (or Ctrl/Cmd+Enter in the dialog), `confirm.cancelled`.
+ * Events accepted:
+ * - `field.changed` { field, value } — the user typed in the current, new or confirmation password field.
+ * - `visibility.toggled` { field } — the user pressed a field's show/hide toggle.
+ * - `form.reset` — the user pressed Reset (only once something was typed): the three fields, their show/hide toggles and the errors clear.
+ * - `form.submitted` — the user submitted the form: a valid one opens 'Confirm password change', otherwise the field errors show.
+ * - `confirm.accepted` — the user confirmed in the dialog (or pressed Ctrl/Cmd+Enter): the new password is sent.
+ * - `confirm.cancelled` — the user cancelled the confirmation dialog: back to the form as it was.
+ *
  * Reset and submit are enabled once something was typed (`hasInput`). Submitting validates (`validateChangePassword`:
  * current required, new ≥ 8 with an upper-case letter, a lower-case letter and a digit, "New passwords don't match")
  * and opens 'Confirm password change' with the security notice. While the call runs the dialog cannot be dismissed.
@@ -101,6 +107,7 @@ export const changePasswordMachine = setup({
   initial: "editing",
   states: {
     editing: {
+      description: "The change-password form (current, new and confirmation password with show/hide toggles); Reset and submit work once something was typed.",
       on: {
         "field.changed": { actions: "assignField" },
         "visibility.toggled": { actions: "toggleVisibility" },
@@ -109,14 +116,17 @@ export const changePasswordMachine = setup({
     },
     confirming: submit.confirming,
     saving: {
+      description: "The password change is being sent; the confirmation dialog cannot be dismissed meanwhile.",
       invoke: {
         id: "changePassword",
         src: "changePassword",
         input: ({ context }) => ({ ...context.values }),
+        /** Changed: 'Password updated successfully' toasts and the three fields and toggles clear. */
         onDone: {
           target: "editing",
           actions: ["resetForm", { type: "notify", params: { kind: "success", message: SuccessMessages.passwordUpdated } }],
         },
+        /** The change failed: the error toasts ('Failed to update password. Please try again.' unless it says more); a wrong current password is shown on that field. */
         onError: {
           target: "editing",
           actions: [

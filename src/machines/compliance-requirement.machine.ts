@@ -7,6 +7,11 @@
  * (within the pages the answer announced) → `paging` → `ready` with that page (a failure toasts and keeps the page shown);
  * `finding.opened` { findingId } navigates to /dashboard/scans/{scan}/findings/{finding}?service={name} for a check of
  * this requirement that ran in the scan.
+ *
+ * Events accepted:
+ * - `retry.requested` — the user pressed Retry after the requirement failed to load.
+ * - `page.requested` { page } — the user went to another page of the failing resources (within the pages the answer announced).
+ * - `finding.opened` { findingId } — the user opened one of the requirement's checks: navigates to the scan's finding page for it.
  */
 import { assertEvent, assign, fromPromise, setup } from "xstate"
 import { ComplianceMessages, type RequirementDetail } from "../contracts/compliance.ts"
@@ -86,16 +91,20 @@ export const complianceRequirementMachine = setup({
   initial: "loading",
   states: {
     loading: {
+      description: "The requirement (status, counts, checks and the first page of failing resources) is being loaded.",
       invoke: {
         id: "loadRequirement",
         src: "loadRequirement",
         input: ({ context }) => request(context),
+        /** The requirement arrived and is shown. */
         onDone: { target: "ready", actions: "assignDetail" },
+        /** The requirement could not be loaded: its error is shown with Retry. */
         onError: { target: "failed", actions: "assignError" },
       },
     },
-    failed: { on: { "retry.requested": "loading" } },
+    failed: { description: "The requirement could not be loaded: its error is shown with Retry.", on: { "retry.requested": "loading" } },
     ready: {
+      description: "The requirement is shown: its status and counts, the checks that decide it, and a page of failing resources (muted ones marked with their mute reason).",
       on: {
         "page.requested": { guard: "isOtherPage", target: "paging", actions: "assignPage" },
         "finding.opened": {
@@ -111,11 +120,14 @@ export const complianceRequirementMachine = setup({
       },
     },
     paging: {
+      description: "Another page of failing resources is being loaded; the current page stays shown.",
       invoke: {
         id: "loadPage",
         src: "loadRequirement",
         input: ({ context }) => request(context),
+        /** The requested page arrived and is shown. */
         onDone: { target: "ready", actions: "assignDetail" },
+        /** The page could not be loaded: an error toast says so and the previous page stays shown. */
         onError: {
           target: "ready",
           actions: [

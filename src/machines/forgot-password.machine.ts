@@ -2,8 +2,12 @@
  * The 'Forgot your password?' modal of the sign-in screen (access spec §2 "Login", §5 email, §8 'Password reset email
  * sent successfully' / 'Failed to send password reset email'; calls `POST /api/forgot-password`).
  *
- * Events accepted: `dialog.opened` { email? } (prefilled from the sign-in form), `field.changed` { value },
- * `form.submitted`, `dialog.closed`.
+ * Events accepted:
+ * - `dialog.opened` { email? } — the user pressed 'Forgot your password?': the modal opens, prefilled with the sign-in form's email.
+ * - `field.changed` { value } — the user typed the email.
+ * - `form.submitted` — the user pressed send: a valid email is sent, a malformed one shows the §5 message (no effect while empty).
+ * - `dialog.closed` — the user closed the modal (refused while the request is in flight).
+ *
  * The send button is disabled while the email is empty: `form.submitted` has no transition then, so
  * `snapshot.can({ type: "form.submitted" })` is false. A malformed address shows the §5 message on the field.
  * Success closes the modal with a success toast; a failure keeps it open with the §8 text inline and as a toast.
@@ -72,12 +76,15 @@ export const forgotPasswordMachine = setup({
   initial: "closed",
   states: {
     closed: {
+      description: "The 'Forgot your password?' modal is closed.",
       on: { "dialog.opened": { target: "open", actions: "openWith" } },
     },
     open: {
+      description: "The 'Forgot your password?' modal is open.",
       initial: "editing",
       states: {
         editing: {
+          description: "The user types the email; send is disabled while it is empty.",
           on: {
             "field.changed": { actions: "assignEmail" },
             "form.submitted": [
@@ -88,14 +95,17 @@ export const forgotPasswordMachine = setup({
           },
         },
         sending: {
+          description: "The password-reset email is being requested; the modal cannot be closed meanwhile.",
           invoke: {
             id: "forgotPassword",
             src: "forgotPassword",
             input: ({ context }) => ({ email: context.email.trim() }),
+            /** Sent: the modal closes with 'Password reset email sent successfully'. */
             onDone: {
               target: "#forgotPassword.closed",
               actions: { type: "notify", params: { kind: "success", message: SuccessMessages.passwordResetEmailSent } },
             },
+            /** The request failed: the modal stays open with the §8 text inline and as a toast. */
             onError: {
               target: "editing",
               actions: ["assignError", { type: "notify", params: ({ context }) => ({ kind: "error", message: context.error ?? OtherMessages.forgotFailed }) }],

@@ -8,6 +8,11 @@
  * (Retry). Selecting another account (`account.selected`) re-decides and records the choice in the URL (`navigate`,
  * replace); `framework.opened` navigates to /dashboard/compliance/scans/{scan}/{framework}.
  * The selected account is the one in the URL when it exists, else the first account with a completed scan.
+ *
+ * Events accepted:
+ * - `retry.requested` — the user pressed Retry after the accounts or the scan's summary failed to load.
+ * - `account.selected` { accountId } — the user picked another of the workspace's accounts: the page re-decides and the choice goes into the URL.
+ * - `framework.opened` { frameworkId } — the user opened one of the listed frameworks: navigates to its page for the scan.
  */
 import { assertEvent, assign, fromPromise, setup } from "xstate"
 import type { ComplianceAccount, ComplianceScan, FrameworkSummary } from "../contracts/compliance.ts"
@@ -93,15 +98,19 @@ export const complianceOverviewMachine = setup({
   initial: "loading",
   states: {
     loading: {
+      description: "The workspace's accounts are being loaded.",
       invoke: {
         id: "loadAccounts",
         src: "loadAccounts",
+        /** The accounts arrived: the selected one is the URL's when it exists, else the first with a completed scan. */
         onDone: { target: "ready", actions: "assignAccounts" },
+        /** The accounts could not be loaded: the error is shown with Retry. */
         onError: { target: "failed", actions: "assignError" },
       },
     },
-    failed: { on: { "retry.requested": "loading" } },
+    failed: { description: "The accounts could not be loaded: the error is shown with Retry.", on: { "retry.requested": "loading" } },
     ready: {
+      description: "The accounts are loaded and one is selected (the account picker is shown).",
       initial: "deciding",
       on: {
         "account.selected": {
@@ -122,21 +131,26 @@ export const complianceOverviewMachine = setup({
       },
       states: {
         deciding: {
+          description: "Decides what the selected account can show: nothing (no account), no completed scan yet, or its latest scan's frameworks.",
+          /** No account → `empty`; the selected account has no completed scan → `noScan`; else its latest scan's summary loads. */
           always: [{ guard: "hasNoAccounts", target: "empty" }, { guard: "hasNoCompletedScan", target: "noScan" }, { target: "loadingSummary" }],
         },
-        empty: {},
-        noScan: {},
+        empty: { description: "The workspace has no account: there is nothing to show." },
+        noScan: { description: "The selected account has no completed scan yet, so there are no framework results." },
         loadingSummary: {
+          description: "The frameworks of the selected account's latest completed scan are being loaded.",
           invoke: {
             id: "loadScanSummary",
             src: "loadScanSummary",
             input: ({ context }) => ({ scanId: selected(context)!.latest_scan_id! }),
+            /** The summary arrived: every framework of the provider with its requirement counts and score. */
             onDone: { target: "summaryReady", actions: "assignSummary" },
+            /** The summary could not be loaded: the error is shown with Retry. */
             onError: { target: "summaryFailed", actions: "assignError" },
           },
         },
-        summaryReady: {},
-        summaryFailed: { on: { "retry.requested": "loadingSummary" } },
+        summaryReady: { description: "Every framework of the account's provider is listed with its requirement counts and score for the latest completed scan." },
+        summaryFailed: { description: "The scan's framework summary could not be loaded: the error is shown with Retry.", on: { "retry.requested": "loadingSummary" } },
       },
     },
   },

@@ -2,7 +2,11 @@
  * Sign-up screen (access spec §2 "Signup", §4 "Signup", §5 sign-up rules, §8 "Signup"; calls `POST /api/signup`).
  *
  * Input: the browser's timezone (sent as `timezone`) and optional initial values (e.g. an email carried from /login).
- * Events accepted: `field.changed` { field, value }, `form.submitted`, `signIn.requested` (step 2's link to sign in).
+ *
+ * Events accepted:
+ * - `field.changed` { field, value } — the user typed in one of the sign-up fields.
+ * - `form.submitted` — the user submitted step 1: a valid form is sent, otherwise the §5 field messages show.
+ * - `signIn.requested` — the user followed step 2's link to sign in: /login with 'Verification email sent! …'.
  *
  * Step 1 (`form`): the fields with the §5 messages; submitting sends the payload. Outcomes:
  * - success whose `data.note` is `verification_pending` → /verification-pending carrying the address;
@@ -124,6 +128,7 @@ export const signupMachine = setup({
       initial: "editing",
       states: {
         editing: {
+          description: "Step 1: the user fills in the sign-up fields, with the §5 messages on invalid ones.",
           on: {
             "field.changed": { actions: "assignField" },
             "form.submitted": [
@@ -133,10 +138,12 @@ export const signupMachine = setup({
           },
         },
         submitting: {
+          description: "The sign-up is being sent.",
           invoke: {
             id: "signup",
             src: "signup",
             input: ({ context }) => signupPayload(context.values, context.timezone),
+            /** Signed up: a pending verification goes to /verification-pending with the address; any other success shows step 2. */
             onDone: [
               {
                 guard: "isVerificationPending",
@@ -151,6 +158,7 @@ export const signupMachine = setup({
               },
               { target: "#signup.sent" },
             ],
+            /** An existing account (409 with a hint) goes to /login with the resend or sign-in hint; any other failure stays on step 1 with the §8 text. */
             onError: [
               {
                 guard: "hasSignInHint",

@@ -11,7 +11,9 @@
  * - `problem.invalid` (bad link, invalid or expired token, unknown user) or `problem.failed` (network, anything
  *   else), with the §8 screen text and a `resendVerification` child for the resend button (when the link's address
  *   is usable; otherwise the view links to /verification-pending).
- * Events accepted: `verification.retried` (after a failure that was not the link's fault).
+ *
+ * Events accepted:
+ * - `verification.retried` — the user pressed Retry after a failure that was not the link's fault (network or server): the link is verified again.
  */
 import { assign, fromPromise, setup } from "xstate"
 import { checkVerificationLink, type VerifyEmailParams, type VerifyEmailResponse } from "../contracts/auth.ts"
@@ -82,13 +84,17 @@ export const verifyEmailMachine = setup({
   initial: "checking",
   states: {
     checking: {
+      description: "The link's parameters are checked first: a missing parameter, a token shorter than 32 characters or a bad address make it invalid.",
+      /** A well-formed link is verified with the server; otherwise the screen says what is wrong with it. */
       always: [{ guard: "isLinkWellFormed", target: "verifying" }, { target: "problem.invalid", actions: "assignLinkProblem" }],
     },
     verifying: {
+      description: "The link is being verified with the server (loading).",
       invoke: {
         id: "verifyEmail",
         src: "verifyEmail",
         input: ({ context }) => ({ token: context.token, email: context.email }),
+        /** Verified: on to /email-verification-success with 'Email verified successfully!'. */
         onDone: {
           target: "verified",
           actions: {
@@ -96,6 +102,7 @@ export const verifyEmailMachine = setup({
             params: ({ context }) => verificationSuccessTarget(context.email, VerificationMessages.verifiedSuccess),
           },
         },
+        /** 'Already verified' counts as success ('Email is already verified!'); a bad link, invalid or expired token or unknown user is `problem.invalid`; anything else is `problem.failed`. */
         onError: [
           {
             guard: "isAlreadyVerified",
@@ -119,12 +126,13 @@ export const verifyEmailMachine = setup({
       },
       initial: "invalid",
       states: {
-        invalid: {},
+        invalid: { description: "The link is invalid (bad link, invalid or expired token, unknown user): the §8 text with a resend button when the address is usable." },
         failed: {
+          description: "The verification failed for another reason (network, anything else): the §8 text with Retry and a resend button when the address is usable.",
           on: { "verification.retried": { target: "#verifyEmail.verifying", actions: "clearMessage" } },
         },
       },
     },
-    verified: { type: "final" },
+    verified: { description: "The email is verified: the success screen took over.", type: "final" },
   },
 })

@@ -18,6 +18,13 @@
  *   Please sign in again.' and the error flag.
  * - `session.tokensChanged` / `session.signedOutElsewhere` — other tabs (storage events) and this tab's API
  *   client, through the `watchSessionSignals` actor, keep all tabs coherent.
+ * - `xstate.done.actor.fetchUser` — the user call answered: the user is kept (and their email persisted); during sign-in the workspaces load next, after a switch the dashboard opens, after adopting new tokens the flow's destination follows, otherwise the session is ready.
+ * - `xstate.error.actor.fetchUser` — the user call failed: during sign-in the session is cleared and nobody is signed in; a refused session (401) expires; otherwise restoring waits in `unavailable` for a retry, and a quiet reload, adoption or switch keeps the session usable.
+ * - `xstate.done.actor.loadWorkspaces` — the workspaces arrived during sign-in: one is selected automatically or the user chooses on /workspace-selection.
+ * - `xstate.done.actor.switchWorkspace` — the switch call answered: tokens stored, workspace selected and last accessed; then the dashboard (or `returnTo`) after an auto-selection, or a user refresh and then the dashboard after a requested switch.
+ * - `xstate.error.actor.switchWorkspace` — the switch failed: the error is kept in `selectionError`; an auto-selection falls back to /workspace-selection.
+ * - `xstate.done.actor.logout` / `xstate.error.actor.logout` — POST /api/logout answered (or failed): tokens, query cache and workspace data are cleared and the user goes to /login either way.
+ * - `xstate.after.logoutGrace.session.signingOut` — the logout call took longer than 5 s: sign-out finishes without waiting for it.
  *
  * Effects are named in `setup`: actors `fetchUser`, `loadWorkspaces`, `switchWorkspace`, `logout`,
  * `watchSessionSignals`; environment actions `navigate`, `persistTokens`, `persistUserEmail`,
@@ -280,6 +287,7 @@ export const sessionMachine = setup({
   states: {
     /** Start-up: a stored access token means someone may be signed in; the user call settles it. */
     restoring: {
+      /** A stored session is checked by loading the user; without one nobody is signed in. */
       always: [{ guard: "hasStoredSession", target: "authenticated.loadingUser" }, { target: "signedOut" }],
     },
 
@@ -332,6 +340,7 @@ export const sessionMachine = setup({
         },
         choosingWorkspace: {
           description: "The workspaces are in: one to select automatically (the only one, or the invitation's) goes on to autoSelecting, otherwise /workspace-selection.",
+          /** Selects automatically when there is exactly one workspace and no invitation waits to be accepted; otherwise hands over to /workspace-selection. */
           always: [
             { guard: "shouldAutoSelect", target: "autoSelecting", actions: "assignOnlyWorkspace" },
             { target: "#session.authenticated.ready", actions: toWorkspaceSelection },

@@ -10,8 +10,11 @@
  * `decideAuthGate` is the pure rule (property-tested); `authGateMachine` applies it as the location and the
  * session change, performing redirects through the environment action `navigate`.
  *
- * Events accepted: `gate.locationChanged` { location, access? } (location = path + search) and
- * `gate.sessionChanged` { status, errorMessage? } (status from the session machine's `selectSessionStatus`).
+ * Events accepted:
+ * - `gate.locationChanged` { location, access? } — the route changed (location = path + search): the gate decides
+ *   again (while redirecting, only when the pending redirect changes).
+ * - `gate.sessionChanged` { status, errorMessage? } — the session's status changed (from the session machine's
+ *   `selectSessionStatus`): the gate decides again (while redirecting, only when the pending redirect changes).
  */
 import { assign, setup } from "xstate"
 import { decideAuthGate, routeAccessOf, type AuthGateDecision, type AuthGateFacts, type RouteAccess } from "./auth-gate.ts"
@@ -87,6 +90,7 @@ export const authGateMachine = setup({
   states: {
     deciding: {
       description: "Applies `decideAuthGate` to the current location and session status, and moves at once to what the route shows.",
+      /** Authenticating while the session is being confirmed, a redirect, the unavailable error, or the route. */
       always: [
         { guard: "isLoading", target: "authenticating" },
         { guard: "isRedirect", target: "redirecting" },

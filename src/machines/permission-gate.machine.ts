@@ -11,8 +11,13 @@
  * `decidePermissionGate` is the pure rule; `permissionGateMachine` follows the permissions query of the
  * selected workspace through the `watchPermissions` actor.
  *
- * Events accepted: `gate.permissionsChanged` { state } (watcher), `gate.requirementChanged` { required }
- * (another route inside the shell), `gate.retryRequested`. Environment actions: `navigate`, `refetchPermissions`.
+ * Events accepted:
+ * - `gate.permissionsChanged` { state } — from `watchPermissions`: the permissions query changed; the gate decides again
+ *   (while denied, an answer that still denies does not navigate again).
+ * - `gate.requirementChanged` { required } — another route inside the shell, with its own requirement: decides again.
+ * - `gate.retryRequested` — the user pressed retry after the permissions failed to load: they are fetched again.
+ *
+ * Environment actions: `navigate`, `refetchPermissions`.
  */
 import { assertEvent, assign, fromCallback, setup } from "xstate"
 import { OtherMessages, StatusMessages } from "../contracts/messages.ts"
@@ -144,6 +149,7 @@ export const permissionGateMachine = setup({
   states: {
     deciding: {
       description: "Applies `decidePermissionGate` to the route's requirement and the permissions query of the selected workspace.",
+      /** Allowed, denied (→ /dashboard with the error), failed, or still loading. */
       always: [
         { guard: "isAllowed", target: "allowed" },
         { guard: "isDenied", target: "denied" },

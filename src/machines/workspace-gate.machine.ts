@@ -10,9 +10,17 @@
  * `decideWorkspaceGate` is the pure rule; `workspaceGateMachine` follows the persisted selection and the
  * workspaces query through two watcher actors (`watchSelection`, `watchWorkspaces`).
  *
- * Events accepted: `gate.selectionChanged` { selectedWorkspaceId }, `gate.workspacesChanged` { state } (from the
- * watchers), `gate.retryRequested`, `gate.selectWorkspaceRequested`. Environment actions: `navigate`,
- * `clearWorkspaceData`, `refetchWorkspaces` (`workspaceGateMachineWith(services)` supplies all but `navigate`).
+ * Events accepted:
+ * - `gate.selectionChanged` { selectedWorkspaceId } — from `watchSelection`: the persisted workspace selection changed;
+ *   the gate decides again (while redirecting, only once a workspace is selected).
+ * - `gate.workspacesChanged` { state } — from `watchWorkspaces`: the workspaces query changed (loading, loaded,
+ *   failed); the gate decides again (while redirecting it only records it).
+ * - `gate.retryRequested` — the user pressed Retry on 'Error loading workspaces': the workspaces are fetched again.
+ * - `gate.selectWorkspaceRequested` — the user pressed 'Select workspace' on 'Error loading workspaces': goes to
+ *   /workspace-selection.
+ *
+ * Environment actions: `navigate`, `clearWorkspaceData`, `refetchWorkspaces` (`workspaceGateMachineWith(services)`
+ * supplies all but `navigate`).
  */
 import { assertEvent, assign, fromCallback, setup } from "xstate"
 import { OtherMessages } from "../contracts/messages.ts"
@@ -124,6 +132,7 @@ export const workspaceGateMachine = setup({
     deciding: {
       description:
         "Applies `decideWorkspaceGate` to the persisted selection and the workspaces query; a selection that vanished from the user's list is cleared on the way to /workspace-selection.",
+      /** No selection, or one the user no longer belongs to → /workspace-selection; then loading, failed or allowed. */
       always: [
         { guard: "needsSelection", target: "redirecting" },
         { guard: "hasVanishedSelection", target: "redirecting", actions: ["clearWorkspaceData", "assignSelectionCleared"] },

@@ -50,15 +50,18 @@ export const deleteMemberMachine = setup({
   initial: "deleting",
   states: {
     deleting: {
+      description: "The member's deletion is being sent to the server (their row is already hidden from the table).",
       invoke: {
         id: "deleteMember",
         src: "deleteMember",
         input: ({ context }) => ({ user_to_delete: context.memberId }),
+        /** Deleted: reports `member.deleteSucceeded` to the team-members machine, which drops the row and toasts. */
         onDone: { target: "deleted", actions: "reportSuccess" },
+        /** The deletion failed: reports `member.deleteFailed` with the §8 text, so the team-members machine restores the row and toasts the error. */
         onError: { target: "failed", actions: "reportFailure" },
       },
     },
-    deleted: { type: "final" },
-    failed: { type: "final" },
+    deleted: { description: "The member was deleted and the parent told; the child stops.", type: "final" },
+    failed: { description: "The deletion failed and the parent told; the child stops.", type: "final" },
   },
 })

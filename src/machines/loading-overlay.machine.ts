@@ -6,6 +6,7 @@
  * - `overlay.shown` { message, progress? } — shows the overlay, or replaces its message and restarts the 30 s timer.
  * - `overlay.progressed` { progress, message? } — updates the progress (clamped to 0–100) while visible.
  * - `overlay.hidden` — hides it.
+ * - `xstate.after.overlayTimeout.loadingOverlay.visible` — 30 s after the last `overlay.shown`: the overlay hides by itself.
  *
  * Invariant: a visible overlay never outlives 30 s without a new `overlay.shown`, so a forgotten `overlay.hidden`
  * cannot lock the screen. Context is cleared whenever the overlay hides.

@@ -3,9 +3,12 @@
  * an 8 px offset, items 40 px high, listeners attach after 100 ms"). One actor per table: at most one row's menu is
  * open at a time.
  *
- * Events accepted: `menu.opened` { rowId } (opening another row's menu moves it there), `menu.closed` (Escape, outside
- * click, an item chosen — react-aria reports these), `viewport.changed` (scroll or resize, reported by the
- * `watchViewport` actor).
+ * Events accepted:
+ * - `menu.opened` { rowId } — the user opened a row's action menu; opening another row's menu moves it there.
+ * - `menu.closed` — the menu closed: Escape, an outside click or an item chosen (react-aria reports these).
+ * - `viewport.changed` — reported by the `watchViewport` actor on a scroll or resize once the listeners are attached: the menu closes.
+ * - `xstate.after.listenerDelay.rowActionMenu.open.arming` — 100 ms after opening: the viewport listeners attach.
+ *
  * The viewport listeners attach only 100 ms after opening (`listenerDelay`), so the click or the scroll-into-view that
  * opened the menu does not close it again. `watchViewport` is an environment actor supplied at the React boundary
  * (window scroll + resize); the default never reports.

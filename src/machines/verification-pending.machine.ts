@@ -3,7 +3,10 @@
  * `POST /api/resend-verification-link` through its `resendVerification` child).
  *
  * Input: the address carried by the previous screen (sign-up, the authentication gate), if any.
- * Events accepted: `field.changed` { value }, `form.submitted`.
+ * Events accepted:
+ * - `field.changed` { value } — the user typed the email address; its field error clears.
+ * - `form.submitted` — the user pressed send: a valid address is forwarded to the `resend` child, otherwise the §5 message shows on the field.
+ *
  * The screen is an email form with the note that links are valid 30 minutes. A valid submission is forwarded to the
  * `resend` child as `resend.requested` { email }; the child owns the outcome (sent + 60 s cool-down, 'Please wait N
  * minute(s) before requesting another verification email' on 429, already verified, failure text). An invalid
@@ -59,6 +62,7 @@ export const verificationPendingMachine = setup({
   initial: "ready",
   states: {
     ready: {
+      description: "The email form with the note that links are valid 30 minutes; the send button is enabled only while the `resend` child can take a request.",
       on: {
         "field.changed": { actions: "assignEmail" },
         "form.submitted": [{ guard: "isEmailValid", actions: "requestResend" }, { actions: "showFieldError" }],

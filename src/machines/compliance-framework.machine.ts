@@ -26,6 +26,8 @@
  * - `csv.requested` — the user pressed the CSV download button (ignored until the framework has loaded).
  * - `report.requested` — the user asked for a new PDF report (ignored until the framework has loaded).
  * - `report.downloadRequested` — the user pressed Download on the finished PDF report.
+ * - `xstate.after.reportPoll.complianceFramework.report.generating` — a second (`REPORT_POLL_MS`) after the report was
+ *   last seen generating: its progress is asked for again.
  */
 import { assertEvent, assign, fromPromise, raise, setup } from "xstate"
 import {

@@ -87,12 +87,15 @@ export const addMemberMachine = setup({
     input: {} as AddMemberInput | undefined,
   },
   actors: {
+    /** Loads the workspace's roles for the role picker. */
     loadRoles: loadRolesActor,
+    /** Creates the team member (POST /api/admin/users). */
     createUser: fromPromise<CreateUserResponse, CreateUserPayload>(async () => {
       throw new Error("createUser is not provided")
     }),
   },
   guards: {
+    /** The values pass `validateAddUser` (names 1–50, email, password ≥ 8, a role). */
     isFormValid: ({ context }) => Object.keys(validateAddUser(addMemberInput(context.values))).length === 0,
   },
   actions: {

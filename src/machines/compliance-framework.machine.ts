@@ -101,37 +101,49 @@ export const complianceFrameworkMachine = setup({
     input: {} as ComplianceFrameworkInput,
   },
   actors: {
+    /** Loads the framework as evaluated on the scan: counts, score, sections and requirements. */
     loadScanFramework: fromPromise<ScanFramework, ScanFrameworkRequest>(async () => {
       throw new Error("loadScanFramework is not provided")
     }),
+    /** Loads the framework's score over the account's scans. */
     loadTrend: fromPromise<ReadonlyArray<TrendPoint>, { readonly accountId: AccountId; readonly frameworkId: string }>(async () => {
       throw new Error("loadTrend is not provided")
     }),
+    /** Produces the framework's CSV for the scan, as a file to save. */
     downloadCsv: fromPromise<DownloadedFile, ScanFrameworkRequest>(async () => {
       throw new Error("downloadCsv is not provided")
     }),
+    /** Finds the latest PDF report of this framework on this scan, if one was started earlier (null when none). */
     loadLatestReport: fromPromise<Report | null, ScanFrameworkRequest>(async () => {
       throw new Error("loadLatestReport is not provided")
     }),
+    /** Starts a new PDF report job on the server. */
     createReport: fromPromise<Report, ScanFrameworkRequest>(async () => {
       throw new Error("createReport is not provided")
     }),
+    /** Asks the server for the report job's current status. */
     getReport: fromPromise<Report, { readonly reportId: ReportId }>(async () => {
       throw new Error("getReport is not provided")
     }),
+    /** Downloads the finished PDF report, as a file to save. */
     downloadReport: fromPromise<DownloadedFile, { readonly reportId: ReportId; readonly scanId: ScanId }>(async () => {
       throw new Error("downloadReport is not provided")
     }),
   },
   delays: { reportPoll: REPORT_POLL_MS },
   guards: {
+    /** The framework has loaded. */
     hasData: ({ context }) => context.data !== null,
+    /** The opened requirement is one of the framework's requirements. */
     isKnownRequirement: ({ context, event }) => {
       assertEvent(event, "requirement.opened")
       return context.data?.requirements.some((r) => r.id === event.requirementId) === true
     },
+    /** The lookup found an earlier report. */
     foundReport: ({ event }) => outputOf<Report | null>(event) !== null,
+    /** The report's status is `completed`. */
     reportCompleted: ({ context }) => context.report?.status === "completed",
+    /** The report's status is `failed`. */
     reportFailed: ({ context }) => context.report?.status === "failed",
   },
   actions: {

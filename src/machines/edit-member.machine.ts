@@ -95,13 +95,17 @@ export const editMemberMachine = setup({
     input: {} as EditMemberInput,
   },
   actors: {
+    /** Loads the workspace's roles for the role picker. */
     loadRoles: loadRolesActor,
+    /** Saves the member (PUT /api/team-member). */
     updateMember: fromPromise<UpdateTeamMemberResponse, UpdateTeamMemberPayload>(async () => {
       throw new Error("updateMember is not provided")
     }),
   },
   guards: {
+    /** The values pass `validateTeamEdit` (a role is required where it can be changed). */
     isFormValid: ({ context }) => Object.keys(validate(context)).length === 0,
+    /** The current user may change roles and the member is not the owner. */
     isRoleEditable: ({ context }) => context.roleEditable,
   },
   actions: {

@@ -75,14 +75,17 @@ export const invitationsListMachine = setup({
   actors: {
     /** Environment: reports the invitations query as `invitations.*` events (`queryWatcher`). */
     watchInvitations: fromCallback(() => () => {}),
+    /** Resends the invitation's email. */
     resendInvitation: fromPromise<ResendInvitationResponse, { readonly invitation_id: InvitationId }>(async () => {
       throw new Error("resendInvitation is not provided")
     }),
+    /** Cancels the invitation on the server. */
     cancelInvitation: fromPromise<OkMessage, { readonly id: InvitationId }>(async () => {
       throw new Error("cancelInvitation is not provided")
     }),
   },
   guards: {
+    /** The event's invitation is listed and still pending (the only status that permits resend or cancel). */
     isPendingInvitation: ({ context, event }) => findPending(context, event) !== undefined,
   },
   actions: {

@@ -94,17 +94,22 @@ export const inviteMembersMachine = setup({
     events: {} as InviteMembersEvent,
   },
   actors: {
+    /** Loads the workspace's roles for the role pickers. */
     loadRoles: loadRolesActor,
+    /** Sends the invitations (POST /api/admin/users/invite): emails trimmed and lower-cased, default roles. */
     inviteMembers: fromPromise<BulkInviteResponse, BulkInvitePayload>(async () => {
       throw new Error("inviteMembers is not provided")
     }),
   },
   guards: {
+    /** Fewer than 50 rows. */
     canAddRow: ({ context }) => context.rows.length < Limits.invitationsMax,
+    /** More than one row, and the row exists. */
     canRemoveRow: ({ context, event }) => {
       assertEvent(event, "row.removed")
       return context.rows.length > 1 && context.rows.some((r) => r.key === event.key)
     },
+    /** The rows pass `validateInvitations` (1–50 rows, an email and a role each, no duplicate emails). */
     isFormValid: ({ context }) => Object.keys(validateInvitations(invitationsInput(context.rows))).length === 0,
     /** Sent plus re-sent counts as sent (access §8). */
     anySent: ({ event }) => {

@@ -109,18 +109,23 @@ export const profileMachine = setup({
     events: {} as ProfileEvent,
   },
   actors: {
+    /** Loads the signed-in user's profile. */
     loadProfile: fromPromise<User, void>(async () => {
       throw new Error("loadProfile is not provided")
     }),
+    /** Loads the timezone list (GET /api/timezones, cached 1 hour). */
     loadTimezones: fromPromise<ReadonlyArray<Timezone>, void>(async () => {
       throw new Error("loadTimezones is not provided")
     }),
+    /** Sends the changed profile (PUT /api/update-user-info). */
     updateProfile: fromPromise<UpdateProfileResponse, UpdateProfilePayload>(async () => {
       throw new Error("updateProfile is not provided")
     }),
   },
   guards: {
+    /** Something differs from the saved profile (names and email compared trimmed). */
     hasChanges: ({ context }) => profileChanges(context).length > 0,
+    /** The values pass `validateProfile`. */
     isFormValid: ({ context }) => Object.keys(validateProfile(profilePayloadOf(context.values))).length === 0,
   },
   actions: {

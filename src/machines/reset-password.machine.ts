@@ -64,14 +64,17 @@ export const resetPasswordMachine = setup({
     input: {} as ResetPasswordInput,
   },
   actors: {
+    /** Checks the reset token (POST /api/validate-reset-token); answers with the account's email. */
     validateResetToken: fromPromise<ValidateResetTokenResponse, ValidateResetTokenPayload>(async () => {
       throw new Error("validateResetToken is not provided")
     }),
+    /** Sets the new password (POST /api/reset-password). */
     resetPassword: fromPromise<OkMessage, ResetPasswordPayload>(async () => {
       throw new Error("resetPassword is not provided")
     }),
   },
   guards: {
+    /** The link carried a token. */
     hasToken: ({ context }) => context.token !== "",
     /** The reset was refused because of the link (a refused password is not a token problem). */
     isTokenProblem: ({ event }) => isTokenFailure(errorOf(event)),
@@ -81,6 +84,7 @@ export const resetPasswordMachine = setup({
       const status = failure.status ?? 0
       return isTokenFailure(failure) || (status >= 400 && status < 500 && status !== 429)
     },
+    /** The new password and its confirmation pass `validateResetPassword`. */
     isFormValid: ({ context }) =>
       Object.keys(validateResetPassword({ token: context.token, ...context.values })).length === 0,
   },

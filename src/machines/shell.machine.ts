@@ -135,16 +135,20 @@ export const shellMachine = setup({
     input: {} as ShellInput,
   },
   actors: {
+    /** Loads the shell's facts from the cached user, workspace list and permissions of the selected workspace. */
     loadShell: fromPromise<ShellData>(notProvided("loadShell")),
     /** Sends `shell.invalidated` whenever the facts behind `loadShell` change. */
     watchShellData: fromCallback<ShellEvent>(() => () => {}),
   },
   guards: {
+    /** The route has no permission rule, or the user holds one of the permissions it needs in the selected workspace. */
     mayVisit: ({ context, event }) => {
       assertEvent(event, "navigation.requested")
       return mayVisit(context.data, event.to)
     },
+    /** The user belongs to more than one workspace. */
     hasSeveralWorkspaces: ({ context }) => (context.data?.workspaceCount ?? 0) > 1,
+    /** The viewport is now desktop width (1024 px or more). */
     becameDesktop: ({ event }) => {
       assertEvent(event, "viewport.changed")
       return event.isDesktop

@@ -121,22 +121,30 @@ export const teamMembersMachine = setup({
   actors: {
     /** Environment: reports the members query as `members.*` events (`queryWatcher(effects.watchTeamMembers, …)`). */
     watchMembers: fromCallback(() => () => {}),
+    /** Loads the current workspace info (the viewer's user id, whether they own the workspace, the workspace name). */
     loadViewer: fromPromise<WorkspaceInfoResponse, void>(async () => {
       throw new Error("loadViewer is not provided")
     }),
+    /** Sends the chosen member a password-reset email. */
     sendPasswordReset: fromPromise<OkMessage, MemberPasswordResetPayload>(async () => {
       throw new Error("sendPasswordReset is not provided")
     }),
+    /** The 'Add team member' dialog (add-member machine); done when the dialog closes. */
     addMember: addMemberMachine,
+    /** The edit / 'Change role' dialog (edit-member machine); done when the dialog closes. */
     editMember: editMemberMachine,
+    /** One deletion in flight (delete-member machine, spawned per confirmed deletion); reports `member.deleteSucceeded` or `member.deleteFailed`. */
     deleteMember: deleteMemberMachine,
   },
   guards: {
+    /** The event's member is in the table. */
     memberExists: ({ context, event }) => findMember(context, event) !== undefined,
+    /** The event's member is in the table, the viewer owns the workspace and the member is not the owner. */
     canChangeRole: ({ context, event }) => {
       const member = findMember(context, event)
       return member !== undefined && mayChangeRole(context.viewer, member)
     },
+    /** The event's member is in the table and is neither the viewer nor the owner. */
     canDelete: ({ context, event }) => {
       const member = findMember(context, event)
       return member !== undefined && mayDelete(context.viewer, member)

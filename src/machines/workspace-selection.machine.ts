@@ -123,17 +123,23 @@ export const workspaceSelectionMachine = setup({
     input: {} as WorkspaceSelectionInput,
   },
   actors: {
+    /** Accepts the route's invitation token (POST /api/workspaces/accept-invitation). */
     acceptWorkspaceInvitation: fromPromise<AcceptWorkspaceInvitationResponse, AcceptWorkspaceInvitationPayload>(
       notProvided("acceptWorkspaceInvitation"),
     ),
+    /** Loads the user's workspaces (always asked again). */
     loadWorkspaces: fromPromise<ReadonlyArray<Workspace>>(notProvided("loadWorkspaces")),
+    /** Switches to the chosen workspace (POST /api/user/switch-workspace), which answers with new tokens. */
     switchWorkspace: fromPromise<SwitchWorkspaceResponse, SwitchWorkspacePayload>(notProvided("switchWorkspace")),
     /** Access §4: after selecting, the user data is refreshed (the session reloads the user). */
     refreshUser: fromPromise<void>(notProvided("refreshUser")),
   },
   guards: {
+    /** The route carried an invitation token. */
     hasInvitationToken: ({ context }) => context.invitationToken !== null,
+    /** The user belongs to no workspace. */
     hasNoWorkspaces: ({ event }) => outputOf<ReadonlyArray<Workspace>>(event).length === 0,
+    /** The chosen workspace is one of the loaded workspaces. */
     isListedWorkspace: ({ context, event }) => {
       assertEvent(event, "workspace.selected")
       return context.workspaces.some((w) => w.workspace_id === event.workspaceId)

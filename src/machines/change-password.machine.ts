@@ -71,12 +71,15 @@ export const changePasswordMachine = setup({
     events: {} as ChangePasswordEvent,
   },
   actors: {
+    /** Changes the password (POST /api/update-password). */
     changePassword: fromPromise<OkMessage, ChangePasswordPayload>(async () => {
       throw new Error("changePassword is not provided")
     }),
   },
   guards: {
+    /** Something was typed in one of the three fields. */
     hasInput: ({ context }) => PASSWORD_FIELDS.some((f) => context.values[f] !== ""),
+    /** The values pass `validateChangePassword`. */
     isFormValid: ({ context }) => Object.keys(validateChangePassword(context.values)).length === 0,
   },
   actions: {

@@ -59,20 +59,26 @@ export const complianceOverviewMachine = setup({
     input: {} as ComplianceOverviewInput,
   },
   actors: {
+    /** Loads the workspace's accounts with their latest completed scan. */
     loadAccounts: fromPromise<ReadonlyArray<ComplianceAccount>, void>(async () => {
       throw new Error("loadAccounts is not provided")
     }),
+    /** Loads every framework's requirement counts and score for the scan. */
     loadScanSummary: fromPromise<ScanSummary, { readonly scanId: ScanId }>(async () => {
       throw new Error("loadScanSummary is not provided")
     }),
   },
   guards: {
+    /** The workspace has no account. */
     hasNoAccounts: ({ context }) => context.accounts.length === 0,
+    /** The selected account has no completed scan. */
     hasNoCompletedScan: ({ context }) => (selected(context)?.latest_scan_id ?? null) === null,
+    /** The chosen account is one of the workspace's and not the one already selected. */
     isOtherKnownAccount: ({ context, event }) => {
       assertEvent(event, "account.selected")
       return event.accountId !== context.accountId && context.accounts.some((a) => a.account_id === event.accountId)
     },
+    /** The opened framework is in the scan's summary. */
     isListedFramework: ({ context, event }) => {
       assertEvent(event, "framework.opened")
       return context.summary?.frameworks.some((f) => f.framework.id === event.frameworkId) === true

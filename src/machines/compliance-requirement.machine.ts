@@ -52,16 +52,19 @@ export const complianceRequirementMachine = setup({
     input: {} as ComplianceRequirementInput,
   },
   actors: {
+    /** Loads the requirement with its checks and one page of failing resources. */
     loadRequirement: fromPromise<RequirementDetail, RequirementRequest>(async () => {
       throw new Error("loadRequirement is not provided")
     }),
   },
   guards: {
+    /** The requested page exists (within the announced pages) and is not the one shown. */
     isOtherPage: ({ context, event }) => {
       assertEvent(event, "page.requested")
       const pages = context.detail?.failing_pagination.total_pages ?? 0
       return Number.isInteger(event.page) && event.page >= 1 && event.page <= pages && event.page !== context.page
     },
+    /** The opened finding is one of the requirement's checks. */
     isCheckFinding: ({ context, event }) => {
       assertEvent(event, "finding.opened")
       return context.detail?.checks.some((c) => c.finding_id === event.findingId) === true

@@ -45,12 +45,15 @@ export const forgotPasswordMachine = setup({
     input: {} as ForgotPasswordInput,
   },
   actors: {
+    /** Requests the password-reset email (POST /api/forgot-password). */
     forgotPassword: fromPromise<OkMessage, ForgotPasswordPayload>(async () => {
       throw new Error("forgotPassword is not provided")
     }),
   },
   guards: {
+    /** The email field is not empty. */
     hasEmail: ({ context }) => context.email.trim() !== "",
+    /** The email passes the §5 email rule. */
     isEmailValid: ({ context }) => emailError(context.email) === undefined,
   },
   actions: {

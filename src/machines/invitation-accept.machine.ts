@@ -87,8 +87,11 @@ export const invitationAcceptMachine = setup({
     input: {} as InvitationAcceptInput,
   },
   actors: {
+    /** Checks the invitation token (GET /api/invitation/verify/{token}). */
     checkInvitation: fromPromise<InvitationCheckResponse, { readonly token: string }>(notProvided("checkInvitation")),
+    /** Accepts the invitation with the token and the browser's timezone (POST /api/invitations/accept). */
     acceptInvitation: fromPromise<AcceptInvitationResponse, AcceptInvitationPayload>(notProvided("acceptInvitation")),
+    /** Hands the returned tokens to the session, which loads the user and the workspaces and goes to the dashboard. */
     startSession: fromPromise<void, SessionHandOff>(notProvided("startSession")),
   },
   delays: {
@@ -98,19 +101,26 @@ export const invitationAcceptMachine = setup({
     alreadyAcceptedRedirect: Redirects.afterAlreadyAcceptedMs,
   },
   guards: {
+    /** The link carried a token. */
     hasToken: ({ context }) => context.token !== "",
+    /** Someone is signed in in this tab. */
     isSignedIn: ({ context }) => context.signedIn,
     /** Signed out, and the check says nobody has an account under the invited address. */
     needsSignup: ({ context }) => !context.signedIn && context.invitation?.user_exists === false,
     /** Signed out, and the invited address already has an account. */
     needsSignIn: ({ context }) => !context.signedIn && context.invitation?.user_exists === true,
+    /** The acceptance answered with an access and a refresh token. */
     hasTokens: ({ event }) => {
       const out = outputOf<AcceptInvitationResponse>(event)
       return out.access_token !== undefined && out.refresh_token !== undefined
     },
+    /** The failure says the invitation was already accepted. */
     isAlreadyAccepted: ({ event }) => isAlreadyAcceptedFailure(errorOf(event)),
+    /** The failure says the invitation has expired. */
     isExpired: ({ event }) => isExpiredFailure(errorOf(event)),
+    /** The call could not reach the server or got no usable answer (network, 429, 5xx). */
     isUnreachable: ({ event }) => isUnreachableFailure(errorOf(event)),
+    /** The failure says the invited address already has an account. */
     isAccountExists: ({ event }) => isAccountExistsFailure(errorOf(event)),
     /** Signed out and the server wants the completion details: the sign-up form is the way on. */
     needsDetails: ({ context, event }) => !context.signedIn && toFailure(errorOf(event)).type === "VALIDATION_ERROR",

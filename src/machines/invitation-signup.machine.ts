@@ -119,8 +119,11 @@ export const invitationSignupMachine = setup({
     input: {} as InvitationSignupInput,
   },
   actors: {
+    /** Checks the invitation token (GET /api/invitation/verify/{token}). */
     checkInvitation: fromPromise<InvitationCheckResponse, { readonly token: string }>(notProvided("checkInvitation")),
+    /** Completes the invitation with the sign-up details (POST /api/invitations/accept). */
     completeInvitation: fromPromise<AcceptInvitationResponse, InvitationCompletionPayload>(notProvided("completeInvitation")),
+    /** Hands the returned tokens to the session, which loads the user and the workspaces and goes to the dashboard. */
     startSession: fromPromise<void, SessionHandOff>(notProvided("startSession")),
   },
   delays: {
@@ -128,14 +131,20 @@ export const invitationSignupMachine = setup({
     alreadyAcceptedRedirect: Redirects.afterAlreadyAcceptedMs,
   },
   guards: {
+    /** The link carried a token. */
     hasToken: ({ context }) => context.token !== "",
+    /** The form passes the invitation sign-up rules (§5). */
     isFormValid: ({ context }) => Object.keys(formErrorsOf(context)).length === 0,
+    /** The completion answered with an access and a refresh token. */
     hasTokens: ({ event }) => {
       const out = outputOf<AcceptInvitationResponse>(event)
       return out.access_token !== undefined && out.refresh_token !== undefined
     },
+    /** The failure says the invitation was already accepted. */
     isAlreadyAccepted: ({ event }) => isAlreadyAcceptedFailure(errorOf(event)),
+    /** The call could not reach the server or got no usable answer (network, 429, 5xx). */
     isUnreachable: ({ event }) => isUnreachableFailure(errorOf(event)),
+    /** The failure says the invited address already has an account. */
     isAccountExists: ({ event }) => isAccountExistsFailure(errorOf(event)),
   },
   actions: {

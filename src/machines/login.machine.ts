@@ -100,17 +100,23 @@ export const loginMachine = setup({
     input: {} as LoginInput,
   },
   actors: {
+    /** Checks the credentials (POST /api/login). */
     login: fromPromise<LoginResponse, LoginPayload>(async () => {
       throw new Error("login is not provided")
     }),
+    /** Hands the tokens to the session, which fetches the user and the workspaces and navigates. */
     startSession: fromPromise<void, SessionStart>(async () => {
       throw new Error("startSession is not provided")
     }),
+    /** The resend-verification child of the unverified-email warning (resends once automatically). */
     resendVerification: resendVerificationMachine,
   },
   guards: {
+    /** The query carried an invitation token to keep for after sign-in. */
     hasPendingInvitation: ({ context }) => context.pendingInvitation !== null,
+    /** The email and password pass the sign-in form rules (§5). */
     isFormValid: ({ context }) => Object.keys(signInFormErrors({ email: context.email.trim(), password: context.password })).length === 0,
+    /** The login was refused because the email is not verified (401 `email_not_verified`). */
     isEmailNotVerified: ({ event }) => toFailure(errorOf(event)).type === "EMAIL_NOT_VERIFIED",
   },
   actions: {

@@ -53,19 +53,25 @@ export const resendVerificationMachine = setup({
     input: {} as ResendVerificationInput,
   },
   actors: {
+    /** Resends the verification email (POST /api/resend-verification-link). */
     resendVerification: fromPromise<ResendVerificationResponse, ResendVerificationPayload>(async () => {
       throw new Error("resendVerification is not provided")
     }),
   },
   guards: {
+    /** The parent asked for an automatic send and the email is well formed. */
     shouldAutoSend: ({ context }) => context.autoSend && isValidEmail(context.email),
     /** The request names a well-formed address (the event's, else the one already known). */
     hasValidEmail: ({ context, event }) => isValidEmail((event.email ?? context.email).trim()),
+    /** The server refused with a rate limit (429). */
     isRateLimited: ({ event }) => toFailure((event as { error?: unknown }).error).type === "RATE_LIMIT_ERROR",
+    /** The server says the email is already verified. */
     isAlreadyVerified: ({ event }) => toFailure((event as { error?: unknown }).error).type === "ALREADY_VERIFIED",
   },
   delays: {
+    /** The cool-down after a successful send: 60 s. */
     cooldown: COOLDOWN_MS,
+    /** The server's rate-limit wait (`retry_after_seconds`, default 60 s). */
     rateLimitWait: ({ context }) => context.waitMs,
   },
   actions: {

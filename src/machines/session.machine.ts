@@ -205,9 +205,13 @@ export const sessionMachine = setup({
     input: {} as SessionInput,
   },
   actors: {
+    /** Loads the signed-in user. */
     fetchUser: fromPromise<User>(notProvided("fetchUser")),
+    /** Loads the user's workspaces. */
     loadWorkspaces: fromPromise<ReadonlyArray<Workspace>>(notProvided("loadWorkspaces")),
+    /** Switches to a workspace, which answers with new tokens. */
     switchWorkspace: fromPromise<SwitchOutcome, { readonly workspaceId: number }>(notProvided("switchWorkspace")),
+    /** POST /api/logout (best effort). */
     logout: fromPromise<void>(notProvided("logout")),
     /** Sends `session.tokensChanged`, `session.signedOutElsewhere` and `session.expired`. */
     watchSessionSignals: fromCallback(() => () => {}),
@@ -217,6 +221,7 @@ export const sessionMachine = setup({
     logoutGrace: 5000,
   },
   guards: {
+    /** An access token is stored from an earlier visit. */
     hasStoredSession: ({ context }) => context.hasStoredSession,
     /** Exactly one workspace and no invitation waiting to be accepted on the selection screen. */
     shouldAutoSelect: ({ context }) => context.workspaces?.length === 1 && context.pendingInvitation === null,
@@ -339,7 +344,7 @@ export const sessionMachine = setup({
           },
         },
         choosingWorkspace: {
-          description: "The workspaces are in: one to select automatically (the only one, or the invitation's) goes on to autoSelecting, otherwise /workspace-selection.",
+          description: "The workspaces are in: exactly one and no invitation waiting goes on to autoSelecting, otherwise /workspace-selection.",
           /** Selects automatically when there is exactly one workspace and no invitation waits to be accepted; otherwise hands over to /workspace-selection. */
           always: [
             { guard: "shouldAutoSelect", target: "autoSelecting", actions: "assignOnlyWorkspace" },
@@ -347,7 +352,7 @@ export const sessionMachine = setup({
           ],
         },
         autoSelecting: {
-          description: "One workspace (or the invitation's) is selected automatically before the dashboard opens.",
+          description: "The only workspace is selected automatically before the dashboard (or `returnTo`) opens.",
           invoke: {
             id: "switchWorkspace",
             src: "switchWorkspace",

@@ -86,13 +86,17 @@ export const signupMachine = setup({
     input: {} as SignupInput,
   },
   actors: {
+    /** Creates the account (POST /api/signup). */
     signup: fromPromise<SignupResponse, SignupPayload>(async () => {
       throw new Error("signup is not provided")
     }),
+    /** The resend-verification child of step 2. */
     resendVerification: resendVerificationMachine,
   },
   guards: {
+    /** The fields pass `validateSignup` (§5). */
     isFormValid: ({ context }) => Object.keys(validateSignup(normalized(context.values))).length === 0,
+    /** The sign-up answer's `data.note` is `verification_pending`: the address goes to /verification-pending instead of step 2. */
     isVerificationPending: ({ event }) =>
       (event as { output?: SignupResponse }).output?.data.note === "verification_pending",
     /** 409 for an existing account: the mapping tells the screen to send the user to sign in. */

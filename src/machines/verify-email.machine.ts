@@ -60,15 +60,19 @@ export const verifyEmailMachine = setup({
     input: {} as VerifyEmailInput,
   },
   actors: {
+    /** Verifies the link's token and email (GET /api/verify-email). */
     verifyEmail: fromPromise<VerifyEmailResponse, VerifyEmailParams>(async () => {
       throw new Error("verifyEmail is not provided")
     }),
+    /** The resend-verification child behind the problem screen's resend button. */
     resendVerification: resendVerificationMachine,
   },
   guards: {
+    /** The link has both parameters, a token of at least 32 characters and a well-formed address. */
     isLinkWellFormed: ({ context }) => checkVerificationLink(context) === undefined,
     /** Access §8: an 'already verified' answer is a success. */
     isAlreadyVerified: ({ event }) => verificationScreen(toFailure(errorOf(event))).kind === "success",
+    /** The failure is the link's fault (bad link, invalid or expired token, unknown user). */
     isLinkProblem: ({ event }) => LINK_PROBLEMS.has(verificationScreen(toFailure(errorOf(event))).message),
   },
   actions: {

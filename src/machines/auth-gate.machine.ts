@@ -63,8 +63,11 @@ export const authGateMachine = setup({
     input: {} as AuthGateInput,
   },
   guards: {
+    /** `decideAuthGate` says the session is still being confirmed. */
     isLoading: ({ context }) => context.decision.kind === "loading",
+    /** `decideAuthGate` sends this visitor elsewhere. */
     isRedirect: ({ context }) => context.decision.kind === "redirect",
+    /** `decideAuthGate` says the user could not be loaded on an authenticated route. */
     isUnavailable: ({ context }) => context.decision.kind === "unavailable",
     /** The event leaves the pending redirect unchanged: do not navigate a second time. */
     keepsRedirect: ({ context, event }) => {

@@ -32,6 +32,7 @@ export const deleteMemberMachine = setup({
     input: {} as DeleteMemberInput,
   },
   actors: {
+    /** Deletes the member (DELETE /api/admin/users?user_to_delete=…). */
     deleteMember: fromPromise<OkMessage, { readonly user_to_delete: UserId }>(async () => {
       throw new Error("deleteMember is not provided")
     }),

@@ -117,9 +117,13 @@ export const permissionGateMachine = setup({
     watchPermissions: fromCallback(() => () => {}),
   },
   guards: {
+    /** `decidePermissionGate` lets the route render. */
     isAllowed: ({ context }) => context.decision.kind === "render",
+    /** `decidePermissionGate` denies the route. */
     isDenied: ({ context }) => context.decision.kind === "denied",
+    /** `decidePermissionGate` says the permissions query failed. */
     hasFailed: ({ context }) => context.decision.kind === "failed",
+    /** The new permissions still deny the route. */
     staysDenied: ({ context, event }) =>
       event.type === "gate.permissionsChanged" &&
       decidePermissionGate({ required: context.required, permissions: event.state }).kind === "denied",

@@ -36,6 +36,7 @@ export const rowActionMenuMachine = setup({
     watchViewport: fromCallback(() => () => {}),
   },
   delays: {
+    /** Access §9: the viewport listeners attach 100 ms after opening. */
     listenerDelay: Layout.rowMenuListenerDelayMs,
   },
   actions: {

@@ -38,9 +38,11 @@ export const verificationPendingMachine = setup({
     input: {} as VerificationPendingInput,
   },
   actors: {
+    /** The resend-verification child (as `resend`) that owns the outcome of each request. */
     resendVerification: resendVerificationMachine,
   },
   guards: {
+    /** The address passes the §5 email rule. */
     isEmailValid: ({ context }) => emailError(context.email) === undefined,
   },
   actions: {

@@ -95,10 +95,15 @@ export const workspaceGateMachine = setup({
     watchWorkspaces: fromCallback(() => () => {}),
   },
   guards: {
+    /** `decideWorkspaceGate` says no workspace is selected. */
     needsSelection: ({ context }) => context.decision.kind === "select",
+    /** `decideWorkspaceGate` says the selected workspace is no longer in the user's list. */
     hasVanishedSelection: ({ context }) => context.decision.kind === "vanished",
+    /** `decideWorkspaceGate` says the workspaces query has not answered yet. */
     isLoading: ({ context }) => context.decision.kind === "loading",
+    /** `decideWorkspaceGate` says the workspaces query failed. */
     hasFailed: ({ context }) => context.decision.kind === "failed",
+    /** The event selects a workspace (not a cleared selection). */
     isSelectionMade: ({ event }) => event.type === "gate.selectionChanged" && event.selectedWorkspaceId !== null,
   },
   actions: {

@@ -655,23 +655,25 @@ const eventMeaning = (site: SiteMachine, docs: MachineDocs, eventType: string, r
   const comments = [...new Set(rows.map((row) => docs.config.get(transitionDocKey(row))).filter((c): c is string => c !== undefined))]
   if (comments.length > 0) return { text: comments.join(" "), derived: false }
   const first = rows[0]!
-  const actorDoc = (actor: string) => {
-    const doc = docs.setup.get(`actors/${actor.split(" as ")[0]!}`)
-    return doc === undefined ? "" : ` (${doc.replace(/\s+/g, " ").replace(/\.$/, "")}.)`
-  }
+  // An invoked actor's result or a timer is explained by the machine's own doc comment on that actor or delay, when it
+  // has one (then the text is the machine's words, not derived); otherwise by the chart alone.
+  const actorDoc = (actor: string) => docs.setup.get(`actors/${actor.split(" as ")[0]!}`)
+  const withDoc = (doc: string | undefined) => (doc === undefined ? "" : ` (${doc.replace(/\s+/g, " ").replace(/\.$/, "")}.)`)
   if (eventType.startsWith("xstate.done.actor.")) {
     const actor = first.event.slice(5, -1)
-    return { text: `The invoked actor \`${actor}\` finished with a result.${actorDoc(actor)}`, derived: true }
+    const doc = actorDoc(actor)
+    return { text: `The invoked actor \`${actor}\` finished with a result.${withDoc(doc)}`, derived: doc === undefined }
   }
   if (eventType.startsWith("xstate.error.actor.")) {
     const actor = first.event.slice(6, -1)
-    return { text: `The invoked actor \`${actor}\` failed.${actorDoc(actor)}`, derived: true }
+    const doc = actorDoc(actor)
+    return { text: `The invoked actor \`${actor}\` failed.${withDoc(doc)}`, derived: doc === undefined }
   }
   if (eventType.startsWith("xstate.after.")) {
     const delay = docs.setup.get(`delays/${eventType.slice("xstate.after.".length).split(".")[0]!}`)
     return {
       text: `A timer: ${first.event.replace(/^after /, "")} after the state was entered (cancelled when it is left).${delay === undefined ? "" : ` ${delay.replace(/\s+/g, " ")}`}`,
-      derived: true,
+      derived: delay === undefined,
     }
   }
   if (eventType === "always") return { text: "Eventless: checked as soon as the state is entered and after every event it handles.", derived: true }

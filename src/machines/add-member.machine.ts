@@ -24,10 +24,9 @@ import { Schema } from "effect"
 import { CreateUserPayload, type CreateUserResponse, validateAddUser } from "../contracts/team.ts"
 import { SuccessMessages, TeamFailureMessages } from "../contracts/messages.ts"
 import type { FieldErrors } from "../contracts/validation.ts"
-import type { RoleWithPermissions } from "../contracts/workspaces.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 import { errorOf } from "./actor-output.ts"
-import { failedBackToEditing, loadRolesActor, rolesFailed, rolesLoaded, rolesRegion, submitIfValid } from "./building-blocks.ts"
+import { failedBackToEditing, loadRolesActor, type MemberDialogEvent, rolesFailed, rolesLoaded, type RolesPicker, rolesRegion, submitIfValid } from "./building-blocks.ts"
 
 export type AddMemberField = "first_name" | "last_name" | "email" | "password"
 
@@ -44,21 +43,14 @@ export interface AddMemberInput {
   readonly values?: Partial<AddMemberValues>
 }
 
-export interface AddMemberContext {
+export interface AddMemberContext extends RolesPicker {
   readonly values: AddMemberValues
   readonly fieldErrors: FieldErrors
   /** The last failure of the create call (§8), shown above the form. */
   readonly error: string | undefined
-  readonly roles: ReadonlyArray<RoleWithPermissions>
-  readonly rolesError: string | undefined
 }
 
-export type AddMemberEvent =
-  | { readonly type: "field.changed"; readonly field: AddMemberField; readonly value: string }
-  | { readonly type: "role.selected"; readonly roleId: number | null }
-  | { readonly type: "form.submitted" }
-  | { readonly type: "dialog.closed" }
-  | { readonly type: "roles.retryRequested" }
+export type AddMemberEvent = MemberDialogEvent<AddMemberField>
 
 export const emptyAddMemberValues: AddMemberValues = {
   first_name: "",

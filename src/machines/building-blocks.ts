@@ -44,6 +44,20 @@ export const notProvided = (name: string) => async (): Promise<never> => {
 /** The roles region's actor (`loadRoles`), to be provided with the workspace's roles call. */
 export const loadRolesActor = fromPromise<ReadonlyArray<RoleWithPermissions>, void>(notProvided("loadRoles"))
 
+/** What a dialog with the roles region keeps about the roles: the list for the picker, or why it could not load. */
+export interface RolesPicker {
+  readonly roles: ReadonlyArray<RoleWithPermissions>
+  readonly rolesError: string | undefined
+}
+
+/** The events of a member dialog (add, edit): typing, picking a role, submitting, closing, retrying the roles. */
+export type MemberDialogEvent<Field extends string> =
+  | { readonly type: "field.changed"; readonly field: Field; readonly value: string }
+  | { readonly type: "role.selected"; readonly roleId: number | null }
+  | { readonly type: "form.submitted" }
+  | { readonly type: "dialog.closed" }
+  | { readonly type: "roles.retryRequested" }
+
 export const rolesRegion = {
   initial: "loading",
   states: {

@@ -31,11 +31,10 @@ import {
   validateTeamEdit,
 } from "../contracts/team.ts"
 import type { FieldErrors } from "../contracts/validation.ts"
-import type { RoleWithPermissions } from "../contracts/workspaces.ts"
 import { Schema } from "effect"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 import { errorOf } from "./actor-output.ts"
-import { failedBackToEditing, loadRolesActor, rolesFailed, rolesLoaded, rolesRegion, submitIfValid } from "./building-blocks.ts"
+import { failedBackToEditing, loadRolesActor, type MemberDialogEvent, rolesFailed, rolesLoaded, type RolesPicker, rolesRegion, submitIfValid } from "./building-blocks.ts"
 
 export type EditMemberMode = "edit" | "role"
 export type EditMemberField = "first_name" | "last_name"
@@ -55,7 +54,7 @@ export interface EditMemberValues {
   readonly is_custom_role: boolean
 }
 
-export interface EditMemberContext {
+export interface EditMemberContext extends RolesPicker {
   readonly member: TeamMember
   readonly mode: EditMemberMode
   /** The role select is shown and enabled: not the owner's row, and the current user is the owner. */
@@ -63,16 +62,9 @@ export interface EditMemberContext {
   readonly values: EditMemberValues
   readonly fieldErrors: FieldErrors
   readonly error: string | undefined
-  readonly roles: ReadonlyArray<RoleWithPermissions>
-  readonly rolesError: string | undefined
 }
 
-export type EditMemberEvent =
-  | { readonly type: "field.changed"; readonly field: EditMemberField; readonly value: string }
-  | { readonly type: "role.selected"; readonly roleId: number | null }
-  | { readonly type: "form.submitted" }
-  | { readonly type: "dialog.closed" }
-  | { readonly type: "roles.retryRequested" }
+export type EditMemberEvent = MemberDialogEvent<EditMemberField>
 
 /** The form as the contract validates it (names trimmed; no role key when none is set). */
 export const editMemberInput = (member: TeamMember, v: EditMemberValues): Record<string, unknown> => ({

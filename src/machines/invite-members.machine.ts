@@ -34,10 +34,9 @@ import {
 } from "../contracts/invitations.ts"
 import { inviteResultToasts, TeamFailureMessages } from "../contracts/messages.ts"
 import type { FieldErrors } from "../contracts/validation.ts"
-import type { RoleWithPermissions } from "../contracts/workspaces.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 import { errorOf } from "./actor-output.ts"
-import { failedBackToEditing, loadRolesActor, rolesFailed, rolesLoaded, rolesRegion, submitIfValid } from "./building-blocks.ts"
+import { failedBackToEditing, loadRolesActor, rolesFailed, rolesLoaded, type RolesPicker, rolesRegion, submitIfValid } from "./building-blocks.ts"
 
 export interface InviteRow {
   /** Stable identity of the row in the form (indices shift when a row is removed). */
@@ -46,7 +45,7 @@ export interface InviteRow {
   readonly role_id: number | null
 }
 
-export interface InviteMembersContext {
+export interface InviteMembersContext extends RolesPicker {
   readonly rows: ReadonlyArray<InviteRow>
   readonly nextKey: number
   /**
@@ -55,8 +54,6 @@ export interface InviteMembersContext {
    */
   readonly fieldErrors: FieldErrors
   readonly error: string | undefined
-  readonly roles: ReadonlyArray<RoleWithPermissions>
-  readonly rolesError: string | undefined
 }
 
 export type InviteMembersEvent =

@@ -14,8 +14,8 @@
  */
 import { Result, Schema } from "effect"
 import { ValidationMessages as M } from "./messages.ts"
+import { EMAIL_RE } from "./sign-in-rules.ts"
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const PEM_RE = /-----BEGIN PRIVATE KEY-----\s*[A-Za-z0-9+/=\s]+?\s*-----END PRIVATE KEY-----/
 const PROJECT_ID_RE = /^(?:[a-z0-9][a-z0-9.-]{0,61}[a-z0-9]:)?[a-z][a-z0-9-]{4,28}[a-z0-9]$/
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"])

@@ -30,6 +30,7 @@ import type { AccountId } from "../contracts/ids.ts"
 import { ScanningMessages } from "../contracts/messages.ts"
 import { AuthPaths, toFailure, type NavigateParams, type NotifyParams } from "./auth-effects.ts"
 import { launchScanMachine } from "./launch-scan.machine.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
 
 export interface AccountDetailsInput {
   readonly accountId: AccountId
@@ -60,9 +61,6 @@ export const latestScan = (detail: Pick<AccountDetail, "recent_scans"> | null): 
   if (detail === null || detail.recent_scans.length === 0) return null
   return [...detail.recent_scans].sort((a, b) => Date.parse(b.scan_start) - Date.parse(a.scan_start) || b.id - a.id)[0] ?? null
 }
-
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
 
 export const accountDetailsMachine = setup({
   types: {

@@ -35,6 +35,7 @@ import { PostureMessages, type MuteRule, type ScanSchedule, type ScanSchedulePay
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 import type { ScanViewer } from "./scan-effects.ts"
 import { muteRuleFormMachine } from "./mute-rule-form.machine.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
 
 export interface AccountPostureInput {
   readonly accountId: AccountId
@@ -78,9 +79,6 @@ export const draftOf = (s: ScanSchedule): ScheduleDraft => ({
   regions: s.regions,
   services: s.services,
 })
-
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
 
 export const accountPostureMachine = setup({
   types: {

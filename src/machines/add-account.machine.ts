@@ -40,6 +40,7 @@ import type { CloudProviderId } from "../contracts/ids.ts"
 import { ScanningMessages, ValidationMessages } from "../contracts/messages.ts"
 import type { CloudProvider } from "../contracts/providers.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
 
 /** AWS: access keys or a role to assume. */
 export type AwsAuthMethod = "keys" | "role"
@@ -150,9 +151,6 @@ export const addAccountFieldErrors = (
   }
   return out
 }
-
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
 
 export const addAccountMachine = setup({
   types: {

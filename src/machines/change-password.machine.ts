@@ -24,6 +24,7 @@ import { type ChangePasswordPayload, validateChangePassword } from "../contracts
 import type { FieldErrors } from "../contracts/validation.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 import { confirmBeforeSaving, type SecretForm, type SecretFormEvent } from "./building-blocks.ts"
+import { errorOf } from "./actor-output.ts"
 
 export type PasswordField = "current_password" | "new_password" | "confirm_password"
 
@@ -60,8 +61,6 @@ export const serverFieldErrors = (error: unknown): FieldErrors => {
   }
   return out
 }
-
-const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
 
 const submit = confirmBeforeSaving("hasInput", and(["hasInput", "isFormValid"]))
 

@@ -37,6 +37,7 @@ import { addAccountMachine } from "./add-account.machine.ts"
 import { launchScanMachine } from "./launch-scan.machine.ts"
 import type { AccountsOverview, ProviderAccounts } from "./scan-effects.ts"
 import type { CloudProvider } from "../contracts/providers.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
 
 export interface DashboardAccountsContext {
   readonly providers: ReadonlyArray<CloudProvider>
@@ -63,9 +64,6 @@ export const accountPath = (id: number): string => `/dashboard/accounts/${id}`
 /** Every account shown, providers in server order. */
 export const dashboardAccounts = (context: Pick<DashboardAccountsContext, "groups">): ReadonlyArray<Account> =>
   context.groups.flatMap((g) => g.accounts)
-
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
 
 const firstFailure = (overview: AccountsOverview): string | null => {
   if (overview.groups.length === 0 || overview.groups.some((g) => g.failure === null)) return null

@@ -14,6 +14,7 @@
 import { assign, fromPromise, setup } from "xstate"
 import { PostureMessages, type DigestPreference } from "../contracts/posture.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
 
 export interface DigestPreferenceContext {
   readonly enabled: boolean
@@ -25,9 +26,6 @@ export interface DigestPreferenceContext {
 export type DigestPreferenceEvent =
   | { readonly type: "digest.retryRequested" }
   | { readonly type: "digest.toggled"; readonly enabled: boolean }
-
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
 
 export const digestPreferenceMachine = setup({
   types: {

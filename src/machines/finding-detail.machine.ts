@@ -55,6 +55,7 @@ import { PostureMessages } from "../contracts/posture.ts"
 import type { ScanViewer } from "./scan-effects.ts"
 import { scanPath } from "./scan-list.machine.ts"
 import { findingsPath } from "./scan-detail.machine.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
 
 /** Beyond the spec: how often a finding with a pending remediation is re-read. */
 export const REMEDIATION_POLL_MS = 5_000
@@ -134,9 +135,6 @@ export const selectCanRemediate = (snapshot: { readonly context: Pick<FindingDet
   snapshot.context.viewer?.canRemediate === true
 
 const rowAt = (context: Pick<FindingDetailContext, "finding">, index: number): DetailRow | undefined => context.finding?.details[index]
-
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
 
 export const findingDetailMachine = setup({
   types: {

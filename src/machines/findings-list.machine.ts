@@ -45,6 +45,7 @@ import { joinFilter, type ExportFormat, type Scan, type ScanService } from "../c
 import { toFailure, type NavigateParams, type NotifyParams } from "./auth-effects.ts"
 import type { ExportedFile, ExportRequest } from "./scan-effects.ts"
 import { exportRegion } from "./building-blocks.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
 
 export interface FindingsListInput {
   readonly scanId: ScanId
@@ -106,9 +107,6 @@ export const exportRequestOf = (
     ...(severity === undefined ? {} : { severity }),
   }
 }
-
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
 
 const withFilters = (findings: ReadonlyArray<Finding>, filters: FindingFilters) => ({
   findings,

@@ -42,7 +42,8 @@ import {
   type InvitationEffects,
 } from "./invitation-effects.ts"
 import type { ScreenEnvironment, SessionHandOff, ToastRequest, WorkspaceStoreTransition } from "./screen-environment.ts"
-import { invitationCheck, invitationSessionHandOff } from "./building-blocks.ts"
+import { invitationCheck, invitationSessionHandOff, notProvided } from "./building-blocks.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
 
 // ---------------------------------------------------------------------------------------------------
 // Types
@@ -66,13 +67,6 @@ export interface InvitationAcceptContext {
 }
 
 export type InvitationAcceptEvent = { readonly type: "invitation.accepted" } | { readonly type: "invitation.retried" }
-
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
-
-const notProvided = (name: string) => async (): Promise<never> => {
-  throw new Error(`invitation page: actor "${name}" is not provided`)
-}
 
 /** Text of the sign-in hand-off for an invitee who already has an account (the spec shows none). */
 export const signInToAcceptMessage = (workspaceName: string): string => `Sign in to join ${workspaceName}.`

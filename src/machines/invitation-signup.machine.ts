@@ -43,7 +43,8 @@ import {
   type InvitationEffects,
 } from "./invitation-effects.ts"
 import type { ScreenEnvironment, SessionHandOff } from "./screen-environment.ts"
-import { invitationCheck, invitationSessionHandOff, type SecretForm, type SecretFormEvent } from "./building-blocks.ts"
+import { invitationCheck, invitationSessionHandOff, notProvided, type SecretForm, type SecretFormEvent } from "./building-blocks.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
 
 // ---------------------------------------------------------------------------------------------------
 // Types
@@ -87,13 +88,6 @@ export const passwordRequirements = (password: string): ReadonlyArray<PasswordRe
   { id: "lowercase", label: "One lowercase letter", met: /[a-z]/.test(password) },
   { id: "number", label: "One number", met: /\d/.test(password) },
 ]
-
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
-
-const notProvided = (name: string) => async (): Promise<never> => {
-  throw new Error(`invitation sign-up: actor "${name}" is not provided`)
-}
 
 const payloadOf = (context: InvitationSignupContext): InvitationCompletionPayload => ({
   invitation_token: context.token,

@@ -31,6 +31,7 @@ import { canResendOrCancel, type Invitation, type ResendInvitationResponse } fro
 import { invitationCanceledMessage, invitationResentMessage, TeamFailureMessages } from "../contracts/messages.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 import type { QueryPhase } from "./team-effects.ts"
+import { errorOf } from "./actor-output.ts"
 
 export interface InvitationsListContext {
   /** The pending invitations, newest first (as the server orders them). */
@@ -64,8 +65,6 @@ const findPending = (context: InvitationsListContext, event: unknown): Invitatio
   const found = context.invitations.find((i) => i.id === id)
   return found !== undefined && canResendOrCancel(found.status) ? found : undefined
 }
-
-const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
 
 export const invitationsListMachine = setup({
   types: {

@@ -28,6 +28,7 @@ import { checkLaunchScan, type Scan, type ScanStartPayload, type ScanStartRespon
 import { ProviderIds } from "../contracts/constants.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 import type { ScanViewer } from "./scan-effects.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
 
 export interface LaunchOptions {
   readonly viewer: ScanViewer
@@ -77,9 +78,6 @@ export const launchCheck = (context: Pick<LaunchScanContext, "viewer" | "provide
 /** Whether the Launch button is enabled (scanning §6: scan_service). */
 export const selectCanLaunch = (snapshot: { readonly context: Pick<LaunchScanContext, "viewer"> }): boolean =>
   snapshot.context.viewer?.canLaunchScans === true
-
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
 
 export const launchScanMachine = setup({
   types: {

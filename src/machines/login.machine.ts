@@ -24,6 +24,7 @@ import { signInFormErrors } from "../contracts/sign-in-rules.ts"
 import type { FieldErrors } from "../contracts/validation.ts"
 import { toFailure, type LoginRouteState, type PendingInvitation, type SessionStart } from "./auth-effects.ts"
 import { resendVerificationMachine } from "./resend-verification.machine.ts"
+import { errorOf } from "./actor-output.ts"
 
 export type LoginField = "email" | "password"
 
@@ -82,8 +83,6 @@ export const readLoginQuery = (search: string): PendingInvitation | null => {
   const id = rawId !== null && /^\d+$/.test(rawId) ? Number(rawId) : Number.NaN
   return { token, workspaceId: Number.isSafeInteger(id) && id > 0 ? id : null }
 }
-
-const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
 
 /** The login answer as the session's hand-off. */
 export const sessionStartOf = (response: LoginResponse, returnTo: string | undefined): SessionStart => ({

@@ -13,6 +13,7 @@
 import { assign, fromPromise, setup } from "xstate"
 import { PostureMessages, type PostureOverview } from "../contracts/posture.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
 
 export interface PostureOverviewContext {
   readonly overview: PostureOverview | null
@@ -20,9 +21,6 @@ export interface PostureOverviewContext {
 }
 
 export type PostureOverviewEvent = { readonly type: "overview.retryRequested" } | { readonly type: "overview.refreshRequested" }
-
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
 
 export const postureOverviewMachine = setup({
   types: { context: {} as PostureOverviewContext, events: {} as PostureOverviewEvent },

@@ -36,6 +36,7 @@ import {
 import type { FieldErrors } from "../contracts/validation.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 import { confirmBeforeSaving } from "./building-blocks.ts"
+import { errorOf } from "./actor-output.ts"
 
 export interface ProfileValues {
   readonly first_name: string
@@ -98,8 +99,6 @@ export const profilePayloadOf = (v: ProfileValues): UpdateProfilePayload => {
     ...(n.timezone === "" ? {} : { timezone: n.timezone }),
   }
 }
-
-const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
 
 const submit = confirmBeforeSaving("hasChanges", and(["hasChanges", "isFormValid"]))
 

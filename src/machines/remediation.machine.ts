@@ -24,6 +24,7 @@ import type { FindingId } from "../contracts/ids.ts"
 import { serverMessage } from "../contracts/error-mapping.ts"
 import { ScanningMessages } from "../contracts/messages.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
+import { errorOf } from "./actor-output.ts"
 
 export interface RemediationInput {
   readonly findingId: FindingId
@@ -53,8 +54,6 @@ export interface RemediationOutput {
   readonly row: DetailRow
   readonly changed: boolean
 }
-
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
 
 const permissionDenied: NotifyParams = { kind: "error", message: ScanningMessages.remediatePermissionDenied }
 

@@ -27,6 +27,7 @@ import type { OkMessage } from "../contracts/common.ts"
 import { OtherMessages, SuccessMessages } from "../contracts/messages.ts"
 import { AuthPaths, toFailure, type LoginRouteState, type NavigateParams } from "./auth-effects.ts"
 import type { SecretForm, SecretFormEvent } from "./building-blocks.ts"
+import { errorOf } from "./actor-output.ts"
 
 export type ResetPasswordField = "new_password" | "confirm_password"
 
@@ -46,8 +47,6 @@ export type ResetPasswordEvent =
   | SecretFormEvent<ResetPasswordField>
   | { readonly type: "validation.retried" }
   | { readonly type: "signIn.requested" }
-
-const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
 
 /** The catalogue types that mean "this reset link is dead". */
 const TOKEN_PROBLEMS = new Set<string>(["INVALID_TOKEN", "TOKEN_EXPIRED", "USER_NOT_FOUND"])

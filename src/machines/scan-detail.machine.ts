@@ -32,6 +32,7 @@ import type { ExportFormat, Scan } from "../contracts/scans.ts"
 import { toFailure, type NavigateParams, type NotifyParams } from "./auth-effects.ts"
 import type { ExportedFile, ExportRequest, SeverityBreakdown } from "./scan-effects.ts"
 import { exportRegion } from "./building-blocks.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
 
 export interface ScanDetailInput {
   readonly scanId: ScanId
@@ -61,9 +62,6 @@ export const isTerminalStatus = (status: unknown): boolean => {
   const s = toRunStatus(status)
   return s === "completed" || s === "failed"
 }
-
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
 
 export const scanDetailMachine = setup({
   types: {

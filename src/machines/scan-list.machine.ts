@@ -36,6 +36,7 @@ import { ScanningMessages } from "../contracts/messages.ts"
 import type { CancelScanResponse, Scan, ScanListResponse } from "../contracts/scans.ts"
 import { toFailure, type NavigateParams, type NotifyParams } from "./auth-effects.ts"
 import { launchScanMachine } from "./launch-scan.machine.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
 
 export interface ScanListInput {
   /** Whether the document is visible when the list mounts. */
@@ -82,9 +83,6 @@ export const isActiveScan = (scan: Pick<Scan, "status">): boolean => {
 /** Progress bar value: completed_services / total_services, 0–100. */
 export const scanProgressPercent = (scan: Pick<Scan, "completed_services" | "total_services">): number =>
   scan.total_services <= 0 ? 0 : Math.min(100, Math.max(0, Math.round((scan.completed_services / scan.total_services) * 100)))
-
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
 
 const appendUnique = (current: ReadonlyArray<Scan>, more: ReadonlyArray<Scan>): ReadonlyArray<Scan> => {
   const ids = new Set(current.map((s) => s.id))

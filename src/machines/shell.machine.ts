@@ -43,6 +43,8 @@ import {
 import type { AppServices } from "../services/app-services.ts"
 import { toFailure, type NavigateParams } from "./auth-effects.ts"
 import { pathSegments } from "./breadcrumbs.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
+import { notProvided } from "./building-blocks.ts"
 
 // ---------------------------------------------------------------------------------------------------
 // Types
@@ -82,13 +84,6 @@ export type ShellEvent =
   | { readonly type: "signOut.requested" }
   | { readonly type: "shell.retried" }
   | { readonly type: "shell.invalidated" }
-
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
-
-const notProvided = (name: string) => async (): Promise<never> => {
-  throw new Error(`shell: actor "${name}" is not provided`)
-}
 
 export const WORKSPACE_SELECTION_PATH = "/workspace-selection"
 

@@ -22,6 +22,7 @@ import { SignupMessages } from "../contracts/messages.ts"
 import type { FieldErrors } from "../contracts/validation.ts"
 import { AuthPaths, toFailure, type LoginRouteState, type NavigateParams, type VerificationPendingRouteState } from "./auth-effects.ts"
 import { resendVerificationMachine } from "./resend-verification.machine.ts"
+import { errorOf } from "./actor-output.ts"
 
 export const SIGNUP_FIELDS = ["first_name", "last_name", "email", "password", "confirm_password", "workspace_name"] as const
 export type SignupField = (typeof SIGNUP_FIELDS)[number]
@@ -76,8 +77,6 @@ export const signupPayload = (values: SignupValues, timezone: string | undefined
     ...(timezone === undefined || timezone === "" ? {} : { timezone }),
   }
 }
-
-const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
 
 export const signupMachine = setup({
   types: {

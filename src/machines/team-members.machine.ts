@@ -46,6 +46,7 @@ import { addMemberMachine } from "./add-member.machine.ts"
 import { deleteMemberMachine, type DeleteMemberReport } from "./delete-member.machine.ts"
 import { editMemberMachine, type EditMemberMode } from "./edit-member.machine.ts"
 import type { QueryPhase } from "./team-effects.ts"
+import { errorOf } from "./actor-output.ts"
 
 /** Who is looking at the table. */
 export interface Viewer {
@@ -110,8 +111,6 @@ export const mayChangeRole = (viewer: Viewer | null, member: TeamMember): boolea
 /** Access §6: nobody deletes their own row (and the owner's row cannot be deleted). */
 export const mayDelete = (viewer: Viewer | null, member: TeamMember): boolean =>
   viewer !== null && member.id !== viewer.userId && !member.is_owner
-
-const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
 
 export const teamMembersMachine = setup({
   types: {

@@ -22,6 +22,7 @@ import { VerificationMessages } from "../contracts/messages.ts"
 import { isValidEmail } from "../contracts/validation.ts"
 import { AuthPaths, toFailure, type NavigateParams, type VerificationSuccessRouteState } from "./auth-effects.ts"
 import { resendVerificationMachine } from "./resend-verification.machine.ts"
+import { errorOf } from "./actor-output.ts"
 
 export interface VerifyEmailInput {
   readonly token?: string | null
@@ -36,8 +37,6 @@ export interface VerifyEmailContext {
 }
 
 export type VerifyEmailEvent = { readonly type: "verification.retried" }
-
-const errorOf = (event: unknown): unknown => (event as { error?: unknown }).error
 
 /** Where a verified address goes next. */
 export const verificationSuccessTarget = (email: string, message: string): NavigateParams => ({

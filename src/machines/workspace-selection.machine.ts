@@ -49,6 +49,8 @@ import type { AppServices } from "../services/app-services.ts"
 import { markNewlyAdded, selectWorkspace } from "../services/storage.ts"
 import { AuthPaths, toFailure, type EffectCall, type NavigateParams } from "./auth-effects.ts"
 import type { ScreenEnvironment, ToastRequest, TokenPairParams, WorkspaceStoreTransition } from "./screen-environment.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
+import { notProvided } from "./building-blocks.ts"
 
 // ---------------------------------------------------------------------------------------------------
 // Types
@@ -98,13 +100,6 @@ export interface WorkspaceCard {
   readonly isHighlighted: boolean
   /** The workspace selected now (the one being switched away from). */
   readonly isCurrent: boolean
-}
-
-const errorOf = (event: unknown): unknown => (event as { readonly error?: unknown }).error
-const outputOf = <T>(event: unknown): T => (event as { readonly output: T }).output
-
-const notProvided = (name: string) => async (): Promise<never> => {
-  throw new Error(`workspace selection: actor "${name}" is not provided`)
 }
 
 /** Case-insensitive substring match on the workspace name (surrounding spaces of the query ignored). */

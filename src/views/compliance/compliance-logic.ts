@@ -6,27 +6,25 @@
 import { useMemo } from "react"
 import { useLocation } from "wouter"
 import { fromPromise } from "xstate"
-import type { NavigateParams, NotifyParams } from "../../machines/auth-effects.ts"
+import type { NavigateParams } from "../../machines/auth-effects.ts"
 import type { DownloadedFile } from "../../machines/compliance-effects.ts"
 import { complianceFrameworkMachine } from "../../machines/compliance-framework.machine.ts"
 import { complianceOverviewMachine } from "../../machines/compliance-overview.machine.ts"
 import { complianceRequirementMachine } from "../../machines/compliance-requirement.machine.ts"
-import { useToasts } from "../app-actors.tsx"
 import { useComplianceEnvironment } from "./compliance-effects-context.tsx"
-import { effectActor } from "../screen-actors.ts"
-
+import { effectActor, useNotifyAction } from "../screen-actors.ts"
 
 function useActions() {
   const { saveFile } = useComplianceEnvironment()
-  const toasts = useToasts()
+  const notify = useNotifyAction()
   const [, setLocation] = useLocation()
   return useMemo(
     () => ({
-      notify: (_: unknown, { kind, message }: NotifyParams) => queueMicrotask(() => toasts.show(kind, message)),
+      notify,
       navigate: (_: unknown, { to, replace }: NavigateParams) => setLocation(to, replace === undefined ? {} : { replace }),
       saveFile: (_: unknown, file: DownloadedFile) => saveFile(file),
     }),
-    [saveFile, toasts, setLocation],
+    [saveFile, notify, setLocation],
   )
 }
 

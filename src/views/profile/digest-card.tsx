@@ -8,19 +8,18 @@ import { useMemo } from "react"
 import { fromPromise } from "xstate"
 import type { DigestPreference } from "../../contracts/posture.ts"
 import { PostureMessages } from "../../contracts/posture.ts"
-import type { NotifyParams } from "../../machines/auth-effects.ts"
 import { digestPreferenceMachine } from "../../machines/digest-preference.machine.ts"
-import { useToasts } from "../app-actors.tsx"
 import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
 import { Checkbox } from "../ui/checkbox.tsx"
 import { Spinner } from "../ui/spinner.tsx"
 import { AlertBox } from "../ui/alert-box.tsx"
 import { useScanEnvironment } from "../scanning/scan-effects-context.tsx"
+import { useNotifyAction } from "../screen-actors.ts"
 
 function useDigestLogic() {
   const { effects } = useScanEnvironment()
-  const toasts = useToasts()
+  const notify = useNotifyAction()
   return useMemo(
     () =>
       digestPreferenceMachine.provide({
@@ -29,10 +28,9 @@ function useDigestLogic() {
           putDigest: fromPromise<{ readonly message: string; readonly preference: DigestPreference }, DigestPreference>(({ input, signal }) =>
             effects.putDigest(input, signal)),
         },
-        // The toast queue is another actor: its actions run after this machine's.
-        actions: { notify: (_: unknown, { kind, message }: NotifyParams) => queueMicrotask(() => toasts.show(kind, message)) },
+        actions: { notify },
       }),
-    [effects, toasts],
+    [effects, notify],
   )
 }
 

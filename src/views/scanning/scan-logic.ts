@@ -33,9 +33,8 @@ import {
 } from "../../machines/scan-effects.ts"
 import { scanDetailMachine } from "../../machines/scan-detail.machine.ts"
 import { scanListMachine, type ScanPagesRequest } from "../../machines/scan-list.machine.ts"
-import { useToasts } from "../app-actors.tsx"
 import { useScanEnvironment } from "./scan-effects-context.tsx"
-import { effectActor } from "../screen-actors.ts"
+import { effectActor, useNotifyAction } from "../screen-actors.ts"
 
 /** The same for a call that takes no payload. */
 const plainActor = <A>(call: EffectCall<void, A>) => fromPromise<A, void>(({ signal }) => call(undefined, signal))
@@ -49,18 +48,17 @@ interface Environment {
 
 function useEnvironment(): Environment {
   const { effects, saveFile } = useScanEnvironment()
-  const toasts = useToasts()
+  const notify = useNotifyAction()
   const [, setLocation] = useLocation()
   return useMemo(
     () => ({
       effects,
-      // The toast queue is another actor: its own actions must not run inside this machine's action (xstate warns).
-      notify: (_: unknown, { kind, message }: NotifyParams) => queueMicrotask(() => toasts.show(kind, message)),
+      notify,
       navigate: (_: unknown, { to, replace, state }: NavigateParams) =>
         setLocation(to, { ...(replace === undefined ? {} : { replace }), ...(state === undefined ? {} : { state }) }),
       saveFile: (_: unknown, file: ExportedFile) => saveFile(file),
     }),
-    [effects, saveFile, toasts, setLocation],
+    [effects, saveFile, notify, setLocation],
   )
 }
 

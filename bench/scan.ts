@@ -25,38 +25,24 @@
  *   BENCH_VERBOSE=1                 # per-service timeline and the repeated calls by operation
  */
 import { performance } from "node:perf_hooks"
-import { ListAnalyzersCommand } from "@aws-sdk/client-accessanalyzer"
-import { GetAlternateContactCommand } from "@aws-sdk/client-account"
-import { DescribeTrailsCommand } from "@aws-sdk/client-cloudtrail"
-import { DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch"
-import { CreateLogGroupCommand, DescribeLogGroupsCommand } from "@aws-sdk/client-cloudwatch-logs"
-import { DescribeConfigurationRecordersCommand } from "@aws-sdk/client-config-service"
-import { CreateTableCommand, ListTablesCommand } from "@aws-sdk/client-dynamodb"
-import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, DescribeRegionsCommand, DescribeVpcsCommand } from "@aws-sdk/client-ec2"
-import { CreateRepositoryCommand, DescribeRepositoriesCommand } from "@aws-sdk/client-ecr"
-import { DescribeFileSystemsCommand } from "@aws-sdk/client-efs"
-import { ListClustersCommand } from "@aws-sdk/client-eks"
-import { DescribeLoadBalancersCommand } from "@aws-sdk/client-elastic-load-balancing-v2"
-import { ListDetectorsCommand } from "@aws-sdk/client-guardduty"
-import { CreateUserCommand, ListUsersCommand } from "@aws-sdk/client-iam"
-import { CreateKeyCommand, ListKeysCommand } from "@aws-sdk/client-kms"
-import { ListFunctionsCommand } from "@aws-sdk/client-lambda"
-import { DescribeDBInstancesCommand } from "@aws-sdk/client-rds"
-import { CreateBucketCommand, ListBucketsCommand } from "@aws-sdk/client-s3"
-import { GetPublicAccessBlockCommand } from "@aws-sdk/client-s3-control"
-import { CreateSecretCommand, ListSecretsCommand } from "@aws-sdk/client-secrets-manager"
-import { DescribeHubCommand } from "@aws-sdk/client-securityhub"
-import { CreateTopicCommand, ListTopicsCommand } from "@aws-sdk/client-sns"
-import { CreateQueueCommand, ListQueuesCommand } from "@aws-sdk/client-sqs"
-import { GetCallerIdentityCommand } from "@aws-sdk/client-sts"
+import { CreateLogGroupCommand } from "@aws-sdk/client-cloudwatch-logs"
+import { CreateTableCommand } from "@aws-sdk/client-dynamodb"
+import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand } from "@aws-sdk/client-ec2"
+import { CreateRepositoryCommand } from "@aws-sdk/client-ecr"
+import { CreateUserCommand } from "@aws-sdk/client-iam"
+import { CreateKeyCommand } from "@aws-sdk/client-kms"
+import { CreateBucketCommand } from "@aws-sdk/client-s3"
+import { CreateSecretCommand } from "@aws-sdk/client-secrets-manager"
+import { CreateTopicCommand } from "@aws-sdk/client-sns"
+import { CreateQueueCommand } from "@aws-sdk/client-sqs"
 import { Effect } from "effect"
-import { makeAwsClients, type AwsClients } from "../server/scanner/aws/clients.ts"
+import type { AwsClients } from "../server/scanner/aws/clients.ts"
 import type { CheckResult } from "../server/scanner/check.ts"
 import { mapConcurrent } from "../server/scanner/pool.ts"
 import { completeService } from "../server/scans/run-service.ts"
 import { withSql } from "../tests/support/db.ts"
-import { addMotoAccount, MOTO_KEYS } from "../tests/scanning/support.ts"
-import { measuredScan, processCpuSeconds, runScanBench, type ScanBench } from "./support/scan-bench.ts"
+import { addMotoAccount } from "../tests/scanning/support.ts"
+import { measuredScan, processCpuSeconds, runScanBench, type ScanBench, warmEmulator } from "./support/scan-bench.ts"
 
 const SCALE = Number(process.env["BENCH_SCALE"] ?? 1)
 const REGION = "us-east-1"
@@ -108,53 +94,6 @@ const seed = async (aws: AwsClients) => {
   await run("ECR repositories", n(60), (i) => ecr.send(new CreateRepositoryCommand({ repositoryName: `bench-repo-${i}` })))
   await run("CloudWatch log groups", n(100), (i) => logs.send(new CreateLogGroupCommand({ logGroupName: `/bench/group-${i}` })))
   return counts
-}
-
-/**
- * moto builds each service's Python modules on the first request to that service, and each account's backend of a
- * service in a region on the first request there, holding the interpreter lock (about 2 s for EC2), so a fresh
- * emulator answers everybody slowly: a cost of the emulator that real AWS does not have and that the floor (replayed
- * later on a warm emulator) does not include (the "emulator CPU: scan | replay" line shows it). One cheap list read per
- * service in the scanned account and region, straight to moto (not counted), pays it before the first scan. Reads do
- * not change what the scan sees. BENCH_COLD_EMULATOR=1 skips it.
- */
-const warmEmulator = async (endpoint: string): Promise<number> => {
-  const t = performance.now()
-  const other = makeAwsClients({ credentials: { accessKeyId: MOTO_KEYS.access_key, secretAccessKey: MOTO_KEYS.secret_key }, endpoint, maxAttempts: 1 })
-  const reads: ReadonlyArray<() => Promise<unknown>> = [
-    () => other.get("sts", REGION).send(new GetCallerIdentityCommand({})),
-    () => other.get("ec2", REGION).send(new DescribeRegionsCommand({})),
-    () => other.get("ec2", REGION).send(new DescribeVpcsCommand({})),
-    () => other.get("s3", REGION).send(new ListBucketsCommand({})),
-    () => other.get("s3control", REGION).send(new GetPublicAccessBlockCommand({ AccountId: "123456789012" })),
-    () => other.get("iam", REGION).send(new ListUsersCommand({})),
-    () => other.get("kms", REGION).send(new ListKeysCommand({})),
-    () => other.get("sqs", REGION).send(new ListQueuesCommand({})),
-    () => other.get("sns", REGION).send(new ListTopicsCommand({})),
-    () => other.get("dynamodb", REGION).send(new ListTablesCommand({})),
-    () => other.get("secretsmanager", REGION).send(new ListSecretsCommand({})),
-    () => other.get("ecr", REGION).send(new DescribeRepositoriesCommand({})),
-    () => other.get("logs", REGION).send(new DescribeLogGroupsCommand({})),
-    () => other.get("cloudwatch", REGION).send(new DescribeAlarmsCommand({})),
-    () => other.get("cloudtrail", REGION).send(new DescribeTrailsCommand({})),
-    () => other.get("config", REGION).send(new DescribeConfigurationRecordersCommand({})),
-    () => other.get("rds", REGION).send(new DescribeDBInstancesCommand({})),
-    () => other.get("lambda", REGION).send(new ListFunctionsCommand({})),
-    () => other.get("elbv2", REGION).send(new DescribeLoadBalancersCommand({})),
-    () => other.get("eks", REGION).send(new ListClustersCommand({})),
-    () => other.get("efs", REGION).send(new DescribeFileSystemsCommand({})),
-    () => other.get("guardduty", REGION).send(new ListDetectorsCommand({})),
-    () => other.get("securityhub", REGION).send(new DescribeHubCommand({})),
-    () => other.get("account", REGION).send(new GetAlternateContactCommand({ AlternateContactType: "SECURITY" })),
-    () => other.get("accessanalyzer", REGION).send(new ListAnalyzersCommand({})),
-  ]
-  try {
-    // One at a time: moto builds them under one interpreter lock anyway. Refusals (no hub, no contact) are answers too.
-    for (const read of reads) await read().catch(() => undefined)
-  } finally {
-    other.destroy()
-  }
-  return performance.now() - t
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -7,6 +7,61 @@
 import { readFileSync } from "node:fs"
 import { performance } from "node:perf_hooks"
 import { Worker } from "node:worker_threads"
+import { ListAnalyzersCommand } from "@aws-sdk/client-accessanalyzer"
+import { GetAlternateContactCommand } from "@aws-sdk/client-account"
+import { ListCertificatesCommand } from "@aws-sdk/client-acm"
+import { GetRestApisCommand } from "@aws-sdk/client-api-gateway"
+import { GetApisCommand } from "@aws-sdk/client-apigatewayv2"
+import { ListWorkGroupsCommand } from "@aws-sdk/client-athena"
+import { DescribeAutoScalingGroupsCommand } from "@aws-sdk/client-auto-scaling"
+import { ListBackupVaultsCommand } from "@aws-sdk/client-backup"
+import { ListStacksCommand } from "@aws-sdk/client-cloudformation"
+import { ListDistributionsCommand } from "@aws-sdk/client-cloudfront"
+import { DescribeTrailsCommand } from "@aws-sdk/client-cloudtrail"
+import { DescribeAlarmsCommand } from "@aws-sdk/client-cloudwatch"
+import { DescribeLogGroupsCommand } from "@aws-sdk/client-cloudwatch-logs"
+import { ListProjectsCommand } from "@aws-sdk/client-codebuild"
+import { ListUserPoolsCommand } from "@aws-sdk/client-cognito-identity-provider"
+import { DescribeConfigurationRecordersCommand } from "@aws-sdk/client-config-service"
+import { DescribeReplicationInstancesCommand } from "@aws-sdk/client-database-migration-service"
+import { ListTablesCommand } from "@aws-sdk/client-dynamodb"
+import { DescribeRegionsCommand, DescribeVpcsCommand } from "@aws-sdk/client-ec2"
+import { DescribeRepositoriesCommand } from "@aws-sdk/client-ecr"
+import { ListClustersCommand as ListEcsClustersCommand } from "@aws-sdk/client-ecs"
+import { DescribeFileSystemsCommand } from "@aws-sdk/client-efs"
+import { ListClustersCommand } from "@aws-sdk/client-eks"
+import { DescribeCacheClustersCommand } from "@aws-sdk/client-elasticache"
+import { DescribeLoadBalancersCommand as DescribeClassicLoadBalancersCommand } from "@aws-sdk/client-elastic-load-balancing"
+import { DescribeLoadBalancersCommand } from "@aws-sdk/client-elastic-load-balancing-v2"
+import { ListClustersCommand as ListEmrClustersCommand } from "@aws-sdk/client-emr"
+import { ListEventBusesCommand } from "@aws-sdk/client-eventbridge"
+import { ListDeliveryStreamsCommand } from "@aws-sdk/client-firehose"
+import { GetDatabasesCommand } from "@aws-sdk/client-glue"
+import { ListDetectorsCommand } from "@aws-sdk/client-guardduty"
+import { ListUsersCommand } from "@aws-sdk/client-iam"
+import { ListClustersV2Command } from "@aws-sdk/client-kafka"
+import { ListStreamsCommand } from "@aws-sdk/client-kinesis"
+import { ListKeysCommand } from "@aws-sdk/client-kms"
+import { ListFunctionsCommand } from "@aws-sdk/client-lambda"
+import { ListBrokersCommand } from "@aws-sdk/client-mq"
+import { ListDomainNamesCommand } from "@aws-sdk/client-opensearch"
+import { DescribeOrganizationCommand } from "@aws-sdk/client-organizations"
+import { DescribeDBClustersCommand, DescribeDBInstancesCommand } from "@aws-sdk/client-rds"
+import { DescribeClustersCommand } from "@aws-sdk/client-redshift"
+import { ListHostedZonesCommand } from "@aws-sdk/client-route-53"
+import { ListBucketsCommand } from "@aws-sdk/client-s3"
+import { GetPublicAccessBlockCommand } from "@aws-sdk/client-s3-control"
+import { ListNotebookInstancesCommand } from "@aws-sdk/client-sagemaker"
+import { ListSecretsCommand } from "@aws-sdk/client-secrets-manager"
+import { DescribeHubCommand } from "@aws-sdk/client-securityhub"
+import { ListEmailIdentitiesCommand } from "@aws-sdk/client-sesv2"
+import { ListStateMachinesCommand } from "@aws-sdk/client-sfn"
+import { ListTopicsCommand } from "@aws-sdk/client-sns"
+import { ListQueuesCommand } from "@aws-sdk/client-sqs"
+import { DescribeParametersCommand } from "@aws-sdk/client-ssm"
+import { GetCallerIdentityCommand } from "@aws-sdk/client-sts"
+import { ListServersCommand } from "@aws-sdk/client-transfer"
+import { ListWebACLsCommand } from "@aws-sdk/client-wafv2"
 import { makeAwsClients, type AwsClients } from "../../server/scanner/aws/clients.ts"
 import { MOTO_KEYS, startScan, startScanEnv, type Member, type ScanEnv } from "../../tests/scanning/support.ts"
 
@@ -113,4 +168,85 @@ export const measuredScan = async ({ proxy, env }: ScanBench, owner: Member, acc
   const motoCpu = processCpuSeconds(env.moto.pid) - motoCpu0
   const traffic = await proxy.stop()
   return { scan, done, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, elu, motoCpu, traffic }
+}
+
+/**
+ * moto builds each service's Python modules on the first request to that service, and each account's backend of a
+ * service in a region on the first request there, holding the interpreter lock (about 2 s for EC2), so a fresh
+ * emulator answers everybody slowly: a cost of the emulator that real AWS does not have and that the floor (replayed
+ * later on a warm emulator) does not include (the "emulator CPU: scan | replay" line shows it). One cheap list read per
+ * service the scanner reads (every client of server/scanner/aws/clients.ts), in the scanned account and region,
+ * straight to moto (not counted), pays it before the first scan. Reads do not change what the scan sees. Returns the
+ * milliseconds it took.
+ */
+export const warmEmulator = async (endpoint: string, region = "us-east-1"): Promise<number> => {
+  const t = performance.now()
+  const aws = makeAwsClients({ credentials: { accessKeyId: MOTO_KEYS.access_key, secretAccessKey: MOTO_KEYS.secret_key }, endpoint, maxAttempts: 1 })
+  const reads: ReadonlyArray<() => Promise<unknown>> = [
+    () => aws.get("sts", region).send(new GetCallerIdentityCommand({})),
+    () => aws.get("ec2", region).send(new DescribeRegionsCommand({})),
+    () => aws.get("ec2", region).send(new DescribeVpcsCommand({})),
+    () => aws.get("s3", region).send(new ListBucketsCommand({})),
+    () => aws.get("s3control", region).send(new GetPublicAccessBlockCommand({ AccountId: "123456789012" })),
+    () => aws.get("iam", region).send(new ListUsersCommand({})),
+    () => aws.get("kms", region).send(new ListKeysCommand({})),
+    () => aws.get("sqs", region).send(new ListQueuesCommand({})),
+    () => aws.get("sns", region).send(new ListTopicsCommand({})),
+    () => aws.get("dynamodb", region).send(new ListTablesCommand({})),
+    () => aws.get("secretsmanager", region).send(new ListSecretsCommand({})),
+    () => aws.get("ecr", region).send(new DescribeRepositoriesCommand({})),
+    () => aws.get("logs", region).send(new DescribeLogGroupsCommand({})),
+    () => aws.get("cloudwatch", region).send(new DescribeAlarmsCommand({})),
+    () => aws.get("cloudtrail", region).send(new DescribeTrailsCommand({})),
+    () => aws.get("config", region).send(new DescribeConfigurationRecordersCommand({})),
+    () => aws.get("rds", region).send(new DescribeDBInstancesCommand({})),
+    () => aws.get("rds", region).send(new DescribeDBClustersCommand({})),
+    () => aws.get("lambda", region).send(new ListFunctionsCommand({})),
+    () => aws.get("elbv2", region).send(new DescribeLoadBalancersCommand({})),
+    () => aws.get("elb", region).send(new DescribeClassicLoadBalancersCommand({})),
+    () => aws.get("eks", region).send(new ListClustersCommand({})),
+    () => aws.get("efs", region).send(new DescribeFileSystemsCommand({})),
+    () => aws.get("guardduty", region).send(new ListDetectorsCommand({})),
+    () => aws.get("securityhub", region).send(new DescribeHubCommand({})),
+    () => aws.get("account", region).send(new GetAlternateContactCommand({ AlternateContactType: "SECURITY" })),
+    () => aws.get("accessanalyzer", region).send(new ListAnalyzersCommand({})),
+    () => aws.get("elasticache", region).send(new DescribeCacheClustersCommand({})),
+    () => aws.get("redshift", region).send(new DescribeClustersCommand({})),
+    () => aws.get("opensearch", region).send(new ListDomainNamesCommand({})),
+    () => aws.get("cloudfront", region).send(new ListDistributionsCommand({})),
+    () => aws.get("apigateway", region).send(new GetRestApisCommand({})),
+    () => aws.get("apigatewayv2", region).send(new GetApisCommand({})),
+    () => aws.get("autoscaling", region).send(new DescribeAutoScalingGroupsCommand({})),
+    () => aws.get("ecs", region).send(new ListEcsClustersCommand({})),
+    () => aws.get("kinesis", region).send(new ListStreamsCommand({})),
+    () => aws.get("firehose", region).send(new ListDeliveryStreamsCommand({})),
+    () => aws.get("sfn", region).send(new ListStateMachinesCommand({})),
+    () => aws.get("glue", region).send(new GetDatabasesCommand({})),
+    () => aws.get("athena", region).send(new ListWorkGroupsCommand({})),
+    () => aws.get("route53", region).send(new ListHostedZonesCommand({})),
+    () => aws.get("acm", region).send(new ListCertificatesCommand({})),
+    () => aws.get("backup", region).send(new ListBackupVaultsCommand({})),
+    () => aws.get("ssm", region).send(new DescribeParametersCommand({})),
+    () => aws.get("codebuild", region).send(new ListProjectsCommand({})),
+    () => aws.get("cloudformation", region).send(new ListStacksCommand({})),
+    () => aws.get("cognito", region).send(new ListUserPoolsCommand({ MaxResults: 10 })),
+    () => aws.get("sagemaker", region).send(new ListNotebookInstancesCommand({})),
+    () => aws.get("emr", region).send(new ListEmrClustersCommand({})),
+    () => aws.get("wafv2", region).send(new ListWebACLsCommand({ Scope: "REGIONAL" })),
+    () => aws.get("organizations", region).send(new DescribeOrganizationCommand({})),
+    () => aws.get("eventbridge", region).send(new ListEventBusesCommand({})),
+    () => aws.get("kafka", region).send(new ListClustersV2Command({})),
+    () => aws.get("mq", region).send(new ListBrokersCommand({})),
+    () => aws.get("transfer", region).send(new ListServersCommand({})),
+    () => aws.get("sesv2", region).send(new ListEmailIdentitiesCommand({})),
+    () => aws.get("dms", region).send(new DescribeReplicationInstancesCommand({})),
+  ]
+  try {
+    // One at a time: moto builds them under one interpreter lock anyway. Refusals (no hub, no contact, no
+    // organization) are answers too.
+    for (const read of reads) await read().catch(() => undefined)
+  } finally {
+    aws.destroy()
+  }
+  return performance.now() - t
 }

@@ -14,11 +14,24 @@
  * in processes that serve the API without a worker loop.
  */
 import { Cause, Effect, Exit, Layer } from "effect"
-import type { Job } from "pg-boss"
+import type { Job, PgBoss } from "pg-boss"
 import { logLine } from "../log.ts"
 import { type AnyJob, decodePayload, JobQueue, JobQueueError, type JobServices } from "./queue.ts"
 
 const DEFAULT_POLLING_SECONDS = 1
+/** Slots of a queue that poll at its `pollingIntervalSeconds`; the others poll SPARE_SLOT_POLL_FACTOR times slower. */
+export const POLLING_SLOTS = 2
+export const SPARE_SLOT_POLL_FACTOR = 8
+
+/**
+ * Wakes one idle worker of queue `name` in this process (not `self`): called by a worker that has just fetched a job,
+ * so a burst of jobs (a scan's service jobs, sent by another process) is taken up by a chain of fetches, one per
+ * job, instead of waiting for each idle slot's next poll. The chain ends at the first empty fetch.
+ */
+export const wakeOneIdleWorker = (boss: PgBoss, name: string, self: string | undefined): void => {
+  const idle = boss.getWipData().find((w) => w.name === name && w.id !== self && w.count === 0 && w.state === "active")
+  if (idle !== undefined) boss.notifyWorker(idle.id)
+}
 
 const runOne = (job: AnyJob, row: Job<unknown>) =>
   Effect.gen(function* () {
@@ -47,15 +60,20 @@ export const workerLayer = (select: (job: AnyJob) => boolean): Layer.Layer<never
     for (const job of selected) {
       job.work.prepare?.()
       // One pg-boss worker per slot (localConcurrency 1 each), so each knows its own id: after a job it wakes itself
-      // and fetches again at once while the queue has work; only an empty fetch waits for the next poll.
+      // and fetches again at once while the queue has work; only an empty fetch waits for the next poll. A slot that
+      // gets a job wakes one idle sibling (wakeOneIdleWorker), so only the first POLLING_SLOTS slots need to poll
+      // often: the spare ones poll SPARE_SLOT_POLL_FACTOR times slower and are woken by the chain (or by `send` in
+      // this process), which keeps an idle process's fetches low however many slots a queue has.
+      const polling = job.work.pollingIntervalSeconds ?? DEFAULT_POLLING_SECONDS
       for (let slot = 0; slot < (job.work.localConcurrency ?? 1); slot++) {
         let self: string | undefined
         self = yield* Effect.tryPromise({
           try: () =>
             queue.boss.work<unknown>(
               job.name,
-              { batchSize: 1, localConcurrency: 1, pollingIntervalSeconds: job.work.pollingIntervalSeconds ?? DEFAULT_POLLING_SECONDS },
+              { batchSize: 1, localConcurrency: 1, pollingIntervalSeconds: slot < POLLING_SLOTS ? polling : polling * SPARE_SLOT_POLL_FACTOR },
               async (rows: Array<Job<unknown>>) => {
+                if (rows.length > 0) wakeOneIdleWorker(queue.boss, job.name, self)
                 try {
                   for (const row of rows) {
                     const started = performance.now()

@@ -21,13 +21,21 @@ import { SweepPayload, sweepChain } from "./sweeper.ts"
 
 /** How long one attempt of a service scan may run at most before pg-boss fails it and retries it. */
 export const RUN_SERVICE_EXPIRE_SECONDS = 900
+/**
+ * Service jobs one worker process runs at once (every AWS service of a scan fits; jobs mostly wait on the scan's
+ * limiter, so a slot costs a promise, not a connection: claims and completions queue on the database pool).
+ */
+export const RUN_SERVICE_SLOTS = 64
 /** Heartbeat deadline of a running scan-service or remediation attempt (see the module header). */
 export const JOB_HEARTBEAT_SECONDS = 15
 
 export const runServiceJob = defineJob(RUN_SERVICE_JOB, RunServicePayload, runService, {
   queue: { retryLimit: RUN_SERVICE_RETRY_LIMIT, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: RUN_SERVICE_EXPIRE_SECONDS, heartbeatSeconds: JOB_HEARTBEAT_SECONDS },
   // A worker starts the AWS scanner thread (and loads the SDK into it) when it starts, not on its first scan.
-  work: { localConcurrency: 8, pollingIntervalSeconds: 2, prepare: prewarmScannerThread },
+  // RUN_SERVICE_SLOTS service jobs at once: the scan's one limiter (SCAN_CONCURRENCY, ../scanner/aws/scan-share.ts)
+  // bounds the cloud calls, not the number of jobs, so every service of a scan starts at once and a service of one
+  // call does not wait for a slot behind S3's thousand.
+  work: { localConcurrency: RUN_SERVICE_SLOTS, pollingIntervalSeconds: 2, prepare: prewarmScannerThread },
 })
 
 export const sweepJob: JobDefinition<"scans.sweep", SweepPayload, SqlClient.SqlClient | JobQueue> = defineJob("scans.sweep", SweepPayload, (payload) => sweepChain(payload, sweepJob), {

@@ -42,6 +42,21 @@ const sleepyJob = defineJob(
   { work: { pollingIntervalSeconds: 300 } },
 )
 
+/** Handlers of a burst wait until BURST of them run at once (each slot holds its job until then). */
+const BURST = 6
+let burstRunning = 0
+const burstJob = defineJob(
+  "platform.test-burst",
+  Schema.Struct({ key: Schema.String }),
+  (payload) =>
+    Effect.promise(async () => {
+      burstRunning++
+      if (burstRunning === BURST) waiter(payload.key).resolve(true)
+      await waiter(payload.key).promise
+    }),
+  { work: { localConcurrency: BURST, pollingIntervalSeconds: 300 } },
+)
+
 const echoJob = defineJob(
   "platform.test-echo",
   Schema.Struct({ key: Schema.String, at: Schema.Date, n: Schema.Int }),
@@ -81,7 +96,7 @@ describe.each(kinds)("jobs on %s", (kind) => {
     const env = { DATABASE_URL: db.url, APP_SECRET_KEY: randomBytes(32).toString("base64url"), DATA_DIR: dataDir, LOG_LEVEL: "warn", NODE_ENV: "test" }
     const config = await Effect.runPromise(loadAppConfig.pipe(Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env })))))
     scope = Scope.makeUnsafe()
-    const layer = appLayer(config, { migrations: "apply", worker: true, http: undefined, jobs: [echoJob, flakyJob, sleepyJob] }).pipe(
+    const layer = appLayer(config, { migrations: "apply", worker: true, http: undefined, jobs: [echoJob, flakyJob, sleepyJob, burstJob] }).pipe(
       Layer.provide(loggerLayer("warn")),
     )
     context = (await Effect.runPromise(Layer.buildWithScope(layer, scope))) as Context.Context<JobQueue | SqlClient.SqlClient>
@@ -125,6 +140,20 @@ describe.each(kinds)("jobs on %s", (kind) => {
     expect(await within(waiter(inTransaction).promise, 20_000, "the job sent in a transaction")).toBe(true)
     await exec(queue().send(sleepyJob, { key: direct }))
     expect(await within(waiter(direct).promise, 20_000, "the job sent outside a transaction")).toBe(true)
+  })
+
+  it("takes up a burst sent by another process with every slot, one woken worker waking the next", async () => {
+    // Jobs inserted without this process's `send` (so nobody is woken after the commit, as when another process sends
+    // them); then one worker is woken, as its poll would. The others poll only every 5 or 40 minutes: the burst runs
+    // at once only because each worker that gets a job wakes an idle sibling.
+    await new Promise((r) => setTimeout(r, 1_000))
+    const key = `burst-${kind}-${randomBytes(4).toString("hex")}`
+    const boss = queue().boss
+    for (let i = 0; i < BURST; i++) await boss.send(burstJob.name, { payload: { key } })
+    const workers = boss.getWipData().filter((w) => w.name === burstJob.name)
+    expect(workers).toHaveLength(BURST)
+    boss.notifyWorker(workers[0]!.id)
+    expect(await within(waiter(key).promise, 20_000, `${BURST} burst jobs running at once`)).toBe(true)
   })
 
   it("rejects an invalid payload on send", async () => {

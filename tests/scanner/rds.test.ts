@@ -176,6 +176,14 @@ describe("RDS instances, clusters, snapshots, Neptune and DocumentDB on moto", (
     expect(finding(res("neptune"), "neptune_cluster_storage_encrypted").details).toHaveLength(2)
   })
 
+  it("one API lists all three engines: each service counts only its own resources", () => {
+    // RDS: 6 instances (4 standalone in two regions, 2 Aurora members), 2 snapshots, 3 Aurora clusters, 2 cluster
+    // snapshots; Neptune: its 2 clusters; DocumentDB: its 2 clusters and 2 cluster snapshots.
+    expect(res("rds").resourcesScanned).toBe(13)
+    expect(res("neptune").resourcesScanned).toBe(2)
+    expect(res("documentdb").resourcesScanned).toBe(4)
+  })
+
   it("DocumentDB cluster checks (stubbed)", () => {
     for (const id of ["documentdb_cluster_storage_encrypted", "documentdb_cluster_deletion_protection", "documentdb_cluster_backup_retention_7_days", "documentdb_cluster_audit_logs_exported"]) {
       expectCases(res("documentdb"), id, { compliant: ["docs-good"], nonCompliant: ["docs-bad"] })

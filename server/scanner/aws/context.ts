@@ -43,6 +43,11 @@ export interface CollectContext {
   /** Bounded fan-out over resources. */
   map<T, R>(items: ReadonlyArray<T>, fn: (item: T) => Promise<R>): Promise<R[]>
   countResources(n: number): void
+  /**
+   * The scan service the context collects for ("rds", "neptune", ...), for collectors shared by several services that
+   * count only that service's resources; undefined outside a service scan.
+   */
+  readonly service: string | undefined
   /** Records a gap found in a successful answer (e.g. a report without its root row). */
   recordError(error: CollectionError): void
   readonly errors: ReadonlyArray<CollectionError>
@@ -59,6 +64,8 @@ export interface ContextOptions {
   readonly signal?: AbortSignal
   /** Inputs the scan's checks read; all when omitted. */
   readonly wanted?: ReadonlySet<string>
+  /** The scan service collected for (CollectContext.service). */
+  readonly service?: string
 }
 
 export interface CollectContextHandle extends CollectContext {
@@ -108,6 +115,7 @@ export function makeCollectContext(options: ContextOptions): CollectContextHandl
     homeRegion: options.clients.homeRegion,
     errors,
     wants: (type) => options.wanted === undefined || options.wanted.has(type),
+    service: options.service,
     resourcesScanned: () => resources,
     countResources: (n) => {
       resources += n

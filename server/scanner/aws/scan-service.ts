@@ -138,6 +138,7 @@ export async function scanService(input: ScanServiceInput): Promise<ScanServiceR
       ...(input.share === undefined ? {} : { limiter: input.share.limiter }),
       ...(input.signal === undefined ? {} : { signal: input.signal }),
       wanted: new Set(checks.flatMap((c) => c.uses)),
+      service: input.service,
     })
     const sections: { -readonly [K in CollectorKey]?: Inventories[K] } = {}
     const crashErrors: CollectionError[] = []

@@ -15,6 +15,10 @@ import {
 import type { CollectContext } from "../context.ts"
 import { resolveKeyManagers, type KeyManager } from "./keys.ts"
 
+/** The scan service whose checks read a resource of this engine: "neptune", "documentdb" (engine "docdb") or "rds". */
+export const engineService = (engine: string): "rds" | "neptune" | "documentdb" =>
+  engine === "neptune" ? "neptune" : engine === "docdb" ? "documentdb" : "rds"
+
 export const rdsResourceTypes = ["rds.instances", "rds.snapshots", "rds.clusters", "rds.cluster_snapshots", "rds.event_subscriptions", "rds.kms"] as const
 
 export interface DbInstance {
@@ -176,7 +180,14 @@ export async function collectRds(ctx: CollectContext): Promise<RdsInventory> {
         : Promise.resolve(undefined),
     ])
     const manager = (encrypted: boolean | undefined, key: string | undefined) => (encrypted === true && key !== undefined ? keys?.get(key) : undefined)
-    ctx.countResources((instances?.length ?? 0) + (snapshots?.length ?? 0) + (clusters?.length ?? 0) + (clusterSnapshots?.length ?? 0))
+    // One API lists RDS, Neptune and DocumentDB alike: each of the three services counts its own engine's resources.
+    const own = (engine: string | undefined) => ctx.service === undefined || engineService(engine ?? "") === ctx.service
+    ctx.countResources(
+      (instances ?? []).filter((i) => own(i.Engine)).length +
+        (snapshots === undefined ? 0 : (snaps ?? []).filter((s) => own(s.Engine)).length) +
+        (clusters ?? []).filter((c) => own(c.Engine)).length +
+        (clusterSnapshots ?? []).filter((s) => own(s.engine)).length,
+    )
     return {
       region,
       instances: instances?.map((i) => ({

@@ -5,8 +5,9 @@
  * - DATABASE_URL unset (embedded mode): start PGlite persisted under DATA_DIR/pgdata, expose it on
  *   127.0.0.1 (free port) through `PgliteBridge` (./pglite-bridge.ts: one transaction or statement cycle
  *   at a time, so concurrent connections cannot corrupt each other's extended-protocol state, which
- *   pglite-socket's server does not guarantee), and connect the same PgClient to it. pg-boss connects to
- *   the same URL (see `Database.url`).
+ *   pglite-socket's server does not guarantee), and connect the same PgClient to it, in-process (an
+ *   in-memory stream per connection, `Database.connect`: no loopback socket per statement). pg-boss
+ *   connects to the same bridge through its port (see `Database.url`).
  *
  * Invariants: the bridge's `maxConnections` (EMBEDDED_MAX_CONNECTIONS) is far above the sum of all pools
  * opened on it (Effect pool + pg-boss pool, see the *_POOL constants). A connection that keeps the shared
@@ -18,6 +19,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import type { Duplex } from "node:stream"
 import { PGlite } from "@electric-sql/pglite"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Data, Effect, Layer, Redacted } from "effect"
@@ -45,6 +47,8 @@ export interface EmbeddedPostgres {
   /** postgres://postgres:postgres@127.0.0.1:<port>/postgres */
   readonly url: string
   readonly port: number
+  /** A new in-process connection to the bridge (the wire protocol over an in-memory stream, no socket). */
+  connect(): Duplex
   close(): Promise<void>
 }
 
@@ -112,6 +116,7 @@ export const startEmbeddedPostgres = async (options: {
     return {
       url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
       port,
+      connect: () => server.connect(),
       close: () =>
         (closing ??= (async () => {
           try {
@@ -136,6 +141,8 @@ export interface DatabaseShape {
   /** The effective connection URL (DATABASE_URL, or the embedded socket server's URL). */
   readonly url: Redacted.Redacted<string>
   readonly embedded: boolean
+  /** Embedded mode: opens an in-process connection (used by this process's SQL pool instead of the URL's port). */
+  readonly connect?: (() => Duplex) | undefined
   /** Pool sizes for this process, chosen so that embedded mode stays within EMBEDDED_MAX_CONNECTIONS. */
   readonly sqlPoolSize: number
   readonly bossPoolSize: number
@@ -167,7 +174,7 @@ export class Database extends Context.Service<Database, DatabaseShape>()("app/se
         port: embedded.port,
         ms: Date.now() - started,
       })
-      return { url: Redacted.make(embedded.url), embedded: true, sqlPoolSize: SQL_POOL_EMBEDDED, bossPoolSize: BOSS_POOL_EMBEDDED }
+      return { url: Redacted.make(embedded.url), embedded: true, connect: embedded.connect, sqlPoolSize: SQL_POOL_EMBEDDED, bossPoolSize: BOSS_POOL_EMBEDDED }
     }),
   )
 
@@ -184,6 +191,7 @@ export const SqlLive: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlEr
   Effect.map(Database, (db) =>
     PgClient.layer({
       url: db.url,
+      ...(db.connect === undefined ? {} : { stream: db.connect }),
       maxConnections: db.sqlPoolSize,
       applicationName: "cloud-audit",
       connectTimeout: "10 seconds",

@@ -10,7 +10,7 @@
  *
  * Invariant kept here: the session belongs to one connection at a time, from its first message until
  * PGlite answers ReadyForQuery with status idle ('I', i.e. not inside a transaction block) and that
- * connection has no complete message left in its buffer. A connection inside a transaction keeps the
+ * connection has no complete message left in its buffer, or others are waiting (then it queues again behind them). A connection inside a transaction keeps the
  * session until COMMIT/ROLLBACK; the others wait in FIFO order. A connection that goes away while owning
  * the session is cleaned up with Sync + ROLLBACK before the next one runs (exactly once).
  *
@@ -21,10 +21,15 @@
  * idle_in_transaction_session_timeout does it (FATAL 25P03, connection closed, transaction rolled back)
  * and the session goes to the next connection. An owner that is running a statement is never cut.
  *
+ * In-process clients: `connect()` hands out the client end of an in-memory stream pair whose other end is served
+ * exactly like a socket (same ownership rules, same limits). This process's Effect SQL pool uses it, so a statement
+ * costs no socket write, no loopback TCP and no wake-up on either side; other clients (pg-boss, psql) use the port.
+ *
  * Not supported: LISTEN/NOTIFY (notifications of a single shared session cannot be routed), query cancel
  * (PGlite gives every connection the same BackendKeyData; a CancelRequest just closes its own socket).
  */
-import { createServer, type Server, type Socket } from "node:net"
+import { createServer, type Server, Socket } from "node:net"
+import { Duplex } from "node:stream"
 import type { PGlite } from "@electric-sql/pglite"
 
 const SSL_REQUEST = 80877103
@@ -67,6 +72,62 @@ class ReadyScanner {
       }
     }
   }
+}
+
+/**
+ * One end of an in-process connection. What one end writes arrives at the other end on a later turn of the event loop
+ * (`setImmediate`), as a socket's data would: never inside the writer's call (PGlite's answer callback would run the
+ * client's next statement re-entrantly, and a chain of such turns kept the HTTP server from reading new requests), in
+ * write order, a corked batch as one chunk. Ending one end ends the other; closing one closes the other.
+ */
+class InProcessEnd extends Duplex {
+  peer: InProcessEnd | undefined
+
+  constructor() {
+    super({ allowHalfOpen: false })
+  }
+
+  override _read(): void {}
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.deliver(chunk, callback)
+  }
+
+  override _writev(chunks: Array<{ chunk: Buffer }>, callback: (error?: Error | null) => void): void {
+    this.deliver(Buffer.concat(chunks.map((c) => c.chunk)), callback)
+  }
+
+  private deliver(chunk: Buffer, callback: (error?: Error | null) => void): void {
+    setImmediate(() => {
+      this.peer?.push(chunk)
+      callback()
+    })
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    setImmediate(() => {
+      this.peer?.push(null)
+      callback()
+    })
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    const peer = this.peer
+    this.peer = undefined
+    if (peer !== undefined) {
+      peer.peer = undefined
+      setImmediate(() => peer.destroy())
+    }
+    callback(error)
+  }
+}
+
+const inProcessPair = (): readonly [InProcessEnd, InProcessEnd] => {
+  const a = new InProcessEnd()
+  const b = new InProcessEnd()
+  a.peer = b
+  b.peer = a
+  return [a, b]
 }
 
 /** A FATAL ErrorResponse ('E'): the connection is closed right after it. */
@@ -150,12 +211,27 @@ export class PgliteBridge {
     await this.db.runExclusive(async () => undefined).catch(() => undefined)
   }
 
-  private accept(socket: Socket): void {
+  /**
+   * A connection without a socket: the client end of an in-memory stream pair (see the module comment). Closing either
+   * end closes the other, as a socket's peer sees a close; ending one ends the other (no half-open connections).
+   */
+  connect(): Duplex {
+    const [client, server] = inProcessPair()
+    if (this.server === undefined) {
+      // Not started, or stopped: refused like a closed port.
+      process.nextTick(() => client.destroy(new Error("the embedded database is not running")))
+      return client
+    }
+    this.accept(server)
+    return client
+  }
+
+  private accept(socket: Duplex): void {
     if (this.connections.size >= (this.options.maxConnections ?? 64)) {
       socket.end(fatalResponse("53300", TOO_MANY_CONNECTIONS_MESSAGE))
       return
     }
-    socket.setNoDelay(true)
+    if (socket instanceof Socket) socket.setNoDelay(true)
     const conn = new Connection(this, socket)
     this.connections.add(conn)
     socket.on("data", (data: Buffer) => conn.receive(data))
@@ -189,6 +265,10 @@ export class PgliteBridge {
     const next = this.waiting.shift()
     this.owner = next?.conn
     next?.resolve()
+  }
+
+  hasWaiters(): boolean {
+    return this.waiting.length > 0
   }
 
   isOwner(conn: Connection): boolean {
@@ -244,7 +324,7 @@ export class PgliteBridge {
 
 class Connection {
   private readonly bridge: PgliteBridge
-  readonly socket: Socket
+  readonly socket: Duplex
   private buffer: Buffer = Buffer.alloc(0)
   private started = false
   private pumping = false
@@ -253,7 +333,7 @@ class Connection {
   /** Status of the last ReadyForQuery this connection received; undefined before the first one. */
   private status: number | undefined = IDLE
 
-  constructor(bridge: PgliteBridge, socket: Socket) {
+  constructor(bridge: PgliteBridge, socket: Duplex) {
     this.bridge = bridge
     this.socket = socket
   }
@@ -348,7 +428,10 @@ class Connection {
         if (status !== undefined) this.status = status
         else if (message[0] !== undefined && this.started) this.status = undefined // mid-unit (e.g. Parse before Sync)
         const more = this.hasCompleteMessage()
-        if (this.status === IDLE && !more) this.bridge.release(this)
+        // At an idle boundary (no transaction open) the session goes to the next waiting connection even when this one
+        // has more to run: it queues again behind them. An in-process client answers at once, so it always has more,
+        // and would otherwise keep the session while the other connections' requests starve.
+        if (this.status === IDLE && (!more || this.bridge.hasWaiters())) this.bridge.release(this)
         else this.bridge.holding(this, !more)
       }
     } catch {

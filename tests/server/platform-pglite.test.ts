@@ -30,12 +30,12 @@ const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient>, maxConnecti
 const selectOne = Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ ok: number }>`SELECT 1 AS ok`)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** Speaks just enough of the protocol to open a session and send simple queries. */
-const rawSession = async (port: number) => {
-  const socket = connect(port, "127.0.0.1")
+/** Speaks just enough of the protocol to open a session and send simple queries (over TCP, or an in-process stream). */
+const rawSession = async (port: number | "in-process") => {
+  const socket = port === "in-process" ? db.connect() : connect(port, "127.0.0.1")
   let received = Buffer.alloc(0)
   socket.on("data", (d: Buffer) => (received = Buffer.concat([received, d])))
-  await new Promise<void>((r) => socket.once("connect", () => r()))
+  if (port !== "in-process") await new Promise<void>((r) => socket.once("connect", () => r()))
   const waitReady = async () => {
     const start = Date.now()
     while (!received.includes(Buffer.from([0x5a, 0, 0, 0, 5]))) {
@@ -136,6 +136,48 @@ describe("embedded database bridge", () => {
     expect(rows[0]?.n).toBe(0)
     const status = await run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ ok: number }>`SELECT 1 AS ok`), 1)
     expect(status[0]?.ok).toBe(1)
+  })
+
+  it("serves in-process connections (no socket) by the same rules, next to socket ones", async () => {
+    const inProcess = PgClient.layer({ url: Redacted.make(db.url), stream: () => db.connect(), maxConnections: 4 }) as Layer.Layer<SqlClient.SqlClient>
+    await run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE TABLE in_process_items (id int PRIMARY KEY, v text NOT NULL)`))
+    const workload = (offset: number) =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const outcomes = yield* Effect.all(
+          Array.from({ length: 60 }, (_, k) => {
+            const i = offset + k
+            const check = (rows: ReadonlyArray<{ i: number }>) => rows.length === 1 && Number(rows[0]!.i) === i
+            return k % 2 === 0
+              ? Effect.map(sql<{ i: number }>`SELECT ${i}::int AS i`, check)
+              : Effect.map(
+                sql.withTransaction(Effect.andThen(
+                  sql`INSERT INTO in_process_items ${sql.insert({ id: i, v: String(i) })}`,
+                  sql<{ i: number }>`SELECT v::int AS i FROM in_process_items WHERE id = ${i}`,
+                )),
+                check,
+              )
+          }),
+          { concurrency: "unbounded" },
+        )
+        return outcomes.filter((ok) => !ok).length
+      })
+    const [viaStream, viaSocket] = await Promise.all([
+      Effect.runPromise(workload(0).pipe(Effect.provide(inProcess))),
+      run(workload(1000), 4),
+    ])
+    expect([viaStream, viaSocket]).toEqual([0, 0])
+    const count = await run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM in_process_items`))
+    expect(count[0]?.n).toBe(60)
+
+    // An in-process client that goes away inside a transaction is rolled back, and the others go on.
+    const raw = await rawSession("in-process")
+    await raw.query("BEGIN; INSERT INTO in_process_items VALUES (5000, 'abandoned')")
+    const pending = run(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT count(*)::int AS n FROM in_process_items WHERE id = 5000`), 1)
+    await sleep(100)
+    raw.destroy()
+    await raw.closed
+    expect((await pending)[0]?.n).toBe(0)
   })
 
   it("refuses connections over the limit with a Postgres error", async () => {

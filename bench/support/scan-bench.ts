@@ -97,7 +97,8 @@ export const startTrafficMeter = async () => {
     setTarget: (p: number) => ask({ type: "target", port: p }),
     start: () => ask({ type: "start" }),
     stop: () => ask<TrafficReport>({ type: "stop" }),
-    replay: (concurrency: number) => ask<{ ms: number }>({ type: "replay", concurrency }).then((r) => r.ms),
+    replay: (concurrency: number, options: { readonly viaMeter?: boolean } = {}) =>
+      ask<{ ms: number }>({ type: "replay", concurrency, viaMeter: options.viaMeter === true }).then((r) => r.ms),
     close: async () => {
       await ask({ type: "close" })
       await worker.terminate()
@@ -131,7 +132,9 @@ export const runScanBench = async (bench: (b: ScanBench) => Promise<void>): Prom
     const proxy = await startTrafficMeter()
     try {
       console.log("starting moto, the API and the worker…")
-      const env = await startScanEnv({ env: { AWS_ENDPOINT_URL: proxy.url, LOG_LEVEL: "warn" } })
+      // SCAN_CONCURRENCY set for the benchmark reaches the scanner (the in-process server reads its own environment).
+      const concurrency = process.env["SCAN_CONCURRENCY"]
+      const env = await startScanEnv({ env: { AWS_ENDPOINT_URL: proxy.url, LOG_LEVEL: "warn", ...(concurrency === undefined ? {} : { SCAN_CONCURRENCY: concurrency }) } })
       await proxy.setTarget(env.moto.port)
       const aws = makeAwsClients({ credentials: { accessKeyId: MOTO_KEYS.access_key, secretAccessKey: MOTO_KEYS.secret_key }, endpoint: env.moto.endpoint, maxAttempts: 3 })
       try {

@@ -4,7 +4,7 @@
  * and parameters) and a replayer that sends the distinct requests straight to moto at a given concurrency.
  *
  * Messages in: { type: "listen" } | { type: "target", port } | { type: "start" } | { type: "stop" } |
- * { type: "replay", concurrency } | { type: "close" }; every message is answered with { id, ...result }.
+ * { type: "replay", concurrency, viaMeter? } | { type: "close" }; every message is answered with { id, ...result }.
  */
 import { createHash } from "node:crypto"
 import { Agent, createServer, request, type IncomingHttpHeaders } from "node:http"
@@ -94,12 +94,14 @@ const server = createServer((req, res) => {
   })
 })
 
-const replay = async (concurrency: number) => {
+/** Sends the distinct reads at `concurrency`, straight to moto, or through this meter's own proxy (`viaMeter`). */
+const replay = async (concurrency: number, viaMeter = false) => {
   const reads = [...distinct.values()]
+  const port = viaMeter ? (server.address() as AddressInfo).port : target
   const replayAgent = new Agent({ keepAlive: true, maxSockets: concurrency })
   const one = (r: Recorded) =>
     new Promise<void>((resolve, reject) => {
-      const req = request({ host: "127.0.0.1", port: target, method: r.method, path: r.path, headers: r.headers, agent: replayAgent }, (res) => {
+      const req = request({ host: "127.0.0.1", port, method: r.method, path: r.path, headers: r.headers, agent: replayAgent }, (res) => {
         res.resume()
         res.on("end", () => resolve())
         res.on("error", reject)
@@ -119,7 +121,7 @@ const replay = async (concurrency: number) => {
   return ms
 }
 
-parentPort!.on("message", async (message: { id: number; type: string; port?: number; concurrency?: number }) => {
+parentPort!.on("message", async (message: { id: number; type: string; port?: number; concurrency?: number; viaMeter?: boolean }) => {
   const reply = (result: Record<string, unknown>) => parentPort!.postMessage({ id: message.id, ...result })
   switch (message.type) {
     case "listen":
@@ -164,7 +166,7 @@ parentPort!.on("message", async (message: { id: number; type: string; port?: num
       })
     }
     case "replay":
-      return reply({ ms: await replay(Math.max(1, message.concurrency ?? 1)) })
+      return reply({ ms: await replay(Math.max(1, message.concurrency ?? 1), message.viaMeter === true) })
     case "close":
       await new Promise<void>((resolve) => server.close(() => resolve()))
       agent.destroy()

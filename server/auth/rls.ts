@@ -68,8 +68,11 @@ export interface MembershipRow {
   readonly role_id: number | null
   readonly custom_role_id: number | null
   readonly role_name: string | null
-  /** Permission names of the member's role; NULL for the owner (who holds every permission). */
-  readonly granted: ReadonlyArray<string> | null
+  /**
+   * Permission ids (`permissions.id`, fixed by src/contracts/permissions.ts PERMISSION_IDS) of the member's role; NULL
+   * for the owner (who holds every permission).
+   */
+  readonly granted: ReadonlyArray<number> | null
 }
 
 /**
@@ -79,7 +82,9 @@ export interface MembershipRow {
  * `set_config` returned, so it is evaluated after the settings exist: a connecting role that row-level security
  * applies to (a table owner under FORCE) sees the caller's own membership through the policies, a superuser
  * (embedded PGlite) bypasses them; either way the lookup is filtered to (workspace, user) explicitly. The role
- * switch of the statement applies to the handler's statements after it, exactly as with `setScope`.
+ * switch of the statement applies to the handler's statements after it, exactly as with `setScope`. Permissions come
+ * as ids (no join with `permissions`: a smaller plan to start on every request); `permissions` holds exactly the
+ * contract's PERMISSION_IDS (migration 0002, not writable by the API role).
  * `body` gets the membership row (undefined when the caller is not a member); a dead session fails with `onRevoked`.
  */
 export const inScopeForMember = <E2, A, E, R>(
@@ -108,11 +113,9 @@ export const inScopeForMember = <E2, A, E, R>(
           SELECT true AS is_member, w.name AS workspace_name, w.owner_id = s.uid::int AS is_owner, m.role_id, m.custom_role_id,
                  coalesce(r.name, cr.name) AS role_name,
                  CASE WHEN w.owner_id = s.uid::int THEN NULL ELSE ARRAY(
-                   SELECT p.name FROM role_permissions rp JOIN permissions p ON p.id = rp.permission_id
-                   WHERE rp.role_id = m.role_id
-                   UNION
-                   SELECT p.name FROM custom_role_permissions crp JOIN permissions p ON p.id = crp.permission_id
-                   WHERE crp.custom_role_id = m.custom_role_id) END AS granted
+                   SELECT rp.permission_id::int FROM role_permissions rp WHERE rp.role_id = m.role_id
+                   UNION ALL
+                   SELECT crp.permission_id::int FROM custom_role_permissions crp WHERE crp.custom_role_id = m.custom_role_id) END AS granted
           FROM memberships m
           JOIN workspaces w ON w.id = m.workspace_id
           LEFT JOIN roles r ON r.id = m.role_id

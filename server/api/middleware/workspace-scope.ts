@@ -14,7 +14,7 @@ import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { Forbidden, WorkspaceAccessDenied, WorkspaceRequired } from "../../../src/contracts/errors.ts"
 import { AccessServerMessages, StatusMessages } from "../../../src/contracts/messages.ts"
-import { PERMISSIONS, type PermissionName } from "../../../src/contracts/permissions.ts"
+import { PERMISSION_IDS, PERMISSIONS, type PermissionName } from "../../../src/contracts/permissions.ts"
 import { inScopeForMember, inScopeForSession, type MembershipRow } from "../../auth/rls.ts"
 import { type Caller, clientAddress, sessionRevoked, verifyBearer } from "./authentication.ts"
 
@@ -61,14 +61,15 @@ export const requestedWorkspaceId = (request: HttpServerRequest.HttpServerReques
 
 /** The membership row (server/auth/rls.ts `inScopeForMember`) as the context's role and permission fields. */
 export const toMembership = (row: MembershipRow) => {
-  const granted = row.is_owner ? [...PERMISSIONS] : [...(row.granted ?? [])]
+  const ids = row.granted ?? []
+  const granted = row.is_owner ? PERMISSIONS : PERMISSIONS.filter((p) => ids.includes(PERMISSION_IDS[p]))
   return {
     workspaceName: row.workspace_name,
     isOwner: row.is_owner,
     roleId: row.role_id,
     customRoleId: row.custom_role_id,
     roleName: row.role_name,
-    permissions: PERMISSIONS.filter((p) => granted.includes(p)),
+    permissions: granted,
   }
 }
 

@@ -65,8 +65,8 @@ export const setLogSink = (next: (line: string) => void): (() => void) => {
   }
 }
 
-const format = (level: LogLevelName, msg: string, fields: Record<string, unknown> | undefined): string => {
-  const record: Record<string, unknown> = { time: new Date().toISOString(), level, msg: scrubText(msg) }
+const format = (level: LogLevelName, msg: string, fields: Record<string, unknown> | undefined, time: Date = new Date()): string => {
+  const record: Record<string, unknown> = { time: time.toISOString(), level, msg: scrubText(msg) }
   if (fields !== undefined) {
     const clean = redact(fields) as Record<string, unknown>
     for (const [k, v] of Object.entries(clean)) {
@@ -98,9 +98,8 @@ export const jsonLogger = Logger.make(({ cause, date, fiber, logLevel, message }
   const fields: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(fiber.getRef(References.CurrentLogAnnotations))) fields[k] = v
   if (cause.reasons.length > 0) fields["cause"] = scrubText(Cause.pretty(cause))
-  const record = JSON.parse(format(fromEffectLevel(logLevel), messageText(message), fields)) as Record<string, unknown>
-  record["time"] = date.toISOString()
-  sink(JSON.stringify(record))
+  // One serialisation per line (the access log writes one per request).
+  sink(format(fromEffectLevel(logLevel), messageText(message), fields, date))
 })
 
 /** Replaces Effect's default logger with `jsonLogger` and applies the minimum level. */

@@ -138,7 +138,7 @@ const main = async (bench: ScanBench) => {
 
   /** One scan through the API, measured at the proxy, then its distinct reads replayed against moto. */
   const measure = async (label: string) => {
-    const { scan, done, wallMs, cpuMs, elu, motoCpu, traffic } = await measuredScan(bench, owner, account.id)
+    const { scan, done, wallMs, cpuMs, elu, threadElu, motoCpu, traffic } = await measuredScan(bench, owner, account.id)
     if (done.status !== "completed") throw new Error(`scan ended ${done.status}`)
     const engineCalls = await env.sql((q) =>
       q<{ calls: number }>`SELECT coalesce(sum(api_calls), 0)::int AS calls FROM scan_services WHERE scan_id = ${scan.id}`)
@@ -178,7 +178,8 @@ const main = async (bench: ScanBench) => {
     line("distinct reads needed", `${needed}`)
     line("calls made / needed", `${(traffic.total / needed).toFixed(3)}  (goal ≤ 1.1)`)
     line("scanner process CPU during the scan", `${(cpuMs / 1000).toFixed(2)} s (${((cpuMs / wallMs) * 100).toFixed(0)}% of one core)`)
-    line("scanner event loop utilisation", `${(elu.utilization * 100).toFixed(0)}% (busy ${(elu.active / 1000).toFixed(2)} s)`)
+    line("main thread event loop (API, jobs, database)", `${(elu.utilization * 100).toFixed(0)}% (busy ${(elu.active / 1000).toFixed(2)} s)`)
+    line("scanner thread event loop (SDK calls)", threadElu === undefined ? "no thread" : `${(threadElu.utilization * 100).toFixed(0)}% (busy ${(threadElu.active / 1000).toFixed(2)} s)`)
     line("scanner concurrency (avg / peak in flight)", `${traffic.average.toFixed(1)} / ${traffic.peak}`)
     line("launch → first call | calls | last → done", `${(traffic.firstMs / 1000).toFixed(2)} s | ${((traffic.lastMs - traffic.firstMs) / 1000).toFixed(2)} s (avg ${traffic.spanAverage.toFixed(1)} in flight) | ${((wallMs - traffic.lastMs) / 1000).toFixed(2)} s`)
     line("emulator CPU: scan | replay", `${motoCpu.toFixed(2)} s (${((motoCpu * 1000 / wallMs) * 100).toFixed(0)}% of one core) | ${motoReplayCpu.toFixed(2)} s (${((motoReplayCpu * 1000 / replayMs) * 100).toFixed(0)}%)`)
@@ -194,6 +195,7 @@ const main = async (bench: ScanBench) => {
       calls_ratio: +(traffic.total / needed).toFixed(3),
       scanner_cpu_s: +(cpuMs / 1000).toFixed(3),
       event_loop_utilisation: +elu.utilization.toFixed(3),
+      scanner_thread_utilisation: threadElu === undefined ? null : +threadElu.utilization.toFixed(3),
       concurrency_avg: +traffic.average.toFixed(2),
       concurrency_peak: traffic.peak,
       moto_rate: +rate.toFixed(1),

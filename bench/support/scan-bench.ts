@@ -63,6 +63,7 @@ import { GetCallerIdentityCommand } from "@aws-sdk/client-sts"
 import { ListServersCommand } from "@aws-sdk/client-transfer"
 import { ListWebACLsCommand } from "@aws-sdk/client-wafv2"
 import { makeAwsClients, type AwsClients } from "../../server/scanner/aws/clients.ts"
+import { scannerThreadUtilization } from "../../server/scanner/aws/scan-in-thread.ts"
 import { MOTO_KEYS, startScan, startScanEnv, type Member, type ScanEnv } from "../../tests/scanning/support.ts"
 
 export interface TrafficReport {
@@ -154,13 +155,15 @@ export const runScanBench = async (bench: (b: ScanBench) => Promise<void>): Prom
 
 /**
  * Launches a scan of the account through the API and waits until it ends (30 min at most), with the proxy counting
- * its traffic: the scan as GET /api/scans/{id} answers it, its wall time, this process's CPU (the API, the worker and
- * the proxy thread) and event-loop utilisation, moto's CPU seconds and the proxy's report.
+ * its traffic: the scan as GET /api/scans/{id} answers it, its wall time, this process's CPU (the API, the worker, the
+ * scanner thread and the proxy thread), the event-loop utilisation of the main thread (API, jobs, embedded database)
+ * and of the scanner thread, moto's CPU seconds and the proxy's report.
  */
 export const measuredScan = async ({ proxy, env }: ScanBench, owner: Member, accountId: number) => {
   await proxy.start()
   const cpu0 = process.cpuUsage()
   const elu0 = performance.eventLoopUtilization()
+  const threadElu0 = scannerThreadUtilization()
   const motoCpu0 = processCpuSeconds(env.moto.pid)
   const t0 = performance.now()
   const scan = await startScan(env, owner, accountId)
@@ -168,9 +171,10 @@ export const measuredScan = async ({ proxy, env }: ScanBench, owner: Member, acc
   const wallMs = performance.now() - t0
   const cpu = process.cpuUsage(cpu0)
   const elu = performance.eventLoopUtilization(elu0)
+  const threadElu = threadElu0 === undefined ? undefined : scannerThreadUtilization(threadElu0)
   const motoCpu = processCpuSeconds(env.moto.pid) - motoCpu0
   const traffic = await proxy.stop()
-  return { scan, done, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, elu, motoCpu, traffic }
+  return { scan, done, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, elu, threadElu, motoCpu, traffic }
 }
 
 /**

@@ -6,6 +6,7 @@
  * dies (a crash, an out-of-memory) fails the scans it was running as "unreachable", which the job layer retries; the
  * next scan starts a new thread.
  */
+import type { EventLoopUtilization } from "node:perf_hooks"
 import { SHARE_ENV, Worker } from "node:worker_threads"
 import type { ThreadError, ThreadRequest, ThreadScanInput } from "./scan-thread.ts"
 import { ScanSetupError, type ScanServiceResult } from "./scan-service.ts"
@@ -52,6 +53,14 @@ const start = (): Worker => {
   })
   worker.unref()
   return worker
+}
+
+/**
+ * The scanner thread's event-loop utilisation since `previous` (Node's `Worker.performance`), or undefined while no
+ * thread runs: how busy signing, sending and parsing keep it (the scan benchmark prints it).
+ */
+export function scannerThreadUtilization(previous?: EventLoopUtilization): EventLoopUtilization | undefined {
+  return thread?.performance.eventLoopUtilization(previous)
 }
 
 /**

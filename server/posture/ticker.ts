@@ -2,11 +2,13 @@
  * The posture ticker (issue 13): every worker process runs `tickPosture` every POSTURE_TICK_SECONDS (default 15). One
  * tick:
  *   1. lists, in the read-only system scope `posture-ticker`, the workspaces with a due schedule, an expired mute rule
- *      not yet applied, or a completed scan of the last hour whose digest was not queued;
+ *      not yet applied, a completed scan of the last hour whose digest was not queued, or a remediation abandoned by
+ *      its workers (still 'running' REMEDIATION_ABANDONED_AFTER_SECONDS after it started);
  *   2. per workspace, in that workspace's own RLS transaction: claims its due schedules (`FOR UPDATE SKIP LOCKED`),
  *      launches one scan each (scope and trigger `schedule`; an account that is already being scanned records the reason
  *      and waits for its next slot), advances each to its first slot after now — so two workers never launch the same
- *      slot and a slot missed while everything was down runs once; unmutes the rows of expired rules; queues the digests.
+ *      slot and a slot missed while everything was down runs once; unmutes the rows of expired rules; queues the digests;
+ *      then fails the abandoned remediations with the reason (`failAbandonedRemediations`), so their findings show it.
  * Any number of processes may tick at once: the row locks and the `digest_enqueued_at` / `expiry_applied` claims decide.
  */
 import { Config, Effect, Layer, Option, Schedule } from "effect"
@@ -20,6 +22,7 @@ import { logLine } from "../log.ts"
 import { Mailer } from "../mail/mailer.ts"
 import { recordAudit } from "../scans/audit.ts"
 import { runServiceJob, sweepJob } from "../scans/jobs.ts"
+import { failAbandonedRemediations, REMEDIATION_ABANDONED_AFTER_SECONDS } from "../scans/remediation.ts"
 import { startScan } from "../scans/launch.ts"
 import { warmQueueCache } from "../scans/transactional-enqueue.ts"
 import { queueDigest } from "./digest.ts"
@@ -37,6 +40,7 @@ export interface TickReport {
   readonly skipped: number
   readonly expired: number
   readonly digests: number
+  readonly abandoned: number
 }
 
 /** Launches one due schedule's scan; answers the scan id or why there is none. */
@@ -97,7 +101,7 @@ const tickWorkspace = (workspaceId: number, now: Date) =>
         SELECT id FROM scans WHERE workspace_id = ${workspaceId} AND status = 'completed' AND digest_enqueued_at IS NULL
           AND scan_end > now() - ${DIGEST_WINDOW}::interval ORDER BY scan_end`
       for (const scan of scans) digests += yield* queueDigest(workspaceId, scan.id)
-      return { launched, skipped, expired, digests } satisfies TickReport
+      return { launched, skipped, expired, digests, abandoned: 0 } satisfies TickReport
     }),
   )
 
@@ -114,25 +118,31 @@ export const tickPosture = (now: Date = new Date()) =>
           SELECT workspace_id FROM scan_schedules WHERE next_run_at IS NOT NULL AND next_run_at <= ${now}
           UNION SELECT workspace_id FROM mute_rules WHERE expires_at <= now() AND NOT expiry_applied
           UNION SELECT workspace_id FROM scans
-                WHERE status = 'completed' AND digest_enqueued_at IS NULL AND scan_end > now() - ${DIGEST_WINDOW}::interval`
+                WHERE status = 'completed' AND digest_enqueued_at IS NULL AND scan_end > now() - ${DIGEST_WINDOW}::interval
+          UNION SELECT workspace_id FROM remediations
+                WHERE status = 'running' AND started_at < now() - make_interval(secs => ${REMEDIATION_ABANDONED_AFTER_SECONDS})`
       }),
     )
-    const total = { launched: 0, skipped: 0, expired: 0, digests: 0 }
+    const total = { launched: 0, skipped: 0, expired: 0, digests: 0, abandoned: 0 }
     for (const w of workspaces) {
       // One workspace's failure (logged) never keeps the others' schedules, expiries and digests waiting.
-      const r = yield* tickWorkspace(w.workspace_id, now).pipe(
-        Effect.catchCause((cause) =>
-          Effect.sync(() => {
-            logLine("error", "posture tick failed for a workspace", { workspace_id: w.workspace_id, cause: String(cause) })
-            return { launched: 0, skipped: 0, expired: 0, digests: 0 } satisfies TickReport
-          })),
+      const failedTick = (cause: unknown) =>
+        Effect.sync(() => {
+          logLine("error", "posture tick failed for a workspace", { workspace_id: w.workspace_id, cause: String(cause) })
+          return { launched: 0, skipped: 0, expired: 0, digests: 0, abandoned: 0 } satisfies TickReport
+        })
+      const r = yield* tickWorkspace(w.workspace_id, now).pipe(Effect.catchCause(failedTick))
+      // Each abandoned remediation in its own transactions, after the workspace's tick (which holds one).
+      const abandoned = yield* failAbandonedRemediations(w.workspace_id).pipe(
+        Effect.catchCause((cause) => Effect.map(failedTick(cause), () => 0)),
       )
       total.launched += r.launched
       total.skipped += r.skipped
       total.expired += r.expired
       total.digests += r.digests
+      total.abandoned += abandoned
     }
-    if (total.launched + total.skipped + total.expired + total.digests > 0) logLine("info", "posture tick", total)
+    if (total.launched + total.skipped + total.expired + total.digests + total.abandoned > 0) logLine("info", "posture tick", total)
     return total satisfies TickReport
   })
 

@@ -278,6 +278,39 @@ const finishRemediation = (p: RemediatePayload, claimed: Claimed, outcome: FixOu
     }),
   )
 
+/** Abandoned remediations failed per workspace and tick (the rest wait for the next tick). */
+const ABANDONED_PER_TICK = 50
+
+/**
+ * Fails the workspace's remediations still 'running' REMEDIATION_ABANDONED_AFTER_SECONDS after they started: every
+ * attempt died with its worker, nobody will finish them. Each is recorded like a failed attempt (the row's remediate
+ * status, the finding's counts, the `remediation.failed` audit) with the reason ScanningServerMessages.
+ * remediationWorkerLost, so the finding shows the outcome without anyone asking again. Run by the posture ticker
+ * (server/posture/ticker.ts); answers how many it failed. A remediation finished meanwhile is left alone (the claim
+ * locks the row and reads its status).
+ */
+export const failAbandonedRemediations = (workspaceId: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const abandoned = yield* inScope({ workspaceId })(
+      sql<{ id: number }>`
+        SELECT id FROM remediations
+        WHERE workspace_id = ${workspaceId} AND status = 'running'
+          AND started_at < now() - make_interval(secs => ${REMEDIATION_ABANDONED_AFTER_SECONDS})
+        ORDER BY id LIMIT ${ABANDONED_PER_TICK}`,
+    )
+    let failed = 0
+    for (const { id } of abandoned) {
+      const p = { workspace_id: workspaceId, remediation_id: id }
+      const claimed = yield* claimRemediation(p)
+      if (claimed === undefined) continue
+      yield* finishRemediation(p, claimed, { status: "failed", message: ScanningServerMessages.remediationWorkerLost })
+      logLine("warn", "remediation abandoned by its worker", { remediation_id: id, finding_id: claimed.findingId, workspace_id: workspaceId })
+      failed++
+    }
+    return failed
+  })
+
 /** The `findings.remediate` job. */
 export const runRemediation = (p: RemediatePayload, job: JobContext) =>
   Effect.gen(function* () {

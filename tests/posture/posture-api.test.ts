@@ -6,6 +6,7 @@
  */
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { PostureMessages as M } from "../../src/contracts/posture.ts"
 import { addMotoAccount, detailed, Roles, sleep, startScan, startScanEnv, type Member, type ScanEnv } from "../scanning/support.ts"
 
@@ -264,6 +265,45 @@ describe("resource page", () => {
     const other = await env.workspace("Other")
     expect((await env.call(other, "GET", `/api/resources/history?account_id=${accountId}&uid=${encodeURIComponent(row.resource_uid)}`)).status).toBe(404)
   })
+})
+
+describe("abandoned remediations", () => {
+  it("the ticker fails a remediation every attempt of which died with its worker, with the reason, on the row too; a younger one is left alone", async () => {
+    const rows = await env.sql((q) => q<{ finding_id: number; seq: number; resource_id: string; region: string; check_id: string }>`
+      SELECT r.finding_id, r.seq, r.resource_id, r.region, f.check_id FROM results r JOIN findings f ON f.id = r.finding_id
+      WHERE r.workspace_id = ${owner.workspaceId} AND r.scan_id = ${scanId} AND r.compliant = false ORDER BY r.finding_id, r.seq LIMIT 2`)
+    expect(rows.length).toBe(2)
+    // What two killed workers leave behind (running since 11 minutes), and one really in progress (2 minutes).
+    const plant = async (row: (typeof rows)[number], minutes: number) => {
+      const inserted = await env.sql((q) => q<{ id: number }>`
+        INSERT INTO remediations (workspace_id, finding_id, check_id, resource_id, region, status, requested_by, started_at, result_seq)
+        VALUES (${owner.workspaceId}, ${row.finding_id}, ${row.check_id}, ${row.resource_id}, ${row.region}, 'running', ${owner.userId},
+                now() - make_interval(mins => ${minutes}), ${row.seq})
+        RETURNING id`)
+      await env.sql((q) => q`UPDATE results SET remediate = ${JSON.stringify({ status: "running", message: "", attempted_at: new Date().toISOString(), attempted_by: { id: owner.userId, email: owner.email } })}::jsonb
+        WHERE workspace_id = ${owner.workspaceId} AND finding_id = ${row.finding_id} AND seq = ${row.seq}`)
+      return inserted[0]!.id
+    }
+    const abandonedId = await plant(rows[0]!, 11)
+    const youngId = await plant(rows[1]!, 2)
+    const statusOf = async (id: number) =>
+      (await env.sql((q) => q<{ status: string; message: string | null }>`SELECT status, message FROM remediations WHERE id = ${id}`))[0]!
+    const failed = await poll("the ticker", async () => {
+      const r = await statusOf(abandonedId)
+      return r.status === "running" ? undefined : r
+    }, 20_000)
+    expect(failed).toEqual({ status: "failed", message: ScanningServerMessages.remediationWorkerLost })
+    // The finding's row says so without anyone asking again.
+    const detail = (await env.call(owner, "GET", `/api/findings/${rows[0]!.finding_id}?details_status=fail&details_page_size=500`)).body.data
+    const row = detail.details.find((d: any) => d.result_seq === rows[0]!.seq)
+    expect(row.remediate).toMatchObject({ status: "failed", message: ScanningServerMessages.remediationWorkerLost })
+    const audit = await env.sql((q) => q<{ action: string }>`
+      SELECT action FROM audit_log WHERE workspace_id = ${owner.workspaceId} AND action = 'remediation.failed' AND details->>'remediation_id' = ${String(abandonedId)}`)
+    expect(audit.length).toBe(1)
+    // Still in progress: untouched after a few more ticks.
+    await sleep(2_500)
+    expect(await statusOf(youngId)).toEqual({ status: "running", message: null })
+  }, 60_000)
 })
 
 describe("tag scope on moto", () => {

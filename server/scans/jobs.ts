@@ -19,8 +19,13 @@ import { RemediatePayload, runRemediation } from "./remediation.ts"
 import { RUN_SERVICE_JOB, RUN_SERVICE_RETRY_LIMIT, RunServicePayload, runService } from "./run-service.ts"
 import { SweepPayload, sweepChain } from "./sweeper.ts"
 
-/** How long one attempt of a service scan may run at most before pg-boss fails it and retries it. */
-export const RUN_SERVICE_EXPIRE_SECONDS = 900
+/**
+ * How long one attempt of a service scan may run at most before pg-boss fails it and retries it. Every service of a scan
+ * runs at once and shares the scan's limiter, so an attempt lasts about as long as the whole scan (a large account's
+ * can pass 15 minutes); a worker that died is found by the heartbeat within a minute whatever this is, so the lease
+ * only bounds an attempt that is alive but stuck (every cloud call times out after 60 s).
+ */
+export const RUN_SERVICE_EXPIRE_SECONDS = 3_600
 /**
  * Service jobs one worker process runs at once (every AWS service of a scan fits; jobs mostly wait on the scan's
  * limiter, so a slot costs a promise, not a connection: claims and completions queue on the database pool).

@@ -1,7 +1,7 @@
 /**
  * A worker process killed with SIGKILL in the middle of a scan (PostgreSQL, moto): the scan services it was running
  * are picked up again by another worker within a minute (job heartbeats, server/scans/jobs.ts) instead of sitting
- * 'running' for the 15-minute lease, and the scan completes within 90 s of the kill, every service completed.
+ * 'running' for the job lease, and the scan completes within 90 s of the kill, every service completed.
  * The API runs in this process without a worker loop; the workers are real `node server/main.ts worker` processes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

@@ -44,14 +44,15 @@ const sleepyJob = defineJob(
 
 /** Handlers of a burst wait until BURST of them run at once (each slot holds its job until then). */
 const BURST = 6
-let burstRunning = 0
+const burstRunning = new Map<string, number>()
 const burstJob = defineJob(
   "platform.test-burst",
   Schema.Struct({ key: Schema.String }),
   (payload) =>
     Effect.promise(async () => {
-      burstRunning++
-      if (burstRunning === BURST) waiter(payload.key).resolve(true)
+      const running = (burstRunning.get(payload.key) ?? 0) + 1
+      burstRunning.set(payload.key, running)
+      if (running === BURST) waiter(payload.key).resolve(true)
       await waiter(payload.key).promise
     }),
   { work: { localConcurrency: BURST, pollingIntervalSeconds: 300 } },

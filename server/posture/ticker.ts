@@ -22,7 +22,7 @@ import { logLine } from "../log.ts"
 import { Mailer } from "../mail/mailer.ts"
 import { recordAudit } from "../scans/audit.ts"
 import { runServiceJob, sweepJob } from "../scans/jobs.ts"
-import { failAbandonedRemediations, REMEDIATION_ABANDONED_AFTER_SECONDS } from "../scans/remediation.ts"
+import { abandonedRemediation, failAbandonedRemediations } from "../scans/remediation.ts"
 import { startScan } from "../scans/launch.ts"
 import { warmQueueCache } from "../scans/transactional-enqueue.ts"
 import { queueDigest } from "./digest.ts"
@@ -42,6 +42,9 @@ export interface TickReport {
   readonly digests: number
   readonly abandoned: number
 }
+
+/** What one workspace's tick did (abandoned remediations are failed after it, in their own transactions). */
+type WorkspaceTick = Omit<TickReport, "abandoned">
 
 /** Launches one due schedule's scan; answers the scan id or why there is none. */
 const launchScheduled = (s: DueSchedule) =>
@@ -101,7 +104,7 @@ const tickWorkspace = (workspaceId: number, now: Date) =>
         SELECT id FROM scans WHERE workspace_id = ${workspaceId} AND status = 'completed' AND digest_enqueued_at IS NULL
           AND scan_end > now() - ${DIGEST_WINDOW}::interval ORDER BY scan_end`
       for (const scan of scans) digests += yield* queueDigest(workspaceId, scan.id)
-      return { launched, skipped, expired, digests, abandoned: 0 } satisfies TickReport
+      return { launched, skipped, expired, digests } satisfies WorkspaceTick
     }),
   )
 
@@ -119,23 +122,22 @@ export const tickPosture = (now: Date = new Date()) =>
           UNION SELECT workspace_id FROM mute_rules WHERE expires_at <= now() AND NOT expiry_applied
           UNION SELECT workspace_id FROM scans
                 WHERE status = 'completed' AND digest_enqueued_at IS NULL AND scan_end > now() - ${DIGEST_WINDOW}::interval
-          UNION SELECT workspace_id FROM remediations
-                WHERE status = 'running' AND started_at < now() - make_interval(secs => ${REMEDIATION_ABANDONED_AFTER_SECONDS})`
+          UNION SELECT workspace_id FROM remediations WHERE ${abandonedRemediation(sql)}`
       }),
     )
     const total = { launched: 0, skipped: 0, expired: 0, digests: 0, abandoned: 0 }
     for (const w of workspaces) {
       // One workspace's failure (logged) never keeps the others' schedules, expiries and digests waiting.
-      const failedTick = (cause: unknown) =>
+      const failed = <A>(nothing: A) => (cause: unknown) =>
         Effect.sync(() => {
           logLine("error", "posture tick failed for a workspace", { workspace_id: w.workspace_id, cause: String(cause) })
-          return { launched: 0, skipped: 0, expired: 0, digests: 0, abandoned: 0 } satisfies TickReport
+          return nothing
         })
-      const r = yield* tickWorkspace(w.workspace_id, now).pipe(Effect.catchCause(failedTick))
-      // Each abandoned remediation in its own transactions, after the workspace's tick (which holds one).
-      const abandoned = yield* failAbandonedRemediations(w.workspace_id).pipe(
-        Effect.catchCause((cause) => Effect.map(failedTick(cause), () => 0)),
+      const r = yield* tickWorkspace(w.workspace_id, now).pipe(
+        Effect.catchCause(failed<WorkspaceTick>({ launched: 0, skipped: 0, expired: 0, digests: 0 })),
       )
+      // Each abandoned remediation in its own transactions, after the workspace's tick (which holds one).
+      const abandoned = yield* failAbandonedRemediations(w.workspace_id).pipe(Effect.catchCause(failed(0)))
       total.launched += r.launched
       total.skipped += r.skipped
       total.expired += r.expired

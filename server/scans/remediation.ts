@@ -44,6 +44,10 @@ const REMEDIATION_TIMEOUT_MS = 120_000
  */
 export const REMEDIATION_ABANDONED_AFTER_SECONDS = 600
 
+/** The condition on a `remediations` row that its workers abandoned it (REMEDIATION_ABANDONED_AFTER_SECONDS). */
+export const abandonedRemediation = (sql: SqlClient.SqlClient) =>
+  sql`status = 'running' AND started_at < now() - make_interval(secs => ${REMEDIATION_ABANDONED_AFTER_SECONDS})`
+
 /**
  * Test-only knob (tests/scanning/remediation-recovery.test.ts): REMEDIATION_TEST_DELAY_MS holds every attempt this
  * long after its claim, before the fixer runs, so a test can kill the worker while the remediation is 'running'.
@@ -119,8 +123,7 @@ export const requestRemediation = (
       const abandoned = yield* sql<{ id: number }>`
         UPDATE remediations SET status = 'failed', message = ${ScanningServerMessages.remediationWorkerLost}, finished_at = now()
         WHERE workspace_id = ${ctx.workspaceId} AND finding_id = ${findingId} AND resource_id = ${row.resource_id}
-          AND region = ${row.region} AND status = 'running'
-          AND started_at < now() - make_interval(secs => ${REMEDIATION_ABANDONED_AFTER_SECONDS})
+          AND region = ${row.region} AND ${abandonedRemediation(sql)}
         RETURNING id`
       const stillOpen = yield* sql<{ n: number }>`
         SELECT count(*)::int AS n FROM remediations
@@ -295,8 +298,7 @@ export const failAbandonedRemediations = (workspaceId: number) =>
     const abandoned = yield* inScope({ workspaceId })(
       sql<{ id: number }>`
         SELECT id FROM remediations
-        WHERE workspace_id = ${workspaceId} AND status = 'running'
-          AND started_at < now() - make_interval(secs => ${REMEDIATION_ABANDONED_AFTER_SECONDS})
+        WHERE workspace_id = ${workspaceId} AND ${abandonedRemediation(sql)}
         ORDER BY id LIMIT ${ABANDONED_PER_TICK}`,
     )
     let failed = 0

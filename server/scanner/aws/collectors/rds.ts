@@ -183,10 +183,7 @@ export async function collectRds(ctx: CollectContext): Promise<RdsInventory> {
     // One API lists RDS, Neptune and DocumentDB alike: each of the three services counts its own engine's resources.
     const own = (engine: string | undefined) => ctx.service === undefined || engineService(engine ?? "") === ctx.service
     ctx.countResources(
-      (instances ?? []).filter((i) => own(i.Engine)).length +
-        (snapshots === undefined ? 0 : (snaps ?? []).filter((s) => own(s.Engine)).length) +
-        (clusters ?? []).filter((c) => own(c.Engine)).length +
-        (clusterSnapshots ?? []).filter((s) => own(s.engine)).length,
+      [instances, snaps, clusters, clusterSnaps].reduce((n, list) => n + (list ?? []).filter((r) => own(r.Engine)).length, 0),
     )
     return {
       region,

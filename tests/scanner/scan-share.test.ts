@@ -5,6 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest"
 import { CreateBucketCommand } from "@aws-sdk/client-s3"
 import { CreateTrailCommand } from "@aws-sdk/client-cloudtrail"
+import { makeHttpHandler } from "../../server/scanner/aws/clients.ts"
 import type { ScanServiceResult } from "../../server/scanner/aws/scan-service.ts"
 import { acquireScanShare, activeScanShares, SHARE_GRACE_MS, type ScanShare } from "../../server/scanner/aws/scan-share.ts"
 import { makeLimiter, type Limiter } from "../../server/scanner/pool.ts"
@@ -63,8 +64,9 @@ describe("scan share", () => {
   it("sends each account-wide read once for all the scan's service jobs, with the same findings", async () => {
     const alone = await Promise.all(services.map((service) => scan(moto, service)))
     const limiter = peakLimiter(4)
-    const share: ScanShare = { limiter, reads: new Map() }
+    const share: ScanShare = { limiter, reads: new Map(), http: makeHttpHandler() }
     const shared = await Promise.all(services.map((service) => scan(moto, service, { share, concurrency: 4 })))
+    share.http.destroy()
 
     expect(outcome(shared)).toEqual(outcome(alone))
     expect(calls(alone, "STSClient.GetCallerIdentityCommand")).toBe(services.length)
@@ -86,7 +88,7 @@ describe("scan share", () => {
 
   it("does not keep a failed read: the next job asks again and gets the answer", async () => {
     let failures = 1
-    const share: ScanShare = { limiter: makeLimiter(4), reads: new Map() }
+    const share: ScanShare = { limiter: makeLimiter(4), reads: new Map(), http: makeHttpHandler() }
     const stub = (call: { command: string }) => {
       if (call.command === "ListBucketsCommand" && failures > 0) {
         failures--
@@ -97,13 +99,15 @@ describe("scan share", () => {
     const first = await scan(moto, "s3", { share, stub })
     expect(first.errors.some((e) => e.operation === "s3:ListBuckets")).toBe(true)
     const second = await scan(moto, "s3", { share, stub })
+    share.http.destroy()
     expect(second.errors.some((e) => e.operation === "s3:ListBuckets")).toBe(false)
     expect(second.apiCallsByOperation["S3Client.ListBucketsCommand"]).toBe(1)
   }, 60_000)
 
-  it("lives while a job of the scan holds it, and a short grace after the last one", () => {
+  it("lives while a job of the scan holds it, and a short grace after the last one (then its connections close)", () => {
     vi.useFakeTimers()
     const a = acquireScanShare("scan:test-1", 4)
+    const closed = vi.spyOn(a.share.http, "destroy")
     const b = acquireScanShare("scan:test-1", 4)
     expect(b.share).toBe(a.share)
     a.release()
@@ -114,8 +118,10 @@ describe("scan share", () => {
     const c = acquireScanShare("scan:test-1", 4)
     expect(c.share).toBe(a.share) // a job arriving within the grace reuses the answers
     c.release()
+    expect(closed).not.toHaveBeenCalled()
     vi.advanceTimersByTime(SHARE_GRACE_MS)
     expect(activeScanShares()).not.toContain("scan:test-1")
+    expect(closed).toHaveBeenCalledOnce()
     const d = acquireScanShare("scan:test-1", 4)
     expect(d.share).not.toBe(a.share)
     d.release()

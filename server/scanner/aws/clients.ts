@@ -1,6 +1,7 @@
 /**
  * AWS SDK v3 client factory for one scan (or one remediation): one client per (service, region), all sharing
- * one keep-alive HTTP handler, the same credentials (static keys, or keys that assume a role with an external
+ * one keep-alive HTTP handler (the scan's, shared with its other service jobs, when one is given: ./scan-share.ts), the
+ * same credentials (static keys, or keys that assume a role with an external
  * id), adaptive retry with backoff on throttling, and a middleware that counts the HTTP requests sent (the
  * benchmark compares this against the emulator floor).
  *
@@ -106,6 +107,12 @@ export interface AwsClientOptions {
   readonly maxAttempts?: number
   readonly maxSockets?: number
   readonly requestTimeoutMs?: number
+  /**
+   * The HTTP handler to send through, owned by the caller (the scan's, so its service jobs reuse each other's
+   * keep-alive connections instead of each opening its own: ./scan-share.ts); `maxSockets` and `requestTimeoutMs` are
+   * then the handler's. Default: one of this client set's own, closed by `destroy()`.
+   */
+  readonly requestHandler?: NodeHttpHandler
   readonly stub?: CommandStub
   /**
    * Answers of these `Client.Command` reads are kept in `shared.reads` and reused by every client set built with the
@@ -187,7 +194,7 @@ export interface AwsClients {
   readonly homeRegion: string
   readonly endpoint: string | undefined
   stats(): ApiCallStats
-  /** Closes every socket; the factory is unusable afterwards. */
+  /** Closes every socket of its own handler (not of a caller's `requestHandler`); the factory is unusable afterwards. */
   destroy(): void
 }
 
@@ -229,16 +236,27 @@ function roleProvider(
   }
 }
 
-export function makeAwsClients(options: AwsClientOptions): AwsClients {
-  const endpoint = options.endpoint ?? (process.env["AWS_ENDPOINT_URL"] || undefined)
-  const homeRegion = options.homeRegion ?? "us-east-1"
+/** A keep-alive HTTP handler for AWS clients (`maxSockets` per host, default 32; every call times out after 60 s). */
+export function makeHttpHandler(options: { readonly maxSockets?: number; readonly requestTimeoutMs?: number } = {}): NodeHttpHandler {
   const maxSockets = options.maxSockets ?? 32
-  const requestHandler = new NodeHttpHandler({
+  return new NodeHttpHandler({
     httpAgent: new HttpAgent({ keepAlive: true, maxSockets }),
     httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets }),
     connectionTimeout: 5_000,
     requestTimeout: options.requestTimeoutMs ?? 60_000,
   })
+}
+
+export function makeAwsClients(options: AwsClientOptions): AwsClients {
+  const endpoint = options.endpoint ?? (process.env["AWS_ENDPOINT_URL"] || undefined)
+  const homeRegion = options.homeRegion ?? "us-east-1"
+  const ownHandler = options.requestHandler === undefined
+  const requestHandler =
+    options.requestHandler ??
+    makeHttpHandler({
+      ...(options.maxSockets === undefined ? {} : { maxSockets: options.maxSockets }),
+      ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+    })
   let total = 0
   const byOperation: Record<string, number> = {}
   const cache = new Map<string, ClientOf<ClientName>>()
@@ -353,7 +371,7 @@ export function makeAwsClients(options: AwsClientOptions): AwsClients {
     },
     stats: () => ({ total, byOperation: { ...byOperation } }),
     destroy: () => {
-      requestHandler.destroy()
+      if (ownHandler) requestHandler.destroy()
       cache.clear()
     },
   }

@@ -88,7 +88,7 @@ export async function scanService(input: ScanServiceInput): Promise<ScanServiceR
     ...(input.endpoint === undefined ? {} : { endpoint: input.endpoint }),
     ...(input.maxAttempts === undefined ? {} : { maxAttempts: input.maxAttempts }),
     ...(input.stub === undefined ? {} : { stub: input.stub }),
-    ...(input.share === undefined ? {} : { shared: { commands: sharedReads, reads: input.share.reads } }),
+    ...(input.share === undefined ? {} : { shared: { commands: sharedReads, reads: input.share.reads }, requestHandler: input.share.http }),
   })
   const sendOptions = input.signal === undefined ? {} : { abortSignal: input.signal }
   try {

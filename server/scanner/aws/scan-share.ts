@@ -10,10 +10,15 @@
  *   ("not configured") is an answer too and is shared like one. The first job to ask sends the call;
  *   the others await its answer. Only these small answers are kept (a few hundred bytes per bucket), and only while the
  *   scan has jobs here plus a short grace, so the next job of the scan finds them too.
+ * - ONE keep-alive HTTP handler: every client of the scan's service jobs sends through the same connection pool, so a
+ *   job reuses the connections earlier jobs opened (to the same endpoint) instead of opening its own, and the sockets
+ *   are closed when the share is dropped.
  *
  * Jobs of the same scan in other worker processes have their own share: correct, just less deduplicated.
  */
+import type { NodeHttpHandler } from "@smithy/node-http-handler"
 import { makeLimiter, type Limiter } from "../pool.ts"
+import { makeHttpHandler } from "./clients.ts"
 
 /** `Client.Command` names whose answers are shared between the service jobs of a scan (read-only, account-wide). */
 export const sharedReads: ReadonlySet<string> = new Set([
@@ -34,6 +39,8 @@ export interface ScanShare {
   readonly limiter: Limiter
   /** Answers of `sharedReads`, by region, command and input. */
   readonly reads: Map<string, Promise<unknown>>
+  /** The connection pool every client of the scan sends through (closed when the share is dropped). */
+  readonly http: NodeHttpHandler
 }
 
 interface Entry {
@@ -54,7 +61,7 @@ const entries = new Map<string, Entry>()
 export function acquireScanShare(key: string, concurrency: number): { readonly share: ScanShare; release(): void } {
   let entry = entries.get(key)
   if (entry === undefined) {
-    entry = { share: { limiter: makeLimiter(concurrency), reads: new Map() }, users: 0, timer: undefined }
+    entry = { share: { limiter: makeLimiter(concurrency), reads: new Map(), http: makeHttpHandler() }, users: 0, timer: undefined }
     entries.set(key, entry)
   }
   if (entry.timer !== undefined) {
@@ -72,7 +79,10 @@ export function acquireScanShare(key: string, concurrency: number): { readonly s
       held.users--
       if (held.users > 0) return
       held.timer = setTimeout(() => {
-        if (held.users === 0 && entries.get(key) === held) entries.delete(key)
+        if (held.users === 0 && entries.get(key) === held) {
+          entries.delete(key)
+          held.share.http.destroy()
+        }
       }, SHARE_GRACE_MS)
       held.timer.unref()
     },

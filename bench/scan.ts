@@ -15,8 +15,10 @@
  * 4. Replays exactly the distinct reads straight against moto at the scanner's (average) concurrency: moto's own call
  *    rate in the same run. Floor = reads needed ÷ that rate. Ratio = scan wall time ÷ floor (goal ≤ 1.3) and
  *    calls made ÷ calls needed (goal ≤ 1.1). Steps 3–4 run twice: a cold first scan and a warm repeat.
- *    The scanner's event-loop utilisation and CPU are printed too: on a small machine the scanner and moto share the
- *    cores, so a busy machine lowers moto's rate during the scan more than during the replay.
+ *    The product's CPU seconds per scan (load-insensitive, unlike wall time) are printed split by thread (main: API,
+ *    jobs, embedded database; the scanner thread; the rest: GC and libuv pool), with the event-loop utilisations: on a
+ *    small machine the scanner and moto share the cores, so a busy machine lowers moto's rate during the scan more than
+ *    during the replay, and every CPU second the product saves is one moto can use.
  * 5. Findings write throughput: the production write path (`completeService`: batched INSERTs + roll-up in one
  *    transaction) on a synthetic result, in rows/s.
  *
@@ -138,7 +140,7 @@ const main = async (bench: ScanBench) => {
 
   /** One scan through the API, measured at the proxy, then its distinct reads replayed against moto. */
   const measure = async (label: string) => {
-    const { scan, done, wallMs, cpuMs, elu, threadElu, motoCpu, traffic } = await measuredScan(bench, owner, account.id)
+    const { scan, done, wallMs, cpuMs, threads, elu, threadElu, motoCpu, traffic } = await measuredScan(bench, owner, account.id)
     if (done.status !== "completed") throw new Error(`scan ended ${done.status}`)
     const engineCalls = await env.sql((q) =>
       q<{ calls: number }>`SELECT coalesce(sum(api_calls), 0)::int AS calls FROM scan_services WHERE scan_id = ${scan.id}`)
@@ -174,10 +176,11 @@ const main = async (bench: ScanBench) => {
     line("services scanned", `${done.total_services} (${done.completed_services} completed)`)
     line("findings / detail rows", `${done.findings_count} / ${rows[0]!.rows}`)
     line("wall time (launch → completed)", `${(wallMs / 1000).toFixed(2)} s`)
-    line("API calls made (proxy)", `${traffic.total} (engine counted ${engineCalls[0]!.calls})`)
+    line("API calls made (proxy)", `${traffic.total} (engine counted ${engineCalls[0]!.calls}) on ${traffic.connections} connections`)
     line("distinct reads needed", `${needed}`)
     line("calls made / needed", `${(traffic.total / needed).toFixed(3)}  (goal ≤ 1.1)`)
     line("scanner process CPU during the scan", `${(cpuMs / 1000).toFixed(2)} s (${((cpuMs / wallMs) * 100).toFixed(0)}% of one core)`)
+    line("product CPU: main | scanner thread | other", `${(threads.total - threads.meter).toFixed(2)} s: ${threads.main.toFixed(2)} | ${threads.scanner.toFixed(2)} | ${threads.other.toFixed(2)} s (meter thread ${threads.meter.toFixed(2)} s)`)
     line("main thread event loop (API, jobs, database)", `${(elu.utilization * 100).toFixed(0)}% (busy ${(elu.active / 1000).toFixed(2)} s)`)
     line("scanner thread event loop (SDK calls)", threadElu === undefined ? "no thread" : `${(threadElu.utilization * 100).toFixed(0)}% (busy ${(threadElu.active / 1000).toFixed(2)} s)`)
     line("scanner concurrency (avg / peak in flight)", `${traffic.average.toFixed(1)} / ${traffic.peak}`)
@@ -193,7 +196,12 @@ const main = async (bench: ScanBench) => {
       calls_made: traffic.total,
       reads_needed: needed,
       calls_ratio: +(traffic.total / needed).toFixed(3),
+      connections: traffic.connections,
       scanner_cpu_s: +(cpuMs / 1000).toFixed(3),
+      product_cpu_s: +(threads.total - threads.meter).toFixed(2),
+      main_thread_cpu_s: +threads.main.toFixed(2),
+      scanner_thread_cpu_s: +threads.scanner.toFixed(2),
+      other_threads_cpu_s: +threads.other.toFixed(2),
       event_loop_utilisation: +elu.utilization.toFixed(3),
       scanner_thread_utilisation: threadElu === undefined ? null : +threadElu.utilization.toFixed(3),
       concurrency_avg: +traffic.average.toFixed(2),

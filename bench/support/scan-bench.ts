@@ -63,11 +63,13 @@ import { GetCallerIdentityCommand } from "@aws-sdk/client-sts"
 import { ListServersCommand } from "@aws-sdk/client-transfer"
 import { ListWebACLsCommand } from "@aws-sdk/client-wafv2"
 import { makeAwsClients, type AwsClients } from "../../server/scanner/aws/clients.ts"
-import { scannerThreadUtilization } from "../../server/scanner/aws/scan-in-thread.ts"
+import { scannerThreadCpuSeconds, scannerThreadUtilization } from "../../server/scanner/aws/scan-in-thread.ts"
 import { MOTO_KEYS, startScan, startScanEnv, type Member, type ScanEnv } from "../../tests/scanning/support.ts"
 
 export interface TrafficReport {
   readonly total: number
+  /** TCP connections the scanner opened to the meter. */
+  readonly connections: number
   readonly peak: number
   readonly average: number
   readonly distinct: number
@@ -92,9 +94,11 @@ export const startTrafficMeter = async () => {
       pending.set(id, resolve)
       worker.postMessage({ ...message, id })
     })
-  const { port } = await ask<{ port: number }>({ type: "listen" })
+  const { port, tid } = await ask<{ port: number; tid: number | undefined }>({ type: "listen" })
   return {
     url: `http://127.0.0.1:${port}`,
+    /** The meter thread's OS thread id (Linux), to keep its CPU out of the product's. */
+    tid,
     setTarget: (p: number) => ask({ type: "target", port: p }),
     start: () => ask({ type: "start" }),
     stop: () => ask<TrafficReport>({ type: "stop" }),
@@ -116,6 +120,33 @@ export const processCpuSeconds = (pid: number | undefined): number => {
     return 0
   }
 }
+
+/** CPU seconds (user + system) thread `tid` of this process has used so far, from /proc (Linux); 0 elsewhere. */
+export const threadCpuSeconds = (tid: number | undefined): number => {
+  try {
+    const fields = readFileSync(`/proc/self/task/${tid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return 0
+  }
+}
+
+/**
+ * This process's CPU seconds split by thread: the main thread (API, job queue, embedded database), the scanner thread,
+ * the meter's thread (not the product's) and the rest (garbage-collector and libuv pool threads, mostly the product's).
+ */
+const cpuByThread = (meterTid: number | undefined) => {
+  const cpu = process.cpuUsage()
+  const total = (cpu.user + cpu.system) / 1e6
+  const main = threadCpuSeconds(process.pid)
+  const scanner = scannerThreadCpuSeconds() ?? 0
+  const meter = threadCpuSeconds(meterTid)
+  return { total, main, scanner, meter, other: total - main - scanner - meter }
+}
+type CpuByThread = ReturnType<typeof cpuByThread>
+const cpuSince = (a: CpuByThread, b: CpuByThread): CpuByThread => ({
+  total: b.total - a.total, main: b.main - a.main, scanner: b.scanner - a.scanner, meter: b.meter - a.meter, other: b.other - a.other,
+})
 
 export type TrafficMeter = Awaited<ReturnType<typeof startTrafficMeter>>
 
@@ -156,11 +187,12 @@ export const runScanBench = async (bench: (b: ScanBench) => Promise<void>): Prom
 /**
  * Launches a scan of the account through the API and waits until it ends (30 min at most), with the proxy counting
  * its traffic: the scan as GET /api/scans/{id} answers it, its wall time, this process's CPU (the API, the worker, the
- * scanner thread and the proxy thread), the event-loop utilisation of the main thread (API, jobs, embedded database)
+ * scanner thread and the proxy thread), the same split by thread (`threads`, CPU seconds), the event-loop utilisation of the main thread (API, jobs, embedded database)
  * and of the scanner thread, moto's CPU seconds and the proxy's report.
  */
 export const measuredScan = async ({ proxy, env }: ScanBench, owner: Member, accountId: number) => {
   await proxy.start()
+  const threads0 = cpuByThread(proxy.tid)
   const cpu0 = process.cpuUsage()
   const elu0 = performance.eventLoopUtilization()
   const threadElu0 = scannerThreadUtilization()
@@ -170,11 +202,12 @@ export const measuredScan = async ({ proxy, env }: ScanBench, owner: Member, acc
   const done = await env.waitForScan(owner, scan.id, 30 * 60_000)
   const wallMs = performance.now() - t0
   const cpu = process.cpuUsage(cpu0)
+  const threads = cpuSince(threads0, cpuByThread(proxy.tid))
   const elu = performance.eventLoopUtilization(elu0)
   const threadElu = threadElu0 === undefined ? undefined : scannerThreadUtilization(threadElu0)
   const motoCpu = processCpuSeconds(env.moto.pid) - motoCpu0
   const traffic = await proxy.stop()
-  return { scan, done, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, elu, threadElu, motoCpu, traffic }
+  return { scan, done, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, threads, elu, threadElu, motoCpu, traffic }
 }
 
 /**

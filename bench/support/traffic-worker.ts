@@ -4,9 +4,11 @@
  * and parameters) and a replayer that sends the distinct requests straight to moto at a given concurrency.
  *
  * Messages in: { type: "listen" } | { type: "target", port } | { type: "start" } | { type: "stop" } |
- * { type: "replay", concurrency, viaMeter? } | { type: "close" }; every message is answered with { id, ...result }.
+ * { type: "replay", concurrency, viaMeter? } | { type: "close" }; every message is answered with { id, ...result }
+ * ("listen" with the port and this thread's OS thread id).
  */
 import { createHash } from "node:crypto"
+import { readlinkSync } from "node:fs"
 import { Agent, createServer, request, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
 import { performance } from "node:perf_hooks"
@@ -17,6 +19,15 @@ interface Recorded {
   readonly path: string
   readonly headers: IncomingHttpHeaders
   readonly body: Buffer
+}
+
+/** This thread's OS thread id (Linux: /proc/thread-self is "<pid>/task/<tid>"), so its CPU can be told apart. */
+const osThreadId = (): number | undefined => {
+  try {
+    return Number(readlinkSync("/proc/thread-self").split("/").pop())
+  } catch {
+    return undefined
+  }
 }
 
 const regionOf = (headers: IncomingHttpHeaders): string =>
@@ -38,6 +49,8 @@ const perSecond: Array<number> = []
 const distinct = new Map<string, Recorded>()
 const repeats = new Map<string, number>()
 const agent = new Agent({ keepAlive: true, maxSockets: 256 })
+/** TCP connections the scanner opened to the meter while recording (a client that reuses its sockets opens few). */
+let connections = 0
 
 const tick = () => {
   const now = performance.now()
@@ -121,17 +134,22 @@ const replay = async (concurrency: number, viaMeter = false) => {
   return ms
 }
 
+server.on("connection", () => {
+  if (recording) connections++
+})
+
 parentPort!.on("message", async (message: { id: number; type: string; port?: number; concurrency?: number; viaMeter?: boolean }) => {
   const reply = (result: Record<string, unknown>) => parentPort!.postMessage({ id: message.id, ...result })
   switch (message.type) {
     case "listen":
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-      return reply({ port: (server.address() as AddressInfo).port })
+      return reply({ port: (server.address() as AddressInfo).port, tid: osThreadId() })
     case "target":
       target = message.port ?? 0
       return reply({})
     case "start":
       total = 0
+      connections = 0
       peak = 0
       area = 0
       distinct.clear()
@@ -158,7 +176,7 @@ parentPort!.on("message", async (message: { id: number; type: string; port?: num
       const top = [...extra.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([op, n]) => `+${n} ${op.slice(0, 110)}`)
       const span = firstAt > 0 ? lastDoneAt - firstAt : 0
       return reply({
-        total, peak, average: elapsed > 0 ? area / elapsed : 0, distinct: distinct.size, repeated: top,
+        total, connections, peak, average: elapsed > 0 ? area / elapsed : 0, distinct: distinct.size, repeated: top,
         // From the first request to the last answer, and the average in flight over that span only.
         firstMs: firstAt > 0 ? firstAt - started : 0, lastMs: lastDoneAt > 0 ? lastDoneAt - started : 0,
         spanAverage: span > 0 ? area / span : 0,

@@ -6,6 +6,7 @@
  * dies (a crash, an out-of-memory) fails the scans it was running as "unreachable", which the job layer retries; the
  * next scan starts a new thread.
  */
+import { readFileSync } from "node:fs"
 import type { EventLoopUtilization } from "node:perf_hooks"
 import { SHARE_ENV, Worker } from "node:worker_threads"
 import type { ThreadError, ThreadRequest, ThreadScanInput } from "./scan-thread.ts"
@@ -17,6 +18,8 @@ interface Pending {
 }
 
 let thread: Worker | undefined
+/** The running thread's OS thread id, as it reported it at start (Linux). */
+let threadTid: number | undefined
 let nextId = 0
 const pending = new Map<number, Pending>()
 
@@ -35,7 +38,11 @@ const failAll = (error: Error) => {
 
 const start = (): Worker => {
   const worker = new Worker(new URL("./scan-thread.ts", import.meta.url), { env: SHARE_ENV, name: "aws-scanner" })
-  worker.on("message", (m: { id: number; ok: true; result: ScanServiceResult } | { id: number; ok: false; error: ThreadError }) => {
+  worker.on("message", (m: { id: number; ok: true; result: ScanServiceResult } | { id: number; ok: false; error: ThreadError } | { tid: number | undefined }) => {
+    if ("tid" in m) {
+      if (thread === worker) threadTid = m.tid
+      return
+    }
     const p = pending.get(m.id)
     if (p === undefined) return
     pending.delete(m.id)
@@ -44,11 +51,17 @@ const start = (): Worker => {
     else p.reject(toError(m.error))
   })
   worker.on("error", (error) => {
-    if (thread === worker) thread = undefined
+    if (thread === worker) {
+      thread = undefined
+      threadTid = undefined
+    }
     failAll(new ScanSetupError("unreachable", `The scanner thread failed: ${error.message}`))
   })
   worker.on("exit", (code) => {
-    if (thread === worker) thread = undefined
+    if (thread === worker) {
+      thread = undefined
+      threadTid = undefined
+    }
     failAll(new ScanSetupError("unreachable", `The scanner thread stopped (exit code ${code})`))
   })
   worker.unref()
@@ -61,6 +74,21 @@ const start = (): Worker => {
  */
 export function scannerThreadUtilization(previous?: EventLoopUtilization): EventLoopUtilization | undefined {
   return thread?.performance.eventLoopUtilization(previous)
+}
+
+/**
+ * CPU seconds (user + system) the scanner thread has used so far, from /proc (Linux), or undefined while no thread runs
+ * or elsewhere: what signing, sending, parsing and evaluating cost, whatever else the machine runs (the scan benchmark
+ * prints it per scan).
+ */
+export function scannerThreadCpuSeconds(): number | undefined {
+  if (thread === undefined || threadTid === undefined) return undefined
+  try {
+    const fields = readFileSync(`/proc/self/task/${threadTid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -107,5 +135,6 @@ export function scanServiceInThread(
 export async function stopScannerThread(): Promise<void> {
   const worker = thread
   thread = undefined
+  threadTid = undefined
   if (worker !== undefined) await worker.terminate()
 }

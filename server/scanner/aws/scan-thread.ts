@@ -8,8 +8,10 @@
  * shares them.
  *
  * Messages in:  { type: "scan", id, shareKey, concurrency, input } | { type: "abort", id }
- * Messages out: { id, ok: true, result } | { id, ok: false, error: { name, message, reason? } }
+ * Messages out: { id, ok: true, result } | { id, ok: false, error: { name, message, reason? } } | { tid } (once, at
+ * start: the thread's OS thread id on Linux, so its CPU time can be read from /proc; see scannerThreadCpuSeconds)
  */
+import { readlinkSync } from "node:fs"
 import { parentPort } from "node:worker_threads"
 import { acquireScanShare } from "./scan-share.ts"
 import { scanService, ScanSetupError, type ScanServiceInput } from "./scan-service.ts"
@@ -30,6 +32,17 @@ const port = parentPort
 if (port === null) throw new Error("scan-thread.ts runs as a worker thread (see scan-in-thread.ts)")
 
 const running = new Map<number, AbortController>()
+
+/** This thread's OS thread id (Linux: /proc/thread-self is "<pid>/task/<tid>"), or undefined elsewhere. */
+const osThreadId = (): number | undefined => {
+  try {
+    const tid = Number(readlinkSync("/proc/thread-self").split("/").pop())
+    return Number.isInteger(tid) ? tid : undefined
+  } catch {
+    return undefined
+  }
+}
+port.postMessage({ tid: osThreadId() })
 
 port.on("message", (request: ThreadRequest) => {
   if (request.type === "abort") {

@@ -15,6 +15,10 @@
  *   BENCH_BACKENDS=embedded npm run bench:api     # embedded only (or "postgres")
  *   BENCH_ENDPOINTS=health,team-members npm run bench:api   # a subset (matched against the endpoint names)
  *   BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npm run bench:api   # node flags for the product process
+ *   READ_CACHE=0 npm run bench:api     # every read a full read (the validated read cache off): the cache-miss cost
+ *
+ * The reads repeat one URL, so with the read cache on (the default) they measure its validated hits; the answers
+ * column counts them (hit×n miss×n, from the x-read-cache header).
  *
  * The product's CPU profile (--cpu-prof) is written when it exits after the run (SIGTERM, clean shutdown); with
  * BENCH_ENDPOINTS it covers the seed and the warm-up too, which are small next to the measured load.
@@ -56,6 +60,8 @@ interface Result {
   readonly p95: number
   readonly p99: number
   readonly statuses: Map<number, number>
+  /** Answers by their x-read-cache header (hit / miss; none for uncached endpoints). */
+  readonly cache: Map<string, number>
   readonly errors: number
 }
 
@@ -67,6 +73,7 @@ const load = async (port: number, target: Target, connections: number, seconds: 
   const agent = new Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections })
   const latencies: Array<number> = []
   const statuses = new Map<number, number>()
+  const cache = new Map<string, number>()
   let errors = 0
   const end = performance.now() + seconds * 1000
   const one = () =>
@@ -79,6 +86,8 @@ const load = async (port: number, target: Target, connections: number, seconds: 
           res.on("end", () => {
             latencies.push(performance.now() - started)
             statuses.set(res.statusCode ?? 0, (statuses.get(res.statusCode ?? 0) ?? 0) + 1)
+            const cached = res.headers["x-read-cache"]
+            if (typeof cached === "string") cache.set(cached, (cache.get(cached) ?? 0) + 1)
             done()
           })
           res.on("error", () => {
@@ -109,6 +118,7 @@ const load = async (port: number, target: Target, connections: number, seconds: 
     p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
     statuses,
+    cache,
     errors,
   }
 }
@@ -199,7 +209,10 @@ const seed = async (port: number) => {
 const fmt = (n: number, w = 9) => (Number.isFinite(n) ? n.toFixed(1) : "-").padStart(w)
 
 const runBackend = async (label: string, env: Record<string, string>, awsEndpoint: string) => {
-  const product = await startProduct({ ...env, AWS_ENDPOINT_URL: awsEndpoint, SCAN_REGIONS: "us-east-1" })
+  const product = await startProduct({
+    ...env, AWS_ENDPOINT_URL: awsEndpoint, SCAN_REGIONS: "us-east-1",
+    ...(process.env["READ_CACHE"] === undefined ? {} : { READ_CACHE: process.env["READ_CACHE"] }),
+  })
   try {
     const user = await seed(product.port)
     const auth = { authorization: `Bearer ${user.token}`, "x-workspace-id": String(user.workspaceId) }
@@ -226,7 +239,8 @@ const runBackend = async (label: string, env: Record<string, string>, awsEndpoin
     console.log(`\n${label}: ${CONNECTIONS} connections, ${SECONDS} s per endpoint`)
     console.log(`${"endpoint".padEnd(26)}${"req/s".padStart(9)}${"p50".padStart(9)}${"p95".padStart(9)}${"p99".padStart(9)}${"ratio".padStart(8)}  answers`)
     for (const r of results) {
-      const answers = [...r.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(" ")
+      const answers = [...r.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(" ") +
+        [...r.cache].sort().map(([k, n]) => ` ${k}×${n}`).join("")
       const ratio = r.name.startsWith("GET /api/health") || r.name.startsWith("POST") ? "" : (r.rps / health).toFixed(2)
       console.log(`${r.name.padEnd(26)}${fmt(r.rps)}${fmt(r.p50)}${fmt(r.p95)}${fmt(r.p99)}${ratio.padStart(8)}  ${answers}${r.errors > 0 ? ` socket-errors×${r.errors}` : ""}`)
     }

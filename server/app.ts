@@ -12,6 +12,7 @@
 import { Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
+import { ReadCache } from "./api/middleware/read-cache.ts"
 import { IdentityLive } from "./auth/identity-layer.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
 import { DbLive } from "./db/client.ts"
@@ -62,8 +63,8 @@ export const appLayer = (config: AppConfigShape, options: AppOptions) => {
     distDir: options.http.distDir,
     security: { hsts: config.appOrigin.startsWith("https:"), trustProxy: config.trustProxy },
   }).pipe(
-    // Request-time services of the handlers (AuthConfig + Mailer for everything that authenticates).
-    Layer.provide(IdentityLive),
+    // Request-time services of the handlers (AuthConfig + Mailer for everything that authenticates; the read cache).
+    Layer.provide(config.readCache === false ? IdentityLive : Layer.merge(IdentityLive, ReadCache.layer())),
     Layer.provideMerge(services),
   )
   const onReady = options.onReady

@@ -50,6 +50,11 @@ export interface AppConfigShape {
    * deriving the client address for rate limits (0, the default: the socket's peer address only).
    */
   readonly trustProxy: number
+  /**
+   * READ_CACHE: the validated read cache of workspace reads (server/api/middleware/read-cache.ts); on unless
+   * READ_CACHE=0. Off, every read is a full read.
+   */
+  readonly readCache?: boolean
 }
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app/server/AppConfig") {
@@ -115,6 +120,14 @@ const parseDevOutbox = (value: string | undefined): Effect.Effect<"auto" | "on" 
   if (v === "1" || v === "true") return Effect.succeed("on")
   if (v === "0" || v === "false") return Effect.succeed("off")
   return Effect.fail(invalid("DEV_OUTBOX", `DEV_OUTBOX must be 1 or 0 (got ${quote(value)})`))
+}
+
+const parseOnOff = (name: string, value: string | undefined, fallback: boolean): Effect.Effect<boolean, ConfigInvalid> => {
+  if (value === undefined || value.trim() === "") return Effect.succeed(fallback)
+  const v = value.trim().toLowerCase()
+  if (v === "1" || v === "true" || v === "on") return Effect.succeed(true)
+  if (v === "0" || v === "false" || v === "off") return Effect.succeed(false)
+  return Effect.fail(invalid(name, `${name} must be 1 or 0 (got ${quote(value)})`))
 }
 
 const parseTrustProxy = (value: string | undefined): Effect.Effect<number, ConfigInvalid> => {
@@ -235,6 +248,7 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigInvalid> = Effec
   const logLevel = yield* parseOneOf("LOG_LEVEL", yield* raw("LOG_LEVEL"), ["debug", "info", "warn", "error"], "info")
   const outboxSetting = yield* parseDevOutbox(yield* raw("DEV_OUTBOX"))
   const trustProxy = yield* parseTrustProxy(yield* raw("TRUST_PROXY"))
+  const readCache = yield* parseOnOff("READ_CACHE", yield* raw("READ_CACHE"), true)
   const devOutbox = nodeEnv !== "production" && (outboxSetting === "on" || (outboxSetting === "auto" && isLoopbackHost(host)))
   const devOutboxExposed = devOutbox && !isLoopbackHost(host)
 
@@ -262,7 +276,7 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigInvalid> = Effec
 
   return {
     port, host, dataDir, databaseUrl, appOrigin, appSecretKey, appSecretKeySource,
-    smtpUrl, smtpFrom, awsEndpointUrl, nodeEnv, logLevel, devOutbox, devOutboxExposed, trustProxy,
+    smtpUrl, smtpFrom, awsEndpointUrl, nodeEnv, logLevel, devOutbox, devOutboxExposed, trustProxy, readCache,
   } satisfies AppConfigShape
 })
 
@@ -281,4 +295,5 @@ export const describeConfig = (config: AppConfigShape): Record<string, unknown> 
   log_level: config.logLevel,
   dev_outbox: config.devOutbox,
   trust_proxy: config.trustProxy,
+  read_cache: config.readCache !== false,
 })

@@ -9,7 +9,7 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../src/contracts/api.ts"
 import { NotFound } from "../../src/contracts/errors.ts"
-import { FINDING_LIST_FILTERS } from "../../src/contracts/findings.ts"
+import { FINDING_LIST_FILTERS, FindingListResponse, FindingResponse } from "../../src/contracts/findings.ts"
 import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { DetailPaging, PageSizes } from "../../src/contracts/constants.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
@@ -18,6 +18,7 @@ import { getFinding, listFindings, scanAndService } from "../scans/findings-stor
 import { remediateJob } from "../scans/jobs.ts"
 import { requestRemediation } from "../scans/remediation.ts"
 import { warmQueueCache } from "../scans/transactional-enqueue.ts"
+import { cachedRead } from "./middleware/read-cache.ts"
 import { parseFilter } from "./scans.ts"
 
 export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers) =>
@@ -25,7 +26,7 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
     .handle("list", ({ request, query }) =>
       Effect.gen(function* () {
         const statuses = yield* parseFilter(query.status, FINDING_LIST_FILTERS, ScanningServerMessages.invalidStatusFilter, "query.status")
-        return yield* scoped(request, READ, (ctx) =>
+        return yield* cachedRead(request, FindingListResponse, scoped(request, READ, (ctx) =>
           Effect.gen(function* () {
             const page = yield* listFindings(
               ctx.workspaceId,
@@ -41,11 +42,11 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
               if (!found.scan) return yield* new NotFound({ message: ScanningServerMessages.scanNotFound })
               if (!found.service) return yield* new NotFound({ message: ScanningServerMessages.serviceNotInScan })
             }
-            return { ok: true, ...page }
-          }))
+            return { ok: true as const, ...page }
+          })))
       }))
     .handle("get", ({ request, params, query }) =>
-      scoped(request, READ, (ctx) =>
+      cachedRead(request, FindingResponse, scoped(request, READ, (ctx) =>
         Effect.gen(function* () {
           const q = query.details_q?.trim() ?? ""
           const finding = yield* getFinding(ctx.workspaceId, params.id, {
@@ -55,8 +56,8 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
             q: q === "" ? null : q,
           })
           if (finding === undefined) return yield* new NotFound({ message: ScanningServerMessages.findingNotFound })
-          return { ok: true, data: finding }
-        })))
+          return { ok: true as const, data: finding }
+        }))))
     .handle("remediate", ({ request, params, payload }) =>
       Effect.andThen(warmQueueCache([remediateJob.name]), scoped(
         request,

@@ -16,7 +16,7 @@ import { Api } from "../../src/contracts/api.ts"
 import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.ts"
 import { FINDING_LIST_FILTERS, SEVERITIES } from "../../src/contracts/findings.ts"
 import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
-import { DEFAULT_SCANS_QUERY, EXPORT_CONTENT_TYPES, exportFileName, splitFilter } from "../../src/contracts/scans.ts"
+import { DEFAULT_SCANS_QUERY, EXPORT_CONTENT_TYPES, exportFileName, ScanListResponse, ScanResponse, splitFilter } from "../../src/contracts/scans.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
 import { inScope } from "../auth/rls.ts"
 import { exportStream } from "../export/export-stream.ts"
@@ -26,6 +26,7 @@ import { toDetailRow } from "../scans/results.ts"
 import { runServiceJob, sweepJob } from "../scans/jobs.ts"
 import { cancelJobs, cancelScan, startScan } from "../scans/launch.ts"
 import { getScan, listScans } from "../scans/scans-store.ts"
+import { cachedRead } from "./middleware/read-cache.ts"
 import { warmQueueCache } from "../scans/transactional-enqueue.ts"
 
 /** Splits and checks a comma-joined filter against the allowed values (400 with `message` otherwise). */
@@ -52,18 +53,18 @@ export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
         ScanningMessages.launchPermissionDenied,
       )))
     .handle("list", ({ request, query }) =>
-      scoped(request, READ, (ctx) =>
+      cachedRead(request, ScanListResponse, scoped(request, READ, (ctx) =>
         Effect.map(
           listScans(ctx.workspaceId, query.page ?? DEFAULT_SCANS_QUERY.page, query.page_size ?? DEFAULT_SCANS_QUERY.page_size),
-          (page) => ({ ok: true, ...page }),
-        )))
+          (page) => ({ ok: true as const, ...page }),
+        ))))
     .handle("get", ({ request, params }) =>
-      scoped(request, READ, (ctx) =>
+      cachedRead(request, ScanResponse, scoped(request, READ, (ctx) =>
         Effect.gen(function* () {
           const scan = yield* getScan(ctx.workspaceId, params.id)
           if (scan === undefined) return yield* new NotFound({ message: ScanningServerMessages.scanNotFound })
-          return { ok: true, data: scan }
-        })))
+          return { ok: true as const, data: scan }
+        }))))
     .handle("export", ({ request, params, query }) =>
       Effect.gen(function* () {
         const statuses = yield* parseFilter(query.status, FINDING_LIST_FILTERS, ScanningServerMessages.invalidStatusFilter, "query.status")

@@ -20,7 +20,7 @@ import {
   ValidationMessages,
 } from "../../src/contracts/messages.ts"
 import { BUILT_IN_ROLES, PERMISSION_IDS, USER_MANAGEMENT_PERMISSIONS, type PermissionName } from "../../src/contracts/permissions.ts"
-import type { CreateUserPayload, CustomRolePayload, TeamMember, UpdateTeamMemberPayload } from "../../src/contracts/team.ts"
+import { type CreateUserPayload, type CustomRolePayload, type TeamMember, TeamMembersResponse, type UpdateTeamMemberPayload } from "../../src/contracts/team.ts"
 import { record } from "../audit/audit-log.ts"
 import { AuthConfig } from "../auth/auth-config.ts"
 import { captureIdentity, IdentityLive } from "../auth/identity-layer.ts"
@@ -33,6 +33,7 @@ import { Mailer } from "../mail/mailer.ts"
 import { addedToWorkspaceMail, passwordResetMail } from "../mail/templates.ts"
 import { anyMember, anyOf, inWorkspace, type WorkspaceContext } from "./middleware/workspace-scope.ts"
 import { guard } from "./middleware/input-guard.ts"
+import { cachedRead } from "./middleware/read-cache.ts"
 
 /** Who may call what (checked by inWorkspace before the handler runs; the owner holds every permission). */
 export const TeamPolicies = {
@@ -285,8 +286,8 @@ export const TeamHandlers = HttpApiBuilder.group(
 
     return handlers
       .handle("members", guard(({ request }) =>
-        run(inWorkspace(request, TeamPolicies.members, (ctx) =>
-          members(ctx).pipe(Effect.map((rows) => ({ ok: true, data: rows.map(toTeamMember) })))))))
+        run(cachedRead(request, TeamMembersResponse, inWorkspace(request, TeamPolicies.members, (ctx) =>
+          members(ctx).pipe(Effect.map((rows) => ({ ok: true as const, data: rows.map(toTeamMember) }))))))))
       .handle("createUser", guard(({ payload, request }) =>
         run(inWorkspace(request, TeamPolicies.createUser, (ctx) => createUser(payload, ctx)))))
       .handle("deleteUser", guard(({ query, request }) =>

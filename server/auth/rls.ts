@@ -97,7 +97,7 @@ export const inScopeForMember = <E2, A, E, R>(
     const sql = yield* SqlClient.SqlClient
     const valid = /^[0-9a-f-]{36}$/i.test(sessionId)
     return yield* serialized(sql.withTransaction(Effect.gen(function* () {
-      const rows = yield* sql<MembershipRow & { alive: boolean | null; is_member: boolean | null }>`
+      const rows = yield* sql<MembershipRow & { alive: boolean | null; is_member: boolean | null; snapshot: string }>`
         WITH s AS MATERIALIZED (
           SELECT set_config('app.workspace_id', ${String(scope.workspaceId)}, true) AS wid,
                  set_config('app.user_id', ${String(scope.userId)}, true) AS uid,
@@ -108,7 +108,8 @@ export const inScopeForMember = <E2, A, E, R>(
                          WHERE id = ${valid ? sessionId : "00000000-0000-0000-0000-000000000000"}::uuid
                            AND user_id = ${scope.userId} AND revoked_at IS NULL) AS alive
           OFFSET 0)
-        SELECT s.alive, mb.is_member, mb.workspace_name, mb.is_owner, mb.role_id, mb.custom_role_id, mb.role_name, mb.granted
+        SELECT s.alive, mb.is_member, mb.workspace_name, mb.is_owner, mb.role_id, mb.custom_role_id, mb.role_name, mb.granted,
+               pg_current_snapshot()::text AS snapshot
         FROM s LEFT JOIN LATERAL (
           SELECT true AS is_member, w.name AS workspace_name, w.owner_id = s.uid::int AS is_owner, m.role_id, m.custom_role_id,
                  coalesce(r.name, cr.name) AS role_name,
@@ -123,8 +124,63 @@ export const inScopeForMember = <E2, A, E, R>(
           WHERE s.alive AND m.workspace_id = s.wid::int AND m.user_id = s.uid::int) mb ON true`
       const row = rows[0]
       if (!valid || row?.alive !== true) return yield* Effect.fail(onRevoked())
+      const capture = yield* Effect.serviceOption(SnapshotCapture)
+      if (capture._tag === "Some") capture.value.snapshot = row.snapshot
       return yield* body(row.is_member === true ? row : undefined)
     })))
+  })
+
+/**
+ * Where `inScopeForMember` leaves the snapshot its scope statement ran under (`pg_current_snapshot()`, text), when
+ * the caller provides one: the validated read cache (server/api/middleware/read-cache.ts) keeps it with the answer.
+ * Under READ COMMITTED the handler's statements after it read newer snapshots, never older ones, so a change that
+ * snapshot did not see is either in the answer or makes the cached answer stale: never the reverse.
+ */
+export class SnapshotCapture extends Context.Service<SnapshotCapture, { snapshot: string | undefined }>()(
+  "cloud-audit/auth/rls/SnapshotCapture",
+) {}
+
+/** What `checkCachedRead` answers: the session is alive, the caller is still a member, nothing changed since. */
+export interface CachedReadCheck {
+  readonly alive: boolean
+  readonly member: boolean
+  readonly unchanged: boolean
+}
+
+/**
+ * One statement, no transaction: is the answer cached for (workspace, user) under `snapshot` still what a full read
+ * would give? It sets the same scope as `inScopeForMember` (a login role bound by row-level security reads through
+ * the policies; a superuser bypasses them and the lookups filter explicitly), checks the session like every
+ * authenticated request, the membership, and that `workspace_changes` (migration 0014) holds no transaction of this
+ * workspace (or of workspace 0: a change without a scope) that `snapshot` did not see. Settings made with
+ * `set_config(..., true)` end with the statement's own implicit transaction.
+ */
+export const checkCachedRead = (
+  scope: { readonly workspaceId: number; readonly userId: number },
+  sessionId: string,
+  snapshot: string,
+) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    if (!/^[0-9a-f-]{36}$/i.test(sessionId)) return { alive: false, member: false, unchanged: false } satisfies CachedReadCheck
+    const rows = yield* serialized(sql<{ alive: boolean; member: boolean | null; unchanged: boolean | null }>`
+      WITH s AS MATERIALIZED (
+        SELECT set_config('app.workspace_id', ${String(scope.workspaceId)}, true) AS wid,
+               set_config('app.user_id', ${String(scope.userId)}, true) AS uid,
+               set_config('app.invitation_token_hash', '', true) AS inv,
+               ${snapshot}::pg_snapshot AS snap,
+               EXISTS (SELECT 1 FROM refresh_token_families
+                       WHERE id = ${sessionId}::uuid AND user_id = ${scope.userId} AND revoked_at IS NULL) AS alive
+        OFFSET 0)
+      SELECT s.alive, c.member, c.unchanged
+      FROM s LEFT JOIN LATERAL (
+        SELECT EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = s.wid::int AND m.user_id = s.uid::int) AS member,
+               NOT EXISTS (SELECT 1 FROM workspace_changes wc
+                           WHERE wc.workspace_id IN (s.wid::int, 0) AND wc.xid >= pg_snapshot_xmin(s.snap)
+                             AND NOT pg_visible_in_snapshot(wc.xid, s.snap)) AS unchanged
+        WHERE s.alive) c ON true`)
+    const row = rows[0]
+    return { alive: row?.alive === true, member: row?.member === true, unchanged: row?.unchanged === true } satisfies CachedReadCheck
   })
 
 export const inScope = (scope: RlsScope) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>

@@ -1,0 +1,162 @@
+/**
+ * The validated read cache (issue 15 problem 8; docs/identity.md "The validated read cache").
+ *
+ * A workspace-scoped read that is asked again (a dashboard polling the scan list, the same findings page reopened)
+ * is answered from the bytes of its last answer when one statement proves they are still what a full read would
+ * give: `checkCachedRead` (server/auth/rls.ts) checks the session, the membership and that nothing in the workspace
+ * changed since the snapshot the answer was read under (`workspace_changes`, migration 0014). That is one round trip
+ * and no transaction, where a full read is four (BEGIN, scope + session + membership, the query, COMMIT) plus the
+ * encoding of the answer.
+ *
+ * - Key: user, workspace (X-Workspace-ID or the token's) and the request's path and query. Another user never shares
+ *   an entry, so what a role may see never leaks to another role; a change of the caller's role, permissions or
+ *   membership is a write in the workspace and invalidates the entry.
+ * - Only answers produced by a full read that passed every check are stored (200, and the scope statement's
+ *   snapshot captured); errors are never cached.
+ * - An entry lives at most `ttlMillis` (60 s) whatever the check says, and the cache is bounded in entries and bytes
+ *   (oldest dropped first). Each process has its own; each app instance too (tests run many against many databases).
+ * - Every minute the process calls `prune_workspace_changes()` (migration 0014) so the change log stays short.
+ *
+ * The answer says which it was in `x-read-cache: hit | miss`. `READ_CACHE=0` disables the cache (every read is a
+ * full read, without the header).
+ */
+import { Context, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { HttpServerResponse, type HttpServerRequest } from "effect/http"
+import { SqlClient } from "effect/sql"
+import { checkCachedRead, SnapshotCapture } from "../../auth/rls.ts"
+import { logLine } from "../../log.ts"
+import { verifyBearer } from "./authentication.ts"
+import { requestedWorkspaceId } from "./workspace-scope.ts"
+
+export interface ReadCacheOptions {
+  readonly maxEntries: number
+  readonly maxBytes: number
+  readonly ttlMillis: number
+}
+
+export const DEFAULT_READ_CACHE: ReadCacheOptions = { maxEntries: 2_000, maxBytes: 64 * 1024 * 1024, ttlMillis: 60_000 }
+
+interface Entry {
+  readonly response: HttpServerResponse.HttpServerResponse
+  readonly snapshot: string
+  readonly bytes: number
+  readonly expires: number
+}
+
+/** Counters for the benchmark and the tests. */
+export interface ReadCacheStats {
+  hits: number
+  misses: number
+  stale: number
+}
+
+export class ReadCacheStore {
+  private readonly entries = new Map<string, Entry>()
+  private bytes = 0
+  readonly stats: ReadCacheStats = { hits: 0, misses: 0, stale: 0 }
+
+  readonly options: ReadCacheOptions
+
+  constructor(options: ReadCacheOptions) {
+    this.options = options
+  }
+
+  get(key: string, now: number): Entry | undefined {
+    const entry = this.entries.get(key)
+    if (entry !== undefined && entry.expires <= now) {
+      this.delete(key)
+      return undefined
+    }
+    return entry
+  }
+
+  set(key: string, entry: Entry): void {
+    if (entry.bytes > this.options.maxBytes / 4) return
+    this.delete(key)
+    this.entries.set(key, entry)
+    this.bytes += entry.bytes
+    // Map order is insertion order: the first keys are the oldest.
+    for (const [oldest] of this.entries) {
+      if (this.entries.size <= this.options.maxEntries && this.bytes <= this.options.maxBytes) break
+      this.delete(oldest)
+    }
+  }
+
+  delete(key: string): void {
+    const entry = this.entries.get(key)
+    if (entry === undefined) return
+    this.entries.delete(key)
+    this.bytes -= entry.bytes
+  }
+
+  get size() {
+    return this.entries.size
+  }
+}
+
+export class ReadCache extends Context.Service<ReadCache, ReadCacheStore>()("cloud-audit/api/ReadCache") {
+  /** A store for this app instance, and the minute prune of the change log while it lives. */
+  static readonly layer = (options: ReadCacheOptions = DEFAULT_READ_CACHE) =>
+    Layer.effect(
+      ReadCache,
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`SELECT prune_workspace_changes()`.pipe(
+          Effect.catchCause((cause) => Effect.sync(() => logLine("warn", "read cache: pruning the change log failed", { cause: String(cause) }))),
+          Effect.repeat(Schedule.spaced("1 minute")),
+          Effect.delay("1 minute"),
+          Effect.forkScoped,
+        )
+        return new ReadCacheStore(options)
+      }),
+    )
+}
+
+/**
+ * A workspace-scoped read through the cache: `read` is the handler's full read (it runs `inWorkspace`, which checks
+ * everything and captures its snapshot); `success` is the endpoint's success schema, used to encode the answer
+ * exactly as HttpApi would (200, application/json). Without a ReadCache in context it is `read` itself.
+ */
+const utf8 = new TextEncoder()
+
+/** Says whether an answer came from the cache (`hit`) or from a full read (`miss`), as HTTP caches do. */
+export const CACHE_HEADER = "x-read-cache"
+
+export const cachedRead = <S extends Schema.Top, E, R>(
+  request: HttpServerRequest.HttpServerRequest,
+  success: S,
+  read: Effect.Effect<S["Type"], E, R>,
+): Effect.Effect<S["Type"] | HttpServerResponse.HttpServerResponse, E, R | SqlClient.SqlClient | S["EncodingServices"]> =>
+  Effect.gen(function* () {
+    const cache = yield* Effect.serviceOption(ReadCache)
+    if (Option.isNone(cache)) return yield* read
+    const store = cache.value
+    // Who and where; when the token or the workspace header is not usable, the full read answers the error.
+    const who = yield* Effect.option(Effect.flatMap(verifyBearer(request), (caller) =>
+      Effect.map(requestedWorkspaceId(request, caller), (workspaceId) => ({ caller, workspaceId }))))
+    if (Option.isNone(who)) return yield* read
+    const { caller, workspaceId } = who.value
+    const key = `${caller.userId}:${workspaceId}:${request.url}`
+    const entry = store.get(key, Date.now())
+    if (entry !== undefined) {
+      const check = yield* checkCachedRead({ workspaceId, userId: caller.userId }, caller.sessionId, entry.snapshot).pipe(
+        Effect.orDie,
+      )
+      if (check.alive && check.member && check.unchanged) {
+        store.stats.hits++
+        return HttpServerResponse.setHeader(entry.response, CACHE_HEADER, "hit")
+      }
+      store.stats.stale++
+      store.delete(key)
+    }
+    store.stats.misses++
+    const capture = { snapshot: undefined as string | undefined }
+    const value = yield* Effect.provideService(read, SnapshotCapture, capture)
+    const encoded = yield* Schema.encodeUnknownEffect(success)(value).pipe(Effect.orDie)
+    const body = utf8.encode(JSON.stringify(encoded))
+    const response = HttpServerResponse.uint8Array(body, { status: 200, contentType: "application/json" })
+    if (capture.snapshot !== undefined) {
+      store.set(key, { response, snapshot: capture.snapshot, bytes: body.byteLength, expires: Date.now() + store.options.ttlMillis })
+    }
+    return HttpServerResponse.setHeader(response, CACHE_HEADER, "miss")
+  })

@@ -221,19 +221,35 @@ export const recountServices = Effect.fn("ScansStore.recountServices")(function*
   const sql = yield* SqlClient.SqlClient
   const unique = [...new Map(pairs.map((p) => [`${p.scan_id}:${p.service_id}`, p])).values()]
   if (unique.length === 0) return
-  yield* sql`
+  const counts = sql`count(f.id)::int AS total,
+             count(f.id) FILTER (WHERE f.status = 'fail' AND NOT f.muted)::int AS failed,
+             count(f.id) FILTER (WHERE ${sql.literal(FULLY_MUTED)})::int AS muted,
+             count(f.id) FILTER (WHERE f.status = 'not_evaluated')::int AS not_evaluated`
+  const only = unique.length === 1 ? unique[0]! : undefined
+  if (only !== undefined) {
+    // One service (every completed service job): plain equalities. The unnest join below, once PostgreSQL has switched
+    // the prepared statement to its generic plan, cost about 7–12 ms of embedded database time per call (0.4–0.66 s of
+    // the main thread's time per 54-service scan in bench:scan), this one under 2 ms.
+    yield* sql`
     UPDATE scan_services ss SET findings_count = c.total, failed_findings = c.failed, muted_findings = c.muted,
                                 passed_findings = c.total - c.failed - c.muted - c.not_evaluated
     FROM (
-      SELECT p.scan_id, p.service_id, count(f.id)::int AS total,
-             count(f.id) FILTER (WHERE f.status = 'fail' AND NOT f.muted)::int AS failed,
-             count(f.id) FILTER (WHERE ${sql.literal(FULLY_MUTED)})::int AS muted,
-             count(f.id) FILTER (WHERE f.status = 'not_evaluated')::int AS not_evaluated
+      SELECT ${counts}
+      FROM findings f WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ${only.scan_id} AND f.service_id = ${only.service_id}
+    ) c
+    WHERE ss.workspace_id = ${workspaceId} AND ss.scan_id = ${only.scan_id} AND ss.service_id = ${only.service_id}`
+  } else {
+    yield* sql`
+    UPDATE scan_services ss SET findings_count = c.total, failed_findings = c.failed, muted_findings = c.muted,
+                                passed_findings = c.total - c.failed - c.muted - c.not_evaluated
+    FROM (
+      SELECT p.scan_id, p.service_id, ${counts}
       FROM unnest(${unique.map((p) => p.scan_id)}::int[], ${unique.map((p) => p.service_id)}::int[]) AS p(scan_id, service_id)
       LEFT JOIN findings f ON f.workspace_id = ${workspaceId} AND f.scan_id = p.scan_id AND f.service_id = p.service_id
       GROUP BY p.scan_id, p.service_id
     ) c
     WHERE ss.workspace_id = ${workspaceId} AND ss.scan_id = c.scan_id AND ss.service_id = c.service_id`
+  }
   if (!options.scans) return
   const scans = [...new Set(unique.map((p) => p.scan_id))]
   yield* sql`

@@ -45,6 +45,16 @@ describe("validated read cache", () => {
     expect(cacheOf(await env.as(member, "GET", "/api/scans?page=1"))).toBe("miss")
   })
 
+  it("concurrent reads of a key with no valid entry make one full read; the others check what it stored", async () => {
+    const owner = await env.signupVerified()
+    await warm(owner, "/api/scans")
+    await addMember(env, owner, 3)
+    const answers = await Promise.all(Array.from({ length: 20 }, () => env.as(owner, "GET", "/api/scans")))
+    expect(answers.every((a) => a.status === 200)).toBe(true)
+    expect(answers.filter((a) => cacheOf(a) === "miss")).toHaveLength(1)
+    expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1)
+  })
+
   it("a write in the workspace ends the cached answer: the next read sees it", async () => {
     const owner = await env.signupVerified()
     const before = await warm(owner)
@@ -69,10 +79,16 @@ describe("validated read cache", () => {
     expect(names(after)).toContain(renamed)
   })
 
-  it("a write made without any workspace scope ends every cached answer", async () => {
+  it("a write made outside any workspace scope ends the cached answer of the workspace it touched; one touching no row does not", async () => {
     const owner = await env.signupVerified()
     await warm(owner)
+    await env.sql((sql) => sql`UPDATE memberships SET role_id = role_id WHERE user_id = -1`)
+    expect(cacheOf(await env.as(owner, "GET", "/api/team-members"))).toBe("hit")
     await env.sql((sql) => sql`UPDATE memberships SET role_id = role_id WHERE user_id = ${owner.userId}`)
+    expect(cacheOf(await env.as(owner, "GET", "/api/team-members"))).toBe("miss")
+    // TRUNCATE names no rows: it ends every workspace's cached answers.
+    await warm(owner)
+    await env.sql((sql) => sql`TRUNCATE scan_schedules`)
     expect(cacheOf(await env.as(owner, "GET", "/api/team-members"))).toBe("miss")
   })
 
@@ -111,10 +127,10 @@ describe("validated read cache", () => {
   it("every table with a workspace_id column records its writes, or is listed as untracked", async () => {
     const rows: ReadonlyArray<{ table_name: string; triggered: boolean }> = await env.sql((sql) => sql`
       SELECT c.table_name,
-             EXISTS (SELECT 1 FROM pg_trigger tg JOIN pg_proc p ON p.oid = tg.tgfoid
-                     WHERE tg.tgrelid = ('public.' || quote_ident(c.table_name))::regclass AND p.proname = 'note_workspace_change'
-                       AND (tg.tgtype & 1) = 0 -- statement level
-                       AND (tg.tgtype & (4 | 8 | 16 | 32)) = (4 | 8 | 16 | 32)) AS triggered -- insert, delete, update, truncate
+             (SELECT bit_or(tg.tgtype::int & (4 | 8 | 16 | 32)) FROM pg_trigger tg JOIN pg_proc p ON p.oid = tg.tgfoid
+              WHERE tg.tgrelid = ('public.' || quote_ident(c.table_name))::regclass AND p.proname = 'note_workspace_change'
+                AND (tg.tgtype & 1) = 0) -- statement level
+             IS NOT DISTINCT FROM (4 | 8 | 16 | 32) AS triggered -- insert, delete, update, truncate
       FROM information_schema.columns c
       JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
       WHERE c.table_schema = 'public' AND c.column_name = 'workspace_id' AND t.table_type = 'BASE TABLE'`)

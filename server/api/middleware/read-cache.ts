@@ -53,6 +53,8 @@ export interface ReadCacheStats {
 export class ReadCacheStore {
   private readonly entries = new Map<string, Entry>()
   private bytes = 0
+  /** Full reads under way, by key: settled when the read ends, stored or not. */
+  readonly inflight = new Map<string, Promise<void>>()
   readonly stats: ReadCacheStats = { hits: 0, misses: 0, stale: 0 }
 
   readonly options: ReadCacheOptions
@@ -80,6 +82,11 @@ export class ReadCacheStore {
       if (this.entries.size <= this.options.maxEntries && this.bytes <= this.options.maxBytes) break
       this.delete(oldest)
     }
+  }
+
+  /** Drops `key` only while it still holds `entry` (a concurrent full read may have stored a newer one). */
+  deleteIf(key: string, entry: Entry): void {
+    if (this.entries.get(key) === entry) this.delete(key)
   }
 
   delete(key: string): void {
@@ -112,16 +119,16 @@ export class ReadCache extends Context.Service<ReadCache, ReadCacheStore>()("clo
     )
 }
 
-/**
- * A workspace-scoped read through the cache: `read` is the handler's full read (it runs `inWorkspace`, which checks
- * everything and captures its snapshot); `success` is the endpoint's success schema, used to encode the answer
- * exactly as HttpApi would (200, application/json). Without a ReadCache in context it is `read` itself.
- */
 const utf8 = new TextEncoder()
 
 /** Says whether an answer came from the cache (`hit`) or from a full read (`miss`), as HTTP caches do. */
 export const CACHE_HEADER = "x-read-cache"
 
+/**
+ * A workspace-scoped read through the cache: `read` is the handler's full read (it runs `inWorkspace`, which checks
+ * everything and captures its snapshot); `success` is the endpoint's success schema, used to encode the answer
+ * exactly as HttpApi would (200, application/json). Without a ReadCache in context it is `read` itself.
+ */
 export const cachedRead = <S extends Schema.Top, E, R>(
   request: HttpServerRequest.HttpServerRequest,
   success: S,
@@ -137,26 +144,46 @@ export const cachedRead = <S extends Schema.Top, E, R>(
     if (Option.isNone(who)) return yield* read
     const { caller, workspaceId } = who.value
     const key = `${caller.userId}:${workspaceId}:${request.url}`
-    const entry = store.get(key, Date.now())
-    if (entry !== undefined) {
-      const check = yield* checkCachedRead({ workspaceId, userId: caller.userId }, caller.sessionId, entry.snapshot).pipe(
-        Effect.orDie,
-      )
-      if (check.alive && check.member && check.unchanged) {
-        store.stats.hits++
-        return HttpServerResponse.setHeader(entry.response, CACHE_HEADER, "hit")
+    // At most two looks: the entry there now, then (when a full read of the same key was under way) the one it stored.
+    let waited = false
+    for (;;) {
+      const entry = store.get(key, Date.now())
+      if (entry !== undefined) {
+        const check = yield* checkCachedRead({ workspaceId, userId: caller.userId }, caller.sessionId, entry.snapshot).pipe(
+          Effect.orDie,
+        )
+        if (check.alive && check.member && check.unchanged) {
+          store.stats.hits++
+          return HttpServerResponse.setHeader(entry.response, CACHE_HEADER, "hit")
+        }
+        store.stats.stale++
+        store.deleteIf(key, entry)
       }
-      store.stats.stale++
-      store.delete(key)
+      const pending = store.inflight.get(key)
+      if (pending === undefined || waited) break
+      // Requests that find no (or a stale) entry while a full read of their key runs wait for it, then check what it
+      // stored like any entry: one full read per key at a time instead of one per waiting connection.
+      waited = true
+      yield* Effect.promise(() => pending)
     }
     store.stats.misses++
-    const capture = { snapshot: undefined as string | undefined }
-    const value = yield* Effect.provideService(read, SnapshotCapture, capture)
-    const encoded = yield* Schema.encodeUnknownEffect(success)(value).pipe(Effect.orDie)
-    const body = utf8.encode(JSON.stringify(encoded))
-    const response = HttpServerResponse.uint8Array(body, { status: 200, contentType: "application/json" })
-    if (capture.snapshot !== undefined) {
-      store.set(key, { response, snapshot: capture.snapshot, bytes: body.byteLength, expires: Date.now() + store.options.ttlMillis })
-    }
+    let release!: () => void
+    const flight = new Promise<void>((resolve) => (release = resolve))
+    store.inflight.set(key, flight)
+    const done = Effect.sync(() => {
+      if (store.inflight.get(key) === flight) store.inflight.delete(key)
+      release()
+    })
+    const response = yield* Effect.gen(function* () {
+      const capture = { snapshot: undefined as string | undefined }
+      const value = yield* Effect.provideService(read, SnapshotCapture, capture)
+      const encoded = yield* Schema.encodeUnknownEffect(success)(value).pipe(Effect.orDie)
+      const body = utf8.encode(JSON.stringify(encoded))
+      const response = HttpServerResponse.uint8Array(body, { status: 200, contentType: "application/json" })
+      if (capture.snapshot !== undefined) {
+        store.set(key, { response, snapshot: capture.snapshot, bytes: body.byteLength, expires: Date.now() + store.options.ttlMillis })
+      }
+      return response
+    }).pipe(Effect.onExit(() => done))
     return HttpServerResponse.setHeader(response, CACHE_HEADER, "miss")
   })

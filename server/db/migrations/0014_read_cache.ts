@@ -10,11 +10,10 @@
  *
  * Who records what:
  * - every table with a `workspace_id` column except `audit_log` and `refresh_token_families` (no cached read shows
- *   them; a session's liveness is checked on every request, cached or not): a statement-level trigger
- *   records the transaction's scope `app.workspace_id`. Writes of the API and the workers run in one workspace's
- *   scope with row-level security bound to it (server/auth/rls.ts), so that is the workspace of every row they
- *   touch; a statement without a scope (migrations, maintenance, superuser SQL) records workspace 0, which
- *   invalidates every workspace. TRUNCATE records 0 too.
+ *   them; a session's liveness is checked on every request, cached or not): statement-level triggers on INSERT,
+ *   UPDATE and DELETE record the workspaces of the rows the statement touched (its transition table), whoever runs
+ *   it and in whatever scope; a statement that touched no row records nothing. TRUNCATE records workspace 0, which
+ *   stands for every workspace.
  * - `users` (names and emails appear in every workspace the user belongs to): a row trigger records each workspace
  *   of the user on UPDATE and DELETE (a deletion cascades to memberships of other workspaces than the scope's).
  * - `workspaces`: a row trigger records the workspace itself (its name; its deletion).
@@ -49,13 +48,22 @@ const statements = [
      horizon xid8 NOT NULL
    )`,
   `REVOKE ALL ON workspace_changes_horizons FROM cloud_audit_app`,
+  // Statement-level, reading the statement's transition table: the workspaces of the rows it touched (none for a
+  // statement that touched no row). One function for the three events; each trigger names its own table.
   `CREATE FUNCTION note_workspace_change() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
      SET search_path = pg_catalog, public AS $$
    BEGIN
-     INSERT INTO workspace_changes (workspace_id, xid)
-     VALUES (CASE WHEN TG_OP = 'TRUNCATE' THEN 0
-                  ELSE coalesce(nullif(current_setting('app.workspace_id', true), '')::integer, 0) END, pg_current_xact_id())
-     ON CONFLICT DO NOTHING;
+     IF TG_OP = 'TRUNCATE' THEN
+       INSERT INTO workspace_changes (workspace_id, xid) VALUES (0, pg_current_xact_id()) ON CONFLICT DO NOTHING;
+     ELSIF TG_OP = 'DELETE' THEN
+       INSERT INTO workspace_changes (workspace_id, xid)
+       SELECT DISTINCT o.workspace_id, pg_current_xact_id() FROM old_rows o WHERE o.workspace_id IS NOT NULL
+       ON CONFLICT DO NOTHING;
+     ELSE
+       INSERT INTO workspace_changes (workspace_id, xid)
+       SELECT DISTINCT n.workspace_id, pg_current_xact_id() FROM new_rows n WHERE n.workspace_id IS NOT NULL
+       ON CONFLICT DO NOTHING;
+     END IF;
      RETURN NULL;
    END $$`,
   `CREATE FUNCTION note_user_change() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
@@ -107,7 +115,13 @@ export default Effect.gen(function* () {
     ORDER BY c.table_name`
   for (const { table_name } of tables) {
     if ((UNTRACKED_WORKSPACE_TABLES as ReadonlyArray<string>).includes(table_name)) continue
-    yield* sql.unsafe(`CREATE TRIGGER ${table_name}_note_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "${table_name}"
+    // A trigger with a transition table fires on one event only.
+    const events = [["insert", "NEW TABLE AS new_rows"], ["update", "NEW TABLE AS new_rows"], ["delete", "OLD TABLE AS old_rows"]] as const
+    for (const [event, referencing] of events) {
+      yield* sql.unsafe(`CREATE TRIGGER ${table_name}_note_${event} AFTER ${event.toUpperCase()} ON "${table_name}"
+        REFERENCING ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION note_workspace_change()`)
+    }
+    yield* sql.unsafe(`CREATE TRIGGER ${table_name}_note_truncate AFTER TRUNCATE ON "${table_name}"
       FOR EACH STATEMENT EXECUTE FUNCTION note_workspace_change()`)
   }
 })

@@ -1,3 +1,5 @@
+import { AsyncResource } from "node:async_hooks"
+
 /**
  * A counting semaphore bounding the number of in-flight cloud API calls of one scan. The emulator and real
  * APIs both degrade under bursts (moto saturates at ~8 concurrent calls; AWS throttles per account), so every
@@ -34,8 +36,10 @@ export function makeLimiter(concurrency: number): Limiter {
             },
           )
         }
+        // A waiting task starts when another one ends, in the caller's async context (not the finishing task's), so
+        // what the caller's context carries (its job's call counts, clients.ts `countCalls`) stays its own.
         if (active < concurrency) start()
-        else waiting.push(start)
+        else waiting.push(AsyncResource.bind(start))
       }),
   }
 }

@@ -64,8 +64,11 @@ describe("scan share", () => {
   it("sends each account-wide read once for all the scan's service jobs, with the same findings", async () => {
     const alone = await Promise.all(services.map((service) => scan(moto, service)))
     const limiter = peakLimiter(4)
-    const share: ScanShare = { limiter, reads: new Map(), http: makeHttpHandler() }
+    const share: ScanShare = { limiter, reads: new Map(), http: makeHttpHandler(), clients: new Map() }
     const shared = await Promise.all(services.map((service) => scan(moto, service, { share, concurrency: 4 })))
+    // One client set for the four jobs (each client built once per scan); each job still counts its own calls.
+    expect(share.clients.size).toBe(1)
+    for (const clients of share.clients.values()) clients.destroy()
     share.http.destroy()
 
     expect(outcome(shared)).toEqual(outcome(alone))
@@ -88,7 +91,7 @@ describe("scan share", () => {
 
   it("does not keep a failed read: the next job asks again and gets the answer", async () => {
     let failures = 1
-    const share: ScanShare = { limiter: makeLimiter(4), reads: new Map(), http: makeHttpHandler() }
+    const share: ScanShare = { limiter: makeLimiter(4), reads: new Map(), http: makeHttpHandler(), clients: new Map() }
     const stub = (call: { command: string }) => {
       if (call.command === "ListBucketsCommand" && failures > 0) {
         failures--

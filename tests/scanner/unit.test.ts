@@ -1,4 +1,5 @@
 /** Pure parts of the scanner: policy analysis, port/NACL logic, metric filter matching, status rules, error mapping, catalogue integrity. */
+import { AsyncLocalStorage } from "node:async_hooks"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -178,6 +179,17 @@ describe("limiter", () => {
     expect(peak).toBe(3)
     expect(results).toEqual(Array.from({ length: 20 }, (_, i) => i * 2))
     expect(() => makeLimiter(0)).toThrow(RangeError)
+  })
+
+  it("starts a waiting task in its caller's async context, not in the context of the task that freed the slot", async () => {
+    const job = new AsyncLocalStorage<string>()
+    const limiter = makeLimiter(1)
+    let finish: () => void = () => undefined
+    const first = job.run("a", () => limiter.run(() => new Promise<void>((resolve) => (finish = resolve))))
+    const second = job.run("b", () => limiter.run(async () => job.getStore()))
+    finish()
+    await first
+    expect(await second).toBe("b")
   })
 })
 

@@ -9,6 +9,7 @@
  * addressing, and S3 Control gets a fixed endpoint provider because its endpoint rules prefix the host with
  * `{AccountId}.`, which breaks any custom endpoint (docs: shared/cloud/moto.md §3).
  */
+import { AsyncLocalStorage } from "node:async_hooks"
 import { Agent as HttpAgent } from "node:http"
 import { Agent as HttpsAgent } from "node:https"
 import { NodeHttpHandler } from "@smithy/node-http-handler"
@@ -189,6 +190,26 @@ export interface ApiCallStats {
   readonly byOperation: Readonly<Record<string, number>>
 }
 
+/**
+ * The calls of one job when several jobs share a client set (a scan's service jobs: ./scan-share.ts): `countCalls`
+ * runs the job with its own counts, and every HTTP request a client sends on the job's behalf (the job's code started
+ * it) is counted there too, beside the client set's own `stats()`.
+ */
+const jobCalls = new AsyncLocalStorage<{ total: number; byOperation: Record<string, number> }>()
+
+/** Runs `job`, counting the HTTP requests its calls send through any client set (see jobCalls). */
+export async function countCalls<A>(job: () => Promise<A>): Promise<{ readonly result: A; readonly calls: ApiCallStats }> {
+  const calls = { total: 0, byOperation: {} as Record<string, number> }
+  const result = await jobCalls.run(calls, job)
+  return { result, calls: { total: calls.total, byOperation: { ...calls.byOperation } } }
+}
+
+/** The calls counted so far for the job running this code (inside `countCalls`), else undefined. */
+export function callsSoFar(): ApiCallStats | undefined {
+  const calls = jobCalls.getStore()
+  return calls === undefined ? undefined : { total: calls.total, byOperation: { ...calls.byOperation } }
+}
+
 export interface AwsClients {
   get<N extends ClientName>(name: N, region: string): ClientOf<N>
   readonly homeRegion: string
@@ -283,6 +304,11 @@ export function makeAwsClients(options: AwsClientOptions): AwsClients {
       total++
       const key = `${String(context.clientName)}.${String(context.commandName)}`
       byOperation[key] = (byOperation[key] ?? 0) + 1
+      const job = jobCalls.getStore()
+      if (job !== undefined) {
+        job.total++
+        job.byOperation[key] = (job.byOperation[key] ?? 0) + 1
+      }
       return next(args)
     }
     stack.add(counter, { step: "deserialize", priority: "low", name: "cloudAuditApiCallCounter" })

@@ -13,10 +13,10 @@ import { GetCallerIdentityCommand } from "@aws-sdk/client-sts"
 import { DescribeRegionsCommand } from "@aws-sdk/client-ec2"
 import { Effect } from "effect"
 import { deriveStatus, standardFieldLabels, type CheckResult, type CollectionError, type DetailRow } from "../check.ts"
-import { makeAwsClients, type AwsCredentialsInput, type CommandStub } from "./clients.ts"
+import { callsSoFar, countCalls, makeAwsClients, type AwsCredentialsInput, type CommandStub } from "./clients.ts"
 import { checksForService, awsServices } from "./catalogue.ts"
 import { makeCollectContext } from "./context.ts"
-import { sharedReads, type ScanShare } from "./scan-share.ts"
+import { scanClients, sharedReads, type ScanShare } from "./scan-share.ts"
 import type { AwsCheck } from "./define-check.ts"
 import { classifyAwsError } from "./errors.ts"
 import { collectorOf, collectors, type CollectorKey, type Inventories, type ScanInventory } from "./inventory.ts"
@@ -73,6 +73,11 @@ const regionPattern = /^[a-z]{2}(-[a-z]+)+-\d+$/
 const globalCollectors: ReadonlySet<CollectorKey> = new Set<CollectorKey>(["iam", "s3", "account", "cloudfront", "route53", "organizations"])
 
 export async function scanService(input: ScanServiceInput): Promise<ScanServiceResult> {
+  // Counted per job: the clients may be the scan's, shared with its other service jobs.
+  return (await countCalls(() => scanCounted(input))).result
+}
+
+async function scanCounted(input: ScanServiceInput): Promise<ScanServiceResult> {
   const started = Date.now()
   if (!awsServices.some((s) => s.id === input.service)) {
     throw new ScanSetupError("unknown_service", `Unknown AWS service "${input.service}"`)
@@ -82,14 +87,23 @@ export async function scanService(input: ScanServiceInput): Promise<ScanServiceR
   }
   const checks = checksForService(input.service).filter((c) => input.checkIds === undefined || input.checkIds.includes(c.id))
   const homeRegion = input.homeRegion ?? "us-east-1"
-  const clients = makeAwsClients({
+  const settings = {
     credentials: input.credentials,
     homeRegion,
     ...(input.endpoint === undefined ? {} : { endpoint: input.endpoint }),
     ...(input.maxAttempts === undefined ? {} : { maxAttempts: input.maxAttempts }),
-    ...(input.stub === undefined ? {} : { stub: input.stub }),
-    ...(input.share === undefined ? {} : { shared: { commands: sharedReads, reads: input.share.reads }, requestHandler: input.share.http }),
-  })
+  }
+  // The scan's clients when the job has a share (built once per scan, ./scan-share.ts), else a set of its own. A job
+  // with a command stub keeps its own clients (its stubbed answers are its own), still sharing the scan's reads.
+  const ownClients = input.share === undefined || input.stub !== undefined
+  const clients =
+    !ownClients && input.share !== undefined
+      ? scanClients(input.share, settings)
+      : makeAwsClients({
+          ...settings,
+          ...(input.stub === undefined ? {} : { stub: input.stub }),
+          ...(input.share === undefined ? {} : { shared: { commands: sharedReads, reads: input.share.reads }, requestHandler: input.share.http }),
+        })
   const sendOptions = input.signal === undefined ? {} : { abortSignal: input.signal }
   try {
     let identity
@@ -172,7 +186,7 @@ export async function scanService(input: ScanServiceInput): Promise<ScanServiceR
     }
     const now = input.now ?? inventory.collectedAt
     const findings = checks.map((check) => evaluateCheck(check, inventory, now))
-    const stats = clients.stats()
+    const stats = callsSoFar() ?? clients.stats()
     return {
       service: input.service,
       accountId,
@@ -185,7 +199,7 @@ export async function scanService(input: ScanServiceInput): Promise<ScanServiceR
       durationMs: Date.now() - started,
     }
   } finally {
-    clients.destroy()
+    if (ownClients) clients.destroy()
   }
 }
 

@@ -13,12 +13,17 @@
  * - ONE keep-alive HTTP handler: every client of the scan's service jobs sends through the same connection pool, so a
  *   job reuses the connections earlier jobs opened (to the same endpoint) instead of opening its own, and the sockets
  *   are closed when the share is dropped.
+ * - ONE client set (`scanClients`): each SDK client (service, region) is built and configured once per scan, not once
+ *   per service job (a fresh client's first call costs about 1–2 ms of CPU more than a built client's; every job asks
+ *   STS and EC2 and most ask a client another job built). Each job still counts its own calls (clients.ts
+ *   `countCalls`).
  *
  * Jobs of the same scan in other worker processes have their own share: correct, just less deduplicated.
  */
+import { createHash } from "node:crypto"
 import type { NodeHttpHandler } from "@smithy/node-http-handler"
 import { makeLimiter, type Limiter } from "../pool.ts"
-import { makeHttpHandler } from "./clients.ts"
+import { makeAwsClients, makeHttpHandler, type AwsClientOptions, type AwsClients } from "./clients.ts"
 
 /** `Client.Command` names whose answers are shared between the service jobs of a scan (read-only, account-wide). */
 export const sharedReads: ReadonlySet<string> = new Set([
@@ -41,6 +46,29 @@ export interface ScanShare {
   readonly reads: Map<string, Promise<unknown>>
   /** The connection pool every client of the scan sends through (closed when the share is dropped). */
   readonly http: NodeHttpHandler
+  /** The scan's client sets, by credentials and settings (`scanClients`; closed when the share is dropped). */
+  readonly clients: Map<string, AwsClients>
+}
+
+/**
+ * The scan's clients for these credentials and settings: built by the first job that asks, reused by the others; they
+ * send through the share's connection pool and share its reads (`sharedReads`). Not for jobs with a command stub
+ * (tests), whose answers must not reach other jobs' clients.
+ */
+export function scanClients(
+  share: ScanShare,
+  options: Omit<AwsClientOptions, "requestHandler" | "shared" | "stub" | "maxSockets" | "requestTimeoutMs">,
+): AwsClients {
+  const c = options.credentials
+  // The secret is kept out of the key (only a digest of it): the map lives as long as the scan's share.
+  const secret = createHash("sha256").update(`${c.secretAccessKey}\u0000${c.sessionToken ?? ""}`).digest("hex")
+  const key = JSON.stringify([c.accessKeyId, secret, c.roleArn, c.externalId, c.roleSessionName, options.endpoint, options.homeRegion, options.maxAttempts])
+  let clients = share.clients.get(key)
+  if (clients === undefined) {
+    clients = makeAwsClients({ ...options, requestHandler: share.http, shared: { commands: sharedReads, reads: share.reads } })
+    share.clients.set(key, clients)
+  }
+  return clients
 }
 
 interface Entry {
@@ -61,7 +89,7 @@ const entries = new Map<string, Entry>()
 export function acquireScanShare(key: string, concurrency: number): { readonly share: ScanShare; release(): void } {
   let entry = entries.get(key)
   if (entry === undefined) {
-    entry = { share: { limiter: makeLimiter(concurrency), reads: new Map(), http: makeHttpHandler() }, users: 0, timer: undefined }
+    entry = { share: { limiter: makeLimiter(concurrency), reads: new Map(), http: makeHttpHandler(), clients: new Map() }, users: 0, timer: undefined }
     entries.set(key, entry)
   }
   if (entry.timer !== undefined) {
@@ -81,6 +109,8 @@ export function acquireScanShare(key: string, concurrency: number): { readonly s
       held.timer = setTimeout(() => {
         if (held.users === 0 && entries.get(key) === held) {
           entries.delete(key)
+          for (const clients of held.share.clients.values()) clients.destroy()
+          held.share.clients.clear()
           held.share.http.destroy()
         }
       }, SHARE_GRACE_MS)

@@ -227,9 +227,17 @@ const scanWith = (
 export const runService = (p: RunServicePayload, job: JobContext) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
-    const claimed = yield* inScope({ workspaceId: p.workspace_id })(claim(p, job.id))
-    if (claimed === undefined) return
-    const account = yield* inScope({ workspaceId: p.workspace_id })(loadSealedAccount(p.workspace_id, claimed.accountId))
+    // The claim and the account's sealed credentials in one transaction (one round of BEGIN, scope and COMMIT less per
+    // service job).
+    const claimedWith = yield* inScope({ workspaceId: p.workspace_id })(
+      Effect.gen(function* () {
+        const claimed = yield* claim(p, job.id)
+        if (claimed === undefined) return undefined
+        return { claimed, account: yield* loadSealedAccount(p.workspace_id, claimed.accountId) }
+      }),
+    )
+    if (claimedWith === undefined) return
+    const { claimed, account } = claimedWith
     if (account === undefined) return
     const stored = openCredentials(config.appSecretKey, account.credentialsSealed, { workspaceId: p.workspace_id, accountId: account.id })
     if (stored === undefined) return yield* failService(p, ScanningTexts.credentialsUnreadable)

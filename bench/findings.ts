@@ -12,6 +12,8 @@
  *
  *   npm run bench:findings                        # both databases, 1M rows
  *   BENCH_ROWS=100000 BENCH_BACKENDS=postgres npm run bench:findings
+ * The API runs with the validated read cache off (READ_CACHE=0), so every call is a full read; READ_CACHE=1 measures
+ * its hits instead.
  * PostgreSQL: TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres (a fresh database is created and dropped).
  */
 import { mkdtempSync, rmSync } from "node:fs"
@@ -238,7 +240,9 @@ const runBackend = async (backend: "postgres" | "pglite"): Promise<BackendReport
     const embedded = await startEmbeddedPostgres({ dataDir: pgliteDir })
     database = { url: embedded.url, kind: "pglite", close: () => embedded.close() }
   }
-  const server = await startTestServer({ database, env: { LOG_LEVEL: "error" } })
+  // Full reads: each call repeats a URL, which the validated read cache would answer after the first (READ_CACHE=1
+  // measures those hits instead).
+  const server = await startTestServer({ database, env: { LOG_LEVEL: "error", READ_CACHE: process.env["READ_CACHE"] ?? "0" } })
   try {
     const url = server.databaseUrl
     const members = [await seedMember(url, `bench-a-${Date.now()}`, server), await seedMember(url, `bench-b-${Date.now()}`, server)]

@@ -9,9 +9,10 @@
  * 3. Lets moto build its service backends for the account (one list read per service, straight to moto, not
  *    counted: see warmEmulator; BENCH_COLD_EMULATOR=1 skips it). Then adds the account, launches a scan through the
  *    API and waits until it is completed. The proxy counts every request of the scan (API calls made), the distinct
- *    ones (same operation, region and parameters: the reads needed), and the scanner's concurrency (peak and
- *    time-weighted average of requests in flight); it also splits the wall time into launch → first call, the calls,
- *    and last answer → completed, and the emulator's CPU time is read from /proc during the scan and the replay.
+ *    ones (same operation, region and parameters: the reads needed), the connections they came on, and the scanner's
+ *    concurrency (peak and time-weighted average of requests in flight); it also splits the wall time into launch →
+ *    first call, the calls, and last answer → completed, and the emulator's CPU time is read from /proc during the
+ *    scan and the replay.
  * 4. Replays exactly the distinct reads straight against moto at the scanner's (average) concurrency: moto's own call
  *    rate in the same run. Floor = reads needed ÷ that rate. Ratio = scan wall time ÷ floor (goal ≤ 1.3) and
  *    calls made ÷ calls needed (goal ≤ 1.1). Steps 3–4 run twice: a cold first scan and a warm repeat.

@@ -147,8 +147,9 @@ export const completeService = (
                    WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} AND regions IS NULL`
       }
       if (written.previousScanId !== null) {
-        yield* sql`UPDATE scans SET previous_scan_id = coalesce(previous_scan_id, ${written.previousScanId})
-                   WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id}`
+        // Only the first service to complete writes it (the others would write the scan row again unchanged).
+        yield* sql`UPDATE scans SET previous_scan_id = ${written.previousScanId}
+                   WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} AND previous_scan_id IS NULL`
       }
       yield* rollUpScan(p.workspace_id, p.scan_id)
       return true

@@ -15,6 +15,8 @@
  *   snapshot captured); errors are never cached.
  * - An entry lives at most `ttlMillis` (60 s) whatever the check says, and the cache is bounded in entries and bytes
  *   (oldest dropped first). Each process has its own; each app instance too (tests run many against many databases).
+ * - Requests needing the same check in the same turn of the event loop share one statement (`coalesced`); requests
+ *   of a key with no valid entry wait for the one full read of that key under way (`inflight`).
  * - Every minute the process calls `prune_workspace_changes()` (migration 0014) so the change log stays short.
  *
  * The answer says which it was in `x-read-cache: hit | miss`. `READ_CACHE=0` disables the cache (every read is a
@@ -23,7 +25,7 @@
 import { Context, Effect, Layer, Option, Schedule, Schema } from "effect"
 import { HttpServerResponse, type HttpServerRequest } from "effect/http"
 import { SqlClient } from "effect/sql"
-import { checkCachedRead, SnapshotCapture } from "../../auth/rls.ts"
+import { type CachedReadCheck, checkCachedRead, SnapshotCapture } from "../../auth/rls.ts"
 import { logLine } from "../../log.ts"
 import { verifyBearer } from "./authentication.ts"
 import { requestedWorkspaceId } from "./workspace-scope.ts"
@@ -43,6 +45,11 @@ interface Entry {
   readonly expires: number
 }
 
+interface CheckBatch {
+  sent: boolean
+  readonly answer: Promise<CachedReadCheck | undefined>
+}
+
 /** Counters for the benchmark and the tests. */
 export interface ReadCacheStats {
   hits: number
@@ -53,6 +60,8 @@ export interface ReadCacheStats {
 export class ReadCacheStore {
   private readonly entries = new Map<string, Entry>()
   private bytes = 0
+  /** Check statements not sent yet, by (user, session, workspace, snapshot): requests of the same turn join them. */
+  readonly checks = new Map<string, CheckBatch>()
   /** Full reads under way, by key: settled when the read ends, stored or not. */
   readonly inflight = new Map<string, Promise<void>>()
   readonly stats: ReadCacheStats = { hits: 0, misses: 0, stale: 0 }
@@ -121,6 +130,40 @@ export class ReadCache extends Context.Service<ReadCache, ReadCacheStore>()("clo
 
 const utf8 = new TextEncoder()
 
+/**
+ * One check statement for the requests that need the same one (same user, session, workspace and cached snapshot)
+ * and arrived in the same turn of the event loop: the first waits for the turn to end (`setImmediate`), then sends
+ * the statement; the others join it until then. Every joined request arrived before the statement was sent, so the
+ * statement's snapshot is newer than each of their arrivals: what it proves holds for each of them as if it had
+ * sent its own. A request arriving after the send starts the next batch. If the first request ends without an
+ * answer (interrupted, failed), the others check on their own.
+ */
+const coalesced = <R>(store: ReadCacheStore, key: string, check: Effect.Effect<CachedReadCheck, never, R>) =>
+  Effect.gen(function* () {
+    const open = store.checks.get(key)
+    if (open !== undefined && !open.sent) {
+      const answer = yield* Effect.promise(() => open.answer)
+      return answer ?? (yield* check)
+    }
+    let settle!: (answer: CachedReadCheck | undefined) => void
+    const batch: CheckBatch = { sent: false, answer: new Promise((resolve) => (settle = resolve)) }
+    store.checks.set(key, batch)
+    const close = () => {
+      batch.sent = true
+      if (store.checks.get(key) === batch) store.checks.delete(key)
+    }
+    return yield* Effect.gen(function* () {
+      yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      close()
+      const answer = yield* check
+      settle(answer)
+      return answer
+    }).pipe(Effect.onExit(() => Effect.sync(() => {
+      close()
+      settle(undefined)
+    })))
+  })
+
 /** Says whether an answer came from the cache (`hit`) or from a full read (`miss`), as HTTP caches do. */
 export const CACHE_HEADER = "x-read-cache"
 
@@ -149,8 +192,10 @@ export const cachedRead = <S extends Schema.Top, E, R>(
     for (;;) {
       const entry = store.get(key, Date.now())
       if (entry !== undefined) {
-        const check = yield* checkCachedRead({ workspaceId, userId: caller.userId }, caller.sessionId, entry.snapshot).pipe(
-          Effect.orDie,
+        const check = yield* coalesced(
+          store,
+          `${caller.userId}:${caller.sessionId}:${workspaceId}:${entry.snapshot}`,
+          checkCachedRead({ workspaceId, userId: caller.userId }, caller.sessionId, entry.snapshot).pipe(Effect.orDie),
         )
         if (check.alive && check.member && check.unchanged) {
           store.stats.hits++

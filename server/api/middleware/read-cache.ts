@@ -15,7 +15,7 @@
  *   snapshot captured); errors are never cached.
  * - An entry lives at most `ttlMillis` (60 s) whatever the check says, and the cache is bounded in entries and bytes
  *   (oldest dropped first). Each process has its own; each app instance too (tests run many against many databases).
- * - Requests needing the same check in the same turn of the event loop share one statement (`coalesced`); requests
+ * - Requests needing the same check share one statement, at most one in flight per check (`coalesced`); requests
  *   of a key with no valid entry wait for the one full read of that key under way (`inflight`).
  * - Every minute the process calls `prune_workspace_changes()` (migration 0014) so the change log stays short.
  *
@@ -50,11 +50,17 @@ interface CheckBatch {
   readonly answer: Promise<CachedReadCheck | undefined>
 }
 
+/** The check statements of one key: the one sent and not answered yet, and the batch that waits for it to end. */
+interface CheckLane {
+  inflight: Promise<unknown> | undefined
+  pending: CheckBatch | undefined
+}
+
 export class ReadCacheStore {
   private readonly entries = new Map<string, Entry>()
   private bytes = 0
-  /** Check statements not sent yet, by (user, session, workspace, snapshot): requests of the same turn join them. */
-  readonly checks = new Map<string, CheckBatch>()
+  /** Check statements by (user, session, workspace, snapshot): at most one sent and one waiting, which requests join. */
+  readonly checks = new Map<string, CheckLane>()
   /** Full reads under way, by key: settled when the read ends, stored or not. */
   readonly inflight = new Map<string, Promise<void>>()
 
@@ -120,37 +126,47 @@ export class ReadCache extends Context.Service<ReadCache, ReadCacheStore>()("clo
 const utf8 = new TextEncoder()
 
 /**
- * One check statement for the requests that need the same one (same user, session, workspace and cached snapshot)
- * and arrived in the same turn of the event loop: the first waits for the turn to end (`setImmediate`), then sends
- * the statement; the others join it until then. Every joined request arrived before the statement was sent, so the
- * statement's snapshot is newer than each of their arrivals: what it proves holds for each of them as if it had
- * sent its own. A request arriving after the send starts the next batch. If the first request ends without an
- * answer (interrupted, failed), the others check on their own.
+ * One check statement for the requests that need the same one (same user, session, workspace and cached snapshot),
+ * with at most one such statement in flight: a request joins the batch that has not been sent yet, or starts it; a
+ * batch is sent when the turn of the event loop it started in has ended and the key's previous statement has been
+ * answered. Under load, batches grow with the statement's round trip (as group commit does) instead of one statement
+ * per turn. Every joined request arrived before its statement was sent, so the statement's snapshot is newer than
+ * each of their arrivals: what it proves holds for each of them as if it had sent its own. If the request that sends
+ * the batch ends without an answer (interrupted, failed), the others check on their own.
  */
-const coalesced = <R>(store: ReadCacheStore, key: string, check: Effect.Effect<CachedReadCheck, never, R>) =>
+export const coalesced = <R>(store: ReadCacheStore, key: string, check: Effect.Effect<CachedReadCheck, never, R>) =>
   Effect.gen(function* () {
-    const open = store.checks.get(key)
+    let lane = store.checks.get(key)
+    if (lane === undefined) store.checks.set(key, (lane = { inflight: undefined, pending: undefined }))
+    const open = lane.pending
     if (open !== undefined && !open.sent) {
       const answer = yield* Effect.promise(() => open.answer)
       return answer ?? (yield* check)
     }
+    const owned = lane
     let settle!: (answer: CachedReadCheck | undefined) => void
     const batch: CheckBatch = { sent: false, answer: new Promise((resolve) => (settle = resolve)) }
-    store.checks.set(key, batch)
-    const close = () => {
+    owned.pending = batch
+    const previous = owned.inflight
+    const send = () => {
       batch.sent = true
-      if (store.checks.get(key) === batch) store.checks.delete(key)
+      if (owned.pending === batch) owned.pending = undefined
+      owned.inflight = batch.answer
+    }
+    const finish = () => {
+      if (!batch.sent) send()
+      settle(undefined)
+      if (owned.inflight === batch.answer) owned.inflight = undefined
+      if (owned.inflight === undefined && owned.pending === undefined && store.checks.get(key) === owned) store.checks.delete(key)
     }
     return yield* Effect.gen(function* () {
       yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      close()
+      if (previous !== undefined) yield* Effect.promise(() => previous)
+      send()
       const answer = yield* check
       settle(answer)
       return answer
-    }).pipe(Effect.onExit(() => Effect.sync(() => {
-      close()
-      settle(undefined)
-    })))
+    }).pipe(Effect.onExit(() => Effect.sync(finish)))
   })
 
 /** Says whether an answer came from the cache (`hit`) or from a full read (`miss`), as HTTP caches do. */
@@ -178,7 +194,8 @@ export const cachedRead = <S extends Schema.Top, E, R>(
     const key = `${caller.userId}:${workspaceId}:${request.url}`
     // At most two looks: the entry there now, then (when a full read of the same key was under way) the one it stored.
     let waited = false
-    for (;;) {
+    // Bounded: a newer entry stored while a check ran is checked in turn (a few at most), then a full read.
+    for (let round = 0; round < 4; round++) {
       const entry = store.get(key, Date.now())
       if (entry !== undefined) {
         const check = yield* coalesced(
@@ -190,6 +207,8 @@ export const cachedRead = <S extends Schema.Top, E, R>(
           return HttpServerResponse.setHeader(entry.response, CACHE_HEADER, "hit")
         }
         store.deleteIf(key, entry)
+        // A full read that ended while this check ran stored a newer answer: check that one instead of reading again.
+        if (store.get(key, Date.now()) !== undefined) continue
       }
       const pending = store.inflight.get(key)
       if (pending === undefined || waited) break

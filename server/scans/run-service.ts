@@ -13,11 +13,12 @@
  *   fail the service at once, with the reason: retrying cannot help;
  * - anything else (endpoint unreachable, a crash) fails the attempt so pg-boss retries it with backoff; the last attempt
  *   marks the service failed. One failing service never fails the others; the scan rolls up from its services.
- * While it runs, the job refreshes `heartbeat_at` and watches the scan: a canceled scan aborts the engine's calls.
+ * While it runs, the job refreshes `heartbeat_at` and watches the scan, one statement per scan for all its jobs in this
+ * process (./scan-watch.ts): a canceled scan aborts the engine's calls.
  *
  * Lock order everywhere in this area: scan row, then service rows (no deadlock with cancel or the sweeper).
  */
-import { Config, Effect, Option, Schedule, Schema } from "effect"
+import { Config, Effect, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { inScope } from "../auth/rls.ts"
 import { AppConfig } from "../config.ts"
@@ -35,6 +36,7 @@ import { fixTargetFor, type FixTarget } from "./fixers.ts"
 import { applyMutes } from "../posture/mutes.ts"
 import { lockScan, recountServices, rollUpScan } from "./scans-store.ts"
 import { ScanningTexts } from "./texts.ts"
+import { ScanWatch } from "./scan-watch.ts"
 
 export const RunServicePayload = Schema.Struct({
   workspace_id: Schema.Int,
@@ -156,19 +158,25 @@ export const completeService = (
     }),
   )
 
-/** Refreshes the heartbeat; answers whether the scan and the service are still open. */
-const heartbeat = (p: RunServicePayload) =>
-  inScope({ workspaceId: p.workspace_id })(
+/**
+ * Refreshes the heartbeat of the scan's services `ids` that this process runs; answers those still open (their service
+ * and the scan pending or running). One statement for every job of the scan in this process (./scan-watch.ts).
+ */
+const heartbeat = (workspaceId: number, scanId: number) => (ids: ReadonlyArray<number>) =>
+  inScope({ workspaceId })(
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      const rows = yield* sql<{ open: boolean }>`
+      const rows = yield* sql<{ id: number }>`
         UPDATE scan_services ss SET heartbeat_at = now() FROM scans s
-        WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id} AND s.id = ss.scan_id
+        WHERE ss.workspace_id = ${workspaceId} AND ss.scan_id = ${scanId} AND ss.id IN ${sql.in(ids)} AND s.id = ss.scan_id
           AND ss.status IN ('pending', 'running') AND s.status IN ('pending', 'running')
-        RETURNING true AS open`
-      return rows.length > 0
+        RETURNING ss.id`
+      return rows.map((r) => r.id)
     }),
   )
+
+/** The running service jobs of this process, one heartbeat per scan. */
+const scanWatch = new ScanWatch(HEARTBEAT_MS)
 
 /**
  * The AWS engine's ScanSetupError, or the GCP/Azure one (server/scanner/rest/engine.ts, a different class with the same
@@ -248,20 +256,17 @@ export const runService = (p: RunServicePayload, job: JobContext) =>
 
     const cancel = new AbortController()
     const signal = AbortSignal.any([job.signal, cancel.signal])
-    const watcher = heartbeat(p).pipe(
-      Effect.tap((open) => Effect.sync(() => (open ? undefined : cancel.abort(new Error(ScanningTexts.canceledReason))))),
-      Effect.catchCause(() => Effect.void),
-      Effect.repeat(Schedule.spaced(`${HEARTBEAT_MS} millis`)),
-    )
-
-    const outcome = yield* Effect.scoped(
-      Effect.gen(function* () {
-        yield* Effect.forkScoped(Effect.delay(watcher, `${HEARTBEAT_MS} millis`))
-        return yield* Effect.tryPromise({
-          try: () => scanWith(target, { service: claimed.serviceKey, regions: claimed.regions, concurrency, signal, shareKey: `scan:${p.scan_id}` }),
-          catch: (error) => error,
-        }).pipe(Effect.result)
-      }),
+    const outcome = yield* Effect.tryPromise({
+      try: () => scanWith(target, { service: claimed.serviceKey, regions: claimed.regions, concurrency, signal, shareKey: `scan:${p.scan_id}` }),
+      catch: (error) => error,
+    }).pipe(
+      Effect.result,
+      scanWatch.watch(
+        `${p.workspace_id}:${p.scan_id}`,
+        p.scan_service_id,
+        { onClosed: () => cancel.abort(new Error(ScanningTexts.canceledReason)) },
+        heartbeat(p.workspace_id, p.scan_id),
+      ),
     )
 
     if (outcome._tag === "Success") {

@@ -22,16 +22,30 @@ export interface RlsScope {
 
 const text = (v: number | string | undefined): string => (v === undefined ? "" : String(v))
 
+const NO_SESSION = "00000000-0000-0000-0000-000000000000"
+const isSessionId = (sessionId: string) => /^[0-9a-f-]{36}$/i.test(sessionId)
+
+/** The scope's transaction-local settings as columns `wid`, `uid`, `inv` of one statement (the policies read them). */
+const scopeSettings = (sql: SqlClient.SqlClient, scope: RlsScope) => sql`
+  set_config('app.workspace_id', ${text(scope.workspaceId)}, true) AS wid,
+  set_config('app.user_id', ${text(scope.userId)}, true) AS uid,
+  set_config('app.invitation_token_hash', ${text(scope.invitationTokenHash)}, true) AS inv`
+
+/** Switches to the API role for the rest of the transaction when the connecting role may (not a superuser's PGlite). */
+const roleSwitch = (sql: SqlClient.SqlClient) =>
+  sql`CASE WHEN current_user <> ${API_ROLE} AND pg_has_role(current_user, ${API_ROLE}, 'MEMBER')
+           THEN set_config('role', ${API_ROLE}, true) END`
+
+/** Whether the access token's session (refresh-token family) of `userId` is alive; a malformed id never is. */
+const sessionAlive = (sql: SqlClient.SqlClient, sessionId: string, userId: number) =>
+  sql`EXISTS (SELECT 1 FROM refresh_token_families
+              WHERE id = ${isSessionId(sessionId) ? sessionId : NO_SESSION}::uuid AND user_id = ${userId} AND revoked_at IS NULL)`
+
 /** Sets the scope inside an already open transaction (used by `inScope`, and to widen it after creating a workspace). */
 export const setScope = (scope: RlsScope) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    yield* sql`SELECT
-        set_config('app.workspace_id', ${text(scope.workspaceId)}, true),
-        set_config('app.user_id', ${text(scope.userId)}, true),
-        set_config('app.invitation_token_hash', ${text(scope.invitationTokenHash)}, true),
-        CASE WHEN current_user <> ${API_ROLE} AND pg_has_role(current_user, ${API_ROLE}, 'MEMBER')
-             THEN set_config('role', ${API_ROLE}, true) END`
+    yield* sql`SELECT ${scopeSettings(sql, scope)}, ${roleSwitch(sql)}`
   })
 
 /**
@@ -45,18 +59,10 @@ export const inScopeForSession = <E2>(scope: RlsScope & { readonly userId: numbe
 <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const valid = /^[0-9a-f-]{36}$/i.test(sessionId)
     return yield* serialized(sql.withTransaction(Effect.gen(function* () {
-      const rows = yield* sql<{ alive: boolean | null }>`SELECT
-          set_config('app.workspace_id', ${text(scope.workspaceId)}, true),
-          set_config('app.user_id', ${text(scope.userId)}, true),
-          set_config('app.invitation_token_hash', ${text(scope.invitationTokenHash)}, true),
-          CASE WHEN current_user <> ${API_ROLE} AND pg_has_role(current_user, ${API_ROLE}, 'MEMBER')
-               THEN set_config('role', ${API_ROLE}, true) END,
-          EXISTS (SELECT 1 FROM refresh_token_families
-                  WHERE id = ${valid ? sessionId : "00000000-0000-0000-0000-000000000000"}::uuid
-                    AND user_id = ${scope.userId} AND revoked_at IS NULL) AS alive`
-      if (!valid || rows[0]?.alive !== true) return yield* Effect.fail(onRevoked())
+      const rows = yield* sql<{ alive: boolean | null }>`
+        SELECT ${scopeSettings(sql, scope)}, ${roleSwitch(sql)}, ${sessionAlive(sql, sessionId, scope.userId)} AS alive`
+      if (!isSessionId(sessionId) || rows[0]?.alive !== true) return yield* Effect.fail(onRevoked())
       return yield* effect
     })))
   })
@@ -95,18 +101,10 @@ export const inScopeForMember = <E2, A, E, R>(
 ) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const valid = /^[0-9a-f-]{36}$/i.test(sessionId)
     return yield* serialized(sql.withTransaction(Effect.gen(function* () {
       const rows = yield* sql<MembershipRow & { alive: boolean | null; is_member: boolean | null; snapshot: string }>`
         WITH s AS MATERIALIZED (
-          SELECT set_config('app.workspace_id', ${String(scope.workspaceId)}, true) AS wid,
-                 set_config('app.user_id', ${String(scope.userId)}, true) AS uid,
-                 set_config('app.invitation_token_hash', '', true) AS inv,
-                 CASE WHEN current_user <> ${API_ROLE} AND pg_has_role(current_user, ${API_ROLE}, 'MEMBER')
-                      THEN set_config('role', ${API_ROLE}, true) END AS role,
-                 EXISTS (SELECT 1 FROM refresh_token_families
-                         WHERE id = ${valid ? sessionId : "00000000-0000-0000-0000-000000000000"}::uuid
-                           AND user_id = ${scope.userId} AND revoked_at IS NULL) AS alive
+          SELECT ${scopeSettings(sql, scope)}, ${roleSwitch(sql)} AS role, ${sessionAlive(sql, sessionId, scope.userId)} AS alive
           OFFSET 0)
         SELECT s.alive, mb.is_member, mb.workspace_name, mb.is_owner, mb.role_id, mb.custom_role_id, mb.role_name, mb.granted,
                pg_current_snapshot()::text AS snapshot
@@ -123,7 +121,7 @@ export const inScopeForMember = <E2, A, E, R>(
           LEFT JOIN custom_roles cr ON cr.id = m.custom_role_id
           WHERE s.alive AND m.workspace_id = s.wid::int AND m.user_id = s.uid::int) mb ON true`
       const row = rows[0]
-      if (!valid || row?.alive !== true) return yield* Effect.fail(onRevoked())
+      if (!isSessionId(sessionId) || row?.alive !== true) return yield* Effect.fail(onRevoked())
       const capture = yield* Effect.serviceOption(SnapshotCapture)
       if (capture._tag === "Some") capture.value.snapshot = row.snapshot
       return yield* body(row.is_member === true ? row : undefined)
@@ -162,15 +160,10 @@ export const checkCachedRead = (
 ) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    if (!/^[0-9a-f-]{36}$/i.test(sessionId)) return { alive: false, member: false, unchanged: false } satisfies CachedReadCheck
+    if (!isSessionId(sessionId)) return { alive: false, member: false, unchanged: false } satisfies CachedReadCheck
     const rows = yield* serialized(sql<{ alive: boolean; member: boolean | null; unchanged: boolean | null }>`
       WITH s AS MATERIALIZED (
-        SELECT set_config('app.workspace_id', ${String(scope.workspaceId)}, true) AS wid,
-               set_config('app.user_id', ${String(scope.userId)}, true) AS uid,
-               set_config('app.invitation_token_hash', '', true) AS inv,
-               ${snapshot}::pg_snapshot AS snap,
-               EXISTS (SELECT 1 FROM refresh_token_families
-                       WHERE id = ${sessionId}::uuid AND user_id = ${scope.userId} AND revoked_at IS NULL) AS alive
+        SELECT ${scopeSettings(sql, scope)}, ${snapshot}::pg_snapshot AS snap, ${sessionAlive(sql, sessionId, scope.userId)} AS alive
         OFFSET 0)
       SELECT s.alive, c.member, c.unchanged
       FROM s LEFT JOIN LATERAL (

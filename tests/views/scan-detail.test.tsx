@@ -30,6 +30,8 @@ describe("scan detail", () => {
     for (const label of ["Provider", "Started", "Ended", "Total checks", "Passed", "Failed"]) expect(within(summary).getByText(label)).toBeTruthy()
     const bars = within(summary).getByRole("region", { name: "Failed findings by severity" })
     expect(within(bars).getAllByRole("listitem").map((li) => li.textContent)).toEqual(["Critical1", "High2", "Medium0", "Low0"])
+    // A severity with no failed finding has an empty track, not a sliver that reads as "a few".
+    expect(within(bars).getAllByRole("listitem").map((li) => li.querySelector('[aria-hidden="true"]')?.childElementCount)).toEqual([1, 1, 0, 0])
 
     const s3 = screen.getByRole("button", { name: "View findings of s3" })
     const iam = screen.getByRole("button", { name: "View findings of iam" })

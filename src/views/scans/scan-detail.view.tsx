@@ -156,7 +156,10 @@ export function SeverityBars({ breakdown }: { readonly breakdown: SeverityBreakd
         <li key={severity} className={local.barRow}>
           <span className={local.barLabel}>{severity.charAt(0).toUpperCase() + severity.slice(1)}</span>
           <span className={local.barTrack} aria-hidden="true">
-            <span className={local.barFill({ severity })} style={{ width: `${(breakdown[severity] / max) * 100}%` }} />
+            {/* No fill at 0: the fill's minimum width would read as "a few" (a red sliver beside Critical 0). */}
+            {breakdown[severity] > 0 && (
+              <span className={local.barFill({ severity })} style={{ width: `${(breakdown[severity] / max) * 100}%` }} />
+            )}
           </span>
           <span className={local.barValue}>{breakdown[severity]}</span>
         </li>

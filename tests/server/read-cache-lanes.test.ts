@@ -1,9 +1,10 @@
 /**
  * The read cache's check batching (server/api/middleware/read-cache.ts `coalesced`): at most one check statement in
  * flight per key, the requests arriving meanwhile share the next one, and none of them is answered by a statement
- * sent before it arrived.
+ * sent before it arrived. The last test checks both over random interleavings of arrivals, turns and answers (fast-check).
  */
 import { Effect } from "effect"
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { coalesced, DEFAULT_READ_CACHE, ReadCacheStore } from "../../server/api/middleware/read-cache.ts"
 import type { CachedReadCheck } from "../../server/auth/rls.ts"
@@ -88,5 +89,57 @@ describe("read cache check batching", () => {
     releases[0]!()
     await nextTurn()
     expect(store.checks.size).toBe(0)
+  })
+})
+
+describe("read cache check batching, any interleaving (property)", () => {
+  it("never more than one statement in flight per key, and every request is answered by a statement sent after it arrived", async () => {
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant("arrive" as const), key: fc.constantFrom("a", "b") }),
+      fc.record({ kind: fc.constant("turn" as const) }),
+      fc.record({ kind: fc.constant("answer" as const), key: fc.constantFrom("a", "b") }),
+    )
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 60 }), async (steps) => {
+        const store = new ReadCacheStore(DEFAULT_READ_CACHE)
+        let clock = 0
+        const inFlight = new Map<string, Array<{ sentAt: number; release: () => void }>>([["a", []], ["b", []]])
+        let maxInFlight = 0
+        const checkFor = (key: string) =>
+          Effect.promise(() => {
+            const sentAt = ++clock
+            return new Promise<CachedReadCheck>((resolve) => {
+              const list = inFlight.get(key)!
+              const entry = {
+                sentAt,
+                release: () => {
+                  list.splice(list.indexOf(entry), 1)
+                  resolve({ alive: true, member: true, unchanged: true, sentAt } as CachedReadCheck)
+                },
+              }
+              list.push(entry)
+              maxInFlight = Math.max(maxInFlight, list.length)
+            })
+          })
+        const requests: Array<{ arrivedAt: number; answer: Promise<CachedReadCheck> }> = []
+        for (const s of steps) {
+          if (s.kind === "arrive") requests.push({ arrivedAt: ++clock, answer: Effect.runPromise(coalesced(store, s.key, checkFor(s.key))) })
+          else if (s.kind === "turn") await nextTurn()
+          else inFlight.get(s.key)![0]?.release()
+        }
+        // Drain: answer whatever is sent until every request has its answer.
+        let settled = false
+        void Promise.all(requests.map((r) => r.answer)).then(() => (settled = true))
+        for (let i = 0; i < 200 && !settled; i++) {
+          await nextTurn()
+          for (const list of inFlight.values()) list[0]?.release()
+        }
+        expect(settled).toBe(true)
+        expect(maxInFlight).toBeLessThanOrEqual(1)
+        for (const r of requests) expect((await r.answer as CachedReadCheck & { sentAt: number }).sentAt).toBeGreaterThan(r.arrivedAt)
+        expect(store.checks.size).toBe(0)
+      }),
+      { numRuns: 200 },
+    )
   })
 })

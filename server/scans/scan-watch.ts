@@ -50,7 +50,11 @@ export class ScanWatch {
       Effect.acquireUseRelease(
         Effect.gen(this.join(key, id, job, beat)),
         () => effect,
-        () => Effect.sync(() => this.groups.get(key)?.jobs.delete(id)),
+        // Only its own entry: a newer attempt of the same service may have joined under the same id meanwhile.
+        () => Effect.sync(() => {
+          const jobs = this.groups.get(key)?.jobs
+          if (jobs?.get(id) === job) jobs.delete(id)
+        }),
       )
   }
 

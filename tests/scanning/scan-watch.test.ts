@@ -72,3 +72,26 @@ describe("scan watch", () => {
     await until(() => watch.size === 0)
   })
 })
+
+describe("scan watch, a second attempt of a service", () => {
+  it("stays watched when the first attempt of the same service ends after it joined", async () => {
+    const watch = new ScanWatch(10)
+    const beats: Array<ReadonlyArray<number>> = []
+    const beat = (ids: ReadonlyArray<number>) => Effect.sync(() => {
+      beats.push([...ids])
+      return ids
+    })
+    const first = await run(Deferred.make<void>())
+    const second = await run(Deferred.make<void>())
+    const a = Effect.runFork(Deferred.await(first).pipe(watch.watch("w:1", 7, { onClosed: () => undefined }, beat)))
+    const b = Effect.runFork(Deferred.await(second).pipe(watch.watch("w:1", 7, { onClosed: () => undefined }, beat)))
+    await run(Deferred.succeed(first, undefined))
+    await run(Fiber.join(a))
+    const before = beats.length
+    await until(() => beats.length >= before + 2)
+    expect(beats.at(-1)).toEqual([7])
+    await run(Deferred.succeed(second, undefined))
+    await run(Fiber.join(b))
+    await until(() => watch.size === 0)
+  })
+})

@@ -17,9 +17,12 @@ export interface WatchedJob {
   readonly onClosed: () => void
 }
 
+/** The statement: refreshes the heartbeat of the services `ids` and answers those still open. */
+type Beat<R> = (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<number>, unknown, R>
+
 interface Group<R> {
   readonly jobs: Map<number, WatchedJob>
-  readonly beat: (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<number>, unknown, R>
+  readonly beat: Beat<R>
 }
 
 export class ScanWatch {
@@ -44,11 +47,11 @@ export class ScanWatch {
     key: string,
     id: number,
     job: WatchedJob,
-    beat: (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<number>, unknown, R>,
+    beat: Beat<R>,
   ) {
     return <A, E, R2>(effect: Effect.Effect<A, E, R2>): Effect.Effect<A, E, R | R2> =>
       Effect.acquireUseRelease(
-        Effect.gen(this.join(key, id, job, beat)),
+        this.join(key, id, job, beat),
         () => effect,
         // Only its own entry: a newer attempt of the same service may have joined under the same id meanwhile.
         () => Effect.sync(() => {
@@ -58,23 +61,23 @@ export class ScanWatch {
       )
   }
 
+  /** Adds the job to its group; the group's first job creates it and starts its ticker. */
   private join<R>(
     key: string,
     id: number,
     job: WatchedJob,
-    beat: (ids: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<number>, unknown, R>,
-  ) {
-    const self = this
-    return function* () {
-      const existing = self.groups.get(key)
+    beat: Beat<R>,
+  ): Effect.Effect<void, never, R> {
+    return Effect.suspend(() => {
+      const existing = this.groups.get(key)
       if (existing !== undefined) {
         existing.jobs.set(id, job)
-        return
+        return Effect.void
       }
       const group: Group<R> = { jobs: new Map([[id, job]]), beat }
-      self.groups.set(key, group)
-      yield* Effect.forkDetach(self.tick(key, group))
-    }
+      this.groups.set(key, group)
+      return Effect.asVoid(Effect.forkDetach(this.tick(key, group)))
+    })
   }
 
   /** Every interval: stop if the group is empty (in the same synchronous step as the check), else one beat. */

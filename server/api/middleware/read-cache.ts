@@ -45,12 +45,15 @@ interface Entry {
   readonly expires: number
 }
 
+/** The requests of one check statement: settled with its answer (undefined if its sender ended without one). */
 interface CheckBatch {
-  sent: boolean
   readonly answer: Promise<CachedReadCheck | undefined>
 }
 
-/** The check statements of one key: the one sent and not answered yet, and the batch that waits for it to end. */
+/**
+ * The check statements of one key: the one sent and not answered yet, and the batch not sent yet (which requests
+ * join; it leaves `pending` when it is sent).
+ */
 interface CheckLane {
   inflight: Promise<unknown> | undefined
   pending: CheckBatch | undefined
@@ -139,22 +142,17 @@ export const coalesced = <R>(store: ReadCacheStore, key: string, check: Effect.E
     let lane = store.checks.get(key)
     if (lane === undefined) store.checks.set(key, (lane = { inflight: undefined, pending: undefined }))
     const open = lane.pending
-    if (open !== undefined && !open.sent) {
+    if (open !== undefined) {
       const answer = yield* Effect.promise(() => open.answer)
       return answer ?? (yield* check)
     }
     const owned = lane
     let settle!: (answer: CachedReadCheck | undefined) => void
-    const batch: CheckBatch = { sent: false, answer: new Promise((resolve) => (settle = resolve)) }
+    const batch: CheckBatch = { answer: new Promise((resolve) => (settle = resolve)) }
     owned.pending = batch
     const previous = owned.inflight
-    const send = () => {
-      batch.sent = true
-      if (owned.pending === batch) owned.pending = undefined
-      owned.inflight = batch.answer
-    }
     const finish = () => {
-      if (!batch.sent) send()
+      if (owned.pending === batch) owned.pending = undefined
       settle(undefined)
       if (owned.inflight === batch.answer) owned.inflight = undefined
       if (owned.inflight === undefined && owned.pending === undefined && store.checks.get(key) === owned) store.checks.delete(key)
@@ -162,7 +160,9 @@ export const coalesced = <R>(store: ReadCacheStore, key: string, check: Effect.E
     return yield* Effect.gen(function* () {
       yield* Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
       if (previous !== undefined) yield* Effect.promise(() => previous)
-      send()
+      // Sent: later requests start the next batch.
+      owned.pending = undefined
+      owned.inflight = batch.answer
       const answer = yield* check
       settle(answer)
       return answer
@@ -192,9 +192,9 @@ export const cachedRead = <S extends Schema.Top, E, R>(
     if (Option.isNone(who)) return yield* read
     const { caller, workspaceId } = who.value
     const key = `${caller.userId}:${workspaceId}:${request.url}`
-    // At most two looks: the entry there now, then (when a full read of the same key was under way) the one it stored.
+    // The entry there now; then, after waiting once for a full read of the same key under way, the one it stored; a
+    // newer entry stored while a check ran is checked in turn. Bounded: after a few rounds, a full read of its own.
     let waited = false
-    // Bounded: a newer entry stored while a check ran is checked in turn (a few at most), then a full read.
     for (let round = 0; round < 4; round++) {
       const entry = store.get(key, Date.now())
       if (entry !== undefined) {

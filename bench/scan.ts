@@ -25,6 +25,7 @@
  *
  *   npx node bench/scan.ts          # or `npm run bench -- scan`; BENCH_SCALE=0.3 for a smaller fixture
  *   TEST_DATABASE_URL=postgres://… npx node bench/scan.ts   # on a PostgreSQL server instead of embedded PGlite
+ *                                   # (PGlite keeps its files on disk here, as `npm start` does; tests keep them in memory)
  *   BENCH_VERBOSE=1                 # per-service timeline and the repeated calls by operation
  */
 import { performance } from "node:perf_hooks"
@@ -45,7 +46,7 @@ import { mapConcurrent } from "../server/scanner/pool.ts"
 import { completeService } from "../server/scans/run-service.ts"
 import { withSql } from "../tests/support/db.ts"
 import { addMotoAccount } from "../tests/scanning/support.ts"
-import { measuredScan, processCpuSeconds, runScanBench, type ScanBench, warmEmulator } from "./support/scan-bench.ts"
+import { cpuPressureMs, measuredScan, processCpuSeconds, runScanBench, type ScanBench, warmEmulator } from "./support/scan-bench.ts"
 
 const SCALE = Number(process.env["BENCH_SCALE"] ?? 1)
 const REGION = "us-east-1"
@@ -141,7 +142,7 @@ const main = async (bench: ScanBench) => {
 
   /** One scan through the API, measured at the proxy, then its distinct reads replayed against moto. */
   const measure = async (label: string) => {
-    const { scan, done, wallMs, cpuMs, threads, elu, threadElu, motoCpu, traffic } = await measuredScan(bench, owner, account.id)
+    const { scan, done, wallMs, cpuMs, threads, elu, threadElu, motoCpu, pressureMs, traffic } = await measuredScan(bench, owner, account.id)
     if (done.status !== "completed") throw new Error(`scan ended ${done.status}`)
     const engineCalls = await env.sql((q) =>
       q<{ calls: number }>`SELECT coalesce(sum(api_calls), 0)::int AS calls FROM scan_services WHERE scan_id = ${scan.id}`)
@@ -161,8 +162,11 @@ const main = async (bench: ScanBench) => {
     const concurrency = Math.max(1, Math.round(traffic.average))
     const needed = traffic.distinct
     const motoReplay0 = processCpuSeconds(env.moto.pid)
+    const replayPressure0 = cpuPressureMs()
     const replayMs = await proxy.replay(concurrency)
     const motoReplayCpu = processCpuSeconds(env.moto.pid) - motoReplay0
+    const replayPressure1 = cpuPressureMs()
+    const replayPressureMs = replayPressure0 === undefined || replayPressure1 === undefined ? undefined : replayPressure1 - replayPressure0
     const rate = needed / (replayMs / 1000)
     const floorMs = (needed / rate) * 1000
     // Moto's best rate over a few concurrencies: a floor the scanner cannot game by choosing its concurrency.
@@ -187,6 +191,9 @@ const main = async (bench: ScanBench) => {
     line("scanner concurrency (avg / peak in flight)", `${traffic.average.toFixed(1)} / ${traffic.peak}`)
     line("launch → first call | calls | last → done", `${(traffic.firstMs / 1000).toFixed(2)} s | ${((traffic.lastMs - traffic.firstMs) / 1000).toFixed(2)} s (avg ${traffic.spanAverage.toFixed(1)} in flight) | ${((wallMs - traffic.lastMs) / 1000).toFixed(2)} s`)
     line("emulator CPU: scan | replay", `${motoCpu.toFixed(2)} s (${((motoCpu * 1000 / wallMs) * 100).toFixed(0)}% of one core) | ${motoReplayCpu.toFixed(2)} s (${((motoReplayCpu * 1000 / replayMs) * 100).toFixed(0)}%)`)
+    if (pressureMs !== undefined && replayPressureMs !== undefined) {
+      line("some task waiting for a CPU: scan | replay", `${((pressureMs / wallMs) * 100).toFixed(0)}% of the time | ${((replayPressureMs / replayMs) * 100).toFixed(0)}%`)
+    }
     line(`moto rate at concurrency ${concurrency} (replay)`, `${rate.toFixed(1)} req/s (${(replayMs / 1000).toFixed(2)} s)`)
     line("floor = needed ÷ rate", `${(floorMs / 1000).toFixed(2)} s`)
     line("ratio wall / floor", `${(wallMs / floorMs).toFixed(3)}  (goal ≤ 1.3)`)

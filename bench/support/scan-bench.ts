@@ -4,7 +4,9 @@
  * `runScanBench`, which starts moto, the API with its worker in-process (tests/scanning/support.ts) behind the meter,
  * runs the benchmark and stops everything.
  */
-import { readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import { Worker } from "node:worker_threads"
 import { ListAnalyzersCommand } from "@aws-sdk/client-accessanalyzer"
@@ -65,6 +67,7 @@ import { ListWebACLsCommand } from "@aws-sdk/client-wafv2"
 import { makeAwsClients, type AwsClients } from "../../server/scanner/aws/clients.ts"
 import { scannerThreadCpuSeconds, scannerThreadUtilization } from "../../server/scanner/aws/scan-in-thread.ts"
 import { MOTO_KEYS, startScan, startScanEnv, type Member, type ScanEnv } from "../../tests/scanning/support.ts"
+import { makeTestDatabase } from "../../tests/support/db.ts"
 
 export interface TrafficReport {
   readonly total: number
@@ -121,6 +124,20 @@ export const processCpuSeconds = (pid: number | undefined): number => {
   }
 }
 
+/**
+ * Milliseconds during which some runnable task of the machine waited for a CPU so far (Linux pressure stall
+ * information, /proc/pressure/cpu "some total"); undefined where the kernel does not expose it. Over a window, its
+ * share of the wall time says how often moto, the scanner or the meter stood in a run queue instead of running.
+ */
+export const cpuPressureMs = (): number | undefined => {
+  try {
+    const total = /some .*total=(\d+)/.exec(readFileSync("/proc/pressure/cpu", "utf8"))?.[1]
+    return total === undefined ? undefined : Number(total) / 1000
+  } catch {
+    return undefined
+  }
+}
+
 /** CPU seconds (user + system) thread `tid` of this process has used so far, from /proc (Linux); 0 elsewhere. */
 export const threadCpuSeconds = (tid: number | undefined): number => {
   try {
@@ -166,7 +183,13 @@ export const runScanBench = async (bench: (b: ScanBench) => Promise<void>): Prom
       console.log("starting moto, the API and the worker…")
       // SCAN_CONCURRENCY set for the benchmark reaches the scanner (the in-process server reads its own environment).
       const concurrency = process.env["SCAN_CONCURRENCY"]
-      const env = await startScanEnv({ env: { AWS_ENDPOINT_URL: proxy.url, LOG_LEVEL: "warn", ...(concurrency === undefined ? {} : { SCAN_CONCURRENCY: concurrency }) } })
+      // The embedded database keeps its files on disk, as `npm start` does (tests keep them in memory).
+      const dataDir = mkdtempSync(join(tmpdir(), "scan-bench-"))
+      const database = await makeTestDatabase({ pgliteDataDir: dataDir })
+      const env = await startScanEnv({
+        database,
+        env: { AWS_ENDPOINT_URL: proxy.url, LOG_LEVEL: "warn", ...(concurrency === undefined ? {} : { SCAN_CONCURRENCY: concurrency }) },
+      })
       await proxy.setTarget(env.moto.port)
       const aws = makeAwsClients({ credentials: { accessKeyId: MOTO_KEYS.access_key, secretAccessKey: MOTO_KEYS.secret_key }, endpoint: env.moto.endpoint, maxAttempts: 3 })
       try {
@@ -174,6 +197,7 @@ export const runScanBench = async (bench: (b: ScanBench) => Promise<void>): Prom
       } finally {
         aws.destroy()
         await env.stop()
+        rmSync(dataDir, { recursive: true, force: true })
       }
     } finally {
       await proxy.close()
@@ -197,6 +221,7 @@ export const measuredScan = async ({ proxy, env }: ScanBench, owner: Member, acc
   const elu0 = performance.eventLoopUtilization()
   const threadElu0 = scannerThreadUtilization()
   const motoCpu0 = processCpuSeconds(env.moto.pid)
+  const pressure0 = cpuPressureMs()
   const t0 = performance.now()
   const scan = await startScan(env, owner, accountId)
   const done = await env.waitForScan(owner, scan.id, 30 * 60_000)
@@ -206,8 +231,10 @@ export const measuredScan = async ({ proxy, env }: ScanBench, owner: Member, acc
   const elu = performance.eventLoopUtilization(elu0)
   const threadElu = threadElu0 === undefined ? undefined : scannerThreadUtilization(threadElu0)
   const motoCpu = processCpuSeconds(env.moto.pid) - motoCpu0
+  const pressure1 = cpuPressureMs()
+  const pressureMs = pressure0 === undefined || pressure1 === undefined ? undefined : pressure1 - pressure0
   const traffic = await proxy.stop()
-  return { scan, done, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, threads, elu, threadElu, motoCpu, traffic }
+  return { scan, done, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, threads, elu, threadElu, motoCpu, pressureMs, traffic }
 }
 
 /**

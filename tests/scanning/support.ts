@@ -13,7 +13,7 @@ import { createSession } from "../../server/auth/refresh-tokens.ts"
 import { setLogSink } from "../../server/log.ts"
 import { startMoto, type Moto } from "../support/moto.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
-import { withSql } from "../support/db.ts"
+import { type TestDatabase, withSql } from "../support/db.ts"
 
 export interface Answer<T = any> {
   readonly status: number
@@ -55,7 +55,13 @@ export const MOTO_KEYS = { access_key: "AKIAIOSFODNN7EXAMPLE", secret_key: "moto
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export const startScanEnv = async (
-  options: { readonly env?: Record<string, string>; readonly regions?: string; readonly worker?: boolean } = {},
+  options: {
+    readonly env?: Record<string, string>
+    readonly regions?: string
+    readonly worker?: boolean
+    /** The server's database (closed by `stop`); a fresh one of makeTestDatabase by default. */
+    readonly database?: TestDatabase
+  } = {},
 ): Promise<ScanEnv> => {
   process.env["SCAN_REGIONS"] = options.regions ?? "us-east-1"
   const logs: Array<string> = []
@@ -65,8 +71,13 @@ export const startScanEnv = async (
   const moto = await startMoto()
   let server: TestServer
   try {
-    server = await startTestServer({ worker: options.worker ?? true, env: { AWS_ENDPOINT_URL: moto.endpoint, LOG_LEVEL: "info", ...options.env } })
+    server = await startTestServer({
+      worker: options.worker ?? true,
+      env: { AWS_ENDPOINT_URL: moto.endpoint, LOG_LEVEL: "info", ...options.env },
+      ...(options.database !== undefined ? { database: options.database } : {}),
+    })
   } catch (error) {
+    await options.database?.close()
     await moto.stop()
     restoreSink()
     throw error
@@ -149,6 +160,7 @@ export const startScanEnv = async (
       try {
         await server.stop()
       } finally {
+        await options.database?.close()
         await moto.stop()
         restoreSink()
       }

@@ -39,16 +39,19 @@ const withDatabase = (adminUrl: string, name: string): string => {
 
 /**
  * `kind` forces one backend: "pglite", or "postgres" (needs TEST_DATABASE_URL). By default PostgreSQL
- * when TEST_DATABASE_URL is set, else PGlite.
+ * when TEST_DATABASE_URL is set, else PGlite. PGlite keeps its files in memory unless `pgliteDataDir` names a
+ * directory, as `npm start` does (the benchmarks measure that).
  */
-export const makeTestDatabase = async (options?: { readonly kind?: "postgres" | "pglite" }): Promise<TestDatabase> => {
+export const makeTestDatabase = async (
+  options?: { readonly kind?: "postgres" | "pglite"; readonly pgliteDataDir?: string },
+): Promise<TestDatabase> => {
   const adminUrl = process.env["TEST_DATABASE_URL"]
   const kind = options?.kind ?? (adminUrl === undefined || adminUrl.trim() === "" ? "pglite" : "postgres")
   if (kind === "postgres" && (adminUrl === undefined || adminUrl.trim() === "")) {
     throw new Error("makeTestDatabase({ kind: \"postgres\" }) needs TEST_DATABASE_URL")
   }
   if (kind === "pglite" || adminUrl === undefined) {
-    const embedded = await startEmbeddedPostgres({ dataDir: undefined })
+    const embedded = await startEmbeddedPostgres({ dataDir: options?.pgliteDataDir })
     return { url: embedded.url, kind: "pglite", close: () => embedded.close() }
   }
   const name = `test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`

@@ -15,7 +15,8 @@
  *    scan and the replay.
  * 4. Replays exactly the distinct reads straight against moto at the scanner's (average) concurrency: moto's own call
  *    rate in the same run. Floor = reads needed ÷ that rate. Ratio = scan wall time ÷ floor (goal ≤ 1.3) and
- *    calls made ÷ calls needed (goal ≤ 1.1). Steps 3–4 run twice: a cold first scan and a warm repeat.
+ *    calls made ÷ calls needed (goal ≤ 1.1). Steps 3–4 run for a cold first scan, then for BENCH_REPEATS (default 3) warm
+ *    repeats, each against its own floor; the repeat with the median ratio is reported.
  *    The product's CPU seconds per scan (load-insensitive, unlike wall time) are printed split by thread (main: API,
  *    jobs, embedded database; the scanner thread; the rest: GC and libuv pool), with the event-loop utilisations: on a
  *    small machine the scanner and moto share the cores, so a busy machine lowers moto's rate during the scan more than
@@ -230,7 +231,20 @@ const main = async (bench: ScanBench) => {
   const coldEmulator = process.env["BENCH_COLD_EMULATOR"] === "1"
   if (!coldEmulator) line("emulator backends built (one read per service)", `${((await warmEmulator(env.moto.endpoint)) / 1000).toFixed(2)} s`)
   const first = await measure(coldEmulator ? "first scan of the account (cold emulator and scanner)" : "first scan of the account (cold scanner; emulator backends built)")
-  const repeat = await measure("repeat scan (warm; longest services first from the previous scan)")
+  // Wall time and floor move with whatever else the machine runs (moto's replay rate on the same reads varies by ±15 %
+  // between runs here): the warm scan is measured BENCH_REPEATS times (default 3), each against its own floor replayed
+  // right after it, and the run with the median ratio is reported as "repeat".
+  const REPEATS = Math.max(1, Number(process.env["BENCH_REPEATS"] ?? 3))
+  const repeats: Array<Awaited<ReturnType<typeof measure>>> = []
+  for (let i = 0; i < REPEATS; i++) {
+    repeats.push(await measure(`repeat scan ${i + 1} of ${REPEATS} (warm; longest services first from the previous scan)`))
+  }
+  const byRatio = [...repeats].sort((a, b) => a.ratio - b.ratio)
+  const repeat = byRatio[Math.floor((byRatio.length - 1) / 2)]!
+  console.log("\nrepeat scans")
+  line("ratio wall / floor, each run", `${repeats.map((r) => r.ratio.toFixed(3)).join(" | ")} → median ${repeat.ratio.toFixed(3)}  (goal ≤ 1.3)`)
+  line("calls made / needed, each run", repeats.map((r) => r.calls_ratio.toFixed(3)).join(" | "))
+  line("product CPU, each run", `${repeats.map((r) => `${r.product_cpu_s.toFixed(2)} s`).join(" | ")}`)
 
   // Write throughput: a fabricated open scan of one service, completed with a synthetic result.
   const CHECKS = n(2000)
@@ -257,6 +271,7 @@ const main = async (bench: ScanBench) => {
       resources,
       first,
       repeat,
+      repeats,
       findings_per_s: Math.round(CHECKS / (writeMs / 1000)),
       rows_per_s: Math.round((CHECKS * ROWS) / (writeMs / 1000)),
     })}`,

@@ -4,8 +4,9 @@
  * `runScanBench`, which starts moto, the API with its worker in-process (tests/scanning/support.ts) behind the meter,
  * runs the benchmark and stops everything.
  */
+import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { availableParallelism, tmpdir } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import { Worker } from "node:worker_threads"
@@ -175,6 +176,19 @@ export interface ScanBench {
   readonly aws: AwsClients
 }
 
+/**
+ * BENCH_PIN=1: moto gets the machine's last CPU to itself and this process (the product and the meter) the others
+ * (Linux `taskset`, every thread), as AWS runs on its own machines: the ratio then shows what the scanner leaves on
+ * the table, not how much of moto's core the product's CPU took. On a 2-core machine the product has one core.
+ */
+const pinEmulator = (motoPid: number | undefined): void => {
+  const cpus = availableParallelism()
+  if (motoPid === undefined || cpus < 2) throw new Error("BENCH_PIN=1 needs moto's pid and at least 2 CPUs")
+  execFileSync("taskset", ["-a", "-p", "-c", String(cpus - 1), String(motoPid)], { stdio: "ignore" })
+  execFileSync("taskset", ["-a", "-p", "-c", `0-${cpus - 2}`, String(process.pid)], { stdio: "ignore" })
+  console.log(`pinned: moto on cpu ${cpus - 1}, the product and the meter on cpu 0${cpus > 2 ? `-${cpus - 2}` : ""}`)
+}
+
 /** Runs `bench` with moto, the API, the worker and the meter started, stops them after; a failure sets exit code 1. */
 export const runScanBench = async (bench: (b: ScanBench) => Promise<void>): Promise<void> => {
   try {
@@ -191,6 +205,7 @@ export const runScanBench = async (bench: (b: ScanBench) => Promise<void>): Prom
         env: { AWS_ENDPOINT_URL: proxy.url, LOG_LEVEL: "warn", ...(concurrency === undefined ? {} : { SCAN_CONCURRENCY: concurrency }) },
       })
       await proxy.setTarget(env.moto.port)
+      if (process.env["BENCH_PIN"] === "1") pinEmulator(env.moto.pid)
       const aws = makeAwsClients({ credentials: { accessKeyId: MOTO_KEYS.access_key, secretAccessKey: MOTO_KEYS.secret_key }, endpoint: env.moto.endpoint, maxAttempts: 3 })
       try {
         await bench({ proxy, env, aws })

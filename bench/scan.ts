@@ -28,6 +28,7 @@
  *   TEST_DATABASE_URL=postgres://… npx node bench/scan.ts   # on a PostgreSQL server instead of embedded PGlite
  *                                   # (PGlite keeps its files on disk here, as `npm start` does; tests keep them in memory)
  *   BENCH_VERBOSE=1                 # per-service timeline and the repeated calls by operation
+ *   BENCH_MEMORY_DB=1               # PGlite in memory, as the tests keep it (for an A/B against the disk)
  *   BENCH_PIN=1                     # moto on a CPU of its own (as AWS runs elsewhere), the product and meter on the rest
  */
 import { performance } from "node:perf_hooks"

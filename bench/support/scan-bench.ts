@@ -197,9 +197,9 @@ export const runScanBench = async (bench: (b: ScanBench) => Promise<void>): Prom
       console.log("starting moto, the API and the worker…")
       // SCAN_CONCURRENCY set for the benchmark reaches the scanner (the in-process server reads its own environment).
       const concurrency = process.env["SCAN_CONCURRENCY"]
-      // The embedded database keeps its files on disk, as `npm start` does (tests keep them in memory).
+      // The embedded database keeps its files on disk, as `npm start` does (tests keep them in memory; BENCH_MEMORY_DB=1).
       const dataDir = mkdtempSync(join(tmpdir(), "scan-bench-"))
-      const database = await makeTestDatabase({ pgliteDataDir: dataDir })
+      const database = await makeTestDatabase(process.env["BENCH_MEMORY_DB"] === "1" ? {} : { pgliteDataDir: dataDir })
       const env = await startScanEnv({
         database,
         env: { AWS_ENDPOINT_URL: proxy.url, LOG_LEVEL: "warn", ...(concurrency === undefined ? {} : { SCAN_CONCURRENCY: concurrency }) },

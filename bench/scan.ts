@@ -13,10 +13,11 @@
  *    concurrency (peak and time-weighted average of requests in flight); it also splits the wall time into launch →
  *    first call, the calls, and last answer → completed, and the emulator's CPU time is read from /proc during the
  *    scan and the replay.
- * 4. Replays exactly the distinct reads straight against moto at the scanner's (average) concurrency, BENCH_REPLAYS times
- *    (default 3; the median counts): moto's own call rate in the same run. Floor = reads needed ÷ that rate. Ratio = scan wall time ÷ floor (goal ≤ 1.3) and
- *    calls made ÷ calls needed (goal ≤ 1.1). Steps 3–4 run for a cold first scan, then for BENCH_REPEATS (default 3) warm
- *    repeats, each against its own floor; the repeat with the median ratio is reported.
+ * 4. Replays exactly the distinct reads straight against moto at the scanner's (average) concurrency, BENCH_REPLAYS
+ *    times (default 3; the median counts): moto's own call rate in the same run. Floor = reads needed ÷ that rate.
+ *    Ratio = scan wall time ÷ floor (goal ≤ 1.3) and calls made ÷ calls needed (goal ≤ 1.1). Steps 3–4 run for a
+ *    cold first scan, then for BENCH_REPEATS (default 3) warm repeats, each against its own floor; the repeat with
+ *    the median ratio is reported.
  *    The product's CPU seconds per scan (load-insensitive, unlike wall time) are printed split by thread (main: API,
  *    jobs, embedded database; the scanner thread; the rest: GC and libuv pool), with the event-loop utilisations: on a
  *    small machine the scanner and moto share the cores, so a busy machine lowers moto's rate during the scan more than
@@ -26,10 +27,11 @@
  *
  *   npx node bench/scan.ts          # or `npm run bench -- scan`; BENCH_SCALE=0.3 for a smaller fixture
  *   TEST_DATABASE_URL=postgres://… npx node bench/scan.ts   # on a PostgreSQL server instead of embedded PGlite
- *                                   # (PGlite keeps its files on disk here, as `npm start` does; tests keep them in memory)
+ *                                   # (PGlite keeps its files on disk here, as `npm start` does)
  *   BENCH_VERBOSE=1                 # per-service timeline and the repeated calls by operation
  *   BENCH_MEMORY_DB=1               # PGlite in memory, as the tests keep it (for an A/B against the disk)
- *   BENCH_PIN=1                     # moto on a CPU of its own (as AWS runs elsewhere), the product and meter on the rest
+ *   BENCH_PIN=1                     # moto on a CPU of its own (as AWS runs elsewhere); the product and meter
+ *                                   # share the rest
  */
 import { performance } from "node:perf_hooks"
 import { CreateLogGroupCommand } from "@aws-sdk/client-cloudwatch-logs"
@@ -55,6 +57,9 @@ const SCALE = Number(process.env["BENCH_SCALE"] ?? 1)
 const REPLAYS = Math.max(1, Number(process.env["BENCH_REPLAYS"] ?? 3))
 const REGION = "us-east-1"
 const n = (count: number) => Math.max(1, Math.round(count * SCALE))
+/** The middle item by `key` (the lower middle of an even count): a real run or replay, not an interpolation. */
+const middle = <T>(items: ReadonlyArray<T>, key: (item: T) => number): T =>
+  [...items].sort((a, b) => key(a) - key(b))[Math.floor((items.length - 1) / 2)]!
 
 // ---------------------------------------------------------------------------------------------------------------
 // Seeding
@@ -175,7 +180,7 @@ const main = async (bench: ScanBench) => {
     const replayPressure1 = cpuPressureMs()
     const replayPressureMs = replayPressure0 === undefined || replayPressure1 === undefined ? undefined : replayPressure1 - replayPressure0
     const replayTotalMs = replays.reduce((a, b) => a + b, 0)
-    const replayMs = [...replays].sort((a, b) => a - b)[Math.floor((replays.length - 1) / 2)]!
+    const replayMs = middle(replays, (ms) => ms)
     const rate = needed / (replayMs / 1000)
     const floorMs = (needed / rate) * 1000
     // Moto's best rate over a few concurrencies: a floor the scanner cannot game by choosing its concurrency.
@@ -239,7 +244,7 @@ const main = async (bench: ScanBench) => {
   const coldEmulator = process.env["BENCH_COLD_EMULATOR"] === "1"
   if (!coldEmulator) line("emulator backends built (one read per service)", `${((await warmEmulator(env.moto.endpoint)) / 1000).toFixed(2)} s`)
   const first = await measure(coldEmulator ? "first scan of the account (cold emulator and scanner)" : "first scan of the account (cold scanner; emulator backends built)")
-  // Wall time and floor move with whatever else the machine runs (moto's replay rate on the same reads varies by ±15 %
+  // Wall time and floor move with whatever else the machine runs (moto's replay rate on the same reads varies by ±20 %
   // between runs here): the warm scan is measured BENCH_REPEATS times (default 3), each against its own floor replayed
   // right after it, and the run with the median ratio is reported as "repeat".
   const REPEATS = Math.max(1, Number(process.env["BENCH_REPEATS"] ?? 3))
@@ -247,8 +252,7 @@ const main = async (bench: ScanBench) => {
   for (let i = 0; i < REPEATS; i++) {
     repeats.push(await measure(`repeat scan ${i + 1} of ${REPEATS} (warm; longest services first from the previous scan)`))
   }
-  const byRatio = [...repeats].sort((a, b) => a.ratio - b.ratio)
-  const repeat = byRatio[Math.floor((byRatio.length - 1) / 2)]!
+  const repeat = middle(repeats, (r) => r.ratio)
   console.log("\nrepeat scans")
   line("ratio wall / floor, each run", `${repeats.map((r) => r.ratio.toFixed(3)).join(" | ")} → median ${repeat.ratio.toFixed(3)}  (goal ≤ 1.3)`)
   line("calls made / needed, each run", repeats.map((r) => r.calls_ratio.toFixed(3)).join(" | "))

@@ -199,19 +199,22 @@ export const runScanBench = async (bench: (b: ScanBench) => Promise<void>): Prom
       const concurrency = process.env["SCAN_CONCURRENCY"]
       // The embedded database keeps its files on disk, as `npm start` does (tests keep them in memory; BENCH_MEMORY_DB=1).
       const dataDir = mkdtempSync(join(tmpdir(), "scan-bench-"))
-      const database = await makeTestDatabase(process.env["BENCH_MEMORY_DB"] === "1" ? {} : { pgliteDataDir: dataDir })
-      const env = await startScanEnv({
-        database,
-        env: { AWS_ENDPOINT_URL: proxy.url, LOG_LEVEL: "warn", ...(concurrency === undefined ? {} : { SCAN_CONCURRENCY: concurrency }) },
-      })
-      await proxy.setTarget(env.moto.port)
-      if (process.env["BENCH_PIN"] === "1") pinEmulator(env.moto.pid)
-      const aws = makeAwsClients({ credentials: { accessKeyId: MOTO_KEYS.access_key, secretAccessKey: MOTO_KEYS.secret_key }, endpoint: env.moto.endpoint, maxAttempts: 3 })
       try {
-        await bench({ proxy, env, aws })
+        const database = await makeTestDatabase(process.env["BENCH_MEMORY_DB"] === "1" ? {} : { pgliteDataDir: dataDir })
+        const env = await startScanEnv({
+          database,
+          env: { AWS_ENDPOINT_URL: proxy.url, LOG_LEVEL: "warn", ...(concurrency === undefined ? {} : { SCAN_CONCURRENCY: concurrency }) },
+        })
+        const aws = makeAwsClients({ credentials: { accessKeyId: MOTO_KEYS.access_key, secretAccessKey: MOTO_KEYS.secret_key }, endpoint: env.moto.endpoint, maxAttempts: 3 })
+        try {
+          await proxy.setTarget(env.moto.port)
+          if (process.env["BENCH_PIN"] === "1") pinEmulator(env.moto.pid)
+          await bench({ proxy, env, aws })
+        } finally {
+          aws.destroy()
+          await env.stop()
+        }
       } finally {
-        aws.destroy()
-        await env.stop()
         rmSync(dataDir, { recursive: true, force: true })
       }
     } finally {

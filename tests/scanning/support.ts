@@ -68,7 +68,14 @@ export const startScanEnv = async (
   const restoreSink = setLogSink((line) => {
     logs.push(line)
   })
-  const moto = await startMoto()
+  let moto: Moto
+  try {
+    moto = await startMoto()
+  } catch (error) {
+    await options.database?.close()
+    restoreSink()
+    throw error
+  }
   let server: TestServer
   try {
     server = await startTestServer({

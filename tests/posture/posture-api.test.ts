@@ -274,14 +274,16 @@ describe("abandoned remediations", () => {
       WHERE r.workspace_id = ${owner.workspaceId} AND r.scan_id = ${scanId} AND r.compliant = false ORDER BY r.finding_id, r.seq LIMIT 2`)
     expect(rows.length).toBe(2)
     // What two killed workers leave behind (running since 11 minutes), and one really in progress (2 minutes).
+    // The row first: once the remediation exists the ticker may fail it at any moment, and a later write of the row
+    // would overwrite the outcome it recorded there.
     const plant = async (row: (typeof rows)[number], minutes: number) => {
+      await env.sql((q) => q`UPDATE results SET remediate = ${JSON.stringify({ status: "running", message: "", attempted_at: new Date().toISOString(), attempted_by: { id: owner.userId, email: owner.email } })}::jsonb
+        WHERE workspace_id = ${owner.workspaceId} AND finding_id = ${row.finding_id} AND seq = ${row.seq}`)
       const inserted = await env.sql((q) => q<{ id: number }>`
         INSERT INTO remediations (workspace_id, finding_id, check_id, resource_id, region, status, requested_by, started_at, result_seq)
         VALUES (${owner.workspaceId}, ${row.finding_id}, ${row.check_id}, ${row.resource_id}, ${row.region}, 'running', ${owner.userId},
                 now() - make_interval(mins => ${minutes}), ${row.seq})
         RETURNING id`)
-      await env.sql((q) => q`UPDATE results SET remediate = ${JSON.stringify({ status: "running", message: "", attempted_at: new Date().toISOString(), attempted_by: { id: owner.userId, email: owner.email } })}::jsonb
-        WHERE workspace_id = ${owner.workspaceId} AND finding_id = ${row.finding_id} AND seq = ${row.seq}`)
       return inserted[0]!.id
     }
     const abandonedId = await plant(rows[0]!, 11)

@@ -93,6 +93,53 @@ const listSources = (dir: string): SourceFile[] => {
     })
 }
 
+/**
+ * The import circles among the given files (strongly connected components of more than one file, Tarjan), type-only
+ * imports included: a circle of types still ties the files' meaning together and is one refactor away from a value circle.
+ */
+export const importCircles = (files: ReadonlyArray<SourceFile>): string[][] => {
+  const known = new Set(files.map((f) => f.path))
+  const edges = new Map<string, string[]>()
+  for (const file of files) {
+    const targets = importSpecifiers(file.source)
+      .filter(isRelative)
+      .map((specifier) => join(dirname(file.path), specifier).split("\\").join("/"))
+      .filter((target) => known.has(target))
+    edges.set(file.path, targets)
+  }
+  let next = 0
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const circles: string[][] = []
+  const visit = (v: string): void => {
+    index.set(v, next)
+    low.set(v, next)
+    next++
+    stack.push(v)
+    onStack.add(v)
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w)
+        low.set(v, Math.min(low.get(v)!, low.get(w)!))
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!))
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = []
+      let w: string
+      do {
+        w = stack.pop()!
+        onStack.delete(w)
+        component.push(w)
+      } while (w !== v)
+      if (component.length > 1) circles.push(component.sort())
+    }
+  }
+  for (const v of edges.keys()) if (!index.has(v)) visit(v)
+  return circles
+}
+
 describe("import boundaries", () => {
   it("finds every kind of import", () => {
     const source = [
@@ -147,5 +194,21 @@ describe("import boundaries", () => {
     for (const area of ["views", "machines", "contracts", "src"] as const) expect(areas.has(area)).toBe(true)
     console.info(`import boundaries: ${files.length} files checked`)
     expect(findViolations(files)).toEqual([])
+  })
+
+  it("finds an import circle, type-only edges included", () => {
+    const files: SourceFile[] = [
+      { path: "server/a.ts", source: `import { b } from "./b.ts"` },
+      { path: "server/b.ts", source: `import type { C } from "./c/c.ts"` },
+      { path: "server/c/c.ts", source: `import type { A } from "../a.ts"` },
+      { path: "server/d.ts", source: `import { a } from "./a.ts"` },
+    ]
+    expect(importCircles(files)).toEqual([["server/a.ts", "server/b.ts", "server/c/c.ts"]])
+  })
+
+  it("server/ has no import circle (the AWS scanner's inventory ↔ collectors ↔ generic ↔ define-check one included)", () => {
+    const files = listSources("server")
+    expect(files.length).toBeGreaterThan(100)
+    expect(importCircles(files)).toEqual([])
   })
 })

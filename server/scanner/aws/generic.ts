@@ -1,20 +1,11 @@
 /**
- * Shapes shared by the per-region resource collectors of the smaller services (a list of items per region, undefined
- * when the region could not be listed) and `itemCheck`, the check over such a list: one row per item the judge decides.
+ * `itemCheck` and `flagChecks`: checks over the per-region item lists of the smaller services' collectors
+ * (`collectors/per-region.ts`), one row per item the judge decides.
  */
 import type { CisRefs, DetailRow, RowValue, TestedWith } from "../check.ts"
-import type { CollectContext } from "./context.ts"
+import type { RegionItems } from "./collectors/per-region.ts"
 import { defineCheck, row, type AwsCheck, type CheckDefinition, type EvaluateEnv } from "./define-check.ts"
 import type { CollectorOf, InventoryWith, ResourceType } from "./inventory.ts"
-
-export interface RegionItems<T> {
-  readonly region: string
-  readonly items: ReadonlyArray<T> | undefined
-}
-
-export interface ItemsInventory<T> {
-  readonly regions: ReadonlyArray<RegionItems<T>>
-}
 
 export interface Judgement {
   readonly id: string
@@ -45,23 +36,6 @@ export function itemCheck<const R extends ResourceType, T>(
         }),
       ),
   })
-}
-
-/** Per region: a paginated list, then an optional per-item enrichment (bounded fan-out). */
-export async function listPerRegion<P, I, T>(
-  ctx: CollectContext,
-  spec: { readonly type: string; readonly op: string },
-  fetchPage: (region: string, token: string | undefined, opts: Parameters<Parameters<CollectContext["call"]>[1]>[0]) => Promise<P>,
-  extract: (page: P) => { readonly items: ReadonlyArray<I> | undefined; readonly next: string | undefined },
-  enrich: (item: I, region: string) => Promise<T>,
-): Promise<ItemsInventory<T>> {
-  const regions = await ctx.perRegion(async (region): Promise<RegionItems<T>> => {
-    const list = await ctx.paginate({ type: spec.type, region, op: spec.op }, (t, o) => fetchPage(region, t, o), extract)
-    const items = list === undefined ? undefined : await ctx.map(list, (i) => enrich(i, region))
-    ctx.countResources(items?.length ?? 0)
-    return { region, items }
-  })
-  return { regions }
 }
 
 export interface FlagSpec<T> {

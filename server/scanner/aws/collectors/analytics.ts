@@ -5,7 +5,7 @@ import { DescribeStateMachineCommand, ListStateMachinesCommand } from "@aws-sdk/
 import { GetWorkGroupCommand, ListWorkGroupsCommand } from "@aws-sdk/client-athena"
 import { GetDataCatalogEncryptionSettingsCommand, GetJobsCommand } from "@aws-sdk/client-glue"
 import type { CollectContext } from "../context.ts"
-import { listPerRegion, type ItemsInventory } from "../generic.ts"
+import { listPerRegion, type ItemsInventory } from "./per-region.ts"
 
 export const kinesisResourceTypes = ["kinesis.streams"] as const
 export const firehoseResourceTypes = ["firehose.streams"] as const

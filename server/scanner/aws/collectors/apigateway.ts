@@ -5,7 +5,7 @@
 import { GetResourcesCommand, GetRestApisCommand, GetStagesCommand } from "@aws-sdk/client-api-gateway"
 import { GetApisCommand, GetRoutesCommand, GetStagesCommand as GetV2StagesCommand } from "@aws-sdk/client-apigatewayv2"
 import type { CollectContext } from "../context.ts"
-import type { RegionItems } from "../generic.ts"
+import type { RegionItems } from "./per-region.ts"
 import { parsePolicy, type PolicyDocument } from "../policy.ts"
 
 export const apigatewayResourceTypes = ["apigateway.rest_apis", "apigateway.methods", "apigateway.stages", "apigateway.http_apis"] as const

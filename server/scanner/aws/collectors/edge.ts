@@ -7,7 +7,7 @@ import { ListHostedZonesCommand, ListQueryLoggingConfigsCommand, ListResourceRec
 import { GetLoggingConfigurationCommand, GetWebACLCommand, ListWebACLsCommand, type Scope } from "@aws-sdk/client-wafv2"
 import { GetEmailIdentityCommand, ListEmailIdentitiesCommand } from "@aws-sdk/client-sesv2"
 import type { CollectContext } from "../context.ts"
-import { listPerRegion, type ItemsInventory } from "../generic.ts"
+import { listPerRegion, type ItemsInventory } from "./per-region.ts"
 import { parsePolicy, type PolicyDocument } from "../policy.ts"
 
 export const route53ResourceTypes = ["route53.hosted_zones"] as const

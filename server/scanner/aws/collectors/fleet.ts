@@ -5,7 +5,7 @@ import { DescribeClustersCommand, DescribeTaskDefinitionCommand, ListClustersCom
 import { DescribeNotebookInstanceCommand, ListNotebookInstancesCommand } from "@aws-sdk/client-sagemaker"
 import { GetBlockPublicAccessConfigurationCommand } from "@aws-sdk/client-emr"
 import type { CollectContext } from "../context.ts"
-import { listPerRegion, type ItemsInventory } from "../generic.ts"
+import { listPerRegion, type ItemsInventory } from "./per-region.ts"
 
 export const elbResourceTypes = ["elb.load_balancers"] as const
 export const autoscalingResourceTypes = ["autoscaling.groups", "autoscaling.launch_configurations"] as const

@@ -6,7 +6,7 @@
 import { ListClustersV2Command } from "@aws-sdk/client-kafka"
 import { DescribeKeyCommand } from "@aws-sdk/client-kms"
 import type { CollectContext } from "../context.ts"
-import { listPerRegion, type ItemsInventory } from "../generic.ts"
+import { listPerRegion, type ItemsInventory } from "./per-region.ts"
 
 export const kafkaResourceTypes = ["kafka.clusters"] as const
 

@@ -5,7 +5,7 @@ import { DescribeUserPoolCommand, ListUserPoolsCommand } from "@aws-sdk/client-c
 import { DescribeDocumentPermissionCommand, DescribeParametersCommand, ListDocumentsCommand } from "@aws-sdk/client-ssm"
 import { DescribeServerCommand, ListServersCommand } from "@aws-sdk/client-transfer"
 import type { CollectContext } from "../context.ts"
-import { listPerRegion, type ItemsInventory } from "../generic.ts"
+import { listPerRegion, type ItemsInventory } from "./per-region.ts"
 
 export const dmsResourceTypes = ["dms.replication_instances"] as const
 export const mqResourceTypes = ["mq.brokers"] as const

@@ -1,7 +1,7 @@
 /** OpenSearch Service inventory per region: domains (access policy, VPC, encryption, endpoint TLS, logs, fine-grained access control, cluster layout). */
 import { DescribeDomainsCommand, ListDomainNamesCommand } from "@aws-sdk/client-opensearch"
 import type { CollectContext } from "../context.ts"
-import type { ItemsInventory, RegionItems } from "../generic.ts"
+import type { ItemsInventory, RegionItems } from "./per-region.ts"
 import { parsePolicy, type PolicyDocument } from "../policy.ts"
 
 export const opensearchResourceTypes = ["opensearch.domains"] as const

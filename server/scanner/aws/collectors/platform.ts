@@ -5,7 +5,7 @@ import { DescribeStacksCommand } from "@aws-sdk/client-cloudformation"
 import { BatchGetProjectsCommand, ListProjectsCommand } from "@aws-sdk/client-codebuild"
 import { DescribeEventBusCommand, ListEventBusesCommand } from "@aws-sdk/client-eventbridge"
 import type { CollectContext } from "../context.ts"
-import { listPerRegion, type ItemsInventory } from "../generic.ts"
+import { listPerRegion, type ItemsInventory } from "./per-region.ts"
 import { parsePolicy, type PolicyDocument } from "../policy.ts"
 
 export const acmResourceTypes = ["acm.certificates"] as const

@@ -1,8 +1,8 @@
 /** Redshift inventory per region: provisioned clusters, their audit logging status and whether their parameter group requires SSL. */
 import { DescribeClusterParametersCommand, DescribeClustersCommand, DescribeLoggingStatusCommand } from "@aws-sdk/client-redshift"
 import type { CollectContext } from "../context.ts"
-import type { ItemsInventory } from "../generic.ts"
-import { listPerRegion } from "../generic.ts"
+import type { ItemsInventory } from "./per-region.ts"
+import { listPerRegion } from "./per-region.ts"
 
 export const redshiftResourceTypes = ["redshift.clusters", "redshift.logging", "redshift.parameters"] as const
 

@@ -10,13 +10,15 @@
  *      slot and a slot missed while everything was down runs once; unmutes the rows of expired rules; queues the digests;
  *      then fails the abandoned remediations with the reason (`failAbandonedRemediations`), so their findings show it.
  * Any number of processes may tick at once: the row locks and the `digest_enqueued_at` / `expiry_applied` claims decide.
+ * "Now" is read from the Effect `Clock` at the start of every tick (`postureTicks`), never once per process: a slot
+ * set after the worker started is due on the first tick after it (issue 27; a TestClock drives it in the tests).
  */
-import { Config, Effect, Layer, Option, Schedule } from "effect"
+import { Clock, Config, Effect, Layer, Option, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { providerDisplayName } from "../accounts/providers.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
 import { inScope, setScope } from "../auth/rls.ts"
-import type { WorkspaceContext } from "../api/middleware/workspace-scope.ts"
+import type { WorkspaceContext } from "../auth/workspace-context.ts"
 import type { JobServices } from "../jobs/queue.ts"
 import { logLine } from "../log.ts"
 import { Mailer } from "../mail/mailer.ts"
@@ -108,8 +110,8 @@ const tickWorkspace = (workspaceId: number, now: Date) =>
     }),
   )
 
-/** One tick over every workspace with something to do (see the module comment). */
-export const tickPosture = (now: Date = new Date()) =>
+/** One tick over every workspace with something to do, at `now` (see the module comment). */
+export const tickPosture = (now: Date) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* warmQueueCache([runServiceJob.name, sweepJob.name])
@@ -154,13 +156,22 @@ const tickSeconds = Config.option(Config.Int("POSTURE_TICK_SECONDS")).pipe(
   Effect.orElseSucceed(() => 15),
 )
 
+/**
+ * Runs `tick` now and then every `seconds` until interrupted, with the time read from the `Clock` on every tick (the
+ * live clock in a worker, a TestClock in the tests); a failed tick is logged and the next one runs as planned.
+ */
+export const postureTicks = <A, E, R>(seconds: number, tick: (now: Date) => Effect.Effect<A, E, R>) =>
+  Clock.currentTimeMillis.pipe(
+    Effect.flatMap((millis) => tick(new Date(millis))),
+    Effect.catchCause((cause) => Effect.sync(() => logLine("error", "posture tick failed", { cause: String(cause) }))),
+    Effect.repeat(Schedule.spaced(`${seconds} seconds`)),
+  )
+
 /** Runs the ticker in the background of a worker process until it stops; a failed tick is logged and retried. */
 export const PostureTickerLive: Layer.Layer<never, never, JobServices> = Layer.effectDiscard(
   Effect.gen(function* () {
     const seconds = yield* tickSeconds
-    yield* tickPosture().pipe(
-      Effect.catchCause((cause) => Effect.sync(() => logLine("error", "posture tick failed", { cause: String(cause) }))),
-      Effect.repeat(Schedule.spaced(`${seconds} seconds`)),
+    yield* postureTicks(seconds, tickPosture).pipe(
       Effect.provide(Mailer.layer.pipe(Layer.provide(AuthConfigFromApp))),
       Effect.forkScoped,
     )

@@ -308,6 +308,24 @@ describe("abandoned remediations", () => {
   }, 60_000)
 })
 
+describe("a slot after the worker started", () => {
+  it("the running worker launches a schedule slot that comes after it started (time read on every tick)", async () => {
+    const last = (await env.sql((q) => q<{ id: number }>`SELECT coalesce(max(id), 0)::int AS id FROM scans`))[0]!.id
+    const put = await env.call(owner, "PUT", `/api/accounts/${accountId}/schedule`, { frequency: "daily", time_of_day: "06:15", timezone: "UTC", services: ["iam"] })
+    expect(put.status, put.text).toBe(200)
+    // The worker started in beforeAll; this slot is two seconds from now, long after (POSTURE_TICK_SECONDS=1).
+    await env.sql((q) => q`UPDATE scan_schedules SET next_run_at = now() + interval '2 seconds' WHERE account_id = ${accountId}`)
+    const scheduled = await poll("the scheduled scan of a later slot", async () => {
+      const rows = await env.sql((q) => q<{ id: number }>`
+        SELECT id FROM scans WHERE account_id = ${accountId} AND trigger = 'schedule' AND id > ${last}`)
+      return rows.length > 0 ? rows : undefined
+    }, 30_000)
+    expect(scheduled.length).toBe(1)
+    await env.call(owner, "PUT", `/api/accounts/${accountId}/schedule`, { frequency: "off", time_of_day: "06:15", timezone: "UTC", services: ["iam"] })
+    expect(await env.waitForScan(owner, scheduled[0]!.id)).toMatchObject({ status: "completed", trigger: "schedule" })
+  }, 90_000)
+})
+
 describe("tag scope on moto", () => {
   it("a security group's EC2 tags reach its rows, and a tag rule mutes exactly them", async () => {
     const { CreateSecurityGroupCommand, AuthorizeSecurityGroupIngressCommand, EC2Client } = await import("@aws-sdk/client-ec2")

@@ -211,4 +211,18 @@ describe("import boundaries", () => {
     expect(files.length).toBeGreaterThan(100)
     expect(importCircles(files)).toEqual([])
   })
+
+  it("the domain below server/api never imports the HTTP layer (workspace context and policies live in server/auth)", () => {
+    const domain = ["posture", "compliance", "scans", "remediation", "scanner", "accounts", "auth", "jobs", "audit", "export", "db"]
+    const violations: string[] = []
+    for (const file of listSources("server")) {
+      const area = file.path.split("/")[1] ?? ""
+      if (!domain.includes(area)) continue
+      for (const specifier of importSpecifiers(file.source).filter(isRelative)) {
+        const target = join(dirname(file.path), specifier).split("\\").join("/")
+        if (target.startsWith("server/api/") || target.startsWith("server/http/")) violations.push(`${file.path} imports ${specifier}`)
+      }
+    }
+    expect(violations).toEqual([])
+  })
 })

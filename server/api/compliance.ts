@@ -26,7 +26,7 @@ import { reportJob } from "../compliance/jobs.ts"
 import { getReport, listReports, reportBytes, requestReport } from "../compliance/reports.ts"
 import { accountTrend, frameworkCsv, requirementDetail, scanFramework, scanSummary } from "../compliance/service.ts"
 import { complianceAccounts, scanFacts } from "../compliance/store.ts"
-import { READ, scoped } from "../scans/access.ts"
+import { READ, scoped } from "./middleware/scanning-access.ts"
 import { warmQueueCache } from "../scans/transactional-enqueue.ts"
 
 const download = (fileName: string) => ({

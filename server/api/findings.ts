@@ -13,7 +13,7 @@ import { FINDING_LIST_FILTERS, FindingListResponse, FindingResponse } from "../.
 import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { DetailPaging, PageSizes } from "../../src/contracts/constants.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
-import { READ, REMEDIATE, scoped } from "../scans/access.ts"
+import { READ, REMEDIATE, scoped } from "./middleware/scanning-access.ts"
 import { getFinding, listFindings, scanAndService } from "../scans/findings-store.ts"
 import { remediateJob } from "../scans/jobs.ts"
 import { requestRemediation } from "../scans/remediation.ts"

@@ -14,7 +14,7 @@ import { createMuteRule, deleteMuteRule, listMuteRules, updateMuteRule } from ".
 import { getSchedule, putSchedule } from "../posture/schedules.ts"
 import { postureOverview } from "../posture/overview.ts"
 import { resourceHistory } from "../posture/resource-history.ts"
-import { LAUNCH_SCANS, READ, REMEDIATE, scoped } from "../scans/access.ts"
+import { LAUNCH_SCANS, READ, REMEDIATE, scoped } from "./middleware/scanning-access.ts"
 import { signedIn } from "./middleware/workspace-scope.ts"
 import { sqlDefects } from "../auth/sql-errors.ts"
 

@@ -7,7 +7,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../src/contracts/api.ts"
 import { cloudProviders } from "../accounts/providers.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
-import { MEMBER, scoped } from "../scans/access.ts"
+import { MEMBER, scoped } from "./middleware/scanning-access.ts"
 
 export const ProvidersHandlers = HttpApiBuilder.group(Api, "providers", (handlers) =>
   handlers.handle("list", ({ request }) =>

@@ -20,7 +20,7 @@ import { DEFAULT_SCANS_QUERY, EXPORT_CONTENT_TYPES, exportFileName, ScanListResp
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
 import { inScope } from "../auth/rls.ts"
 import { exportStream } from "../export/export-stream.ts"
-import { LAUNCH_SCANS, READ, scoped } from "../scans/access.ts"
+import { LAUNCH_SCANS, READ, scoped } from "./middleware/scanning-access.ts"
 import { findingsPage, resultRowsAfter, scanHasService } from "../scans/findings-store.ts"
 import { toDetailRow } from "../scans/results.ts"
 import { runServiceJob, sweepJob } from "../scans/jobs.ts"

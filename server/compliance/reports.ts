@@ -22,7 +22,7 @@ import {
 } from "../../src/contracts/compliance.ts"
 import { NotFound } from "../../src/contracts/errors.ts"
 import type { ScanId } from "../../src/contracts/ids.ts"
-import type { WorkspaceContext } from "../api/middleware/workspace-scope.ts"
+import type { WorkspaceContext } from "../auth/workspace-context.ts"
 import { iso } from "../accounts/accounts-store.ts"
 import { inScope } from "../auth/rls.ts"
 import type { JobContext, JobDefinition } from "../jobs/queue.ts"

@@ -10,8 +10,8 @@
  */
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { Forbidden } from "../../src/contracts/errors.ts"
-import { anyMember, anyOf, inWorkspace, type Policy, type WorkspaceContext } from "../api/middleware/workspace-scope.ts"
+import { Forbidden } from "../../../src/contracts/errors.ts"
+import { anyMember, anyOf, inWorkspace, type Policy, type WorkspaceContext } from "./workspace-scope.ts"
 
 export const READ: Policy = anyOf("read_only", "create_account", "scan_service", "remediate_findings")
 export const MANAGE_ACCOUNTS: Policy = anyOf("create_account")

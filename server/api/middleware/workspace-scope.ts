@@ -16,32 +16,11 @@ import { Forbidden, WorkspaceAccessDenied, WorkspaceRequired } from "../../../sr
 import { AccessServerMessages, StatusMessages } from "../../../src/contracts/messages.ts"
 import { PERMISSION_IDS, PERMISSIONS, type PermissionName } from "../../../src/contracts/permissions.ts"
 import { inScopeForMember, inScopeForSession, type MembershipRow } from "../../auth/rls.ts"
-import { type Caller, clientAddress, sessionRevoked, verifyBearer } from "./authentication.ts"
+import { allows, type Caller, type Policy, type WorkspaceContext } from "../../auth/workspace-context.ts"
+import { clientAddress, sessionRevoked, verifyBearer } from "./authentication.ts"
 
-export interface WorkspaceContext extends Caller {
-  readonly workspaceId: number
-  readonly workspaceName: string
-  readonly isOwner: boolean
-  readonly roleId: number | null
-  readonly customRoleId: number | null
-  readonly roleName: string | null
-  readonly permissions: ReadonlyArray<PermissionName>
-  readonly ip: string
-}
-
-/**
- * Who may call a handler: any member, or a member holding at least one of the listed permissions.
- * Declared next to each handler (server/api/{team,invitations,workspaces}.ts).
- */
-export type Policy = { readonly _tag: "member" } | { readonly _tag: "anyOf"; readonly permissions: ReadonlyArray<PermissionName> }
-export const anyMember: Policy = { _tag: "member" }
-export const anyOf = (...permissions: ReadonlyArray<PermissionName>): Policy => ({ _tag: "anyOf", permissions })
-
-export const holds = (ctx: Pick<WorkspaceContext, "isOwner" | "permissions">, permission: PermissionName): boolean =>
-  ctx.isOwner || ctx.permissions.includes(permission)
-
-export const allows = (policy: Policy, ctx: Pick<WorkspaceContext, "isOwner" | "permissions">): boolean =>
-  policy._tag === "member" || policy.permissions.some((p) => holds(ctx, p))
+// The domain types live below the HTTP layer (server/auth/workspace-context.ts); the handlers take them from here.
+export { allows, anyMember, anyOf, holds, type Caller, type Policy, type WorkspaceContext } from "../../auth/workspace-context.ts"
 
 const WORKSPACE_HEADER = /^[1-9][0-9]{0,9}$/
 

@@ -1,0 +1,39 @@
+/**
+ * Who is calling, in which workspace, with which permissions: the domain types every workspace-scoped module reads
+ * (posture, compliance, scans, remediation), and the permission policies declared next to each handler. They live
+ * below `server/api` so that the domain never imports the HTTP layer; `server/api/middleware/workspace-scope.ts` builds
+ * a `WorkspaceContext` from a request (token, X-Workspace-ID, membership) and re-exports these for the handlers.
+ */
+import type { PermissionName } from "../../src/contracts/permissions.ts"
+
+export interface Caller {
+  readonly userId: number
+  readonly sessionId: string
+  /** The workspace the access token was issued for (the default when no X-Workspace-ID header is sent). */
+  readonly tokenWorkspaceId: number | undefined
+}
+
+export interface WorkspaceContext extends Caller {
+  readonly workspaceId: number
+  readonly workspaceName: string
+  readonly isOwner: boolean
+  readonly roleId: number | null
+  readonly customRoleId: number | null
+  readonly roleName: string | null
+  readonly permissions: ReadonlyArray<PermissionName>
+  readonly ip: string
+}
+
+/**
+ * Who may call a handler: any member, or a member holding at least one of the listed permissions.
+ * Declared next to each handler (server/api/{team,invitations,workspaces}.ts).
+ */
+export type Policy = { readonly _tag: "member" } | { readonly _tag: "anyOf"; readonly permissions: ReadonlyArray<PermissionName> }
+export const anyMember: Policy = { _tag: "member" }
+export const anyOf = (...permissions: ReadonlyArray<PermissionName>): Policy => ({ _tag: "anyOf", permissions })
+
+export const holds = (ctx: Pick<WorkspaceContext, "isOwner" | "permissions">, permission: PermissionName): boolean =>
+  ctx.isOwner || ctx.permissions.includes(permission)
+
+export const allows = (policy: Policy, ctx: Pick<WorkspaceContext, "isOwner" | "permissions">): boolean =>
+  policy._tag === "member" || policy.permissions.some((p) => holds(ctx, p))

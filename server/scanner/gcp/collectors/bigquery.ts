@@ -38,8 +38,9 @@ export const Table = Schema.Struct({
 })
 export type Table = typeof Table.Type
 
-const DatasetsPage = Paged({ datasets: Schema.optionalKey(Schema.Array(Schema.Struct({ datasetReference: DatasetReference, location: Schema.optionalKey(Schema.String) }))) })
-const TablesPage = Paged({ tables: Schema.optionalKey(Schema.Array(Table)) })
+export const DatasetsPage = Paged({ datasets: Schema.optionalKey(Schema.Array(Schema.Struct({ datasetReference: DatasetReference, location: Schema.optionalKey(Schema.String) }))) })
+/** tables.list items carry the reference and type only (no encryption configuration: that needs tables.get). */
+export const TablesPage = Paged({ tables: Schema.optionalKey(Schema.Array(Schema.Struct({ tableReference: Table.fields.tableReference, type: Schema.optionalKey(Schema.String) }))) })
 
 export interface BigQueryInventory {
   /** Full dataset resources; a dataset whose get failed is left out (the error is recorded). */

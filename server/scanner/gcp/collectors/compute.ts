@@ -107,13 +107,13 @@ export const BackendService = Schema.Struct({
 })
 export type BackendService = typeof BackendService.Type
 
-const NetworksPage = Paged({ items: Schema.optionalKey(Schema.Array(Network)) })
-const FirewallsPage = Paged({ items: Schema.optionalKey(Schema.Array(Firewall)) })
-const RegionsPage = Paged({ items: Schema.optionalKey(Schema.Array(Schema.Struct({ name: Schema.String, status: Schema.optionalKey(Schema.String) }))) })
-const SubnetsPage = aggregatedPageOf(Schema.Struct({ subnetworks: Schema.optionalKey(Schema.Array(Subnetwork)), warning: ScopedWarning }))
-const InstancesPage = aggregatedPageOf(Schema.Struct({ instances: Schema.optionalKey(Schema.Array(Instance)), warning: ScopedWarning }))
-const DisksPage = aggregatedPageOf(Schema.Struct({ disks: Schema.optionalKey(Schema.Array(Disk)), warning: ScopedWarning }))
-const BackendsPage = aggregatedPageOf(Schema.Struct({ backendServices: Schema.optionalKey(Schema.Array(BackendService)), warning: ScopedWarning }))
+export const NetworksPage = Paged({ items: Schema.optionalKey(Schema.Array(Network)) })
+export const FirewallsPage = Paged({ items: Schema.optionalKey(Schema.Array(Firewall)) })
+export const RegionsPage = Paged({ items: Schema.optionalKey(Schema.Array(Schema.Struct({ name: Schema.String, status: Schema.optionalKey(Schema.String) }))) })
+export const SubnetsPage = aggregatedPageOf(Schema.Struct({ subnetworks: Schema.optionalKey(Schema.Array(Subnetwork)), warning: ScopedWarning }))
+export const InstancesPage = aggregatedPageOf(Schema.Struct({ instances: Schema.optionalKey(Schema.Array(Instance)), warning: ScopedWarning }))
+export const DisksPage = aggregatedPageOf(Schema.Struct({ disks: Schema.optionalKey(Schema.Array(Disk)), warning: ScopedWarning }))
+export const BackendsPage = aggregatedPageOf(Schema.Struct({ backendServices: Schema.optionalKey(Schema.Array(BackendService)), warning: ScopedWarning }))
 
 export interface Scoped<T> {
   /** Zone, region or "global". */

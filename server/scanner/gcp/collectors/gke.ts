@@ -29,7 +29,7 @@ export const GkeCluster = Schema.Struct({
 })
 export type GkeCluster = typeof GkeCluster.Type
 
-const ClustersPage = Paged({ clusters: Schema.optionalKey(Schema.Array(GkeCluster)) })
+export const ClustersPage = Paged({ clusters: Schema.optionalKey(Schema.Array(GkeCluster)) })
 
 export interface GkeInventory {
   readonly clusters: ReadonlyArray<GkeCluster> | undefined

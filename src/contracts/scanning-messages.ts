@@ -23,6 +23,9 @@ export const ScanningMessages = {
   errorLoadingScanDetails: "Error loading scan details",
   errorLoadingScansTitle: "Error Loading Scans",
   errorLoadingScanDetailsTitle: "Error Loading Scan Details",
+  /** Beyond the spec (issue 28): a scan address that names no scan of the workspace. */
+  scanNotFoundTitle: "Scan not found",
+  scanNotFound: "This scan does not exist in this workspace, or it was deleted with its account.",
   loadFindingFailed: "Failed to load finding details. Please try again.",
   loadAccountDetailsFailed: "Failed to load account details",
   refreshAccountDetailsFailed: "Failed to refresh account details",
@@ -65,6 +68,8 @@ export const ScanningServerMessages = {
   scanNotCompleted: "Findings can be exported only when the scan is completed",
   invalidStatusFilter: "Invalid status filter: use pass, fail, remediated, not_evaluated or muted",
   invalidSeverityFilter: "Invalid severity filter: use critical, high, medium or low",
+  invalidChangeFilter: "Invalid change filter: use new or fixed",
+  invalidCursor: "Invalid cursor: ask for the first page again",
   rowNotInFinding: "This detail row is not part of the finding",
   rowCompliant: "This resource is compliant: there is nothing to remediate",
   rowAlreadyRemediated: "This resource has already been remediated",

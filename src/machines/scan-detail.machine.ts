@@ -5,8 +5,9 @@
  *
  * Parallel regions:
  * - `detail`: `loading` → `watching` (pending or running: `after 10 s` → `polling` → back) or `settled` (completed or
- *   failed; an unknown status counts as failed, so polling stops there too), or `failed` (Retry). 'Refresh'
- *   (`scan.refreshRequested`) reloads from either. Leaving the page stops the actor, and with it the timer.
+ *   failed; an unknown status counts as failed, so polling stops there too), `failed` (Retry), or `missing` (the scan
+ *   does not exist: nothing to refresh or retry, only the way back). 'Refresh' (`scan.refreshRequested`) reloads from
+ *   the others. Leaving the page stops the actor, and with it the timer.
  * - `export`: idle | exporting (CSV / JSON / OCSF, only for a completed scan): the file is handed to `saveFile` under
  *   the spec's name (scan id, 'findings', timestamp); a failure toasts.
  * - `breakdown`: the severity breakdown of the failed findings (`loadBreakdown`), read once the scan has settled (and
@@ -90,6 +91,8 @@ export const scanDetailMachine = setup({
   guards: {
     /** The scan is completed or failed (an unknown status counts as failed). */
     isTerminal: ({ context }) => context.scan !== null && isTerminalStatus(context.scan.status),
+    /** The server answered that the scan does not exist (404): reading it again cannot help. */
+    isMissing: ({ event }) => "error" in event && toFailure(event.error).status === 404,
     /** The scan is completed, so its findings can be exported. */
     canExport: ({ context }) => context.scan !== null && canViewFindings(context.scan.status),
     /** The requested service is one of the scan's services and has completed. */
@@ -138,8 +141,12 @@ export const scanDetailMachine = setup({
             input: ({ context }) => ({ id: context.scanId }),
             /** An answer with the scan (first load, poll or refresh): it is shown and its status decides what follows. */
             onDone: { target: "routing", actions: "assignScan" },
-            /** The scan could not be loaded: 'Error Loading Scan Details' with 'Error loading scan details' (or the server's message) and 'Try again'. */
-            onError: { target: "failed", actions: "assignError" },
+            onError: [
+              /** The scan does not exist: 'Scan not found' with the way back to the scan list, and nothing to refresh. */
+              { guard: "isMissing", target: "missing", actions: "assignError" },
+              /** The scan could not be loaded: 'Error Loading Scan Details' with 'Error loading scan details' (or the server's message) and 'Try again'. */
+              { target: "failed", actions: "assignError" },
+            ],
           },
         },
         /** Decides whether to keep polling after every answer. */
@@ -190,6 +197,9 @@ export const scanDetailMachine = setup({
         failed: {
           description: "The scan could not be loaded: 'Error Loading Scan Details' with the error and a 'Try again' button.",
           on: { "scan.retryRequested": "loading", "scan.refreshRequested": "loading" },
+        },
+        missing: {
+          description: "The scan does not exist (the server answered 404): 'Scan not found' and the way back to the scan list; no Refresh, no Try again.",
         },
       },
     },

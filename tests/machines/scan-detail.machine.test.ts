@@ -37,6 +37,9 @@ describe("scan-detail machine", () => {
         { type: "xstate.done.actor.getScan", output: scan(11, { status: "running" }) },
         { type: "xstate.done.actor.getScan", output: scan(11) },
         { type: "xstate.error.actor.getScan", error: httpFailure("scan-load", 404, { message: "Scan not found" }) },
+        { type: "xstate.error.actor.getScan", error: httpFailure("scan-load", 500) },
+        { type: "scan.refreshRequested" },
+        { type: "scan.retryRequested" },
         { type: "xstate.done.actor.pollScan", output: scan(11, { status: "running" }) },
         { type: "xstate.done.actor.pollScan", output: scan(11) },
         { type: "xstate.error.actor.pollScan", error: httpFailure("scan-load", 500) },
@@ -105,6 +108,22 @@ describe("scan-detail machine", () => {
       expect(second.actor.getSnapshot().value).toMatchObject({ detail: "failed" })
     } finally {
       second.actor.stop()
+    }
+  })
+
+  it("a scan that does not exist (404) is 'missing': nothing to refresh, retry or export", async () => {
+    const { actor, getScan } = start()
+    try {
+      await getScan.reject(httpFailure("scan-load", 404, { message: "Scan not found" }))
+      const snapshot = actor.getSnapshot()
+      expect(snapshot.value).toMatchObject({ detail: "missing" })
+      expect(snapshot.can({ type: "scan.refreshRequested" })).toBe(false)
+      expect(snapshot.can({ type: "scan.retryRequested" })).toBe(false)
+      expect(snapshot.can({ type: "export.requested", format: "csv" })).toBe(false)
+      actor.send({ type: "scan.refreshRequested" })
+      expect(getScan.calls).toHaveLength(1)
+    } finally {
+      actor.stop()
     }
   })
 

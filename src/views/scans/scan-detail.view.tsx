@@ -19,6 +19,7 @@ import { isActiveScan, scanProgressPercent } from "../../machines/scan-list.mach
 import type { SeverityBreakdown } from "../../machines/scan-effects.ts"
 import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
+import { Link } from "../ui/link.tsx"
 import { Spinner } from "../ui/spinner.tsx"
 import { DataTable, useIsDesktop, type ScanTableFeatures } from "../ui/data-table.tsx"
 import { ExportMenu } from "./export-menu.tsx"
@@ -240,6 +241,7 @@ function ScanDetail({ scanId }: { readonly scanId: ScanId }) {
   const scan = useSelector(detailRef, (s) => s.context.scan)
   const loading = useSelector(detailRef, (s) => s.matches({ detail: "loading" }))
   const failed = useSelector(detailRef, (s) => s.matches({ detail: "failed" }))
+  const missing = useSelector(detailRef, (s) => s.matches({ detail: "missing" }))
   const error = useSelector(detailRef, (s) => s.context.error)
   const refreshing = useSelector(detailRef, (s) => s.matches({ detail: "refreshing" }))
   const exporting = useSelector(detailRef, (s) => s.matches({ export: "exporting" }))
@@ -259,7 +261,7 @@ function ScanDetail({ scanId }: { readonly scanId: ScanId }) {
                 : `${scan.account_name} · refreshing every 10 seconds while the scan runs`}
           </p>
         </div>
-        <div className={css.actions}>
+        {missing ? null : <div className={css.actions}>
           <Button variant="secondary" isPending={refreshing} onPress={() => detailRef.send({ type: "scan.refreshRequested" })}>
             {refreshing ? null : <RefreshIcon size={16} />}
             Refresh
@@ -269,10 +271,20 @@ function ScanDetail({ scanId }: { readonly scanId: ScanId }) {
             isPending={exporting}
             onExport={(format) => detailRef.send({ type: "export.requested", format })}
           />
-        </div>
+        </div>}
       </div>
       {loading ? (
         <LoadingBox label="Loading scan" />
+      ) : missing ? (
+        <ErrorBox
+          title={ScanningMessages.scanNotFoundTitle}
+          message={ScanningMessages.scanNotFound}
+          actions={
+            <Link href="/dashboard/scans" variant="button">
+              Back to scans
+            </Link>
+          }
+        />
       ) : failed || scan === null ? (
         <ErrorBox
           title={ScanningMessages.errorLoadingScanDetailsTitle}

@@ -206,9 +206,21 @@ export function DashboardScreen() {
   const logic = useDashboardAccountsLogic()
   const dashboardRef = useActorRef(logic, useScanActorOptions())
   const refreshing = useSelector(dashboardRef, (s) => s.matches({ list: { loaded: "refreshing" } }))
-  const [params] = useSearchParams()
+  const [params, setParams] = useSearchParams()
   const section = params.get("section")
   const accountsHeading = useRef<HTMLHeadingElement>(null)
+
+  // `/dashboard?add=account` (the empty compliance page's 'Add account') opens the wizard once; the address drops the
+  // request so that a reload does not open it again.
+  const addRequested = params.get("add") === "account"
+  useEffect(() => {
+    if (!addRequested) return
+    dashboardRef.send({ type: "addAccount.requested" })
+    setParams((p) => {
+      p.delete("add")
+      return p
+    }, { replace: true })
+  }, [addRequested, dashboardRef, setParams])
 
   // The breadcrumb's 'Accounts' lands on /dashboard?section=accounts: bring the section into view and focus it.
   useEffect(() => {

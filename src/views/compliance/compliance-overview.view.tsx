@@ -8,6 +8,8 @@ import type { ActorRefFrom } from "xstate"
 import type { AccountId } from "../../contracts/ids.ts"
 import type { complianceOverviewMachine } from "../../machines/compliance-overview.machine.ts"
 import { Button } from "../ui/button.tsx"
+import { PlusIcon } from "../ui/icons.tsx"
+import { Link } from "../ui/link.tsx"
 import { Select, SelectItem } from "../ui/select.tsx"
 import { ErrorBox, LoadingBox, formatDateTime } from "../scanning/scan-parts.tsx"
 import * as scanning from "../scanning/scanning.css.ts"
@@ -16,6 +18,9 @@ import { useComplianceActorOptions, useComplianceOverviewLogic } from "./complia
 import * as css from "./compliance.css.ts"
 
 type OverviewRef = ActorRefFrom<typeof complianceOverviewMachine>
+
+/** The dashboard with its add-account wizard open (dashboard-screen.tsx reads `?add=account`). */
+export const ADD_ACCOUNT_PATH = "/dashboard?add=account"
 
 /** `?account=` when it is a positive integer. */
 export const accountFromSearch = (search: string): AccountId | null => {
@@ -115,6 +120,10 @@ export function ComplianceOverviewView() {
         <div className={scanning.stateBox}>
           <p className={scanning.stateTitle}>No accounts yet</p>
           <p className={scanning.muted}>Connect a cloud account and scan it to see its compliance.</p>
+          <Link href={ADD_ACCOUNT_PATH} variant="button">
+            <PlusIcon size={16} />
+            Add account
+          </Link>
         </div>
       ) : (
         <>

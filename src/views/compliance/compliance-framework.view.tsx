@@ -11,10 +11,11 @@ import { useParams } from "wouter"
 import type { ActorRefFrom } from "xstate"
 import { REQUIREMENT_STATUS_LABELS, REQUIREMENT_STATUSES, type RequirementResult } from "../../contracts/compliance.ts"
 import type { ScanId } from "../../contracts/ids.ts"
-import { complianceAccountPath, COMPLIANCE_PATH } from "../../machines/compliance-effects.ts"
+import { complianceAccountPath, COMPLIANCE_PATH, requirementPath } from "../../machines/compliance-effects.ts"
 import { inSection, visibleRequirements, type complianceFrameworkMachine, type StatusFilter } from "../../machines/compliance-framework.machine.ts"
 import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
+import { Link } from "../ui/link.tsx"
 import { Select, SelectItem } from "../ui/select.tsx"
 import { Spinner } from "../ui/spinner.tsx"
 import { TextField } from "../ui/text-field.tsx"
@@ -45,12 +46,22 @@ function OpenButton({ frameworkRef, requirement }: { readonly frameworkRef: Fram
   )
 }
 
+/** A requirement's id, as the link to its page. */
+function RequirementLink({ frameworkRef, requirement }: { readonly frameworkRef: FrameworkRef; readonly requirement: RequirementResult }) {
+  const href = useSelector(frameworkRef, (s) => requirementPath(s.context.scanId, s.context.frameworkId, requirement.id))
+  return (
+    <Link href={href} className={scanning.nowrap}>
+      <strong>{requirement.id}</strong>
+    </Link>
+  )
+}
+
 function RequirementTable({ frameworkRef, rows }: { readonly frameworkRef: FrameworkRef; readonly rows: ReadonlyArray<RequirementResult> }) {
   const isDesktop = useIsDesktop()
   const columns = useMemo(
     () =>
       helper.columns([
-        helper.accessor("id", { header: "Id", cell: ({ getValue }) => <strong className={scanning.nowrap}>{getValue()}</strong> }),
+        helper.accessor("id", { header: "Id", cell: ({ row }) => <RequirementLink frameworkRef={frameworkRef} requirement={row.original} /> }),
         helper.accessor("title", {
           header: "Requirement",
           cell: ({ row }) => (
@@ -77,7 +88,7 @@ function RequirementTable({ frameworkRef, rows }: { readonly frameworkRef: Frame
       {rows.map((r) => (
         <li key={r.id} className={scanning.itemCard}>
           <div className={scanning.itemCardHeader}>
-            <strong>{r.id}</strong>
+            <RequirementLink frameworkRef={frameworkRef} requirement={r} />
             <RequirementStatusBadge status={r.status} />
           </div>
           <span>{r.title}</span>

@@ -707,7 +707,7 @@ export const renderMachinePage = (
     const meaning = stateMeaning(site, docs, node)
     const initial = node.parent?.type === "compound" && node.parent.initial.target.includes(node) ? ", initial" : ""
     const tags = node.tags.length === 0 ? "" : `<div class="tags">${node.tags.map((t) => `<span class="tag">${esc(t)}</span>`).join(" ")}</div>`
-    return `<tr id="state-${esc(node.path.join("."))}"><th scope="row"><code>${esc(node.path.join("."))}</code><div class="type">${esc(node.type)}${initial}</div></th><td>${meaningCell(meaning)}${tags}</td><td>${list(effectsOf(site, docs, node)) || '<span class="none">none</span>'}</td></tr>`
+    return `<tr id="state-${esc(node.path.join("."))}"><th scope="row"><code>${esc(node.path.join("."))}</code><div class="type">${esc(node.type)}${initial}</div></th><td data-label="What it is for">${meaningCell(meaning)}${tags}</td><td data-label="Effects it runs">${list(effectsOf(site, docs, node)) || '<span class="none">none</span>'}</td></tr>`
   })
 
   const byEvent = new Map<string, SiteTransition[]>()
@@ -720,7 +720,7 @@ export const renderMachinePage = (
       const note = comment === undefined || meaning.text === comment ? "" : `<div class="note">${inline(comment.replace(/\s+/g, " "))}</div>`
       return `<code>${esc(statePathText(row.source))}</code> → <code>${esc(targetText(row))}</code>${guardText(docs, row.guard)}${actions}${note}`
     })
-    return `<tr><th scope="row"><code>${esc(rows[0]!.event)}</code></th><td>${meaningCell(meaning)}</td><td>${list(moves)}</td></tr>`
+    return `<tr><th scope="row"><code>${esc(rows[0]!.event)}</code></th><td data-label="What it means">${meaningCell(meaning)}</td><td data-label="Transitions">${list(moves)}</td></tr>`
   })
 
   const area = areaOf(site.slug)
@@ -776,7 +776,7 @@ export const renderSiteIndex = (sites: ReadonlyArray<SiteMachine>, coverage: Rea
 ${group.members
   .map((site) => {
     const cov = coverage.get(site.machine.id)
-    return `<tr><th scope="row"><a href="${site.slug}.html">${esc(site.machine.id)}</a></th><td>${inline(purposeOf(site.header))}</td><td class="num">${site.states.length}</td><td class="num">${site.transitions.length}</td><td class="${coverageClass(cov)}">${cov === undefined ? "not measured" : `${cov.driven} / ${cov.total}`}</td></tr>`
+    return `<tr><th scope="row"><a href="${site.slug}.html">${esc(site.machine.id)}</a></th><td>${inline(purposeOf(site.header))}</td><td class="num" data-label="States">${site.states.length}</td><td class="num" data-label="Transitions">${site.transitions.length}</td><td class="${coverageClass(cov)}" data-label="Coverage">${cov === undefined ? "not measured" : `${cov.driven} / ${cov.total}`}</td></tr>`
   })
   .join("\n")}
 </tbody>
@@ -852,7 +852,7 @@ table.index col.c-cov { width: 10rem; }
 .type { color: var(--muted); font-weight: 400; font-size: 0.85rem; }
 .tag { display: inline-block; background: #e0e7ff; color: #3730a3; border-radius: 999px; padding: 0 0.5rem; font-size: 0.8rem; }
 .tags { margin-top: 0.3rem; }
-.none { color: #94a3b8; }
+.none { color: #64748b; }
 .derived, .derived-inline { color: var(--muted); font-style: italic; }
 .guard code { background: #fef3c7; }
 .actions { color: var(--muted); }
@@ -862,8 +862,20 @@ nav.neighbours a { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, m
 table.states th:first-child, table.events th:first-child { width: 16rem; }
 table.states td:nth-child(3) { width: 34%; }
 table.events td:nth-child(3) { width: 42%; }
+code { overflow-wrap: anywhere; }
+/* Phones and narrow windows: every table row becomes a card (cells one below the other, each labelled), so nothing
+   is wider than the screen and no row needs sideways scrolling. */
 @media (max-width: 800px) {
   main { padding: 1rem; }
-  tbody th { white-space: normal; }
+  header.top { padding: 0.75rem 1rem; }
+  table, thead, tbody, tr, th, td { display: block; }
+  table.index col { width: auto; }
+  thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  tbody tr { padding: 0.6rem 0.8rem; border-bottom: 1px solid var(--line); }
+  tbody tr:last-child { border-bottom: none; }
+  tbody th, tbody td { padding: 0.15rem 0; border-bottom: none; width: auto !important; white-space: normal; }
+  td.num { text-align: left; }
+  td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); font-size: 0.85rem; }
+  td[data-label] > ul:first-child, td[data-label] > p:first-child { margin-top: 0.2rem; }
 }
 `

@@ -16,6 +16,7 @@ import { Badge } from "../ui/badge.tsx"
 import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
 import { DataTable, useIsDesktop, type ScanTableFeatures } from "../ui/data-table.tsx"
+import { Identifier } from "../ui/identifier.tsx"
 import { CrumbTrail, ErrorBox, Fact, FindingStatusBadge, LoadingBox, SeverityBadge } from "../scanning/scan-parts.tsx"
 import * as scanning from "../scanning/scanning.css.ts"
 import { RequirementStatusBadge } from "./compliance-parts.tsx"
@@ -124,7 +125,7 @@ function FailingResources({ requirementRef }: { readonly requirementRef: Require
   const columns = useMemo(
     () =>
       resourceHelper.columns([
-        resourceHelper.accessor("resource_id", { header: "Resource", cell: ({ getValue }) => <span className={scanning.mono}>{getValue()}</span> }),
+        resourceHelper.accessor("resource_id", { header: "Resource", cell: ({ getValue }) => <Identifier text={getValue()} className={scanning.mono} /> }),
         resourceHelper.accessor("region", { header: "Region" }),
         resourceHelper.accessor("reason", { header: "Reason", cell: ({ getValue }) => <span className={css.reason}>{getValue()}</span> }),
         resourceHelper.accessor("check_id", { header: "Check", cell: ({ getValue }) => <span className={scanning.mono}>{getValue()}</span> }),
@@ -160,7 +161,7 @@ function FailingResources({ requirementRef }: { readonly requirementRef: Require
           {detail.failing.map((r) => (
             <li key={`${r.finding_id}-${r.result_seq}`} className={scanning.itemCard}>
               <div className={scanning.itemCardHeader}>
-                <span className={scanning.mono}>{r.resource_id}</span>
+                <Identifier text={r.resource_id} className={scanning.mono} />
                 {r.muted ? <Badge tone="warning">Muted</Badge> : null}
               </div>
               <span className={scanning.muted}>{`${r.region} · ${r.check_id}`}</span>

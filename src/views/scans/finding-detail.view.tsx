@@ -27,6 +27,7 @@ import { Card } from "../ui/card.tsx"
 import { Select, SelectItem } from "../ui/select.tsx"
 import { TextField } from "../ui/text-field.tsx"
 import { DataTable, type ScanTableFeatures } from "../ui/data-table.tsx"
+import { withBreaks } from "../ui/identifier.tsx"
 import { detailColumns, displayDetailValue } from "./detail-values.ts"
 import { useFindingDetailLogic, useScanActorOptions } from "../scanning/scan-logic.ts"
 import {
@@ -59,13 +60,6 @@ interface IndexedRow {
 
 const helper = createColumnHelper<ScanTableFeatures, IndexedRow>()
 
-/**
- * A break opportunity after each "/": resource ids (ARM ids, Google self links, ARNs with paths) have no spaces, so
- * without them the cell's narrowest width is the whole id and the table scrolls under its sticky action column.
- */
-const withPathBreaks = (text: string): ReactNode =>
-  text.includes("/") ? text.split("/").flatMap((part, i, all) => (i < all.length - 1 ? [part, "/", <wbr key={i} />] : [part])) : text
-
 export function DetailValue({ value }: { readonly value: unknown }) {
   const shown = displayDetailValue(value)
   switch (shown.kind) {
@@ -85,7 +79,7 @@ export function DetailValue({ value }: { readonly value: unknown }) {
     default:
       return (
         <span {...(shown.title === undefined ? {} : { title: shown.title })}>
-          {withPathBreaks(shown.text)}
+          {withBreaks(shown.text)}
           {shown.note === undefined ? null : <span className={local.lengthNote}>{shown.note}</span>}
         </span>
       )
@@ -378,10 +372,10 @@ function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef;
   )
 }
 
-function FindingDetail({ scanId, findingId, serviceName }: { readonly scanId: ScanId; readonly findingId: FindingId; readonly serviceName: string | null }) {
+function FindingDetail({ scanId, findingId, serviceName, resource }: { readonly scanId: ScanId; readonly findingId: FindingId; readonly serviceName: string | null; readonly resource: string | null }) {
   const logic = useFindingDetailLogic()
   const options = useScanActorOptions()
-  const findingRef = useActorRef(logic, { ...options, input: { scanId, findingId, serviceName } })
+  const findingRef = useActorRef(logic, { ...options, input: { scanId, findingId, serviceName, resource } })
   const finding = useSelector(findingRef, (s) => s.context.finding)
   const loading = useSelector(findingRef, (s) => s.matches({ detail: "loading" }))
   const failed = useSelector(findingRef, (s) => s.matches({ detail: "failed" }))
@@ -437,6 +431,7 @@ export function FindingDetailView() {
       scanId={sid as ScanId}
       findingId={fid as FindingId}
       serviceName={service === null || service === "" ? null : service}
+      resource={query.get("resource")}
     />
   )
 }

@@ -89,9 +89,11 @@ export interface FindingDetailInput {
   readonly scanId: ScanId
   readonly findingId: FindingId
   readonly serviceName: string | null
+  /** A resource to show the rows of (`?resource=`, from a resource's history): the details search starts with it. */
+  readonly resource?: string | null
 }
 
-export interface FindingDetailContext extends FindingDetailInput {
+export interface FindingDetailContext extends Omit<FindingDetailInput, "resource"> {
   readonly finding: Finding | null
   readonly error: string | null
   readonly viewer: ScanViewer | null
@@ -251,7 +253,15 @@ export const findingDetailMachine = setup({
 }).createMachine({
   id: "findingDetail",
   type: "parallel",
-  context: ({ input }) => ({ ...input, finding: null, error: null, viewer: null, activeRow: null, query: INITIAL_DETAILS_QUERY, muteTarget: null }),
+  context: ({ input: { resource, ...input } }) => ({
+    ...input,
+    finding: null,
+    error: null,
+    viewer: null,
+    activeRow: null,
+    query: resource === undefined || resource === null || resource.trim() === "" ? INITIAL_DETAILS_QUERY : { ...INITIAL_DETAILS_QUERY, q: resource.trim() },
+    muteTarget: null,
+  }),
   on: {
     "finding.backRequested": { actions: { type: "navigate", params: ({ context }) => ({ to: backPath(context) }) } },
     "remediation.rowChanged": { actions: ["applyReportedRow", "announceChange"] },

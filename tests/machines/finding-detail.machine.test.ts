@@ -28,7 +28,7 @@ import {
 
 const FINDING_ID = 5 as FindingId
 
-const start = (serviceName: string | null = "s3") => {
+const start = (serviceName: string | null = "s3", resource?: string) => {
   const getFinding = controlled<{ readonly id: FindingId } & FindingDetailQuery, Finding>()
   const loadViewer = controlled<void, ScanViewer>()
   const remediate = controlled<{ readonly id: FindingId; readonly details: DetailRow }, RemediateResponse>()
@@ -43,7 +43,7 @@ const start = (serviceName: string | null = "s3") => {
       },
       actions: { notify: env.notify, navigate: env.navigate },
     }),
-    { input: { scanId: SCAN_ID, findingId: FINDING_ID, serviceName }, clock },
+    { input: { scanId: SCAN_ID, findingId: FINDING_ID, serviceName, ...(resource === undefined ? {} : { resource }) }, clock },
   ).start()
   return { actor, getFinding, loadViewer, remediate, env, clock }
 }
@@ -185,6 +185,16 @@ describe("finding-detail machine", () => {
       await loadViewer.resolve(viewer())
       actor.send({ type: "row.viewRequested", rowIndex: 0 })
       expect((actor.getSnapshot().children.remediation as ActorRefFrom<typeof remediationMachine>).getSnapshot().value).toBe("viewing")
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("opened from a resource's history (?resource=): the first read already searches for that resource", async () => {
+    const { actor, getFinding } = start(null, " arn:aws:s3:::logs-bucket ")
+    try {
+      expect(getFinding.calls[0]).toEqual({ id: 5, details_page: 1, details_page_size: 50, details_q: "arn:aws:s3:::logs-bucket" })
+      expect(actor.getSnapshot().context.query.q).toBe("arn:aws:s3:::logs-bucket")
     } finally {
       actor.stop()
     }

@@ -12,6 +12,7 @@ import { scanPath } from "../../machines/scan-list.machine.ts"
 import { Badge } from "../ui/badge.tsx"
 import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
+import { Identifier } from "../ui/identifier.tsx"
 import { Link } from "../ui/link.tsx"
 import { useResourceHistoryLogic, useScanActorOptions } from "../scanning/scan-logic.ts"
 import { ErrorBox, Fact, formatDateTime, LoadingBox, SeverityBadge } from "../scanning/scan-parts.tsx"
@@ -34,7 +35,11 @@ function Outcome({ result }: { readonly result: ResourceCheckResult }) {
   )
 }
 
-function ScanCard({ scan }: { readonly scan: ResourceScan }) {
+/** The finding a history entry came from, opened on this resource's rows (`?resource=` starts the details search). */
+export const findingOfResourcePath = (scanId: number, findingId: number, resourceId: string): string =>
+  `${scanPath(scanId)}/findings/${findingId}?resource=${encodeURIComponent(resourceId)}`
+
+function ScanCard({ scan, resourceId }: { readonly scan: ResourceScan; readonly resourceId: string }) {
   return (
     <Card title={`Scan #${scan.scan_id}`} level={2} description={formatDateTime(scan.scan_start)} actions={<Link href={scanPath(scan.scan_id)}>Open scan</Link>}>
       <ul className={shared.cardList} aria-label={`Checks in scan #${scan.scan_id}`}>
@@ -42,7 +47,9 @@ function ScanCard({ scan }: { readonly scan: ResourceScan }) {
           <li key={r.finding_id} className={css.resultRow}>
             <Outcome result={r} />
             <SeverityBadge severity={r.severity} />
-            <Link href={`${scanPath(scan.scan_id)}/findings/${r.finding_id}`}>{r.title}</Link>
+            <Link href={findingOfResourcePath(scan.scan_id, r.finding_id, resourceId)} aria-label={`Open finding ${r.check_id} of scan #${scan.scan_id}: ${r.title}`}>
+              {r.title}
+            </Link>
             {r.delta === "new" ? <Badge tone="danger">New</Badge> : r.delta === "fixed" ? <Badge tone="success">Fixed</Badge> : null}
           </li>
         ))}
@@ -76,13 +83,15 @@ function ResourceHistoryScreen({ accountId, uid }: { readonly accountId: Account
       <div className={shared.pageHeader}>
         <div className={shared.titles}>
           <span className={shared.muted}>{`${history.account_name} · ${history.service_key.toUpperCase()} · ${history.region}`}</span>
-          <h1 className={`${shared.title} ${shared.mono}`}>{history.resource_id}</h1>
+          <h1 className={shared.title}>
+            <Identifier text={history.resource_id} className={shared.mono} />
+          </h1>
         </div>
       </div>
       <Card title="Resource" level={2}>
         <dl className={shared.facts}>
           <Fact label="Identity">
-            <span className={shared.mono}>{history.resource_uid}</span>
+            <Identifier text={history.resource_uid} className={shared.mono} />
           </Fact>
           <Fact label="First seen">{formatDateTime(history.first_seen_at)}</Fact>
           <Fact label="Last seen">{formatDateTime(history.last_seen_at)}</Fact>
@@ -92,7 +101,7 @@ function ResourceHistoryScreen({ accountId, uid }: { readonly accountId: Account
       {history.scans.length === 0 ? (
         <p className={shared.muted}>No completed scan evaluated this resource.</p>
       ) : (
-        history.scans.map((s) => <ScanCard key={s.scan_id} scan={s} />)
+        history.scans.map((s) => <ScanCard key={s.scan_id} scan={s} resourceId={history.resource_id} />)
       )}
     </>
   )

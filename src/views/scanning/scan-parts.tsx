@@ -34,6 +34,21 @@ export const formatDateTime = (iso: string | null | undefined): string => {
   return Number.isNaN(d.getTime()) || year < Dates.minYear || year > Dates.maxYear ? Dates.fallback : dateTime.format(d)
 }
 
+/**
+ * A date and time that may wrap between the date and the time, never inside either ("Nov 27, 2026," / "6:21 AM"):
+ * what table cells show, so that a table fits its card at 1280 px.
+ */
+export function DateTimeText({ iso }: { readonly iso: string | null | undefined }) {
+  const text = formatDateTime(iso)
+  const cut = text.lastIndexOf(", ")
+  if (cut < 0) return <span className={css.nowrap}>{text}</span>
+  return (
+    <span>
+      <span className={css.nowrap}>{text.slice(0, cut + 1)}</span> <span className={css.nowrap}>{text.slice(cut + 2)}</span>
+    </span>
+  )
+}
+
 const capitalise = (s: string): string => (s === "" ? s : s.charAt(0).toUpperCase() + s.slice(1))
 
 // ---------------------------------------------------------------------------------------------------

@@ -39,6 +39,8 @@ export const muted = style({ color: vars.color.textMuted, fontSize: vars.font.si
 export const subtle = style({ color: vars.color.textSubtle, fontSize: vars.font.sizeXs })
 export const mono = style({ fontFamily: vars.font.mono, fontSize: vars.font.sizeSm, overflowWrap: "anywhere" })
 export const nowrap = style({ whiteSpace: "nowrap" })
+/** A long identifier (ARN, resource id): wraps anywhere rather than widen its column or the screen. */
+export const identifier = style({ overflowWrap: "anywhere", wordBreak: "normal" })
 
 /** Centered empty / error / loading boxes. */
 export const stateBox = style({
@@ -67,9 +69,13 @@ export const tableWrap = style({
 
 export const table = style({ width: "100%", borderCollapse: "collapse", fontSize: vars.font.sizeMd })
 
+// Tables fit their card at 1280 px (a 930 px content area beside the expanded sidebar): headings wrap between words,
+// cells are padded by 12 px, dates may break between the date and the time (`DateTimeText`), and the actions column
+// stays at the right edge (`stickyEnd`) should a table still be wider than its card (1024 px, long identifiers).
 export const th = style({
-  padding: `${vars.space.sm} ${vars.space.lg}`,
+  padding: `${vars.space.sm} ${vars.space.md}`,
   textAlign: "left",
+  verticalAlign: "bottom",
   fontSize: vars.font.sizeXs,
   fontWeight: vars.font.weightSemibold,
   color: vars.color.textMuted,
@@ -77,12 +83,11 @@ export const th = style({
   letterSpacing: "0.04em",
   background: vars.color.surfaceMuted,
   borderBottom: `1px solid ${vars.color.border}`,
-  whiteSpace: "nowrap",
   selectors: { "&:first-child": { paddingLeft: vars.space.xl }, "&:last-child": { paddingRight: vars.space.xl } },
 })
 
 export const td = style({
-  padding: `${vars.space.md} ${vars.space.lg}`,
+  padding: `${vars.space.md} ${vars.space.md}`,
   borderBottom: `1px solid ${vars.color.border}`,
   verticalAlign: "middle",
   selectors: { "&:first-child": { paddingLeft: vars.space.xl }, "&:last-child": { paddingRight: vars.space.xl } },

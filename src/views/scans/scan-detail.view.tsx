@@ -26,7 +26,7 @@ import { ExportMenu } from "./export-menu.tsx"
 import { RefreshIcon } from "../ui/icons.tsx"
 import { ProviderIcon } from "../scanning/scan-icons.tsx"
 import { useScanActorOptions, useScanDetailLogic } from "../scanning/scan-logic.ts"
-import { ChangeBadges, ErrorBox, Fact, formatDateTime, LoadingBox, RunStatusBadge, ServicesProgress } from "../scanning/scan-parts.tsx"
+import { ChangeBadges, DateTimeText, ErrorBox, Fact, formatDateTime, LoadingBox, RunStatusBadge, ServicesProgress } from "../scanning/scan-parts.tsx"
 import * as css from "../scanning/scanning.css.ts"
 import * as local from "./scans.css.ts"
 
@@ -79,7 +79,7 @@ function ServicesTable({ detailRef, services }: { readonly detailRef: ScanDetail
         }),
         helper.accessor("last_scanned_at", {
           header: "Last scanned",
-          cell: ({ getValue }) => <span className={css.nowrap}>{formatDateTime(getValue())}</span>,
+          cell: ({ getValue }) => <DateTimeText iso={getValue()} />,
         }),
         helper.display({
           id: "actions",

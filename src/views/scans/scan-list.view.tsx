@@ -18,7 +18,7 @@ import { DataTable, useIsDesktop, type ScanTableFeatures } from "../ui/data-tabl
 import { LaunchScanDialog, type LaunchScanRef } from "./launch-scan-dialog.tsx"
 import { PlayIcon, PlusIcon, RefreshIcon, ServerIcon, StopIcon } from "../ui/icons.tsx"
 import { useScanActorOptions, useScanListLogic } from "../scanning/scan-logic.ts"
-import { ErrorBox, Fact, formatDateTime, LoadingBox, RunStatusBadge, ServicesProgress } from "../scanning/scan-parts.tsx"
+import { DateTimeText, ErrorBox, Fact, formatDateTime, LoadingBox, RunStatusBadge, ServicesProgress } from "../scanning/scan-parts.tsx"
 import * as css from "../scanning/scanning.css.ts"
 
 type ScanListRef = ActorRefFrom<typeof scanListMachine>
@@ -82,8 +82,8 @@ function ScanTable({ listRef, scans }: { readonly listRef: ScanListRef; readonly
         }),
         helper.accessor("status", { header: "Status", cell: ({ getValue }) => <RunStatusBadge status={getValue()} /> }),
         helper.display({ id: "progress", header: "Progress", cell: ({ row }) => <Progress scan={row.original} /> }),
-        helper.accessor("scan_start", { header: "Started", cell: ({ getValue }) => <span className={css.nowrap}>{formatDateTime(getValue())}</span> }),
-        helper.accessor("scan_end", { header: "Ended", cell: ({ getValue }) => <span className={css.nowrap}>{formatDateTime(getValue())}</span> }),
+        helper.accessor("scan_start", { header: "Started", cell: ({ getValue }) => <DateTimeText iso={getValue()} /> }),
+        helper.accessor("scan_end", { header: "Ended", cell: ({ getValue }) => <DateTimeText iso={getValue()} /> }),
         helper.display({ id: "findings", header: "Findings", cell: ({ row }) => <Findings scan={row.original} /> }),
         helper.display({
           id: "actions",

@@ -38,7 +38,10 @@ export interface DataTableProps<T extends RowData> {
   /** Right-aligned columns (numbers, actions). */
   readonly endColumns?: ReadonlyArray<string>
   readonly busy?: boolean
-  /** A column that stays in view at the right edge while the table scrolls sideways (the row's action). */
+  /**
+   * A column that stays in view at the right edge while the table scrolls sideways (the row's actions); defaults to
+   * the column with id "actions" when there is one.
+   */
   readonly stickyEndColumn?: string
   /** Shown in a full-width row when there is no data. */
   readonly empty?: ReactNode
@@ -60,7 +63,8 @@ export function DataTable<T extends RowData>({
     data: data as T[],
     getRowId: (row) => rowId(row),
   })
-  const end = (id: string) => (endColumns.includes(id) ? ` ${css.alignEnd}` : "") + (id === stickyEndColumn ? ` ${css.stickyEnd}` : "")
+  const sticky = stickyEndColumn ?? (columns.some((c) => c.id === "actions") ? "actions" : undefined)
+  const end = (id: string) => (endColumns.includes(id) ? ` ${css.alignEnd}` : "") + (id === sticky ? ` ${css.stickyEnd}` : "")
   return (
     // A keyboard user can scroll a table wider than the screen even when its cells hold nothing focusable.
     <div className={css.tableWrap} tabIndex={0} role="region" aria-label={`${label}, scrollable`}>

@@ -168,6 +168,13 @@ const previousFailing = (target: WriteTarget) =>
     return { previousScanId, byCheck }
   })
 
+/** How many of a finding's rows are in each region (server/db/migrations/0016_findings_regions.ts). */
+const byRegion = (rows: ReadonlyArray<{ readonly split: SplitRow }>): Record<string, number> => {
+  const counts: Record<string, number> = {}
+  for (const { split } of rows) counts[split.region] = (counts[split.region] ?? 0) + 1
+  return counts
+}
+
 /** Writes findings, their result rows and the inventory (see the module comment); answers what it wrote. */
 export const writeFindings = Effect.fn("Results.writeFindings")(function* (target: WriteTarget, drafts: ReadonlyArray<FindingDraft>) {
   const sql = yield* SqlClient.SqlClient
@@ -220,6 +227,7 @@ export const writeFindings = Effect.fn("Results.writeFindings")(function* (targe
         resources_failing: o.failing,
         resources_new: o.fresh,
         resources_fixed: o.fixed,
+        resources_by_region: JSON.stringify(byRegion(o.rows)),
       }
     })
     if (batch.length === 0) continue

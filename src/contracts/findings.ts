@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 import { AccountId, FindingId, ScanId, ServiceId, UserId } from "./ids.ts"
-import { Count, NullableTimestamp, Timestamp, paginated, withData } from "./common.ts"
+import { Count, NullableTimestamp, Pagination, Timestamp, withData } from "./common.ts"
 import { DetailDisplay, DetailPaging } from "./constants.ts"
 
 export const SEVERITIES = ["critical", "high", "medium", "low"] as const
@@ -161,6 +161,8 @@ export const Finding = Schema.Struct({
   resources_muted: Count,
   /** Beyond the spec: the finding fails and every failing resource still open is muted (not counted as failed). */
   muted: Schema.Boolean,
+  /** Beyond the spec (list only, with a `region` or `q` filter): this finding's resources in this scan matching it. */
+  resources_matched: Schema.optionalKey(Count),
   details_pagination: Schema.optionalKey(DetailsPagination),
 })
 export type Finding = typeof Finding.Type
@@ -187,7 +189,29 @@ export const FindingDetailQuery = Schema.Struct({
 })
 export type FindingDetailQuery = typeof FindingDetailQuery.Type
 
-/** GET /api/findings?scan_id&service_id&page&page_size[&status=a,b] (beyond the spec, a status may be `not_evaluated`). */
+/**
+ * Beyond the spec (issue 28 item 5): how the findings list is sorted (`sort`, with `order` asc or desc). Whatever the
+ * key, ties fall back to the default order (failed, muted, remediated, not evaluated, passed; then critical → low; then
+ * id), so every order is total and pages never overlap.
+ */
+export const FINDING_SORTS = ["status", "severity", "service", "check", "failing", "new", "fixed"] as const
+export const FindingSort = Schema.Literals(FINDING_SORTS)
+export type FindingSort = typeof FindingSort.Type
+export const SORT_ORDERS = ["asc", "desc"] as const
+export const SortOrder = Schema.Literals(SORT_ORDERS)
+export type SortOrder = typeof SortOrder.Type
+
+/** Beyond the spec: the `change` filter, against the previous completed scan of the account. */
+export const FINDING_CHANGES = ["new", "fixed"] as const
+export type FindingChange = (typeof FINDING_CHANGES)[number]
+
+/**
+ * GET /api/findings?scan_id&service_id&page&page_size[&status=a,b] (scanning §7). Beyond the spec, every filter and
+ * sort runs on the server over the whole scan (issue 28 item 5): without `service_id` the list spans every service of
+ * the scan. Finding-level filters: status, severity, service, check, change. Resource-level filters (`region`, `q`):
+ * a finding matches when at least one of its resources in this scan matches both, and then carries how many do.
+ * Pages are numbered (`page`) or follow a `cursor` (the previous answer's `next_cursor`), which takes precedence.
+ */
 export const FindingsQuery = Schema.Struct({
   scan_id: ScanId,
   service_id: Schema.optionalKey(ServiceId),
@@ -198,12 +222,61 @@ export const FindingsQuery = Schema.Struct({
       description: "Comma-joined outcomes: pass, fail, remediated (spec) and, beyond the spec, not_evaluated and muted (fail then means failing and not muted)",
     }),
   ),
-  /** Beyond the spec: `true` keeps only findings with resources failing since the previous scan. */
+  /** Beyond the spec: `true` keeps only findings with resources failing since the previous scan (same as `change=new`). */
   new_only: Schema.optionalKey(Schema.Literals(["true", "false"])),
+  severity: Schema.optionalKey(Schema.String.annotate({ description: "Comma-joined severities: critical, high, medium, low" })),
+  check: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(DetailPaging.maxQueryLength)).annotate({
+      description: "Findings whose check id or check text contains this text (case-insensitive)",
+    }),
+  ),
+  region: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(DetailPaging.maxQueryLength)).annotate({
+      description: "Comma-joined regions: findings with at least one resource in one of them (and `resources_matched` counts)",
+    }),
+  ),
+  q: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(DetailPaging.maxQueryLength)).annotate({
+      description: "Resource search: findings with at least one resource whose id contains this text (case-insensitive)",
+    }),
+  ),
+  change: Schema.optionalKey(
+    Schema.String.annotate({ description: "Comma-joined: new (resources failing since the previous scan), fixed (resources fixed since then)" }),
+  ),
+  sort: Schema.optionalKey(FindingSort.annotate({ description: "Sort key (default status: failed first); ties keep the default order" })),
+  order: Schema.optionalKey(SortOrder.annotate({ description: "asc (default) or desc, of the sort key" })),
+  cursor: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(512)).annotate({ description: "The previous page's next_cursor: the page after it (takes precedence over page)" }),
+  ),
 })
 export type FindingsQuery = typeof FindingsQuery.Type
 
-export const FindingListResponse = paginated(Finding)
+/**
+ * Beyond the spec: the list's totals, counted by the server over the whole scan in the statement that reads the page.
+ * Unit findings: `findings` matches the filters (= pagination.total); `findings_unfiltered` is the scan's findings (of
+ * the service when `service_id` is given) without any other filter. Unit resources, over the matching findings:
+ * `resources_checked` evaluated, `resources_failing` failing (non-compliant, not remediated, not muted);
+ * `resources_matched` the resources matching `region` / `q` (null without those filters).
+ */
+export const FindingListTotals = Schema.Struct({
+  findings: Count,
+  findings_unfiltered: Count,
+  resources_checked: Count,
+  resources_failing: Count,
+  resources_matched: Schema.NullOr(Count),
+})
+export type FindingListTotals = typeof FindingListTotals.Type
+
+export const FindingListResponse = Schema.Struct({
+  ok: Schema.optionalKey(Schema.Boolean),
+  data: Schema.Array(Finding),
+  pagination: Pagination,
+  totals: Schema.optionalKey(FindingListTotals),
+  /** Beyond the spec: the cursor of the next page (null on the last). */
+  next_cursor: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** Beyond the spec: the regions of the scan's resources (of the service when `service_id` is given), for the region filter. */
+  regions: Schema.optionalKey(Schema.Array(Schema.String)),
+})
 export type FindingListResponse = typeof FindingListResponse.Type
 
 export const FindingResponse = withData(Finding)

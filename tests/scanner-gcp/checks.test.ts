@@ -78,7 +78,16 @@ describe("GCP checks: compliant and non-compliant case of every check", () => {
     expect(findingOf(hardened, "vpc_lb_logging_enabled").details.map((d) => d.resource_id)).toEqual(["ok-web-backend"])
     expect(findingOf(hardened, "dns_dnssec_enabled").details.map((d) => d.resource_id)).toEqual(["ok-zone"])
     expect(findingOf(hardened, "kms_key_rotation_90_days").details.map((d) => d.resource_id)).toEqual(["projects/hardened-proj/locations/us-central1/keyRings/app-ring/cryptoKeys/ok-key"])
-    expect(findingOf(insecure, "cloudsql_automated_backups").details.map((d) => d.resource_id)).not.toContain("bad-replica")
+    // Read replicas, read pools and on-premises entries get a "Not judged" row saying why, never a failure.
+    for (const id of ["cloudsql_automated_backups", "cloudsql_instance_high_availability", "cloudsql_instance_point_in_time_recovery"]) {
+      for (const name of ["bad-replica", "bad-read-pool", "onprem-source"]) {
+        const r = rowOf(findingOf(insecure, id), name)
+        expect(r.compliant, `${id} ${name}`).toBe(true)
+        expect(r.reason, `${id} ${name}`).toMatch(/^Not judged: (a read replica|a read pool instance|an on-premises entry)/)
+      }
+    }
+    expect(rowOf(findingOf(insecure, "cloudsql_instance_ssl_required"), "onprem-source").reason).toMatch(/^Not judged: an on-premises entry/)
+    expect(rowOf(findingOf(insecure, "bigquery_table_cmek"), "bad_public.sales_view")).toMatchObject({ compliant: true, reason: expect.stringMatching(/^Not judged: a logical view/) })
   })
 })
 
@@ -159,7 +168,7 @@ describe("GCP checks: named resources", () => {
     expect(rowOf(findingOf(insecure, "logging_audit_logs_all_services"), "insecure-proj").reason).toBe("Audit logs for allServices lack DATA_READ.")
     expect(rowOf(findingOf(insecure, "logging_metric_alert_firewall_changes"), "insecure-proj").reason).toBe("Metric fw-changes has no enabled alert policy.")
     expect(rowOf(findingOf(insecure, "logging_metric_alert_route_changes"), "insecure-proj").reason).toBe("Metric route-changes has no enabled alert policy.")
-    expect(rowOf(findingOf(insecure, "logging_metric_alert_custom_role_changes"), "insecure-proj").reason).toBe("No log metric matches custom role changes.")
+    expect(rowOf(findingOf(insecure, "logging_metric_alert_custom_role_changes"), "insecure-proj").reason).toBe("No log metric or log-match alert matches custom role changes.")
     expect(rowOf(findingOf(hardened, "logging_metric_alert_bucket_iam_changes"), "hardened-proj")).toMatchObject({ metrics: ["bucket-iam-changes"], alert_policies: ["bucket-iam-changes alert"] })
     expect(rowOf(findingOf(insecure, "iam_essential_contacts_configured"), "insecure-proj")).toMatchObject({ missing_categories: ["LEGAL", "SECURITY", "SUSPENSION", "TECHNICAL_INCIDENTS"] })
     expect(rowOf(findingOf(insecure, "compute_instance_serial_port_disabled"), "bad-vm")).toMatchObject({ serial_port_enable: "true", source: "project" })

@@ -84,7 +84,12 @@ const cmek = (p: string): Json => ({ diskEncryptionConfiguration: { kmsKeyName: 
 /** A hardened bucket beyond CIS: versioned, soft delete on, usage logs written to `logBucket`. */
 const keptAndLogged = (logBucket: string): Json => ({ versioning: { enabled: true }, softDeletePolicy: { retentionDurationSeconds: "604800" }, logging: { logBucket, logObjectPrefix: "usage" } })
 
-const gkePool = (name: string): Json => ({ name, management: { autoUpgrade: true, autoRepair: true } })
+/** A hardened node pool: auto-upgrade, a dedicated node service account, the GKE metadata server. */
+const gkePool = (name: string): Json => ({
+  name,
+  management: { autoUpgrade: true, autoRepair: true },
+  config: { machineType: "e2-standard-4", serviceAccount: "gke-nodes@proj.iam.gserviceaccount.com", workloadMetadataConfig: { mode: "GKE_METADATA" } },
+})
 /** A hardened GKE cluster (private endpoint and nodes, Workload Identity, shielded nodes, CMEK secrets), with overrides. */
 const gkeCluster = (name: string, overrides: Json): Json => ({
   name,
@@ -213,7 +218,7 @@ export function hardenedProject(): GcpProjectState {
       { kind: "dns#managedZone", name: "internal-zone", dnsName: "corp.internal.", visibility: "private" },
     ],
     dnsPolicies: [{ kind: "dns#policy", name: "log-all", enableLogging: true, networks: [{ networkUrl: `${COMPUTE}/projects/${p}/global/networks/prod-vpc` }] }],
-    computeProject: { ...base.computeProject, commonInstanceMetadata: { kind: "compute#metadata", fingerprint: "abc=", items: [{ key: "enable-oslogin", value: "TRUE" }] } },
+    computeProject: { ...base.computeProject, commonInstanceMetadata: { kind: "compute#metadata", fingerprint: "abc=", items: [{ key: "enable-oslogin", value: "TRUE" }, { key: "enable-oslogin-2fa", value: "TRUE" }] } },
     networks: [{ kind: "compute#network", name: "prod-vpc", autoCreateSubnetworks: false, selfLink: `${COMPUTE}/projects/${p}/global/networks/prod-vpc`, subnetworks: [`${COMPUTE}/projects/${p}/regions/us-central1/subnetworks/ok-subnet`] }],
     firewalls: [
       { kind: "compute#firewall", name: "ok-allow-iap", network: `${COMPUTE}/projects/${p}/global/networks/prod-vpc`, direction: "INGRESS", priority: 1000, sourceRanges: ["35.235.240.0/20"], allowed: [{ IPProtocol: "tcp", ports: ["22", "3389"] }] },
@@ -269,7 +274,7 @@ export function hardenedProject(): GcpProjectState {
         tables: [{ tableReference: { projectId: p, datasetId: "ok_dataset", tableId: "ok_table" }, type: "TABLE", location: "US", encryptionConfiguration: { kmsKeyName: `projects/${p}/locations/us/keyRings/bq/cryptoKeys/bq-key` } }],
       },
     ],
-    gkeClusters: [gkeCluster("ok-gke", {}), gkeCluster("ok-gke-authorized", { privateClusterConfig: { enablePrivateNodes: true, enablePrivateEndpoint: false }, masterAuthorizedNetworksConfig: { enabled: true }, networkPolicy: undefined, networkConfig: { datapathProvider: "ADVANCED_DATAPATH" } })],
+    gkeClusters: [gkeCluster("ok-gke", {}), gkeCluster("ok-gke-authorized", { privateClusterConfig: { enablePrivateNodes: true, enablePrivateEndpoint: false }, masterAuthorizedNetworksConfig: { enabled: true, cidrBlocks: [{ displayName: "office", cidrBlock: "203.0.113.0/24" }] }, networkPolicy: undefined, networkConfig: { datapathProvider: "ADVANCED_DATAPATH" } })],
     dataprocClusters: [{ region: "us-central1", cluster: { projectId: p, clusterName: "ok-cluster", clusterUuid: "u1", config: { encryptionConfig: { gcePdKmsKeyName: `projects/${p}/locations/us-central1/keyRings/dp/cryptoKeys/dp-key` } }, status: { state: "RUNNING" } } }],
   }
 }
@@ -289,7 +294,8 @@ export function insecureProject(): GcpProjectState {
       version: 1,
       etag: "BwX=",
       bindings: [
-        { role: "roles/editor", members: [`serviceAccount:${defaultSa}`, `serviceAccount:${badAdmin}`] },
+        // The Google APIs Service Agent holds Editor by design: a Google-managed agent, exempt from every IAM check.
+        { role: "roles/editor", members: [`serviceAccount:${defaultSa}`, `serviceAccount:${badAdmin}`, "serviceAccount:222222222222@cloudservices.gserviceaccount.com"] },
         { role: "roles/compute.admin", members: [`serviceAccount:${badAdmin}`] },
         { role: "roles/viewer", members: [`serviceAccount:${reader}`] },
         { role: "roles/iam.serviceAccountUser", members: ["user:dev@example.com"] },
@@ -379,6 +385,8 @@ export function insecureProject(): GcpProjectState {
       { kind: "compute#firewall", name: "bad-all-tcp", network: net("default"), direction: "INGRESS", sourceRanges: ["0.0.0.0/0"], allowed: [{ IPProtocol: "tcp" }] },
       { kind: "compute#firewall", name: "bad-range-v6", network: net("default"), direction: "INGRESS", sourceRanges: ["::/0"], allowed: [{ IPProtocol: "tcp", ports: ["20-30", "3000-4000"] }] },
       { kind: "compute#firewall", name: "bad-all-protocols", network: net("default"), direction: "INGRESS", sourceRanges: ["10.0.0.0/8", "0.0.0.0/0"], allowed: [{ IPProtocol: "all" }] },
+      // Two halves of the IPv4 space admit the internet as surely as 0.0.0.0/0.
+      { kind: "compute#firewall", name: "bad-ssh-halves", network: net("default"), direction: "INGRESS", sourceRanges: ["0.0.0.0/1", "128.0.0.0/1"], allowed: [{ IPProtocol: "tcp", ports: ["22"] }] },
       { kind: "compute#firewall", name: "ok-internal-ssh", network: net("default"), direction: "INGRESS", sourceRanges: ["10.0.0.0/8"], allowed: [{ IPProtocol: "tcp", ports: ["22", "3389"] }] },
       { kind: "compute#firewall", name: "ok-udp-only", network: net("default"), direction: "INGRESS", sourceRanges: ["0.0.0.0/0"], allowed: [{ IPProtocol: "udp", ports: ["22", "3389"] }] },
       { kind: "compute#firewall", name: "bad-redis-mongo", network: net("default"), direction: "INGRESS", sourceRanges: ["0.0.0.0/0"], allowed: [{ IPProtocol: "tcp", ports: ["6379", "27000-27100"] }] },
@@ -443,6 +451,9 @@ export function insecureProject(): GcpProjectState {
         backupConfiguration: { enabled: true },
         databaseFlags: flags({ "remote access": "off", "3625": "on" }),
       }),
+      // Read pools and on-premises source entries are not judged by the backup, HA and recovery checks.
+      sql("bad-read-pool", "POSTGRES_16", { ipConfiguration: { ipv4Enabled: false, sslMode: "ENCRYPTED_ONLY" } }, { instanceType: "READ_POOL_INSTANCE", masterInstanceName: `${p}:ok-postgres` }),
+      { kind: "sql#instance", name: "onprem-source", databaseVersion: "MYSQL_8_0", region: "us-central1", instanceType: "ON_PREMISES_INSTANCE", onPremisesConfiguration: { hostPort: "198.51.100.7:3306", kind: "sql#onPremisesConfiguration" } },
       sql("bad-replica", "MYSQL_8_0", { ipConfiguration: { ipv4Enabled: false, sslMode: "ENCRYPTED_ONLY" }, backupConfiguration: { enabled: false }, databaseFlags: flags({ skip_show_database: "on", local_infile: "off" }) }, { instanceType: "READ_REPLICA_INSTANCE", masterInstanceName: `${p}:ok-mysql2` }),
     ],
     datasets: [
@@ -450,6 +461,7 @@ export function insecureProject(): GcpProjectState {
         dataset: { datasetReference: { datasetId: "bad_public", projectId: p }, location: "EU", access: [{ role: "READER", specialGroup: "allAuthenticatedUsers" }, { role: "READER", iamMember: "allUsers" }, { role: "OWNER", specialGroup: "projectOwners" }] },
         tables: [
           { tableReference: { projectId: p, datasetId: "bad_public", tableId: "bad_table" }, type: "TABLE", location: "EU" },
+          { tableReference: { projectId: p, datasetId: "bad_public", tableId: "sales_view" }, type: "VIEW", location: "EU", view: { query: "SELECT * FROM bad_public.bad_table" } },
           { tableReference: { projectId: p, datasetId: "bad_public", tableId: "ok_cmek_table" }, type: "TABLE", location: "EU", encryptionConfiguration: { kmsKeyName: `projects/${p}/locations/eu/keyRings/bq/cryptoKeys/k` } },
         ],
       },
@@ -465,6 +477,7 @@ export function insecureProject(): GcpProjectState {
         nodePools: [{ name: "default-pool", management: { autoUpgrade: false, autoRepair: true } }, gkePool("auto-pool")],
       },
       gkeCluster("ok-gke2", {}),
+      gkeCluster("bad-gke-wide", { privateClusterConfig: { enablePrivateNodes: true }, masterAuthorizedNetworksConfig: { enabled: true, cidrBlocks: [{ displayName: "low", cidrBlock: "0.0.0.0/1" }, { displayName: "high", cidrBlock: "128.0.0.0/1" }] } }),
     ],
     dataprocClusters: [{ region: "europe-west1", cluster: { projectId: p, clusterName: "bad-cluster", clusterUuid: "u2", config: { gceClusterConfig: { zoneUri: "europe-west1-b" } }, status: { state: "RUNNING" } } }],
   }

@@ -65,7 +65,7 @@ describe("durations, filters and URLs", () => {
     const spec = { fragments: ['resource.type="gce_route"', "compute.routes.delete", "compute.routes.insert"] }
     const metric = { name: "routes", filter: "resource.type = 'gce_route'  AND (protoPayload.methodName:'compute.routes.delete' OR\n protoPayload.methodName:'compute.routes.insert')" }
     const alert = (enabled: boolean, metricName: string) => ({ name: "a", enabled, conditions: [{ conditionThreshold: { filter: `metric.type = "logging.googleapis.com/user/${metricName}"` } }] })
-    expect(metricAlertMatches(spec, [metric], [alert(true, "routes")])).toEqual({ metrics: ["routes"], alerts: ["a"] })
+    expect(metricAlertMatches(spec, [metric], [alert(true, "routes")])).toEqual({ metrics: ["routes"], alerts: ["a"], logMatchAlerts: [] })
     expect(metricAlertMatches(spec, [metric], [alert(false, "routes")]).alerts).toEqual([])
     expect(metricAlertMatches(spec, [metric], [alert(true, "other")]).alerts).toEqual([])
     expect(metricAlertMatches(spec, [{ ...metric, filter: 'resource.type="gce_route"' }], []).metrics).toEqual([])

@@ -4,6 +4,12 @@ import { defineGcpCheck } from "../define-check.ts"
 
 const PUBLIC = new Set(["allUsers", "allAuthenticatedUsers"])
 
+/** Table types that store no data in BigQuery, so have nothing to encrypt (Table.type). */
+const NO_STORAGE: Readonly<Record<string, string>> = {
+  VIEW: "a logical view stores no data (the tables it reads are judged)",
+  EXTERNAL: "an external table's data lives outside BigQuery storage",
+}
+
 export const bigqueryChecks = [
   defineGcpCheck({
     id: "bigquery_dataset_not_public",
@@ -29,15 +35,18 @@ export const bigqueryChecks = [
     id: "bigquery_table_cmek",
     service: "bigquery",
     title: "BigQuery tables should be encrypted with customer-managed keys (CMEK)",
-    description: "Checks every table has an encryption configuration with a Cloud KMS key.",
+    description: "Checks every table has an encryption configuration with a Cloud KMS key. Views and external tables hold no data in BigQuery storage and are not judged.",
     severity: "low",
     cis: "7.2",
     remediation: "Copy the table into one encrypted with a KMS key (bq cp --destination_kms_key=KEY …) or set the key with bq update --destination_kms_key.",
     field_labels: { dataset: "Dataset", kms_key: "KMS key" },
     uses: ["bigquery.tables"],
-    reads: "bigquery tables.get → encryptionConfiguration.kmsKeyName",
+    reads: "bigquery tables.get → type (absent = TABLE), encryptionConfiguration.kmsKeyName",
     evaluate: (inv) =>
       (inv.bigquery.tables ?? []).map((t) => {
+        const type = t.type ?? "TABLE"
+        const why = NO_STORAGE[type]
+        if (why !== undefined) return row(`${t.tableReference.datasetId}.${t.tableReference.tableId}`, (t.location ?? "global").toLowerCase(), true, `Not judged: ${why}.`, { dataset: t.tableReference.datasetId, kms_key: null })
         const key = t.encryptionConfiguration?.kmsKeyName
         return row(`${t.tableReference.datasetId}.${t.tableReference.tableId}`, (t.location ?? "global").toLowerCase(), key !== undefined, key !== undefined ? "The table uses a customer-managed key." : "The table uses Google-managed encryption.", {
           dataset: t.tableReference.datasetId,

@@ -99,6 +99,37 @@ export const computeChecks = [
     },
   }),
   defineGcpCheck({
+    id: "compute_project_os_login_2fa_enabled",
+    service: "compute",
+    title: "OS Login should require two-step verification",
+    description: "Checks enable-oslogin-2fa=TRUE in the project's common instance metadata (with OS Login on) and that no VM turns OS Login or its two-step verification off in its own metadata: an SSH login then needs the user's second factor, not only a key.",
+    severity: "medium",
+    remediation: "gcloud compute project-info add-metadata --metadata=enable-oslogin=TRUE,enable-oslogin-2fa=TRUE, and remove enable-oslogin-2fa=FALSE from instance metadata.",
+    field_labels: { enable_oslogin_2fa: "enable-oslogin-2fa", enable_oslogin: "enable-oslogin" },
+    uses: ["compute.project", "compute.instances"],
+    reads: "compute projects.get → commonInstanceMetadata.items[enable-oslogin, enable-oslogin-2fa]; instances → metadata.items[enable-oslogin, enable-oslogin-2fa]",
+    evaluate: (inv) => {
+      const project = inv.compute.project
+      if (project === undefined) return []
+      const login = metadataValue(project.commonInstanceMetadata, "enable-oslogin")
+      const twoFa = metadataValue(project.commonInstanceMetadata, "enable-oslogin-2fa")
+      const ok = truthy(login) && truthy(twoFa)
+      const overrides = vms(inv.compute).filter((s) => falsy(metadataValue(s.item.metadata, "enable-oslogin-2fa")) || falsy(metadataValue(s.item.metadata, "enable-oslogin")))
+      return [
+        row(inv.projectId, "global", ok, ok ? "OS Login with two-step verification is enabled in project metadata." : !truthy(login) ? "OS Login is not enabled in project metadata, so neither is its two-step verification." : "OS Login does not require two-step verification.", {
+          enable_oslogin_2fa: twoFa ?? null,
+          enable_oslogin: login ?? null,
+        }),
+        ...overrides.map((s) =>
+          row(s.item.name, s.scope, false, "The VM turns OS Login or its two-step verification off in its own metadata.", {
+            enable_oslogin_2fa: metadataValue(s.item.metadata, "enable-oslogin-2fa") ?? null,
+            enable_oslogin: metadataValue(s.item.metadata, "enable-oslogin") ?? null,
+          }),
+        ),
+      ]
+    },
+  }),
+  defineGcpCheck({
     id: "compute_instance_serial_port_disabled",
     service: "compute",
     title: "Interactive serial console access should be disabled on instances",
@@ -162,7 +193,7 @@ export const computeChecks = [
     id: "compute_instance_shielded_vm_enabled",
     service: "compute",
     title: "Compute instances should be launched with Shielded VM enabled",
-    description: "Checks vTPM and integrity monitoring are on (secure boot is reported too).",
+    description: "Checks vTPM and integrity monitoring are on (secure boot is reported too). Both are enabled by default: an answer without them is a shielded VM.",
     severity: "medium",
     cis: "4.8",
     remediation: "Stop the VM and run gcloud compute instances update VM --shielded-vtpm --shielded-integrity-monitoring --shielded-secure-boot.",
@@ -171,12 +202,16 @@ export const computeChecks = [
     reads: "compute instances → shieldedInstanceConfig.enableVtpm, enableIntegrityMonitoring, enableSecureBoot",
     evaluate: (inv) =>
       perVm(inv.compute, (i, zone) => {
+        // Documented defaults (defaults.ts): vTPM and integrity monitoring enabled, secure boot disabled.
         const c = i.shieldedInstanceConfig
-        const ok = c?.enableVtpm === true && c.enableIntegrityMonitoring === true
-        return row(i.name, zone, ok, ok ? "Shielded VM (vTPM and integrity monitoring) is enabled." : "Shielded VM is not fully enabled.", {
-          vtpm: c?.enableVtpm === true,
-          integrity_monitoring: c?.enableIntegrityMonitoring === true,
-          secure_boot: c?.enableSecureBoot === true,
+        const vtpm = c?.enableVtpm ?? true
+        const integrity = c?.enableIntegrityMonitoring ?? true
+        const ok = vtpm && integrity
+        const off = [vtpm ? undefined : "vTPM", integrity ? undefined : "integrity monitoring"].filter((x): x is string => x !== undefined)
+        return row(i.name, zone, ok, ok ? "Shielded VM (vTPM and integrity monitoring) is enabled." : `Shielded VM is not fully enabled: ${off.join(" and ")} off.`, {
+          vtpm,
+          integrity_monitoring: integrity,
+          secure_boot: c?.enableSecureBoot ?? false,
         })
       }),
   }),

@@ -1,7 +1,8 @@
 /** Google Kubernetes Engine checks (beyond CIS GCP Foundations): control-plane exposure, private nodes, network policy, Workload Identity, legacy ABAC, upgrades, shielded nodes, secrets encryption, logging. */
 import { onOff, row, type Judgement } from "../../rest/engine.ts"
 import { defineGcpCheck } from "../define-check.ts"
-import type { GkeCluster } from "../collectors/gke.ts"
+import type { GkeCluster, NodePool } from "../collectors/gke.ts"
+import { internetRanges } from "../../ip-ranges.ts"
 
 const clusterCheck = (spec: {
   readonly id: string
@@ -30,6 +31,36 @@ const clusterCheck = (spec: {
       }),
   })
 
+/** A setting of every node pool, one row per pool ("cluster/pool"). */
+const poolCheck = (spec: {
+  readonly id: string
+  readonly title: string
+  readonly description: string
+  readonly severity: "critical" | "high" | "medium" | "low"
+  readonly remediation: string
+  readonly label: string
+  readonly reads: string
+  readonly judge: (p: NodePool, c: GkeCluster) => Judgement
+}) =>
+  defineGcpCheck({
+    id: spec.id,
+    service: "gke",
+    title: spec.title,
+    description: spec.description,
+    severity: spec.severity,
+    remediation: spec.remediation,
+    field_labels: { value: spec.label, cluster: "Cluster" },
+    uses: ["gke.clusters"],
+    reads: `container projects.locations.clusters.list → ${spec.reads}`,
+    evaluate: (inv) =>
+      (inv.gke.clusters ?? []).flatMap((c) =>
+        (c.nodePools ?? []).map((p) => {
+          const j = spec.judge(p, c)
+          return row(`${c.name}/${p.name}`, c.location ?? "global", j.ok, j.reason, { value: j.value, cluster: c.name })
+        }),
+      ),
+  })
+
 export const gkeChecks = [
   clusterCheck({
     id: "gke_cluster_control_plane_restricted",
@@ -38,12 +69,17 @@ export const gkeChecks = [
     severity: "high",
     remediation: "gcloud container clusters update CLUSTER --enable-master-authorized-networks --master-authorized-networks=CIDR1,CIDR2 (or recreate with --enable-private-endpoint).",
     label: "Control plane access",
-    reads: "privateClusterConfig.enablePrivateEndpoint, masterAuthorizedNetworksConfig.enabled",
+    reads: "privateClusterConfig.enablePrivateEndpoint, masterAuthorizedNetworksConfig.enabled, cidrBlocks[].cidrBlock (what they admit)",
     judge: (c) => {
       const priv = c.privateClusterConfig?.enablePrivateEndpoint === true
       const authorized = c.masterAuthorizedNetworksConfig?.enabled === true
-      const value = priv ? "private endpoint" : authorized ? "authorized networks" : "public"
-      return { ok: priv || authorized, value, reason: priv ? "The control plane has a private endpoint only." : authorized ? "Only authorized networks reach the control plane." : "The control plane accepts connections from any address." }
+      const blocks = (c.masterAuthorizedNetworksConfig?.cidrBlocks ?? []).flatMap((b) => (b.cidrBlock === undefined ? [] : [b.cidrBlock]))
+      // An authorised range that admits the internet (0.0.0.0/0, or halves of it, or a huge block) restricts nothing.
+      const wide = authorized ? internetRanges(blocks) : []
+      if (priv) return { ok: true, value: "private endpoint", reason: "The control plane has a private endpoint only." }
+      if (authorized && wide.length === 0) return { ok: true, value: `authorized networks: ${blocks.join(", ") || "none"}`, reason: "Only authorized networks reach the control plane." }
+      if (authorized) return { ok: false, value: `authorized networks: ${blocks.join(", ")}`, reason: `The authorized networks admit the internet (${wide.join(", ")}).` }
+      return { ok: false, value: "public", reason: "The control plane accepts connections from any address." }
     },
   }),
   clusterCheck({
@@ -143,6 +179,33 @@ export const gkeChecks = [
     judge: (c) => {
       const off = [c.loggingService === "none" ? "logging" : undefined, c.monitoringService === "none" ? "monitoring" : undefined].filter((x): x is string => x !== undefined)
       return { ok: off.length === 0, value: `${c.loggingService ?? "default"} / ${c.monitoringService ?? "default"}`, reason: off.length === 0 ? "Logs and metrics are collected." : `Turned off: ${off.join(", ")}.` }
+    },
+  }),
+  poolCheck({
+    id: "gke_nodepool_not_default_sa",
+    title: "GKE node pools should not run as the default Compute Engine service account",
+    description: "Checks each node pool's service account: without one, nodes run as the Compute Engine default service account, which holds Editor on the project by default, so any pod that reaches the node's credentials can change the project.",
+    severity: "high",
+    remediation: "Create a least-privileged service account (roles/container.defaultNodeServiceAccount) and a node pool that uses it: gcloud container node-pools create POOL --cluster=CLUSTER --service-account=SA_EMAIL, then move the workloads and delete the old pool.",
+    label: "Service account",
+    reads: "nodePools[].config.serviceAccount (absent or \"default\" = the Compute Engine default service account)",
+    judge: (pool) => {
+      const sa = pool.config?.serviceAccount ?? "default"
+      const isDefault = sa === "default" || /^\d+-compute@developer\.gserviceaccount\.com$/.test(sa)
+      return { ok: !isDefault, value: sa, reason: isDefault ? "The nodes run as the Compute Engine default service account." : `The nodes run as ${sa}.` }
+    },
+  }),
+  poolCheck({
+    id: "gke_nodepool_metadata_server_protected",
+    title: "GKE node pools should expose the GKE metadata server to workloads",
+    description: "Checks each node pool's workload metadata mode is GKE_METADATA: otherwise pods reach the Compute Engine metadata server and can read the node's service account token and instance attributes (kube-env).",
+    severity: "medium",
+    remediation: "With Workload Identity on the cluster: gcloud container node-pools update POOL --cluster=CLUSTER --workload-metadata=GKE_METADATA",
+    label: "Metadata mode",
+    reads: "nodePools[].config.workloadMetadataConfig.mode == GKE_METADATA",
+    judge: (pool) => {
+      const mode = pool.config?.workloadMetadataConfig?.mode ?? "MODE_UNSPECIFIED"
+      return { ok: mode === "GKE_METADATA", value: mode, reason: mode === "GKE_METADATA" ? "Workloads see the GKE metadata server only." : "Workloads reach the node's Compute Engine metadata server." }
     },
   }),
 ]

@@ -1,6 +1,6 @@
 /** IAM checks (CIS GCP v4.0 section 1): service-account keys and privileges, separation of duties, essential contacts. */
 import { ageDays, row } from "../../rest/engine.ts"
-import type { IamPolicy } from "../context.ts"
+import { isServiceAgent, type IamPolicy } from "../context.ts"
 import { defineGcpCheck } from "../define-check.ts"
 
 /** role → members, for the roles bound unconditionally at project level. */
@@ -49,7 +49,7 @@ export const iamChecks = [
     id: "iam_sa_no_admin_privileges",
     service: "iam",
     title: "Service accounts should not have admin privileges",
-    description: "Checks the project IAM policy for service accounts bound to Owner, Editor or any *Admin role.",
+    description: "Checks the project IAM policy for service accounts bound to Owner, Editor or any *Admin role. Google-managed service agents are not judged (Google grants and manages their roles).",
     severity: "high",
     cis: "1.5",
     remediation: "Replace the Owner/Editor/*Admin bindings of the service account with the narrow predefined or custom roles it needs.",
@@ -64,6 +64,7 @@ export const iamChecks = [
         .map(([m, roles]) => {
           const admin = roles.filter(isAdminRole)
           const email = m.slice("serviceAccount:".length)
+          if (isServiceAgent(m)) return row(email, "global", true, `Not judged: ${email} is a Google-managed service agent; Google grants and manages its roles.`, { admin_roles: admin })
           return row(email, "global", admin.length === 0, admin.length === 0 ? `${email} has no admin role on the project.` : `${email} holds ${admin.join(", ")}.`, { admin_roles: admin })
         })
     },
@@ -72,7 +73,7 @@ export const iamChecks = [
     id: "iam_no_project_level_sa_user_roles",
     service: "iam",
     title: "Service Account User and Token Creator should not be granted at project level",
-    description: "Project-level Service Account User or Service Account Token Creator lets the member act as every service account of the project.",
+    description: "Project-level Service Account User or Service Account Token Creator lets the member act as every service account of the project. Google-managed service agents are not judged.",
     severity: "high",
     cis: "1.6",
     remediation: "Remove the project-level bindings of roles/iam.serviceAccountUser and roles/iam.serviceAccountTokenCreator and grant them on the individual service accounts instead.",
@@ -83,7 +84,7 @@ export const iamChecks = [
       const policy = inv.project.iamPolicy
       if (policy === undefined) return []
       const roles = membersByRole(policy)
-      const found = ["roles/iam.serviceAccountUser", "roles/iam.serviceAccountTokenCreator"].flatMap((r) => [...(roles.get(r) ?? [])].map((m) => `${m}:${r}`))
+      const found = ["roles/iam.serviceAccountUser", "roles/iam.serviceAccountTokenCreator"].flatMap((r) => [...(roles.get(r) ?? [])].filter((m) => !isServiceAgent(m)).map((m) => `${m}:${r}`))
       return [row(inv.projectId, "global", found.length === 0, found.length === 0 ? "No project-level Service Account User or Token Creator bindings." : `Project-level bindings: ${found.join(", ")}.`, { bindings: found })]
     },
   }),
@@ -100,8 +101,8 @@ export const iamChecks = [
     evaluate: (inv) => {
       const policy = inv.project.iamPolicy
       if (policy === undefined) return []
-      // Service agents (…@…gserviceaccount.com of Google-managed projects) hold Editor by design.
-      const editors = [...(membersByRole(policy).get("roles/editor") ?? [])].filter((m) => !/@(cloudservices|container-engine-robot|compute-system)\.iam\.gserviceaccount\.com$|@gcp-sa-[a-z-]+\.iam\.gserviceaccount\.com$/.test(m))
+      // Service agents hold Editor by design (the Google APIs Service Agent does); they are Google's to manage.
+      const editors = [...(membersByRole(policy).get("roles/editor") ?? [])].filter((m) => !isServiceAgent(m))
       return [row(inv.projectId, "global", editors.length === 0, editors.length === 0 ? "No member holds the basic Editor role." : `Editors: ${editors.join(", ")}.`, { members: editors })]
     },
   }),
@@ -151,7 +152,7 @@ export const iamChecks = [
     id: "iam_sa_role_separation_of_duties",
     service: "iam",
     title: "Separation of duties should be enforced for service-account roles",
-    description: "No member should hold both Service Account Admin and Service Account User on the project.",
+    description: "No member should hold both Service Account Admin and Service Account User on the project (Google-managed service agents are not judged).",
     severity: "medium",
     cis: "1.8",
     remediation: "Remove either roles/iam.serviceAccountAdmin or roles/iam.serviceAccountUser from each member that holds both.",
@@ -162,7 +163,7 @@ export const iamChecks = [
       const policy = inv.project.iamPolicy
       if (policy === undefined) return []
       const roles = membersByRole(policy)
-      const both = [...(roles.get("roles/iam.serviceAccountAdmin") ?? [])].filter((m) => roles.get("roles/iam.serviceAccountUser")?.has(m) === true)
+      const both = [...(roles.get("roles/iam.serviceAccountAdmin") ?? [])].filter((m) => !isServiceAgent(m) && roles.get("roles/iam.serviceAccountUser")?.has(m) === true)
       return [row(inv.projectId, "global", both.length === 0, both.length === 0 ? "No member holds both Service Account Admin and User." : `Members with both roles: ${both.join(", ")}.`, { members: both })]
     },
   }),
@@ -170,7 +171,7 @@ export const iamChecks = [
     id: "iam_kms_role_separation_of_duties",
     service: "iam",
     title: "Separation of duties should be enforced for KMS roles",
-    description: "No member should hold Cloud KMS Admin together with a CryptoKey Encrypter/Decrypter role on the project.",
+    description: "No member should hold Cloud KMS Admin together with a CryptoKey Encrypter/Decrypter role on the project (Google-managed service agents are not judged).",
     severity: "medium",
     cis: "1.11",
     remediation: "Remove either roles/cloudkms.admin or the cryptoKey Encrypter/Decrypter roles from each member that holds both.",
@@ -181,7 +182,7 @@ export const iamChecks = [
       const policy = inv.project.iamPolicy
       if (policy === undefined) return []
       const roles = membersByRole(policy)
-      const both = [...(roles.get("roles/cloudkms.admin") ?? [])].filter((m) => KMS_CRYPTO_ROLES.some((r) => roles.get(r)?.has(m) === true))
+      const both = [...(roles.get("roles/cloudkms.admin") ?? [])].filter((m) => !isServiceAgent(m) && KMS_CRYPTO_ROLES.some((r) => roles.get(r)?.has(m) === true))
       return [row(inv.projectId, "global", both.length === 0, both.length === 0 ? "No member holds both KMS Admin and an encrypt/decrypt role." : `Members with both roles: ${both.join(", ")}.`, { members: both })]
     },
   }),

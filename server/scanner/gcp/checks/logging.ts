@@ -5,7 +5,7 @@
  */
 import { durationSeconds, row } from "../../rest/engine.ts"
 import { defineGcpCheck } from "../define-check.ts"
-import { storageSinkBucket, type AlertPolicy, type LogMetric } from "../collectors/logging.ts"
+import { storageSinkBucket, type AlertCondition, type AlertPolicy, type LogMetric } from "../collectors/logging.ts"
 
 /** Filter text compared without whitespace and with one quote style, case-insensitively. */
 const normaliseFilter = (f: string) => f.replace(/\s+/g, "").replace(/'/g, '"').toLowerCase()
@@ -82,19 +82,57 @@ const metricAlertSpecs: ReadonlyArray<MetricAlertSpec> = [
   },
 ]
 
-/** Log metrics matching a spec, and the enabled alert policies with a condition on one of them. */
+/** PromQL name of a Cloud Monitoring metric: the first "/" becomes ":", every other special character "_". */
+export const promqlMetricName = (metricType: string): string => {
+  const slash = metricType.indexOf("/")
+  const clean = (x: string) => x.replace(/[^A-Za-z0-9_]/g, "_")
+  return slash < 0 ? clean(metricType) : `${clean(metricType.slice(0, slash))}:${clean(metricType.slice(slash + 1))}`
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/** Whether an alert condition watches the log-based metric `name`, whatever the condition type. */
+export function conditionWatchesMetric(c: AlertCondition, name: string): boolean {
+  const type = `logging.googleapis.com/user/${name}`
+  const inFilter = (f: string | undefined) => f !== undefined && normaliseFilter(f).includes(normaliseFilter(`metric.type="${type}"`))
+  // MQL: `fetch global::logging.googleapis.com/user/NAME` or `| metric 'logging.googleapis.com/user/NAME'`.
+  const mql = new RegExp(`(^|[^A-Za-z0-9_./-])${escapeRe(type)}($|[^A-Za-z0-9_.-])`)
+  // PromQL: `logging_googleapis_com:user_NAME`, or the UTF-8 form {__name__="logging.googleapis.com/user/NAME"}.
+  const promql = new RegExp(`(^|[^A-Za-z0-9_:])${escapeRe(promqlMetricName(type))}($|[^A-Za-z0-9_:])`)
+  const utf8 = new RegExp(`["']${escapeRe(type)}["']`)
+  return (
+    inFilter(c.conditionThreshold?.filter) ||
+    inFilter(c.conditionAbsent?.filter) ||
+    (c.conditionMonitoringQueryLanguage?.query !== undefined && mql.test(c.conditionMonitoringQueryLanguage.query)) ||
+    (c.conditionPrometheusQueryLanguage?.query !== undefined && (promql.test(c.conditionPrometheusQueryLanguage.query) || utf8.test(c.conditionPrometheusQueryLanguage.query)))
+  )
+}
+
+/** Whether every fragment of the spec appears in a Logging filter (whitespace, quote style and case ignored). */
+const filterMatches = (frags: ReadonlyArray<string>, filter: string) => {
+  const f = normaliseFilter(filter)
+  return frags.every((x) => f.includes(x))
+}
+
+/**
+ * Log metrics matching a spec, and the enabled alert policies that fire on those events: a threshold, absence, MQL
+ * or PromQL condition on a matching metric, or a log-match condition whose own filter matches the spec. With an AND
+ * combiner and several conditions, the policy fires only when every condition does, so each one must be such a
+ * condition (an unrelated condition would narrow the alert to its own case). SQL (Log Analytics) conditions are not
+ * read: their query language is not a Logging filter.
+ */
 export function metricAlertMatches(spec: Pick<MetricAlertSpec, "fragments">, metrics: ReadonlyArray<LogMetric>, policies: ReadonlyArray<AlertPolicy>) {
   const frags = spec.fragments.map(normaliseFilter)
-  const matching = metrics.filter((m) => m.disabled !== true && frags.every((f) => normaliseFilter(m.filter).includes(f)))
-  const alerts = policies.filter(
-    (p) =>
-      p.enabled !== false &&
-      (p.conditions ?? []).some((c) => {
-        const filter = normaliseFilter(c.conditionThreshold?.filter ?? c.conditionAbsent?.filter ?? "")
-        return matching.some((m) => filter.includes(normaliseFilter(`metric.type="logging.googleapis.com/user/${m.name}"`)))
-      }),
-  )
-  return { metrics: matching.map((m) => m.name), alerts: alerts.map((a) => a.displayName ?? a.name) }
+  const matching = metrics.filter((m) => m.disabled !== true && filterMatches(frags, m.filter))
+  const fires = (c: AlertCondition) => matching.some((m) => conditionWatchesMetric(c, m.name)) || (c.conditionMatchedLog?.filter !== undefined && filterMatches(frags, c.conditionMatchedLog.filter))
+  const alerts = policies.filter((p) => {
+    if (p.enabled === false) return false
+    const conditions = p.conditions ?? []
+    const all = p.combiner === "AND" || p.combiner === "AND_WITH_MATCHING_RESOURCE"
+    return all && conditions.length > 1 ? conditions.every(fires) : conditions.some(fires)
+  })
+  const logMatch = alerts.filter((p) => (p.conditions ?? []).some((c) => c.conditionMatchedLog?.filter !== undefined && filterMatches(frags, c.conditionMatchedLog.filter)))
+  return { metrics: matching.map((m) => m.name), alerts: alerts.map((a) => a.displayName ?? a.name), logMatchAlerts: logMatch.map((a) => a.displayName ?? a.name) }
 }
 
 const metricAlertChecks = metricAlertSpecs.map((spec) =>
@@ -102,18 +140,25 @@ const metricAlertChecks = metricAlertSpecs.map((spec) =>
     id: spec.id,
     service: "logging",
     title: `A log metric filter and alert should exist for ${spec.what}`,
-    description: `Checks for a log-based metric whose filter matches ${spec.what} and an enabled alert policy with a condition on that metric.`,
+    description: `Checks for a log-based metric whose filter matches ${spec.what} and an enabled alert policy with a condition on that metric (threshold, absence, MQL or PromQL), or a log-match alert policy whose filter matches.`,
     severity: "medium",
     cis: spec.cis,
     remediation: `Create a log-based metric with the filter ${spec.example} and an alert policy on metric.type="logging.googleapis.com/user/METRIC_NAME" with a notification channel.`,
     field_labels: { metrics: "Matching log metrics", alert_policies: "Alert policies" },
     uses: ["logging.metrics", "logging.alert_policies"],
-    reads: `logging projects.metrics.list → filter; monitoring projects.alertPolicies.list → enabled, conditions[].conditionThreshold.filter`,
+    reads: `logging projects.metrics.list → filter; monitoring projects.alertPolicies.list → enabled, combiner, conditions[].conditionThreshold/conditionAbsent.filter, conditionMonitoringQueryLanguage/conditionPrometheusQueryLanguage.query, conditionMatchedLog.filter`,
     evaluate: (inv) => {
       if (inv.logging.metrics === undefined || inv.logging.alertPolicies === undefined) return []
       const m = metricAlertMatches(spec, inv.logging.metrics, inv.logging.alertPolicies)
-      const ok = m.metrics.length > 0 && m.alerts.length > 0
-      const reason = m.metrics.length === 0 ? `No log metric matches ${spec.what}.` : m.alerts.length === 0 ? `Metric ${m.metrics.join(", ")} has no enabled alert policy.` : `Metric ${m.metrics.join(", ")} alerts through ${m.alerts.join(", ")}.`
+      // A log-match alert policy watches the log entries themselves: it is the metric and the alert in one.
+      const ok = (m.metrics.length > 0 && m.alerts.length > 0) || m.logMatchAlerts.length > 0
+      const reason = ok
+        ? m.metrics.length > 0
+          ? `Metric ${m.metrics.join(", ")} alerts through ${m.alerts.join(", ")}.`
+          : `Log-match alert policy ${m.logMatchAlerts.join(", ")} fires on ${spec.what}.`
+        : m.metrics.length === 0
+          ? `No log metric or log-match alert matches ${spec.what}.`
+          : `Metric ${m.metrics.join(", ")} has no enabled alert policy.`
       return [row(inv.projectId, "global", ok, reason, { metrics: m.metrics, alert_policies: m.alerts })]
     },
   }),

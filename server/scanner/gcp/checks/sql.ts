@@ -3,11 +3,37 @@
  * A flag that is not set takes Cloud SQL's default, which each rule states (e.g. log_min_messages defaults to
  * WARNING, which complies; log_connections defaults to off, which does not).
  */
+import type { DetailRow } from "../../check.ts"
 import { row } from "../../rest/engine.ts"
+import { internetRanges } from "../../ip-ranges.ts"
 import { defineGcpCheck } from "../define-check.ts"
 import type { SqlInstance } from "../collectors/sql.ts"
 
 type Engine = "MYSQL" | "POSTGRES" | "SQLSERVER"
+
+/**
+ * Instance kinds (DatabaseInstance.instanceType; absent = CLOUD_SQL_INSTANCE, see defaults.ts). An
+ * ON_PREMISES_INSTANCE entry stands for an external source server being replicated in: none of the Cloud SQL
+ * settings apply to it. Read replicas and read pool instances have no backups, standby or recovery window of
+ * their own (the primary's cover them).
+ */
+const kindOf = (i: SqlInstance): string => i.instanceType ?? "CLOUD_SQL_INSTANCE"
+const isOnPremises = (i: SqlInstance) => kindOf(i) === "ON_PREMISES_INSTANCE"
+const REPLICA_KINDS: Readonly<Record<string, string>> = {
+  READ_REPLICA_INSTANCE: "a read replica has no automated backups, standby or recovery window of its own (its primary's cover it)",
+  READ_POOL_INSTANCE: "a read pool instance has no automated backups, standby or recovery window of its own (its primary's cover it)",
+  ON_PREMISES_INSTANCE: "an on-premises entry describes an external source server, not a Cloud SQL instance",
+}
+
+/** The instances a check judges; the others get a compliant "Not judged" row that says why. */
+function judged(instances: ReadonlyArray<SqlInstance> | undefined, excluded: (i: SqlInstance) => string | undefined, judge: (i: SqlInstance) => DetailRow, blank: Readonly<Record<string, DetailRow[string]>>): DetailRow[] {
+  return (instances ?? []).map((i) => {
+    const why = excluded(i)
+    return why === undefined ? judge(i) : row(i.name, region(i), true, `Not judged: ${why}.`, blank)
+  })
+}
+const onPremisesOnly = (i: SqlInstance) => (isOnPremises(i) ? REPLICA_KINDS["ON_PREMISES_INSTANCE"] : undefined)
+const primariesOnly = (i: SqlInstance) => REPLICA_KINDS[kindOf(i)]
 
 const engineOf = (i: SqlInstance): string => (i.databaseVersion ?? "").split("_")[0] ?? ""
 const flagValue = (i: SqlInstance, name: string) => i.settings?.databaseFlags?.find((f) => f.name === name)?.value
@@ -71,21 +97,23 @@ const flagChecks = flagRules.map((r) =>
     uses: ["sql.instances"],
     reads: `sqladmin instances.list → databaseVersion ${r.engine}_*, settings.databaseFlags[name=${r.flag}].value`,
     evaluate: (inv) =>
-      (inv.sql.instances ?? [])
-        .filter((i) => engineOf(i) === r.engine)
-        .map((i) => {
+      judged(
+        (inv.sql.instances ?? []).filter((i) => engineOf(i) === r.engine),
+        onPremisesOnly,
+        (i) => {
           const v = flagValue(i, r.flag)
           const ok = r.ok(v)
           return row(i.name, region(i), ok, v === undefined ? `'${r.flag}' is not set (Cloud SQL default${ok ? ", compliant" : ""}).` : `'${r.flag}' is ${v}.`, {
             flag_value: v ?? null,
             database_version: i.databaseVersion ?? null,
           })
-        }),
+        },
+        { flag_value: null, database_version: null },
+      ),
   }),
 )
 
 const SECURE_SSL_MODES = new Set(["ENCRYPTED_ONLY", "TRUSTED_CLIENT_CERTIFICATE_REQUIRED"])
-const INTERNET = new Set(["0.0.0.0/0", "::/0"])
 
 export const sqlChecks = [
   ...flagChecks,
@@ -101,17 +129,22 @@ export const sqlChecks = [
     uses: ["sql.instances"],
     reads: "sqladmin instances → settings.ipConfiguration.sslMode (requireSsl)",
     evaluate: (inv) =>
-      (inv.sql.instances ?? []).map((i) => {
-        const ip = i.settings?.ipConfiguration
-        const ok = ip?.sslMode !== undefined ? SECURE_SSL_MODES.has(ip.sslMode) : ip?.requireSsl === true
-        return row(i.name, region(i), ok, ok ? "Only encrypted connections are accepted." : "Unencrypted connections are accepted.", { ssl_mode: ip?.sslMode ?? null, require_ssl: ip?.requireSsl === true })
-      }),
+      judged(
+        inv.sql.instances,
+        onPremisesOnly,
+        (i) => {
+          const ip = i.settings?.ipConfiguration
+          const ok = ip?.sslMode !== undefined ? SECURE_SSL_MODES.has(ip.sslMode) : ip?.requireSsl === true
+          return row(i.name, region(i), ok, ok ? "Only encrypted connections are accepted." : "Unencrypted connections are accepted.", { ssl_mode: ip?.sslMode ?? null, require_ssl: ip?.requireSsl === true })
+        },
+        { ssl_mode: null, require_ssl: null },
+      ),
   }),
   defineGcpCheck({
     id: "cloudsql_no_public_authorized_networks",
     service: "cloudsql",
     title: "Cloud SQL instances should not allow connections from 0.0.0.0/0",
-    description: "Flags instances whose authorized networks include the whole Internet.",
+    description: "Flags instances whose authorized networks admit the internet: 0.0.0.0/0, ranges that together cover it (0.0.0.0/1 and 128.0.0.0/1), or a public range wider than a /8.",
     severity: "critical",
     cis: "6.5",
     remediation: "Remove 0.0.0.0/0 from the authorized networks (gcloud sql instances patch INSTANCE --authorized-networks=…) and use the Cloud SQL Auth Proxy or private IP.",
@@ -119,11 +152,17 @@ export const sqlChecks = [
     uses: ["sql.instances"],
     reads: "sqladmin instances → settings.ipConfiguration.authorizedNetworks[].value",
     evaluate: (inv) =>
-      (inv.sql.instances ?? []).map((i) => {
-        const nets = (i.settings?.ipConfiguration?.authorizedNetworks ?? []).map((n) => n.value)
-        const open = nets.some((n) => INTERNET.has(n))
-        return row(i.name, region(i), !open, open ? "The instance accepts connections from any address." : "The instance does not authorize 0.0.0.0/0.", { authorized_networks: nets })
-      }),
+      judged(
+        inv.sql.instances,
+        onPremisesOnly,
+        (i) => {
+          const nets = (i.settings?.ipConfiguration?.authorizedNetworks ?? []).map((n) => n.value)
+          const wide = internetRanges(nets)
+          const open = wide.length > 0
+          return row(i.name, region(i), !open, open ? `The authorized networks admit the internet (${wide.join(", ")}).` : nets.length === 0 ? "No authorized network." : "The authorized networks do not admit the internet.", { authorized_networks: nets })
+        },
+        { authorized_networks: null },
+      ),
   }),
   defineGcpCheck({
     id: "cloudsql_no_public_ip",
@@ -137,30 +176,38 @@ export const sqlChecks = [
     uses: ["sql.instances"],
     reads: "sqladmin instances → ipAddresses[type=PRIMARY], settings.ipConfiguration.ipv4Enabled",
     evaluate: (inv) =>
-      (inv.sql.instances ?? []).map((i) => {
-        const ips = (i.ipAddresses ?? []).filter((a) => a.type === "PRIMARY").map((a) => a.ipAddress ?? "")
-        const open = ips.length > 0 || i.settings?.ipConfiguration?.ipv4Enabled === true
-        return row(i.name, region(i), !open, open ? `The instance has a public IP${ips.length > 0 ? ` (${ips.join(", ")})` : ""}.` : "The instance has no public IP.", { public_ips: ips })
-      }),
+      judged(
+        inv.sql.instances,
+        onPremisesOnly,
+        (i) => {
+          const ips = (i.ipAddresses ?? []).filter((a) => a.type === "PRIMARY").map((a) => a.ipAddress ?? "")
+          const open = ips.length > 0 || i.settings?.ipConfiguration?.ipv4Enabled === true
+          return row(i.name, region(i), !open, open ? `The instance has a public IP${ips.length > 0 ? ` (${ips.join(", ")})` : ""}.` : "The instance has no public IP.", { public_ips: ips })
+        },
+        { public_ips: null },
+      ),
   }),
   defineGcpCheck({
     id: "cloudsql_automated_backups",
     service: "cloudsql",
     title: "Cloud SQL instances should have automated backups",
-    description: "Checks automated backups are enabled on every primary instance (read replicas cannot have backups).",
+    description: "Checks automated backups are enabled on every primary instance (read replicas, read pools and on-premises entries are not judged: they cannot have backups of their own).",
     severity: "medium",
     cis: "6.7",
     remediation: "gcloud sql instances patch INSTANCE --backup-start-time=HH:MM",
     field_labels: { backups_enabled: "Automated backups" },
     uses: ["sql.instances"],
-    reads: "sqladmin instances → settings.backupConfiguration.enabled (instanceType != READ_REPLICA_INSTANCE)",
+    reads: "sqladmin instances → settings.backupConfiguration.enabled (instanceType CLOUD_SQL_INSTANCE)",
     evaluate: (inv) =>
-      (inv.sql.instances ?? [])
-        .filter((i) => i.instanceType !== "READ_REPLICA_INSTANCE")
-        .map((i) => {
+      judged(
+        inv.sql.instances,
+        primariesOnly,
+        (i) => {
           const on = i.settings?.backupConfiguration?.enabled === true
           return row(i.name, region(i), on, on ? "Automated backups are enabled." : "Automated backups are disabled.", { backups_enabled: on })
-        }),
+        },
+        { backups_enabled: null },
+      ),
   }),
   defineGcpCheck({
     id: "cloudsql_instance_high_availability",
@@ -173,10 +220,15 @@ export const sqlChecks = [
     uses: ["sql.instances"],
     reads: "sqladmin instances → settings.availabilityType (primary instances)",
     evaluate: (inv) =>
-      primaries(inv.sql.instances).map((i) => {
-        const v = i.settings?.availabilityType ?? "ZONAL"
-        return row(i.name, region(i), v === "REGIONAL", v === "REGIONAL" ? "The instance has a standby in another zone." : "The instance runs in a single zone.", { availability_type: v })
-      }),
+      judged(
+        inv.sql.instances,
+        primariesOnly,
+        (i) => {
+          const v = i.settings?.availabilityType ?? "ZONAL"
+          return row(i.name, region(i), v === "REGIONAL", v === "REGIONAL" ? "The instance has a standby in another zone." : "The instance runs in a single zone.", { availability_type: v })
+        },
+        { availability_type: null },
+      ),
   }),
   defineGcpCheck({
     id: "cloudsql_instance_point_in_time_recovery",
@@ -189,11 +241,16 @@ export const sqlChecks = [
     uses: ["sql.instances"],
     reads: "sqladmin instances → settings.backupConfiguration.pointInTimeRecoveryEnabled | binaryLogEnabled (MySQL)",
     evaluate: (inv) =>
-      primaries(inv.sql.instances).map((i) => {
-        const b = i.settings?.backupConfiguration
-        const on = (engineOf(i) === "MYSQL" ? b?.binaryLogEnabled : b?.pointInTimeRecoveryEnabled) === true
-        return row(i.name, region(i), on, on ? "Point-in-time recovery is on." : "Only full backups can be restored.", { point_in_time_recovery: on })
-      }),
+      judged(
+        inv.sql.instances,
+        primariesOnly,
+        (i) => {
+          const b = i.settings?.backupConfiguration
+          const on = (engineOf(i) === "MYSQL" ? b?.binaryLogEnabled : b?.pointInTimeRecoveryEnabled) === true
+          return row(i.name, region(i), on, on ? "Point-in-time recovery is on." : "Only full backups can be restored.", { point_in_time_recovery: on })
+        },
+        { point_in_time_recovery: null },
+      ),
   }),
   defineGcpCheck({
     id: "cloudsql_instance_deletion_protection",
@@ -206,10 +263,15 @@ export const sqlChecks = [
     uses: ["sql.instances"],
     reads: "sqladmin instances → settings.deletionProtectionEnabled",
     evaluate: (inv) =>
-      (inv.sql.instances ?? []).map((i) => {
-        const on = i.settings?.deletionProtectionEnabled === true
-        return row(i.name, region(i), on, on ? "Deletion protection is on." : "The instance can be deleted in one call.", { deletion_protection: on })
-      }),
+      judged(
+        inv.sql.instances,
+        onPremisesOnly,
+        (i) => {
+          const on = i.settings?.deletionProtectionEnabled === true
+          return row(i.name, region(i), on, on ? "Deletion protection is on." : "The instance can be deleted in one call.", { deletion_protection: on })
+        },
+        { deletion_protection: null },
+      ),
   }),
   defineGcpCheck({
     id: "cloudsql_instance_cmek",
@@ -222,14 +284,14 @@ export const sqlChecks = [
     uses: ["sql.instances"],
     reads: "sqladmin instances → diskEncryptionConfiguration.kmsKeyName",
     evaluate: (inv) =>
-      (inv.sql.instances ?? []).map((i) => {
-        const key = i.diskEncryptionConfiguration?.kmsKeyName
-        return row(i.name, region(i), key !== undefined && key !== "", key === undefined || key === "" ? "Data is encrypted with Google-managed keys." : `Data is encrypted with ${key}.`, { kms_key: key ?? null })
-      }),
+      judged(
+        inv.sql.instances,
+        onPremisesOnly,
+        (i) => {
+          const key = i.diskEncryptionConfiguration?.kmsKeyName
+          return row(i.name, region(i), key !== undefined && key !== "", key === undefined || key === "" ? "Data is encrypted with Google-managed keys." : `Data is encrypted with ${key}.`, { kms_key: key ?? null })
+        },
+        { kms_key: null },
+      ),
   }),
 ]
-
-/** Primary instances (read replicas have no backups, standby or recovery window of their own). */
-function primaries<T extends { readonly instanceType?: string }>(instances: ReadonlyArray<T> | undefined): ReadonlyArray<T> {
-  return (instances ?? []).filter((i) => i.instanceType !== "READ_REPLICA_INSTANCE")
-}

@@ -6,9 +6,11 @@ import { row } from "../../rest/engine.ts"
 import { lastSegment } from "../context.ts"
 import { defineGcpCheck } from "../define-check.ts"
 import type { Firewall } from "../collectors/compute.ts"
+import { admitsInternet, internetRanges } from "../../ip-ranges.ts"
 import { describePorts, FIREWALL_SERVICE_PORTS, type PortSpec, type ServicePorts } from "../../service-ports.ts"
 
-const INTERNET = new Set(["0.0.0.0/0", "::/0"])
+/** Whether a rule's source ranges let the internet in (0.0.0.0/0, ::/0, halves of them, or a huge public block). */
+const fromInternet = (fw: Firewall) => admitsInternet(fw.sourceRanges)
 
 /** Whether a firewall `ports` list (absent = every port) covers `port`. */
 export function portsCover(ports: ReadonlyArray<string> | undefined, port: number): boolean {
@@ -23,7 +25,7 @@ export function portsCover(ports: ReadonlyArray<string> | undefined, port: numbe
 /** Whether an enabled ingress rule from the Internet allows TCP to `port`. */
 export function exposesPort(fw: Firewall, port: number): boolean {
   if ((fw.direction ?? "INGRESS") !== "INGRESS" || fw.disabled === true) return false
-  if (!(fw.sourceRanges ?? []).some((r) => INTERNET.has(r))) return false
+  if (!fromInternet(fw)) return false
   return (fw.allowed ?? []).some((a) => {
     const proto = a.IPProtocol.toLowerCase()
     return (proto === "tcp" || proto === "all" || proto === "6") && portsCover(a.ports, port)
@@ -39,7 +41,7 @@ const carries = (ipProtocol: string, proto: PortSpec["proto"]) => {
 /** "tcp/6379" for every service port an enabled ingress rule from the Internet lets through. */
 export function exposedPorts(fw: Firewall, specs: ReadonlyArray<PortSpec>): string[] {
   if ((fw.direction ?? "INGRESS") !== "INGRESS" || fw.disabled === true) return []
-  if (!(fw.sourceRanges ?? []).some((r) => INTERNET.has(r))) return []
+  if (!fromInternet(fw)) return []
   return specs.filter((s) => (fw.allowed ?? []).some((a) => carries(a.IPProtocol, s.proto) && portsCover(a.ports, s.port))).map((s) => `${s.proto}/${s.port}`)
 }
 
@@ -51,7 +53,7 @@ const servicePortCheck = (svc: ServicePorts) =>
     id: `vpc_firewall_${svc.key}_not_open`,
     service: "vpc",
     title: `Firewall rules should not allow ${svc.name} from the Internet`,
-    description: `Flags enabled ingress firewall rules from 0.0.0.0/0 or ::/0 that allow ${svc.name} (${describePorts(svc.ports)}), including rules for all ports or all protocols.`,
+    description: `Flags enabled ingress firewall rules from the internet (0.0.0.0/0, ::/0, or ranges that together or alone admit it) that allow ${svc.name} (${describePorts(svc.ports)}), including rules for all ports or all protocols.`,
     severity: svc.severity,
     remediation: `Narrow the rule's source ranges to known addresses, or remove ${describePorts(svc.ports)} from it; reach ${svc.name} over the VPC, a VPN or IAP: gcloud compute firewall-rules update RULE --source-ranges=…`,
     field_labels: { network: "Network", exposed: "Exposed ports" },
@@ -72,7 +74,7 @@ const openPortCheck = (id: string, cis: string, port: number, name: string) =>
     id,
     service: "vpc",
     title: `${name} access from the Internet should be restricted`,
-    description: `Flags enabled ingress firewall rules that allow TCP port ${port} (or all ports) from 0.0.0.0/0 or ::/0.`,
+    description: `Flags enabled ingress firewall rules that allow TCP port ${port} (or all ports) from the internet (0.0.0.0/0, ::/0, or ranges that together or alone admit it).`,
     severity: "high",
     cis,
     remediation: `Narrow the rule's source ranges to known addresses (or use IAP TCP forwarding, 35.235.240.0/20) or delete it: gcloud compute firewall-rules update RULE --source-ranges=…`,
@@ -84,7 +86,7 @@ const openPortCheck = (id: string, cis: string, port: number, name: string) =>
         .filter((fw) => (fw.direction ?? "INGRESS") === "INGRESS" && fw.disabled !== true && (fw.allowed ?? []).length > 0)
         .map((fw) => {
           const open = exposesPort(fw, port)
-          return row(fw.name, "global", !open, open ? `Rule ${fw.name} allows port ${port} from ${(fw.sourceRanges ?? []).filter((r) => INTERNET.has(r)).join(", ")}.` : `Rule ${fw.name} does not open port ${port} to the Internet.`, {
+          return row(fw.name, "global", !open, open ? `Rule ${fw.name} allows port ${port} from ${internetRanges(fw.sourceRanges).join(", ")}.` : `Rule ${fw.name} does not open port ${port} to the Internet.`, {
             network: lastSegment(fw.network),
             source_ranges: [...(fw.sourceRanges ?? [])],
             allowed: (fw.allowed ?? []).map((a) => `${a.IPProtocol}:${(a.ports ?? ["all"]).join(",")}`),
@@ -173,7 +175,7 @@ export const vpcChecks = [
     id: "vpc_firewall_all_ports_not_open",
     service: "vpc",
     title: "Firewall rules should not allow every port from the Internet",
-    description: "Flags enabled ingress firewall rules from 0.0.0.0/0 or ::/0 that allow all protocols, or TCP or UDP without a port list.",
+    description: "Flags enabled ingress firewall rules from the internet (0.0.0.0/0, ::/0, or ranges that together or alone admit it) that allow all protocols, or TCP or UDP without a port list.",
     severity: "critical",
     remediation: "List only the ports the service behind the rule needs (gcloud compute firewall-rules update RULE --allow=tcp:443) or narrow its source ranges.",
     field_labels: { network: "Network", allowed: "Allowed" },
@@ -181,9 +183,8 @@ export const vpcChecks = [
     reads: "compute firewalls.list → direction, disabled, sourceRanges, allowed[].IPProtocol/ports",
     evaluate: (inv) =>
       ingressRules(inv.compute.firewalls).map((fw) => {
-        const fromInternet = (fw.sourceRanges ?? []).some((r) => INTERNET.has(r))
         const everything = (fw.allowed ?? []).some((a) => a.IPProtocol.toLowerCase() === "all" || ((a.ports ?? []).length === 0 && ["tcp", "udp", "6", "17"].includes(a.IPProtocol.toLowerCase())) || (a.ports ?? []).includes("0-65535") || (a.ports ?? []).includes("1-65535"))
-        const open = fromInternet && everything
+        const open = fromInternet(fw) && everything
         return row(fw.name, "global", !open, open ? `Rule ${fw.name} opens every port to the Internet.` : `Rule ${fw.name} does not open every port to the Internet.`, {
           network: lastSegment(fw.network),
           allowed: (fw.allowed ?? []).map((a) => `${a.IPProtocol}:${(a.ports ?? ["all"]).join(",")}`),

@@ -25,20 +25,33 @@ export const LogMetric = Schema.Struct({
 })
 export type LogMetric = typeof LogMetric.Type
 
+const FilterCondition = Schema.optionalKey(Schema.Struct({ filter: Schema.optionalKey(Schema.String) }))
+const QueryCondition = Schema.optionalKey(Schema.Struct({ query: Schema.optionalKey(Schema.String) }))
+
+/**
+ * An alert policy with every condition type of the Monitoring API: metric threshold and absence (filter on the
+ * metric type; a ratio threshold also has denominatorFilter), log match (a Logging filter on the entries
+ * themselves), MQL and PromQL (a query naming the metric), SQL (Log Analytics). Unknown condition types decode too
+ * and simply match nothing.
+ */
+export const AlertCondition = Schema.Struct({
+  name: Schema.optionalKey(Schema.String),
+  displayName: Schema.optionalKey(Schema.String),
+  conditionThreshold: Schema.optionalKey(Schema.Struct({ filter: Schema.optionalKey(Schema.String), denominatorFilter: Schema.optionalKey(Schema.String) })),
+  conditionAbsent: FilterCondition,
+  conditionMatchedLog: FilterCondition,
+  conditionMonitoringQueryLanguage: QueryCondition,
+  conditionPrometheusQueryLanguage: QueryCondition,
+  conditionSql: QueryCondition,
+})
+export type AlertCondition = typeof AlertCondition.Type
+
 export const AlertPolicy = Schema.Struct({
   name: Schema.String,
   displayName: Schema.optionalKey(Schema.String),
   enabled: Schema.optionalKey(Schema.Boolean),
-  conditions: Schema.optionalKey(
-    Schema.Array(
-      Schema.Struct({
-        name: Schema.optionalKey(Schema.String),
-        displayName: Schema.optionalKey(Schema.String),
-        conditionThreshold: Schema.optionalKey(Schema.Struct({ filter: Schema.optionalKey(Schema.String) })),
-        conditionAbsent: Schema.optionalKey(Schema.Struct({ filter: Schema.optionalKey(Schema.String) })),
-      }),
-    ),
-  ),
+  combiner: Schema.optionalKey(Schema.String),
+  conditions: Schema.optionalKey(Schema.Array(AlertCondition)),
 })
 export type AlertPolicy = typeof AlertPolicy.Type
 

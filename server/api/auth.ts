@@ -2,8 +2,10 @@
  * The `auth` group (access §7): login, signup, logout, refresh-token, user-info, forgot/validate/reset password,
  * verify-email (GET and POST) and resend-verification. Behaviour: access §4–§5, messages: §8 (src/contracts/messages.ts).
  *
- * Security notes: unknown emails and wrong passwords get the same 401 after the same argon2 work; sign-in is rate
- * limited per account and per client address (429, windows expire, no permanent lock-out); forgot-password answers
+ * Security notes: unknown emails and wrong passwords get the same 401 after the same argon2 work; sign-in passes a
+ * fair hashing gate (shares per client and per account) and is rate limited per (account, client) pair, per client
+ * and, for successes, per account and per client (429, windows expire, no permanent lock-out, and nobody can lock an
+ * account's owner out from elsewhere: docs/identity.md, "Sign-in fairness and lock-out"); forgot-password answers
  * the same whether or not the email exists; every link is built from APP_ORIGIN; mails leave after commit.
  */
 import { Effect, Layer } from "effect"
@@ -56,7 +58,7 @@ import { buildUser, findUserByAnyEmail, findUserByEmail, findUserById, normalize
 import { Mailer } from "../mail/mailer.ts"
 import { passwordChangedMail, passwordResetMail, verificationMail } from "../mail/templates.ts"
 import { clientAddress } from "./middleware/authentication.ts"
-import { hit, peek, reset } from "./middleware/rate-limit.ts"
+import { hit, peek, peekMany, reset } from "./middleware/rate-limit.ts"
 import { signedIn } from "./middleware/workspace-scope.ts"
 import { guard } from "./middleware/input-guard.ts"
 
@@ -65,6 +67,19 @@ export const openSession = Effect.fn("Auth.openSession")(function* (userId: numb
   const session = yield* createSession(userId, workspaceId)
   const access_token = yield* signAccessToken({ userId, workspaceId, sessionId: session.familyId })
   return { access_token, refresh_token: session.refreshToken, sessionId: session.familyId }
+})
+
+/** How long a refused (429) sign-in waits before it is answered (see `admitted` below). */
+export const SIGN_IN_REFUSAL_DELAY = "1 second"
+
+/** The rate-limit buckets of a sign-in (docs/identity.md, "Rate limits"). */
+export const loginKeys = (email: string, ip: string) => ({
+  pair: `login:account-client:${email} ${ip}`,
+  account: `login:account:${email}`,
+  address: `login:address:${ip}`,
+  slowdown: `login:slowdown:${email} ${ip}`,
+  accountSuccesses: `login:success:account:${email}`,
+  addressSuccesses: `login:success:address:${ip}`,
 })
 
 /** Workspace a fresh sign-in is scoped to: the only one when the user has exactly one (access §4). */
@@ -87,33 +102,55 @@ export const AuthHandlers = HttpApiBuilder.group(
     const dummyHash = yield* makeDummyHash(config.passwordParams)
     const rateLimited = (retryAfterSeconds: number, message: string = StatusMessages.rateLimited) =>
       new RateLimited({ message, retry_after_seconds: retryAfterSeconds })
-    // Sign-ins (argon2 and a dozen statements each) wait in a bounded queue; beyond it they get 429 at once, before
-    // any database work, so a burst keeps a bounded latency (server/auth/hashing-gate.ts).
+    // Sign-ins (argon2 and a dozen statements each) wait in a bounded, fair queue: one client or one account holds at
+    // most a share of it; beyond that they get 429 at once, before any database work (server/auth/hashing-gate.ts).
+    // A refused sign-in is answered after SIGN_IN_REFUSAL_DELAY: a client that ignores retry_after_seconds and asks
+    // again at once gets at most one answer per connection per delay, so its flood of cheap refusals cannot take the
+    // event loop (and the database, for the limits read there) from everyone else's sign-ins. A timer is all it costs.
     const signIns = makeHashingGate()
-    const admitted = <A, E, R>(effect: Effect.Effect<A, E, R>) => signIns.run(effect, (retryAfter) => rateLimited(retryAfter))
+    const admitted = <A, E, R>(effect: Effect.Effect<A, E, R>, payload: { readonly email: string }, request: HttpServerRequest.HttpServerRequest) =>
+      signIns.run(effect, { client: clientAddress(request), account: normalizeEmail(payload.email) }, (retryAfter) => rateLimited(retryAfter)).pipe(
+        Effect.tapError((error) => (error as { readonly _tag?: unknown })._tag === "RateLimited" ? Effect.sleep(SIGN_IN_REFUSAL_DELAY) : Effect.void),
+      )
 
     // ---- login ---------------------------------------------------------------------------------------------------
+    /**
+     * Limits (docs/identity.md, "Sign-in fairness and lock-out"): failures lock one (account, client) pair, never the
+     * account for everyone; failures per client across accounts; an account under attack (many failures from anywhere)
+     * slows down only the clients that failed on it; successes are limited per account and per client.
+     */
     const login = Effect.fn("Auth.login")(function* (
       payload: { readonly email: string; readonly password: string },
       request: HttpServerRequest.HttpServerRequest,
     ) {
       const email = normalizeEmail(payload.email)
       const ip = clientAddress(request)
-      const accountKey = `login:account:${email}`
-      const addressKey = `login:address:${ip}`
-      const account = yield* peek(accountKey, config.loginPerAccount)
-      const address = yield* peek(addressKey, config.loginPerAddress)
-      if (!account.allowed || !address.allowed) {
+      const keys = loginKeys(email, ip)
+      const [pair, account, address, accountSuccesses, addressSuccesses] = yield* peekMany([
+        { key: keys.pair, rule: config.loginPerAccountClient },
+        { key: keys.account, rule: config.loginPerAccount },
+        { key: keys.address, rule: config.loginPerAddress },
+        { key: keys.accountSuccesses, rule: config.loginSuccessPerAccount },
+        { key: keys.addressSuccesses, rule: config.loginSuccessPerAddress },
+      ])
+      let wait = Math.max(0, ...[pair!, address!, accountSuccesses!, addressSuccesses!].map((s) => s.allowed ? 0 : s.retryAfterSeconds))
+      if (wait === 0 && !account!.allowed && pair!.hits > 0) {
+        // The account is under attack and this client has failed on it: one attempt per slow-down interval.
+        const slow = yield* hit(keys.slowdown, { limit: 1, windowSeconds: config.loginSlowdownSeconds })
+        if (!slow.allowed) wait = slow.retryAfterSeconds
+      }
+      if (wait > 0) {
         yield* record({ action: "auth.sign_in_rate_limited", details: { email }, ip })
-        return yield* rateLimited(Math.max(account.allowed ? 0 : account.retryAfterSeconds, address.allowed ? 0 : address.retryAfterSeconds))
+        return yield* rateLimited(wait)
       }
       const user = yield* findUserByEmail(email)
       const valid = user === undefined
         ? yield* verifyPassword(dummyHash, payload.password).pipe(Effect.as(false))
         : yield* verifyPassword(user.password_hash, payload.password)
       if (user === undefined || !valid) {
-        yield* hit(accountKey, config.loginPerAccount)
-        yield* hit(addressKey, config.loginPerAddress)
+        yield* hit(keys.pair, config.loginPerAccountClient)
+        yield* hit(keys.account, config.loginPerAccount)
+        yield* hit(keys.address, config.loginPerAddress)
         yield* record({ action: "auth.sign_in_failed", actorUserId: user?.id, details: { email }, ip })
         return yield* new InvalidCredentials({ message: AccessServerMessages.invalidCredentials })
       }
@@ -123,7 +160,9 @@ export const AuthHandlers = HttpApiBuilder.group(
           data: { error_type: "email_not_verified", email: user.email },
         })
       }
-      yield* reset(accountKey)
+      if (pair!.hits > 0) yield* reset(keys.pair)
+      yield* hit(keys.accountSuccesses, config.loginSuccessPerAccount)
+      yield* hit(keys.addressSuccesses, config.loginSuccessPerAddress)
       if (needsRehash(user.password_hash, config.passwordParams)) {
         const upgraded = yield* hashPassword(payload.password, config.passwordParams)
         yield* standalone(sql`UPDATE users SET password_hash = ${upgraded}, updated_at = now() WHERE id = ${user.id}`)
@@ -337,7 +376,9 @@ export const AuthHandlers = HttpApiBuilder.group(
           WHERE id = ${userId} RETURNING email, first_name`
         const user = rows[0]!
         const revoked = yield* revokeAllForUser(userId, "password_reset")
-        yield* reset(`login:account:${user.email}`)
+        // The owner proved the address: the account's attack counter and this client's failures on it start over.
+        yield* reset(loginKeys(user.email, ip).account)
+        yield* reset(loginKeys(user.email, ip).pair)
         yield* record({ action: "auth.password_reset", actorUserId: userId, targetType: "user", targetId: userId, details: { sessions_revoked: revoked }, ip })
         yield* mailer.send(passwordChangedMail({ origin: config.appOrigin, to: user.email, firstName: user.first_name, how: "reset" }))
         return { ok: true, message: SuccessMessages.passwordReset }
@@ -345,7 +386,7 @@ export const AuthHandlers = HttpApiBuilder.group(
     })
 
     return handlers
-      .handle("login", guard(({ payload, request }) => run(admitted(login(payload, request)))))
+      .handle("login", guard(({ payload, request }) => run(admitted(login(payload, request), payload, request))))
       .handle("signup", guard(({ payload, request }) => run(signup(payload, request))))
       .handle("logout", guard(({ payload, request }) => run(logout(payload.refresh_token, clientAddress(request)))))
       .handle("refreshToken", guard(({ payload, request }) => run(refresh(payload.refresh_token, clientAddress(request)))))

@@ -92,7 +92,7 @@ export const ProfileHandlers = HttpApiBuilder.group(
     const changePassword = (payload: ChangePasswordPayload, request: HttpServerRequest.HttpServerRequest) =>
       signedIn(request, (caller) =>
         Effect.gen(function* () {
-          const attempts = yield* hit(`password-change:${caller.userId}`, config.loginPerAccount)
+          const attempts = yield* hit(`password-change:${caller.userId}`, config.passwordChangePerUser)
           if (!attempts.allowed) {
             return yield* new RateLimited({ message: StatusMessages.rateLimited, retry_after_seconds: attempts.retryAfterSeconds })
           }

@@ -32,10 +32,25 @@ export interface AuthSettings {
   readonly resendMissesPerAddress: RateRule
   /** Verification mails per email address through resend, on top of the cool-down. */
   readonly resendPerEmail: RateRule
-  /** Failed sign-ins per account (email) before 429, per window. */
+  /**
+   * Failed sign-ins per (account, client address) before that client gets 429 for that account: a lock-out for the
+   * client that failed, never for the owner signing in from elsewhere.
+   */
+  readonly loginPerAccountClient: RateRule
+  /**
+   * Failed sign-ins per account from every client: past `limit` in the window the account is under attack and every
+   * client that has failed on it may try once per `loginSlowdownSeconds` (clients with no failure there are not slowed).
+   */
   readonly loginPerAccount: RateRule
-  /** Failed sign-ins per client address before 429, per window. */
+  readonly loginSlowdownSeconds: number
+  /** Failed sign-ins per client address (all accounts) before 429, per window. */
   readonly loginPerAddress: RateRule
+  /** Successful sign-ins per account (email), per window. */
+  readonly loginSuccessPerAccount: RateRule
+  /** Successful sign-ins per client address (all accounts), per window. */
+  readonly loginSuccessPerAddress: RateRule
+  /** Change-password attempts per user. */
+  readonly passwordChangePerUser: RateRule
   /** Forgot-password and signup requests per client address. */
   readonly sensitivePerAddress: RateRule
   /** SMTP_URL; undefined → log + development outbox. */
@@ -57,8 +72,13 @@ export const defaultAuthSettings = (
   resendPerAddress: { limit: 20, windowSeconds: 15 * 60 },
   resendMissesPerAddress: { limit: 10, windowSeconds: 60 * 60 },
   resendPerEmail: { limit: 5, windowSeconds: 60 * 60 },
+  loginPerAccountClient: { limit: 10, windowSeconds: 15 * 60 },
   loginPerAccount: { limit: 10, windowSeconds: 15 * 60 },
+  loginSlowdownSeconds: 30,
   loginPerAddress: { limit: 50, windowSeconds: 15 * 60 },
+  loginSuccessPerAccount: { limit: 20, windowSeconds: 15 * 60 },
+  loginSuccessPerAddress: { limit: 100, windowSeconds: 15 * 60 },
+  passwordChangePerUser: { limit: 10, windowSeconds: 15 * 60 },
   sensitivePerAddress: { limit: 30, windowSeconds: 15 * 60 },
   smtpUrl: undefined,
   smtpFrom: "Cloud Audit <no-reply@localhost>",

@@ -227,7 +227,7 @@ describe("POST /api/login", () => {
     expect((await env.login(String(body.email), "Wrong-pass-1")).body._tag).toBe("InvalidCredentials")
   })
 
-  it("rate limits per account with 429 and retry_after_seconds, never permanently", async () => {
+  it("rate limits an account's failures from one client with 429 and retry_after_seconds, never permanently", async () => {
     const s = await env.signupVerified()
     for (let i = 0; i < 10; i++) expect((await env.login(s.email, `Wrong-pass-${i}`)).status).toBe(401)
     const limited = await env.login(s.email, s.password)
@@ -235,7 +235,8 @@ describe("POST /api/login", () => {
     expect(limited.body).toMatchObject({ _tag: "RateLimited", message: StatusMessages.rateLimited })
     expect(limited.body.retry_after_seconds).toBeGreaterThan(0)
     expect(limited.body.retry_after_seconds).toBeLessThanOrEqual(15 * 60)
-    await env.sql((sql) => sql`UPDATE rate_limit_buckets SET window_started_at = now() - interval '16 minutes' WHERE key = ${`login:account:${s.email}`}`)
+    await env.sql((sql) => sql`UPDATE rate_limit_buckets SET window_started_at = now() - interval '16 minutes'
+      WHERE key IN (${`login:account:${s.email}`}, ${`login:account-client:${s.email} 127.0.0.1`})`)
     expect((await env.login(s.email, s.password)).status).toBe(200)
   })
 

@@ -40,6 +40,27 @@ const peekUnsafe = Effect.fn("RateLimit.peek")(function* (key: string, rule: Rat
 })
 export const peek: typeof peekUnsafe = (...args) => standalone(peekUnsafe(...args))
 
+/**
+ * `peek` for several buckets in one statement (the sign-in checks five before any hashing): the states in the order
+ * of `checks`.
+ */
+const peekManyUnsafe = Effect.fn("RateLimit.peekMany")(function* (
+  checks: ReadonlyArray<{ readonly key: string; readonly rule: RateRule }>,
+) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ key: string; hits: number; started: number }>`
+    SELECT key, hits, extract(epoch FROM (now() - window_started_at))::float8 AS started
+    FROM rate_limit_buckets WHERE key IN ${sql.in(checks.map((c) => c.key))}`
+  const byKey = new Map(rows.map((r) => [r.key, r]))
+  return checks.map(({ key, rule }): RateState => {
+    const row = byKey.get(key)
+    const left = row === undefined ? 0 : Math.ceil(rule.windowSeconds - row.started)
+    if (row === undefined || left <= 0) return { allowed: true, retryAfterSeconds: 0, hits: 0 }
+    return { allowed: row.hits < rule.limit, retryAfterSeconds: Math.max(1, left), hits: row.hits }
+  })
+})
+export const peekMany: typeof peekManyUnsafe = (...args) => standalone(peekManyUnsafe(...args))
+
 const resetUnsafe = Effect.fn("RateLimit.reset")(function* (key: string) {
   const sql = yield* SqlClient.SqlClient
   yield* sql`DELETE FROM rate_limit_buckets WHERE key = ${key}`

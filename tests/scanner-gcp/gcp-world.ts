@@ -50,6 +50,10 @@ export interface GcpProjectState {
   datasets: Array<{ dataset: Json; tables: Json[] }>
   dataprocClusters: Array<{ region: string; cluster: Json }>
   gkeClusters?: Json[]
+  /** Scopes ("zones/us-east1-b") an aggregated list cannot reach: answered in `unreachables` on the first page. */
+  unreachableScopes?: string[]
+  /** Zones a GKE clusters.list answers in `missingZones`. */
+  gkeMissingZones?: string[]
   /** API hosts answering SERVICE_DISABLED (e.g. "sqladmin"). */
   disabledApis: Set<string>
 }
@@ -136,7 +140,7 @@ function pageOf(world: GcpWorld, req: FixtureRequest, items: ReadonlyArray<unkno
 }
 
 /** Compute aggregated list: pages over the flattened items, grouped by scope, with a warning for an empty scope. */
-function aggregatedPage(world: GcpWorld, req: FixtureRequest, items: ReadonlyArray<Scoped>, key: string, emptyScope: string): FixtureReply {
+function aggregatedPage(world: GcpWorld, req: FixtureRequest, items: ReadonlyArray<Scoped>, key: string, emptyScope: string, unreachable?: ReadonlyArray<string>): FixtureReply {
   const start = decodePageToken(req.query.get("pageToken"))
   const size = Math.max(1, Math.min(world.pageSize, Number(req.query.get("maxResults") ?? world.pageSize)))
   const slice = items.slice(start, start + size)
@@ -147,7 +151,18 @@ function aggregatedPage(world: GcpWorld, req: FixtureRequest, items: ReadonlyArr
   }
   grouped[emptyScope] ??= { warning: { code: "NO_RESULTS_ON_PAGE", message: `There are no results for scope '${emptyScope}' on this page.`, data: [{ key: "scope", value: emptyScope }] } }
   const next = start + size < items.length ? encodePageToken(start + size) : undefined
-  return { body: { kind: `compute#${key}AggregatedList`, id: `projects/x/aggregated/${key}`, items: grouped, ...(next === undefined ? {} : { nextPageToken: next }), selfLink: req.url } }
+  // With returnPartialSuccess=true, the scopes that could not be reached are named in `unreachables`.
+  const unreachables = start === 0 && req.query.get("returnPartialSuccess") === "true" ? (unreachable ?? []) : []
+  return {
+    body: {
+      kind: `compute#${key}AggregatedList`,
+      id: `projects/x/aggregated/${key}`,
+      items: grouped,
+      ...(next === undefined ? {} : { nextPageToken: next }),
+      ...(unreachables.length === 0 ? {} : { unreachables }),
+      selfLink: req.url,
+    },
+  }
 }
 
 
@@ -368,7 +383,7 @@ export function installGcpWorld(server: CloudFixtureServer, world: GcpWorld): vo
   ]
   for (const [key, items, empty] of aggregatedRoutes) {
     server.route("GET", "compute.googleapis.com", new RegExp(`^/compute/v1/projects/([^/]+)/aggregated/${key}$`), (req, m) =>
-      withProject(req, m[1]!, "compute", `compute.${key}.list`, (p) => aggregatedPage(world, req, items(p), key, empty)),
+      withProject(req, m[1]!, "compute", `compute.${key}.list`, (p) => aggregatedPage(world, req, items(p), key, empty, p.unreachableScopes)),
     )
   }
   server.route("GET", "compute.googleapis.com", /^\/compute\/v1\/projects\/([^/]+)\/regions\/([^/]+)\/subnetworks\/([^/]+)$/, (req, m) =>
@@ -516,7 +531,7 @@ export function installGcpWorld(server: CloudFixtureServer, world: GcpWorld): vo
 
   // Dataproc
   server.route("GET", "container.googleapis.com", /^\/v1\/projects\/([^/]+)\/locations\/-\/clusters$/, (req, m) =>
-    withProject(req, m[1]!, "container", "container.clusters.list", (p) => ({ body: { clusters: p.gkeClusters ?? [] } })),
+    withProject(req, m[1]!, "container", "container.clusters.list", (p) => ({ body: { clusters: p.gkeClusters ?? [], ...(p.gkeMissingZones === undefined ? {} : { missingZones: p.gkeMissingZones }) } })),
   )
   server.route("GET", "dataproc.googleapis.com", /^\/v1\/projects\/([^/]+)\/regions\/([^/]+)\/clusters$/, (req, m) =>
     withProject(req, m[1]!, "dataproc", "dataproc.clusters.list", (p) => pageOf(world, req, p.dataprocClusters.filter((c) => c.region === m[2]).map((c) => c.cluster), "clusters")),

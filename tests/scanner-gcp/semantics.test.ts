@@ -1,0 +1,149 @@
+/**
+ * What the GCP checks mean, beyond "a field is set" (issue 29): every alert condition type, IP ranges judged by
+ * what they admit, Google-managed service agents, and partial answers (unreachable zones, missing GKE zones) that
+ * make the affected checks "not evaluated" with the reason instead of a silent pass.
+ */
+import fc from "fast-check"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { admission, admitsInternet, parseRange } from "../../server/scanner/ip-ranges.ts"
+import { isServiceAgent } from "../../server/scanner/gcp/context.ts"
+import { metricAlertMatches, promqlMetricName } from "../../server/scanner/gcp/checks/logging.ts"
+import type { AlertPolicy } from "../../server/scanner/gcp/collectors/logging.ts"
+import { hardenedProject, insecureProject } from "./gcp-fixtures.ts"
+import { findingOf, rowOf, startGcpFixture, type GcpFixture } from "./helpers.ts"
+
+const spec = { fragments: ['resource.type="gce_route"', "compute.routes.delete", "compute.routes.insert"] }
+const routes = { name: "route-changes", filter: 'resource.type="gce_route" AND (protoPayload.methodName:"compute.routes.delete" OR protoPayload.methodName:"compute.routes.insert")' }
+const policy = (conditions: AlertPolicy["conditions"], extra: Partial<AlertPolicy> = {}): AlertPolicy => ({ name: "projects/p/alertPolicies/1", displayName: "routes", conditions, ...extra })
+
+describe("alert policies: every condition type", () => {
+  it("sees threshold, absence, MQL and PromQL conditions on the metric", () => {
+    const cases: AlertPolicy["conditions"][] = [
+      [{ conditionThreshold: { filter: 'metric.type="logging.googleapis.com/user/route-changes" AND resource.type="global"' } }],
+      [{ conditionAbsent: { filter: "metric.type = 'logging.googleapis.com/user/route-changes'" } }],
+      [{ conditionMonitoringQueryLanguage: { query: "fetch global::logging.googleapis.com/user/route-changes | align rate(1m) | every 1m | condition val() > 0" } }],
+      [{ conditionMonitoringQueryLanguage: { query: "fetch global | metric 'logging.googleapis.com/user/route-changes' | condition val() > 0" } }],
+      [{ conditionPrometheusQueryLanguage: { query: "sum(rate(logging_googleapis_com:user_route_changes[5m])) > 0" } }],
+      [{ conditionPrometheusQueryLanguage: { query: 'sum(rate({"__name__"="logging.googleapis.com/user/route-changes"}[5m])) > 0' } }],
+    ]
+    for (const conditions of cases) expect(metricAlertMatches(spec, [routes], [policy(conditions)]).alerts, JSON.stringify(conditions)).toEqual(["routes"])
+  })
+
+  it("a log-match condition whose own filter matches is the metric and the alert in one", () => {
+    const m = metricAlertMatches(spec, [], [policy([{ conditionMatchedLog: { filter: routes.filter } }])])
+    expect(m).toEqual({ metrics: [], alerts: ["routes"], logMatchAlerts: ["routes"] })
+    expect(metricAlertMatches(spec, [], [policy([{ conditionMatchedLog: { filter: 'resource.type="gce_route"' } }])]).alerts).toEqual([])
+  })
+
+  it("does not take another metric whose name starts the same, a SQL condition, or an AND with an unrelated condition", () => {
+    expect(metricAlertMatches(spec, [routes], [policy([{ conditionThreshold: { filter: 'metric.type="logging.googleapis.com/user/route-changes-old"' } }])]).alerts).toEqual([])
+    expect(metricAlertMatches(spec, [routes], [policy([{ conditionMonitoringQueryLanguage: { query: "fetch global::logging.googleapis.com/user/route-changes2" } }])]).alerts).toEqual([])
+    expect(metricAlertMatches(spec, [routes], [policy([{ conditionPrometheusQueryLanguage: { query: "logging_googleapis_com:user_route_changes_v2 > 0" } }])]).alerts).toEqual([])
+    expect(metricAlertMatches(spec, [routes], [policy([{ conditionSql: { query: "SELECT * FROM `logs` WHERE resource.type = 'gce_route'" } }])]).alerts).toEqual([])
+    const unrelated = { conditionThreshold: { filter: 'metric.type="compute.googleapis.com/instance/cpu/utilization"' } }
+    const watching = { conditionThreshold: { filter: 'metric.type="logging.googleapis.com/user/route-changes"' } }
+    expect(metricAlertMatches(spec, [routes], [policy([watching, unrelated], { combiner: "AND" })]).alerts).toEqual([])
+    expect(metricAlertMatches(spec, [routes], [policy([watching, unrelated], { combiner: "OR" })]).alerts).toEqual(["routes"])
+    expect(metricAlertMatches(spec, [routes], [policy([watching], { combiner: "AND" })]).alerts).toEqual(["routes"])
+    expect(metricAlertMatches(spec, [routes], [policy([watching], { enabled: false })]).alerts).toEqual([])
+  })
+
+  it("names metrics in PromQL as Cloud Monitoring documents (first / to :, other specials to _)", () => {
+    expect(promqlMetricName("logging.googleapis.com/user/route-changes")).toBe("logging_googleapis_com:user_route_changes")
+    expect(promqlMetricName("logging.googleapis.com/user/a.b/c")).toBe("logging_googleapis_com:user_a_b_c")
+  })
+})
+
+const v4 = fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 })).map((o) => o.join("."))
+
+describe("IP ranges: judged by what they admit", () => {
+  it("the internet: 0.0.0.0/0, ::/0, any split of the IPv4 space, huge public blocks", () => {
+    for (const r of [["0.0.0.0/0"], ["::/0"], ["0.0.0.0/1", "128.0.0.0/1"], ["1.0.0.0/7"], ["2000::/3"], ["2000::/4", "3000::/4"], ["10.0.0.0/8", "0.0.0.0/0"]]) expect(admitsInternet(r), r.join(",")).toBe(true)
+    for (const r of [["10.0.0.0/8"], ["192.168.0.0/16", "172.16.0.0/12"], ["35.235.240.0/20"], ["203.0.113.7"], ["2001:db8::/32"], ["17.0.0.0/8"], [], ["not-a-range"]]) expect(admitsInternet(r), r.join(",")).toBe(false)
+    expect(admission(["0.0.0.0/0", "bogus"]).invalid).toEqual(["bogus"])
+  })
+
+  it("splitting the IPv4 space into 2^k equal blocks admits the internet; leaving out any public block does not (k ≥ 8)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10 }), fc.nat(), (k, pick) => {
+        const size = 2 ** (32 - k)
+        const blocks = Array.from({ length: 2 ** k }, (_, i) => {
+          const n = i * size
+          return `${(n >>> 24) & 255}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}/${k}`
+        })
+        expect(admitsInternet(blocks)).toBe(true)
+        if (k >= 8) {
+          // Leave out one block that holds public addresses (8.0.0.0/8 is public for every k ≥ 8).
+          const publicBlocks = blocks.filter((b) => parseRange(b)!.start >= 0x08000000n && parseRange(b)!.end <= 0x08ffffffn)
+          const omitted = publicBlocks[pick % publicBlocks.length]!
+          expect(admitsInternet(blocks.filter((b) => b !== omitted))).toBe(false)
+        }
+      }),
+      { numRuns: 40 },
+    )
+  })
+
+  it("a list of single addresses or /24s never admits the internet", () => {
+    fc.assert(fc.property(fc.array(fc.tuple(v4, fc.constantFrom("", "/24", "/32")), { maxLength: 30 }), (xs) => !admitsInternet(xs.map(([a, p]) => `${a}${p}`))))
+  })
+})
+
+describe("Google-managed service agents", () => {
+  it("recognises the service agents, not the customer's default service accounts", () => {
+    for (const m of ["serviceAccount:123456789012@cloudservices.gserviceaccount.com", "serviceAccount:service-123456789012@compute-system.iam.gserviceaccount.com", "serviceAccount:service-123456789012@container-engine-robot.iam.gserviceaccount.com", "serviceAccount:service-123@gcp-sa-logging.iam.gserviceaccount.com", "serviceAccount:service-org-1234@gcp-sa-ktd-hpsa.iam.gserviceaccount.com", "service-1@gcp-sa-pubsub.iam.gserviceaccount.com"]) {
+      expect(isServiceAgent(m), m).toBe(true)
+    }
+    for (const m of ["serviceAccount:123456789012-compute@developer.gserviceaccount.com", "serviceAccount:my-proj@appspot.gserviceaccount.com", "serviceAccount:app@my-proj.iam.gserviceaccount.com", "user:service-1@example.com", "serviceAccount:123@cloudbuild.gserviceaccount.com"]) {
+      expect(isServiceAgent(m), m).toBe(false)
+    }
+  })
+})
+
+describe("partial answers are not passes", () => {
+  let fx: GcpFixture
+  beforeAll(async () => {
+    const partial = { ...hardenedProject(), projectId: "partial-proj", unreachableScopes: ["zones/us-east1-b"], gkeMissingZones: ["asia-east1-a"] }
+    fx = await startGcpFixture([partial, insecureProject()])
+  })
+  afterAll(async () => {
+    await fx.close()
+  })
+
+  it("an unreachable zone makes every instance check 'not evaluated' with the zone named, the seen instances still reported", async () => {
+    const compute = await fx.scan("partial-proj", "compute")
+    for (const id of ["compute_instance_shielded_vm_enabled", "compute_instance_no_public_ip", "compute_instance_not_default_sa"]) {
+      const f = findingOf([compute], id)
+      expect(f.status, id).toBe("error")
+      expect(f.errors.map((e) => [e.region, e.code]), id).toContainEqual(["us-east1-b", "UNREACHABLE"])
+      expect(rowOf(f, "ok-vm").compliant, id).toBe(true)
+    }
+    // The project-level OS Login row is still judged, but the instances that could override it were not all seen.
+    expect(rowOf(findingOf([compute], "compute_project_os_login_enabled"), "partial-proj").compliant).toBe(true)
+    expect(findingOf([compute], "compute_project_os_login_enabled").status).toBe("error")
+  })
+
+  it("GKE missing zones make the cluster checks 'not evaluated'", async () => {
+    const gke = await fx.scan("partial-proj", "gke")
+    const f = findingOf([gke], "gke_cluster_private_nodes")
+    expect(f.status).toBe("error")
+    expect(f.errors.map((e) => [e.region, e.code])).toContainEqual(["asia-east1-a", "MISSING_ZONE"])
+  })
+
+  it("ranges that admit the internet are not restrictions: firewall halves, GKE authorised halves", async () => {
+    const [vpc, gke] = await Promise.all([fx.scan("insecure-proj", "vpc"), fx.scan("insecure-proj", "gke")])
+    expect(rowOf(findingOf([vpc], "vpc_firewall_ssh_not_open"), "bad-ssh-halves").compliant).toBe(false)
+    expect(rowOf(findingOf([vpc], "vpc_firewall_ssh_not_open"), "ok-internal-ssh").compliant).toBe(true)
+    const wide = rowOf(findingOf([gke], "gke_cluster_control_plane_restricted"), "bad-gke-wide")
+    expect(wide.compliant).toBe(false)
+    expect(wide.reason).toMatch(/admit the internet/)
+    expect(rowOf(findingOf([gke], "gke_nodepool_not_default_sa"), "bad-gke/default-pool")).toMatchObject({ compliant: false, value: "default" })
+    expect(rowOf(findingOf([gke], "gke_nodepool_metadata_server_protected"), "bad-gke/default-pool")).toMatchObject({ compliant: false, value: "MODE_UNSPECIFIED" })
+    expect(rowOf(findingOf([gke], "gke_nodepool_not_default_sa"), "bad-gke/auto-pool").compliant).toBe(true)
+  })
+
+  it("the Google APIs Service Agent is exempt from the Editor and admin checks alike", async () => {
+    const iam = await fx.scan("insecure-proj", "iam")
+    expect(rowOf(findingOf([iam], "iam_no_basic_editor_role"), "insecure-proj").members).not.toContain("serviceAccount:222222222222@cloudservices.gserviceaccount.com")
+    expect(rowOf(findingOf([iam], "iam_sa_no_admin_privileges"), "222222222222@cloudservices.gserviceaccount.com")).toMatchObject({ compliant: true, reason: expect.stringMatching(/^Not judged: .* Google-managed service agent/) })
+  })
+})

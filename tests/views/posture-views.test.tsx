@@ -33,6 +33,28 @@ describe("account posture cards", () => {
     expect(called("putSchedule")[0]?.payload).toMatchObject({ id: 1, schedule: { frequency: "weekly", time_of_day: "06:30", timezone: "Europe/Paris", services: ["iam"] } })
     expect(screen.getByText("Schedule saved")).toBeTruthy()
     expect(within(card).getByText("Weekly on Monday at 06:30 (Europe/Paris)")).toBeTruthy()
+    // The next run is told on the schedule's clock, with its zone (the fake server plans it at 02:00 UTC).
+    expect(within(card).getByText("Mar 2, 2025, 3:00 AM Europe/Paris")).toBeTruthy()
+  })
+
+  it("picks the time zone from a searchable list", async () => {
+    const world = defaultWorld()
+    world.schedule = schedule({ frequency: "daily", time_of_day: "02:00", timezone: "Europe/Paris" })
+    const { called } = await renderScan("/dashboard/accounts/1", { pattern: "/dashboard/accounts/:accountId", screen: <AccountDetailScreen />, world })
+    const card = screen.getByRole("region", { name: "Scan schedule" })
+    await press(within(card).getByRole("button", { name: "Edit" }))
+    const zone = within(card).getByRole("combobox", { name: "Time zone" }) as HTMLInputElement
+    expect(zone.value).toBe("Europe/Paris")
+    zone.focus()
+    fireEvent.change(zone, { target: { value: "new york" } })
+    await settle()
+    const options = screen.getAllByRole("option").map((o) => o.textContent)
+    expect(options).toContain("America/New_York")
+    expect(options.every((o) => /new.york/i.test(o ?? ""))).toBe(true)
+    await press(screen.getByRole("option", { name: "America/New_York" }))
+    expect(zone.value).toBe("America/New_York")
+    await press(within(card).getByRole("button", { name: "Save schedule" }))
+    expect(called("putSchedule")[0]?.payload).toMatchObject({ id: 1, schedule: { timezone: "America/New_York" } })
   })
 
   it("lists the account's mute rules and deletes one", async () => {
@@ -122,7 +144,9 @@ describe("resource page", () => {
     expect(within(checks).getByText("Muted")).toBeTruthy()
     expect(within(checks).getByText("New")).toBeTruthy()
     expect(within(checks).getByText("Fixed")).toBeTruthy()
-    expect(within(checks).getByRole("link", { name: "S3 bucket allows public access" }).getAttribute("href")).toBe("/dashboard/scans/12/findings/7")
+    // Each entry leads back to its scan's finding, opened on this resource's rows.
+    expect(within(checks).getByRole("link", { name: "Open finding s3.public_access of scan #12: S3 bucket allows public access" }).getAttribute("href"))
+      .toBe("/dashboard/scans/12/findings/7?resource=bucket-a")
   })
 
   it("answers the server's 'Resource not found'", async () => {

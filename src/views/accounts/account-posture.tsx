@@ -16,8 +16,9 @@ import { Card } from "../ui/card.tsx"
 import { Checkbox } from "../ui/checkbox.tsx"
 import { Select, SelectItem } from "../ui/select.tsx"
 import { TextField } from "../ui/text-field.tsx"
+import { TimeZoneField } from "../ui/time-zone-field.tsx"
 import { useAccountPostureLogic, useScanActorOptions } from "../scanning/scan-logic.ts"
-import { ErrorBox, Fact, formatDateTime, GatedButton, LoadingBox, localToday } from "../scanning/scan-parts.tsx"
+import { ErrorBox, Fact, formatDateTime, formatDateTimeIn, GatedButton, LoadingBox, localToday } from "../scanning/scan-parts.tsx"
 import * as shared from "../scanning/scanning.css.ts"
 import * as css from "./account-detail.css.ts"
 import { MuteRuleFormDialog, type MuteRuleFormRef } from "./mute-rule-form-dialog.tsx"
@@ -98,7 +99,7 @@ function ScheduleEditor({ postureRef, schedule, draft }: { readonly postureRef: 
           />
         ) : null}
         <TextField label="Time" type="time" value={draft.time_of_day} onChange={(v) => change({ time_of_day: v })} />
-        <TextField label="Time zone" value={draft.timezone} onChange={(v) => change({ timezone: v })} description="IANA name, e.g. Europe/Paris" />
+        <TimeZoneField value={draft.timezone} onChange={(timezone) => change({ timezone })} />
       </div>
       {schedule.available_regions.length === 0 ? null : (
         <ScopeChoices
@@ -167,8 +168,8 @@ function ScheduleCard({ postureRef }: { readonly postureRef: PostureRef }) {
       ) : (
         <dl className={shared.facts}>
           <Fact label="Schedule">{scheduleSummary(schedule)}</Fact>
-          <Fact label="Next run">{schedule.next_run_at === null ? "—" : formatDateTime(schedule.next_run_at)}</Fact>
-          <Fact label="Last scheduled run">{schedule.last_run_at === null ? "—" : formatDateTime(schedule.last_run_at)}</Fact>
+          <Fact label="Next run">{schedule.next_run_at === null ? "—" : formatDateTimeIn(schedule.next_run_at, schedule.timezone)}</Fact>
+          <Fact label="Last scheduled run">{schedule.last_run_at === null ? "—" : formatDateTimeIn(schedule.last_run_at, schedule.timezone)}</Fact>
           <Fact label="Regions">{listLabel(schedule.regions, "All enabled regions")}</Fact>
           <Fact label="Services">
             {schedule.services === null

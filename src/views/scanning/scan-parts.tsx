@@ -35,6 +35,20 @@ export const formatDateTime = (iso: string | null | undefined): string => {
 }
 
 /**
+ * "Nov 28, 2026, 2:00 AM Europe/Paris": the moment as the clock of `timeZone` shows it, with the zone's name (a
+ * schedule's runs are set in its own zone, whatever the reader's). An unknown zone falls back to local time, named.
+ */
+export const formatDateTimeIn = (iso: string | null | undefined, timeZone: string): string => {
+  const local = formatDateTime(iso)
+  if (local === Dates.fallback) return local
+  try {
+    return `${new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone }).format(new Date(iso!))} ${timeZone}`
+  } catch {
+    return `${local} (local time)`
+  }
+}
+
+/**
  * A date and time that may wrap between the date and the time, never inside either ("Nov 27, 2026," / "6:21 AM"):
  * what table cells show, so that a table fits its card at 1280 px.
  */

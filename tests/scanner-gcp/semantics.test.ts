@@ -14,11 +14,12 @@ import { findingOf, rowOf, startGcpFixture, type GcpFixture } from "./helpers.ts
 
 const spec = { fragments: ['resource.type="gce_route"', "compute.routes.delete", "compute.routes.insert"] }
 const routes = { name: "route-changes", filter: 'resource.type="gce_route" AND (protoPayload.methodName:"compute.routes.delete" OR protoPayload.methodName:"compute.routes.insert")' }
-const policy = (conditions: AlertPolicy["conditions"], extra: Partial<AlertPolicy> = {}): AlertPolicy => ({ name: "projects/p/alertPolicies/1", displayName: "routes", conditions, ...extra })
+type Conditions = NonNullable<AlertPolicy["conditions"]>
+const policy = (conditions: Conditions, extra: Partial<AlertPolicy> = {}): AlertPolicy => ({ name: "projects/p/alertPolicies/1", displayName: "routes", conditions, ...extra })
 
 describe("alert policies: every condition type", () => {
   it("sees threshold, absence, MQL and PromQL conditions on the metric", () => {
-    const cases: AlertPolicy["conditions"][] = [
+    const cases: Conditions[] = [
       [{ conditionThreshold: { filter: 'metric.type="logging.googleapis.com/user/route-changes" AND resource.type="global"' } }],
       [{ conditionAbsent: { filter: "metric.type = 'logging.googleapis.com/user/route-changes'" } }],
       [{ conditionMonitoringQueryLanguage: { query: "fetch global::logging.googleapis.com/user/route-changes | align rate(1m) | every 1m | condition val() > 0" } }],

@@ -5,6 +5,7 @@
  * re-delivered job sends nothing twice.
  * Plus the templates: text and HTML parts, links from APP_ORIGIN, user-provided values escaped in HTML.
  */
+import { request as httpRequest } from "node:http"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startBoss } from "../../server/jobs/queue.ts"
@@ -59,6 +60,51 @@ describe("development outbox (no SMTP_URL)", () => {
     const res = await env.call("GET", "/api/dev/outbox?to=%00")
     expect(res.status).toBe(400)
     expect(res.body).toMatchObject({ _tag: "ValidationError" })
+  })
+})
+
+describe("development outbox and DNS rebinding (issue 27, problem 5)", () => {
+  // A page on evil.example whose name now resolves to 127.0.0.1 reads the loopback server as same-origin; its
+  // requests carry `Host: evil.example:<port>`. The outbox answers only this machine's names and APP_ORIGIN's host.
+  let env: Env
+  beforeAll(async () => {
+    env = await startIdentityEnv({ smtp: false, env: { APP_ORIGIN: "http://audit.test:8443" } })
+  })
+  afterAll(async () => {
+    await env?.stop()
+  })
+
+  const getWithHost = (host: string, path: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const url = new URL(path, env.base)
+      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: "GET", headers: { host } }, (res) => {
+        let body = ""
+        res.setEncoding("utf8")
+        res.on("data", (chunk: string) => (body += chunk))
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
+      })
+      req.on("error", reject)
+      req.end()
+    })
+
+  it("refuses a rebound Host with 404 and answers this machine's names and APP_ORIGIN's host", async () => {
+    const email = `${uniq("rebind")}@example.com`
+    const signup = await env.call("POST", "/api/signup", {
+      body: { first_name: "Re", last_name: "Bind", email, password: STRONG_PASSWORD, workspace_name: `ws-${uniq()}` },
+    })
+    expect(signup.status).toBe(200)
+    const port = env.server.config.port
+    const path = `/api/dev/outbox?to=${encodeURIComponent(email)}`
+    for (const host of [`evil.example:${port}`, "evil.example", `localhost.evil.example:${port}`, `127.0.0.1:${port + 1}`, "localhost"]) {
+      const refused = await getWithHost(host, path)
+      expect(refused.status, host).toBe(404)
+      expect(refused.body).not.toContain("token")
+    }
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `LOCALHOST:${port}`, "audit.test:8443"]) {
+      const answered = await getWithHost(host, path)
+      expect(answered.status, host).toBe(200)
+      expect(JSON.parse(answered.body).data[0]).toMatchObject({ to: email })
+    }
   })
 })
 

@@ -10,6 +10,7 @@ import "./views/ui/global.css.ts"
 import { deferComposition } from "./deferred-composition.ts"
 import { browserClock } from "./services/clock.ts"
 import { App } from "./views/app.tsx"
+import { keepAnnouncementsPlain } from "./views/ui/live-announcer.ts"
 
 const container = document.getElementById("root")
 if (container === null) throw new Error("index.html has no #root element")
@@ -41,4 +42,7 @@ try {
 // reset-token check, invitation check…) is aborted, and its AbortError still reaches the restarted machine as the
 // invoked actor's error, so one-time links fail in development. Production builds never double-mount, so the app
 // behaves the same in both builds without it.
+// Pending buttons' announcements become plain text as they are made (no stale role="img" left in the live region).
+keepAnnouncementsPlain(document)
+
 createRoot(container).render(<App clock={browserClock} composition={deferComposition(ready, local)} />)

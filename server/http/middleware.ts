@@ -3,8 +3,11 @@
  *
  * - request id: the caller's `x-request-id` when it is a sane token, else a fresh UUID; echoed on the
  *   response and attached to every log line written while handling the request (`request_id`);
- * - input that can never be valid is refused before routing: a NUL character anywhere in the URL (raw or
- *   percent-encoded) is a 400 `ValidationError` (PostgreSQL text cannot hold it);
+ * - input that can never be valid is refused before routing (./input-characters.ts): a control character (NUL
+ *   included), a lone UTF-16 surrogate or a percent-encoding that is not UTF-8 anywhere in the URL, and in a JSON
+ *   body a NUL, a control character other than tab/LF/CR or a lone surrogate in any string or key, is a 400
+ *   `ValidationError` "Contains an invalid character" naming the field (PostgreSQL and the SDKs cannot carry them);
+ *   an API path with a `;` is a 404 (the router would read `/api/accounts/1;DROP` as `/api/accounts/1`);
  * - error mapping: failures and defects become catalogue JSON (see ./errors.ts), and so does any error response a
  *   layer below produced with another body (HttpApi's text 415 for a non-JSON content type, empty answers);
  * - security headers on every response (./security-headers.ts);
@@ -16,7 +19,9 @@
 import { randomUUID } from "node:crypto"
 import { Cause, Effect, Exit, Option, type Types } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { classifyCause, invalidCharacterResponse, toCatalogueBody } from "./errors.ts"
+import { classifyCause, invalidCharacterResponse, notFoundResponse, toCatalogueBody, validationResponse } from "./errors.ts"
+import { isJsonContentType, jsonCharacterIssue, urlCharacterIssue } from "./input-characters.ts"
+import { PlatformMessages } from "../../src/contracts/messages.ts"
 import { responseKindOf, type SecurityOptions, securityHeaders } from "./security-headers.ts"
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -28,6 +33,34 @@ const pathOf = (url: string): string => {
 
 /** A NUL in the URL, raw or percent-encoded (`%00`). */
 const NUL_IN_URL = /%00|\u0000/i
+
+/** Methods whose JSON body is checked. */
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"])
+
+/**
+ * What the request carries that no endpoint accepts (see the module comment), as the answer to give; the JSON body is
+ * read here once (the request caches it, the handler's decoding reads the same bytes), an unreadable or malformed one
+ * is left to the route's own error.
+ */
+const refuseInput = (request: HttpServerRequest.HttpServerRequest, path: string) =>
+  Effect.gen(function* () {
+    if (NUL_IN_URL.test(request.url)) return invalidCharacterResponse()
+    const isApi = path === "/api" || path.startsWith("/api/")
+    if (isApi && path.includes(";")) return notFoundResponse(request.method, path)
+    const inUrl = urlCharacterIssue(request.url)
+    if (inUrl !== undefined) return validationResponse([{ path: inUrl.path, message: PlatformMessages.invalidCharacter }])
+    if (!isApi || !BODY_METHODS.has(request.method) || !isJsonContentType(request.headers["content-type"])) return undefined
+    const text = yield* Effect.option(request.text)
+    if (text._tag === "None" || text.value === "") return undefined
+    let body: unknown
+    try {
+      body = JSON.parse(text.value)
+    } catch {
+      return undefined
+    }
+    const inBody = jsonCharacterIssue(body)
+    return inBody === undefined ? undefined : validationResponse([{ path: inBody.path, message: PlatformMessages.invalidCharacter }])
+  })
 
 /**
  * The client's address given the socket peer and X-Forwarded-For, trusting `trustProxy` proxies: each trusted proxy
@@ -54,19 +87,18 @@ export const makeRequestMiddleware = (options: SecurityOptions) => HttpRouter.mi
       const annotations = { request_id: requestId }
 
       const trustProxy = options.trustProxy ?? 0
-      const app = trustProxy > 0
-        ? Effect.provideService(
-          httpApp,
-          HttpServerRequest.HttpServerRequest,
-          request.modify({
-            remoteAddress: Option.fromUndefinedOr(
-              clientAddressFrom(Option.getOrUndefined(request.remoteAddress), request.headers["x-forwarded-for"], trustProxy),
-            ),
-          }),
-        )
-        : httpApp
-      const exit = NUL_IN_URL.test(request.url)
-        ? Exit.succeed(invalidCharacterResponse())
+      // The request the routes see (a modified request reads its body anew: check that one's).
+      const routed = trustProxy > 0
+        ? request.modify({
+          remoteAddress: Option.fromUndefinedOr(
+            clientAddressFrom(Option.getOrUndefined(request.remoteAddress), request.headers["x-forwarded-for"], trustProxy),
+          ),
+        })
+        : request
+      const app = routed === request ? httpApp : Effect.provideService(httpApp, HttpServerRequest.HttpServerRequest, routed)
+      const refused = yield* refuseInput(routed, path)
+      const exit = refused !== undefined
+        ? Exit.succeed(refused)
         : yield* Effect.exit(Effect.annotateLogs(app, annotations))
       let response: HttpServerResponse.HttpServerResponse
       if (Exit.isSuccess(exit)) {

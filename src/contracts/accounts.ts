@@ -12,7 +12,8 @@ import { Count, NullableTimestamp, OkMessage, RunStatus, SecretString, Timestamp
 import { ProviderIds } from "./constants.ts"
 import { ValidationMessages as M } from "./messages.ts"
 import { serviceAccountKeyTextIssue } from "./service-account-key.ts"
-import { formErrors, requiredString, type FieldErrors } from "./validation.ts"
+import { PlatformMessages } from "./server-messages.ts"
+import { formErrors, isStorableLine, requiredString, type FieldErrors } from "./validation.ts"
 
 /** Scanning §3 account (list item). `account_id` is the cloud-side id; `status` is the last scan's. */
 export const Account = Schema.Struct({
@@ -192,6 +193,13 @@ export type ServerCredentials = typeof ServerCredentials.Type
 
 const blank = (s: string | undefined): boolean => s === undefined || s.trim() === ""
 
+/** Credentials the SDKs put into HTTP headers (the access key id in `Authorization`, the session token): visible ASCII. */
+const HEADER_BOUND: ReadonlyArray<keyof Credentials> = ["access_key", "session_token"]
+/** Every one-line credential (all but the GCP key file): no control character, no lone surrogate. */
+const ONE_LINE: ReadonlyArray<keyof Credentials> = [
+  "access_key", "secret_key", "session_token", "role_arn", "external_id", "tenant_id", "client_id", "client_secret", "subscription_id",
+]
+
 /** Required-field problems of `creds` for the provider (paths relative to the payload). */
 export const credentialIssues = (
   cloudProviderId: number,
@@ -200,6 +208,15 @@ export const credentialIssues = (
   const out: Array<{ path: readonly [string, string]; issue: string }> = []
   const need = (key: keyof Credentials, message: string) => {
     if (blank(creds[key])) out.push({ path: ["credentials", key], issue: message })
+  }
+  // Characters the cloud SDKs cannot send (a 400 here, not a failed connection test: issue 27).
+  for (const key of ONE_LINE) {
+    const value = creds[key]
+    if (typeof value !== "string" || value === "") continue
+    const text = HEADER_BOUND.includes(key) ? value.trim() : value
+    if (!isStorableLine(text) || (HEADER_BOUND.includes(key) && !/^[\x21-\x7e]+$/.test(text))) {
+      out.push({ path: ["credentials", key], issue: PlatformMessages.invalidCharacter })
+    }
   }
   if (cloudProviderId === ProviderIds.AWS) {
     if (!blank(creds.role_arn)) return out

@@ -13,7 +13,7 @@
  */
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { AccountId, InvitationId, RoleId, ScanId, FindingId } from "./ids.ts"
+import { AccountId, InvitationId, RoleId, ScanId, FindingId, idParam } from "./ids.ts"
 import { OkMessage, Timestamp, withData } from "./common.ts"
 import {
   DigestPreference,
@@ -280,7 +280,7 @@ export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
 // ---------------------------------------------------------------------------------------------------
 // team (access §7) + custom roles (beyond the spec)
 
-export const RoleIdParams = Schema.Struct({ id: RoleId })
+export const RoleIdParams = Schema.Struct({ id: idParam(RoleId) })
 
 export class TeamGroup extends HttpApiGroup.make("team")
   .add(
@@ -349,12 +349,12 @@ export class InvitationsGroup extends HttpApiGroup.make("invitations")
       error: [...WorkspaceErrors, ...CommonErrors],
     }),
     HttpApiEndpoint.post("resend", "/api/admin/users/invitations/:invitation_id/resend", {
-      params: { invitation_id: InvitationId },
+      params: { invitation_id: idParam(InvitationId) },
       success: ResendInvitationResponse,
       error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
     }),
     HttpApiEndpoint.delete("cancel", "/api/admin/users/invitations/:id", {
-      params: { id: InvitationId },
+      params: { id: idParam(InvitationId) },
       success: OkMessage,
       error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
     }),
@@ -416,7 +416,7 @@ export class ProvidersGroup extends HttpApiGroup.make("providers")
   )
   .annotateMerge(OpenApi.annotations({ title: "Cloud providers", description: "Providers the server supports." })) {}
 
-export const AccountIdParams = Schema.Struct({ id: AccountId })
+export const AccountIdParams = Schema.Struct({ id: idParam(AccountId) })
 
 export class AccountsGroup extends HttpApiGroup.make("accounts")
   .add(
@@ -458,7 +458,7 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
   )
   .annotateMerge(OpenApi.annotations({ title: "Accounts", description: "Connected cloud accounts (scanning spec §7)." })) {}
 
-export const ScanIdParams = Schema.Struct({ id: ScanId })
+export const ScanIdParams = Schema.Struct({ id: idParam(ScanId) })
 
 /** The export file: a byte stream sent as text/csv (csv) or application/json (json, ocsf). */
 export const ExportFile = HttpApiSchema.StreamUint8Array({ contentType: ["text/csv", "application/json"] })
@@ -495,7 +495,7 @@ export class ScansGroup extends HttpApiGroup.make("scans")
   )
   .annotateMerge(OpenApi.annotations({ title: "Scans", description: "Scans, per-service results and export (scanning spec §7)." })) {}
 
-export const FindingIdParams = Schema.Struct({ id: FindingId })
+export const FindingIdParams = Schema.Struct({ id: idParam(FindingId) })
 
 export class FindingsGroup extends HttpApiGroup.make("findings")
   .add(
@@ -522,7 +522,7 @@ export class FindingsGroup extends HttpApiGroup.make("findings")
 // ---------------------------------------------------------------------------------------------------
 // compliance and reports (beyond the spec: issue 14; src/contracts/compliance.ts)
 
-const ScanFrameworkParams = Schema.Struct({ scan_id: ScanId, framework_id: FrameworkId })
+const ScanFrameworkParams = Schema.Struct({ scan_id: idParam(ScanId), framework_id: FrameworkId })
 /** The framework CSV (text/csv) and the PDF report (application/pdf), each a byte stream. */
 export const ComplianceCsvFile = HttpApiSchema.StreamUint8Array({ contentType: ["text/csv"] })
 export const ReportPdfFile = HttpApiSchema.StreamUint8Array({ contentType: ["application/pdf"] })
@@ -543,13 +543,13 @@ export class ComplianceGroup extends HttpApiGroup.make("compliance")
       error: [...WorkspaceErrors, ...CommonErrors],
     }),
     HttpApiEndpoint.get("trend", "/api/compliance/accounts/:account_id/frameworks/:framework_id/trend", {
-      params: { account_id: AccountId, framework_id: FrameworkId },
+      params: { account_id: idParam(AccountId), framework_id: FrameworkId },
       query: TrendQuery,
       success: TrendResponse,
       error: [...WorkspaceErrors, NotFound, ...CommonErrors],
     }),
     HttpApiEndpoint.get("scan", "/api/compliance/scans/:scan_id", {
-      params: { scan_id: ScanId },
+      params: { scan_id: idParam(ScanId) },
       success: ScanComplianceResponse,
       error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
     }),
@@ -559,7 +559,7 @@ export class ComplianceGroup extends HttpApiGroup.make("compliance")
       error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
     }),
     HttpApiEndpoint.get("requirement", "/api/compliance/scans/:scan_id/frameworks/:framework_id/requirements/:requirement_id", {
-      params: { scan_id: ScanId, framework_id: FrameworkId, requirement_id: RequirementId },
+      params: { scan_id: idParam(ScanId), framework_id: FrameworkId, requirement_id: RequirementId },
       query: RequirementDetailQuery,
       success: RequirementDetailResponse,
       error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
@@ -571,25 +571,25 @@ export class ComplianceGroup extends HttpApiGroup.make("compliance")
     }),
     /** The scan's reports, newest first: the screen finds a report started earlier (still running, or ready). */
     HttpApiEndpoint.get("reports", "/api/compliance/scans/:scan_id/reports", {
-      params: { scan_id: ScanId },
+      params: { scan_id: idParam(ScanId) },
       query: ReportListQuery,
       success: ReportListResponse,
       error: [...WorkspaceErrors, NotFound, ...CommonErrors],
     }),
     /** Starts the PDF report job (202-like: answers the pending report at once). */
     HttpApiEndpoint.post("createReport", "/api/compliance/scans/:scan_id/reports", {
-      params: { scan_id: ScanId },
+      params: { scan_id: idParam(ScanId) },
       payload: CreateReportPayload,
       success: ReportResponse,
       error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
     }),
     HttpApiEndpoint.get("report", "/api/compliance/reports/:report_id", {
-      params: { report_id: ReportId },
+      params: { report_id: idParam(ReportId) },
       success: ReportResponse,
       error: [...WorkspaceErrors, NotFound, ...CommonErrors],
     }),
     HttpApiEndpoint.get("downloadReport", "/api/compliance/reports/:report_id/download", {
-      params: { report_id: ReportId },
+      params: { report_id: idParam(ReportId) },
       success: ReportPdfFile,
       error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
     }),

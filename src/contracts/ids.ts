@@ -6,9 +6,25 @@
  * `FindingId` is expected; on the wire they are plain JSON numbers, and in URL paths/queries the HttpApi
  * builder coerces them from their string form.
  */
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
+import { PlatformMessages } from "./server-messages.ts"
 
 const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
+
+/** The largest id (PostgreSQL `integer`). */
+export const MAX_ID = 2_147_483_647
+
+/**
+ * An id in a URL path (`/api/accounts/:id`): only its canonical decimal form — digits, no sign, no space, no leading
+ * zero, no fraction, exponent or hex — and at most MAX_ID. Anything else (`1;x`, `1,2`, `+1`, ` 1`, `01`, `1e0`,
+ * `0x1`, `99999999999`) is a 400 `ValidationError` "Invalid ID", never read as another id (issue 27). The decoded
+ * value is `id`'s branded number; on the wire it is the string the path carries.
+ */
+export const idParam = <S extends Schema.Codec<number, number>>(id: S) =>
+  Schema.String.check(
+    Schema.isPattern(/^[1-9][0-9]{0,9}$/, { message: PlatformMessages.invalidId }),
+    Schema.makeFilter((s: string) => Number(s) <= MAX_ID || PlatformMessages.invalidId),
+  ).pipe(Schema.decodeTo(id, SchemaTransformation.transform({ decode: (s: string) => Number(s), encode: (n: number) => String(n) })))
 
 export const WorkspaceId = PositiveInt.pipe(Schema.brand("WorkspaceId"))
 export type WorkspaceId = typeof WorkspaceId.Type

@@ -3,7 +3,7 @@
  * preference. Shapes shared by the server (server/api/posture.ts) and the SPA; messages are the texts both show.
  */
 import { Schema } from "effect"
-import { AccountId, FindingId, ScanId } from "./ids.ts"
+import { AccountId, FindingId, ScanId, idParam } from "./ids.ts"
 import { NullableTimestamp, OkMessage, Timestamp, withData } from "./common.ts"
 
 export const PostureMessages = {
@@ -101,7 +101,7 @@ export const MuteRuleResponse = Schema.Struct({
 })
 export type MuteRuleResponse = typeof MuteRuleResponse.Type
 
-export const MuteRuleIdParams = Schema.Struct({ id: Schema.Int.check(Schema.isGreaterThan(0)) })
+export const MuteRuleIdParams = Schema.Struct({ id: idParam(Schema.Int.check(Schema.isGreaterThan(0))) })
 
 export const MuteRuleDeleteResponse = OkMessage
 

@@ -54,6 +54,8 @@ export const PlatformMessages = {
   requestNotProcessed: "The request could not be processed",
   databaseUnavailable: "The database is unavailable. Please try again later.",
   invalidCharacter: "Contains an invalid character",
+  /** A path id that is not a plain positive whole number (`1;x`, `01`, `+1`, `1e0`, over 2147483647). */
+  invalidId: "Invalid ID",
   notFound: "Not found",
   unsupportedContentType: "The request body must be JSON (Content-Type: application/json)",
   headersTooLarge: "The request headers or URL are too large",

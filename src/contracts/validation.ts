@@ -126,3 +126,20 @@ export const withMatchRule = (
   const r = input as Record<string, unknown>
   return r[a] === r[b] ? errors : { ...errors, [b]: message }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Characters no field can carry (issue 27): checked by the server on every request before any handler runs
+// (server/http/input-characters.ts), so each endpoint answers 400 instead of failing in PostgreSQL or an SDK.
+
+/** NUL (PostgreSQL text and JSON refuse it) and the other C0 controls but tab, line feed and carriage return. */
+const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/
+/** Any C0 control or DEL: nothing in a URL, a credential or a one-line identifier needs one. */
+const CONTROL_IN_LINE = /[\u0000-\u001f\u007f]/
+/** A UTF-16 surrogate without its pair: not Unicode (UTF-8 cannot encode it; PostgreSQL's JSON refuses `\ud800`). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/** Whether a string from a JSON body can be stored and sent on: no NUL, no control but tab/LF/CR, no lone surrogate. */
+export const isStorableText = (s: string): boolean => !CONTROL_IN_TEXT.test(s) && !LONE_SURROGATE.test(s)
+
+/** Whether a one-line value (URL segment, query value, credential, header-bound id) has no control and no lone surrogate. */
+export const isStorableLine = (s: string): boolean => !CONTROL_IN_LINE.test(s) && !LONE_SURROGATE.test(s)

@@ -1,15 +1,12 @@
 /**
- * Pure evaluation of a framework against one scan's findings: each requirement's status (the contract's
- * `requirementStatus`), its counts, and the framework's counts and score. No I/O: the store reads the findings, the
- * API, the CSV and the PDF all evaluate through here, so the screen and the downloads cannot disagree.
+ * Pure evaluation of a framework against one scan's findings: each requirement's status (`requirementStatus` of
+ * src/contracts/outcomes.ts), its counts, and the framework's counts and score. No I/O: the store reads the findings,
+ * the API, the CSV and the PDF all evaluate through here, so the screen and the downloads cannot disagree
+ * (docs/outcomes.md).
  */
-import {
-  countStatuses,
-  requirementStatus,
-  type RequirementResult,
-  type StatusCounts,
-} from "../../src/contracts/compliance.ts"
+import type { MuteException, RequirementResult, StatusCounts } from "../../src/contracts/compliance.ts"
 import type { FindingOutcome as Outcome, Severity } from "../../src/contracts/findings.ts"
+import { checkOutcome, countStatuses, failingResources, requirementStatus } from "../../src/contracts/outcomes.ts"
 import type { CatalogueFramework } from "./catalogue.ts"
 
 /** One finding of the scan, as compliance reads it. */
@@ -18,14 +15,18 @@ export interface FindingOutcome {
   readonly check_id: string
   /** As stored: pass, fail, remediated or not_evaluated (server/db/migrations/0010_not_evaluated.ts). */
   readonly status: Outcome
+  readonly not_evaluated_reason: string | null
   readonly severity: Severity
   readonly service_name: string
   readonly resources_checked: number
+  /** Non-compliant resources (remediated and muted ones included). */
   readonly resources_failing: number
   readonly resources_remediated: number
-  /** Open failing resources that are muted, and whether that is all of them. */
+  /** Open (not remediated) non-compliant resources that are muted. */
   readonly resources_muted: number
   readonly muted: boolean
+  /** The mutes behind its muted resources (empty when none). */
+  readonly mutes: ReadonlyArray<MuteException>
 }
 
 export interface FrameworkEvaluation {
@@ -33,9 +34,9 @@ export interface FrameworkEvaluation {
   readonly requirements: ReadonlyArray<RequirementResult>
 }
 
-/** Failing and not remediated. */
-export const openFailing = (o: Pick<FindingOutcome, "status" | "resources_failing" | "resources_remediated">): number =>
-  o.status === "fail" ? Math.max(0, o.resources_failing - o.resources_remediated) : 0
+/** Failing resources: non-compliant, not remediated, not muted (docs/outcomes.md). */
+export const openFailing = (o: Pick<FindingOutcome, "status" | "resources_failing" | "resources_remediated" | "resources_muted">): number =>
+  o.status === "fail" ? failingResources(o) : 0
 
 export const evaluateFramework = (
   framework: CatalogueFramework,
@@ -46,18 +47,24 @@ export const evaluateFramework = (
       const o = outcomes.get(id)
       return o === undefined ? [] : [o]
     })
+    const status = requirementStatus(r.checks.length, found)
     return {
       id: r.id,
       section_id: r.section_id,
       title: r.title,
       assessment: r.assessment,
-      status: requirementStatus(r.checks.length, found),
+      status,
       manual_reason: r.manual_reason,
       checks_total: r.checks.length,
-      checks_failed: found.filter((o) => o.status === "fail" && !o.muted).length,
+      checks_failed: found.filter((o) => checkOutcome(o) === "failed").length,
+      checks_not_evaluated: found.filter((o) => checkOutcome(o) === "not_evaluated").length,
+      checks_with_exceptions: found.filter((o) => checkOutcome(o) === "passed_with_exceptions").length,
       resources_checked: found.reduce((n, o) => n + o.resources_checked, 0),
       resources_failing: found.reduce((n, o) => n + openFailing(o), 0),
       resources_muted: found.reduce((n, o) => n + o.resources_muted, 0),
+      not_evaluated_reasons: found.flatMap((o) =>
+        checkOutcome(o) === "not_evaluated" ? [{ check_id: o.check_id, reason: o.not_evaluated_reason ?? "The check could not decide" }] : []),
+      exceptions: found.flatMap((o) => o.mutes),
     }
   })
   return { counts: countStatuses(requirements.map((r) => r.status)), requirements }

@@ -3,10 +3,12 @@
  *   1. cover — workspace, account, provider, scan, dates;
  *   2. executive summary — failing checks by severity (bar chart) and each framework's requirement statuses and score
  *      (stacked bars);
- *   3. per framework — its requirement table by section (id, title, status, failing and muted resources);
+ *   3. per framework — its requirement table by section (id, title, status, failing and muted resources), then the
+ *      reasons of its not evaluated requirements and the exceptions of those passed with exceptions;
  *   4. failing resources — per failing check: severity, remediation text, the requirements it decides, then every open
  *      failing resource (id, region, reason; muted ones marked);
- *   5. muted items — every muted failing resource with its mute rule's reason.
+ *   5. muted items — every muted failing resource with its mute's reason, expiry and author.
+ * Every count is the algebra's (docs/outcomes.md): "failing" resources are non-compliant, not remediated, not muted.
  *
  * Memory: pages are not buffered (pdfkit writes a page out when the next one starts), the bytes go to `sink.write` as
  * they come, and failing resources are read through `source.failingAfter` one keyset page at a time, so a report of any
@@ -23,6 +25,7 @@ import {
 } from "../../src/contracts/compliance.ts"
 import type { Severity } from "../../src/contracts/findings.ts"
 import type { CheckInfo } from "./catalogue.ts"
+import { CHECK_OUTCOME_LABELS, checkOutcome, failingResources } from "../../src/contracts/outcomes.ts"
 import type { FindingOutcome } from "./evaluate.ts"
 
 export interface ReportMeta {
@@ -63,7 +66,9 @@ const COLORS = {
   rule: "#cbd2d9",
   header: "#e4e7eb",
   passed: "#2f855a",
+  passed_with_exceptions: "#68d391",
   failed: "#c53030",
+  not_evaluated: "#b7791f",
   manual: "#718096",
   not_applicable: "#a0aec0",
   critical: "#9b2c2c",
@@ -73,7 +78,7 @@ const COLORS = {
 } as const
 
 const SEVERITY_ORDER: ReadonlyArray<Severity> = ["critical", "high", "medium", "low"]
-const STATUS_ORDER: ReadonlyArray<RequirementStatus> = ["passed", "failed", "manual", "not_applicable"]
+const STATUS_ORDER: ReadonlyArray<RequirementStatus> = ["passed", "passed_with_exceptions", "failed", "not_evaluated", "manual", "not_applicable"]
 
 /**
  * pdfkit hands its bytes to 'data' listeners on a later tick: yielding to the event loop before each checkpoint lets
@@ -84,6 +89,19 @@ const drain = (): Promise<void> => new Promise((resolve) => setImmediate(resolve
 const cell = (value: string): string => (value.length > MAX_CELL ? `${value.slice(0, MAX_CELL - 1)}…` : value)
 
 const fmtDate = (iso: string | null): string => (iso === null ? "—" : `${iso.slice(0, 16).replace("T", " ")} UTC`)
+
+/** The pdfkit internals "page N of M" needs (not in its typings): references, raw content, the page's XObjects. */
+interface RawDocument {
+  ref(data: { Type: string; Subtype: string; BBox: ReadonlyArray<number>; Resources: { Font: Record<string, unknown> } }): {
+    readonly data: { Resources: { Font: Record<string, unknown> } }
+    end(chunk: string): void
+  }
+  addContent(operators: string): void
+  readonly page: { readonly xobjects: Record<string, unknown> }
+  readonly _font: { readonly id: string; readonly ascender: number; ref(): unknown }
+}
+
+const TOTAL_FORM = "PageTotal"
 
 interface Column {
   readonly header: string
@@ -113,14 +131,24 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
   const width = doc.page.width - doc.page.margins.left - doc.page.margins.right
   const bottom = () => doc.page.height - doc.page.margins.bottom
 
+  // "page N of M": M is known only once the last page is done, and pages are not buffered. Every running head draws M
+  // through one form XObject (a reference), whose content — the number — is written at the end.
+  const raw = doc as unknown as RawDocument
+  const totalForm = raw.ref({ Type: "XObject", Subtype: "Form", BBox: [0, -4, 80, 12], Resources: { Font: {} } })
   const runningHead = () => {
     const y = doc.y
     doc.font("Helvetica").fontSize(8).fillColor(COLORS.muted)
-    doc.text(`Compliance report · ${source.meta.scan.account_name} · scan #${source.meta.scan.id} · page ${pages}`, left, 32, {
-      width,
-      align: "right",
-      lineBreak: false,
-    })
+    const head = `Compliance report · ${source.meta.scan.account_name} · scan #${source.meta.scan.id} · page ${pages} of`
+    doc.text(head, left, 32, { width, lineBreak: false })
+    const font = raw._font
+    totalForm.data.Resources.Font[font.id] = font.ref()
+    raw.page.xobjects[TOTAL_FORM] = totalForm
+    const x = left + doc.widthOfString(`${head} `)
+    const baseline = 32 + (font.ascender / 1000) * 8
+    doc.save()
+    doc.transform(1, 0, 0, -1, x, baseline)
+    raw.addContent(`/${TOTAL_FORM} Do`)
+    doc.restore()
     doc.fillColor(COLORS.ink)
     doc.y = y
   }
@@ -215,12 +243,14 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
   doc.addPage()
   heading("Executive summary", 20)
   const failingBySeverity = new Map<Severity, number>(SEVERITY_ORDER.map((s) => [s, 0]))
-  for (const f of source.failingChecks) if (!f.outcome.muted) failingBySeverity.set(f.outcome.severity, (failingBySeverity.get(f.outcome.severity) ?? 0) + 1)
+  for (const f of source.failingChecks) if (checkOutcome(f.outcome) === "failed") failingBySeverity.set(f.outcome.severity, (failingBySeverity.get(f.outcome.severity) ?? 0) + 1)
   const totalFailing = [...failingBySeverity.values()].reduce((a, b) => a + b, 0)
   paragraph(
     `${totalFailing} failing check${totalFailing === 1 ? "" : "s"} decide requirements of the frameworks below. ` +
-      "A requirement fails when one of its checks has an open, unmuted failing resource; it is manual when no check decides it, " +
-      "and not applicable when its checks evaluated no resource in this scan. Score = passed / (passed + failed).",
+      "A requirement fails when one of its checks has a failing resource (not remediated, not muted); it is not evaluated when " +
+      "one of its checks could not decide, passed with exceptions when its only failing resources are muted, manual when no " +
+      "check decides it, and not applicable when nothing was in scope. " +
+      "Score = (passed + passed with exceptions) / (passed + passed with exceptions + failed).",
   )
   heading("Failing checks by severity", 13)
   const maxSeverity = Math.max(1, ...failingBySeverity.values())
@@ -266,14 +296,14 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
     doc.addPage()
     heading(`${f.framework.name} v${f.framework.version}`, 16)
     paragraph(
-      `Score ${f.counts.score === null ? "n/a" : `${f.counts.score}%`}: ${f.counts.passed} passed, ${f.counts.failed} failed, ${f.counts.manual} manual, ${f.counts.not_applicable} not applicable of ${f.counts.total} requirements.`,
+      `Score ${f.counts.score === null ? "n/a" : `${f.counts.score}%`}: ${f.counts.passed} passed, ${f.counts.passed_with_exceptions} passed with exceptions, ${f.counts.failed} failed, ${f.counts.not_evaluated} not evaluated, ${f.counts.manual} manual, ${f.counts.not_applicable} not applicable of ${f.counts.total} requirements.`,
       9,
       COLORS.muted,
     )
     const titles = new Map(f.sections.map((s) => [s.id, s.title]))
     let section: string | null = null
     let row: ((values: ReadonlyArray<string>, colors?: ReadonlyArray<string | undefined>) => void) | null = null
-    const columns = cols(["Id", 0.09], ["Requirement", 0.55], ["Status", 0.14], ["Failing", 0.11], ["Muted", 0.11])
+    const columns = cols(["Id", 0.09], ["Requirement", 0.5], ["Status", 0.19], ["Failing", 0.11], ["Muted", 0.11])
     for (const r of f.requirements) {
       if (r.section_id !== section) {
         section = r.section_id
@@ -285,6 +315,20 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
         [undefined, undefined, statusColor(r.status)],
       )
     }
+    const undecided = f.requirements.filter((r) => r.status === "not_evaluated")
+    if (undecided.length > 0) {
+      heading("Not evaluated: why", 11)
+      const row = table(cols(["Id", 0.09], ["Check", 0.36], ["Reason", 0.55]))
+      for (const r of undecided) for (const n of r.not_evaluated_reasons) row([r.id, n.check_id, n.reason])
+    }
+    const excepted = f.requirements.filter((r) => r.status === "passed_with_exceptions")
+    if (excepted.length > 0) {
+      heading("Passed with exceptions: the mutes", 11)
+      const row = table(cols(["Id", 0.09], ["Check", 0.25], ["Muted", 0.08], ["Reason", 0.28], ["Expires", 0.13], ["Author", 0.17]))
+      for (const r of excepted) {
+        for (const e of r.exceptions) row([r.id, e.check_id, String(e.resources), e.reason, e.expires_at === null ? "never" : fmtDate(e.expires_at), e.author ?? "—"])
+      }
+    }
     await drain()
     await sink.checkpoint(0.1)
   }
@@ -293,12 +337,12 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
   doc.addPage()
   heading("Failing resources and remediation", 18)
   if (source.failingChecks.length === 0) paragraph("No check of the reported frameworks failed in this scan.")
-  const totalRows = Math.max(1, source.failingChecks.reduce((n, f) => n + Math.max(0, f.outcome.resources_failing - f.outcome.resources_remediated), 0))
+  const totalRows = Math.max(1, source.failingChecks.reduce((n, f) => n + failingResources(f.outcome) + f.outcome.resources_muted, 0))
   let rowsDone = 0
   const resourceColumns = cols(["Resource", 0.42], ["Region", 0.12], ["Reason", 0.36], ["Muted", 0.1])
   for (const f of source.failingChecks) {
     heading(`${f.info?.title ?? f.outcome.check_id}`, 12)
-    paragraph(`${f.outcome.check_id} · ${f.outcome.service_name} · severity ${f.outcome.severity} · ${f.outcome.resources_failing - f.outcome.resources_remediated} failing, ${f.outcome.resources_muted} muted`, 8, COLORS.muted)
+    paragraph(`${f.outcome.check_id} · ${f.outcome.service_name} · severity ${f.outcome.severity} · ${CHECK_OUTCOME_LABELS[checkOutcome(f.outcome)].toLowerCase()} · ${failingResources(f.outcome)} failing, ${f.outcome.resources_muted} muted`, 8, COLORS.muted)
     paragraph(`Requirements: ${f.requirements.join(", ")}`, 8, COLORS.muted)
     if (f.info !== undefined && f.info.remediation !== "") paragraph(`Remediation: ${f.info.remediation}`, 9)
     doc.moveDown(0.3)
@@ -321,12 +365,16 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
   const mutedChecks = source.failingChecks.filter((f) => f.outcome.resources_muted > 0)
   if (mutedChecks.length === 0) paragraph("No failing resource of the reported frameworks is muted.")
   else {
-    const row = table(cols(["Check", 0.24], ["Resource", 0.36], ["Region", 0.1], ["Mute reason", 0.3]))
+    const row = table(cols(["Check", 0.18], ["Resource", 0.26], ["Region", 0.09], ["Mute reason", 0.2], ["Expires", 0.12], ["Author", 0.15]))
     for (const f of mutedChecks) {
       let after = -1
       for (;;) {
         const rows = await source.failingAfter(f.outcome.finding_id, after, ROWS_PAGE)
-        for (const r of rows) if (r.muted) row([f.outcome.check_id, r.resource_id, r.region, r.muted_reason ?? ""])
+        for (const r of rows) {
+          if (!r.muted) continue
+          const expires = r.muted_expires_at ?? null
+          row([f.outcome.check_id, r.resource_id, r.region, r.muted_reason ?? "", expires === null ? "never" : fmtDate(expires), r.muted_author ?? "—"])
+        }
         await drain()
         await sink.checkpoint(0.95)
         if (rows.length < ROWS_PAGE) break
@@ -335,6 +383,9 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
     }
   }
 
+  // The total, now known, into the form every running head shows.
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(COLORS.muted.slice(i, i + 2), 16) / 255)
+  totalForm.end(`BT /${raw._font.id} 8 Tf ${r!.toFixed(3)} ${g!.toFixed(3)} ${b!.toFixed(3)} rg 0 0 Td (${pages}) Tj ET`)
   doc.end()
   await ended
   return { pages }

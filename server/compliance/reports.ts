@@ -200,7 +200,7 @@ export const runReport = (p: ReportPayload, job: JobContext) =>
       }
     }
     const failingChecks: FailingCheck[] = [...outcomes.values()]
-      .filter((o) => decides.has(o.check_id) && openFailing(o) > 0)
+      .filter((o) => decides.has(o.check_id) && o.status === "fail" && openFailing(o) + o.resources_muted > 0)
       .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] || a.check_id.localeCompare(b.check_id))
       .map((o) => ({ outcome: o, info: checkInfo(facts.scan.provider, o.check_id), requirements: decides.get(o.check_id) ?? [] }))
 

@@ -17,6 +17,7 @@ import { Conflict, NotFound } from "../../src/contracts/errors.ts"
 import type { AccountId, FindingId } from "../../src/contracts/ids.ts"
 import { csvLine } from "../export/csv.ts"
 import { checkInfo, frameworkById, frameworksOfProvider, type CatalogueFramework } from "./catalogue.ts"
+import { checkOutcome } from "../posture/algebra.ts"
 import { evaluateFramework, openFailing, type FindingOutcome } from "./evaluate.ts"
 import { accountHistory, accountProvider, failingPage, scanFacts, scanOutcomes, type ScanFacts } from "./store.ts"
 
@@ -85,6 +86,8 @@ export const requirementDetail = (
         severity: o?.severity ?? info?.severity ?? "medium",
         finding_id: o === undefined ? null : (o.finding_id as FindingId),
         status: o?.status ?? null,
+        outcome: o === undefined ? null : checkOutcome(o),
+        not_evaluated_reason: o?.status === "not_evaluated" ? (o.not_evaluated_reason ?? "") : null,
         service_name: o?.service_name ?? null,
         resources_checked: o?.resources_checked ?? 0,
         resources_failing: o === undefined ? 0 : openFailing(o),
@@ -92,8 +95,9 @@ export const requirementDetail = (
         resources_muted: o?.resources_muted ?? 0,
       }
     })
-    const failingFindings = checks.flatMap((c) => (c.finding_id !== null && c.resources_failing > 0 ? [c.finding_id] : []))
-    const total = requirement.resources_failing
+    // The evidence: failing and muted resources (muted ones marked, with their mute).
+    const failingFindings = checks.flatMap((c) => (c.finding_id !== null && c.status === "fail" && c.resources_failing + c.resources_muted > 0 ? [c.finding_id] : []))
+    const total = requirement.resources_failing + requirement.resources_muted
     const failing = yield* failingPage(workspaceId, failingFindings, page, pageSize)
     return {
       scan: facts.scan,
@@ -128,15 +132,24 @@ export const COMPLIANCE_CSV_COLUMNS = [
   "status",
   "checks",
   "checks_failed",
+  "checks_not_evaluated",
+  "checks_with_exceptions",
   "resources_checked",
   "resources_failing",
   "resources_muted",
+  "not_evaluated_reasons",
+  "exceptions",
   "scan_id",
   "account_name",
   "cloud_account_id",
 ] as const
 
-/** The framework CSV: one line per requirement (RFC 4180, formula-neutralised cells as in the findings export). */
+/**
+ * The framework CSV: one line per requirement (RFC 4180, formula-neutralised cells as in the findings export), with
+ * the algebra's status and counts (docs/outcomes.md): `resources_failing` are failing resources (not remediated, not
+ * muted), `resources_muted` the muted ones; a not evaluated requirement says why, one passed with exceptions names its
+ * mutes (reason, expiry, author).
+ */
 export const frameworkCsv = (result: ScanFramework): string => {
   const sectionTitle = new Map(result.sections.map((s) => [s.id, s.title]))
   const fw = frameworkById(result.framework.id)
@@ -154,9 +167,15 @@ export const frameworkCsv = (result: ScanFramework): string => {
         r.status,
         checksOf.get(r.id) ?? "",
         r.checks_failed,
+        r.checks_not_evaluated,
+        r.checks_with_exceptions,
         r.resources_checked,
         r.resources_failing,
         r.resources_muted,
+        r.not_evaluated_reasons.map((n) => `${n.check_id}: ${n.reason}`).join("; "),
+        r.exceptions
+          .map((e) => `${e.check_id}: ${e.resources} muted, "${e.reason}", expires ${e.expires_at ?? "never"}, by ${e.author ?? "unknown"}`)
+          .join("; "),
         result.scan.id,
         result.scan.account_name,
         result.scan.cloud_account_id,

@@ -5,7 +5,8 @@
  *
  * Failing evidence of a finding is the key range seq 0 … resources_failing − 1 of `results` (the writer numbers failing
  * rows first, server/scans/results.ts), minus rows whose remediation succeeded. Muted rows (`results.muted_by`, issue 13)
- * stay in it, marked muted with their rule's reason.
+ * stay in it, marked muted with their rule's reason, expiry and author as the scan's snapshot keeps them
+ * (server/posture/algebra.ts): a superseded scan answers what it answered as the latest.
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -13,6 +14,7 @@ import type { ComplianceAccount, ComplianceScan, FailingResource } from "../../s
 import type { AccountId, FindingId, ScanId } from "../../src/contracts/ids.ts"
 import { iso } from "../accounts/accounts-store.ts"
 import { providerKeyOf } from "./catalogue.ts"
+import { exceptionsOf, joinScanMutes, REMEDIATED_ROW_SQL } from "../posture/algebra.ts"
 import type { FindingOutcome } from "./evaluate.ts"
 
 interface ScanRow {
@@ -53,23 +55,23 @@ export const scanFacts = Effect.fn("ComplianceStore.scanFacts")(function* (works
   return row === undefined ? undefined : ({ scan: toScan(row), status: row.status } satisfies ScanFacts)
 })
 
-interface OutcomeRow extends FindingOutcome {
+interface OutcomeRow extends Omit<FindingOutcome, "mutes"> {
   readonly scan_id: number
 }
 
-const outcomesOf = (rows: ReadonlyArray<OutcomeRow>): Map<string, FindingOutcome> =>
-  new Map(rows.map(({ scan_id: _s, ...r }) => [r.check_id, r]))
+const outcomesOf = (rows: ReadonlyArray<OutcomeRow>, mutes: ReadonlyMap<number, FindingOutcome["mutes"]>): Map<string, FindingOutcome> =>
+  new Map(rows.map(({ scan_id: _s, ...r }) => [r.check_id, { ...r, mutes: mutes.get(r.finding_id) ?? [] }]))
 
 const selectOutcomes = (sql: SqlClient.SqlClient) => sql`
-  SELECT f.scan_id, f.id AS finding_id, f.check_id, f.status, f.severity, cs.name AS service_name,
+  SELECT f.scan_id, f.id AS finding_id, f.check_id, f.status, f.not_evaluated_reason, f.severity, cs.name AS service_name,
          f.resources_checked, f.resources_failing, f.resources_remediated, f.resources_muted, f.muted
   FROM findings f JOIN cloud_services cs ON cs.id = f.service_id`
 
-/** Every finding of a scan, by check id (one per check: UNIQUE (scan_id, check_id)). */
+/** Every finding of a scan, by check id (one per check: UNIQUE (scan_id, check_id)), with the mutes behind its exceptions. */
 export const scanOutcomes = Effect.fn("ComplianceStore.scanOutcomes")(function* (workspaceId: number, scanId: number) {
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<OutcomeRow>`${selectOutcomes(sql)} WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ${scanId}`
-  return outcomesOf(rows)
+  return outcomesOf(rows, yield* exceptionsOf(workspaceId, [scanId]))
 })
 
 /** The account's latest `limit` completed scans (oldest first) with their findings, for the trend. */
@@ -82,10 +84,11 @@ export const accountHistory = Effect.fn("ComplianceStore.accountHistory")(functi
   if (scans.length === 0) return []
   const rows = yield* sql<OutcomeRow>`${selectOutcomes(sql)}
     WHERE f.workspace_id = ${workspaceId} AND f.scan_id IN ${sql.in(scans.map((s) => s.id))}`
+  const mutes = yield* exceptionsOf(workspaceId, scans.map((s) => s.id))
   return [...scans].reverse().map((s) => ({
     scanId: s.id as ScanId,
     scanEnd: iso(s.scan_end ?? s.scan_start),
-    outcomes: outcomesOf(rows.filter((r) => r.scan_id === s.id)),
+    outcomes: outcomesOf(rows.filter((r) => r.scan_id === s.id), mutes),
   }))
 })
 
@@ -144,6 +147,8 @@ interface FailingRow {
   readonly region: string
   readonly reason: string | null
   readonly muted_reason: string | null
+  readonly muted_expires_at: Date | string | null
+  readonly muted_author: string | null
   readonly muted_by: number | null
 }
 
@@ -156,18 +161,19 @@ const toFailing = (r: FailingRow): FailingResource => ({
   reason: r.reason ?? "",
   muted: r.muted_by !== null,
   muted_reason: r.muted_by === null ? null : (r.muted_reason ?? ""),
+  ...(r.muted_by === null ? {} : { muted_expires_at: r.muted_expires_at === null ? null : iso(r.muted_expires_at), muted_author: r.muted_author }),
 })
 
 const selectFailing = (sql: SqlClient.SqlClient) => sql`
   SELECT r.finding_id, f.check_id, r.seq, r.resource_id, r.region, r.fields->>'reason' AS reason, r.muted_by,
-         m.reason AS muted_reason
+         sm.reason AS muted_reason, sm.expires_at AS muted_expires_at, sm.author AS muted_author
   FROM results r JOIN findings f ON f.id = r.finding_id
-  LEFT JOIN mute_rules m ON m.workspace_id = r.workspace_id AND m.id = r.muted_by`
+  ${joinScanMutes(sql)}`
 
 const failingWhere = (sql: SqlClient.SqlClient, workspaceId: number, findingIds: ReadonlyArray<number>) => sql`
   r.workspace_id = ${workspaceId} AND r.finding_id IN ${sql.in(findingIds)} AND f.workspace_id = ${workspaceId}
   AND f.status = 'fail' AND r.seq < f.resources_failing AND r.compliant = false
-  AND coalesce(r.remediate->>'status', '') NOT IN ('remediated', 'pass')`
+  AND NOT ${sql.literal(REMEDIATED_ROW_SQL)}`
 
 /** One page of the open failing rows of some findings (finding id, then row order). */
 export const failingPage = Effect.fn("ComplianceStore.failingPage")(function* (

@@ -1,7 +1,7 @@
 /**
  * The scan digest (issue 13): after a scan completes, each member of its workspace who opted in (`users.scan_digest`,
- * profile) gets one email with the account, new failing / fixed / still failing resources by severity (muted rows left
- * out) and the top new failing checks (server/mail/templates.ts `scanDigestMail`).
+ * profile) gets one email with the account, new failing / fixed / still failing resources by severity (the algebra's
+ * failing resources, server/posture/algebra.ts `digestNumbers`) and the top new failing checks (server/mail/templates.ts `scanDigestMail`).
  *
  * Once per scan: `queueDigest` claims the scan by setting `digest_enqueued_at` (only when NULL) and, in the same
  * transaction, queues the mails through the mail outbox (`Mailer.send`: outbox row + `mail.send` job). Either all of it
@@ -11,10 +11,10 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { SEVERITIES } from "../../src/contracts/findings.ts"
 import { AppConfig } from "../config.ts"
 import { Mailer } from "../mail/mailer.ts"
-import { scanDigestMail, type DigestCounts } from "../mail/templates.ts"
+import { scanDigestMail } from "../mail/templates.ts"
+import { digestNumbers } from "./algebra.ts"
 
 /** Top new failing checks listed in a digest. */
 export const DIGEST_TOP = 5
@@ -34,30 +34,7 @@ export const queueDigest = Effect.fn("Digest.queue")(function* (workspaceId: num
     WHERE m.workspace_id = ${workspaceId} AND u.scan_digest AND u.email_verified
     ORDER BY u.id`
   if (members.length === 0) return 0
-  const rows = yield* sql<{ severity: string; new_failing: number; still_failing: number }>`
-    SELECT f.severity,
-           count(r.seq) FILTER (WHERE r.delta = 'new')::int AS new_failing,
-           count(r.seq) FILTER (WHERE r.delta IS DISTINCT FROM 'new')::int AS still_failing
-    FROM findings f JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.seq < f.resources_failing
-    WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ${scanId} AND f.status = 'fail' AND r.muted_by IS NULL
-      AND coalesce(r.remediate->>'status', '') NOT IN ('remediated', 'pass')
-    GROUP BY f.severity`
-  const fixed = yield* sql<{ severity: string; fixed: number }>`
-    SELECT severity, coalesce(sum(resources_fixed), 0)::int AS fixed FROM findings
-    WHERE workspace_id = ${workspaceId} AND scan_id = ${scanId} GROUP BY severity`
-  const counts: ReadonlyArray<DigestCounts> = SEVERITIES.map((severity) => ({
-    severity,
-    newFailing: rows.find((r) => r.severity === severity)?.new_failing ?? 0,
-    stillFailing: rows.find((r) => r.severity === severity)?.still_failing ?? 0,
-    fixed: fixed.find((r) => r.severity === severity)?.fixed ?? 0,
-  }))
-  const top = yield* sql<{ id: number; title: string; severity: string; resources: number }>`
-    SELECT f.id, f.title, f.severity, count(r.seq)::int AS resources
-    FROM findings f JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.seq < f.resources_failing
-    WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ${scanId} AND f.resources_new > 0 AND r.delta = 'new' AND r.muted_by IS NULL
-    GROUP BY f.id
-    ORDER BY CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END, count(r.seq) DESC, f.id
-    LIMIT ${DIGEST_TOP}`
+  const { counts, topNew: top } = yield* digestNumbers(workspaceId, scanId, DIGEST_TOP)
   const config = yield* AppConfig
   const mailer = yield* Mailer
   for (const member of members) {

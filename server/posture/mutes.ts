@@ -11,11 +11,15 @@
  *
  * `applyMutes(workspaceId, target)` recomputes `results.muted_by` (the lowest matching active rule) on the failing rows
  * of the findings in `target`, then the counts of the findings whose rows changed, of their services and of their
- * scans, in the caller's transaction: a rule change shows in every existing scan at once, without a rescan.
+ * scans, in the caller's transaction: a rule change shows at once, without a rescan, in the account's live scans only
+ * (its latest completed scan and any later one, server/posture/algebra.ts `liveScans`). A superseded scan keeps what it
+ * answered as the latest (issue 28 "History is immutable"); the snapshot of each applied rule's reason, expiry and
+ * author is taken with it (`snapshotMutes`).
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { recountServices } from "../scans/scans-store.ts"
+import { liveScans, recountFindings, snapshotMutes } from "./algebra.ts"
 
 /** The `LIKE` pattern (escape character `\`) of a glob: `*` → `%`, `?` → `_`, LIKE's own wildcards literal. */
 export const globToLike = (glob: string): string =>
@@ -107,7 +111,10 @@ export const ruleMatchSql = (sql: SqlClient.SqlClient, accountId: ReturnType<Sql
   AND (m.resource_like IS NULL OR r.resource_id ILIKE m.resource_like ESCAPE '\\' OR r.resource_uid ILIKE m.resource_like ESCAPE '\\')
   AND (m.tag_key IS NULL OR ${tagMatchSql(sql, sql.literal("r.fields->'tags'"), sql.literal("m.tag_key"), sql.literal("m.tag_value"))})`
 
-/** Which findings to recompute: all of the workspace, or narrowed by accounts, checks, one scan and one service. */
+/**
+ * Which findings to recompute: those of the live scans of the workspace, narrowed by accounts and checks; or those of
+ * one scan being written (`scanId`, and one service), whatever the other scans.
+ */
 export interface MuteTarget {
   readonly accountIds?: ReadonlyArray<number> | undefined
   readonly checkIds?: ReadonlyArray<string> | undefined
@@ -123,23 +130,8 @@ export const targetOf = (rules: ReadonlyArray<MuteScope>): MuteTarget => ({
   ...(rules.some((r) => r.check_id === null) ? {} : { checkIds: [...new Set(rules.map((r) => r.check_id!))] }),
 })
 
-/** Recomputes a finding's muted count and flag from its failing rows (after a mute or a remediation changed them). */
-export const recountFindingMutes = Effect.fn("Mutes.recountFindings")(function* (workspaceId: number, findingIds: ReadonlyArray<number>) {
-  const sql = yield* SqlClient.SqlClient
-  if (findingIds.length === 0) return [] as ReadonlyArray<{ scan_id: number; service_id: number }>
-  return yield* sql<{ scan_id: number; service_id: number }>`
-    UPDATE findings f SET resources_muted = c.muted, muted = c.muted > 0 AND c.open_unmuted = 0
-    FROM (
-      SELECT f2.id,
-             count(r.seq) FILTER (WHERE r.muted_by IS NOT NULL)::int AS muted,
-             count(r.seq) FILTER (WHERE r.muted_by IS NULL AND coalesce(r.remediate->>'status', '') NOT IN ('remediated', 'pass'))::int AS open_unmuted
-      FROM findings f2 LEFT JOIN results r ON r.workspace_id = f2.workspace_id AND r.finding_id = f2.id AND r.seq < f2.resources_failing
-      WHERE f2.workspace_id = ${workspaceId} AND f2.id = ANY(${findingIds as Array<number>}::int[])
-      GROUP BY f2.id
-    ) c
-    WHERE f.workspace_id = ${workspaceId} AND f.id = c.id
-    RETURNING f.scan_id, f.service_id`
-})
+/** Recomputes findings' counts from their failing rows after a mute or a remediation changed them (the algebra's). */
+export const recountFindingMutes = recountFindings
 
 /**
  * Recomputes `muted_by` on the failing rows of the target's findings, then the counts of what changed (see the module
@@ -148,10 +140,12 @@ export const recountFindingMutes = Effect.fn("Mutes.recountFindings")(function* 
 export const applyMutes = Effect.fn("Mutes.apply")(function* (workspaceId: number, target: MuteTarget) {
   const sql = yield* SqlClient.SqlClient
   if (target.ifAnyRule === true && (yield* sql`SELECT 1 FROM mute_rules WHERE workspace_id = ${workspaceId} LIMIT 1`).length === 0) return 0
+  const scans = target.scanId === undefined ? yield* liveScans(workspaceId, target.accountIds) : [target.scanId]
+  if (scans.length === 0) return 0
   const where = sql.and([
     sql`f.workspace_id = ${workspaceId}`,
     sql`f.resources_failing > 0`,
-    ...(target.scanId === undefined ? [] : [sql`f.scan_id = ${target.scanId}`]),
+    sql`f.scan_id = ANY(${scans}::int[])`,
     ...(target.serviceId === undefined ? [] : [sql`f.service_id = ${target.serviceId}`]),
     ...(target.accountIds === undefined ? [] : [sql`s.account_id = ANY(${target.accountIds as Array<number>}::int[])`]),
     ...(target.checkIds === undefined ? [] : [sql`f.check_id = ANY(${target.checkIds as Array<string>}::text[])`]),
@@ -169,7 +163,8 @@ export const applyMutes = Effect.fn("Mutes.apply")(function* (workspaceId: numbe
     WHERE r.workspace_id = ${workspaceId} AND r.finding_id = c.finding_id AND r.seq = c.seq AND r.muted_by IS DISTINCT FROM c.rule
     RETURNING r.finding_id`
   const findingIds = [...new Set(changed.map((c) => c.finding_id))]
-  const pairs = yield* recountFindingMutes(workspaceId, findingIds)
+  const pairs = yield* recountFindings(workspaceId, findingIds)
   yield* recountServices(workspaceId, pairs)
+  yield* snapshotMutes(workspaceId, scans, target.scanId === undefined ? undefined : target.serviceId)
   return changed.length
 })

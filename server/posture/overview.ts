@@ -1,16 +1,17 @@
 /**
- * The dashboard's posture section (issue 13 "Overview and trends"), read from the stored counts, never from result
- * rows: per account its last TREND_SCANS completed scans (failing resources by severity: failing minus muted minus
- * remediated of its failed findings; new failing; fixed; muted findings) and whether it is stale (no completed scan in
- * STALE_AFTER_DAYS days); and the checks failing in the most accounts' latest scans (muted findings left out).
+ * The dashboard's posture section (issue 13 "Overview and trends"), read from the stored counts through the algebra
+ * (server/posture/algebra.ts, docs/outcomes.md), never from result rows: per account its last TREND_SCANS completed
+ * scans (failing resources by severity; new failing; fixed; checks passed with exceptions) and whether it is stale (no
+ * completed scan in STALE_AFTER_DAYS days); and the checks failing in the most accounts' latest scans.
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { SEVERITIES, type Severity } from "../../src/contracts/findings.ts"
+import type { Severity } from "../../src/contracts/findings.ts"
 import type { AccountId, ScanId } from "../../src/contracts/ids.ts"
 import { STALE_AFTER_DAYS, TREND_SCANS, type PostureOverview, type SeverityCounts } from "../../src/contracts/posture.ts"
 import { iso, isoOrNull } from "../accounts/accounts-store.ts"
 import { providerDisplayName } from "../accounts/providers.ts"
+import { failingBySeverityOf, topFailingChecks } from "./algebra.ts"
 
 /** Top failing checks listed. */
 export const TOP_CHECKS = 10
@@ -34,30 +35,8 @@ export const postureOverview = Effect.fn("Posture.overview")(function* (workspac
       FROM scans s WHERE s.workspace_id = ${workspaceId} AND s.status = 'completed'
     ) x WHERE x.rn <= ${TREND_SCANS}
     ORDER BY x.account_id, x.scan_start, x.id`
-  const ids = scans.map((s) => s.id)
-  const failing = ids.length === 0 ? [] : yield* sql<{ scan_id: number; severity: Severity; n: number }>`
-    SELECT f.scan_id, f.severity, coalesce(sum(greatest(0, f.resources_failing - f.resources_muted - f.resources_remediated)), 0)::int AS n
-    FROM findings f
-    WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ANY(${ids}::int[]) AND f.status = 'fail'
-    GROUP BY f.scan_id, f.severity`
-  const latest = scans.filter((s) => s.rn === 1).map((s) => s.id)
-  const top = latest.length === 0 ? [] : yield* sql<{ check_id: string; title: string; severity: string; resources: number; accounts: number }>`
-    SELECT f.check_id, min(f.title) AS title, min(f.severity) AS severity,
-           coalesce(sum(greatest(0, f.resources_failing - f.resources_muted - f.resources_remediated)), 0)::int AS resources,
-           count(DISTINCT s.account_id)::int AS accounts
-    FROM findings f JOIN scans s ON s.id = f.scan_id
-    WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ANY(${latest}::int[]) AND f.status = 'fail' AND NOT f.muted
-    GROUP BY f.check_id
-    ORDER BY count(DISTINCT s.account_id) DESC,
-             min(CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END),
-             sum(f.resources_failing) DESC, f.check_id
-    LIMIT ${TOP_CHECKS}`
-  const bySeverity = new Map<number, Record<Severity, number>>()
-  for (const row of failing) {
-    const counts = bySeverity.get(row.scan_id) ?? zero()
-    if ((SEVERITIES as ReadonlyArray<string>).includes(row.severity)) counts[row.severity] = row.n
-    bySeverity.set(row.scan_id, counts)
-  }
+  const bySeverity = yield* failingBySeverityOf(workspaceId, scans.map((s) => s.id))
+  const top = yield* topFailingChecks(workspaceId, scans.filter((s) => s.rn === 1).map((s) => s.id), TOP_CHECKS)
   return {
     accounts: accounts.map((a) => ({
       account_id: a.id as AccountId,

@@ -1,7 +1,8 @@
 /**
  * One resource's results across the account's last HISTORY_SCANS completed scans (issue 13 "resource page"): every
  * check that evaluated it in each scan, with its outcome, its change since the scan before, its mute and its
- * remediation. The resource comes from the inventory (`resources`); its rows are found by identity through the index of
+ * remediation, as each scan said it at the time (a superseded scan is never rewritten and its mutes are its own snapshot,
+ * server/posture/algebra.ts). The resource comes from the inventory (`resources`); its rows are found by identity through the index of
  * migration 0012, never by reading whole findings.
  */
 import { Effect } from "effect"
@@ -10,6 +11,7 @@ import { NotFound } from "../../src/contracts/errors.ts"
 import type { AccountId, FindingId, ScanId } from "../../src/contracts/ids.ts"
 import { HISTORY_SCANS, PostureMessages, type ResourceHistory } from "../../src/contracts/posture.ts"
 import { iso } from "../accounts/accounts-store.ts"
+import { joinScanMutes } from "./algebra.ts"
 
 /** Rows listed at most (20 scans of about 50 checks on one resource). */
 const MAX_ROWS = 2_000
@@ -35,8 +37,9 @@ export const resourceHistory = Effect.fn("Posture.resourceHistory")(function* (w
     delta: string | null; muted_reason: string | null; remediation_status: string | null
   }>`
     SELECT r.scan_id, f.id AS finding_id, f.check_id, f.title, f.severity, r.compliant, r.delta,
-           (SELECT m.reason FROM mute_rules m WHERE m.id = r.muted_by) AS muted_reason, r.remediate->>'status' AS remediation_status
+           CASE WHEN r.muted_by IS NULL THEN NULL ELSE coalesce(sm.reason, '') END AS muted_reason, r.remediate->>'status' AS remediation_status
     FROM results r JOIN findings f ON f.workspace_id = r.workspace_id AND f.id = r.finding_id
+    ${joinScanMutes(sql)}
     WHERE r.workspace_id = ${workspaceId} AND r.resource_uid = ${uid} AND r.scan_id = ANY(${ids}::int[])
     ORDER BY r.scan_id DESC, CASE WHEN r.compliant = false THEN 0 WHEN r.compliant IS NULL THEN 1 ELSE 2 END,
              CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END, f.check_id

@@ -26,10 +26,10 @@ import { logLine } from "../log.ts"
 import { loadSealedAccount } from "../accounts/accounts-store.ts"
 import { openCredentials } from "../accounts/credential-vault.ts"
 import { recordAudit } from "./audit.ts"
-import { findingRemediated, type StoredRow } from "./finding-rows.ts"
+import type { StoredRow } from "./finding-rows.ts"
 import { selectResultRows, toDetailRow, type ResultRow } from "./results.ts"
 import { fixerInfo, fixTargetFor, runFixer, type FixOutcome } from "./fixers.ts"
-import { recountFindingMutes } from "../posture/mutes.ts"
+import { HistoryMessages, isSuperseded, recountFindings } from "../posture/algebra.ts"
 import { lockScan, recountServices } from "./scans-store.ts"
 import { enqueueInTransaction } from "./transactional-enqueue.ts"
 
@@ -104,6 +104,8 @@ export const requestRemediation = (
       WHERE f.workspace_id = ${ctx.workspaceId} AND f.id = ${findingId}`
     if (found[0] === undefined) return yield* new NotFound({ message: ScanningServerMessages.findingNotFound })
     yield* lockScan(ctx.workspaceId, found[0].scan_id)
+    // History is immutable (docs/outcomes.md): only the account's live scans take a remediation.
+    if (yield* isSuperseded(ctx.workspaceId, found[0].scan_id)) return yield* new Conflict({ message: HistoryMessages.scanSuperseded })
     yield* sql`SELECT id FROM findings WHERE workspace_id = ${ctx.workspaceId} AND id = ${findingId} FOR UPDATE`
     const finding = found[0]
     const row = yield* findResultRow(ctx.workspaceId, findingId, wanted)
@@ -246,22 +248,22 @@ const finishRemediation = (p: RemediatePayload, claimed: Claimed, outcome: FixOu
         attempted_at: new Date().toISOString(),
         attempted_by: claimed.requestedBy as RemediationRecord["attempted_by"],
       }
-      yield* sql`UPDATE results SET remediate = ${JSON.stringify(record)}::jsonb
-                 WHERE workspace_id = ${p.workspace_id} AND finding_id = ${claimed.findingId} AND seq = ${claimed.seq}`
-      // Non-compliant rows are seq 0 … resources_failing − 1: the recount reads this finding's failing rows only.
-      const failing = locked[0].resources_failing
-      const remediated = (yield* sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM results
-        WHERE workspace_id = ${p.workspace_id} AND finding_id = ${claimed.findingId} AND seq < ${failing}
-          AND remediate->>'status' IN ('remediated', 'pass')`)[0]!.n
-      const findingStatus = findingRemediated({ failing, remediated }) ? "remediated" : undefined
-      yield* sql`UPDATE findings SET resources_remediated = ${remediated}, updated_at = now(),
-                   status = coalesce(${findingStatus ?? null}, status)
-                 WHERE workspace_id = ${p.workspace_id} AND id = ${claimed.findingId}`
+      // A scan superseded while the fix ran keeps what it answered (docs/outcomes.md "History"): the outcome is recorded
+      // on the remediation and in the audit log only.
+      const superseded = yield* isSuperseded(p.workspace_id, target.scan_id)
+      let findingStatus: string | undefined
+      if (!superseded) {
+        yield* sql`UPDATE results SET remediate = ${JSON.stringify(record)}::jsonb
+                   WHERE workspace_id = ${p.workspace_id} AND finding_id = ${claimed.findingId} AND seq = ${claimed.seq}`
+        // The finding's counts and status from its non-compliant rows (a remediated row may leave only muted rows open),
+        // then its service's and scan's counts.
+        const pairs = yield* recountFindings(p.workspace_id, [claimed.findingId])
+        yield* recountServices(p.workspace_id, pairs)
+        findingStatus = (yield* sql<{ status: string }>`
+          SELECT status FROM findings WHERE workspace_id = ${p.workspace_id} AND id = ${claimed.findingId}`)[0]?.status
+      }
       yield* sql`UPDATE remediations SET status = ${status === "failed" ? "failed" : "remediated"}, message = ${outcome.message.slice(0, 2000)}, finished_at = now()
                  WHERE workspace_id = ${p.workspace_id} AND id = ${p.remediation_id}`
-      // A remediated row may leave only muted rows open: the finding's muted flag, then its service's and scan's counts.
-      yield* recountServices(p.workspace_id, yield* recountFindingMutes(p.workspace_id, [claimed.findingId]))
       yield* recordAudit({
         action: status === "failed" ? "remediation.failed" : "remediation.succeeded",
         workspaceId: p.workspace_id,

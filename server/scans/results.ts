@@ -82,7 +82,7 @@ export interface ResultRow {
   readonly compliant: boolean | null
   readonly fields: Readonly<Record<string, unknown>>
   readonly remediate: Readonly<Record<string, unknown>> | null
-  /** The mute rule muting this failing row, and its reason (server/posture/mutes.ts). */
+  /** The mute rule muting this failing row, and its reason as the scan's snapshot keeps it (server/posture/algebra.ts). */
   readonly muted_by?: number | null
   readonly mute_reason?: string | null
 }
@@ -90,7 +90,8 @@ export interface ResultRow {
 /** The columns of a `results` row as `ResultRow` reads them (one list for every reader). */
 export const selectResultRows = (sql: SqlClient.SqlClient, extra = sql``) =>
   sql`SELECT seq, resource_id, resource_uid, region, compliant, fields, remediate, delta, muted_by,
-             (SELECT m.reason FROM mute_rules m WHERE m.id = r.muted_by) AS mute_reason${extra} FROM results r`
+             (SELECT sm.reason FROM scan_mutes sm WHERE sm.workspace_id = r.workspace_id AND sm.scan_id = r.scan_id AND sm.rule_id = r.muted_by)
+               AS mute_reason${extra} FROM results r`
 
 /**
  * A `results` row as the contract's detail row: resource id, region, compliance, the free fields, the remediation

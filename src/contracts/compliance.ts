@@ -4,21 +4,20 @@
  * status of every requirement (passed, failed, manual, not applicable) with a score; the score's trend over an
  * account's scans; a drill-down requirement → checks → failing resources; a framework CSV and a PDF report made by a job.
  *
- * Status of a requirement in a scan (`requirementStatus`, the one rule the server, the CSV, the PDF and the SPA share):
- *   manual          — no check maps to it: a person must assess it;
- *   not_applicable  — its checks did not run in the scan, could not decide (not evaluated), or evaluated no resource;
- *   failed          — one of its checks has a failing finding (unremediated failing resources);
- *   passed          — otherwise.
- * Score: passed / (passed + failed), as a whole percentage; null when nothing was decided.
+ * Status of a requirement in a scan: `requirementStatus` of src/contracts/outcomes.ts, the one rule the server, the
+ * CSV, the PDF and the SPA share (docs/outcomes.md): manual, failed, not evaluated (a mapped check could not decide,
+ * with the reasons), passed with exceptions (its only failing resources are muted, with each mute's reason, expiry and
+ * author), not applicable (nothing in scope), passed.
+ * Score: (passed + passed with exceptions) / (those + failed), as a whole percentage; null when nothing was decided.
  *
  * Muting (an accepted risk, issue 13): a muted failing resource stays evidence, shown as muted with its rule's reason,
- * and requirements count them (`resources_muted`); a check whose every open failing resource is muted does not fail
- * its requirements.
+ * expiry and author as they were when the scan was the account's latest (server/posture/algebra.ts).
  */
 import { Schema } from "effect"
 import { Count, NullableTimestamp, Pagination, Timestamp, withData } from "./common.ts"
-import { FindingOutcome as FindingOutcomeSchema, Severity, type FindingOutcome } from "./findings.ts"
+import { FindingOutcome as FindingOutcomeSchema, Severity } from "./findings.ts"
 import { AccountId, FindingId, ScanId } from "./ids.ts"
+import { CHECK_OUTCOMES, REQUIREMENT_STATUSES } from "./outcomes.ts"
 
 const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
 
@@ -39,7 +38,8 @@ export const COMPLIANCE_PROVIDERS = ["aws", "gcp", "azure"] as const
 export const ComplianceProvider = Schema.Literals(COMPLIANCE_PROVIDERS)
 export type ComplianceProvider = typeof ComplianceProvider.Type
 
-export const REQUIREMENT_STATUSES = ["passed", "failed", "manual", "not_applicable"] as const
+export { REQUIREMENT_STATUSES, REQUIREMENT_STATUS_LABELS, countStatuses, requirementStatus, scoreOf } from "./outcomes.ts"
+export type { RequirementCheckFacts as CheckOutcome } from "./outcomes.ts"
 export const RequirementStatus = Schema.Literals(REQUIREMENT_STATUSES)
 export type RequirementStatus = typeof RequirementStatus.Type
 
@@ -98,11 +98,16 @@ export const FrameworkDetailResponse = withData(FrameworkDetail)
 
 export const StatusCounts = Schema.Struct({
   passed: Count,
+  /** Passed only because every open failing resource of its checks is muted (an accepted risk). */
+  passed_with_exceptions: Count,
   failed: Count,
+  /** A mapped check could not decide. */
+  not_evaluated: Count,
   manual: Count,
+  /** Nothing in scope. */
   not_applicable: Count,
   total: Count,
-  /** passed / (passed + failed) as a whole percentage; null when no requirement was decided. */
+  /** (passed + passed with exceptions) / (those + failed) as a whole percentage; null when no requirement was decided. */
   score: Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100 }))),
 })
 export type StatusCounts = typeof StatusCounts.Type
@@ -125,6 +130,26 @@ export type FrameworkSummary = typeof FrameworkSummary.Type
 export const ScanComplianceResponse = withData(Schema.Struct({ scan: ComplianceScan, frameworks: Schema.Array(FrameworkSummary) }))
 export type ScanComplianceResponse = typeof ScanComplianceResponse.Type
 
+/** Why a mapped check could not decide (a not evaluated requirement carries one per such check). */
+export const NotEvaluatedReason = Schema.Struct({ check_id: Schema.String, reason: Schema.String })
+export type NotEvaluatedReason = typeof NotEvaluatedReason.Type
+
+/**
+ * A mute behind an exception, as it stood when the scan was the account's latest (reason, expiry and author are kept
+ * with the scan: a later edit or deletion of the rule does not change them).
+ */
+export const MuteException = Schema.Struct({
+  check_id: Schema.String,
+  rule_id: Schema.Int,
+  reason: Schema.String,
+  expires_at: NullableTimestamp,
+  /** Email of who set the rule as it was applied; null when unknown. */
+  author: Schema.NullOr(Schema.String),
+  /** Muted resources of the check this rule covers. */
+  resources: Count,
+})
+export type MuteException = typeof MuteException.Type
+
 export const RequirementResult = Schema.Struct({
   id: RequirementId,
   section_id: Schema.String,
@@ -134,11 +159,17 @@ export const RequirementResult = Schema.Struct({
   manual_reason: Schema.NullOr(Schema.String),
   checks_total: Count,
   checks_failed: Count,
+  /** Mapped checks that could not decide. */
+  checks_not_evaluated: Count,
+  /** Mapped checks passed with exceptions. */
+  checks_with_exceptions: Count,
   resources_checked: Count,
-  /** Failing and not remediated. */
+  /** Failing resources: non-compliant, not remediated, not muted. */
   resources_failing: Count,
-  /** Of `resources_failing`, how many are muted. */
+  /** Muted resources: non-compliant, not remediated, muted (not in `resources_failing`). */
   resources_muted: Count,
+  not_evaluated_reasons: Schema.Array(NotEvaluatedReason),
+  exceptions: Schema.Array(MuteException),
 })
 export type RequirementResult = typeof RequirementResult.Type
 
@@ -161,8 +192,12 @@ export const RequirementCheck = Schema.Struct({
   finding_id: Schema.NullOr(FindingId),
   /** The check's finding outcome in the scan (not_evaluated: it could not decide); null when it did not run. */
   status: Schema.NullOr(FindingOutcomeSchema),
+  /** The check's outcome (docs/outcomes.md); null when it did not run. */
+  outcome: Schema.NullOr(Schema.Literals(CHECK_OUTCOMES)),
+  not_evaluated_reason: Schema.NullOr(Schema.String),
   service_name: Schema.NullOr(Schema.String),
   resources_checked: Count,
+  /** Failing resources: non-compliant, not remediated, not muted. */
   resources_failing: Count,
   resources_remediated: Count,
   resources_muted: Count,
@@ -178,8 +213,10 @@ export const FailingResource = Schema.Struct({
   region: Schema.String,
   reason: Schema.String,
   muted: Schema.Boolean,
-  /** The mute rule's reason, when muted. */
+  /** The mute rule's reason, expiry and author, when muted (as they stood when the scan was the latest). */
   muted_reason: Schema.NullOr(Schema.String),
+  muted_expires_at: Schema.optionalKey(NullableTimestamp),
+  muted_author: Schema.optionalKey(Schema.NullOr(Schema.String)),
 })
 export type FailingResource = typeof FailingResource.Type
 
@@ -275,40 +312,6 @@ export const reportFileName = (scanId: number): string => `scan-${scanId}-compli
 
 // ---------------------------------------------------------------------------------------------------
 // The rule (shared by server, CSV, PDF and SPA)
-
-/** What `requirementStatus` needs to know about one mapped check's finding in the scan. */
-export interface CheckOutcome {
-  /** The finding's outcome: a not-evaluated check decides nothing (never a pass, never a fail). */
-  readonly status: FindingOutcome
-  readonly resources_checked: number
-  /** Every open failing resource of the finding is muted. */
-  readonly muted: boolean
-}
-
-export const requirementStatus = (mappedChecks: number, outcomes: ReadonlyArray<CheckOutcome>): RequirementStatus => {
-  if (mappedChecks === 0) return "manual"
-  if (outcomes.some((o) => o.status === "fail" && !o.muted)) return "failed"
-  const decided = outcomes.filter((o) => o.status !== "not_evaluated")
-  if (decided.length === 0 || decided.every((o) => o.resources_checked === 0)) return "not_applicable"
-  return "passed"
-}
-
-export const scoreOf = (passed: number, failed: number): number | null =>
-  passed + failed === 0 ? null : Math.floor((100 * passed) / (passed + failed))
-
-export const countStatuses = (statuses: ReadonlyArray<RequirementStatus>): StatusCounts => {
-  const n = (s: RequirementStatus) => statuses.filter((x) => x === s).length
-  const passed = n("passed")
-  const failed = n("failed")
-  return { passed, failed, manual: n("manual"), not_applicable: n("not_applicable"), total: statuses.length, score: scoreOf(passed, failed) }
-}
-
-export const REQUIREMENT_STATUS_LABELS: Readonly<Record<RequirementStatus, string>> = {
-  passed: "Passed",
-  failed: "Failed",
-  manual: "Manual",
-  not_applicable: "Not applicable",
-}
 
 /** The compliance area's answers (errors in the catalogue shape; texts here, beside the calls that use them). */
 export const ComplianceMessages = {

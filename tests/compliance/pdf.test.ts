@@ -41,6 +41,8 @@ const sourceOf = (failingPerCheck: number, onRead: (n: number) => void = () => {
       resources_remediated: 0,
       resources_muted: i === 0 ? 3 : 0,
       muted: false,
+      not_evaluated_reason: null,
+      mutes: [],
     }]),
   )
   const ev = evaluateFramework(fw, outcomes)
@@ -91,7 +93,7 @@ describe("PDF report", () => {
       "Prod (123456789012)",
       "Executive summary",
       "Failing checks by severity",
-      `${c.passed} passed, ${c.failed} failed, ${c.manual} manual, ${c.not_applicable} not applicable of 62 requirements`,
+      `${c.passed} passed, ${c.passed_with_exceptions} passed with exceptions, ${c.failed} failed, ${c.not_evaluated} not evaluated, ${c.manual} manual, ${c.not_applicable} not applicable of 62 requirements`,
       "Failing resources and remediation",
       checkInfo("aws", CHECKS[0]!)!.remediation.slice(0, 40),
       "Muted items",

@@ -8,11 +8,20 @@ import { countStatuses, REQUIREMENT_STATUSES, requirementStatus, scoreOf } from 
 import { frameworkById } from "../../server/compliance/catalogue.ts"
 import { evaluateFramework, type FindingOutcome } from "../../server/compliance/evaluate.ts"
 
+/** A mapped check's finding: muted means every open failing resource is muted (its failing resources are all muted). */
 const outcome = fc.record({
   status: fc.constantFrom("pass" as const, "fail" as const, "remediated" as const),
   resources_checked: fc.nat({ max: 50 }),
   muted: fc.boolean(),
-})
+}).map(({ status, resources_checked, muted }) => ({
+  status,
+  resources_checked,
+  resources_failing: status === "pass" ? 0 : 2,
+  resources_remediated: status === "remediated" ? 2 : 0,
+  resources_muted: status === "fail" && muted ? 2 : 0,
+  muted: status === "fail" && muted,
+}))
+const unmutedFail = { status: "fail" as const, resources_checked: 1, resources_failing: 1, resources_remediated: 0, resources_muted: 0 }
 
 describe("score and status rules", () => {
   it("score is a whole percentage of decided requirements, null when none is decided", () => {
@@ -39,9 +48,9 @@ describe("score and status rules", () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...REQUIREMENT_STATUSES), { maxLength: 200 }), (statuses) => {
         const c = countStatuses(statuses)
-        expect(c.passed + c.failed + c.manual + c.not_applicable).toBe(c.total)
+        expect(c.passed + c.passed_with_exceptions + c.failed + c.not_evaluated + c.manual + c.not_applicable).toBe(c.total)
         expect(c.total).toBe(statuses.length)
-        expect(c.score).toBe(scoreOf(c.passed, c.failed))
+        expect(c.score).toBe(scoreOf(c.passed, c.failed, c.passed_with_exceptions))
       }),
     )
   })
@@ -56,11 +65,13 @@ describe("score and status rules", () => {
         }
         expect(status === "failed").toBe(outcomes.some((o) => o.status === "fail" && !o.muted))
         if (status !== "failed") {
-          expect(status === "not_applicable").toBe(outcomes.every((o) => o.resources_checked === 0))
+          expect(status === "passed_with_exceptions").toBe(outcomes.some((o) => o.muted))
+          if (!outcomes.some((o) => o.muted)) expect(status === "not_applicable").toBe(outcomes.every((o) => o.resources_checked === 0))
         }
-        // Muting every failing check never makes a requirement fail; unmuting one failing check with resources does.
-        expect(requirementStatus(mapped, outcomes.map((o) => ({ ...o, muted: true })))).not.toBe("failed")
-        expect(requirementStatus(mapped, [...outcomes, { status: "fail", resources_checked: 1, muted: false }])).toBe("failed")
+        // Muting every failing check never makes a requirement fail; one failing check with an unmuted resource does.
+        const allMuted = outcomes.map((o) => (o.status === "fail" ? { ...o, resources_muted: o.resources_failing, muted: true } : o))
+        expect(requirementStatus(mapped, allMuted)).not.toBe("failed")
+        expect(requirementStatus(mapped, [...outcomes, unmutedFail])).toBe("failed")
       }),
     )
   })
@@ -75,6 +86,8 @@ describe("score and status rules", () => {
             finding_id: i + 1,
             check_id: id,
             status: failing.includes(id) ? "fail" : "pass",
+            not_evaluated_reason: null,
+            mutes: [],
             severity: "high",
             service_name: "IAM",
             resources_checked: 3,

@@ -1,7 +1,7 @@
 /**
  * A completed scan (AWS unless told) written straight into the database (as the owner, no RLS): an account, a scan, one service row
  * per service, one finding per given check with its counts, and `failing` + `passing` result rows per finding (failing
- * rows first, as the writer numbers them). For the compliance API test and the report measurement, which need scans
+ * rows first, as the writer numbers them), muted ones with their rule and the scan's snapshot of it. For the compliance API test and the report measurement, which need scans
  * of a chosen shape and size without running the scanner.
  */
 import { Effect } from "effect"
@@ -69,6 +69,8 @@ export const seedComplianceScan = (o: {
       if (muted > 0) {
         ruleId = one(yield* sql<{ id: number }>`
           INSERT INTO mute_rules (workspace_id, check_id, reason) VALUES (${o.workspaceId}, ${f.checkId}, ${`accepted: ${f.checkId}`}) RETURNING id`)
+        // The scan's snapshot of the rule (server/posture/algebra.ts), as applying it to a live scan takes it.
+        yield* sql`INSERT INTO scan_mutes (workspace_id, scan_id, rule_id, reason) VALUES (${o.workspaceId}, ${scanId}, ${ruleId}, ${`accepted: ${f.checkId}`})`
       }
       const total = f.failing + f.passing
       for (let from = 0; from < total; from += 2000) {

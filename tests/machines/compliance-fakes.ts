@@ -49,7 +49,7 @@ export const framework = (id = "cis-aws-3.0.0"): Framework => ({
   requirements_manual: 1,
 })
 
-const counts = { passed: 1, failed: 1, manual: 1, not_applicable: 1, total: 4, score: 50 }
+const counts = { passed: 1, passed_with_exceptions: 0, failed: 1, not_evaluated: 0, manual: 1, not_applicable: 1, total: 4, score: 50 }
 
 export const summary: ScanSummary = {
   scan: complianceScan,
@@ -65,9 +65,13 @@ export const requirement = (id: string, overrides: Partial<RequirementResult> = 
   manual_reason: null,
   checks_total: 1,
   checks_failed: 0,
+  checks_not_evaluated: 0,
+  checks_with_exceptions: 0,
   resources_checked: 3,
   resources_failing: 0,
   resources_muted: 0,
+  not_evaluated_reasons: [],
+  exceptions: [],
   ...overrides,
 })
 
@@ -118,6 +122,8 @@ export const requirementDetail = (page = 1, totalPages = 2): RequirementDetail =
       severity: "high",
       finding_id: 77 as FindingId,
       status: "fail",
+      outcome: "failed",
+      not_evaluated_reason: null,
       service_name: "IAM",
       resources_checked: 5,
       resources_failing: 3,

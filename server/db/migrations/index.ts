@@ -21,6 +21,7 @@ import m0011_compliance from "./0011_compliance.ts"
 import m0012_resource_history from "./0012_resource_history.ts"
 import m0013_abandoned_remediations from "./0013_abandoned_remediations.ts"
 import m0014_read_cache from "./0014_read_cache.ts"
+import m0015_frozen_history from "./0015_frozen_history.ts"
 import m0016_findings_regions from "./0016_findings_regions.ts"
 
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -37,5 +38,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0012_resource_history": m0012_resource_history,
   "0013_abandoned_remediations": m0013_abandoned_remediations,
   "0014_read_cache": m0014_read_cache,
+  "0015_frozen_history": m0015_frozen_history,
   "0016_findings_regions": m0016_findings_regions,
 }

@@ -3,7 +3,14 @@ import { REQUIREMENT_STATUS_LABELS, REQUIREMENT_STATUSES, type RequirementStatus
 import { Badge, type BadgeTone } from "../ui/badge.tsx"
 import * as css from "./compliance.css.ts"
 
-const TONES: Readonly<Record<RequirementStatus, BadgeTone>> = { passed: "success", failed: "danger", manual: "neutral", not_applicable: "neutral" }
+const TONES: Readonly<Record<RequirementStatus, BadgeTone>> = {
+  passed: "success",
+  passed_with_exceptions: "accent",
+  failed: "danger",
+  not_evaluated: "warning",
+  manual: "neutral",
+  not_applicable: "neutral",
+}
 
 export function RequirementStatusBadge({ status }: { readonly status: RequirementStatus }) {
   return <Badge tone={TONES[status]}>{REQUIREMENT_STATUS_LABELS[status]}</Badge>
@@ -11,7 +18,7 @@ export function RequirementStatusBadge({ status }: { readonly status: Requiremen
 
 export const scoreText = (score: number | null): string => (score === null ? "n/a" : `${score}%`)
 
-/** A stacked bar of the four statuses, with a legend that carries the numbers (the bar itself is decorative). */
+/** A stacked bar of the six statuses, with a legend that carries the numbers (the bar itself is decorative). */
 export function StatusBar({ counts }: { readonly counts: StatusCounts }) {
   return (
     <div>

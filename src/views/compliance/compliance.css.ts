@@ -43,7 +43,9 @@ export const statusSegment = recipe({
   variants: {
     status: {
       passed: { background: vars.color.success },
+      passed_with_exceptions: { background: vars.color.accent },
       failed: { background: vars.color.danger },
+      not_evaluated: { background: vars.color.warning },
       manual: { background: vars.color.textSubtle },
       not_applicable: { background: vars.color.borderStrong },
     },

@@ -1,0 +1,209 @@
+/**
+ * The server side of the one algebra (issue 28; docs/outcomes.md; the pure rules are src/contracts/outcomes.ts).
+ *
+ * Stored counts are the algebra materialised: each finding's `resources_remediated`, `resources_muted` and `muted`
+ * equal `checkCounts` / `checkOutcome` of its rows (`recountFindings`), each service's and scan's check counts are
+ * `scanCheckCounts` of its findings (server/scans/scans-store.ts `recountServices`), and every reader below sums those
+ * counts with the same rule (`FAILING_RESOURCES_SQL` is `failingResources`). The overview, the digest, the compliance
+ * area, the PDF and the exports read through here; none counts rows of its own.
+ *
+ * History (item 2): mute rules and remediations write only to the account's live scans (`liveScans`): its latest
+ * completed scan and any scan started after it (running, or completed later). A scan superseded by a later completed
+ * scan is never written again, and what its muted rows show (reason, expiry, author) is the snapshot `scan_mutes`
+ * (server/db/migrations/0015_frozen_history.ts) taken while it was live.
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import type { MuteException } from "../../src/contracts/compliance.ts"
+import { SEVERITIES, type Severity } from "../../src/contracts/findings.ts"
+import { failingBySeverity } from "../../src/contracts/outcomes.ts"
+import { isoOrNull } from "../accounts/accounts-store.ts"
+
+export * from "../../src/contracts/outcomes.ts"
+
+/** `failingResources` of a `findings` row `f`, in SQL. */
+export const FAILING_RESOURCES_SQL = `greatest(0, f.resources_failing - f.resources_remediated - f.resources_muted)`
+
+/** SQL: the condition on a `results` row `r` that its remediation succeeded (`isRemediatedStatus`). */
+export const REMEDIATED_ROW_SQL = `coalesce(r.remediate->>'status', '') IN ('remediated', 'pass')`
+
+/** SQL: scan `s` is superseded — a later completed scan of its account exists. */
+export const SUPERSEDED_SQL = `EXISTS (SELECT 1 FROM scans t WHERE t.workspace_id = s.workspace_id AND t.account_id = s.account_id
+  AND t.status = 'completed' AND (t.scan_start, t.id) > (s.scan_start, s.id))`
+
+/**
+ * The live scans of the workspace (of some accounts when given): not superseded. Open scans of those accounts are
+ * locked first (a scan completes only while holding its row lock, server/scans/scans-store.ts), so no scan can become
+ * completed — and supersede another — between this answer and the end of the caller's transaction.
+ */
+export const liveScans = Effect.fn("Algebra.liveScans")(function* (workspaceId: number, accountIds?: ReadonlyArray<number>) {
+  const sql = yield* SqlClient.SqlClient
+  const accounts = accountIds === undefined ? sql`` : sql`AND s.account_id = ANY(${accountIds as Array<number>}::int[])`
+  yield* sql`SELECT s.id FROM scans s WHERE s.workspace_id = ${workspaceId} AND s.status IN ('pending', 'running') ${accounts}
+             ORDER BY s.id FOR UPDATE`
+  const rows = yield* sql<{ id: number }>`
+    SELECT s.id FROM scans s WHERE s.workspace_id = ${workspaceId} ${accounts} AND NOT ${sql.literal(SUPERSEDED_SQL)} ORDER BY s.id`
+  return rows.map((r) => r.id)
+})
+
+/** Whether the scan is superseded (a later completed scan of its account exists). */
+export const isSuperseded = Effect.fn("Algebra.isSuperseded")(function* (workspaceId: number, scanId: number) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ superseded: boolean }>`
+    SELECT ${sql.literal(SUPERSEDED_SQL)} AS superseded FROM scans s WHERE s.workspace_id = ${workspaceId} AND s.id = ${scanId}`
+  return rows[0]?.superseded === true
+})
+
+/**
+ * Recomputes findings' remediated and muted counts, their muted flag and their status (remediated once every
+ * non-compliant row is) from their non-compliant rows (`checkCounts`, `checkOutcome`). Answers the (scan, service) pairs
+ * whose counts must follow (`recountServices`).
+ */
+export const recountFindings = Effect.fn("Algebra.recountFindings")(function* (workspaceId: number, findingIds: ReadonlyArray<number>) {
+  const sql = yield* SqlClient.SqlClient
+  if (findingIds.length === 0) return [] as ReadonlyArray<{ scan_id: number; service_id: number }>
+  return yield* sql<{ scan_id: number; service_id: number }>`
+    UPDATE findings f SET resources_remediated = c.remediated, resources_muted = c.muted,
+      muted = c.muted > 0 AND c.open_unmuted = 0,
+      status = CASE WHEN f.status IN ('fail', 'remediated') AND f.resources_failing > 0
+                    THEN CASE WHEN c.remediated >= f.resources_failing THEN 'remediated' ELSE 'fail' END
+                    ELSE f.status END
+    FROM (
+      SELECT f2.id,
+             count(r.seq) FILTER (WHERE ${sql.literal(REMEDIATED_ROW_SQL)})::int AS remediated,
+             count(r.seq) FILTER (WHERE r.muted_by IS NOT NULL AND NOT ${sql.literal(REMEDIATED_ROW_SQL)})::int AS muted,
+             count(r.seq) FILTER (WHERE r.muted_by IS NULL AND NOT ${sql.literal(REMEDIATED_ROW_SQL)})::int AS open_unmuted
+      FROM findings f2 LEFT JOIN results r ON r.workspace_id = f2.workspace_id AND r.finding_id = f2.id AND r.seq < f2.resources_failing
+      WHERE f2.workspace_id = ${workspaceId} AND f2.id = ANY(${findingIds as Array<number>}::int[])
+      GROUP BY f2.id
+    ) c
+    WHERE f.workspace_id = ${workspaceId} AND f.id = c.id
+    RETURNING f.scan_id, f.service_id`
+})
+
+/**
+ * Takes the snapshot of the mutes behind the muted rows of live scans (`scanIds`; one service of one scan with
+ * `serviceId`): each rule's reason, expiry and author as they stand now. Replaces the scans' snapshot unless a service
+ * is named (then adds to it).
+ */
+export const snapshotMutes = Effect.fn("Algebra.snapshotMutes")(function* (
+  workspaceId: number,
+  scanIds: ReadonlyArray<number>,
+  serviceId?: number,
+) {
+  const sql = yield* SqlClient.SqlClient
+  if (scanIds.length === 0) return
+  const scans = scanIds as Array<number>
+  if (serviceId === undefined) yield* sql`DELETE FROM scan_mutes WHERE workspace_id = ${workspaceId} AND scan_id = ANY(${scans}::int[])`
+  yield* sql`
+    INSERT INTO scan_mutes (workspace_id, scan_id, rule_id, reason, expires_at, author)
+    SELECT ${workspaceId}, u.scan_id, m.id, m.reason, m.expires_at, coalesce(uu.email, cu.email)
+    FROM (SELECT DISTINCT f.scan_id, r.muted_by
+          FROM findings f JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.seq < f.resources_failing
+          WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ANY(${scans}::int[]) AND f.resources_muted > 0
+            ${serviceId === undefined ? sql`` : sql`AND f.service_id = ${serviceId}`} AND r.muted_by IS NOT NULL) u
+    JOIN mute_rules m ON m.workspace_id = ${workspaceId} AND m.id = u.muted_by
+    LEFT JOIN users uu ON uu.id = m.updated_by LEFT JOIN users cu ON cu.id = m.created_by
+    ON CONFLICT (workspace_id, scan_id, rule_id) DO UPDATE SET reason = excluded.reason, expires_at = excluded.expires_at, author = excluded.author`
+})
+
+/** SQL of a muted row's snapshot columns (`sm`, joined on `r.scan_id` and `r.muted_by`). */
+export const joinScanMutes = (sql: SqlClient.SqlClient) =>
+  sql`LEFT JOIN scan_mutes sm ON sm.workspace_id = r.workspace_id AND sm.scan_id = r.scan_id AND sm.rule_id = r.muted_by`
+
+/** Per finding of the scans, the mutes behind its open muted rows (rule, snapshot, how many rows), for compliance. */
+export const exceptionsOf = Effect.fn("Algebra.exceptionsOf")(function* (workspaceId: number, scanIds: ReadonlyArray<number>) {
+  const sql = yield* SqlClient.SqlClient
+  const out = new Map<number, Array<MuteException>>()
+  if (scanIds.length === 0) return out
+  const rows = yield* sql<{
+    finding_id: number; check_id: string; rule_id: number; reason: string | null; expires_at: Date | string | null; author: string | null; n: number
+  }>`
+    SELECT f.id AS finding_id, f.check_id, r.muted_by AS rule_id, sm.reason, sm.expires_at, sm.author, count(*)::int AS n
+    FROM findings f JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.seq < f.resources_failing
+    ${joinScanMutes(sql)}
+    WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ANY(${scanIds as Array<number>}::int[]) AND f.resources_muted > 0
+      AND r.muted_by IS NOT NULL AND NOT ${sql.literal(REMEDIATED_ROW_SQL)}
+    GROUP BY f.id, f.check_id, r.muted_by, sm.reason, sm.expires_at, sm.author
+    ORDER BY f.id, r.muted_by`
+  for (const r of rows) {
+    const list = out.get(r.finding_id) ?? []
+    list.push({ check_id: r.check_id, rule_id: r.rule_id, reason: r.reason ?? "", expires_at: isoOrNull(r.expires_at), author: r.author, resources: r.n })
+    out.set(r.finding_id, list)
+  }
+  return out
+})
+
+const zero = (): Record<Severity, number> => ({ critical: 0, high: 0, medium: 0, low: 0 })
+
+/** Failing resources by severity of each scan (`failingBySeverity` over its findings' counts). */
+export const failingBySeverityOf = Effect.fn("Algebra.failingBySeverityOf")(function* (workspaceId: number, scanIds: ReadonlyArray<number>) {
+  const sql = yield* SqlClient.SqlClient
+  const out = new Map<number, Record<Severity, number>>()
+  if (scanIds.length === 0) return out
+  const rows = yield* sql<{ scan_id: number; severity: Severity; resources_failing: number; resources_remediated: number; resources_muted: number; resources_checked: number }>`
+    SELECT f.scan_id, f.severity, sum(f.resources_failing)::int AS resources_failing, sum(f.resources_remediated)::int AS resources_remediated,
+           sum(f.resources_muted)::int AS resources_muted, 0 AS resources_checked
+    FROM findings f
+    WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ANY(${scanIds as Array<number>}::int[]) AND f.status = 'fail'
+    GROUP BY f.scan_id, f.severity`
+  for (const id of scanIds) out.set(id, zero())
+  for (const id of scanIds) {
+    const mine = rows.filter((r) => r.scan_id === id && (SEVERITIES as ReadonlyArray<string>).includes(r.severity))
+    out.set(id, failingBySeverity(mine))
+  }
+  return out
+})
+
+/** The checks failing in the most of the given (latest) scans, with their failing resources. */
+export const topFailingChecks = Effect.fn("Algebra.topFailingChecks")(function* (workspaceId: number, scanIds: ReadonlyArray<number>, limit: number) {
+  const sql = yield* SqlClient.SqlClient
+  if (scanIds.length === 0) return []
+  return yield* sql<{ check_id: string; title: string; severity: string; resources: number; accounts: number }>`
+    SELECT f.check_id, min(f.title) AS title, min(f.severity) AS severity,
+           coalesce(sum(${sql.literal(FAILING_RESOURCES_SQL)}), 0)::int AS resources,
+           count(DISTINCT s.account_id)::int AS accounts
+    FROM findings f JOIN scans s ON s.id = f.scan_id
+    WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ANY(${scanIds as Array<number>}::int[]) AND f.status = 'fail'
+      AND ${sql.literal(FAILING_RESOURCES_SQL)} > 0
+    GROUP BY f.check_id
+    ORDER BY count(DISTINCT s.account_id) DESC,
+             min(CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END),
+             sum(${sql.literal(FAILING_RESOURCES_SQL)}) DESC, f.check_id
+    LIMIT ${limit}`
+})
+
+/**
+ * A scan's digest numbers by severity: new failing (failing rows new since the previous scan), still failing (the
+ * other failing rows) and fixed (the findings' fixed resources); and its top new failing checks. "Failing" is the row
+ * outcome fail: non-compliant, not remediated, not muted.
+ */
+export const digestNumbers = Effect.fn("Algebra.digestNumbers")(function* (workspaceId: number, scanId: number, top: number) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ severity: string; new_failing: number; still_failing: number }>`
+    SELECT f.severity,
+           count(r.seq) FILTER (WHERE r.delta = 'new')::int AS new_failing,
+           count(r.seq) FILTER (WHERE r.delta IS DISTINCT FROM 'new')::int AS still_failing
+    FROM findings f JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.seq < f.resources_failing
+    WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ${scanId} AND f.status = 'fail' AND r.muted_by IS NULL
+      AND NOT ${sql.literal(REMEDIATED_ROW_SQL)}
+    GROUP BY f.severity`
+  const fixed = yield* sql<{ severity: string; fixed: number }>`
+    SELECT severity, coalesce(sum(resources_fixed), 0)::int AS fixed FROM findings
+    WHERE workspace_id = ${workspaceId} AND scan_id = ${scanId} GROUP BY severity`
+  const counts = SEVERITIES.map((severity) => ({
+    severity,
+    newFailing: rows.find((r) => r.severity === severity)?.new_failing ?? 0,
+    stillFailing: rows.find((r) => r.severity === severity)?.still_failing ?? 0,
+    fixed: fixed.find((r) => r.severity === severity)?.fixed ?? 0,
+  }))
+  const topNew = yield* sql<{ id: number; title: string; severity: string; resources: number }>`
+    SELECT f.id, f.title, f.severity, count(r.seq)::int AS resources
+    FROM findings f JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.seq < f.resources_failing
+    WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ${scanId} AND f.status = 'fail' AND f.resources_new > 0 AND r.delta = 'new'
+      AND r.muted_by IS NULL AND NOT ${sql.literal(REMEDIATED_ROW_SQL)}
+    GROUP BY f.id
+    ORDER BY CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END, count(r.seq) DESC, f.id
+    LIMIT ${top}`
+  return { counts, topNew }
+})

@@ -21,6 +21,9 @@ export const VENDORED_APIS: ReadonlyArray<readonly [string, string]> = [
   ["dataproc", "v1"],
   ["accessapproval", "v1"],
   ["essentialcontacts", "v1"],
+  ["secretmanager", "v1"],
+  ["cloudfunctions", "v2"],
+  ["artifactregistry", "v1"],
 ]
 
 /** The `export interface Schema$…` blocks of a generated googleapis declaration file, wrapped in its namespace. */

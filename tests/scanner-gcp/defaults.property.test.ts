@@ -26,6 +26,9 @@ import { AlertPolicy, BucketRetention, LogMetric, LogSink } from "../../server/s
 import { AccessApprovalSettings, Contact } from "../../server/scanner/gcp/collectors/project.ts"
 import { SqlInstance } from "../../server/scanner/gcp/collectors/sql.ts"
 import { Bucket } from "../../server/scanner/gcp/collectors/storage.ts"
+import { Secret } from "../../server/scanner/gcp/collectors/secretmanager.ts"
+import { CloudFunction } from "../../server/scanner/gcp/collectors/cloudfunctions.ts"
+import { Repository } from "../../server/scanner/gcp/collectors/artifactregistry.ts"
 import { metricFilters, NOW } from "./gcp-fixtures.ts"
 
 /** Values the official references document for the string fields the checks compare (by property name). */
@@ -67,6 +70,7 @@ const VOCABULARY: Readonly<Record<string, ReadonlyArray<string>>> = {
   query: ["fetch global::logging.googleapis.com/user/m0", "logging_googleapis_com:user_m1 > 0"],
   rotationPeriod: ["7776000s", "31536000s", "86400s"],
   nextRotationTime: ["2026-06-20T00:00:00Z", "2027-06-01T00:00:00Z"],
+  serviceAccountEmail: ["123-compute@developer.gserviceaccount.com", "fn@p.iam.gserviceaccount.com"],
   createTime: ["2026-05-01T00:00:00Z", "2024-01-01T00:00:00Z"],
   validAfterTime: ["2026-05-01T00:00:00Z", "2024-01-01T00:00:00Z"],
   kmsKeyName: ["projects/p/locations/l/keyRings/r/cryptoKeys/k", ""],
@@ -160,6 +164,9 @@ const inventoryArb: fc.Arbitrary<GcpInventories> = fc.record({
   bigquery: fc.record({ datasets: list(arb(Dataset)), tables: list(arb(Table)) }),
   dataproc: fc.record({ clusters: list(arb(Cluster).map((c) => ({ ...c, region: "us-central1" }))) }),
   gke: fc.record({ clusters: list(arb(GkeCluster)) }),
+  secretmanager: fc.record({ secrets: list(fc.record({ s: arb(Secret), policy: arb(IamPolicy) }).map(({ s, policy }) => ({ ...s, policy }))) }),
+  cloudfunctions: fc.record({ functions: list(fc.record({ f: arb(CloudFunction), policy: arb(IamPolicy) }).map(({ f, policy }) => ({ ...f, location: "us-central1", policy }))) }),
+  artifactregistry: fc.record({ repositories: list(fc.record({ r: arb(Repository), policy: arb(IamPolicy) }).map(({ r, policy }) => ({ ...r, location: "us-central1", policy }))) }),
 }) as fc.Arbitrary<GcpInventories>
 
 /** Fills the chosen defaults into every resource of the inventory, by the decoder each section is read with. */
@@ -195,6 +202,9 @@ function filled(inv: GcpInventories, chosen: ReadonlySet<string>): GcpInventorie
     bigquery: { datasets: each("bigquery.Dataset", inv.bigquery.datasets), tables: each("bigquery.Table", inv.bigquery.tables) },
     dataproc: { clusters: each("dataproc.Cluster", inv.dataproc.clusters) },
     gke: { clusters: each("gke.Cluster", inv.gke.clusters) },
+    secretmanager: { secrets: each("secretmanager.Secret", inv.secretmanager.secrets) },
+    cloudfunctions: { functions: each("cloudfunctions.Function", inv.cloudfunctions.functions) },
+    artifactregistry: { repositories: each("artifactregistry.Repository", inv.artifactregistry.repositories) },
   }
 }
 
@@ -228,6 +238,9 @@ const INPUTS_OF: Readonly<Record<GcpDecoderName, ReadonlyArray<string>>> = {
   "project.Contact": ["project.essential_contacts"],
   "project.AccessApprovalSettings": ["project.access_approval"],
   "dataproc.Cluster": ["dataproc.clusters"],
+  "secretmanager.Secret": ["secretmanager.secrets"],
+  "cloudfunctions.Function": ["cloudfunctions.functions"],
+  "artifactregistry.Repository": ["artifactregistry.repositories"],
 }
 
 /** Checks that read at least one input whose decoder has a fillable documented default. */
@@ -260,6 +273,9 @@ describe("documented defaults", () => {
       "project.Contact": Contact,
       "project.AccessApprovalSettings": AccessApprovalSettings,
       "dataproc.Cluster": Cluster,
+      "secretmanager.Secret": Secret,
+      "cloudfunctions.Function": CloudFunction,
+      "artifactregistry.Repository": Repository,
     }
     for (const d of gcpFieldDefaults) {
       let ast: SchemaAST.AST = decoders[d.decoder].ast

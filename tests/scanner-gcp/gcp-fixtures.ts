@@ -274,6 +274,19 @@ export function hardenedProject(): GcpProjectState {
         tables: [{ tableReference: { projectId: p, datasetId: "ok_dataset", tableId: "ok_table" }, type: "TABLE", location: "US", encryptionConfiguration: { kmsKeyName: `projects/${p}/locations/us/keyRings/bq/cryptoKeys/bq-key` } }],
       },
     ],
+    secrets: [{ secret: { name: `projects/${n}/secrets/ok-db-password`, createTime: daysAgo(30), replication: { automatic: {} }, rotation: { nextRotationTime: daysAhead(20), rotationPeriod: "2592000s" }, topics: [{ name: `projects/${p}/topics/rotate` }] }, policy: { bindings: [{ role: "roles/secretmanager.secretAccessor", members: [`serviceAccount:${app}`] }] } }],
+    functions: [
+      {
+        fn: { name: `projects/${p}/locations/us-central1/functions/ok-fn`, environment: "GEN_2", state: "ACTIVE", buildConfig: { runtime: "nodejs22", entryPoint: "handler" }, serviceConfig: { service: `projects/${p}/locations/us-central1/services/ok-fn`, serviceAccountEmail: app, ingressSettings: "ALLOW_INTERNAL_ONLY", uri: "https://ok-fn-abc-uc.a.run.app" } },
+        policy: { bindings: [{ role: "roles/cloudfunctions.invoker", members: [`serviceAccount:${app}`] }] },
+      },
+    ],
+    repositories: [
+      {
+        repo: { name: `projects/${p}/locations/us-central1/repositories/ok-images`, format: "DOCKER", mode: "STANDARD_REPOSITORY", kmsKeyName: `projects/${p}/locations/us-central1/keyRings/app-ring/cryptoKeys/ok-key`, createTime: daysAgo(100) },
+        policy: { bindings: [{ role: "roles/artifactregistry.reader", members: [`serviceAccount:${app}`] }] },
+      },
+    ],
     gkeClusters: [gkeCluster("ok-gke", {}), gkeCluster("ok-gke-authorized", { privateClusterConfig: { enablePrivateNodes: true, enablePrivateEndpoint: false }, masterAuthorizedNetworksConfig: { enabled: true, cidrBlocks: [{ displayName: "office", cidrBlock: "203.0.113.0/24" }] }, networkPolicy: undefined, networkConfig: { datapathProvider: "ADVANCED_DATAPATH" } })],
     dataprocClusters: [{ region: "us-central1", cluster: { projectId: p, clusterName: "ok-cluster", clusterUuid: "u1", config: { encryptionConfig: { gcePdKmsKeyName: `projects/${p}/locations/us-central1/keyRings/dp/cryptoKeys/dp-key` } }, status: { state: "RUNNING" } } }],
   }
@@ -465,6 +478,19 @@ export function insecureProject(): GcpProjectState {
           { tableReference: { projectId: p, datasetId: "bad_public", tableId: "ok_cmek_table" }, type: "TABLE", location: "EU", encryptionConfiguration: { kmsKeyName: `projects/${p}/locations/eu/keyRings/bq/cryptoKeys/k` } },
         ],
       },
+    ],
+    // Optional fields left out as often as set: no rotation, no service account (the default one), no key.
+    secrets: [
+      { secret: { name: `projects/${n}/secrets/bad-api-token`, createTime: daysAgo(400), replication: { automatic: {} } }, policy: { bindings: [{ role: "roles/secretmanager.secretAccessor", members: ["allAuthenticatedUsers"] }] } },
+      { secret: { name: `projects/${n}/secrets/ok-rotated`, replication: { automatic: {} }, rotation: { nextRotationTime: daysAhead(10) } }, policy: {} },
+    ],
+    functions: [
+      { fn: { name: `projects/${p}/locations/europe-west1/functions/bad-public-fn`, environment: "GEN_2", serviceConfig: { ingressSettings: "ALLOW_ALL" } }, policy: { bindings: [{ role: "roles/cloudfunctions.invoker", members: ["allUsers"] }] } },
+      { fn: { name: `projects/${p}/locations/europe-west1/functions/ok-private-fn`, serviceConfig: { serviceAccountEmail: `fn@${p}.iam.gserviceaccount.com` } }, policy: {} },
+    ],
+    repositories: [
+      { repo: { name: `projects/${p}/locations/europe-west1/repositories/bad-public-repo`, format: "DOCKER" }, policy: { bindings: [{ role: "roles/artifactregistry.reader", members: ["allUsers"] }] } },
+      { repo: { name: `projects/${p}/locations/europe-west1/repositories/ok-cmek-repo`, format: "NPM", kmsKeyName: `projects/${p}/locations/europe-west1/keyRings/ar/cryptoKeys/k` }, policy: {} },
     ],
     gkeClusters: [
       {

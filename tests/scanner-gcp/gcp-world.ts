@@ -54,6 +54,12 @@ export interface GcpProjectState {
   unreachableScopes?: string[]
   /** Zones a GKE clusters.list answers in `missingZones`. */
   gkeMissingZones?: string[]
+  /** Secret Manager secrets, Cloud Functions (v2) and Artifact Registry repositories, each with its IAM policy. */
+  secrets?: Array<{ secret: Json; policy: Json }>
+  functions?: Array<{ fn: Json; policy: Json }>
+  repositories?: Array<{ repo: Json; policy: Json }>
+  /** Locations a functions.list answers in `unreachable`. */
+  functionsUnreachable?: string[]
   /** API hosts answering SERVICE_DISABLED (e.g. "sqladmin"). */
   disabledApis: Set<string>
 }
@@ -533,6 +539,41 @@ export function installGcpWorld(server: CloudFixtureServer, world: GcpWorld): vo
   server.route("GET", "container.googleapis.com", /^\/v1\/projects\/([^/]+)\/locations\/-\/clusters$/, (req, m) =>
     withProject(req, m[1]!, "container", "container.clusters.list", (p) => ({ body: { clusters: p.gkeClusters ?? [], ...(p.gkeMissingZones === undefined ? {} : { missingZones: p.gkeMissingZones }) } })),
   )
+  // Secret Manager, Cloud Functions v2, Artifact Registry: lists and per-resource IAM policies.
+  const policyOf = <T extends { policy: Json }>(items: ReadonlyArray<T> | undefined, name: string, get: (x: T) => unknown): FixtureReply => {
+    const found = (items ?? []).find((x) => get(x) === name)
+    return found === undefined ? googleError(404, "NOT_FOUND", `${name} not found.`) : { body: { version: 1, etag: "BwX=", ...found.policy } }
+  }
+  server.route("GET", "secretmanager.googleapis.com", /^\/v1\/projects\/([^/]+)\/secrets$/, (req, m) =>
+    withProject(req, m[1]!, "secretmanager", "secretmanager.secrets.list", (p) => pageOf(world, req, (p.secrets ?? []).map((x) => x.secret), "secrets")),
+  )
+  server.route("GET", "secretmanager.googleapis.com", /^\/v1\/(projects\/([^/]+)\/secrets\/[^/:]+):getIamPolicy$/, (req, m) =>
+    // Secret names carry the project number, as the API answers them.
+    withProject(req, [...world.projects.values()].find((x) => x.projectNumber === m[2])?.projectId ?? m[2]!, "secretmanager", "secretmanager.secrets.getIamPolicy", (p) => policyOf(p.secrets, m[1]!, (x) => x.secret["name"])),
+  )
+  server.route("GET", "cloudfunctions.googleapis.com", /^\/v2\/projects\/([^/]+)\/locations\/-\/functions$/, (req, m) =>
+    withProject(req, m[1]!, "cloudfunctions", "cloudfunctions.functions.list", (p) => {
+      const r = pageOf(world, req, (p.functions ?? []).map((x) => x.fn), "functions")
+      return p.functionsUnreachable === undefined ? r : { body: { ...(r.body as Json), unreachable: p.functionsUnreachable } }
+    }),
+  )
+  server.route("GET", "cloudfunctions.googleapis.com", /^\/v2\/(projects\/([^/]+)\/locations\/[^/]+\/functions\/[^/:]+):getIamPolicy$/, (req, m) =>
+    withProject(req, m[2]!, "cloudfunctions", "cloudfunctions.functions.getIamPolicy", (p) => policyOf(p.functions, m[1]!, (x) => x.fn["name"])),
+  )
+  server.route("GET", "artifactregistry.googleapis.com", /^\/v1\/projects\/([^/]+)\/locations$/, (req, m) =>
+    withProject(req, m[1]!, "artifactregistry", "artifactregistry.locations.list", (p) =>
+      pageOf(world, req, p.regions.map((l) => ({ name: `projects/${p.projectId}/locations/${l}`, locationId: l })), "locations"),
+    ),
+  )
+  server.route("GET", "artifactregistry.googleapis.com", /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/repositories$/, (req, m) =>
+    withProject(req, m[1]!, "artifactregistry", "artifactregistry.repositories.list", (p) =>
+      pageOf(world, req, (p.repositories ?? []).filter((x) => String(x.repo["name"]).includes(`/locations/${m[2]}/`)).map((x) => x.repo), "repositories"),
+    ),
+  )
+  server.route("GET", "artifactregistry.googleapis.com", /^\/v1\/(projects\/([^/]+)\/locations\/[^/]+\/repositories\/[^/:]+):getIamPolicy$/, (req, m) =>
+    withProject(req, m[2]!, "artifactregistry", "artifactregistry.repositories.getIamPolicy", (p) => policyOf(p.repositories, m[1]!, (x) => x.repo["name"])),
+  )
+
   server.route("GET", "dataproc.googleapis.com", /^\/v1\/projects\/([^/]+)\/regions\/([^/]+)\/clusters$/, (req, m) =>
     withProject(req, m[1]!, "dataproc", "dataproc.clusters.list", (p) => pageOf(world, req, p.dataprocClusters.filter((c) => c.region === m[2]).map((c) => c.cluster), "clusters")),
   )

@@ -27,6 +27,12 @@ import type { dataproc_v1 } from "./official-models/dataproc_v1.d.ts"
 import type { dns_v1 } from "./official-models/dns_v1.d.ts"
 import type { essentialcontacts_v1 } from "./official-models/essentialcontacts_v1.d.ts"
 import type { monitoring_v3 } from "./official-models/monitoring_v3.d.ts"
+import type { secretmanager_v1 } from "./official-models/secretmanager_v1.d.ts"
+import type { cloudfunctions_v2 } from "./official-models/cloudfunctions_v2.d.ts"
+import type { artifactregistry_v1 } from "./official-models/artifactregistry_v1.d.ts"
+import { Secret, SecretsPage } from "../../server/scanner/gcp/collectors/secretmanager.ts"
+import { CloudFunction, FunctionsPage } from "../../server/scanner/gcp/collectors/cloudfunctions.ts"
+import { LocationsPage as ArtifactLocationsPage, Repository, RepositoriesPage } from "../../server/scanner/gcp/collectors/artifactregistry.ts"
 import { IamPolicy } from "../../server/scanner/gcp/context.ts"
 import { ApiKey } from "../../server/scanner/gcp/collectors/apikeys.ts"
 import { Dataset, DatasetsPage, Table, TablesPage } from "../../server/scanner/gcp/collectors/bigquery.ts"
@@ -109,6 +115,13 @@ export type Checked = [
   Conforms<Mismatches<typeof AccessApprovalSettings.Type, accessapproval_v1.Schema$AccessApprovalSettings, "AccessApprovalSettings">>,
   Conforms<Mismatches<typeof SqlInstance.Type, sqladmin_v1.Schema$DatabaseInstance, "SqlInstance">>,
   Conforms<Mismatches<typeof Bucket.Type, storage_v1.Schema$Bucket, "Bucket">>,
+  Conforms<Mismatches<typeof Secret.Type, secretmanager_v1.Schema$Secret, "Secret">>,
+  Conforms<Mismatches<typeof SecretsPage.Type, secretmanager_v1.Schema$ListSecretsResponse, "ListSecretsResponse">>,
+  Conforms<Mismatches<typeof CloudFunction.Type, cloudfunctions_v2.Schema$Function, "CloudFunction">>,
+  Conforms<Mismatches<typeof FunctionsPage.Type, cloudfunctions_v2.Schema$ListFunctionsResponse, "ListFunctionsResponse">>,
+  Conforms<Mismatches<typeof Repository.Type, artifactregistry_v1.Schema$Repository, "Repository">>,
+  Conforms<Mismatches<typeof RepositoriesPage.Type, artifactregistry_v1.Schema$ListRepositoriesResponse, "ListRepositoriesResponse">>,
+  Conforms<Mismatches<typeof ArtifactLocationsPage.Type, artifactregistry_v1.Schema$ListLocationsResponse, "ListLocationsResponse (artifactregistry)">>,
 ]
 
 describe("decoders against the official models", () => {

@@ -103,7 +103,7 @@ describe("Google-managed service agents", () => {
 describe("partial answers are not passes", () => {
   let fx: GcpFixture
   beforeAll(async () => {
-    const partial = { ...hardenedProject(), projectId: "partial-proj", unreachableScopes: ["zones/us-east1-b"], gkeMissingZones: ["asia-east1-a"] }
+    const partial = { ...hardenedProject(), projectId: "partial-proj", unreachableScopes: ["zones/us-east1-b"], gkeMissingZones: ["asia-east1-a"], functionsUnreachable: ["us-east4"] }
     fx = await startGcpFixture([partial, insecureProject()])
   })
   afterAll(async () => {
@@ -128,6 +128,14 @@ describe("partial answers are not passes", () => {
     const f = findingOf([gke], "gke_cluster_private_nodes")
     expect(f.status).toBe("error")
     expect(f.errors.map((e) => [e.region, e.code])).toContainEqual(["asia-east1-a", "MISSING_ZONE"])
+  })
+
+  it("Cloud Functions locations the list could not reach make the function checks 'not evaluated'", async () => {
+    const fns = await fx.scan("partial-proj", "cloudfunctions")
+    const f = findingOf([fns], "cloudfunctions_function_not_default_sa")
+    expect(f.status).toBe("error")
+    expect(f.errors.map((e) => [e.region, e.code])).toContainEqual(["us-east4", "UNREACHABLE"])
+    expect(rowOf(f, "ok-fn").compliant).toBe(true)
   })
 
   it("ranges that admit the internet are not restrictions: firewall halves, GKE authorised halves", async () => {

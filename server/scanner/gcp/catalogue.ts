@@ -1,10 +1,13 @@
 /**
  * The GCP check catalogue: scan services (one scan job each), every check, and a metadata listing for the API/UI.
- * Covers the 72 automated recommendations of CIS GCP Foundation Benchmark v4.0 (v3.0 has the same ids).
+ * Covers the 72 automated recommendations of CIS GCP Foundation Benchmark v4.0 (v3.0 has the same ids), and checks beyond it.
  */
 import { metaOf, type RestCheckMeta } from "../rest/engine.ts"
 import type { GcpCheck } from "./define-check.ts"
 import { apikeysChecks } from "./checks/apikeys.ts"
+import { artifactregistryChecks } from "./checks/artifactregistry.ts"
+import { cloudfunctionsChecks } from "./checks/cloudfunctions.ts"
+import { secretmanagerChecks } from "./checks/secretmanager.ts"
 import { bigqueryChecks, dataprocChecks } from "./checks/bigquery.ts"
 import { gkeChecks } from "./checks/gke.ts"
 import { computeChecks } from "./checks/compute.ts"
@@ -34,6 +37,9 @@ export const gcpServices: ReadonlyArray<GcpServiceInfo> = [
   { id: "bigquery", name: "BigQuery" },
   { id: "dataproc", name: "Dataproc" },
   { id: "gke", name: "Google Kubernetes Engine" },
+  { id: "secretmanager", name: "Secret Manager" },
+  { id: "cloudfunctions", name: "Cloud Functions" },
+  { id: "artifactregistry", name: "Artifact Registry" },
 ]
 
 export const gcpChecks: ReadonlyArray<GcpCheck> = [
@@ -49,6 +55,9 @@ export const gcpChecks: ReadonlyArray<GcpCheck> = [
   ...bigqueryChecks,
   ...dataprocChecks,
   ...gkeChecks,
+  ...secretmanagerChecks,
+  ...cloudfunctionsChecks,
+  ...artifactregistryChecks,
 ]
 
 export function gcpChecksForService(service: string): ReadonlyArray<GcpCheck> {

@@ -47,6 +47,9 @@ export type GcpDecoderName =
   | "project.Contact"
   | "project.AccessApprovalSettings"
   | "dataproc.Cluster"
+  | "secretmanager.Secret"
+  | "cloudfunctions.Function"
+  | "artifactregistry.Repository"
 
 const REF = {
   instance: "https://cloud.google.com/compute/docs/reference/rest/v1/instances",
@@ -76,6 +79,9 @@ const REF = {
   contacts: "https://cloud.google.com/resource-manager/docs/reference/essentialcontacts/rest/v1/folders.contacts",
   accessApproval: "https://cloud.google.com/assured-workloads/access-approval/docs/reference/rest/v1/AccessApprovalSettings",
   dataproc: "https://cloud.google.com/dataproc/docs/reference/rest/v1/ClusterConfig#EncryptionConfig",
+  secret: "https://cloud.google.com/secret-manager/docs/reference/rest/v1/projects.secrets",
+  function: "https://cloud.google.com/functions/docs/reference/rest/v2/projects.locations.functions#ServiceConfig",
+  repository: "https://cloud.google.com/artifact-registry/docs/reference/rest/v1/projects.locations.repositories",
 } as const
 
 export const gcpFieldDefaults: ReadonlyArray<FieldDefault> = [
@@ -168,6 +174,11 @@ export const gcpFieldDefaults: ReadonlyArray<FieldDefault> = [
   { decoder: "project.Contact", path: "notificationCategorySubscriptions", meaning: "The contact receives no category.", ref: REF.contacts },
   { decoder: "project.AccessApprovalSettings", path: "enrolledServices", meaning: "No service is enrolled: Access Approval is off.", ref: REF.accessApproval },
   { decoder: "dataproc.Cluster", path: "config.encryptionConfig", meaning: "Persistent disks are encrypted with a Google-managed key.", ref: REF.dataproc },
+  // Secret Manager, Cloud Functions, Artifact Registry
+  { decoder: "secretmanager.Secret", path: "rotation", meaning: "No rotation schedule: Secret Manager never notifies a rotation.", ref: REF.secret },
+  { decoder: "secretmanager.Secret", path: "rotation.rotationPeriod", meaning: "Input only, so often absent from answers: the schedule is then judged by nextRotationTime alone.", ref: REF.secret },
+  { decoder: "cloudfunctions.Function", path: "serviceConfig.serviceAccountEmail", meaning: "If empty, defaults to PROJECT_NUMBER-compute@developer.gserviceaccount.com (the default compute service account).", ref: REF.function },
+  { decoder: "artifactregistry.Repository", path: "kmsKeyName", meaning: "The repository is encrypted with a Google-managed key.", ref: REF.repository },
 ]
 
 /** The fillable defaults of one decoder. */

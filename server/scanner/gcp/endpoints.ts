@@ -22,6 +22,9 @@ export interface GcpEndpoints {
   readonly bigquery: string
   readonly dataproc: string
   readonly container: string
+  readonly secretmanager: string
+  readonly cloudfunctions: string
+  readonly artifactregistry: string
 }
 
 export type GcpApi = Exclude<keyof GcpEndpoints, "token">
@@ -43,6 +46,9 @@ export const gcpApis: ReadonlyArray<GcpApi> = [
   "bigquery",
   "dataproc",
   "container",
+  "secretmanager",
+  "cloudfunctions",
+  "artifactregistry",
 ]
 
 export const defaultGcpEndpoints: GcpEndpoints = Object.fromEntries(gcpApis.map((api) => [api, `https://${api}.googleapis.com`])) as unknown as GcpEndpoints

@@ -5,6 +5,9 @@
 import type { BaseInventory } from "../rest/engine.ts"
 import type { GcpCollectContext } from "./context.ts"
 import { apikeysResourceTypes, collectApiKeys, type ApiKeysInventory } from "./collectors/apikeys.ts"
+import { artifactregistryResourceTypes, collectArtifactRegistry, type ArtifactRegistryInventory } from "./collectors/artifactregistry.ts"
+import { cloudfunctionsResourceTypes, collectCloudFunctions, type CloudFunctionsInventory } from "./collectors/cloudfunctions.ts"
+import { collectSecretManager, secretmanagerResourceTypes, type SecretManagerInventory } from "./collectors/secretmanager.ts"
 import { bigqueryResourceTypes, collectBigQuery, type BigQueryInventory } from "./collectors/bigquery.ts"
 import { collectCompute, computeResourceTypes, type ComputeInventory } from "./collectors/compute.ts"
 import { collectDataproc, dataprocResourceTypes, type DataprocInventory } from "./collectors/dataproc.ts"
@@ -30,6 +33,9 @@ export interface GcpInventories {
   readonly bigquery: BigQueryInventory
   readonly dataproc: DataprocInventory
   readonly gke: GkeInventory
+  readonly secretmanager: SecretManagerInventory
+  readonly cloudfunctions: CloudFunctionsInventory
+  readonly artifactregistry: ArtifactRegistryInventory
 }
 
 export type GcpCollectorKey = keyof GcpInventories
@@ -47,6 +53,9 @@ export const gcpCollectors: { readonly [K in GcpCollectorKey]: (ctx: GcpCollectC
   bigquery: collectBigQuery,
   dataproc: collectDataproc,
   gke: collectGke,
+  secretmanager: collectSecretManager,
+  cloudfunctions: collectCloudFunctions,
+  artifactregistry: collectArtifactRegistry,
 }
 
 export const gcpResourceTypes = [
@@ -62,6 +71,9 @@ export const gcpResourceTypes = [
   ...bigqueryResourceTypes,
   ...dataprocResourceTypes,
   ...gkeResourceTypes,
+  ...secretmanagerResourceTypes,
+  ...cloudfunctionsResourceTypes,
+  ...artifactregistryResourceTypes,
 ] as const
 
 export type GcpResourceType = (typeof gcpResourceTypes)[number]

@@ -22,13 +22,13 @@ export const SqlServer = ArmResource({
   minimalTlsVersion: Schema.optionalKey(Schema.NullOr(Schema.String)),
   administrators: Schema.optionalKey(Schema.NullOr(Schema.Struct({ administratorType: Schema.optionalKey(Schema.String), login: Schema.optionalKey(Schema.String) }))),
 })
-const Auditing = Schema.Struct({ properties: Schema.optionalKey(Schema.Struct({ state: Schema.optionalKey(Schema.String), retentionDays: Schema.optionalKey(Schema.Number) })) })
+export const Auditing = Schema.Struct({ properties: Schema.optionalKey(Schema.Struct({ state: Schema.optionalKey(Schema.String), retentionDays: Schema.optionalKey(Schema.Number) })) })
 export const FirewallRule = Schema.Struct({ id: Schema.optionalKey(Schema.String), name: Schema.String, properties: Schema.optionalKey(Schema.Struct({ startIpAddress: Schema.optionalKey(Schema.String), endIpAddress: Schema.optionalKey(Schema.String) })) })
 export type FirewallRule = typeof FirewallRule.Type
-const Protector = Schema.Struct({ properties: Schema.optionalKey(Schema.Struct({ serverKeyType: Schema.optionalKey(Schema.String), serverKeyName: Schema.optionalKey(Schema.String) })) })
-const Administrator = Schema.Struct({ name: Schema.optionalKey(Schema.String), properties: Schema.optionalKey(Schema.Struct({ administratorType: Schema.optionalKey(Schema.String), login: Schema.optionalKey(Schema.String) })) })
-const Database = ArmResource({ status: Schema.optionalKey(Schema.String) })
-const Tde = Schema.Struct({ properties: Schema.optionalKey(Schema.Struct({ state: Schema.optionalKey(Schema.String) })) })
+export const Protector = Schema.Struct({ properties: Schema.optionalKey(Schema.Struct({ serverKeyType: Schema.optionalKey(Schema.String), serverKeyName: Schema.optionalKey(Schema.String) })) })
+export const Administrator = Schema.Struct({ name: Schema.optionalKey(Schema.String), properties: Schema.optionalKey(Schema.Struct({ administratorType: Schema.optionalKey(Schema.String), login: Schema.optionalKey(Schema.String) })) })
+export const Database = ArmResource({ status: Schema.optionalKey(Schema.String) })
+export const Tde = Schema.Struct({ properties: Schema.optionalKey(Schema.Struct({ state: Schema.optionalKey(Schema.String) })) })
 
 export interface SqlDatabaseInfo {
   readonly id: string
@@ -87,7 +87,7 @@ export const FlexibleServer = ArmResource({
   highAvailability: Schema.optionalKey(Schema.NullOr(Schema.Struct({ mode: Schema.optionalKey(Schema.String) }))),
   network: Schema.optionalKey(Schema.NullOr(Schema.Struct({ publicNetworkAccess: Schema.optionalKey(Schema.String) }))),
 })
-const Configuration = Schema.Struct({ name: Schema.optionalKey(Schema.String), properties: Schema.optionalKey(Schema.Struct({ value: Schema.optionalKey(Schema.NullOr(Schema.String)), defaultValue: Schema.optionalKey(Schema.NullOr(Schema.String)) })) })
+export const Configuration = Schema.Struct({ name: Schema.optionalKey(Schema.String), properties: Schema.optionalKey(Schema.Struct({ value: Schema.optionalKey(Schema.NullOr(Schema.String)), defaultValue: Schema.optionalKey(Schema.NullOr(Schema.String)) })) })
 
 export interface FlexibleServerInfo extends Readonly<typeof FlexibleServer.Type> {
   /** Parameter values by name (null: the parameter does not exist on this server version). */

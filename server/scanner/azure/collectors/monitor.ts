@@ -33,7 +33,7 @@ export const ActivityLogAlert = Schema.Struct({
 })
 export type ActivityLogAlert = typeof ActivityLogAlert.Type
 
-const Component = Schema.Struct({ id: Schema.String, name: Schema.String, location: Schema.optionalKey(Schema.String) })
+export const Component = Schema.Struct({ id: Schema.String, name: Schema.String, location: Schema.optionalKey(Schema.String) })
 
 export interface MonitorInventory {
   readonly diagnosticSettings: ReadonlyArray<DiagnosticSetting> | undefined

@@ -38,7 +38,7 @@ export const FlowLog = ArmResource({
 })
 export type FlowLog = typeof FlowLog.Type
 
-const Named = ArmResource({})
+export const Named = ArmResource({})
 
 export interface NetworkInventory {
   readonly securityGroups: ReadonlyArray<NetworkSecurityGroup> | undefined

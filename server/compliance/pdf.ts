@@ -135,12 +135,14 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
   // through one form XObject (a reference), whose content — the number — is written at the end.
   const raw = doc as unknown as RawDocument
   const totalForm = raw.ref({ Type: "XObject", Subtype: "Form", BBox: [0, -4, 80, 12], Resources: { Font: {} } })
+  let headFont = ""
   const runningHead = () => {
     const y = doc.y
     doc.font("Helvetica").fontSize(8).fillColor(COLORS.muted)
     const head = `Compliance report · ${source.meta.scan.account_name} · scan #${source.meta.scan.id} · page ${pages} of`
     doc.text(head, left, 32, { width, lineBreak: false })
     const font = raw._font
+    headFont = font.id
     totalForm.data.Resources.Font[font.id] = font.ref()
     raw.page.xobjects[TOTAL_FORM] = totalForm
     const x = left + doc.widthOfString(`${head} `)
@@ -385,7 +387,7 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
 
   // The total, now known, into the form every running head shows.
   const [r, g, b] = [1, 3, 5].map((i) => parseInt(COLORS.muted.slice(i, i + 2), 16) / 255)
-  totalForm.end(`BT /${raw._font.id} 8 Tf ${r!.toFixed(3)} ${g!.toFixed(3)} ${b!.toFixed(3)} rg 0 0 Td (${pages}) Tj ET`)
+  totalForm.end(`BT /${headFont} 8 Tf ${r!.toFixed(3)} ${g!.toFixed(3)} ${b!.toFixed(3)} rg 0 0 Td (${pages}) Tj ET`)
   doc.end()
   await ended
   return { pages }

@@ -13,7 +13,7 @@ import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "../../src/contracts/api.ts"
-import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.ts"
+import { Conflict, NotFound, RateLimited, ValidationError } from "../../src/contracts/errors.ts"
 import type { InvitationId, WorkspaceId } from "../../src/contracts/ids.ts"
 import type { AcceptInvitationPayload, BulkInvitePayload, Invitation } from "../../src/contracts/invitations.ts"
 import {
@@ -24,6 +24,7 @@ import {
   InvitationMessages,
   invitationResentMessage,
   someInvitationsSentMessage,
+  StatusMessages,
   ValidationMessages,
 } from "../../src/contracts/messages.ts"
 import { USER_MANAGEMENT_PERMISSIONS } from "../../src/contracts/permissions.ts"
@@ -49,6 +50,7 @@ import { openSession } from "./auth.ts"
 import { authenticateOptional, type Caller, clientAddress } from "./middleware/authentication.ts"
 import { anyOf, inWorkspace, type WorkspaceContext } from "./middleware/workspace-scope.ts"
 import { guard } from "./middleware/input-guard.ts"
+import { hit, reset } from "./middleware/rate-limit.ts"
 
 /** Who may call what (checked by inWorkspace before the handler runs). */
 export const InvitationPolicies = {
@@ -262,21 +264,51 @@ export const InvitationsHandlers = HttpApiBuilder.group(
       })
 
     // ---- by token ----------------------------------------------------------------------------------------------------
-    const check = (token: string) => {
-      const hash = isWellFormedInvitationToken(token) ? invitationTokenHash(token) : undefined
-      return inScope({ invitationTokenHash: hash })(Effect.gen(function* () {
-        const inv = yield* pendingInvitationByToken(token)
-        const existing = yield* findUserByEmail(inv.email)
+    /**
+     * Whoever holds an invitation's token learns whether its address has an account (the check's `user_exists`, the
+     * invitation sign-up's 409 `account_exists`), and the inviter holds the token too (invite_link): inviting an
+     * address and checking the link is an account-existence oracle (issue 27, problem 4). So both are limited, outside
+     * any transaction (a refused or failed answer rolls its own back): per client address, every request; per inviter,
+     * the distinct invitations checked in the window (an invitee opening their link again costs nothing more).
+     * Answered 429 with retry_after_seconds.
+     */
+    const rateLimited = (retryAfterSeconds: number) => new RateLimited({ message: StatusMessages.rateLimited, retry_after_seconds: retryAfterSeconds })
+    const clientCheckBudget = (ip: string) =>
+      hit(`invitation-check:address:${ip}`, config.invitationChecksPerAddress).pipe(
+        Effect.flatMap((client) => (client.allowed ? Effect.void : Effect.fail(rateLimited(client.retryAfterSeconds)))),
+      )
+    const inviterCheckBudget = (inv: { readonly id: number; readonly invited_by: number | null }) =>
+      Effect.gen(function* () {
+        if (inv.invited_by === null) return
+        const seenKey = `invitation-check:seen:${inv.id}`
+        const seen = yield* hit(seenKey, { limit: 1, windowSeconds: config.invitationChecksPerInviter.windowSeconds })
+        if (seen.hits > 1) return
+        const inviter = yield* hit(`invitation-check:inviter:${inv.invited_by}`, config.invitationChecksPerInviter)
+        if (!inviter.allowed) {
+          yield* reset(seenKey)
+          return yield* rateLimited(inviter.retryAfterSeconds)
+        }
+      })
+
+    const check = (token: string, ip: string) =>
+      Effect.gen(function* () {
+        yield* clientCheckBudget(ip)
+        const hash = isWellFormedInvitationToken(token) ? invitationTokenHash(token) : undefined
+        const found = yield* inScope({ invitationTokenHash: hash })(Effect.gen(function* () {
+          const inv = yield* pendingInvitationByToken(token)
+          const existing = yield* findUserByEmail(inv.email)
+          return { inv, exists: existing !== undefined }
+        }))
+        yield* inviterCheckBudget(found.inv)
         return {
           ok: true,
-          email: inv.email,
-          workspace_name: inv.workspace_name,
-          role_name: inv.role_name,
+          email: found.inv.email,
+          workspace_name: found.inv.workspace_name,
+          role_name: found.inv.role_name,
           status: "pending" as const,
-          user_exists: existing !== undefined,
+          user_exists: found.exists,
         }
-      }))
-    }
+      })
 
     /** Invitation sign-up: creates a verified user, joins the workspace, answers tokens (access §3, §4). */
     const acceptAsNewUser = (payload: AcceptInvitationPayload, ip: string) =>
@@ -284,7 +316,9 @@ export const InvitationsHandlers = HttpApiBuilder.group(
         const token = payload.invitation_token
         const hash = isWellFormedInvitationToken(token) ? invitationTokenHash(token) : undefined
         // Cheap state check first (answers the token's own error before any field complaint).
+        yield* clientCheckBudget(ip)
         const inv = yield* inScope({ invitationTokenHash: hash })(pendingInvitationByToken(token))
+        yield* inviterCheckBudget(inv)
         const existing = yield* findUserByEmail(inv.email)
         if (existing !== undefined) {
           return yield* new Conflict({
@@ -356,7 +390,7 @@ export const InvitationsHandlers = HttpApiBuilder.group(
         run(inWorkspace(request, InvitationPolicies.resend, (ctx) => resend(params.invitation_id, ctx)))))
       .handle("cancel", guard(({ params, request }) =>
         run(inWorkspace(request, InvitationPolicies.cancel, (ctx) => cancel(params.id, ctx)))))
-      .handle("check", guard(({ params }) => run(check(params.token))))
+      .handle("check", guard(({ params, request }) => run(check(params.token, clientAddress(request)))))
       .handle("accept", guard(({ payload, request }) => run(accept(payload, request))))
       .handle("acceptAlias", guard(({ payload, request }) => run(accept(payload, request))))
   }),

@@ -12,7 +12,7 @@ import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "../../src/contracts/api.ts"
-import { Conflict, RateLimited, Unauthorized, ValidationError } from "../../src/contracts/errors.ts"
+import { RateLimited, Unauthorized, ValidationError } from "../../src/contracts/errors.ts"
 import { AccessServerMessages, StatusMessages, SuccessMessages } from "../../src/contracts/messages.ts"
 import type { ChangePasswordPayload, UpdateProfilePayload } from "../../src/contracts/profile.ts"
 import { record } from "../audit/audit-log.ts"
@@ -25,7 +25,7 @@ import { sqlDefects } from "../auth/sql-errors.ts"
 import { isValidTimezone, listTimezones } from "../auth/timezones.ts"
 import { buildUser, findUserByAnyEmail, findUserById, normalizeEmail } from "../auth/users.ts"
 import { Mailer } from "../mail/mailer.ts"
-import { passwordChangedMail, verificationMail } from "../mail/templates.ts"
+import { addressInUseMail, passwordChangedMail, verificationMail } from "../mail/templates.ts"
 import type { Caller } from "./middleware/authentication.ts"
 import { hit } from "./middleware/rate-limit.ts"
 import { signedIn } from "./middleware/workspace-scope.ts"
@@ -59,29 +59,45 @@ export const ProfileHandlers = HttpApiBuilder.group(
             })
           }
           const email = normalizeEmail(payload.email)
-          let emailChange = false
-          if (email !== user.email && email !== user.pending_email) {
+          const emailChange = email !== user.email && email !== user.pending_email
+          // One answer whatever the address (issue 27, problem 4): a taken address gets a notice instead of a link,
+          // the requester "a confirmation was sent". Requests are limited per user and per client (each mails).
+          let taken = false
+          if (emailChange) {
+            const perUser = yield* hit(`email-change:user:${user.id}`, config.emailChangePerUser)
+            const perClient = yield* hit(`email-change:address:${caller.ip}`, config.emailChangePerAddress)
+            if (!perUser.allowed || !perClient.allowed) {
+              return yield* new RateLimited({
+                message: StatusMessages.rateLimited,
+                retry_after_seconds: Math.max(perUser.allowed ? 0 : perUser.retryAfterSeconds, perClient.allowed ? 0 : perClient.retryAfterSeconds),
+              })
+            }
             const other = yield* findUserByAnyEmail(email)
-            if (other !== undefined && other.id !== user.id) return yield* new Conflict({ message: AccessServerMessages.emailInUse })
-            emailChange = true
+            taken = other !== undefined && other.id !== user.id
           }
+          // A taken address is never stored as pending: the request supersedes an earlier pending change either way.
+          const pendingEmail = email === user.email || taken ? null : email
           yield* sql`UPDATE users SET first_name = ${payload.first_name.trim()}, last_name = ${payload.last_name.trim()},
                        timezone = ${timezone ?? user.timezone},
-                       pending_email = ${email === user.email ? null : email}, updated_at = now()
+                       pending_email = ${pendingEmail}, updated_at = now()
                      WHERE id = ${user.id}`
           if (emailChange) {
-            const token = yield* issueVerificationToken(user.id, email)
             yield* record({
               action: "auth.email_change_requested", actorUserId: user.id, targetType: "user", targetId: user.id,
-              details: { from: user.email, to: email }, ip: caller.ip,
+              details: { from: user.email, to: email, ...(taken ? { address_in_use: true } : {}) }, ip: caller.ip,
             })
-            yield* mailer.send(verificationMail({
-              origin: config.appOrigin, to: email, firstName: payload.first_name, token,
-              expiresInMinutes: config.verificationTtlMinutes,
-            }))
+            if (taken) {
+              yield* mailer.send(addressInUseMail({ origin: config.appOrigin, to: email }))
+            } else {
+              const token = yield* issueVerificationToken(user.id, email)
+              yield* mailer.send(verificationMail({
+                origin: config.appOrigin, to: email, firstName: payload.first_name, token,
+                expiresInMinutes: config.verificationTtlMinutes,
+              }))
+            }
           }
           const fresh = yield* findUserById(user.id)
-          const pending = fresh !== undefined && fresh.pending_email !== null
+          const pending = emailChange || (fresh !== undefined && fresh.pending_email !== null)
           return {
             ok: true,
             message: pending ? AccessServerMessages.emailChangePending : SuccessMessages.profileUpdated,

@@ -11,7 +11,7 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "../../src/contracts/api.ts"
-import { Conflict, Forbidden, NotFound, ValidationError } from "../../src/contracts/errors.ts"
+import { Conflict, Forbidden, NotFound, RateLimited, ValidationError } from "../../src/contracts/errors.ts"
 import type { RoleId, UserId } from "../../src/contracts/ids.ts"
 import {
   AccessServerMessages,
@@ -33,6 +33,7 @@ import { Mailer } from "../mail/mailer.ts"
 import { addedToWorkspaceMail, passwordResetMail } from "../mail/templates.ts"
 import { anyMember, anyOf, inWorkspace, type WorkspaceContext } from "./middleware/workspace-scope.ts"
 import { guard } from "./middleware/input-guard.ts"
+import { hit, peekMany } from "./middleware/rate-limit.ts"
 import { cachedRead } from "./middleware/read-cache.ts"
 
 /** Who may call what (checked by inWorkspace before the handler runs; the owner holds every permission). */
@@ -106,16 +107,40 @@ export const TeamHandlers = HttpApiBuilder.group(
         return role
       })
 
-    const createUser = (payload: CreateUserPayload, ctx: WorkspaceContext) =>
+    /**
+     * 'Already exists, invite them instead' tells whether an address has an account anywhere: such answers are counted
+     * per user and per client address (accountProbesPerUser / PerAddress); once either budget is spent, every
+     * create-user call of that user or client answers 429 until its window ends (issue 27, problem 4).
+     */
+    const probeKeys = (ctx: WorkspaceContext) => ({ user: `account-probe:user:${ctx.userId}`, address: `account-probe:address:${ctx.ip}` })
+    const probeBudget = (ctx: WorkspaceContext) =>
+      Effect.gen(function* () {
+        const keys = probeKeys(ctx)
+        const [user, address] = yield* peekMany([
+          { key: keys.user, rule: config.accountProbesPerUser },
+          { key: keys.address, rule: config.accountProbesPerAddress },
+        ])
+        if (!user!.allowed || !address!.allowed) {
+          return yield* new RateLimited({
+            message: StatusMessages.rateLimited,
+            retry_after_seconds: Math.max(user!.allowed ? 0 : user!.retryAfterSeconds, address!.allowed ? 0 : address!.retryAfterSeconds),
+          })
+        }
+      })
+    const countProbe = (ctx: WorkspaceContext) =>
+      Effect.all([hit(probeKeys(ctx).user, config.accountProbesPerUser), hit(probeKeys(ctx).address, config.accountProbesPerAddress)])
+
+    const createUser = (payload: CreateUserPayload, ctx: WorkspaceContext, probed: () => void) =>
       Effect.gen(function* () {
         const email = normalizeEmail(payload.email)
         const role = yield* grantableRole(ctx, payload.role_id, payload.is_custom_role)
+        yield* probeBudget(ctx)
         const existing = yield* findUserByEmail(email)
         if (existing !== undefined) {
           const member = yield* members(ctx, existing.id)
-          return yield* new Conflict({
-            message: member.length > 0 ? AccessServerMessages.memberAlreadyExists : AccessServerMessages.userAlreadyExistsElsewhere,
-          })
+          if (member.length > 0) return yield* new Conflict({ message: AccessServerMessages.memberAlreadyExists })
+          probed() // counted by the handler, outside the request's transaction (which the 409 rolls back)
+          return yield* new Conflict({ message: AccessServerMessages.userAlreadyExistsElsewhere })
         }
         const passwordHash = yield* hashPassword(payload.password, config.passwordParams)
         const users = yield* sql<{ id: number }>`
@@ -288,8 +313,12 @@ export const TeamHandlers = HttpApiBuilder.group(
       .handle("members", guard(({ request }) =>
         run(cachedRead(request, TeamMembersResponse, inWorkspace(request, TeamPolicies.members, (ctx) =>
           members(ctx).pipe(Effect.map((rows) => ({ ok: true as const, data: rows.map(toTeamMember) }))))))))
-      .handle("createUser", guard(({ payload, request }) =>
-        run(inWorkspace(request, TeamPolicies.createUser, (ctx) => createUser(payload, ctx)))))
+      .handle("createUser", guard(({ payload, request }) => {
+        let probedBy: WorkspaceContext | undefined
+        return run(inWorkspace(request, TeamPolicies.createUser, (ctx) => createUser(payload, ctx, () => void (probedBy = ctx))).pipe(
+          Effect.tapError(() => (probedBy === undefined ? Effect.void : countProbe(probedBy))),
+        ))
+      }))
       .handle("deleteUser", guard(({ query, request }) =>
         run(inWorkspace(request, TeamPolicies.deleteUser, (ctx) => deleteUser(query.user_to_delete, ctx)))))
       .handle("updateMember", guard(({ payload, request }) =>

@@ -51,6 +51,19 @@ export interface AuthSettings {
   readonly loginSuccessPerAddress: RateRule
   /** Change-password attempts per user. */
   readonly passwordChangePerUser: RateRule
+  /** Email-change requests (each mails the new address) per user and per client address. */
+  readonly emailChangePerUser: RateRule
+  readonly emailChangePerAddress: RateRule
+  /**
+   * Create-user answers 'already exists, invite them instead' (an account-existence oracle) per user and per client
+   * address; once either is spent, every create-user call of that user or client waits for the window to end.
+   */
+  readonly accountProbesPerUser: RateRule
+  readonly accountProbesPerAddress: RateRule
+  /** Invitation checks (GET /api/invitation/verify/{token}, the invitation sign-up) per client address. */
+  readonly invitationChecksPerAddress: RateRule
+  /** Distinct invitations of one inviter checked per window (each check tells whether the invitee has an account). */
+  readonly invitationChecksPerInviter: RateRule
   /** Forgot-password and signup requests per client address. */
   readonly sensitivePerAddress: RateRule
   /** SMTP_URL; undefined → log + development outbox. */
@@ -79,6 +92,12 @@ export const defaultAuthSettings = (
   loginSuccessPerAccount: { limit: 20, windowSeconds: 15 * 60 },
   loginSuccessPerAddress: { limit: 100, windowSeconds: 15 * 60 },
   passwordChangePerUser: { limit: 10, windowSeconds: 15 * 60 },
+  emailChangePerUser: { limit: 5, windowSeconds: 60 * 60 },
+  emailChangePerAddress: { limit: 20, windowSeconds: 60 * 60 },
+  accountProbesPerUser: { limit: 10, windowSeconds: 60 * 60 },
+  accountProbesPerAddress: { limit: 10, windowSeconds: 60 * 60 },
+  invitationChecksPerAddress: { limit: 30, windowSeconds: 15 * 60 },
+  invitationChecksPerInviter: { limit: 50, windowSeconds: 60 * 60 },
   sensitivePerAddress: { limit: 30, windowSeconds: 15 * 60 },
   smtpUrl: undefined,
   smtpFrom: "Cloud Audit <no-reply@localhost>",

@@ -4,7 +4,14 @@
  * Values that come from users (names, workspace names) are HTML-escaped in the HTML part.
  */
 
-export type MailKind = "verification" | "password_reset" | "invitation" | "added_to_workspace" | "password_changed" | "scan_digest"
+export type MailKind =
+  | "verification"
+  | "password_reset"
+  | "invitation"
+  | "added_to_workspace"
+  | "password_changed"
+  | "address_in_use"
+  | "scan_digest"
 
 export interface MailMessage {
   readonly kind: MailKind
@@ -139,6 +146,25 @@ export const addedToWorkspaceMail = (p: {
       `${escapeHtml(p.addedBy)} added you to the workspace <strong>${escapeHtml(p.workspaceName)}</strong> on Cloud Audit.`,
       escapeHtml(account),
     ], { label: "Sign in", href }),
+  }
+}
+
+/**
+ * Sent to an address someone asked to make the login of another account while it already belongs to an account (or
+ * is being claimed by one): the requester is told "we sent a confirmation to the new address" either way, so the
+ * answer reveals nothing; the mailbox's owner learns of the attempt here. No link carries a token.
+ */
+export const addressInUseMail = (p: { origin: string; to: string }): MailMessage => {
+  const href = link(p.origin, "/login", {})
+  const what = "Someone asked to use this email address for a Cloud Audit account, but it is already in use. Nothing was changed."
+  const next = "If that was you, sign in with this address instead (or use 'Forgot your password?'). If not, you can ignore this email."
+  return {
+    kind: "address_in_use",
+    to: p.to,
+    subject: "This email address is already in use",
+    links: [href],
+    text: `Hello,\n\n${what}\n${next}\n\n${href}\n`,
+    html: layout("This email address is already in use", [escapeHtml(what), escapeHtml(next)], { label: "Sign in", href }),
   }
 }
 

@@ -225,7 +225,7 @@ export function hardenedProject(): GcpProjectState {
       { kind: "compute#firewall", name: "ok-allow-https", network: `${COMPUTE}/projects/${p}/global/networks/prod-vpc`, direction: "INGRESS", priority: 1000, sourceRanges: ["0.0.0.0/0"], allowed: [{ IPProtocol: "tcp", ports: ["443"] }] },
     ],
     subnetworks: [
-      { scope: "regions/us-central1", item: { kind: "compute#subnetwork", name: "ok-subnet", region: `${COMPUTE}/projects/${p}/regions/us-central1`, network: `${COMPUTE}/projects/${p}/global/networks/prod-vpc`, ipCidrRange: "10.0.0.0/20", purpose: "PRIVATE", fingerprint: "f1=", logConfig: { enable: true, aggregationInterval: "INTERVAL_5_SEC", flowSampling: 0.5 } } },
+      { scope: "regions/us-central1", item: { kind: "compute#subnetwork", name: "ok-subnet", region: `${COMPUTE}/projects/${p}/regions/us-central1`, network: `${COMPUTE}/projects/${p}/global/networks/prod-vpc`, ipCidrRange: "10.0.0.0/20", purpose: "PRIVATE", fingerprint: "f1=", logConfig: { enable: true, aggregationInterval: "INTERVAL_5_SEC", flowSampling: 1, metadata: "INCLUDE_ALL_METADATA" } } },
       { scope: "regions/us-central1", item: { kind: "compute#subnetwork", name: "proxy-only", region: `${COMPUTE}/projects/${p}/regions/us-central1`, network: `${COMPUTE}/projects/${p}/global/networks/prod-vpc`, ipCidrRange: "10.129.0.0/23", purpose: "REGIONAL_MANAGED_PROXY", fingerprint: "f2=" } },
     ],
     instances: [
@@ -409,8 +409,10 @@ export function insecureProject(): GcpProjectState {
       { kind: "compute#firewall", name: "egress-all", network: net("default"), direction: "EGRESS", destinationRanges: ["0.0.0.0/0"], allowed: [{ IPProtocol: "all" }] },
     ],
     subnetworks: [
+      // Flow logs on at the API defaults (sampling 0.5, no metadata): not what CIS 3.8 asks.
+      { scope: "regions/europe-west1", item: { kind: "compute#subnetwork", name: "bad-sampled-subnet", region: `${COMPUTE}/projects/${p}/regions/europe-west1`, network: net("default"), ipCidrRange: "10.132.0.0/20", fingerprint: "s9=", logConfig: { enable: true } } },
       { scope: "regions/us-central1", item: { kind: "compute#subnetwork", name: "bad-subnet", region: `${COMPUTE}/projects/${p}/regions/us-central1`, network: net("default"), ipCidrRange: "10.128.0.0/20", purpose: "PRIVATE", fingerprint: "s1=", selfLink: `${COMPUTE}/projects/${p}/regions/us-central1/subnetworks/bad-subnet` } },
-      { scope: "regions/europe-west1", item: { kind: "compute#subnetwork", name: "ok-legacy-flow", region: `${COMPUTE}/projects/${p}/regions/europe-west1`, network: net("default"), ipCidrRange: "10.132.0.0/20", fingerprint: "s2=", enableFlowLogs: true } },
+      { scope: "regions/europe-west1", item: { kind: "compute#subnetwork", name: "ok-legacy-flow", region: `${COMPUTE}/projects/${p}/regions/europe-west1`, network: net("default"), ipCidrRange: "10.132.0.0/20", fingerprint: "s2=", enableFlowLogs: true, logConfig: { flowSampling: 1, metadata: "INCLUDE_ALL_METADATA" } } },
     ],
     instances: [
       instance(p, "us-central1-a", "bad-vm", {

@@ -9,7 +9,9 @@ import { admission, admitsInternet, parseRange } from "../../server/scanner/ip-r
 import { isServiceAgent } from "../../server/scanner/gcp/context.ts"
 import { metricAlertMatches, promqlMetricName } from "../../server/scanner/gcp/checks/logging.ts"
 import type { AlertPolicy } from "../../server/scanner/gcp/collectors/logging.ts"
-import { hardenedProject, insecureProject } from "./gcp-fixtures.ts"
+import { gcpChecks } from "../../server/scanner/gcp/catalogue.ts"
+import type { GcpScanInventory } from "../../server/scanner/gcp/inventory.ts"
+import { hardenedProject, insecureProject, NOW } from "./gcp-fixtures.ts"
 import { findingOf, rowOf, startGcpFixture, type GcpFixture } from "./helpers.ts"
 
 const spec = { fragments: ['resource.type="gce_route"', "compute.routes.delete", "compute.routes.insert"] }
@@ -154,5 +156,41 @@ describe("partial answers are not passes", () => {
     const iam = await fx.scan("insecure-proj", "iam")
     expect(rowOf(findingOf([iam], "iam_no_basic_editor_role"), "insecure-proj").members).not.toContain("serviceAccount:222222222222@cloudservices.gserviceaccount.com")
     expect(rowOf(findingOf([iam], "iam_sa_no_admin_privileges"), "222222222222@cloudservices.gserviceaccount.com")).toMatchObject({ compliant: true, reason: expect.stringMatching(/^Not judged: .* Google-managed service agent/) })
+  })
+})
+
+/** Runs one check on a hand-made inventory (sections the check does not read are left out). */
+const evaluate = (id: string, sections: Partial<GcpScanInventory>) => {
+  const check = gcpChecks.find((c) => c.id === id)
+  if (check === undefined) throw new Error(`no check ${id}`)
+  return check.evaluate({ projectId: "p", projectNumber: "1", collectedAt: NOW, errors: [], ...sections } as GcpScanInventory, { now: NOW })
+}
+
+describe("review fixes (REVIEW.md)", () => {
+  it("CIS 2.1: an exemption in a per-service audit config fails too", () => {
+    const allServices = { service: "allServices", auditLogConfigs: [{ logType: "ADMIN_READ" }, { logType: "DATA_READ" }, { logType: "DATA_WRITE" }] }
+    const project = (auditConfigs: ReadonlyArray<unknown>) => ({ project: { iamPolicy: { auditConfigs }, essentialContacts: undefined, cloudAssetState: undefined, accessApproval: undefined } }) as unknown as Partial<GcpScanInventory>
+    expect(evaluate("logging_audit_logs_all_services", project([allServices]))[0]?.compliant).toBe(true)
+    const rows = evaluate("logging_audit_logs_all_services", project([allServices, { service: "storage.googleapis.com", auditLogConfigs: [{ logType: "DATA_READ", exemptedMembers: ["user:ci@example.com"] }] }]))
+    expect(rows[0]).toMatchObject({ compliant: false, exempted_members: ["user:ci@example.com (storage.googleapis.com)"] })
+  })
+
+  it("CIS 4.11: a VM with a confidential instance type (SEV_SNP, TDX) is confidential without the legacy flag", () => {
+    const vm = (confidentialInstanceConfig: unknown) => ({ compute: { instances: [{ scope: "us-central1-a", item: { name: "vm", confidentialInstanceConfig } }] } }) as unknown as Partial<GcpScanInventory>
+    expect(evaluate("compute_instance_confidential_computing", vm({ confidentialInstanceType: "TDX" }))[0]?.compliant).toBe(true)
+    expect(evaluate("compute_instance_confidential_computing", vm({ enableConfidentialCompute: true }))[0]?.compliant).toBe(true)
+    expect(evaluate("compute_instance_confidential_computing", vm(undefined))[0]?.compliant).toBe(false)
+  })
+
+  it("CIS 3.8: flow logs at the API defaults (sampling 0.5, no metadata) do not comply", () => {
+    const subnet = (logConfig: unknown) => ({ compute: { subnetworks: [{ scope: "us-central1", item: { name: "s", logConfig } }] } }) as unknown as Partial<GcpScanInventory>
+    expect(evaluate("vpc_subnet_flow_logs_enabled", subnet({ enable: true }))[0]).toMatchObject({ compliant: false, reason: expect.stringMatching(/sampling 0.5, metadata EXCLUDE_ALL_METADATA/) })
+    expect(evaluate("vpc_subnet_flow_logs_enabled", subnet({ enable: true, flowSampling: 1, metadata: "INCLUDE_ALL_METADATA" }))[0]?.compliant).toBe(true)
+    expect(evaluate("vpc_subnet_flow_logs_enabled", subnet({ enable: true, flowSampling: 1, metadata: "INCLUDE_ALL_METADATA", filterExpr: "src_port == 22" }))[0]?.compliant).toBe(false)
+  })
+
+  it("CIS 6.3.3: user connections 0 or the maximum 32767 do not limit; 100 does", () => {
+    const sql = (value: string | undefined) => ({ sql: { instances: [{ name: "i", databaseVersion: "SQLSERVER_2022_STANDARD", settings: value === undefined ? {} : { databaseFlags: [{ name: "user connections", value }] } }] } }) as unknown as Partial<GcpScanInventory>
+    for (const [v, ok] of [[undefined, true], ["0", true], ["32767", true], ["100", false]] as const) expect(evaluate("cloudsql_sqlserver_user_connections_unlimited", sql(v))[0]?.compliant, String(v)).toBe(ok)
   })
 })

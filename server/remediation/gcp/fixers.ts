@@ -216,12 +216,12 @@ export const gcpFixers: ReadonlyArray<GcpFixer> = [
   },
   {
     checkIds: ["vpc_subnet_flow_logs_enabled"],
-    description: "Turns on VPC Flow Logs for the subnet (default aggregation and sampling). Flow logs are billed by volume.",
+    description: "Turns on VPC Flow Logs for the subnet as CIS 3.8 asks: every flow (sampling 1.0), 5-second aggregation, all metadata (a filter expression, if any, is kept: remove it by hand). Flow logs are billed by volume.",
     apply: async (ctx, row) => {
       const url = `${computeBase(ctx)}/regions/${encodeURIComponent(row.region)}/subnetworks/${encodeURIComponent(row.resource_id)}`
       const current = await ctx.client.json({ url, audience: GCP_SCOPE, op: "compute.subnetworks.get" }, Fingerprinted)
       if (current.fingerprint === undefined) throw new FixError("The subnet has no fingerprint to patch against")
-      const op = await ctx.client.json({ method: "PATCH", url, audience: GCP_SCOPE, op: "compute.subnetworks.patch", body: { logConfig: { enable: true }, fingerprint: current.fingerprint } }, ComputeOperation)
+      const op = await ctx.client.json({ method: "PATCH", url, audience: GCP_SCOPE, op: "compute.subnetworks.patch", body: { logConfig: { enable: true, aggregationInterval: "INTERVAL_5_SEC", flowSampling: 1, metadata: "INCLUDE_ALL_METADATA" }, fingerprint: current.fingerprint } }, ComputeOperation)
       await waitCompute(ctx, op)
       return `Enabled flow logs on subnet ${row.resource_id} (${row.region}).`
     },

@@ -239,17 +239,19 @@ export const computeChecks = [
     id: "compute_instance_confidential_computing",
     service: "compute",
     title: "Confidential Computing should be enabled for compute instances",
-    description: "Checks confidentialInstanceConfig.enableConfidentialCompute, which encrypts VM memory in use.",
+    description: "Checks the VM is a Confidential VM (confidentialInstanceConfig.enableConfidentialCompute, or a confidentialInstanceType such as SEV, SEV_SNP or TDX), which encrypts VM memory in use.",
     severity: "low",
     cis: "4.11",
     remediation: "Confidential VM is set at creation on supported machine types (N2D, C2D, C3…): recreate the VM with --confidential-compute.",
     field_labels: { confidential_compute: "Confidential compute" },
     uses: ["compute.instances"],
-    reads: "compute instances → confidentialInstanceConfig.enableConfidentialCompute",
+    reads: "compute instances → confidentialInstanceConfig.enableConfidentialCompute | confidentialInstanceType",
     evaluate: (inv) =>
       perVm(inv.compute, (i, zone) => {
-        const on = i.confidentialInstanceConfig?.enableConfidentialCompute === true
-        return row(i.name, zone, on, on ? "Confidential Computing is enabled." : "Confidential Computing is not enabled.", { confidential_compute: on })
+        const c = i.confidentialInstanceConfig
+        const type = c?.confidentialInstanceType ?? "CONFIDENTIAL_INSTANCE_TYPE_UNSPECIFIED"
+        const on = c?.enableConfidentialCompute === true || type !== "CONFIDENTIAL_INSTANCE_TYPE_UNSPECIFIED"
+        return row(i.name, zone, on, on ? `Confidential Computing is enabled${type === "CONFIDENTIAL_INSTANCE_TYPE_UNSPECIFIED" ? "" : ` (${type})`}.` : "Confidential Computing is not enabled.", { confidential_compute: on })
       }),
   }),
 ]

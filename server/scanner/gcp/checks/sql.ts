@@ -72,7 +72,8 @@ const flagRules: ReadonlyArray<FlagRule> = [
   { id: "cloudsql_postgres_pgaudit_on", cis: "6.2.8", engine: "POSTGRES", flag: "cloudsql.enable_pgaudit", want: "on", ok: equalsIgnoreCase("on"), fixTo: "on" },
   { id: "cloudsql_sqlserver_external_scripts_off", cis: "6.3.1", engine: "SQLSERVER", flag: "external scripts enabled", want: "off", ok: unsetOr("off"), fixTo: "off" },
   { id: "cloudsql_sqlserver_cross_db_ownership_chaining_off", cis: "6.3.2", engine: "SQLSERVER", flag: "cross db ownership chaining", want: "off", ok: unsetOr("off"), fixTo: "off" },
-  { id: "cloudsql_sqlserver_user_connections_unlimited", cis: "6.3.3", engine: "SQLSERVER", flag: "user connections", want: "0 (non-limiting)", ok: unsetOr("0"), severity: "low", fixTo: "0" },
+  // 0 (the default) means the maximum, 32,767 connections: both are non-limiting.
+  { id: "cloudsql_sqlserver_user_connections_unlimited", cis: "6.3.3", engine: "SQLSERVER", flag: "user connections", want: "0 (non-limiting)", ok: (v) => v === undefined || v.trim() === "0" || Number(v) >= 32_767, severity: "low", fixTo: "0" },
   { id: "cloudsql_sqlserver_user_options_unset", cis: "6.3.4", engine: "SQLSERVER", flag: "user options", want: "not set", ok: (v) => v === undefined, severity: "low", fixTo: null },
   { id: "cloudsql_sqlserver_remote_access_off", cis: "6.3.5", engine: "SQLSERVER", flag: "remote access", want: "off", ok: equalsIgnoreCase("off"), fixTo: "off" },
   { id: "cloudsql_sqlserver_trace_flag_3625_on", cis: "6.3.6", engine: "SQLSERVER", flag: "3625", want: "on", ok: equalsIgnoreCase("on"), severity: "low", fixTo: "on" },

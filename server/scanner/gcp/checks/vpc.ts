@@ -195,19 +195,36 @@ export const vpcChecks = [
     id: "vpc_subnet_flow_logs_enabled",
     service: "vpc",
     title: "VPC Flow Logs should be enabled for every subnet",
-    description: "Checks each subnet (except proxy-only and Private Service Connect subnets) records flow logs.",
+    description: "Checks each subnet (except proxy-only and Private Service Connect subnets) records flow logs the way CIS 3.8 asks: every flow (sampling 1.0), a 5-second aggregation interval, all metadata, no filter. The API defaults (sampling 0.5, no metadata) do not comply.",
     severity: "low",
     cis: "3.8",
-    remediation: "gcloud compute networks subnets update SUBNET --region=REGION --enable-flow-logs",
-    field_labels: { network: "Network", purpose: "Purpose" },
+    remediation: "gcloud compute networks subnets update SUBNET --region=REGION --enable-flow-logs --logging-aggregation-interval=interval-5-sec --logging-flow-sampling=1 --logging-metadata=include-all (and remove any --logging-filter-expr).",
+    field_labels: { network: "Network", purpose: "Purpose", settings: "Flow log settings" },
     uses: ["compute.subnetworks"],
-    reads: "compute subnetworks.aggregatedList → logConfig.enable (legacy enableFlowLogs), purpose",
+    reads: "compute subnetworks.aggregatedList → logConfig.enable (legacy enableFlowLogs), aggregationInterval, flowSampling, metadata, filterExpr, purpose",
     evaluate: (inv) =>
       (inv.compute.subnetworks ?? [])
         .filter((s) => !SKIP_FLOW_LOG_PURPOSES.has(s.item.purpose ?? "PRIVATE"))
         .map((s) => {
-          const on = s.item.logConfig?.enable ?? s.item.enableFlowLogs ?? false
-          return row(s.item.name, s.scope, on, on ? "Flow logs are enabled." : "Flow logs are disabled.", { network: lastSegment(s.item.network), purpose: s.item.purpose ?? null })
+          const c = s.item.logConfig
+          const on = c?.enable ?? s.item.enableFlowLogs ?? false
+          // Documented defaults (defaults.ts): interval 5 s, sampling 0.5, metadata EXCLUDE_ALL_METADATA, no filter.
+          const interval = c?.aggregationInterval ?? "INTERVAL_5_SEC"
+          const sampling = c?.flowSampling ?? 0.5
+          const metadata = c?.metadata ?? "EXCLUDE_ALL_METADATA"
+          const filter = c?.filterExpr ?? ""
+          const gaps = [
+            interval === "INTERVAL_5_SEC" ? undefined : `aggregation ${interval}`,
+            sampling >= 1 ? undefined : `sampling ${sampling}`,
+            metadata === "INCLUDE_ALL_METADATA" ? undefined : `metadata ${metadata}`,
+            filter.trim() === "" ? undefined : `filter ${filter}`,
+          ].filter((x): x is string => x !== undefined)
+          const ok = on && gaps.length === 0
+          return row(s.item.name, s.scope, ok, !on ? "Flow logs are disabled." : ok ? "Flow logs record every flow with all metadata every 5 seconds." : `Flow logs are on but incomplete: ${gaps.join(", ")}.`, {
+            network: lastSegment(s.item.network),
+            purpose: s.item.purpose ?? null,
+            settings: on ? `${interval}, sampling ${sampling}, ${metadata}${filter === "" ? "" : `, filter ${filter}`}` : null,
+          })
         }),
   }),
 ]

@@ -60,7 +60,15 @@ export const Subnetwork = Schema.Struct({
   purpose: Schema.optionalKey(Schema.String),
   fingerprint: Schema.optionalKey(Schema.String),
   enableFlowLogs: Schema.optionalKey(Schema.Boolean),
-  logConfig: Schema.optionalKey(Schema.Struct({ enable: Schema.optionalKey(Schema.Boolean) })),
+  logConfig: Schema.optionalKey(
+    Schema.Struct({
+      enable: Schema.optionalKey(Schema.Boolean),
+      aggregationInterval: Schema.optionalKey(Schema.String),
+      flowSampling: Schema.optionalKey(Schema.Number),
+      metadata: Schema.optionalKey(Schema.String),
+      filterExpr: Schema.optionalKey(Schema.String),
+    }),
+  ),
 })
 export type Subnetwork = typeof Subnetwork.Type
 
@@ -75,7 +83,7 @@ export const Instance = Schema.Struct({
   shieldedInstanceConfig: Schema.optionalKey(
     Schema.Struct({ enableSecureBoot: Schema.optionalKey(Schema.Boolean), enableVtpm: Schema.optionalKey(Schema.Boolean), enableIntegrityMonitoring: Schema.optionalKey(Schema.Boolean) }),
   ),
-  confidentialInstanceConfig: Schema.optionalKey(Schema.Struct({ enableConfidentialCompute: Schema.optionalKey(Schema.Boolean) })),
+  confidentialInstanceConfig: Schema.optionalKey(Schema.Struct({ enableConfidentialCompute: Schema.optionalKey(Schema.Boolean), confidentialInstanceType: Schema.optionalKey(Schema.String) })),
   networkInterfaces: Schema.optionalKey(
     Schema.Array(
       Schema.Struct({

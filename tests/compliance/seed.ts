@@ -97,6 +97,12 @@ export const seedComplianceScan = (o: {
           FROM json_to_recordset(${JSON.stringify(rows)}::json) AS x(
             workspace_id int, finding_id int, seq int, scan_id int, resource_id text, resource_uid text, region text,
             compliant boolean, fields jsonb, muted_by int)`
+        // The inventory (a resource page finds its rows through it).
+        yield* sql`
+          INSERT INTO resources (workspace_id, account_id, resource_uid, resource_id, service_key, region, first_scan_id, last_scan_id)
+          SELECT ${o.workspaceId}, ${accountId}, x.resource_uid, x.resource_uid, ${info.service}, 'us-east-1', ${scanId}, ${scanId}
+          FROM json_to_recordset(${JSON.stringify(rows.map((r) => ({ resource_uid: r.resource_uid })))}::json) AS x(resource_uid text)
+          ON CONFLICT (account_id, resource_uid) DO UPDATE SET last_scan_id = excluded.last_scan_id`
       }
     }
     return { accountId, scanId, findingIds }

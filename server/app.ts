@@ -62,6 +62,7 @@ export const appLayer = (config: AppConfigShape, options: AppOptions) => {
     host: config.host,
     distDir: options.http.distDir,
     security: { hsts: config.appOrigin.startsWith("https:"), trustProxy: config.trustProxy },
+    ...(config.httpTimeouts !== undefined ? { timeouts: config.httpTimeouts } : {}),
   }).pipe(
     // Request-time services of the handlers (AuthConfig + Mailer for everything that authenticates; the read cache).
     Layer.provide(config.readCache === false ? IdentityLive : Layer.merge(IdentityLive, ReadCache.layer())),

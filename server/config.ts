@@ -12,6 +12,13 @@
  * only when NODE_ENV is not production and either the server listens on loopback (the default) or DEV_OUTBOX=1 says
  * so explicitly (loud warning at start-up); DEV_OUTBOX=0 turns it off everywhere.
  *
+ * NODE_ENV=production requires SMTP_URL: without it every one-time link (verification, reset, invitation) would only be
+ * written to the log, which is no place for sign-in secrets; in production no link is ever logged.
+ *
+ * HTTP_HEADERS_TIMEOUT_SECONDS (default 10) and HTTP_REQUEST_TIMEOUT_SECONDS (default 30) bound how long a client may
+ * take to send its headers and its whole request, body included; a slower one is answered 408 and disconnected
+ * (server/http/server.ts).
+ *
  * APP_SECRET_KEY: optional in embedded mode (no DATABASE_URL), where a random key is generated once into
  * DATA_DIR/secret.key (mode 0600) and reused on every start; required when DATABASE_URL is set, because
  * several machines must share it.
@@ -55,7 +62,19 @@ export interface AppConfigShape {
    * READ_CACHE=0. Off, every read is a full read.
    */
   readonly readCache?: boolean
+  /**
+   * HTTP_HEADERS_TIMEOUT_SECONDS / HTTP_REQUEST_TIMEOUT_SECONDS: the longest a client may take to send its headers /
+   * its whole request (body included) before the server answers 408 and closes the connection (defaults 10 and 30).
+   */
+  readonly httpTimeouts?: HttpTimeouts
 }
+
+export interface HttpTimeouts {
+  readonly headersSeconds: number
+  readonly requestSeconds: number
+}
+
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersSeconds: 10, requestSeconds: 30 }
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app/server/AppConfig") {
   /** Reads and validates the configuration from the current `ConfigProvider` (the environment by default). */
@@ -138,6 +157,14 @@ const parseTrustProxy = (value: string | undefined): Effect.Effect<number, Confi
   return /^\d{1,2}$/.test(v)
     ? Effect.succeed(Number(v))
     : Effect.fail(invalid("TRUST_PROXY", `TRUST_PROXY must be the number of trusted reverse proxies (0-99), true or false (got ${quote(value)})`))
+}
+
+const parseSeconds = (name: string, value: string | undefined, fallback: number, max: number): Effect.Effect<number, ConfigInvalid> => {
+  if (value === undefined) return Effect.succeed(fallback)
+  const v = value.trim()
+  return /^\d{1,4}$/.test(v) && Number(v) >= 1 && Number(v) <= max
+    ? Effect.succeed(Number(v))
+    : Effect.fail(invalid(name, `${name} must be a number of seconds 1-${max} (got ${quote(value)})`))
 }
 
 const parseUrl = (value: string): URL | undefined => {
@@ -249,6 +276,11 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigInvalid> = Effec
   const outboxSetting = yield* parseDevOutbox(yield* raw("DEV_OUTBOX"))
   const trustProxy = yield* parseTrustProxy(yield* raw("TRUST_PROXY"))
   const readCache = yield* parseOnOff("READ_CACHE", yield* raw("READ_CACHE"), true)
+  const requestSeconds = yield* parseSeconds("HTTP_REQUEST_TIMEOUT_SECONDS", yield* raw("HTTP_REQUEST_TIMEOUT_SECONDS"), DEFAULT_HTTP_TIMEOUTS.requestSeconds, 3600)
+  const headersSeconds = yield* parseSeconds("HTTP_HEADERS_TIMEOUT_SECONDS", yield* raw("HTTP_HEADERS_TIMEOUT_SECONDS"), Math.min(DEFAULT_HTTP_TIMEOUTS.headersSeconds, requestSeconds), requestSeconds)
+  if (nodeEnv === "production" && smtpUrl === undefined) {
+    return yield* invalid("SMTP_URL", "SMTP_URL is required when NODE_ENV=production (one-time links must be mailed, never only logged)")
+  }
   const devOutbox = nodeEnv !== "production" && (outboxSetting === "on" || (outboxSetting === "auto" && isLoopbackHost(host)))
   const devOutboxExposed = devOutbox && !isLoopbackHost(host)
 
@@ -277,6 +309,7 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigInvalid> = Effec
   return {
     port, host, dataDir, databaseUrl, appOrigin, appSecretKey, appSecretKeySource,
     smtpUrl, smtpFrom, awsEndpointUrl, nodeEnv, logLevel, devOutbox, devOutboxExposed, trustProxy, readCache,
+    httpTimeouts: { headersSeconds, requestSeconds },
   } satisfies AppConfigShape
 })
 
@@ -296,4 +329,5 @@ export const describeConfig = (config: AppConfigShape): Record<string, unknown> 
   dev_outbox: config.devOutbox,
   trust_proxy: config.trustProxy,
   read_cache: config.readCache !== false,
+  http_timeouts: config.httpTimeouts ?? DEFAULT_HTTP_TIMEOUTS,
 })

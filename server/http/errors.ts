@@ -12,7 +12,8 @@
  *
  * `toCatalogueBody` does the same for error responses that were produced as responses (HttpApi's text/plain 415
  * for a non-JSON content type, empty bodies), and `clientErrorResponse` for the requests Node cannot parse at all
- * (oversized headers or URL → 431, malformed request line or header → 400), which never reach a route.
+ * (oversized headers or URL → 431, malformed request line or header → 400, headers or body not received in time → 408),
+ * which never reach a route.
  *
  * Typed errors declared on endpoints never get here: HttpApi encodes them itself.
  */
@@ -91,7 +92,7 @@ export const toCatalogueBody = (
 /** What Node's own parser refused (`clientError`): a raw HTTP/1.1 answer with the catalogue body. */
 export const clientErrorResponse = (code: string | undefined): { readonly status: number; readonly body: string } => {
   const status = code === "HPE_HEADER_OVERFLOW" ? 431 : code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400
-  const message = status === 431 ? PlatformMessages.headersTooLarge : PlatformMessages.requestNotProcessed
+  const message = status === 431 ? PlatformMessages.headersTooLarge : status === 408 ? PlatformMessages.requestTimedOut : PlatformMessages.requestNotProcessed
   return { status, body: JSON.stringify({ _tag: "ValidationError", message, errors: [{ path: "", message }] }) }
 }
 

@@ -14,6 +14,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import * as NetAddress from "effect/net/NetAddress"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Api } from "../../src/contracts/api.ts"
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from "../config.ts"
 import { ApiHandlers } from "../api/index.ts"
 import { logLine } from "../log.ts"
 import { apiDocsLayer } from "./api-docs.ts"
@@ -34,6 +35,8 @@ export interface HttpOptions {
   readonly distDir: string
   /** Browser defences (HSTS when APP_ORIGIN is https). */
   readonly security?: SecurityOptions
+  /** How long a client may take to send its headers / whole request (DEFAULT_HTTP_TIMEOUTS). */
+  readonly timeouts?: HttpTimeouts
 }
 
 /** Every route of the app, to be served by `HttpRouter.serve`. */
@@ -75,9 +78,16 @@ const announce = (nodeServer: () => Server | undefined) =>
  * request handler is attached (two steps of the layer build, with possible event-loop turns in between)
  * are held and handed to the first handler attached. Node itself drops a `request` event nobody listens
  * to, and that client then waits forever.
+ *
+ * Slow clients are cut off (issue 27): headers must arrive within `timeouts.headersSeconds` and the whole request,
+ * body included, within `timeouts.requestSeconds` (Node's `headersTimeout` / `requestTimeout`, checked every second
+ * or more often); the client then gets a 408 with the catalogue's body and the connection is closed. Node's defaults
+ * (60 s / 300 s, checked every 30 s) let a client hold a connection for minutes.
  */
-export const makeNodeServer = (security: SecurityOptions = { hsts: false }): Server => {
-  const server = createServer()
+export const makeNodeServer = (security: SecurityOptions = { hsts: false }, timeouts: HttpTimeouts = DEFAULT_HTTP_TIMEOUTS): Server => {
+  const headersTimeout = timeouts.headersSeconds * 1000
+  const requestTimeout = Math.max(timeouts.requestSeconds * 1000, headersTimeout)
+  const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout / 4) })
   // Requests Node's parser refuses (headers or URL over the limit, malformed request line or header, a NUL in a
   // header) never reach a route: answer them with the catalogue's JSON body too, then close the connection.
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
@@ -145,7 +155,7 @@ export const httpServerLayer = (options: HttpOptions) => {
   return announce(() => nodeServer).pipe(
     Layer.provideMerge(serveRouter),
     Layer.provideMerge(
-      NodeHttpServer.layerServer(() => (nodeServer = makeNodeServer(options.security)), {
+      NodeHttpServer.layerServer(() => (nodeServer = makeNodeServer(options.security, options.timeouts)), {
         port: options.port,
         host: options.host,
         gracefulShutdownTimeout: SHUTDOWN_GRACE,

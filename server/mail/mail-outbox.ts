@@ -150,7 +150,10 @@ export const deliverQueuedMail = (payload: SendMailPayload, job: JobContext) =>
         yield* sql`UPDATE mail_outbox SET sent_at = now(), sealed_message = NULL, claimed_until = NULL, attempts = attempts + 1,
           last_error = NULL WHERE id = ${row.id}`
       }))
-      return logLine("info", `mail ${message.kind} to ${message.to} (no SMTP_URL, kept in the dev outbox): ${message.links.join(" ")}`)
+      // The links carry one-time tokens: logged for a developer without SMTP, never in production (which requires
+      // SMTP_URL anyway: server/config.ts).
+      const links = config.nodeEnv === "production" ? "" : `: ${message.links.join(" ")}`
+      return logLine("info", `mail ${message.kind} to ${message.to} (no SMTP_URL, kept in the dev outbox)${links}`)
     }
 
     const failure = yield* smtpSend(config.smtpUrl, config.smtpFrom, message).pipe(

@@ -59,4 +59,6 @@ export const PlatformMessages = {
   notFound: "Not found",
   unsupportedContentType: "The request body must be JSON (Content-Type: application/json)",
   headersTooLarge: "The request headers or URL are too large",
+  /** 408: the headers or the body did not arrive in time (HTTP_HEADERS_TIMEOUT_SECONDS / HTTP_REQUEST_TIMEOUT_SECONDS). */
+  requestTimedOut: "The request took too long to arrive",
 } as const

@@ -282,7 +282,8 @@ describe("delivery at least once (SMTP)", () => {
 describe("production", () => {
   let env: Env
   beforeAll(async () => {
-    env = await startIdentityEnv({ smtp: false, env: { NODE_ENV: "production" } })
+    // Production needs SMTP_URL (server/config.ts): mail goes to the capture server, never to an outbox.
+    env = await startIdentityEnv({ env: { NODE_ENV: "production" } })
   })
   afterAll(async () => {
     await env?.stop()

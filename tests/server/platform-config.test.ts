@@ -71,8 +71,17 @@ describe("configuration", () => {
     expect(await outbox({ HOST: "192.168.1.20" })).toEqual([false, false])
     expect(await outbox({ HOST: "0.0.0.0", DEV_OUTBOX: "1" })).toEqual([true, true])
     expect(await outbox({ DEV_OUTBOX: "0" })).toEqual([false, false])
-    expect(await outbox({ NODE_ENV: "production" })).toEqual([false, false])
-    expect(await outbox({ NODE_ENV: "production", HOST: "0.0.0.0", DEV_OUTBOX: "1" })).toEqual([false, false])
+    expect(await outbox({ NODE_ENV: "production", SMTP_URL: "smtp://mail.example.com:25" })).toEqual([false, false])
+    expect(await outbox({ NODE_ENV: "production", SMTP_URL: "smtp://mail.example.com:25", HOST: "0.0.0.0", DEV_OUTBOX: "1" })).toEqual([false, false])
+  })
+
+  it("starts in production with SMTP_URL, and bounds slow clients by default (10 s headers, 30 s request)", async () => {
+    const config = await ok({ DATA_DIR: tempDir(), NODE_ENV: "production", SMTP_URL: "smtp://mail.example.com:25" })
+    expect(config.nodeEnv).toBe("production")
+    expect(config.httpTimeouts).toEqual({ headersSeconds: 10, requestSeconds: 30 })
+    const tuned = await ok({ DATA_DIR: tempDir(), HTTP_HEADERS_TIMEOUT_SECONDS: "2", HTTP_REQUEST_TIMEOUT_SECONDS: "5" })
+    expect(tuned.httpTimeouts).toEqual({ headersSeconds: 2, requestSeconds: 5 })
+    expect((await ok({ DATA_DIR: tempDir(), HTTP_REQUEST_TIMEOUT_SECONDS: "4" })).httpTimeouts).toEqual({ headersSeconds: 4, requestSeconds: 4 })
   })
 
   it("reads TRUST_PROXY as a number of proxies, off by default", async () => {
@@ -128,6 +137,12 @@ describe("configuration", () => {
     [{ DEV_OUTBOX: "yes" }, 'config error: DEV_OUTBOX must be 1 or 0 (got "yes")'],
     [{ TRUST_PROXY: "all" }, 'config error: TRUST_PROXY must be the number of trusted reverse proxies (0-99), true or false (got "all")'],
     [{ APP_SECRET_KEY: "short" }, `config error: APP_SECRET_KEY must be at least 32 characters without spaces (value not shown)`],
+    // Production mails every one-time link; it never starts logging them instead (issue 27).
+    [{ NODE_ENV: "production" }, "config error: SMTP_URL is required when NODE_ENV=production (one-time links must be mailed, never only logged)"],
+    [{ NODE_ENV: "production", ...EXTERNAL }, "config error: SMTP_URL is required when NODE_ENV=production (one-time links must be mailed, never only logged)"],
+    [{ HTTP_REQUEST_TIMEOUT_SECONDS: "0" }, 'config error: HTTP_REQUEST_TIMEOUT_SECONDS must be a number of seconds 1-3600 (got "0")'],
+    [{ HTTP_REQUEST_TIMEOUT_SECONDS: "soon" }, 'config error: HTTP_REQUEST_TIMEOUT_SECONDS must be a number of seconds 1-3600 (got "soon")'],
+    [{ HTTP_HEADERS_TIMEOUT_SECONDS: "60", HTTP_REQUEST_TIMEOUT_SECONDS: "30" }, 'config error: HTTP_HEADERS_TIMEOUT_SECONDS must be a number of seconds 1-30 (got "60")'],
   ])("rejects %j with one line naming the variable", async (env, expected) => {
     const line = await errorLine(env)
     expect(line).toBe(expected)

@@ -197,7 +197,9 @@ export function hardenedProject(): GcpProjectState {
           location: "US",
           locationType: "multi-region",
           iamConfiguration: { uniformBucketLevelAccess: { enabled: true, lockedTime: daysAhead(80) }, publicAccessPrevention: "enforced" },
-          ...keptAndLogged("hardened-access-logs"),
+          // A locked retention policy and Object Versioning cannot coexist: the policy is this bucket's protection.
+          softDeletePolicy: { retentionDurationSeconds: "604800" },
+          logging: { logBucket: "hardened-access-logs", logObjectPrefix: "usage" },
           retentionPolicy: { retentionPeriod: "31536000", effectiveTime: daysAgo(300), isLocked: true },
         },
         policy: { bindings: [{ role: "roles/storage.objectCreator", members: ["serviceAccount:p111-1@gcp-sa-logging.iam.gserviceaccount.com"] }] },
@@ -376,6 +378,8 @@ export function insecureProject(): GcpProjectState {
         bucket: { kind: "storage#bucket", id: "ok-pap-bucket", name: "ok-pap-bucket", location: "US", iamConfiguration: { uniformBucketLevelAccess: { enabled: true }, publicAccessPrevention: "enforced" } },
         policy: { bindings: [{ role: "roles/storage.objectViewer", members: ["allAuthenticatedUsers"] }] },
       },
+      // No versioning and no retention policy (insecure-logs has a retention policy, so versioning is not judged there).
+      { bucket: { kind: "storage#bucket", id: "bad-unversioned", name: "bad-unversioned", location: "US", iamConfiguration: { uniformBucketLevelAccess: { enabled: true }, publicAccessPrevention: "enforced" } }, policy: {} },
     ],
     managedZones: [
       { kind: "dns#managedZone", name: "bad-zone", dnsName: "insecure.example.", visibility: "public", dnssecConfig: { state: "off" } },

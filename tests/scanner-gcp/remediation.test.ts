@@ -46,7 +46,7 @@ const target: Record<string, string> = {
   vpc_subnet_flow_logs_enabled: "bad-subnet",
   compute_instance_serial_port_disabled: "bad-vm",
   cloudsql_automated_backups: "bad-mysql",
-  storage_bucket_versioning_enabled: "insecure-logs",
+  storage_bucket_versioning_enabled: "bad-unversioned",
   storage_bucket_soft_delete_enabled: "insecure-logs",
   cloudsql_instance_deletion_protection: "bad-postgres",
   cloudsql_instance_ssl_required: "bad-mysql",

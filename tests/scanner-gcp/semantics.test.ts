@@ -189,6 +189,12 @@ describe("review fixes (REVIEW.md)", () => {
     expect(evaluate("vpc_subnet_flow_logs_enabled", subnet({ enable: true, flowSampling: 1, metadata: "INCLUDE_ALL_METADATA", filterExpr: "src_port == 22" }))[0]?.compliant).toBe(false)
   })
 
+  it("a bucket with a retention policy is not judged on versioning (the two cannot coexist)", () => {
+    const bucket = (extra: Record<string, unknown>) => ({ storage: { buckets: [{ name: "b", location: "US", policy: undefined, ...extra }] } }) as unknown as Partial<GcpScanInventory>
+    expect(evaluate("storage_bucket_versioning_enabled", bucket({ retentionPolicy: { retentionPeriod: "86400" } }))[0]).toMatchObject({ compliant: true, reason: expect.stringMatching(/^Not judged: /) })
+    expect(evaluate("storage_bucket_versioning_enabled", bucket({}))[0]?.compliant).toBe(false)
+  })
+
   it("CIS 6.3.3: user connections 0 or the maximum 32767 do not limit; 100 does", () => {
     const sql = (value: string | undefined) => ({ sql: { instances: [{ name: "i", databaseVersion: "SQLSERVER_2022_STANDARD", settings: value === undefined ? {} : { databaseFlags: [{ name: "user connections", value }] } }] } }) as unknown as Partial<GcpScanInventory>
     for (const [v, ok] of [[undefined, true], ["0", true], ["32767", true], ["100", false]] as const) expect(evaluate("cloudsql_sqlserver_user_connections_unlimited", sql(v))[0]?.compliant, String(v)).toBe(ok)

@@ -47,14 +47,15 @@ export const storageChecks = [
     id: "storage_bucket_versioning_enabled",
     service: "storage",
     title: "Cloud Storage buckets should keep object versions",
-    description: "With versioning, an overwritten or deleted object stays recoverable as a noncurrent version (ransomware, mistakes).",
+    description: "With versioning, an overwritten or deleted object stays recoverable as a noncurrent version (ransomware, mistakes). Buckets with a retention policy are not judged: the policy keeps every object from being deleted or replaced, and Object Versioning cannot be enabled next to it.",
     severity: "medium",
     remediation: "gcloud storage buckets update gs://BUCKET --versioning (and a lifecycle rule that ages out noncurrent versions).",
     field_labels: { versioning: "Versioning" },
     uses: ["storage.buckets"],
-    reads: "storage buckets.list → versioning.enabled",
+    reads: "storage buckets.list → versioning.enabled, retentionPolicy",
     evaluate: (inv) =>
       (inv.storage.buckets ?? []).map((b) => {
+        if (b.retentionPolicy !== undefined) return row(b.name, bucketRegion(b), true, "Not judged: the bucket's retention policy keeps each object from being deleted or replaced (Object Versioning cannot be enabled with one).", { versioning: null })
         const on = b.versioning?.enabled === true
         return row(b.name, bucketRegion(b), on, on ? "Object versioning is on." : "Object versioning is off: overwritten or deleted objects are gone.", { versioning: on })
       }),

@@ -9,6 +9,15 @@
  * One line per detail row (a resource), repeating the finding's columns; a finding without rows gives one line.
  */
 import type { Finding } from "../../src/contracts/findings.ts"
+import { checkOutcome, isRemediatedStatus, rowOutcome, type RowOutcome } from "../../src/contracts/outcomes.ts"
+
+/** A detail row's outcome (the algebra's `rowOutcome`), for the exports. */
+export const detailRowOutcome = (row: Readonly<Record<string, unknown>>): RowOutcome =>
+  rowOutcome({
+    compliant: typeof row["compliance"] === "boolean" ? row["compliance"] : null,
+    remediated: isRemediatedStatus((row["remediate"] as { status?: unknown } | undefined)?.status),
+    muted: row["muted"] !== undefined,
+  })
 
 export const CSV_COLUMNS = [
   "scan_id",
@@ -31,6 +40,12 @@ export const CSV_COLUMNS = [
   "aws_account_id",
   "created_at",
   "delta",
+  /** The row's outcome (docs/outcomes.md): pass, fail, muted, remediated, not_evaluated. */
+  "outcome",
+  /** The check's outcome: failed, passed_with_exceptions, remediated, not_evaluated, passed. */
+  "check_outcome",
+  /** The mute of a muted row, as the scan keeps it. */
+  "mute_reason",
 ] as const
 
 const DANGEROUS_START = /^[=+\-@\t\r]/
@@ -85,6 +100,9 @@ export const findingCsvLines = (f: Finding): string => {
       f.aws_account_id ?? "",
       f.created_at,
       row?.["delta"] ?? "",
+      row === undefined ? "" : detailRowOutcome(row),
+      checkOutcome(f),
+      (row?.["muted"] as { reason?: unknown } | undefined)?.reason ?? "",
     ]
   }
   if (f.details.length === 0) return csvLine(common(undefined))

@@ -35,6 +35,8 @@ export const toOcsf = (f: Finding): ReadonlyArray<OcsfDetectionFinding> => {
     const unevaluated = row === undefined ? f.outcome === "not_evaluated" : typeof row["compliance"] !== "boolean" && row["error_kind"] !== undefined
     const remediate = row?.["remediate"] as { status?: unknown } | undefined
     const resolved = remediate?.status === "remediated" || (row === undefined && f.status === "remediated")
+    // A muted failing row is an accepted risk: OCSF's "Suppressed" (docs/outcomes.md).
+    const suppressed = !resolved && (row === undefined ? f.muted : row["compliance"] === false && row["muted"] !== undefined)
     const region = typeof row?.["region"] === "string" ? (row["region"] as string) : undefined
     const resourceId = typeof row?.["resource_id"] === "string" ? (row["resource_id"] as string) : undefined
     const reason = typeof row?.["reason"] === "string" ? (row["reason"] as string) : f.policy_check
@@ -49,8 +51,8 @@ export const toOcsf = (f: Finding): ReadonlyArray<OcsfDetectionFinding> => {
       type_name: "Detection Finding: Create",
       severity_id: SEVERITY_IDS[f.severity],
       severity: capitalise(f.severity),
-      status_id: resolved ? 4 : 1,
-      status: resolved ? "Resolved" : "New",
+      status_id: resolved ? 4 : suppressed ? 3 : 1,
+      status: resolved ? "Resolved" : suppressed ? "Suppressed" : "New",
       status_code: unevaluated ? "NOT_EVALUATED" : compliant ? "PASS" : "FAIL",
       status_detail: reason,
       message: reason,

@@ -25,6 +25,7 @@ export const FINDING_OUTCOMES = ["pass", "fail", "remediated", "not_evaluated"] 
 export const FindingOutcome = Schema.Literals(FINDING_OUTCOMES)
 /** Values of the findings list's `status` filter: the outcomes, and `muted` (failing findings whose open rows are all muted). */
 export const FINDING_LIST_FILTERS = [...FINDING_OUTCOMES, "muted"] as const
+export type FindingListFilter = (typeof FINDING_LIST_FILTERS)[number]
 export type FindingOutcome = typeof FindingOutcome.Type
 /** The spec status a finding of this outcome carries. */
 export const specStatus = (outcome: FindingOutcome): FindingStatus => (outcome === "not_evaluated" ? "pass" : outcome)
@@ -295,25 +296,7 @@ export const RemediateResponse = Schema.Struct({
 export type RemediateResponse = typeof RemediateResponse.Type
 
 // ---------------------------------------------------------------------------------------------------
-// Client-side filters and display rules.
-
-export interface FindingFilters {
-  readonly severities: ReadonlyArray<Severity>
-  readonly statuses: ReadonlyArray<FindingOutcome>
-  /** Beyond the spec: only findings with resources failing since the previous scan. */
-  readonly newOnly?: boolean
-}
-/** Scanning §5: filters are applied on the client; an empty list means "all" (a status filter matches the outcome). */
-export const applyFindingFilters = <F extends { readonly severity: string; readonly status: string; readonly outcome?: string; readonly resources_new?: number }>(
-  findings: ReadonlyArray<F>,
-  filters: FindingFilters,
-): ReadonlyArray<F> =>
-  findings.filter(
-    (f) =>
-      (filters.severities.length === 0 || (filters.severities as ReadonlyArray<string>).includes(f.severity)) &&
-      (filters.statuses.length === 0 || (filters.statuses as ReadonlyArray<string>).includes(f.outcome ?? f.status)) &&
-      (filters.newOnly !== true || (f.resources_new ?? 0) > 0),
-  )
+// Display rules. (The list's filters run on the server since issue 28: `FindingsQuery`.)
 
 /** Scanning §2: strings over 150 characters are cut to 97 characters plus a length note. */
 export const truncateDetailString = (s: string): { readonly text: string; readonly truncated: boolean; readonly length: number } =>

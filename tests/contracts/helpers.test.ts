@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { toRunStatus, isInProgress, canViewFindings, RUN_STATUSES } from "../../src/contracts/common.ts"
-import { remediationAction, canRetryRemediation, truncateDetailString, limitDetailArray, shouldCollapseRemediationMessage, applyFindingFilters } from "../../src/contracts/findings.ts"
+import { remediationAction, canRetryRemediation, truncateDetailString, limitDetailArray, shouldCollapseRemediationMessage } from "../../src/contracts/findings.ts"
 import {
   inviteResultToasts,
   formatExpiry,
@@ -60,12 +60,6 @@ describe("detail display limits (scanning §2, §9)", () => {
     expect(limitDetailArray([1, 2, 3, 4, 5, 6, 7])).toEqual({ items: [1, 2, 3, 4, 5], hidden: 2 })
     expect(shouldCollapseRemediationMessage("x".repeat(100))).toBe(false)
     expect(shouldCollapseRemediationMessage("x".repeat(101))).toBe(true)
-  })
-  it("filters apply on the client; empty = all", () => {
-    const f = [{ severity: "high", status: "fail" }, { severity: "low", status: "pass" }]
-    expect(applyFindingFilters(f, { severities: [], statuses: [] })).toEqual(f)
-    expect(applyFindingFilters(f, { severities: ["high"], statuses: [] })).toEqual([f[0]])
-    expect(applyFindingFilters(f, { severities: ["high"], statuses: ["pass"] })).toEqual([])
   })
 })
 

@@ -1,19 +1,20 @@
 /**
  * Property tests (fast-check) for the scanning display rules the screens rely on: the 150 → 97 cut with its length
  * note, 5-item arrays, the 100-character collapse of remediation messages, the dashboard badge, the remediation
- * button, the client-side findings filters (as the findings machine applies them) and the progress bar.
+ * button, the findings filters (sent to the server by the findings machine) and the progress bar.
  */
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
-import { createActor } from "xstate"
+import { createActor, fromPromise } from "xstate"
 import { accountBadge } from "../../src/contracts/accounts.ts"
 import { toRunStatus } from "../../src/contracts/common.ts"
 import {
-  applyFindingFilters,
-  FINDING_STATUSES,
+  FINDING_CHANGES,
+  FINDING_LIST_FILTERS,
   remediationAction,
   SEVERITIES,
-  type Finding,
+  type FindingListResponse,
+  type FindingsQuery,
 } from "../../src/contracts/findings.ts"
 import type { ScanId } from "../../src/contracts/ids.ts"
 import { findingsListMachine } from "../../src/machines/findings-list.machine.ts"
@@ -153,50 +154,57 @@ describe("badges and buttons", () => {
   })
 })
 
-describe("findings filters (client side, through the findings machine)", () => {
-  const findingArb = fc.record({
-    id: fc.integer({ min: 1, max: 10_000 }),
-    severity: fc.constantFrom(...SEVERITIES),
-    status: fc.constantFrom(...FINDING_STATUSES),
-  })
+describe("findings filters (sent to the server, through the findings machine)", () => {
+  const toggleArb = fc.oneof(
+    fc.constantFrom(...SEVERITIES).map((severity) => ({ type: "filter.severityToggled" as const, severity })),
+    fc.constantFrom(...FINDING_LIST_FILTERS).map((status) => ({ type: "filter.statusToggled" as const, status })),
+    fc.constantFrom(...FINDING_CHANGES).map((change) => ({ type: "filter.changeToggled" as const, change })),
+    fc.constantFrom("us-east-1", "eu-west-1").map((region) => ({ type: "filter.regionToggled" as const, region })),
+  )
+  /** Values toggled an odd number of times, in the order they were first selected. */
+  const selected = <T>(toggles: ReadonlyArray<T>) => {
+    let on: Array<T> = []
+    for (const t of toggles) on = on.includes(t) ? on.filter((x) => x !== t) : [...on, t]
+    return on
+  }
 
-  it("the visible rows are exactly those matching every selected group; clearing shows all; order is kept", () => {
+  it("every toggle asks the server for page 1 with exactly the selected values; the table shows the server's rows as they are; clearing asks for all", () => {
     fc.assert(
       fc.property(
-        fc.uniqueArray(findingArb, { selector: (f) => f.id, maxLength: 25 }),
-        fc.subarray([...SEVERITIES]),
-        fc.subarray([...FINDING_STATUSES]),
-        (rows, severities, statuses) => {
-          const findings: Finding[] = rows.map((r) => finding(r.id, { severity: r.severity, status: r.status }))
+        fc.array(toggleArb, { maxLength: 12 }),
+        fc.uniqueArray(fc.integer({ min: 1, max: 10_000 }), { maxLength: 8 }),
+        (toggles, ids) => {
+          const calls: Array<FindingsQuery> = []
+          const listFindings = fromPromise<FindingListResponse, FindingsQuery>(({ input }) => {
+            calls.push(input)
+            return new Promise(() => {})
+          })
           const actor = createActor(
-            findingsListMachine.provide({ actors: { getScan: never(), listFindings: never(), exportFindings: never() } }),
-            { input: { scanId: 11 as ScanId, serviceName: "s3" } },
+            findingsListMachine.provide({ actors: { getScan: never(), listFindings, exportFindings: never() } }),
+            { input: { scanId: 11 as ScanId, serviceName: "" } },
           ).start()
           try {
-            actor.send({
-              type: "xstate.done.actor.getScan",
-              output: scan(11),
-            } as never)
+            actor.send({ type: "xstate.done.actor.getScan", output: scan(11) } as never)
+            const answer = ids.map((id) => finding(id, { severity: id % 2 === 0 ? "critical" : "low" }))
             actor.send({
               type: "xstate.done.actor.listFindings",
-              output: { data: findings, pagination: { page: 1, total_pages: 1, total: findings.length } },
+              output: { data: answer, pagination: { page: 1, total_pages: 1, total: answer.length } },
             } as never)
-            for (const severity of severities) actor.send({ type: "filter.severityToggled", severity })
-            for (const status of statuses) actor.send({ type: "filter.statusToggled", status })
-            const visible = actor.getSnapshot().context.visible
-            const expected = findings.filter(
-              (f) => (severities.length === 0 || severities.includes(f.severity)) && (statuses.length === 0 || statuses.includes(f.status)),
-            )
-            expect(visible.map((f) => f.id)).toEqual(expected.map((f) => f.id))
-            expect(visible).toEqual(applyFindingFilters(findings, { severities, statuses }))
-            // Toggling twice is a no-op.
-            if (severities[0] !== undefined) {
-              actor.send({ type: "filter.severityToggled", severity: severities[0] })
-              actor.send({ type: "filter.severityToggled", severity: severities[0] })
-              expect(actor.getSnapshot().context.visible.map((f) => f.id)).toEqual(expected.map((f) => f.id))
-            }
+            // Whatever the filters, the rows are the server's: nothing is filtered on the client.
+            expect(actor.getSnapshot().context.findings.map((f) => f.id)).toEqual(ids)
+            for (const t of toggles) actor.send(t)
+            const last = calls.at(-1)!
+            const of = <K extends string>(type: string, key: K) => selected(toggles.filter((t) => t.type === type).map((t) => (t as Record<K, string>)[key]))
+            const expectJoined = (values: ReadonlyArray<string>) => (values.length === 0 ? undefined : values.join(","))
+            expect(calls).toHaveLength(1 + toggles.length)
+            expect(last.page).toBe(1)
+            expect(last.service_id).toBeUndefined()
+            expect(last.severity).toBe(expectJoined(of("filter.severityToggled", "severity")))
+            expect(last.status).toBe(expectJoined(of("filter.statusToggled", "status")))
+            expect(last.change).toBe(expectJoined(of("filter.changeToggled", "change")))
+            expect(last.region).toBe(expectJoined(of("filter.regionToggled", "region")))
             actor.send({ type: "filters.cleared" })
-            expect(actor.getSnapshot().context.visible.map((f) => f.id)).toEqual(findings.map((f) => f.id))
+            expect(calls.at(-1)).toEqual({ scan_id: 11, page: 1, page_size: 20 })
           } finally {
             actor.stop()
           }

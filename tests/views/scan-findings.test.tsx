@@ -20,7 +20,7 @@ const renderFinding = (path: string, world = defaultWorld(), overrides = {}) =>
   renderScan(path, { pattern: "/dashboard/scans/:scanId/findings/:findingId", screen: <FindingDetailView />, world, overrides })
 
 describe("findings list", () => {
-  it("filters severity and status on the client, clears them, and exports with them", async () => {
+  it("sends severity and status filters to the server, shows its rows and totals, clears them, and exports with them", async () => {
     const world = defaultWorld()
     world.findings = [
       finding(1, { severity: "critical", status: "fail", description: "Root has access keys" }),
@@ -31,14 +31,18 @@ describe("findings list", () => {
     expect(called("listFindings").map((c) => c.payload)).toEqual([{ scan_id: 11, service_id: 101, page: 1, page_size: 20 }])
     const table = screen.getByRole("table", { name: "Findings" })
     expect(within(table).getAllByRole("row")).toHaveLength(4)
+    expect(screen.getByText("3 findings · 3 failing resources of 6 resources")).toBeTruthy()
 
     await press(screen.getByRole("button", { name: "Show filters" }))
     await press(screen.getByRole("checkbox", { name: "Critical" }))
+    expect(called("listFindings").at(-1)?.payload).toEqual({ scan_id: 11, service_id: 101, page: 1, page_size: 20, severity: "critical" })
     expect(within(table).getAllByRole("row")).toHaveLength(3)
+    expect(screen.getByText("2 of 3 findings match · 2 failing resources of 4 resources")).toBeTruthy()
     await press(screen.getByRole("checkbox", { name: "Fail" }))
+    expect(called("listFindings").at(-1)?.payload).toMatchObject({ status: "fail", severity: "critical" })
     expect(within(table).getAllByRole("row")).toHaveLength(2)
     expect(within(table).getByText("Root has access keys")).toBeTruthy()
-    expect(called("listFindings")).toHaveLength(1)
+    expect(called("listFindings")).toHaveLength(3)
 
     await press(screen.getByRole("button", { name: "Export" }))
     await press(screen.getByRole("menuitem", { name: "CSV" }))
@@ -48,19 +52,41 @@ describe("findings list", () => {
     expect(files).toHaveLength(1)
 
     await press(screen.getAllByRole("button", { name: "Clear filters" })[0]!)
+    expect(called("listFindings").at(-1)?.payload).toEqual({ scan_id: 11, service_id: 101, page: 1, page_size: 20 })
     expect(within(table).getAllByRole("row")).toHaveLength(4)
     await press(screen.getByRole("button", { name: "Hide filters" }))
     expect(screen.queryByRole("checkbox", { name: "Critical" })).toBeNull()
   })
 
-  it("loads more, 20 at a time", async () => {
+  it("loads more, 20 at a time, by the server's cursor", async () => {
     const world = defaultWorld()
     world.findings = Array.from({ length: 23 }, (_, i) => finding(i + 1))
     const { called } = await renderFindings("/dashboard/scans/11/findings?service=s3", world)
     expect(within(screen.getByRole("table", { name: "Findings" })).getAllByRole("row")).toHaveLength(21)
+    expect(screen.getByText("Showing 20 of 23 findings")).toBeTruthy()
     await press(screen.getByRole("button", { name: "Load more" }))
-    expect(called("listFindings")[1]?.payload).toMatchObject({ page: 2, page_size: 20 })
+    expect(called("listFindings")[1]?.payload).toEqual({ scan_id: 11, service_id: 101, cursor: "after:20", page_size: 20 })
     expect(within(screen.getByRole("table", { name: "Findings" })).getAllByRole("row")).toHaveLength(24)
+    expect(screen.queryByRole("button", { name: "Load more" })).toBeNull()
+  })
+
+  it("without ?service= lists every service of the scan; the search is sent after quiet typing", async () => {
+    const world = defaultWorld()
+    world.findings = [finding(1, { service_name: "s3" }), finding(2, { service_id: 102, service_name: "iam" })]
+    const { called, tick } = await renderFindings("/dashboard/scans/11/findings", world)
+    expect(screen.getByRole("heading", { name: "All findings" })).toBeTruthy()
+    expect(called("listFindings").map((c) => c.payload)).toEqual([{ scan_id: 11, page: 1, page_size: 20 }])
+    const table = screen.getByRole("table", { name: "Findings" })
+    expect(within(table).getAllByRole("columnheader").map((th) => th.textContent)).toContain("Service")
+    expect(within(table).getAllByRole("link").map((a) => a.getAttribute("href"))).toEqual([
+      "/dashboard/scans/11/findings/1?service=s3",
+      "/dashboard/scans/11/findings/2?service=iam",
+    ])
+    fireEvent.change(screen.getByRole("searchbox", { name: "Search resources" }), { target: { value: "bucket" } })
+    await settle()
+    expect(called("listFindings")).toHaveLength(1)
+    await tick(300)
+    expect(called("listFindings").at(-1)?.payload).toEqual({ scan_id: 11, page: 1, page_size: 20, q: "bucket" })
   })
 
   it("'Service \"{name}\" not found in this scan'", async () => {

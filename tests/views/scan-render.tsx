@@ -103,14 +103,28 @@ export const fakeScanEffects = (world: ScanWorld, overrides: Partial<ScanEffects
       return s
     }),
     cancelScan: log("cancelScan", ({ id }) => ({ ok: true, message: "Scan canceled", data: { ...world.scans.find((x) => x.id === id)!, status: "failed" as const } })),
+    // A small stand-in for the server's filters (status, severity), its totals and its cursor ("after:<offset>").
     listFindings: log("listFindings", (q) => {
-      const rows = world.findings.filter((f) => q.status === undefined || q.status.split(",").includes(f.status))
-      const page = q.page ?? 1
+      const inScope = world.findings.filter((f) => q.service_id === undefined || f.service_id === q.service_id)
+      const rows = inScope.filter((f) =>
+        (q.status === undefined || q.status.split(",").includes(f.muted ? "muted" : f.outcome)) &&
+        (q.severity === undefined || q.severity.split(",").includes(f.severity)))
       const size = q.page_size ?? 20
+      const offset = q.cursor === undefined ? ((q.page ?? 1) - 1) * size : Number(q.cursor.replace("after:", ""))
+      const data = rows.slice(offset, offset + size)
       return {
         ok: true,
-        data: rows.slice((page - 1) * size, page * size),
-        pagination: { page, total_pages: Math.max(1, Math.ceil(rows.length / size)), total: rows.length, page_size: size },
+        data,
+        pagination: { page: Math.floor(offset / size) + 1, total_pages: Math.max(1, Math.ceil(rows.length / size)), total: rows.length, page_size: size },
+        totals: {
+          findings: rows.length,
+          findings_unfiltered: inScope.length,
+          resources_checked: rows.reduce((n, f) => n + f.resources_checked, 0),
+          resources_failing: rows.reduce((n, f) => n + Math.max(0, f.resources_failing - f.resources_remediated - f.resources_muted), 0),
+          resources_matched: null,
+        },
+        next_cursor: offset + data.length < rows.length ? `after:${offset + data.length}` : null,
+        regions: ["eu-west-1", "us-east-1"],
       }
     }),
     getFinding: log("getFinding", ({ id }) => {

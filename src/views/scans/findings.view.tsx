@@ -1,8 +1,10 @@
 /**
  * /dashboard/scans/:scanId/findings?service= (scanning §2 "Findings list"), rendered from `findingsListMachine`;
- * lazy-loaded as its own chunk. One service's findings with show/hide filters for severity and status (applied on the
- * client), 'Clear filters', 'Load more' (20 per page) and Export with the filters in force. An unknown service reads
- * 'Service "{name}" not found in this scan'.
+ * lazy-loaded as its own chunk. One service's findings, or every service's without `?service=` (issue 28 item 5), with
+ * a resource search, a check filter, a service choice and a sort always in view, show/hide filters for severity,
+ * status (muted and not evaluated included), change since the last scan and region — all applied by the server —,
+ * 'Clear filters', 'Load more' (20 per page) and Export with the filters in force. Every count shown is the server's
+ * total, with its unit. An unknown service reads 'Service "{name}" not found in this scan'.
  */
 import { useMemo } from "react"
 import { useActorRef, useSelector } from "@xstate/react"
@@ -10,8 +12,18 @@ import { createColumnHelper } from "@tanstack/react-table"
 import { CheckboxGroup, Label } from "react-aria-components"
 import { useParams, useSearchParams } from "wouter"
 import type { ActorRefFrom } from "xstate"
-import { FINDING_OUTCOMES, SEVERITIES, type Finding, type FindingOutcome, type Severity } from "../../contracts/findings.ts"
-import type { ScanId } from "../../contracts/ids.ts"
+import {
+  FINDING_CHANGES,
+  FINDING_SORTS,
+  SEVERITIES,
+  type Finding,
+  type FindingChange,
+  type FindingListFilter,
+  type FindingListTotals,
+  type FindingSort,
+  type Severity,
+} from "../../contracts/findings.ts"
+import type { ScanId, ServiceId } from "../../contracts/ids.ts"
 import { ScanningMessages, scanTitle } from "../../contracts/messages.ts"
 import { findingPath, hasActiveFilters, type findingsListMachine } from "../../machines/findings-list.machine.ts"
 import { scanPath } from "../../machines/scan-list.machine.ts"
@@ -19,6 +31,8 @@ import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
 import { Checkbox } from "../ui/checkbox.tsx"
 import { Link } from "../ui/link.tsx"
+import { Select, SelectItem } from "../ui/select.tsx"
+import { TextField } from "../ui/text-field.tsx"
 import { DataTable, useIsDesktop, type ScanTableFeatures } from "../ui/data-table.tsx"
 import { ExportMenu } from "./export-menu.tsx"
 import { ArrowLeftIcon, FilterIcon } from "../ui/icons.tsx"
@@ -31,83 +45,160 @@ type FindingsRef = ActorRefFrom<typeof findingsListMachine>
 
 const helper = createColumnHelper<ScanTableFeatures, Finding>()
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
+const count = (n: number) => n.toLocaleString("en-US")
+/** "1 finding", "28 findings" (a finding is one check in one scan). */
+const findingsLabel = (n: number) => `${count(n)} ${n === 1 ? "finding" : "findings"}`
+const resourcesLabel = (n: number, word = "") => `${count(n)} ${word}${n === 1 ? "resource" : "resources"}`
+
+/** The status filter's choices, in the list's default order. */
+const STATUS_CHOICES: ReadonlyArray<FindingListFilter> = ["fail", "muted", "remediated", "not_evaluated", "pass"]
+const CHANGE_LABELS: Readonly<Record<FindingChange, string>> = { new: "New failures", fixed: "Fixed" }
+const SORT_LABELS: Readonly<Record<FindingSort, string>> = {
+  status: "Status",
+  severity: "Severity",
+  service: "Service",
+  check: "Check",
+  failing: "Failing resources",
+  new: "New failures",
+  fixed: "Fixed resources",
+}
+
+/** A checkbox group whose changes are sent as one toggle event per value that changed. */
+function ToggleGroup<T extends string>({
+  legend, values, selected, label, onToggle,
+}: {
+  readonly legend: string
+  readonly values: ReadonlyArray<T>
+  readonly selected: ReadonlyArray<T>
+  readonly label: (value: T) => string
+  readonly onToggle: (value: T) => void
+}) {
+  return (
+    <CheckboxGroup
+      className={local.filterGroup}
+      value={[...selected]}
+      onChange={(next) => {
+        for (const v of values) if (next.includes(v) !== selected.includes(v)) onToggle(v)
+      }}
+    >
+      <Label className={local.filterLegend}>{legend}</Label>
+      <div className={local.filterOptions}>
+        {values.map((v) => (
+          <Checkbox key={v} value={v}>
+            {label(v)}
+          </Checkbox>
+        ))}
+      </div>
+    </CheckboxGroup>
+  )
+}
 
 function Filters({ listRef }: { readonly listRef: FindingsRef }) {
   const filters = useSelector(listRef, (s) => s.context.filters)
+  const regions = useSelector(listRef, (s) => s.context.regions)
   return (
     <div className={local.filters} id="finding-filters">
-      <CheckboxGroup
-        className={local.filterGroup}
-        value={[...filters.severities]}
-        onChange={(next) => {
-          for (const severity of SEVERITIES) {
-            if (next.includes(severity) !== filters.severities.includes(severity)) listRef.send({ type: "filter.severityToggled", severity })
-          }
-        }}
-      >
-        <Label className={local.filterLegend}>Severity</Label>
-        <div className={local.filterOptions}>
-          {SEVERITIES.map((s: Severity) => (
-            <Checkbox key={s} value={s}>
-              {capitalise(s)}
-            </Checkbox>
-          ))}
-        </div>
-      </CheckboxGroup>
-      <CheckboxGroup
-        className={local.filterGroup}
-        value={[...filters.statuses]}
-        onChange={(next) => {
-          for (const status of FINDING_OUTCOMES) {
-            if (next.includes(status) !== filters.statuses.includes(status)) listRef.send({ type: "filter.statusToggled", status })
-          }
-        }}
-      >
-        <Label className={local.filterLegend}>Status</Label>
-        <div className={local.filterOptions}>
-          {FINDING_OUTCOMES.map((s: FindingOutcome) => (
-            <Checkbox key={s} value={s}>
-              {outcomeLabel(s)}
-            </Checkbox>
-          ))}
-        </div>
-      </CheckboxGroup>
-      <div className={local.filterGroup}>
-        <span className={local.filterLegend}>Since last scan</span>
-        <div className={local.filterOptions}>
-          <Checkbox isSelected={filters.newOnly === true} onChange={() => listRef.send({ type: "filter.newOnlyToggled" })}>
-            New failures only
-          </Checkbox>
-        </div>
-      </div>
+      <ToggleGroup legend="Severity" values={SEVERITIES} selected={filters.severities} label={capitalise}
+        onToggle={(severity: Severity) => listRef.send({ type: "filter.severityToggled", severity })} />
+      <ToggleGroup legend="Status" values={STATUS_CHOICES} selected={filters.statuses} label={outcomeLabel}
+        onToggle={(status) => listRef.send({ type: "filter.statusToggled", status })} />
+      <ToggleGroup legend="Since last scan" values={FINDING_CHANGES} selected={filters.changes} label={(c) => CHANGE_LABELS[c]}
+        onToggle={(change) => listRef.send({ type: "filter.changeToggled", change })} />
+      {regions.length === 0 ? null : (
+        <ToggleGroup legend="Region" values={regions} selected={filters.regions} label={(r) => r}
+          onToggle={(region) => listRef.send({ type: "filter.regionToggled", region })} />
+      )}
     </div>
   )
 }
 
-function FindingsTable({ findings, scanId, serviceName }: { readonly findings: ReadonlyArray<Finding>; readonly scanId: ScanId; readonly serviceName: string }) {
+/** Search, check, service and sort: always in view above the list. */
+function Toolbar({ listRef }: { readonly listRef: FindingsRef }) {
+  const filters = useSelector(listRef, (s) => s.context.filters)
+  const order = useSelector(listRef, (s) => s.context.order)
+  const services = useSelector(listRef, (s) => s.context.scan?.services ?? [])
+  return (
+    <div className={local.detailsToolbar}>
+      <TextField
+        label="Search resources"
+        placeholder="Resource id contains…"
+        type="search"
+        value={filters.q}
+        onChange={(q) => listRef.send({ type: "filter.searchChanged", q })}
+        className={local.detailsSearch}
+      />
+      <TextField
+        label="Check"
+        placeholder="Check id or text contains…"
+        type="search"
+        value={filters.check}
+        onChange={(text) => listRef.send({ type: "filter.checkChanged", text })}
+        className={local.detailsSearch}
+      />
+      <Select
+        label="Service"
+        selectedKey={filters.serviceId === null ? "all" : String(filters.serviceId)}
+        onSelectionChange={(key) =>
+          listRef.send({ type: "filter.serviceChanged", serviceId: key === "all" ? null : (Number(key) as ServiceId) })}
+        className={local.detailsStatus}
+      >
+        {[{ id: "all", label: "All services" }, ...services.map((s) => ({ id: String(s.service_id), label: s.service_name }))].map((o) => (
+          <SelectItem key={o.id} id={o.id}>
+            {o.label}
+          </SelectItem>
+        ))}
+      </Select>
+      <Select
+        label="Sort by"
+        selectedKey={order.sort}
+        onSelectionChange={(key) => {
+          if (key !== order.sort) listRef.send({ type: "sort.changed", sort: key as FindingSort })
+        }}
+        className={local.detailsStatus}
+      >
+        {FINDING_SORTS.map((sort) => (
+          <SelectItem key={sort} id={sort}>
+            {SORT_LABELS[sort]}
+          </SelectItem>
+        ))}
+      </Select>
+      <Button
+        variant="secondary"
+        size="sm"
+        aria-label={`Order: ${order.order === "asc" ? "ascending" : "descending"}, press to reverse`}
+        onPress={() => listRef.send({ type: "sort.changed", sort: order.sort })}
+      >
+        {order.order === "asc" ? "Ascending" : "Descending"}
+      </Button>
+    </div>
+  )
+}
+
+/** The finding's resources: failing of checked, and how many match the region / search filters when one is set. */
+function resourcesText(f: Finding): string {
+  const failing = f.resources_failing
+  const checked = f.resources_checked
+  const base = f.outcome === "not_evaluated" && failing === 0 ? "Not evaluated" : checked === 0 ? "None" : `${count(failing)} of ${resourcesLabel(checked)} failing`
+  return f.resources_matched === undefined ? base : `${base} · ${count(f.resources_matched)} matching`
+}
+
+function FindingsTable({ findings, scanId, showService }: { readonly findings: ReadonlyArray<Finding>; readonly scanId: ScanId; readonly showService: boolean }) {
   const columns = useMemo(
     () =>
       helper.columns([
+        ...(showService ? [helper.accessor("service_name", { header: "Service", cell: ({ getValue }) => <span className={css.nowrap}>{getValue()}</span> })] : []),
         helper.accessor("severity", { header: "Severity", cell: ({ getValue }) => <SeverityBadge severity={getValue()} /> }),
         helper.accessor("description", {
           header: "Finding",
           cell: ({ row }) => (
             <span className={local.findingDescription}>
-              <Link href={findingPath(scanId, row.original.id, serviceName)}>{row.original.policy_check}</Link>
+              <Link href={findingPath(scanId, row.original.id, row.original.service_name)}>{row.original.policy_check}</Link>
               <span className={css.muted}>{row.original.description}</span>
             </span>
           ),
         }),
         helper.accessor("outcome", { header: "Status", cell: ({ row }) => <FindingStatusBadge status={row.original.muted ? "muted" : row.original.outcome} reason={row.original.not_evaluated_reason} /> }),
-        helper.display({
-          id: "resources",
-          header: "Resources",
-          cell: ({ row }) => {
-            const failing = row.original.resources_failing
-            const checked = row.original.resources_checked
-            return <span className={css.nowrap}>{row.original.outcome === "not_evaluated" && failing === 0 ? "Not evaluated" : checked === 0 ? "None" : `${failing} of ${checked} failing`}</span>
-          },
-        }),
+        helper.display({ id: "resources", header: "Resources", cell: ({ row }) => <span>{resourcesText(row.original)}</span> }),
         helper.display({
           id: "change",
           header: "Since last scan",
@@ -115,12 +206,12 @@ function FindingsTable({ findings, scanId, serviceName }: { readonly findings: R
         }),
         helper.accessor("created_at", { header: "Found", cell: ({ getValue }) => <span className={css.nowrap}>{formatDateTime(getValue())}</span> }),
       ]),
-    [scanId, serviceName],
+    [scanId, showService],
   )
   return <DataTable label="Findings" columns={columns} data={findings} rowId={(f) => String(f.id)} />
 }
 
-function FindingCards({ findings, scanId, serviceName }: { readonly findings: ReadonlyArray<Finding>; readonly scanId: ScanId; readonly serviceName: string }) {
+function FindingCards({ findings, scanId, showService }: { readonly findings: ReadonlyArray<Finding>; readonly scanId: ScanId; readonly showService: boolean }) {
   return (
     <ul className={css.cardList} aria-label="Findings">
       {findings.map((f) => (
@@ -130,29 +221,39 @@ function FindingCards({ findings, scanId, serviceName }: { readonly findings: Re
             <FindingStatusBadge status={f.muted ? "muted" : f.outcome} reason={f.not_evaluated_reason} />
             <ChangeBadges fresh={f.resources_new} fixed={f.resources_fixed} />
           </div>
-          <Link href={findingPath(scanId, f.id, serviceName)}>{f.policy_check}</Link>
-          <span className={css.muted}>{f.description}</span>
+          <Link href={findingPath(scanId, f.id, f.service_name)}>{f.policy_check}</Link>
+          <span className={css.muted}>{showService ? `${f.service_name} · ` : ""}{resourcesText(f)}</span>
         </li>
       ))}
     </ul>
   )
 }
 
-function FindingsBody({ listRef, scanId, serviceName }: { readonly listRef: FindingsRef; readonly scanId: ScanId; readonly serviceName: string }) {
-  const visible = useSelector(listRef, (s) => s.context.visible)
-  const loadedCount = useSelector(listRef, (s) => s.context.findings.length)
-  const total = useSelector(listRef, (s) => s.context.total)
+/** The card's counts, all from the server's totals: what matches, of how many, and the resources behind them. */
+const totalsText = (totals: FindingListTotals, active: boolean): string => {
+  const findings = active ? `${count(totals.findings)} of ${findingsLabel(totals.findings_unfiltered)} match` : findingsLabel(totals.findings)
+  const resources = `${resourcesLabel(totals.resources_failing, "failing ")} of ${resourcesLabel(totals.resources_checked)}`
+  const matched = totals.resources_matched === null ? "" : ` · ${resourcesLabel(totals.resources_matched, "matching ")}`
+  return `${findings} · ${resources}${matched}`
+}
+
+function FindingsBody({ listRef, scanId }: { readonly listRef: FindingsRef; readonly scanId: ScanId }) {
+  const findings = useSelector(listRef, (s) => s.context.findings)
+  const totals = useSelector(listRef, (s) => s.context.totals)
   const filters = useSelector(listRef, (s) => s.context.filters)
+  const routeServiceId = useSelector(listRef, (s) => s.context.service?.service_id ?? null)
   const filtersShown = useSelector(listRef, (s) => s.matches({ filterPanel: "shown" }))
   const canLoadMore = useSelector(listRef, (s) => s.can({ type: "findings.loadMoreRequested" }))
   const loadingMore = useSelector(listRef, (s) => s.matches({ list: { ready: "loadingMore" } }))
+  const refreshing = useSelector(listRef, (s) => s.matches({ list: { ready: "refreshing" } }) || s.matches({ list: { ready: "debouncing" } }))
   const isDesktop = useIsDesktop()
-  const active = hasActiveFilters(filters)
+  const active = hasActiveFilters(filters, routeServiceId)
+  const showService = filters.serviceId === null
 
   return (
     <Card
       title="Findings"
-      description={active ? `${visible.length} shown of ${loadedCount} loaded (${total} in total)` : `${loadedCount} loaded of ${total}`}
+      description={totals === null ? "" : totalsText(totals, active)}
       actions={
         <>
           <Button
@@ -173,23 +274,27 @@ function FindingsBody({ listRef, scanId, serviceName }: { readonly listRef: Find
         </>
       }
     >
+      <Toolbar listRef={listRef} />
       {filtersShown ? <Filters listRef={listRef} /> : null}
-      {visible.length === 0 ? (
-        <div className={css.stateBox}>
-          <p className={css.stateTitle}>{loadedCount === 0 ? "No findings for this service" : "No findings match the filters"}</p>
-          {active ? (
-            <Button variant="secondary" size="sm" onPress={() => listRef.send({ type: "filters.cleared" })}>
-              Clear filters
-            </Button>
-          ) : null}
-        </div>
-      ) : isDesktop ? (
-        <FindingsTable findings={visible} scanId={scanId} serviceName={serviceName} />
-      ) : (
-        <FindingCards findings={visible} scanId={scanId} serviceName={serviceName} />
-      )}
+      <div aria-busy={refreshing} className={local.findingsResults}>
+        {findings.length === 0 ? (
+          <div className={css.stateBox}>
+            <p className={css.stateTitle}>{(totals?.findings_unfiltered ?? 0) === 0 ? "No findings in this scan yet" : "No findings match the filters"}</p>
+            {active ? (
+              <Button variant="secondary" size="sm" onPress={() => listRef.send({ type: "filters.cleared" })}>
+                Clear filters
+              </Button>
+            ) : null}
+          </div>
+        ) : isDesktop ? (
+          <FindingsTable findings={findings} scanId={scanId} showService={showService} />
+        ) : (
+          <FindingCards findings={findings} scanId={scanId} showService={showService} />
+        )}
+      </div>
       {canLoadMore || loadingMore ? (
         <div className={css.loadMore}>
+          <span className={css.muted}>{`Showing ${count(findings.length)} of ${findingsLabel(totals?.findings ?? findings.length)}`}</span>
           <Button variant="secondary" isPending={loadingMore} onPress={() => listRef.send({ type: "findings.loadMoreRequested" })}>
             Load more
           </Button>
@@ -220,7 +325,7 @@ function Findings({ scanId, serviceName }: { readonly scanId: ScanId; readonly s
               {scanTitle(scanId)}
             </span>
           </Link>
-          <h1 className={css.title}>{serviceName === "" ? "Findings" : `${serviceName} findings`}</h1>
+          <h1 className={css.title}>{serviceName === "" ? "All findings" : `${serviceName} findings`}</h1>
         </div>
         <div className={css.actions}>
           <ExportMenu
@@ -253,7 +358,7 @@ function Findings({ scanId, serviceName }: { readonly scanId: ScanId; readonly s
           }
         />
       ) : (
-        <FindingsBody listRef={listRef} scanId={scanId} serviceName={serviceName} />
+        <FindingsBody listRef={listRef} scanId={scanId} />
       )}
     </div>
   )

@@ -266,6 +266,11 @@ function ScanDetail({ scanId }: { readonly scanId: ScanId }) {
             {refreshing ? null : <RefreshIcon size={16} />}
             Refresh
           </Button>
+          {canExport ? (
+            <Link href={`/dashboard/scans/${scanId}/findings`} variant="button">
+              All findings
+            </Link>
+          ) : null}
           <ExportMenu
             isDisabled={!canExport && !exporting}
             isPending={exporting}

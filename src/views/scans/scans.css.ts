@@ -145,3 +145,10 @@ export const rowActions = style({ display: "inline-flex", gap: vars.space.xs, al
 /** A muted row's compliance: the badges, then the rule's reason. */
 export const mutedCell = style({ display: "flex", flexDirection: "column", gap: vars.space.xxs, maxWidth: "240px" })
 export const badgeRow = style({ display: "inline-flex", gap: vars.space.xs })
+
+/** Findings list: the rows fade while the server answers new filters (the rows shown stay until it does). */
+export const findingsResults = style({
+  minWidth: 0,
+  transition: "opacity 150ms ease",
+  selectors: { '&[aria-busy="true"]': { opacity: 0.6 } },
+})

@@ -192,6 +192,9 @@ export const passwordChangedMail = (p: {
   }
 }
 
+/** The address that turns the scan digest off: the profile page (sign-in required), whose digest card offers it at once. */
+export const digestOffLink = (origin: string): string => link(origin, "/dashboard/profile", { digest: "off" })
+
 /** One severity's line of a scan digest. */
 export interface DigestCounts {
   readonly severity: string
@@ -215,6 +218,9 @@ export const scanDigestMail = (p: {
   topNew: ReadonlyArray<{ readonly findingId: number; readonly title: string; readonly severity: string; readonly resources: number }>
 }): MailMessage => {
   const scanHref = link(p.origin, `/dashboard/scans/${p.scanId}`, {})
+  // The way out: the profile's digest switch, behind sign-in (no token in the mail to forward or leak), where the card
+  // offers "Turn off scan digests" at once.
+  const offHref = digestOffLink(p.origin)
   const findingHref = (id: number) => link(p.origin, `/dashboard/scans/${p.scanId}/findings/${id}`, {})
   const total = (k: "newFailing" | "fixed" | "stillFailing") => p.counts.reduce((n, c) => n + c[k], 0)
   const summary = `${total("newFailing")} new failing, ${total("fixed")} fixed, ${total("stillFailing")} still failing`
@@ -233,21 +239,23 @@ export const scanDigestMail = (p: {
     kind: "scan_digest",
     to: p.to,
     subject: `Scan of ${p.accountName}: ${summary}`,
-    links: [scanHref, ...p.topNew.map((t) => findingHref(t.findingId))],
+    links: [scanHref, ...p.topNew.map((t) => findingHref(t.findingId)), offHref],
     text: [
       greeting(p.firstName), "",
       `The scan of ${p.accountName} in the workspace "${p.workspaceName}" has completed: ${summary}.`, "",
       ...lines, "",
       ...(top.length === 0 ? ["No new failing checks."] : ["Top new failing checks:", ...top]), "",
       `Open the scan: ${scanHref}`, "",
-      "You receive this email because you turned on scan digests in your profile.", "",
+      "You receive this email because you turned on scan digests in your profile.",
+      `Turn them off: ${offHref}`, "",
     ].join("\n"),
     html: layout(`Scan of ${p.accountName}`, [
       escapeHtml(greeting(p.firstName)),
       `The scan of <strong>${escapeHtml(p.accountName)}</strong> in the workspace <strong>${escapeHtml(p.workspaceName)}</strong> has completed: ${escapeHtml(summary)}.`,
       table,
       topHtml,
-      "<span style=\"font-size:12px;color:#6b7280\">You receive this email because you turned on scan digests in your profile.</span>",
+      "<span style=\"font-size:12px;color:#6b7280\">You receive this email because you turned on scan digests in your profile. " +
+        `<a href="${escapeHtml(offHref)}" style="color:#4b5563">Turn off scan digests</a></span>`,
     ], { label: "Open the scan", href: scanHref }),
   }
 }

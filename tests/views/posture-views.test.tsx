@@ -92,6 +92,17 @@ describe("scan digest card", () => {
     expect(screen.getByText("Email preference saved")).toBeTruthy()
     expect((screen.getByRole("checkbox", { name: /Email me a digest/ }) as HTMLInputElement).checked).toBe(true)
   })
+
+  it("the digest email's link (?digest=off) offers to turn it off at once, then says it is off", async () => {
+    const world = defaultWorld()
+    world.digest = true
+    const { called } = await renderScan("/dashboard/profile?digest=off", { pattern: "/dashboard/profile", screen: <DigestCard />, world })
+    expect(screen.getByText("Stop the scan digest emails?")).toBeTruthy()
+    await press(screen.getByRole("button", { name: "Turn off scan digests" }))
+    expect(called("putDigest")[0]?.payload).toEqual({ scan_digest: false })
+    expect(screen.getByText("Scan digests are off")).toBeTruthy()
+    expect((screen.getByRole("checkbox", { name: /Email me a digest/ }) as HTMLInputElement).checked).toBe(false)
+  })
 })
 
 describe("dashboard posture section", () => {

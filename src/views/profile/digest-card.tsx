@@ -2,9 +2,13 @@
  * The profile's "Scan digest" card (beyond the spec, issue 13), over `digestPreferenceMachine`: one switch for the email
  * sent after each completed scan of the workspace. Its effects come from the scanning effects (GET / PUT
  * /api/user/scan-digest); this module imports only its own machine, so the profile page stays light.
+ *
+ * The digest email's "Turn off scan digests" link lands here as /dashboard/profile?digest=off (behind sign-in): while
+ * the digest is on, the card offers to turn it off with one press; once off, it says so.
  */
 import { useActorRef, useSelector } from "@xstate/react"
 import { useMemo } from "react"
+import { useSearchParams } from "wouter"
 import { fromPromise } from "xstate"
 import type { DigestPreference } from "../../contracts/posture.ts"
 import { PostureMessages } from "../../contracts/posture.ts"
@@ -42,6 +46,8 @@ export function DigestCard() {
   const failed = useSelector(actorRef, (s) => s.matches("failed"))
   const saving = useSelector(actorRef, (s) => s.matches("saving"))
   const error = useSelector(actorRef, (s) => s.context.error)
+  const [params] = useSearchParams()
+  const fromMailLink = params.get("digest") === "off"
   return (
     <Card title="Email notifications" description="What we send you about the workspace's scans.">
       {loading ? (
@@ -57,9 +63,30 @@ export function DigestCard() {
           }
         />
       ) : (
+        <>
+        {fromMailLink ? (
+          enabled || saving ? (
+            <AlertBox
+              tone="info"
+              title="Stop the scan digest emails?"
+              action={
+                <Button size="sm" isPending={saving} onPress={() => actorRef.send({ type: "digest.toggled", enabled: false })}>
+                  Turn off scan digests
+                </Button>
+              }
+            >
+              You followed the link in a scan digest. You can turn them on again here at any time.
+            </AlertBox>
+          ) : (
+            <AlertBox tone="success" title="Scan digests are off">
+              You will not receive scan digest emails. Tick the box below to receive them again.
+            </AlertBox>
+          )
+        ) : null}
         <Checkbox isSelected={enabled} isDisabled={saving} onChange={(on) => actorRef.send({ type: "digest.toggled", enabled: on })}>
           Email me a digest after each scan: new failing, fixed and still failing resources by severity
         </Checkbox>
+        </>
       )}
     </Card>
   )

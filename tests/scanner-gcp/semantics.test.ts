@@ -195,6 +195,12 @@ describe("review fixes (REVIEW.md)", () => {
     expect(evaluate("storage_bucket_versioning_enabled", bucket({}))[0]?.compliant).toBe(false)
   })
 
+  it("an ingress rule without any source is read as 0.0.0.0/0 (the API's default); one with source tags only is not", () => {
+    const rule = (extra: Record<string, unknown>) => ({ compute: { firewalls: [{ name: "r", direction: "INGRESS", allowed: [{ IPProtocol: "tcp", ports: ["22"] }], ...extra }] } }) as unknown as Partial<GcpScanInventory>
+    expect(evaluate("vpc_firewall_ssh_not_open", rule({}))[0]?.compliant).toBe(false)
+    expect(evaluate("vpc_firewall_ssh_not_open", rule({ sourceTags: ["bastion"] }))[0]?.compliant).toBe(true)
+  })
+
   it("CIS 6.3.3: user connections 0 or the maximum 32767 do not limit; 100 does", () => {
     const sql = (value: string | undefined) => ({ sql: { instances: [{ name: "i", databaseVersion: "SQLSERVER_2022_STANDARD", settings: value === undefined ? {} : { databaseFlags: [{ name: "user connections", value }] } }] } }) as unknown as Partial<GcpScanInventory>
     for (const [v, ok] of [[undefined, true], ["0", true], ["32767", true], ["100", false]] as const) expect(evaluate("cloudsql_sqlserver_user_connections_unlimited", sql(v))[0]?.compliant, String(v)).toBe(ok)

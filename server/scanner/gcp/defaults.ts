@@ -103,7 +103,7 @@ export const gcpFieldDefaults: ReadonlyArray<FieldDefault> = [
   { decoder: "compute.Firewall", path: "direction", value: "INGRESS", meaning: "If unspecified, defaults to INGRESS.", ref: REF.firewall },
   { decoder: "compute.Firewall", path: "disabled", value: false, meaning: "The rule is enforced unless disabled is true (default false).", ref: REF.firewall },
   { decoder: "compute.Firewall", path: "allowed[].ports", meaning: "No port list: the rule applies to connections through any port of the protocol.", ref: REF.firewall },
-  { decoder: "compute.Firewall", path: "sourceRanges", meaning: "No source range: the rule admits only the sources named by tags or service accounts.", ref: REF.firewall },
+  { decoder: "compute.Firewall", path: "sourceRanges", meaning: "No source range: the rule admits only the sources named by sourceTags or sourceServiceAccounts; with neither, the API sets 0.0.0.0/0 (read as such).", ref: REF.firewall },
   { decoder: "compute.Subnetwork", path: "purpose", value: "PRIVATE", meaning: "If unspecified, the subnet purpose defaults to PRIVATE.", ref: REF.subnetwork },
   { decoder: "compute.Subnetwork", path: "enableFlowLogs", value: false, meaning: "Flow logs are off unless enabled (default disabled).", ref: REF.subnetwork },
   { decoder: "compute.Subnetwork", path: "logConfig.enable", meaning: "Not set: the legacy enableFlowLogs decides, else flow logs default to disabled.", ref: REF.subnetwork },

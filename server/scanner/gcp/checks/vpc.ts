@@ -9,8 +9,15 @@ import type { Firewall } from "../collectors/compute.ts"
 import { admitsInternet, internetRanges } from "../../ip-ranges.ts"
 import { describePorts, FIREWALL_SERVICE_PORTS, type PortSpec, type ServicePorts } from "../../service-ports.ts"
 
+/**
+ * A rule's source ranges. An ingress rule created without any source (no ranges, tags or service accounts) gets
+ * 0.0.0.0/0 from the API (defaults.ts): an answer without any source is read that way.
+ */
+export const sourceRangesOf = (fw: Firewall): ReadonlyArray<string> =>
+  fw.sourceRanges ?? ((fw.sourceTags ?? []).length === 0 && (fw.sourceServiceAccounts ?? []).length === 0 ? ["0.0.0.0/0"] : [])
+
 /** Whether a rule's source ranges let the internet in (0.0.0.0/0, ::/0, halves of them, or a huge public block). */
-const fromInternet = (fw: Firewall) => admitsInternet(fw.sourceRanges)
+const fromInternet = (fw: Firewall) => admitsInternet(sourceRangesOf(fw))
 
 /** Whether a firewall `ports` list (absent = every port) covers `port`. */
 export function portsCover(ports: ReadonlyArray<string> | undefined, port: number): boolean {
@@ -86,9 +93,9 @@ const openPortCheck = (id: string, cis: string, port: number, name: string) =>
         .filter((fw) => (fw.direction ?? "INGRESS") === "INGRESS" && fw.disabled !== true && (fw.allowed ?? []).length > 0)
         .map((fw) => {
           const open = exposesPort(fw, port)
-          return row(fw.name, "global", !open, open ? `Rule ${fw.name} allows port ${port} from ${internetRanges(fw.sourceRanges).join(", ")}.` : `Rule ${fw.name} does not open port ${port} to the Internet.`, {
+          return row(fw.name, "global", !open, open ? `Rule ${fw.name} allows port ${port} from ${internetRanges(sourceRangesOf(fw)).join(", ")}.` : `Rule ${fw.name} does not open port ${port} to the Internet.`, {
             network: lastSegment(fw.network),
-            source_ranges: [...(fw.sourceRanges ?? [])],
+            source_ranges: [...sourceRangesOf(fw)],
             allowed: (fw.allowed ?? []).map((a) => `${a.IPProtocol}:${(a.ports ?? ["all"]).join(",")}`),
           })
         }),

@@ -48,6 +48,8 @@ export const Firewall = Schema.Struct({
   priority: Schema.optionalKey(Schema.Number),
   disabled: Schema.optionalKey(Schema.Boolean),
   sourceRanges: Schema.optionalKey(Schema.Array(Schema.String)),
+  sourceTags: Schema.optionalKey(Schema.Array(Schema.String)),
+  sourceServiceAccounts: Schema.optionalKey(Schema.Array(Schema.String)),
   allowed: Schema.optionalKey(Schema.Array(PortRule)),
   denied: Schema.optionalKey(Schema.Array(PortRule)),
 })

@@ -192,13 +192,20 @@ export const AuthHandlers = HttpApiBuilder.group(
       const ip = clientAddress(request)
       const email = normalizeEmail(payload.email)
       const limit = yield* hit(`signup:address:${ip}`, config.sensitivePerAddress)
-      if (!limit.allowed) return yield* rateLimited(limit.retryAfterSeconds, SignupMessages.tooManyAttempts)
+      // The spec's 409 'already exists' answers are an account oracle: a client gets a budget of them (then waits).
+      const exists = yield* peek(`signup:exists:${ip}`, config.signupExistsPerAddress)
+      if (!limit.allowed || !exists.allowed) {
+        return yield* rateLimited(Math.max(limit.allowed ? 0 : limit.retryAfterSeconds, exists.allowed ? 0 : exists.retryAfterSeconds), SignupMessages.tooManyAttempts)
+      }
       const accountExists = (verified: boolean) =>
         verified
           ? new Conflict({ message: SignupMessages.accountExistsVerified, data: { error_type: "account_exists" } })
           : new Conflict({ message: SignupMessages.accountExistsUnverified, data: { error_type: "account_unverified", email } })
       const existing = yield* findUserByEmail(email)
-      if (existing !== undefined) return yield* accountExists(existing.email_verified)
+      if (existing !== undefined) {
+        yield* hit(`signup:exists:${ip}`, config.signupExistsPerAddress)
+        return yield* accountExists(existing.email_verified)
+      }
       const passwordHash = yield* hashPassword(payload.password, config.passwordParams)
       const workspaceName = payload.workspace_name.trim()
 
@@ -237,6 +244,9 @@ export const AuthHandlers = HttpApiBuilder.group(
     // ---- email verification -----------------------------------------------------------------------------------------
     const verifyEmail = Effect.fn("Auth.verifyEmail")(function* (params: VerifyEmailParams, ip: string) {
       const email = normalizeEmail(params.email)
+      // The spec's 404 (unknown) and 409 (verified) come before the token is checked: a budget per client.
+      const misses = yield* peek(`verify:misses:${ip}`, config.verifyMissesPerAddress)
+      if (!misses.allowed) return yield* rateLimited(misses.retryAfterSeconds)
       return yield* inScope({})(Effect.gen(function* () {
         const user = yield* findUserByAnyEmail(email)
         if (user === undefined) return yield* new UserNotFound({ message: VerificationMessages.status404 })
@@ -261,7 +271,11 @@ export const AuthHandlers = HttpApiBuilder.group(
         yield* sql`UPDATE email_verification_tokens SET consumed_at = now() WHERE email = ${email} AND consumed_at IS NULL`
         yield* record({ action: "auth.email_verified", actorUserId: user.id, targetType: "user", targetId: user.id, details: { email }, ip })
         return { ok: true, message: SuccessMessages.emailVerified, data: { email } }
-      }))
+      })).pipe(
+        // Counted outside the transaction, which the error rolls back.
+        Effect.tapError((error) =>
+          error._tag === "UserNotFound" || error._tag === "AlreadyVerified" ? hit(`verify:misses:${ip}`, config.verifyMissesPerAddress) : Effect.void),
+      )
     })
 
     /**

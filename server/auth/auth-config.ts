@@ -60,6 +60,17 @@ export interface AuthSettings {
    */
   readonly accountProbesPerUser: RateRule
   readonly accountProbesPerAddress: RateRule
+  /**
+   * Sign-up answers 409 'an account with this email already exists' (required by access §8) per client address: once
+   * spent, every sign-up from that client waits, as with resend's unknown-address budget.
+   */
+  readonly signupExistsPerAddress: RateRule
+  /**
+   * Email-verification answers 404 (unknown address) and 409 (already verified) per client address: the spec's
+   * answers come before the token is checked, so they tell addresses apart; once spent, every verification from that
+   * client waits.
+   */
+  readonly verifyMissesPerAddress: RateRule
   /** Invitation checks (GET /api/invitation/verify/{token}, the invitation sign-up) per client address. */
   readonly invitationChecksPerAddress: RateRule
   /** Distinct invitations of one inviter checked per window (each check tells whether the invitee has an account). */
@@ -96,6 +107,8 @@ export const defaultAuthSettings = (
   emailChangePerAddress: { limit: 20, windowSeconds: 60 * 60 },
   accountProbesPerUser: { limit: 10, windowSeconds: 60 * 60 },
   accountProbesPerAddress: { limit: 10, windowSeconds: 60 * 60 },
+  signupExistsPerAddress: { limit: 10, windowSeconds: 60 * 60 },
+  verifyMissesPerAddress: { limit: 20, windowSeconds: 60 * 60 },
   invitationChecksPerAddress: { limit: 30, windowSeconds: 15 * 60 },
   invitationChecksPerInviter: { limit: 50, windowSeconds: 60 * 60 },
   sensitivePerAddress: { limit: 30, windowSeconds: 15 * 60 },

@@ -6,12 +6,13 @@
  *   is limited per user;
  * - create-user keeps its distinct answer (it must: nothing was created) but such answers are budgeted per user and
  *   per client, after which every create-user call waits;
- * - the invitation check and the invitation sign-up are limited per client and per inviter (distinct invitations).
+ * - the invitation check and the invitation sign-up are limited per client and per inviter (distinct invitations);
+ * - sign-up's 409 'already exists' and verification's 404 / 409 (answers the spec requires) have per-client budgets.
  * The server trusts one proxy (TRUST_PROXY=1): each test names its own client in X-Forwarded-For.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BuiltInRoleIds } from "../../src/contracts/permissions.ts"
-import { AccessServerMessages, StatusMessages } from "../../src/contracts/messages.ts"
+import { AccessServerMessages, SignupMessages, StatusMessages, VerificationMessages } from "../../src/contracts/messages.ts"
 import { startIdentityEnv, STRONG_PASSWORD, type Env, type Session, uniq } from "./support.ts"
 
 let env: Env
@@ -142,5 +143,37 @@ describe("invitation check", () => {
     }))
     // Already checked invitations still answer (their invitees open the link again).
     expect((await from("192.0.2.252", undefined, "GET", `/api/invitation/verify/${tokens[1]}`)).status).toBe(200)
+  })
+})
+
+describe("answers the spec requires to differ", () => {
+  it("sign-up: ten 'already exists' answers an hour per client, then every sign-up from it waits", async () => {
+    const existing = await env.signupVerified()
+    const signup = (client: string, email: string) =>
+      from(client, undefined, "POST", "/api/signup", {
+        first_name: "Pro", last_name: "Be", email, password: STRONG_PASSWORD, workspace_name: `ws-${uniq()}`,
+      })
+    for (let i = 0; i < 10; i++) {
+      const res = await signup("192.0.2.130", existing.email)
+      expect(res.status).toBe(409)
+      expect(res.body.message).toBe(SignupMessages.accountExistsVerified)
+    }
+    const limited = await signup("192.0.2.130", `${uniq("new")}@example.com`)
+    expect(limited.status).toBe(429)
+    expect(limited.body).toMatchObject({ _tag: "RateLimited", message: SignupMessages.tooManyAttempts })
+    expect((await signup("192.0.2.131", `${uniq("new")}@example.com`)).status).toBe(200)
+  })
+
+  it("email verification: twenty 404 / 409 answers an hour per client, then every verification from it waits", async () => {
+    const verified = await env.signupVerified()
+    const token = "x".repeat(43)
+    for (let i = 0; i < 20; i++) {
+      const email = i % 2 === 0 ? verified.email : `${uniq("nobody")}@example.com`
+      const res = await from("192.0.2.140", undefined, "GET", `/api/verify-email?token=${token}&email=${encodeURIComponent(email)}`)
+      expect(res.status).toBe(i % 2 === 0 ? 409 : 404)
+      expect(res.body.message).toBe(i % 2 === 0 ? VerificationMessages.status409 : VerificationMessages.status404)
+    }
+    expectRateLimited(await from("192.0.2.140", undefined, "GET", `/api/verify-email?token=${token}&email=${encodeURIComponent(verified.email)}`))
+    expect((await from("192.0.2.141", undefined, "GET", `/api/verify-email?token=${token}&email=${encodeURIComponent(verified.email)}`)).status).toBe(409)
   })
 })

@@ -223,15 +223,34 @@ export function hardenedSubscription(): AzureSubscription {
     workspaceId: null,
     logs: ["Administrative", "Security", "ServiceHealth", "Alert", "Recommendation", "Policy", "Autoscale", "ResourceHealth"].map((category) => ({ category, enabled: true })),
   })
-  OPERATIONS.forEach((op, i) =>
+  // The CIS operations one alert each (some spelt in other cases: Azure compares case-insensitively, and `enabled`
+  // left out means enabled); the others in one alert with containsAny, and one through an anyOf.
+  const actions = { actionGroups: [{ actionGroupId: "/subscriptions/x/resourceGroups/monitoring/providers/microsoft.insights/actionGroups/soc" }] }
+  OPERATIONS.slice(0, 10).forEach((op, i) =>
     resource(sub, "monitoring", "Microsoft.Insights/activityLogAlerts", `alert-${i}`, "Global", {
       scopes: [`/subscriptions/${s}`],
-      enabled: true,
-      condition: { allOf: [{ field: "category", equals: "Administrative" }, { field: "operationName", equals: op }] },
-      actions: { actionGroups: [{ actionGroupId: "/subscriptions/x/resourceGroups/monitoring/providers/microsoft.insights/actionGroups/soc" }] },
+      ...(i % 3 === 0 ? {} : { enabled: true }),
+      condition: { allOf: [{ field: i % 2 === 0 ? "category" : "Category", equals: "Administrative" }, { field: i % 2 === 0 ? "operationName" : "OperationName", equals: i % 4 === 1 ? op.toLowerCase() : op }] },
+      actions,
     }),
   )
-  resource(sub, "monitoring", "Microsoft.Insights/activityLogAlerts", "service-health", "Global", { scopes: [`/subscriptions/${s}`], enabled: true, condition: { allOf: [{ field: "category", equals: "ServiceHealth" }, { anyOf: [{ field: "properties.incidentType", equals: "Incident" }] }] } })
+  resource(sub, "monitoring", "Microsoft.Insights/activityLogAlerts", "alert-changes", "Global", {
+    scopes: [`/subscriptions/${s}`],
+    enabled: true,
+    condition: { allOf: [{ field: "category", equals: "Administrative" }, { field: "operationName", containsAny: OPERATIONS.slice(10, -1) }] },
+    actions,
+  })
+  resource(sub, "monitoring", "Microsoft.Insights/activityLogAlerts", "alert-diagnostics", "Global", {
+    scopes: [`/subscriptions/${s}/`],
+    condition: { allOf: [{ field: "category", equals: "Administrative" }, { anyOf: [{ field: "operationName", equals: OPERATIONS.at(-1) }, { field: "operationName", equals: "Microsoft.Insights/diagnosticSettings/write" }] }] },
+    actions,
+  })
+  // "All event types" as the portal writes it: an anyOf naming every documented incident type.
+  resource(sub, "monitoring", "Microsoft.Insights/activityLogAlerts", "service-health", "Global", {
+    scopes: [`/subscriptions/${s}`],
+    enabled: true,
+    condition: { allOf: [{ field: "category", equals: "ServiceHealth" }, { anyOf: ["Incident", "Maintenance", "Informational", "ActionRequired", "Security"].map((t) => ({ field: "properties.incidentType", equals: t })) }] },
+  })
   resource(sub, "monitoring", "Microsoft.Insights/components", "ok-appinsights", "eastus", { Application_Type: "web", Flow_Type: "Bluefield" }, { kind: "web" })
 
   const nsg = resource(sub, "net", "Microsoft.Network/networkSecurityGroups", "ok-nsg", "eastus", {
@@ -389,6 +408,10 @@ export function insecureSubscription(): AzureSubscription {
 
   subLevel(sub, "Microsoft.Insights/diagnosticSettings/partial", { storageAccountId: badLogs["id"], logs: [{ category: "Administrative", enabled: true }, { category: "Security", enabled: false }, { category: "Alert", enabled: true }] })
   resource(sub, "monitoring", "Microsoft.Insights/activityLogAlerts", "nsg-write-disabled", "Global", { scopes: [`/subscriptions/${s}`], enabled: false, condition: { allOf: [{ field: "category", equals: "Administrative" }, { field: "operationName", equals: "Microsoft.Network/networkSecurityGroups/write" }] } })
+  // Alerts that name an operation but fall short: one resource group only, failed operations only, incidents only.
+  resource(sub, "monitoring", "Microsoft.Insights/activityLogAlerts", "policy-write-one-rg", "Global", { scopes: [`/subscriptions/${s}/resourceGroups/monitoring`], enabled: true, condition: { allOf: [{ field: "category", equals: "Administrative" }, { field: "operationName", equals: "Microsoft.Authorization/policyAssignments/write" }] } })
+  resource(sub, "monitoring", "Microsoft.Insights/activityLogAlerts", "nsg-delete-failed-only", "Global", { scopes: [`/subscriptions/${s}`], enabled: true, condition: { allOf: [{ field: "operationName", containsAny: ["Microsoft.Network/networkSecurityGroups/delete"] }, { field: "status", equals: "Failed" }] } })
+  resource(sub, "monitoring", "Microsoft.Insights/activityLogAlerts", "incidents-only", "Global", { scopes: [`/subscriptions/${s}`], enabled: true, condition: { allOf: [{ field: "category", equals: "ServiceHealth" }, { anyOf: [{ field: "properties.incidentType", equals: "Incident" }] }] } })
 
   const rule = (name: string, protocol: string, ports: string | string[], source: string | string[], access = "Allow", direction = "Inbound", priority = 100) => ({
     name,

@@ -161,6 +161,15 @@ describe("Azure checks: named resources", () => {
     expect(rowOf(findingOf(insecure, "network_memcached_internet_restricted"), id("net", "Microsoft.Network/networkSecurityGroups", "bad-any-nsg"))).toMatchObject({ exposed: ["tcp/11211", "udp/11211"] })
     expect(rowOf(findingOf(insecure, "sql_no_ingress_from_any_ip"), id("data", "Microsoft.Sql/servers", "bad-sql"))).toMatchObject({ open_rules: ["AllowAllWindowsAzureIps", "anywhere"] })
     expect(rowOf(findingOf(insecure, "monitor_activity_log_categories"), SUB)).toMatchObject({ missing_categories: ["Policy", "Security"] })
+    // Alerts that name the operation but watch one resource group, fire on failures only, or are disabled do not count.
+    expect(rowOf(findingOf(insecure, "monitor_alert_create_policy_assignment"), SUB)).toMatchObject({ compliant: false, alerts: [], narrower_alerts: [`policy-write-one-rg watches only resource group /subscriptions/${I}/resourceGroups/monitoring`] })
+    expect(rowOf(findingOf(insecure, "monitor_alert_delete_nsg"), SUB)).toMatchObject({ compliant: false, narrower_alerts: ["nsg-delete-failed-only fires only when status = Failed"] })
+    expect(rowOf(findingOf(insecure, "monitor_alert_write_nsg"), SUB)).toMatchObject({ compliant: false, narrower_alerts: ["nsg-write-disabled is disabled"] })
+    expect(rowOf(findingOf(insecure, "monitor_service_health_alert"), SUB)).toMatchObject({ compliant: false, narrower_alerts: ["incidents-only fires only when properties.incidentType = Incident"] })
+    // containsAny, anyOf, other letter cases, a trailing slash on the scope and `enabled` left out all count.
+    expect(rowOf(findingOf(hardened, "monitor_alert_write_key_vault"), `/subscriptions/${HARDENED.subscriptionId}`)).toMatchObject({ compliant: true, alerts: ["alert-changes"] })
+    expect(rowOf(findingOf(hardened, "monitor_alert_delete_diagnostic_setting"), `/subscriptions/${HARDENED.subscriptionId}`)).toMatchObject({ compliant: true, alerts: ["alert-diagnostics"] })
+    expect(rowOf(findingOf(hardened, "monitor_alert_delete_policy_assignment"), `/subscriptions/${HARDENED.subscriptionId}`)).toMatchObject({ compliant: true, alerts: ["alert-1"] })
     expect(rowOf(findingOf(insecure, "iam_user_access_admin_restricted"), SUB)).toMatchObject({ principals: ["bad-principal-0001"] })
     expect(rowOf(findingOf(insecure, "entra_guest_access_restricted"), TENANT).reason).toBe("Guest users have limited access (default).")
     expect(rowOf(findingOf(insecure, "defender_servers_on"), SUB).reason).toBe("Defender for Servers is off (Free tier).")

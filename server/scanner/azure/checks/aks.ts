@@ -2,6 +2,7 @@
 import { onOff } from "../../rest/engine.ts"
 import { settingCheck } from "../define-check.ts"
 import type { ManagedCluster } from "../collectors/aks.ts"
+import { internetEntries } from "../address.ts"
 
 /** One setting of every managed cluster. */
 const clusterCheck = (spec: Omit<Parameters<typeof settingCheck<"aks.clusters", ManagedCluster>>[0], "service" | "uses" | "resources" | "reads"> & { readonly reads: string }) =>
@@ -17,7 +18,7 @@ export const aksChecks = [
   clusterCheck({
     id: "aks_cluster_api_server_not_public",
     title: "AKS API servers should not be reachable from the whole internet",
-    description: "Flags clusters whose API server is public without authorized IP ranges: anyone can reach the Kubernetes API and try credentials or exploits.",
+    description: "Flags clusters whose API server is public without authorized IP ranges, or with ranges that admit the internet (0.0.0.0/0, or ranges that together cover it): anyone can reach the Kubernetes API and try credentials or exploits.",
     severity: "high",
     remediation: "Use a private cluster (--enable-private-cluster at creation) or limit the API server: az aks update -g RG -n CLUSTER --api-server-authorized-ip-ranges CIDR1,CIDR2",
     label: "API server access",
@@ -25,9 +26,22 @@ export const aksChecks = [
     judge: (c) => {
       const a = c.properties?.apiServerAccessProfile
       const ranges = a?.authorizedIPRanges ?? []
+      // Authorized ranges restrict only when they keep the internet out (0.0.0.0/0 or 0.0.0.0/1 + 128.0.0.0/1 do not).
+      const open = internetEntries(ranges, (r) => r)
       const value = a?.enablePrivateCluster === true ? "private" : ranges.length > 0 ? ranges.join(", ") : "public"
-      const ok = value !== "public"
-      return { ok, value, reason: a?.enablePrivateCluster === true ? "The API server is private." : ranges.length > 0 ? `The API server accepts ${ranges.join(", ")} only.` : "The API server accepts connections from any address." }
+      const ok = a?.enablePrivateCluster === true || (ranges.length > 0 && open.length === 0)
+      return {
+        ok,
+        value,
+        reason:
+          a?.enablePrivateCluster === true
+            ? "The API server is private."
+            : ranges.length === 0
+              ? "The API server accepts connections from any address."
+              : open.length > 0
+                ? `The authorized ranges admit the internet (${open.join(", ")}).`
+                : `The API server accepts ${ranges.join(", ")} only.`,
+      }
     },
   }),
   clusterCheck({

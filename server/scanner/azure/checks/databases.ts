@@ -6,11 +6,18 @@
 import { onOff, row, type Judgement } from "../../rest/engine.ts"
 import { defineAzureCheck, resourceRow, settingCheck } from "../define-check.ts"
 import type { CosmosAccount, FirewallRule, FlexibleServerInfo } from "../collectors/databases.ts"
+import { internetEntries } from "../address.ts"
 
-const openRule = (r: FirewallRule) => {
-  const s = r.properties?.startIpAddress
-  const e = r.properties?.endIpAddress
-  return (s === "0.0.0.0" && (e === "255.255.255.255" || e === "0.0.0.0")) || r.name === "AllowAllWindowsAzureIps"
+/** The "Allow Azure services" rule: 0.0.0.0–0.0.0.0 (named AllowAllWindowsAzureIps on SQL servers). */
+const azureServicesRule = (r: FirewallRule) => (r.properties?.startIpAddress === "0.0.0.0" && r.properties?.endIpAddress === "0.0.0.0") || r.name === "AllowAllWindowsAzureIps"
+
+/**
+ * Firewall rules that open the server: the Azure-services rule, and the rules that admit the internet, alone
+ * (0.0.0.0–255.255.255.255, 1.0.0.0–223.255.255.255) or together (0.0.0.0–127.255.255.255 + 128.0.0.0–255.255.255.255).
+ */
+const openRules = (rules: ReadonlyArray<FirewallRule>): FirewallRule[] => {
+  const wide = internetEntries(rules.filter((r) => !azureServicesRule(r)), (r) => `${r.properties?.startIpAddress ?? ""}-${r.properties?.endIpAddress ?? ""}`)
+  return rules.filter((r) => azureServicesRule(r) || wide.includes(r))
 }
 
 export const sqlChecks = [
@@ -71,7 +78,7 @@ export const sqlChecks = [
     id: "sql_no_ingress_from_any_ip",
     service: "sql",
     title: "Azure SQL servers should not allow ingress from 0.0.0.0/0",
-    description: "Flags firewall rules covering every IPv4 address (0.0.0.0–255.255.255.255) or allowing all Azure services (0.0.0.0–0.0.0.0).",
+    description: "Flags firewall rules that admit the internet, alone (0.0.0.0–255.255.255.255) or together, or allow all Azure services (0.0.0.0–0.0.0.0).",
     severity: "high",
     cis: { v3: "5.1.2" },
     remediation: "Delete the rule (az sql server firewall-rule delete -g RG -s SERVER -n RULE) and add narrow ranges or private endpoints.",
@@ -81,7 +88,7 @@ export const sqlChecks = [
     evaluate: (inv) =>
       (inv.sql.servers ?? []).flatMap((s) => {
         if (s.firewallRules === undefined) return []
-        const open = s.firewallRules.filter(openRule).map((r) => r.name)
+        const open = openRules(s.firewallRules).map((r) => r.name)
         return [resourceRow(s, open.length === 0, open.length === 0 ? "No firewall rule opens the server to every address." : `Open firewall rules: ${open.join(", ")}.`, { open_rules: open })]
       }),
   }),
@@ -280,7 +287,7 @@ export const postgresqlChecks = [
     evaluate: (inv) =>
       (inv.postgresql.servers ?? []).flatMap((s) => {
         if (s.firewallRules === undefined) return []
-        const open = s.firewallRules.filter(openRule).map((r) => r.name)
+        const open = openRules(s.firewallRules).map((r) => r.name)
         return [resourceRow(s, open.length === 0, open.length === 0 ? "Azure services are not allowed wholesale." : `Open firewall rules: ${open.join(", ")}.`, { open_rules: open })]
       }),
   }),
@@ -393,8 +400,12 @@ export const cosmosdbChecks = [
     evaluate: (inv) =>
       (inv.cosmosdb.accounts ?? []).map((a) => {
         const p = a.properties
-        const ok = p?.publicNetworkAccess === "Disabled" || p?.isVirtualNetworkFilterEnabled === true || (p?.ipRules ?? []).length > 0
-        return resourceRow(a, ok, ok ? "Access is limited to selected networks." : "The account accepts connections from all networks.", {
+        const ips = (p?.ipRules ?? []).map((r) => r.ipAddressOrRange)
+        // IP rules that admit the internet (0.0.0.0/0, or ranges covering it together) restrict nothing.
+        const open = internetEntries(ips, (r) => r)
+        const limited = p?.isVirtualNetworkFilterEnabled === true || ips.length > 0
+        const ok = p?.publicNetworkAccess === "Disabled" || (limited && open.length === 0)
+        return resourceRow(a, ok, ok ? "Access is limited to selected networks." : open.length > 0 ? `The IP rules admit the internet (${open.join(", ")}).` : "The account accepts connections from all networks.", {
           vnet_filter: p?.isVirtualNetworkFilterEnabled === true,
           ip_rules: (p?.ipRules ?? []).map((r) => r.ipAddressOrRange),
           public_network_access: p?.publicNetworkAccess ?? "Enabled",

@@ -1,7 +1,7 @@
 /** Monitoring checks (CIS Azure v3 6.1.x–6.3.x / v4 7.1.x): activity log export, alerts, Application Insights. */
 import { row } from "../../rest/engine.ts"
 import { defineAzureCheck, subscriptionRow } from "../define-check.ts"
-import type { ActivityLogAlert } from "../collectors/monitor.ts"
+import type { ActivityLogAlert, AlertLeafCondition } from "../collectors/monitor.ts"
 
 const REQUIRED_CATEGORIES = ["Administrative", "Alert", "Policy", "Security"]
 
@@ -53,14 +53,105 @@ const alertSpecs: ReadonlyArray<AlertSpec> = [
   { id: "monitor_alert_delete_diagnostic_setting", operation: "Microsoft.Insights/diagnosticSettings/delete", what: "Delete Diagnostic Setting" },
 ]
 
-/** Enabled alerts with a condition `field == value` (case-insensitive), directly or inside an anyOf. */
-export function alertsMatching(alerts: ReadonlyArray<ActivityLogAlert>, field: string, value: string): ActivityLogAlert[] {
-  const eq = (a: string | undefined, b: string) => a?.toLowerCase() === b.toLowerCase()
-  return alerts.filter(
-    (a) =>
-      a.properties?.enabled !== false &&
-      (a.properties?.condition?.allOf ?? []).some((c) => (eq(c.field, field) && eq(c.equals, value)) || (c.anyOf ?? []).some((x) => eq(x.field, field) && eq(x.equals, value))),
-  )
+/** The activity-log event an alert must fire on: the fields every such event carries, by lower-cased name. */
+export type AlertEvent = Readonly<Record<string, string>>
+
+/** The event of an administrative operation: its category, operation, resource type and provider. */
+export function operationEvent(operation: string): AlertEvent {
+  const parts = operation.split("/")
+  const typeEnd = parts.at(-1)?.toLowerCase() === "action" ? parts.length - 2 : parts.length - 1
+  return { category: "Administrative", operationname: operation, resourcetype: parts.slice(0, typeEnd).join("/"), resourceprovider: parts[0] ?? "" }
+}
+
+/**
+ * Fields whose documented values are few: an `anyOf`/`containsAny` naming them all does not narrow the alert
+ * (the portal writes "all event types" of a Service Health alert that way).
+ */
+const DOMAINS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  "properties.incidenttype": ["Incident", "Maintenance", "Informational", "ActionRequired", "Security"],
+  level: ["Critical", "Error", "Warning", "Informational", "Verbose"],
+}
+
+type Truth = "yes" | "no" | { readonly narrowedBy: string }
+
+const lower = (v: string | null | undefined) => (v ?? "").toLowerCase()
+const accepted = (leaf: AlertLeafCondition): ReadonlyArray<string> => [...(leaf.equals == null ? [] : [leaf.equals]), ...(leaf.containsAny ?? [])].map(lower)
+
+/** One leaf against the event: its field (case-insensitive) equal to `equals` or to one of `containsAny`. */
+function leafTruth(leaf: AlertLeafCondition, event: AlertEvent): Truth {
+  const field = lower(leaf.field)
+  const known = event[field]
+  const values = accepted(leaf)
+  if (known !== undefined) return values.includes(known.toLowerCase()) ? "yes" : "no"
+  const domain = DOMAINS[field]
+  if (domain !== undefined && domain.every((d) => values.includes(d.toLowerCase()))) return "yes"
+  return { narrowedBy: `${leaf.field ?? "?"} ${leaf.containsAny == null ? `= ${leaf.equals ?? ""}` : `in [${[...(leaf.equals == null ? [] : [leaf.equals]), ...leaf.containsAny].join(", ")}]`}` }
+}
+
+/** An anyOf: true when one leaf holds for every such event, or when its leaves on one field name its whole domain. */
+function anyOfTruth(leaves: ReadonlyArray<AlertLeafCondition>, event: AlertEvent): Truth {
+  const truths = leaves.map((l) => leafTruth(l, event))
+  if (truths.includes("yes")) return "yes"
+  for (const [field, domain] of Object.entries(DOMAINS)) {
+    const values = leaves.filter((l) => lower(l.field) === field).flatMap(accepted)
+    if (event[field] === undefined && values.length > 0 && domain.every((d) => values.includes(d.toLowerCase()))) return "yes"
+  }
+  const narrowed = truths.filter((t): t is { narrowedBy: string } => typeof t === "object")
+  return narrowed.length === 0 ? "no" : { narrowedBy: narrowed.map((t) => t.narrowedBy).join(" or ") }
+}
+
+/** How an alert relates to the event: fires on every such event in the subscription, on some of them only (why), or never. */
+export type AlertCoverage = { readonly kind: "covers" } | { readonly kind: "narrower"; readonly why: string } | { readonly kind: "unrelated" }
+
+/**
+ * Whether an alert fires on every event like `event` in subscription `subscriptionId`: enabled (absent = true),
+ * a scope that is the subscription itself (a resource group or resource scope watches part of it), and every
+ * `allOf` entry true of such an event: a leaf (field `equals` value or value in `containsAny`, field names and values
+ * case-insensitive) or an `anyOf` of leaves, at least one of them naming the event. A condition on a field the event
+ * does not fix (resourceGroup, status, caller, properties.…) narrows the alert to some events.
+ */
+export function alertCoverage(alert: ActivityLogAlert, event: AlertEvent, subscriptionId: string): AlertCoverage {
+  const p = alert.properties
+  const entries = p?.condition?.allOf ?? []
+  if (entries.length === 0) return { kind: "unrelated" }
+  const truths = entries.map((e): Truth => {
+    const own = e.field == null ? "yes" : leafTruth(e, event)
+    const any = e.anyOf == null || e.anyOf.length === 0 ? "yes" : anyOfTruth(e.anyOf, event)
+    return own === "no" || any === "no" ? "no" : own !== "yes" ? own : any
+  })
+  // Unrelated: a condition the event fails, or none that names it (only conditions on fields it does not fix).
+  if (truths.includes("no") || !truths.includes("yes")) return { kind: "unrelated" }
+  const narrowed = truths.filter((t): t is { narrowedBy: string } => typeof t === "object")
+  if (p?.enabled === false) return { kind: "narrower", why: `${alert.name} is disabled` }
+  const sub = `/subscriptions/${subscriptionId}`.toLowerCase()
+  const scopes = (p?.scopes ?? []).map((x) => x.toLowerCase().replace(/\/+$/, ""))
+  if (!scopes.includes(sub)) {
+    const where = scopes.find((x) => x.startsWith(`${sub}/`))
+    return { kind: "narrower", why: where === undefined ? `${alert.name} watches another scope (${(p?.scopes ?? []).join(", ") || "none"})` : `${alert.name} watches only ${/\/resourcegroups\/[^/]+$/.test(where) ? "resource group" : "resource"} ${(p?.scopes ?? []).find((x) => x.toLowerCase().replace(/\/+$/, "") === where) ?? where}` }
+  }
+  if (narrowed.length > 0) return { kind: "narrower", why: `${alert.name} fires only when ${narrowed.map((n) => n.narrowedBy).join(" and ")}` }
+  return { kind: "covers" }
+}
+
+/** The alerts that fire on every event like `event` in the subscription, and why the others that name it fall short. */
+export function alertsCovering(alerts: ReadonlyArray<ActivityLogAlert>, event: AlertEvent, subscriptionId: string): { readonly covering: ReadonlyArray<ActivityLogAlert>; readonly shortfalls: ReadonlyArray<string> } {
+  const results = alerts.map((a) => ({ a, c: alertCoverage(a, event, subscriptionId) }))
+  return {
+    covering: results.filter((r) => r.c.kind === "covers").map((r) => r.a),
+    shortfalls: results.flatMap((r) => (r.c.kind === "narrower" ? [r.c.why] : [])),
+  }
+}
+
+/** The subscription row of an alert check. */
+function alertRow(inv: { readonly subscriptionId: string }, list: ReadonlyArray<ActivityLogAlert>, event: AlertEvent, what: string) {
+  const { covering, shortfalls } = alertsCovering(list, event, inv.subscriptionId)
+  const ok = covering.length > 0
+  const reason = ok
+    ? `Alerted subscription-wide by ${covering.map((a) => a.name).join(", ")}.`
+    : shortfalls.length > 0
+      ? `No enabled subscription-wide alert for ${what}: ${shortfalls.join("; ")}.`
+      : `No enabled alert for ${what}.`
+  return { ok, reason, fields: { alerts: covering.map((a) => a.name), narrower_alerts: shortfalls } }
 }
 
 const alertChecks = alertSpecs.map((s) =>
@@ -72,14 +163,14 @@ const alertChecks = alertSpecs.map((s) =>
     severity: "medium",
     cis: { ...(s.v3 === undefined ? {} : { v3: s.v3 }), ...(s.v4 === undefined ? {} : { v4: s.v4 }) },
     remediation: `az monitor activity-log alert create -g RG -n NAME --scope /subscriptions/SUB --condition operationName=${s.operation} --action-group ACTION_GROUP_ID`,
-    field_labels: { alerts: "Alerts" },
+    field_labels: { alerts: "Alerts", narrower_alerts: "Alerts that fall short" },
     uses: ["monitor.activity_log_alerts"],
-    reads: `ARM Microsoft.Insights/activityLogAlerts → properties.enabled, condition.allOf[field=operationName, equals=${s.operation}]`,
+    reads: `ARM Microsoft.Insights/activityLogAlerts → properties.enabled, scopes[], condition.allOf[] (leaves field/equals/containsAny, anyOf) true of operationName=${s.operation}`,
     evaluate: (inv) => {
       const list = inv.monitor.activityLogAlerts
       if (list === undefined) return []
-      const found = alertsMatching(list, "operationName", s.operation)
-      return [subscriptionRow(inv, found.length > 0, found.length > 0 ? `Alerted by ${found.map((a) => a.name).join(", ")}.` : `No enabled alert for ${s.operation}.`, { alerts: found.map((a) => a.name) })]
+      const r = alertRow(inv, list, operationEvent(s.operation), s.operation)
+      return [subscriptionRow(inv, r.ok, r.reason, r.fields)]
     },
   }),
 )
@@ -135,14 +226,14 @@ export const monitorChecks = [
     severity: "low",
     cis: { v4: "7.1.2.11" },
     remediation: "az monitor activity-log alert create -g RG -n service-health --scope /subscriptions/SUB --condition category=ServiceHealth --action-group ACTION_GROUP_ID",
-    field_labels: { alerts: "Alerts" },
+    field_labels: { alerts: "Alerts", narrower_alerts: "Alerts that fall short" },
     uses: ["monitor.activity_log_alerts"],
-    reads: "ARM Microsoft.Insights/activityLogAlerts → condition.allOf[field=category, equals=ServiceHealth]",
+    reads: "ARM Microsoft.Insights/activityLogAlerts → properties.enabled, scopes[], condition.allOf[] (leaves field/equals/containsAny, anyOf) true of category=ServiceHealth",
     evaluate: (inv) => {
       const list = inv.monitor.activityLogAlerts
       if (list === undefined) return []
-      const found = alertsMatching(list, "category", "ServiceHealth")
-      return [subscriptionRow(inv, found.length > 0, found.length > 0 ? `Service Health alerts: ${found.map((a) => a.name).join(", ")}.` : "No Service Health alert.", { alerts: found.map((a) => a.name) })]
+      const r = alertRow(inv, list, { category: "ServiceHealth" }, "Service Health events")
+      return [subscriptionRow(inv, r.ok, r.reason, r.fields)]
     },
   }),
   defineAzureCheck({

@@ -3,9 +3,9 @@ import { row } from "../../rest/engine.ts"
 import { defineAzureCheck, resourceRow, subscriptionRow } from "../define-check.ts"
 import { locationOf } from "../context.ts"
 import type { NetworkSecurityGroup, SecurityRule } from "../collectors/network.ts"
+import { entriesAdmitInternet } from "../address.ts"
 import { describePorts, FIREWALL_SERVICE_PORTS, type ServicePorts } from "../../service-ports.ts"
 
-const INTERNET = new Set(["*", "0.0.0.0", "0.0.0.0/0", "internet", "any", "::/0"])
 
 /** Whether a port spec ("*", "22", "20-30") covers the port. */
 export function portSpecCovers(spec: string, port: number): boolean {
@@ -23,7 +23,8 @@ export function ruleExposes(rule: SecurityRule, protocol: "Tcp" | "Udp", port: n
   const proto = (p.protocol ?? "*").toLowerCase()
   if (proto !== "*" && proto !== protocol.toLowerCase()) return false
   const sources = [...(p.sourceAddressPrefix === undefined ? [] : [p.sourceAddressPrefix]), ...(p.sourceAddressPrefixes ?? [])]
-  if (!sources.some((s) => INTERNET.has(s.toLowerCase()) || /\/0$/.test(s))) return false
+  // What the sources admit together: "*", "Any", "Internet", 0.0.0.0/0, ::/0, but also 0.0.0.0/1 + 128.0.0.0/1 or a range broader than a /8.
+  if (!entriesAdmitInternet(sources)) return false
   if (port === undefined) return true
   const ports = [...(p.destinationPortRange === undefined ? [] : [p.destinationPortRange]), ...(p.destinationPortRanges ?? [])]
   return ports.some((s) => portSpecCovers(s, port))

@@ -3,8 +3,13 @@ import { defineAzureCheck, resourceRow } from "../define-check.ts"
 import { hasDataService, hasFileService, type StorageAccountInfo, type StorageLogService } from "../collectors/storage.ts"
 import type { DiagnosticSetting } from "../collectors/keyvault.ts"
 import type { DetailRow } from "../../check.ts"
+import { internetEntries } from "../address.ts"
 
 type Props = NonNullable<StorageAccountInfo["properties"]>
+
+/** Allowed IP rules of the account's firewall that admit the internet. */
+const internetIpRules = (p: Props | undefined): string[] =>
+  internetEntries((p?.networkAcls?.ipRules ?? []).filter((r) => (r.action ?? "Allow") === "Allow").map((r) => r.value), (v) => v)
 
 interface AccountRule {
   readonly id: string
@@ -18,7 +23,7 @@ interface AccountRule {
   readonly value: (p: Props | undefined, a: StorageAccountInfo) => DetailRow[string]
   readonly ok: (p: Props | undefined, a: StorageAccountInfo) => boolean
   readonly pass: string
-  readonly fail: string
+  readonly fail: string | ((p: Props | undefined, a: StorageAccountInfo) => string)
 }
 
 const rules: ReadonlyArray<AccountRule> = [
@@ -82,15 +87,16 @@ const rules: ReadonlyArray<AccountRule> = [
     id: "storage_default_network_access_deny",
     cis: { v3: "4.7", v4: "10.3.2.3" },
     title: "The default network access rule for storage accounts should be Deny",
-    description: "Checks networkAcls.defaultAction is Deny, so only listed networks reach the account.",
+    description: "Checks networkAcls.defaultAction is Deny, so only listed networks reach the account, and that the IP rules do not admit the internet.",
     severity: "medium",
     remediation: "az storage account update -n ACCOUNT --default-action Deny (add network rules for legitimate clients first).",
-    reads: "properties.networkAcls.defaultAction",
+    reads: "properties.networkAcls.defaultAction, ipRules[].value",
     label: "Default action",
     value: (p) => p?.networkAcls?.defaultAction ?? "Allow",
-    ok: (p) => p?.networkAcls?.defaultAction === "Deny",
+    // Deny with IP rules that admit the internet (0.0.0.0/0, or rules covering it together) restricts nothing.
+    ok: (p) => p?.networkAcls?.defaultAction === "Deny" && internetIpRules(p).length === 0,
     pass: "Traffic from unlisted networks is denied.",
-    fail: "Traffic from all networks is allowed.",
+    fail: (p) => (p?.networkAcls?.defaultAction === "Deny" ? `The IP rules admit the internet (${internetIpRules(p).join(", ")}).` : "Traffic from all networks is allowed."),
   },
   {
     id: "storage_trusted_azure_services",
@@ -218,7 +224,11 @@ const accountChecks = rules.map((r) =>
     field_labels: { value: r.label },
     uses: ["storage.accounts"],
     reads: `ARM Microsoft.Storage/storageAccounts → ${r.reads}`,
-    evaluate: (inv) => (inv.storage.accounts ?? []).map((a) => resourceRow(a, r.ok(a.properties, a), r.ok(a.properties, a) ? r.pass : r.fail, { value: r.value(a.properties, a) })),
+    evaluate: (inv) =>
+      (inv.storage.accounts ?? []).map((a) => {
+        const ok = r.ok(a.properties, a)
+        return resourceRow(a, ok, ok ? r.pass : typeof r.fail === "string" ? r.fail : r.fail(a.properties, a), { value: r.value(a.properties, a) })
+      }),
   }),
 )
 

@@ -8,6 +8,24 @@ import { DIAGNOSTICS_API, DiagnosticSetting } from "./keyvault.ts"
 
 export const monitorResourceTypes = ["monitor.diagnostic_settings", "monitor.activity_log_alerts", "monitor.components"] as const
 
+/**
+ * An activity-log alert condition leaf (AlertRuleLeafCondition, 2020-10-01): `field` (an event property, compared
+ * case-insensitively) equal to `equals`, or to one of `containsAny`.
+ */
+const LeafFields = {
+  field: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  equals: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  containsAny: Schema.optionalKey(Schema.NullOr(Schema.Array(Schema.String))),
+}
+export const AlertLeafCondition = Schema.Struct(LeafFields)
+export type AlertLeafCondition = typeof AlertLeafCondition.Type
+
+/**
+ * Activity log alerts (Microsoft.Insights/activityLogAlerts 2020-10-01). `scopes` are the resource ids (a
+ * subscription, resource group or resource) whose events the alert watches; `condition.allOf` must all hold, each
+ * a leaf or an `anyOf` of leaves (AlertRuleAnyOfOrLeafCondition). `enabled` absent means true (REST reference:
+ * "default value is true").
+ */
 export const ActivityLogAlert = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
@@ -17,15 +35,7 @@ export const ActivityLogAlert = Schema.Struct({
       scopes: Schema.optionalKey(Schema.Array(Schema.String)),
       condition: Schema.optionalKey(
         Schema.Struct({
-          allOf: Schema.optionalKey(
-            Schema.Array(
-              Schema.Struct({
-                field: Schema.optionalKey(Schema.String),
-                equals: Schema.optionalKey(Schema.String),
-                anyOf: Schema.optionalKey(Schema.Array(Schema.Struct({ field: Schema.optionalKey(Schema.String), equals: Schema.optionalKey(Schema.String) }))),
-              }),
-            ),
-          ),
+          allOf: Schema.optionalKey(Schema.Array(Schema.Struct({ ...LeafFields, anyOf: Schema.optionalKey(Schema.NullOr(Schema.Array(AlertLeafCondition))) }))),
         }),
       ),
     }),

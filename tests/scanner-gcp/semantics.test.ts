@@ -201,6 +201,51 @@ describe("review fixes (REVIEW.md)", () => {
     expect(evaluate("vpc_firewall_ssh_not_open", rule({ sourceTags: ["bastion"] }))[0]?.compliant).toBe(true)
   })
 
+  it("GKE: the current endpoint and private-node fields count, not only their deprecated mirrors", () => {
+    const gke = (cluster: Record<string, unknown>) => ({ gke: { clusters: [{ name: "c", location: "us-central1", ...cluster }] } }) as unknown as Partial<GcpScanInventory>
+    expect(evaluate("gke_cluster_control_plane_restricted", gke({ controlPlaneEndpointsConfig: { ipEndpointsConfig: { enabled: true, enablePublicEndpoint: false } } }))[0]?.compliant).toBe(true)
+    expect(evaluate("gke_cluster_control_plane_restricted", gke({ controlPlaneEndpointsConfig: { ipEndpointsConfig: { authorizedNetworksConfig: { enabled: true, cidrBlocks: [{ cidrBlock: "198.51.100.0/24" }] } } } }))[0]?.compliant).toBe(true)
+    expect(evaluate("gke_cluster_control_plane_restricted", gke({ controlPlaneEndpointsConfig: { ipEndpointsConfig: { authorizedNetworksConfig: { enabled: true, cidrBlocks: [{ cidrBlock: "0.0.0.0/0" }] } } } }))[0]?.compliant).toBe(false)
+    expect(evaluate("gke_cluster_control_plane_restricted", gke({}))[0]?.compliant).toBe(false)
+    expect(evaluate("gke_cluster_private_nodes", gke({ networkConfig: { defaultEnablePrivateNodes: true }, nodePools: [{ name: "a" }] }))[0]?.compliant).toBe(true)
+    expect(evaluate("gke_cluster_private_nodes", gke({ networkConfig: { defaultEnablePrivateNodes: true }, nodePools: [{ name: "a" }, { name: "b", networkConfig: { enablePrivateNodes: false } }] }))[0]).toMatchObject({ compliant: false, value: ["b"] })
+    expect(evaluate("gke_cluster_private_nodes", gke({ nodePools: [{ name: "a", networkConfig: { enablePrivateNodes: true } }] }))[0]?.compliant).toBe(true)
+    expect(evaluate("gke_cluster_private_nodes", gke({ nodePools: [{ name: "a" }] }))[0]?.compliant).toBe(false)
+  })
+
+  it("Access Approval enrolled by an ancestor covers the project", () => {
+    const aa = (accessApproval: unknown) => ({ project: { accessApproval } }) as unknown as Partial<GcpScanInventory>
+    expect(evaluate("logging_access_approval_enabled", aa({ enrolledAncestor: true }))[0]?.compliant).toBe(true)
+    expect(evaluate("logging_access_approval_enabled", aa({}))[0]?.compliant).toBe(false)
+    expect(evaluate("logging_access_approval_enabled", aa(null))[0]?.compliant).toBe(false)
+  })
+
+  it("a sink without a filter but with an active exclusion does not export every entry", () => {
+    const sinks = (s: Record<string, unknown>) => ({ logging: { sinks: [{ name: "all", destination: "storage.googleapis.com/b", ...s }] } }) as unknown as Partial<GcpScanInventory>
+    expect(evaluate("logging_sink_all_entries", sinks({}))[0]?.compliant).toBe(true)
+    expect(evaluate("logging_sink_all_entries", sinks({ exclusions: [{ name: "no-debug", filter: "severity<INFO" }] }))[0]?.compliant).toBe(false)
+    expect(evaluate("logging_sink_all_entries", sinks({ exclusions: [{ name: "old", filter: "severity<INFO", disabled: true }] }))[0]?.compliant).toBe(true)
+  })
+
+  it("HTTP(S) load balancer logging with a sample rate of 0 logs nothing", () => {
+    const lb = (logConfig: unknown) => ({ compute: { backendServices: [{ scope: "global", item: { name: "web", protocol: "HTTPS", logConfig } }] } }) as unknown as Partial<GcpScanInventory>
+    expect(evaluate("vpc_lb_logging_enabled", lb({ enable: true }))[0]?.compliant).toBe(true)
+    expect(evaluate("vpc_lb_logging_enabled", lb({ enable: true, sampleRate: 0 }))[0]?.compliant).toBe(false)
+  })
+
+  it("Cloud Functions: a 1st gen function without a service account runs as the App Engine default account", () => {
+    const fns = (f: Record<string, unknown>) => ({ cloudfunctions: { functions: [{ name: "projects/p/locations/us-central1/functions/f", location: "us-central1", policy: undefined, ...f }] } }) as unknown as Partial<GcpScanInventory>
+    expect(evaluate("cloudfunctions_function_not_default_sa", fns({ environment: "GEN_1" }))[0]).toMatchObject({ compliant: false, service_account: "p@appspot.gserviceaccount.com" })
+    expect(evaluate("cloudfunctions_function_not_default_sa", fns({ environment: "GEN_1", serviceConfig: { serviceAccountEmail: "p@appspot.gserviceaccount.com" } }))[0]?.compliant).toBe(false)
+    expect(evaluate("cloudfunctions_function_not_default_sa", fns({ serviceConfig: { serviceAccountEmail: "fn@p.iam.gserviceaccount.com" } }))[0]?.compliant).toBe(true)
+  })
+
+  it("Artifact Registry: a virtual repository is not judged on CMEK", () => {
+    const repos = (r: Record<string, unknown>) => ({ artifactregistry: { repositories: [{ name: "projects/p/locations/us/repositories/r", location: "us", policy: undefined, ...r }] } }) as unknown as Partial<GcpScanInventory>
+    expect(evaluate("artifactregistry_repo_cmek", repos({ mode: "VIRTUAL_REPOSITORY" }))[0]).toMatchObject({ compliant: true, reason: expect.stringMatching(/^Not judged: /) })
+    expect(evaluate("artifactregistry_repo_cmek", repos({ mode: "REMOTE_REPOSITORY" }))[0]?.compliant).toBe(false)
+  })
+
   it("CIS 6.3.3: user connections 0 or the maximum 32767 do not limit; 100 does", () => {
     const sql = (value: string | undefined) => ({ sql: { instances: [{ name: "i", databaseVersion: "SQLSERVER_2022_STANDARD", settings: value === undefined ? {} : { databaseFlags: [{ name: "user connections", value }] } }] } }) as unknown as Partial<GcpScanInventory>
     for (const [v, ok] of [[undefined, true], ["0", true], ["32767", true], ["100", false]] as const) expect(evaluate("cloudsql_sqlserver_user_connections_unlimited", sql(v))[0]?.compliant, String(v)).toBe(ok)

@@ -114,6 +114,7 @@ export const gcpFieldDefaults: ReadonlyArray<FieldDefault> = [
   { decoder: "compute.Network", path: "IPv4Range", meaning: "Only legacy networks have a network-wide IPv4 range: absent means a VPC network.", ref: REF.network },
   { decoder: "compute.BackendService", path: "protocol", value: "HTTP", meaning: "The protocol defaults to HTTP.", ref: REF.backend },
   { decoder: "compute.BackendService", path: "logConfig.enable", value: false, meaning: "Request logging is off unless enabled.", ref: REF.backend },
+  { decoder: "compute.BackendService", path: "logConfig.sampleRate", value: 1, meaning: "The default sample rate is 1.0 (every request).", ref: REF.backend },
   // Cloud SQL
   { decoder: "sql.DatabaseInstance", path: "instanceType", value: "CLOUD_SQL_INSTANCE", meaning: "instances.list sets the type on every instance; an answer without it is read as a Cloud SQL primary.", ref: REF.sql },
   { decoder: "sql.DatabaseInstance", path: "settings.availabilityType", value: "ZONAL", meaning: "An instance is zonal unless created or patched as REGIONAL.", ref: REF.sql },
@@ -150,7 +151,11 @@ export const gcpFieldDefaults: ReadonlyArray<FieldDefault> = [
   { decoder: "dns.ManagedZone", path: "dnssecConfig.state", value: "off", meaning: "DNSSEC is off unless turned on.", ref: REF.zone },
   { decoder: "dns.Policy", path: "enableLogging", value: false, meaning: "Query logging is off unless enabled.", ref: REF.dnsPolicy },
   // GKE (proto3 JSON: false booleans and first enum values are omitted)
-  { decoder: "gke.Cluster", path: "privateClusterConfig.enablePrivateNodes", value: false, meaning: "Nodes have public IPs unless private nodes are on.", ref: REF.gke },
+  { decoder: "gke.Cluster", path: "privateClusterConfig.enablePrivateNodes", value: false, meaning: "Deprecated mirror of networkConfig.defaultEnablePrivateNodes: nodes have public IPs unless private nodes are on.", ref: REF.gke },
+  { decoder: "gke.Cluster", path: "networkConfig.defaultEnablePrivateNodes", meaning: "Not set: the deprecated privateClusterConfig.enablePrivateNodes decides, else public nodes.", ref: REF.gke },
+  { decoder: "gke.Cluster", path: "nodePools[].networkConfig.enablePrivateNodes", meaning: "If not specified, the value is derived from the cluster's networkConfig.defaultEnablePrivateNodes.", ref: REF.nodePool },
+  { decoder: "gke.Cluster", path: "controlPlaneEndpointsConfig.ipEndpointsConfig.enablePublicEndpoint", meaning: "Not set: the deprecated privateClusterConfig.enablePrivateEndpoint decides (reversed), else a public endpoint.", ref: REF.gke },
+  { decoder: "gke.Cluster", path: "controlPlaneEndpointsConfig.ipEndpointsConfig.enabled", meaning: "Not set: IP access to the control plane is on (proto3 omits false, so absent is read with the deprecated fields).", ref: REF.gke },
   { decoder: "gke.Cluster", path: "privateClusterConfig.enablePrivateEndpoint", value: false, meaning: "The control plane has a public endpoint unless the private endpoint is on.", ref: REF.gke },
   { decoder: "gke.Cluster", path: "masterAuthorizedNetworksConfig.enabled", value: false, meaning: "Authorized networks are off (any address reaches a public endpoint).", ref: REF.gke },
   { decoder: "gke.Cluster", path: "masterAuthorizedNetworksConfig.gcpPublicCidrsAccessEnabled", value: false, meaning: "Google Cloud public IPs are not admitted unless enabled.", ref: REF.gke },
@@ -169,6 +174,8 @@ export const gcpFieldDefaults: ReadonlyArray<FieldDefault> = [
   // Logging and monitoring
   { decoder: "logging.LogSink", path: "filter", value: "", meaning: "No filter: the sink exports every log entry.", ref: REF.sink },
   { decoder: "logging.LogSink", path: "disabled", value: false, meaning: "A sink exports unless disabled.", ref: REF.sink },
+  { decoder: "logging.LogSink", path: "exclusions", meaning: "No exclusion: nothing the filter matches is dropped.", ref: REF.sink },
+  { decoder: "logging.LogSink", path: "exclusions[].disabled", value: false, meaning: "An exclusion applies unless disabled.", ref: REF.sink },
   { decoder: "logging.LogMetric", path: "disabled", value: false, meaning: "A metric counts unless disabled.", ref: REF.metric },
   { decoder: "monitoring.AlertPolicy", path: "enabled", value: true, meaning: "On write, the default interpretation if unset is that the policy is enabled.", ref: REF.alert },
   { decoder: "monitoring.AlertPolicy", path: "combiner", value: "COMBINE_UNSPECIFIED", meaning: "Unspecified combiner: with one condition the policy fires on it; several are read as OR.", ref: REF.alert },
@@ -177,12 +184,14 @@ export const gcpFieldDefaults: ReadonlyArray<FieldDefault> = [
   { decoder: "apikeys.Key", path: "restrictions", meaning: "No restrictions: the key may call every enabled API from anywhere.", ref: REF.apiKey },
   { decoder: "apikeys.Key", path: "createTime", meaning: "No creation time: the key's age is unknown (not judged fresh).", ref: REF.apiKey },
   { decoder: "project.Contact", path: "notificationCategorySubscriptions", meaning: "The contact receives no category.", ref: REF.contacts },
-  { decoder: "project.AccessApprovalSettings", path: "enrolledServices", meaning: "No service is enrolled: Access Approval is off.", ref: REF.accessApproval },
+  { decoder: "project.AccessApprovalSettings", path: "enrolledServices", meaning: "No service is enrolled at the project: Access Approval is off unless an ancestor enrolled services (enrolledAncestor).", ref: REF.accessApproval },
+  { decoder: "project.AccessApprovalSettings", path: "enrolledAncestor", value: false, meaning: "Output only; unset means no folder or organization above the project enrolled services.", ref: REF.accessApproval },
   { decoder: "dataproc.Cluster", path: "config.encryptionConfig", meaning: "Persistent disks are encrypted with a Google-managed key.", ref: REF.dataproc },
   // Secret Manager, Cloud Functions, Artifact Registry
   { decoder: "secretmanager.Secret", path: "rotation", meaning: "No rotation schedule: Secret Manager never notifies a rotation.", ref: REF.secret },
   { decoder: "secretmanager.Secret", path: "rotation.rotationPeriod", meaning: "Input only, so often absent from answers: the schedule is then judged by nextRotationTime alone.", ref: REF.secret },
-  { decoder: "cloudfunctions.Function", path: "serviceConfig.serviceAccountEmail", meaning: "If empty, defaults to PROJECT_NUMBER-compute@developer.gserviceaccount.com (the default compute service account).", ref: REF.function },
+  { decoder: "cloudfunctions.Function", path: "serviceConfig.serviceAccountEmail", meaning: "If empty, defaults to PROJECT_NUMBER-compute@developer.gserviceaccount.com (2nd gen) or PROJECT_ID@appspot.gserviceaccount.com (1st gen).", ref: REF.function },
+  { decoder: "artifactregistry.Repository", path: "mode", value: "STANDARD_REPOSITORY", meaning: "Repositories are standard unless created as remote or virtual.", ref: REF.repository },
   { decoder: "artifactregistry.Repository", path: "kmsKeyName", meaning: "The repository is encrypted with a Google-managed key.", ref: REF.repository },
 ]
 

@@ -27,14 +27,15 @@ export const artifactregistryChecks = [
     id: "artifactregistry_repo_cmek",
     service: "artifactregistry",
     title: "Artifact Registry repositories should be encrypted with a customer-managed key",
-    description: "Checks each repository names a Cloud KMS key (kmsKeyName); absent means Google-managed encryption, which you cannot rotate, audit or revoke.",
+    description: "Checks each repository names a Cloud KMS key (kmsKeyName); absent means Google-managed encryption, which you cannot rotate, audit or revoke. Virtual repositories store nothing themselves and are not judged.",
     severity: "low",
     remediation: "The key is chosen at creation: create a repository with --kms-key=projects/P/locations/L/keyRings/R/cryptoKeys/K and copy the artifacts.",
     field_labels: { kms_key: "KMS key", format: "Format" },
     uses: ["artifactregistry.repositories"],
-    reads: "artifactregistry repositories.list → kmsKeyName",
+    reads: "artifactregistry repositories.list → mode, kmsKeyName",
     evaluate: (inv) =>
       (inv.artifactregistry.repositories ?? []).map((r) => {
+        if (r.mode === "VIRTUAL_REPOSITORY") return row(repoId(r.name), r.location, true, "Not judged: a virtual repository stores no artifacts (its upstream repositories are judged).", { kms_key: null, format: r.format ?? null })
         const key = r.kmsKeyName ?? ""
         return row(repoId(r.name), r.location, key !== "", key === "" ? "The repository uses Google-managed encryption." : `The repository is encrypted with ${key}.`, { kms_key: key === "" ? null : key, format: r.format ?? null })
       }),

@@ -27,17 +27,20 @@ export const cloudfunctionsChecks = [
     id: "cloudfunctions_function_not_default_sa",
     service: "cloudfunctions",
     title: "Cloud Functions should not run as the default Compute Engine service account",
-    description: "Checks each function's runtime service account: when none is set (absent), the function runs as PROJECT_NUMBER-compute@developer.gserviceaccount.com, which holds Editor on the project by default, so any code or dependency of the function can change the project.",
+    description: "Checks each function's runtime service account: when none is set (absent), a 2nd gen function runs as PROJECT_NUMBER-compute@developer.gserviceaccount.com and a 1st gen one as PROJECT_ID@appspot.gserviceaccount.com; both default accounts hold Editor on the project by default, so any code or dependency of the function can change the project.",
     severity: "medium",
     remediation: "Create a least-privileged service account and redeploy: gcloud functions deploy FUNCTION --service-account=SA_EMAIL …",
     field_labels: { service_account: "Service account" },
     uses: ["cloudfunctions.functions"],
-    reads: "cloudfunctions v2 functions.list → serviceConfig.serviceAccountEmail (absent = the default compute service account)",
+    reads: "cloudfunctions v2 functions.list → environment, serviceConfig.serviceAccountEmail (absent = the generation's default service account)",
     evaluate: (inv) =>
       (inv.cloudfunctions.functions ?? []).map((f) => {
-        const sa = f.serviceConfig?.serviceAccountEmail ?? `${inv.projectNumber}-compute@developer.gserviceaccount.com`
-        const isDefault = /^\d+-compute@developer\.gserviceaccount\.com$/.test(sa)
-        return row(fnId(f.name), f.location, !isDefault, isDefault ? "The function runs as the default Compute Engine service account." : `The function runs as ${sa}.`, { service_account: sa })
+        const gen1 = f.environment === "GEN_1"
+        const sa = f.serviceConfig?.serviceAccountEmail ?? (gen1 ? `${inv.projectId}@appspot.gserviceaccount.com` : `${inv.projectNumber}-compute@developer.gserviceaccount.com`)
+        const compute = /^\d+-compute@developer\.gserviceaccount\.com$/.test(sa)
+        const appEngine = /@appspot\.gserviceaccount\.com$/.test(sa)
+        const isDefault = compute || appEngine
+        return row(fnId(f.name), f.location, !isDefault, compute ? "The function runs as the default Compute Engine service account." : appEngine ? "The function runs as the App Engine default service account." : `The function runs as ${sa}.`, { service_account: sa })
       }),
   }),
 ]

@@ -69,11 +69,14 @@ export const gkeChecks = [
     severity: "high",
     remediation: "gcloud container clusters update CLUSTER --enable-master-authorized-networks --master-authorized-networks=CIDR1,CIDR2 (or recreate with --enable-private-endpoint).",
     label: "Control plane access",
-    reads: "privateClusterConfig.enablePrivateEndpoint, masterAuthorizedNetworksConfig.enabled, cidrBlocks[].cidrBlock (what they admit)",
+    reads: "controlPlaneEndpointsConfig.ipEndpointsConfig.enabled/enablePublicEndpoint/authorizedNetworksConfig (privateClusterConfig.enablePrivateEndpoint, masterAuthorizedNetworksConfig: their deprecated mirrors), cidrBlocks[].cidrBlock (what they admit)",
     judge: (c) => {
-      const priv = c.privateClusterConfig?.enablePrivateEndpoint === true
-      const authorized = c.masterAuthorizedNetworksConfig?.enabled === true
-      const blocks = (c.masterAuthorizedNetworksConfig?.cidrBlocks ?? []).flatMap((b) => (b.cidrBlock === undefined ? [] : [b.cidrBlock]))
+      const ip = c.controlPlaneEndpointsConfig?.ipEndpointsConfig
+      // No public IP endpoint: IP access off altogether, the public endpoint off, or (deprecated) the private endpoint on.
+      const priv = ip?.enabled === false || ip?.enablePublicEndpoint === false || c.privateClusterConfig?.enablePrivateEndpoint === true
+      const networks = ip?.authorizedNetworksConfig ?? c.masterAuthorizedNetworksConfig
+      const authorized = networks?.enabled === true || c.masterAuthorizedNetworksConfig?.enabled === true
+      const blocks = [...(ip?.authorizedNetworksConfig?.cidrBlocks ?? []), ...(c.masterAuthorizedNetworksConfig?.cidrBlocks ?? [])].flatMap((b) => (b.cidrBlock === undefined ? [] : [b.cidrBlock]))
       // An authorised range that admits the internet (0.0.0.0/0, or halves of it, or a huge block) restricts nothing.
       const wide = authorized ? internetRanges(blocks) : []
       if (priv) return { ok: true, value: "private endpoint", reason: "The control plane has a private endpoint only." }
@@ -85,12 +88,18 @@ export const gkeChecks = [
   clusterCheck({
     id: "gke_cluster_private_nodes",
     title: "GKE nodes should have no public IP addresses",
-    description: "Checks the cluster uses private nodes, so nodes are not directly reachable from the internet.",
+    description: "Checks every node pool has private nodes (its own setting, else the cluster default, else the deprecated private cluster setting), so nodes are not directly reachable from the internet.",
     severity: "medium",
-    remediation: "gcloud container clusters update CLUSTER --enable-private-nodes (with Cloud NAT for egress).",
-    label: "Private nodes",
-    reads: "privateClusterConfig.enablePrivateNodes",
-    judge: (c) => onOff(c.privateClusterConfig?.enablePrivateNodes === true, "Nodes have internal addresses only.", "Nodes have public IP addresses."),
+    remediation: "gcloud container clusters update CLUSTER --enable-private-nodes, or per pool: gcloud container node-pools update POOL --cluster=CLUSTER --enable-private-nodes (with Cloud NAT for egress).",
+    label: "Pools with public nodes",
+    reads: "nodePools[].networkConfig.enablePrivateNodes, else networkConfig.defaultEnablePrivateNodes, else privateClusterConfig.enablePrivateNodes (deprecated)",
+    judge: (c) => {
+      const clusterDefault = c.networkConfig?.defaultEnablePrivateNodes ?? c.privateClusterConfig?.enablePrivateNodes ?? false
+      const pools = c.nodePools ?? []
+      const open = pools.filter((p) => !(p.networkConfig?.enablePrivateNodes ?? clusterDefault)).map((p) => p.name)
+      const ok = pools.length === 0 ? clusterDefault : open.length === 0
+      return { ok, value: open, reason: ok ? "Nodes have internal addresses only." : open.length > 0 ? `Node pools with public IP addresses: ${open.join(", ")}.` : "Nodes get public IP addresses by default." }
+    },
   }),
   clusterCheck({
     id: "gke_cluster_network_policy_enabled",

@@ -193,16 +193,17 @@ export const loggingChecks = [
     id: "logging_sink_all_entries",
     service: "logging",
     title: "A log sink should export all log entries",
-    description: "Checks for an enabled sink with an empty filter, so every log entry is exported to durable storage.",
+    description: "Checks for an enabled sink with an empty filter and no active exclusion, so every log entry is exported to durable storage.",
     severity: "medium",
     cis: "2.2",
     remediation: "Create a sink without a filter: gcloud logging sinks create NAME DESTINATION.",
     field_labels: { sinks: "Sinks without filter" },
     uses: ["logging.sinks"],
-    reads: "logging projects.sinks.list → filter (empty), disabled",
+    reads: "logging projects.sinks.list → filter (empty), exclusions[] (none active), disabled",
     evaluate: (inv) => {
       if (inv.logging.sinks === undefined) return []
-      const all = inv.logging.sinks.filter((s) => (s.filter ?? "").trim() === "" && s.disabled !== true)
+      // An exclusion drops the entries it matches even from a sink without a filter.
+      const all = inv.logging.sinks.filter((s) => (s.filter ?? "").trim() === "" && s.disabled !== true && !(s.exclusions ?? []).some((x) => x.disabled !== true))
       return [row(inv.projectId, "global", all.length > 0, all.length > 0 ? `Sink ${all.map((s) => s.name).join(", ")} exports all entries.` : "No enabled sink exports all log entries.", { sinks: all.map((s) => s.name) })]
     },
   }),
@@ -263,12 +264,15 @@ export const loggingChecks = [
     remediation: "Enable Access Approval: gcloud access-approval settings update --project=P --enrolled_services=all --notification_emails=…",
     field_labels: { enrolled_services: "Enrolled services" },
     uses: ["project.access_approval"],
-    reads: "accessapproval projects.getAccessApprovalSettings → enrolledServices[]",
+    reads: "accessapproval projects.getAccessApprovalSettings → enrolledServices[], enrolledAncestor",
     evaluate: (inv) => {
       const s = inv.project.accessApproval
       if (s === undefined) return []
       const services = (s?.enrolledServices ?? []).map((e) => e.cloudProduct ?? "all")
-      return [row(inv.projectId, "global", services.length > 0, services.length > 0 ? `Access Approval covers ${services.join(", ")}.` : "Access Approval is not enabled.", { enrolled_services: services })]
+      // Enrollment is inherited: enrolledAncestor says a folder or the organization enrolled services for the project.
+      const inherited = s?.enrolledAncestor === true
+      const ok = services.length > 0 || inherited
+      return [row(inv.projectId, "global", ok, services.length > 0 ? `Access Approval covers ${services.join(", ")}.` : inherited ? "Access Approval is enabled by an ancestor folder or the organization." : "Access Approval is not enabled.", { enrolled_services: services })]
     },
   }),
 ]

@@ -133,16 +133,20 @@ export const vpcChecks = [
     remediation: "gcloud compute backend-services update SERVICE --enable-logging --logging-sample-rate=1 (--global or --region=…).",
     field_labels: { protocol: "Protocol", scheme: "Scheme" },
     uses: ["compute.backend_services"],
-    reads: "compute backendServices.aggregatedList → protocol, logConfig.enable",
+    reads: "compute backendServices.aggregatedList → protocol, logConfig.enable, logConfig.sampleRate (absent = 1.0)",
     evaluate: (inv) =>
       (inv.compute.backendServices ?? [])
         .filter((s) => HTTP_PROTOCOLS.has(s.item.protocol ?? "HTTP"))
-        .map((s) =>
-          row(s.item.name, s.scope, s.item.logConfig?.enable === true, s.item.logConfig?.enable === true ? "Request logging is enabled." : "Request logging is disabled.", {
+        .map((s) => {
+          const on = s.item.logConfig?.enable === true
+          // A sample rate of 0 logs nothing although logging is "enabled" (the documented default is 1.0).
+          const rate = s.item.logConfig?.sampleRate ?? 1
+          const ok = on && rate > 0
+          return row(s.item.name, s.scope, ok, !on ? "Request logging is disabled." : ok ? "Request logging is enabled." : "Request logging is enabled with a sample rate of 0: no request is logged.", {
             protocol: s.item.protocol ?? null,
             scheme: s.item.loadBalancingScheme ?? null,
-          }),
-        ),
+          })
+        }),
   }),
   defineGcpCheck({
     id: "vpc_default_network_absent",

@@ -12,6 +12,7 @@ const Enabled = Schema.optionalKey(Schema.Struct({ enabled: Schema.optionalKey(S
 
 export const NodePool = Schema.Struct({
   name: Schema.String,
+  networkConfig: Schema.optionalKey(Schema.Struct({ enablePrivateNodes: Schema.optionalKey(Schema.Boolean) })),
   management: Schema.optionalKey(Schema.Struct({ autoUpgrade: Schema.optionalKey(Schema.Boolean), autoRepair: Schema.optionalKey(Schema.Boolean) })),
   config: Schema.optionalKey(
     Schema.Struct({
@@ -35,7 +36,24 @@ export const GkeCluster = Schema.Struct({
     }),
   ),
   networkPolicy: Enabled,
-  networkConfig: Schema.optionalKey(Schema.Struct({ datapathProvider: Schema.optionalKey(Schema.String) })),
+  networkConfig: Schema.optionalKey(Schema.Struct({ datapathProvider: Schema.optionalKey(Schema.String), defaultEnablePrivateNodes: Schema.optionalKey(Schema.Boolean) })),
+  /** The current control-plane endpoint settings (privateClusterConfig.enablePrivateEndpoint is their deprecated mirror). */
+  controlPlaneEndpointsConfig: Schema.optionalKey(
+    Schema.Struct({
+      ipEndpointsConfig: Schema.optionalKey(
+        Schema.Struct({
+          enabled: Schema.optionalKey(Schema.Boolean),
+          enablePublicEndpoint: Schema.optionalKey(Schema.Boolean),
+          authorizedNetworksConfig: Schema.optionalKey(
+            Schema.Struct({
+              enabled: Schema.optionalKey(Schema.Boolean),
+              cidrBlocks: Schema.optionalKey(Schema.Array(Schema.Struct({ displayName: Schema.optionalKey(Schema.String), cidrBlock: Schema.optionalKey(Schema.String) }))),
+            }),
+          ),
+        }),
+      ),
+    }),
+  ),
   workloadIdentityConfig: Schema.optionalKey(Schema.Struct({ workloadPool: Schema.optionalKey(Schema.String) })),
   legacyAbac: Enabled,
   shieldedNodes: Enabled,

@@ -14,6 +14,7 @@ export const LogSink = Schema.Struct({
   filter: Schema.optionalKey(Schema.String),
   disabled: Schema.optionalKey(Schema.Boolean),
   includeChildren: Schema.optionalKey(Schema.Boolean),
+  exclusions: Schema.optionalKey(Schema.Array(Schema.Struct({ name: Schema.optionalKey(Schema.String), filter: Schema.optionalKey(Schema.String), disabled: Schema.optionalKey(Schema.Boolean) }))),
   writerIdentity: Schema.optionalKey(Schema.String),
 })
 export type LogSink = typeof LogSink.Type

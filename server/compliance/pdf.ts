@@ -58,6 +58,8 @@ export interface ReportSink {
 }
 
 export const ROWS_PAGE = 500
+/** Requirement rows drawn between two progress checkpoints. */
+const PROGRESS_ROWS = 25
 const MAX_CELL = 300
 
 const COLORS = {
@@ -292,6 +294,23 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
     doc.y = barY + 32
   }
 
+  // Progress is the share of the rows drawn so far — requirement rows, failing resources, then the muted checks' rows
+  // read again for the muted items — reported at every checkpoint, so the bar moves with the work whatever the report's
+  // shape (many frameworks, many failing resources, many muted ones).
+  const rowsOf = (f: FailingCheck) => failingResources(f.outcome) + f.outcome.resources_muted
+  const work = Math.max(
+    1,
+    source.frameworks.reduce((n, f) => n + f.requirements.length, 0) +
+      source.failingChecks.reduce((n, f) => n + rowsOf(f), 0) +
+      source.failingChecks.filter((f) => f.outcome.resources_muted > 0).reduce((n, f) => n + rowsOf(f), 0),
+  )
+  let worked = 0
+  const progress = async (rows: number) => {
+    worked += rows
+    await drain()
+    await sink.checkpoint(Math.min(1, worked / work))
+  }
+
   // 3. Requirement tables ----------------------------------------------------------------------------------------------
   const statusColor = (s: RequirementStatus) => COLORS[s]
   for (const f of source.frameworks) {
@@ -306,7 +325,13 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
     let section: string | null = null
     let row: ((values: ReadonlyArray<string>, colors?: ReadonlyArray<string | undefined>) => void) | null = null
     const columns = cols(["Id", 0.09], ["Requirement", 0.5], ["Status", 0.19], ["Failing", 0.11], ["Muted", 0.11])
+    let drawn = 0
     for (const r of f.requirements) {
+      if (drawn === PROGRESS_ROWS) {
+        await progress(drawn)
+        drawn = 0
+      }
+      drawn += 1
       if (r.section_id !== section) {
         section = r.section_id
         heading(`${section} ${titles.get(section) ?? ""}`.trim(), 11)
@@ -331,16 +356,13 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
         for (const e of r.exceptions) row([r.id, e.check_id, String(e.resources), e.reason, e.expires_at === null ? "never" : fmtDate(e.expires_at), e.author ?? "—"])
       }
     }
-    await drain()
-    await sink.checkpoint(0.1)
+    await progress(drawn)
   }
 
   // 4. Failing resources ---------------------------------------------------------------------------------------------
   doc.addPage()
   heading("Failing resources and remediation", 18)
   if (source.failingChecks.length === 0) paragraph("No check of the reported frameworks failed in this scan.")
-  const totalRows = Math.max(1, source.failingChecks.reduce((n, f) => n + failingResources(f.outcome) + f.outcome.resources_muted, 0))
-  let rowsDone = 0
   const resourceColumns = cols(["Resource", 0.42], ["Region", 0.12], ["Reason", 0.36], ["Muted", 0.1])
   for (const f of source.failingChecks) {
     heading(`${f.info?.title ?? f.outcome.check_id}`, 12)
@@ -353,9 +375,7 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
     for (;;) {
       const rows = await source.failingAfter(f.outcome.finding_id, after, ROWS_PAGE)
       for (const r of rows) row([r.resource_id, r.region, r.reason, r.muted ? "muted" : ""])
-      rowsDone += rows.length
-      await drain()
-      await sink.checkpoint(0.1 + (0.8 * rowsDone) / totalRows)
+      await progress(rows.length)
       if (rows.length < ROWS_PAGE) break
       after = rows[rows.length - 1]!.result_seq
     }
@@ -377,8 +397,7 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
           const expires = r.muted_expires_at ?? null
           row([f.outcome.check_id, r.resource_id, r.region, r.muted_reason ?? "", expires === null ? "never" : fmtDate(expires), r.muted_author ?? "—"])
         }
-        await drain()
-        await sink.checkpoint(0.95)
+        await progress(rows.length)
         if (rows.length < ROWS_PAGE) break
         after = rows[rows.length - 1]!.result_seq
       }

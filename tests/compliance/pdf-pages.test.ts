@@ -9,13 +9,15 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { FailingResource } from "../../src/contracts/compliance.ts"
 import type { FindingId } from "../../src/contracts/ids.ts"
-import { checkInfo } from "../../server/compliance/catalogue.ts"
+import { checkInfo, frameworkById } from "../../server/compliance/catalogue.ts"
+import { evaluateFramework } from "../../server/compliance/evaluate.ts"
 import { renderReport, type ReportSource } from "../../server/compliance/pdf.ts"
 
 const CHECK = "s3_bucket_secure_transport_policy"
 const ROWS = 400
 
-const source = (): ReportSource => {
+const source = (rows = ROWS, frameworkIds: ReadonlyArray<string> = []): ReportSource => {
+  const ROWS = rows
   const outcome = {
     finding_id: 1, check_id: CHECK, status: "fail", severity: "medium", service_name: "S3",
     resources_checked: ROWS, resources_failing: ROWS, resources_remediated: 0, resources_muted: 0, muted: false,
@@ -27,7 +29,11 @@ const source = (): ReportSource => {
       scan: { id: 4, account_id: 1, account_name: "Prod", cloud_account_id: "123456789012", provider: "aws", scan_start: null, scan_end: null } as never,
       generatedAt: new Date("2026-11-27T08:00:00Z"),
     },
-    frameworks: [],
+    frameworks: frameworkIds.map((id) => {
+      const fw = frameworkById(id)!
+      const ev = evaluateFramework(fw, new Map())
+      return { scan: {} as never, framework: fw.framework, sections: fw.sections, counts: ev.counts, requirements: ev.requirements }
+    }),
     failingChecks: [{ outcome: outcome as never, info: checkInfo("aws", CHECK), requirements: ["CIS v3.0.0 2.1.1"] }],
     failingAfter: async (findingId, afterSeq, limit) =>
       Array.from({ length: Math.max(0, Math.min(limit, ROWS - afterSeq - 1)) }, (_, k): FailingResource => ({
@@ -62,5 +68,15 @@ describe("PDF report pages", () => {
     perPage.forEach((text, i) => {
       expect(text, `page ${i + 1}`).toMatch(new RegExp(`Compliance report · Prod · scan #4 · page ${i + 1} of ${pages}\\b`))
     })
+  })
+
+  it("reports its progress as it goes: many checkpoints, never backwards, from early on up to 1", async () => {
+    const seen: number[] = []
+    await renderReport(source(2_400, ["cis-aws-3.0.0", "aws-fsbp"]), { write: () => {}, checkpoint: async (done) => { seen.push(done) } })
+    expect(seen.length).toBeGreaterThan(8)
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThanOrEqual(seen[i - 1]!)
+    expect(new Set(seen).size).toBeGreaterThan(8)
+    expect(seen[0]!).toBeLessThan(0.1)
+    expect(seen.at(-1)).toBe(1)
   })
 })

@@ -4,7 +4,9 @@
  * result rows (20 services × 10 checks; one check holds 10 % of the scan's rows: 100,000 resources at 1M; about 30 %
  * of rows failing), on PostgreSQL and on embedded PGlite (on disk, as `npm start` runs it). Then, over real HTTP
  * against the in-process API, ≥ 20 calls each:
- *   findings list page 1 and the last page (with and without filters), finding detail first and last details page
+ *   findings list page 1 and the last page (with and without filters; every server-side filter, sort and the cursor of
+ *   issue 28 item 5: status, severity, check, region, resource search, sort by failing resources, a cursor page),
+ *   finding detail first and last details page
  *   (with and without a status filter), scan detail, scans list — p50/p95 per scan size and the 1M ÷ 10k ratio;
  *   export CSV and JSON of the 1M scan: time to first byte, rows/s, peak RSS growth of the process (API + database
  *   when embedded + this client);
@@ -169,6 +171,14 @@ const timed = async (base: string, member: Member, path: string) => {
   return { ms, bytes: body.byteLength }
 }
 
+/** The `next_cursor` of a findings list answer (for timing the page after it). */
+const nextCursor = async (base: string, member: Member, path: string): Promise<string> => {
+  const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${member.token}`, "x-workspace-id": String(member.workspaceId) } })
+  const body = (await res.json()) as { next_cursor?: string | null }
+  if (typeof body.next_cursor !== "string") throw new Error(`${path}: no next_cursor`)
+  return encodeURIComponent(body.next_cursor)
+}
+
 const measure = async (base: string, member: Member, path: string) => {
   await timed(base, member, path) // warm
   const samples: Array<number> = []
@@ -293,6 +303,12 @@ const runBackend = async (backend: "postgres" | "pglite"): Promise<BackendReport
         ["findings list, last page", `/api/findings?scan_id=${scan.scanId}&page=${lastPage}&page_size=20`],
         ["findings list, status=fail p1", `/api/findings?scan_id=${scan.scanId}&status=fail&page=1&page_size=20`],
         ["findings list, service p1", `/api/findings?scan_id=${scan.scanId}&service_id=${scan.serviceIds[0]}&page=1&page_size=20`],
+        // Issue 28 item 5: every filter and sort on the server, over the whole scan.
+        ["list, status+severity+check+region", `/api/findings?scan_id=${scan.scanId}&status=fail,muted&severity=critical,high&check=check_1&region=eu-west-1&page_size=20`],
+        ["list, region, sort failing desc", `/api/findings?scan_id=${scan.scanId}&region=eu-west-1&sort=failing&order=desc&page_size=20`],
+        ["list, search q (1 resource)", `/api/findings?scan_id=${scan.scanId}&q=s7-4242&page_size=20`],
+        ["list, search q (~1.1k resources)", `/api/findings?scan_id=${scan.scanId}&q=s0-77&page_size=20`],
+        ["list, sort check, cursor page 2", `/api/findings?scan_id=${scan.scanId}&sort=check&page_size=20&cursor=${await nextCursor(base, member, `/api/findings?scan_id=${scan.scanId}&sort=check&page_size=20`)}`],
         ["finding detail, first page", `/api/findings/${scan.bigFindingId}`],
         ["finding detail, last page", `/api/findings/${scan.bigFindingId}?details_page=${detailLast}`],
         ["detail, status=pass last page", `/api/findings/${scan.bigFindingId}?details_status=pass&details_page=${passLast}`],

@@ -1,7 +1,9 @@
 /**
  * Sign-in and token-refresh latency: an in-process API (tests/support/server.ts) on embedded PGlite (or the PostgreSQL
  * at TEST_DATABASE_URL), with the production argon2id parameters (NODE_ENV=development), measured over real HTTP:
- * 200 sequential + 50 concurrent logins, 200 sequential + 50 concurrent refreshes. Prints a table (ms).
+ * 200 sequential + 50 concurrent logins, 200 sequential + 50 concurrent refreshes. Prints a table (ms). Sign-ins the
+ * hashing gate refuses by design (429: one client and one account hold at most a share of it, answered after 1 s) are
+ * counted in their own column, not as failures, and left out of the latencies, which are those of the answered ones.
  *
  *   npx node bench/auth.ts            # or through `npm run bench`
  */
@@ -16,6 +18,8 @@ interface Row {
   readonly name: string
   readonly samples: ReadonlyArray<number>
   readonly failures: number
+  /** 429 answers (refused by design), left out of `samples`. */
+  readonly refused?: number
 }
 
 const percentile = (sorted: ReadonlyArray<number>, p: number): number =>
@@ -24,17 +28,23 @@ const percentile = (sorted: ReadonlyArray<number>, p: number): number =>
 const fmt = (n: number) => n.toFixed(1).padStart(8)
 
 const printTable = (rows: ReadonlyArray<Row>) => {
-  console.log(`\n${"operation".padEnd(28)}${"n".padStart(6)}${"fail".padStart(6)}${"p50".padStart(8)}${"p95".padStart(8)}${"p99".padStart(8)}${"mean".padStart(8)}${"max".padStart(8)}`)
+  console.log(`\n${"operation".padEnd(28)}${"n".padStart(6)}${"fail".padStart(6)}${"429".padStart(6)}${"p50".padStart(8)}${"p95".padStart(8)}${"p99".padStart(8)}${"mean".padStart(8)}${"max".padStart(8)}`)
   for (const r of rows) {
     const s = [...r.samples].sort((a, b) => a - b)
     const mean = s.reduce((a, b) => a + b, 0) / Math.max(1, s.length)
-    console.log(`${r.name.padEnd(28)}${String(s.length).padStart(6)}${String(r.failures).padStart(6)}${fmt(percentile(s, 50))}${fmt(percentile(s, 95))}${fmt(percentile(s, 99))}${fmt(mean)}${fmt(s.at(-1) ?? Number.NaN)}`)
+    console.log(`${r.name.padEnd(28)}${String(s.length).padStart(6)}${String(r.failures).padStart(6)}${String(r.refused ?? 0).padStart(6)}${fmt(percentile(s, 50))}${fmt(percentile(s, 95))}${fmt(percentile(s, 99))}${fmt(mean)}${fmt(s.at(-1) ?? Number.NaN)}`)
   }
   console.log("(milliseconds, measured at the HTTP client)\n")
 }
 
 const main = async () => {
-  const server = await startTestServer({ env: { NODE_ENV: "development", LOG_LEVEL: "error" } })
+  // The bench measures latency, not the limits: successful sign-ins of its one account from its one client are not
+  // capped (docs/identity.md, "Sign-in fairness and lock-out"). The hashing gate's shares stay as in production.
+  const unlimited = { limit: 1_000_000, windowSeconds: 60 }
+  const server = await startTestServer({
+    env: { NODE_ENV: "development", LOG_LEVEL: "error" },
+    auth: { loginSuccessPerAccount: unlimited, loginSuccessPerAddress: unlimited },
+  })
   const base = server.baseUrl
   const post = async (path: string, body: unknown) => {
     const started = performance.now()
@@ -75,7 +85,12 @@ const main = async () => {
     rows.push({ name: `login sequential`, samples: seqLogin, failures })
 
     const conc = await Promise.all(Array.from({ length: CONCURRENT }, () => login()))
-    rows.push({ name: `login ${CONCURRENT} concurrent`, samples: conc.map((r) => r.ms), failures: conc.filter((r) => r.status !== 200).length })
+    rows.push({
+      name: `login ${CONCURRENT} concurrent`,
+      samples: conc.filter((r) => r.status === 200).map((r) => r.ms),
+      failures: conc.filter((r) => r.status !== 200 && r.status !== 429).length,
+      refused: conc.filter((r) => r.status === 429).length,
+    })
 
     failures = 0
     const seqRefresh: Array<number> = []

@@ -19,6 +19,7 @@ import { join } from "node:path"
 import { randomBytes } from "node:crypto"
 import { ConfigProvider, Effect, Exit, Layer, Scope } from "effect"
 import { appLayer } from "../../server/app.ts"
+import { type AuthSettings, AuthSettingsOverrides } from "../../server/auth/auth-config.ts"
 import { type AppConfigShape, loadAppConfig } from "../../server/config.ts"
 import type { AnyJob } from "../../server/jobs/queue.ts"
 import { loggerLayer } from "../../server/log.ts"
@@ -31,6 +32,8 @@ export interface TestServerOptions {
   readonly database?: TestDatabase
   /** Jobs to register instead of server/jobs/registry.ts. */
   readonly jobs?: ReadonlyArray<AnyJob>
+  /** Identity settings merged over the defaults (rate limits for a benchmark, say): `AuthSettingsOverrides`. */
+  readonly auth?: Partial<AuthSettings>
 }
 
 export interface TestServer {
@@ -84,7 +87,10 @@ export const startTestServer = async (options: TestServerOptions = {}): Promise<
       worker: options.worker === true,
       http: { distDir },
       ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
-    }).pipe(Layer.provide(loggerLayer(config.logLevel)))
+    }).pipe(
+      Layer.provide(loggerLayer(config.logLevel)),
+      Layer.provide(Layer.succeed(AuthSettingsOverrides, options.auth ?? {})),
+    )
     const scope = Scope.makeUnsafe()
     const built = await Effect.runPromiseExit(Layer.buildWithScope(layer, scope))
     if (Exit.isFailure(built)) {

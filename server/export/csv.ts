@@ -101,7 +101,7 @@ export const findingCsvLines = (f: Finding): string => {
       f.created_at,
       row?.["delta"] ?? "",
       row === undefined ? "" : detailRowOutcome(row),
-      checkOutcome(f),
+      checkOutcome({ ...f, status: f.outcome }),
       (row?.["muted"] as { reason?: unknown } | undefined)?.reason ?? "",
     ]
   }

@@ -16,7 +16,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { MuteException } from "../../src/contracts/compliance.ts"
 import { SEVERITIES, type Severity } from "../../src/contracts/findings.ts"
-import { failingBySeverity } from "../../src/contracts/outcomes.ts"
+import { failingBySeverity, isRemediatedStatus } from "../../src/contracts/outcomes.ts"
 import { isoOrNull } from "../accounts/accounts-store.ts"
 
 export * from "../../src/contracts/outcomes.ts"
@@ -79,6 +79,22 @@ export const recountFindings = Effect.fn("Algebra.recountFindings")(function* (w
     ) c
     WHERE f.workspace_id = ${workspaceId} AND f.id = c.id
     RETURNING f.scan_id, f.service_id`
+})
+
+/**
+ * Records a remediation's outcome on its row of a live scan; a remediated row is no longer muted (`rowOutcome`:
+ * remediated wins). The caller then recounts (`recountFindings`, `recountServices`).
+ */
+export const recordRemediation = Effect.fn("Algebra.recordRemediation")(function* (
+  workspaceId: number,
+  findingId: number,
+  seq: number,
+  record: Readonly<Record<string, unknown>>,
+) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`UPDATE results r SET remediate = ${JSON.stringify(record)}::jsonb,
+               muted_by = CASE WHEN ${isRemediatedStatus(record["status"])} THEN NULL ELSE r.muted_by END
+             WHERE r.workspace_id = ${workspaceId} AND r.finding_id = ${findingId} AND r.seq = ${seq}`
 })
 
 /**

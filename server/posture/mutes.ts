@@ -19,7 +19,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { recountServices } from "../scans/scans-store.ts"
-import { liveScans, recountFindings, snapshotMutes } from "./algebra.ts"
+import { liveScans, recountFindings, REMEDIATED_ROW_SQL, snapshotMutes } from "./algebra.ts"
 
 /** The `LIKE` pattern (escape character `\`) of a glob: `*` → `%`, `?` → `_`, LIKE's own wildcards literal. */
 export const globToLike = (glob: string): string =>
@@ -153,7 +153,9 @@ export const applyMutes = Effect.fn("Mutes.apply")(function* (workspaceId: numbe
   const changed = yield* sql<{ finding_id: number }>`
     WITH computed AS (
       SELECT r.finding_id, r.seq,
-             (SELECT min(m.id) FROM mute_rules m WHERE m.workspace_id = ${workspaceId} AND ${ruleMatchSql(sql, sql.literal("s.account_id"))}) AS rule
+             -- A remediated row is never muted (docs/outcomes.md): its rule is cleared.
+             CASE WHEN ${sql.literal(REMEDIATED_ROW_SQL)} THEN NULL ELSE
+               (SELECT min(m.id) FROM mute_rules m WHERE m.workspace_id = ${workspaceId} AND ${ruleMatchSql(sql, sql.literal("s.account_id"))}) END AS rule
       FROM findings f
       JOIN scans s ON s.id = f.scan_id
       JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.seq < f.resources_failing

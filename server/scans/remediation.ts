@@ -29,7 +29,7 @@ import { recordAudit } from "./audit.ts"
 import type { StoredRow } from "./finding-rows.ts"
 import { selectResultRows, toDetailRow, type ResultRow } from "./results.ts"
 import { fixerInfo, fixTargetFor, runFixer, type FixOutcome } from "./fixers.ts"
-import { HistoryMessages, isSuperseded, recountFindings } from "../posture/algebra.ts"
+import { HistoryMessages, isSuperseded, recordRemediation, recountFindings } from "../posture/algebra.ts"
 import { lockScan, recountServices } from "./scans-store.ts"
 import { enqueueInTransaction } from "./transactional-enqueue.ts"
 
@@ -253,8 +253,7 @@ const finishRemediation = (p: RemediatePayload, claimed: Claimed, outcome: FixOu
       const superseded = yield* isSuperseded(p.workspace_id, target.scan_id)
       let findingStatus: string | undefined
       if (!superseded) {
-        yield* sql`UPDATE results SET remediate = ${JSON.stringify(record)}::jsonb
-                   WHERE workspace_id = ${p.workspace_id} AND finding_id = ${claimed.findingId} AND seq = ${claimed.seq}`
+        yield* recordRemediation(p.workspace_id, claimed.findingId, claimed.seq, record)
         // The finding's counts and status from its non-compliant rows (a remediated row may leave only muted rows open),
         // then its service's and scan's counts.
         const pairs = yield* recountFindings(p.workspace_id, [claimed.findingId])

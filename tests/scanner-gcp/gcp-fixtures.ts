@@ -493,6 +493,12 @@ export function insecureProject(): GcpProjectState {
     functions: [
       { fn: { name: `projects/${p}/locations/europe-west1/functions/bad-public-fn`, environment: "GEN_2", serviceConfig: { ingressSettings: "ALLOW_ALL" } }, policy: { bindings: [{ role: "roles/cloudfunctions.invoker", members: ["allUsers"] }] } },
       { fn: { name: `projects/${p}/locations/europe-west1/functions/ok-private-fn`, serviceConfig: { serviceAccountEmail: `fn@${p}.iam.gserviceaccount.com` } }, policy: {} },
+      // 2nd gen: made public on the Cloud Run service behind it (gcloud functions add-invoker-policy-binding), not on the function.
+      {
+        fn: { name: `projects/${p}/locations/europe-west1/functions/bad-run-public-fn`, environment: "GEN_2", serviceConfig: { service: `projects/${p}/locations/europe-west1/services/bad-run-public-fn`, serviceAccountEmail: `fn@${p}.iam.gserviceaccount.com` } },
+        policy: {},
+        runPolicy: { bindings: [{ role: "roles/run.invoker", members: ["allUsers"] }] },
+      },
     ],
     repositories: [
       { repo: { name: `projects/${p}/locations/europe-west1/repositories/bad-public-repo`, format: "DOCKER" }, policy: { bindings: [{ role: "roles/artifactregistry.reader", members: ["allUsers"] }] } },

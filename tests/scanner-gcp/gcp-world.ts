@@ -56,7 +56,7 @@ export interface GcpProjectState {
   gkeMissingZones?: string[]
   /** Secret Manager secrets, Cloud Functions (v2) and Artifact Registry repositories, each with its IAM policy. */
   secrets?: Array<{ secret: Json; policy: Json }>
-  functions?: Array<{ fn: Json; policy: Json }>
+  functions?: Array<{ fn: Json; policy: Json; runPolicy?: Json }>
   repositories?: Array<{ repo: Json; policy: Json }>
   /** Locations a functions.list answers in `unreachable`. */
   functionsUnreachable?: string[]
@@ -559,6 +559,12 @@ export function installGcpWorld(server: CloudFixtureServer, world: GcpWorld): vo
   )
   server.route("GET", "cloudfunctions.googleapis.com", /^\/v2\/(projects\/([^/]+)\/locations\/[^/]+\/functions\/[^/:]+):getIamPolicy$/, (req, m) =>
     withProject(req, m[2]!, "cloudfunctions", "cloudfunctions.functions.getIamPolicy", (p) => policyOf(p.functions, m[1]!, (x) => x.fn["name"])),
+  )
+  server.route("GET", "run.googleapis.com", /^\/v2\/(projects\/([^/]+)\/locations\/[^/]+\/services\/[^/:]+):getIamPolicy$/, (req, m) =>
+    withProject(req, m[2]!, "run", "run.services.getIamPolicy", (p) => {
+      const f = (p.functions ?? []).find((x) => (x.fn["serviceConfig"] as Json | undefined)?.["service"] === m[1])
+      return f === undefined ? googleError(404, "NOT_FOUND", `${m[1]} not found.`) : { body: { version: 1, etag: "BwX=", ...(f.runPolicy ?? {}) } }
+    }),
   )
   server.route("GET", "artifactregistry.googleapis.com", /^\/v1\/projects\/([^/]+)\/locations$/, (req, m) =>
     withProject(req, m[1]!, "artifactregistry", "artifactregistry.locations.list", (p) =>

@@ -51,6 +51,18 @@ describe("alert policies: every condition type", () => {
     expect(metricAlertMatches(spec, [routes], [policy([watching], { enabled: false })]).alerts).toEqual([])
   })
 
+  it("CIS 2.4: an ownership filter must catch owners removed as well as added", async () => {
+    const { metricFilters } = await import("./gcp-fixtures.ts")
+    const ownership = { fragments: ['protoPayload.serviceName="cloudresourcemanager.googleapis.com"', "ProjectOwnership", "projectOwnerInvitee", 'bindingDeltas.action="REMOVE"', 'bindingDeltas.action="ADD"', 'bindingDeltas.role="roles/owner"'] }
+    const addOnly = metricFilters.ownership.replace(/ OR \(protoPayload\.serviceData\.policyDelta\.bindingDeltas\.action="REMOVE"[^)]*\)/, "")
+    expect(addOnly).not.toContain("REMOVE")
+    const check = gcpChecks.find((c) => c.id === "logging_metric_alert_project_ownership_changes")!
+    const inv = (filter: string) => ({ projectId: "p", projectNumber: "1", collectedAt: NOW, errors: [], logging: { metrics: [{ name: "own", filter }], alertPolicies: [policy([{ conditionThreshold: { filter: 'metric.type="logging.googleapis.com/user/own"' } }])] } }) as unknown as GcpScanInventory
+    expect(check.evaluate(inv(metricFilters.ownership), { now: NOW })[0]?.compliant).toBe(true)
+    expect(check.evaluate(inv(addOnly), { now: NOW })[0]?.compliant).toBe(false)
+    expect(metricAlertMatches(ownership, [{ name: "own", filter: addOnly }], []).metrics).toEqual([])
+  })
+
   it("names metrics in PromQL as Cloud Monitoring documents (first / to :, other specials to _)", () => {
     expect(promqlMetricName("logging.googleapis.com/user/route-changes")).toBe("logging_googleapis_com:user_route_changes")
     expect(promqlMetricName("logging.googleapis.com/user/a.b/c")).toBe("logging_googleapis_com:user_a_b_c")
@@ -150,6 +162,12 @@ describe("partial answers are not passes", () => {
     expect(rowOf(findingOf([gke], "gke_nodepool_not_default_sa"), "bad-gke/default-pool")).toMatchObject({ compliant: false, value: "default" })
     expect(rowOf(findingOf([gke], "gke_nodepool_metadata_server_protected"), "bad-gke/default-pool")).toMatchObject({ compliant: false, value: "MODE_UNSPECIFIED" })
     expect(rowOf(findingOf([gke], "gke_nodepool_not_default_sa"), "bad-gke/auto-pool").compliant).toBe(true)
+  })
+
+  it("a 2nd gen function made public on its Cloud Run service is public", async () => {
+    const fns = await fx.scan("insecure-proj", "cloudfunctions")
+    expect(rowOf(findingOf([fns], "cloudfunctions_function_not_public"), "bad-run-public-fn")).toMatchObject({ compliant: false, public_grants: ["allUsers:roles/run.invoker"] })
+    expect(rowOf(findingOf([fns], "cloudfunctions_function_not_public"), "ok-private-fn").compliant).toBe(true)
   })
 
   it("the Google APIs Service Agent is exempt from the Editor and admin checks alike", async () => {

@@ -25,6 +25,7 @@ export interface GcpEndpoints {
   readonly secretmanager: string
   readonly cloudfunctions: string
   readonly artifactregistry: string
+  readonly run: string
 }
 
 export type GcpApi = Exclude<keyof GcpEndpoints, "token">
@@ -49,6 +50,7 @@ export const gcpApis: ReadonlyArray<GcpApi> = [
   "secretmanager",
   "cloudfunctions",
   "artifactregistry",
+  "run",
 ]
 
 export const defaultGcpEndpoints: GcpEndpoints = Object.fromEntries(gcpApis.map((api) => [api, `https://${api}.googleapis.com`])) as unknown as GcpEndpoints

@@ -10,12 +10,12 @@ export const cloudfunctionsChecks = [
     id: "cloudfunctions_function_not_public",
     service: "cloudfunctions",
     title: "Cloud Functions should not be invocable by anyone",
-    description: "Flags functions whose IAM policy grants a role (such as Cloud Functions Invoker) to allUsers or allAuthenticatedUsers: anyone on the internet can call them.",
+    description: "Flags functions whose IAM policy, or (2nd gen) the policy of the Cloud Run service behind them, grants a role such as Cloud Functions Invoker or Cloud Run Invoker to allUsers or allAuthenticatedUsers: anyone on the internet can call them.",
     severity: "high",
-    remediation: "gcloud functions remove-iam-policy-binding FUNCTION --region=REGION --member=allUsers --role=roles/cloudfunctions.invoker, and grant the invoker role to the callers' identities.",
+    remediation: "gcloud functions remove-iam-policy-binding FUNCTION --region=REGION --member=allUsers --role=roles/cloudfunctions.invoker (2nd gen: gcloud run services remove-iam-policy-binding SERVICE --region=REGION --member=allUsers --role=roles/run.invoker), and grant the invoker role to the callers' identities.",
     field_labels: { public_grants: "Public grants" },
     uses: ["cloudfunctions.functions", "cloudfunctions.function_policies"],
-    reads: "cloudfunctions v2 functions.getIamPolicy → bindings[].members ∋ allUsers|allAuthenticatedUsers",
+    reads: "cloudfunctions v2 functions.getIamPolicy and run v2 services.getIamPolicy (serviceConfig.service) → bindings[].members ∋ allUsers|allAuthenticatedUsers",
     evaluate: (inv) =>
       (inv.cloudfunctions.functions ?? []).flatMap((f) => {
         if (f.policy === undefined) return []

@@ -24,7 +24,8 @@ const metricAlertSpecs: ReadonlyArray<MetricAlertSpec> = [
     id: "logging_metric_alert_project_ownership_changes",
     cis: "2.4",
     what: "project ownership assignments/changes",
-    fragments: ['protoPayload.serviceName="cloudresourcemanager.googleapis.com"', "ProjectOwnership", "projectOwnerInvitee", 'bindingDeltas.role="roles/owner"'],
+    // Both the REMOVE and the ADD clauses: a filter with only one of them misses half of the ownership changes.
+    fragments: ['protoPayload.serviceName="cloudresourcemanager.googleapis.com"', "ProjectOwnership", "projectOwnerInvitee", 'bindingDeltas.action="REMOVE"', 'bindingDeltas.action="ADD"', 'bindingDeltas.role="roles/owner"'],
     example:
       '(protoPayload.serviceName="cloudresourcemanager.googleapis.com") AND (ProjectOwnership OR projectOwnerInvitee) OR (protoPayload.serviceData.policyDelta.bindingDeltas.action="REMOVE" AND protoPayload.serviceData.policyDelta.bindingDeltas.role="roles/owner") OR (protoPayload.serviceData.policyDelta.bindingDeltas.action="ADD" AND protoPayload.serviceData.policyDelta.bindingDeltas.role="roles/owner")',
   },

@@ -1,6 +1,8 @@
 /**
  * Cloud Functions (v2): every function of every location (projects.locations.functions.list with location "-"),
- * with its runtime service account and ingress settings, and each function's IAM policy.
+ * with its runtime service account and ingress settings, and who may invoke it: the function's IAM policy and, for a
+ * 2nd gen function, the policy of the Cloud Run service behind it (serviceConfig.service), which is where
+ * `gcloud functions add-invoker-policy-binding` grants roles/run.invoker.
  */
 import { Schema } from "effect"
 import { IamPolicy, listAll, Paged, type GcpCollectContext } from "../context.ts"
@@ -13,6 +15,7 @@ export const CloudFunction = Schema.Struct({
   state: Schema.optionalKey(Schema.String),
   serviceConfig: Schema.optionalKey(
     Schema.Struct({
+      service: Schema.optionalKey(Schema.String),
       serviceAccountEmail: Schema.optionalKey(Schema.String),
       ingressSettings: Schema.optionalKey(Schema.String),
       allTrafficOnLatestRevision: Schema.optionalKey(Schema.Boolean),
@@ -48,16 +51,19 @@ export async function collectCloudFunctions(ctx: GcpCollectContext): Promise<Clo
   if (listed === undefined) return { functions: undefined }
   ctx.countResources(listed.length)
   const wantPolicies = ctx.wants("cloudfunctions.function_policies")
-  const functions = await ctx.map(listed, async (f): Promise<FunctionWithPolicy> => ({
-    ...f,
-    location: functionLocation(f.name),
-    policy: wantPolicies
-      ? await ctx.get(
-          { type: "cloudfunctions.function_policies", region: functionLocation(f.name), op: "cloudfunctions.projects.locations.functions.getIamPolicy", id: f.name },
-          { url: `${base}/v2/${f.name}:getIamPolicy` },
-          IamPolicy,
-        )
-      : undefined,
-  }))
+  const functions = await ctx.map(listed, async (f): Promise<FunctionWithPolicy> => {
+    const location = functionLocation(f.name)
+    if (!wantPolicies) return { ...f, location, policy: undefined }
+    const service = f.serviceConfig?.service
+    const [own, run] = await Promise.all([
+      ctx.get({ type: "cloudfunctions.function_policies", region: location, op: "cloudfunctions.projects.locations.functions.getIamPolicy", id: f.name }, { url: `${base}/v2/${f.name}:getIamPolicy` }, IamPolicy),
+      service === undefined || service === ""
+        ? Promise.resolve<IamPolicy | undefined>({})
+        : ctx.get({ type: "cloudfunctions.function_policies", region: location, op: "run.projects.locations.services.getIamPolicy", id: service }, { url: `${ctx.endpoints.run}/v2/${service}:getIamPolicy` }, IamPolicy),
+    ])
+    // Both policies decide who may call the function; without either, the function is not judged (the error is recorded).
+    const policy = own === undefined || run === undefined ? undefined : { bindings: [...(own.bindings ?? []), ...(run.bindings ?? [])] }
+    return { ...f, location, policy }
+  })
   return { functions }
 }

@@ -174,12 +174,23 @@ function Toolbar({ listRef }: { readonly listRef: FindingsRef }) {
   )
 }
 
-/** The finding's resources: failing of checked, and how many match the region / search filters when one is set. */
-function resourcesText(f: Finding): string {
-  const failing = f.resources_failing
-  const checked = f.resources_checked
-  const base = f.outcome === "not_evaluated" && failing === 0 ? "Not evaluated" : checked === 0 ? "None" : `${count(failing)} of ${resourcesLabel(checked)} failing`
-  return f.resources_matched === undefined ? base : `${base} · ${count(f.resources_matched)} matching`
+/** The finding's resources: failing of checked. */
+const resourcesSummary = (f: Finding): string =>
+  f.outcome === "not_evaluated" && f.resources_failing === 0 ? "Not evaluated"
+    : f.resources_checked === 0 ? "None"
+    : `${count(f.resources_failing)} of ${resourcesLabel(f.resources_checked)} failing`
+/** With a region or search filter: how many of its resources match. */
+const matchedText = (f: Finding): string | null => (f.resources_matched === undefined ? null : `${count(f.resources_matched)} matching`)
+const resourcesText = (f: Finding): string => [resourcesSummary(f), matchedText(f)].filter((t) => t !== null).join(" · ")
+
+function ResourcesCell({ finding }: { readonly finding: Finding }) {
+  const matched = matchedText(finding)
+  return (
+    <span className={local.resourcesCell}>
+      <span>{resourcesSummary(finding)}</span>
+      {matched === null ? null : <span className={css.muted}>{matched}</span>}
+    </span>
+  )
 }
 
 function FindingsTable({ findings, scanId, showService }: { readonly findings: ReadonlyArray<Finding>; readonly scanId: ScanId; readonly showService: boolean }) {
@@ -198,7 +209,7 @@ function FindingsTable({ findings, scanId, showService }: { readonly findings: R
           ),
         }),
         helper.accessor("outcome", { header: "Status", cell: ({ row }) => <FindingStatusBadge status={row.original.muted ? "muted" : row.original.outcome} reason={row.original.not_evaluated_reason} /> }),
-        helper.display({ id: "resources", header: "Resources", cell: ({ row }) => <span>{resourcesText(row.original)}</span> }),
+        helper.display({ id: "resources", header: "Resources", cell: ({ row }) => <ResourcesCell finding={row.original} /> }),
         helper.display({
           id: "change",
           header: "Since last scan",

@@ -109,6 +109,8 @@ export const guidance = style({
   background: vars.color.infoSoft,
   color: vars.color.infoText,
   lineHeight: vars.font.lineHeight,
+  // Remediation text may hold a policy document or an ARN: it wraps rather than widen a phone's screen.
+  overflowWrap: "anywhere",
 })
 
 export const remediationMessage = style({
@@ -152,3 +154,5 @@ export const findingsResults = style({
   transition: "opacity 150ms ease",
   selectors: { '&[aria-busy="true"]': { opacity: 0.6 } },
 })
+/** Findings list: a finding's resources, and under it how many match the region / search filters. */
+export const resourcesCell = style({ display: "flex", flexDirection: "column", gap: vars.space.xxs, minWidth: "8rem" })

@@ -98,4 +98,5 @@ export const progressRow = style({ display: "flex", alignItems: "center", gap: v
 export const headerActions = style({ minWidth: 0, "@media": { [phone]: { flexBasis: "100%" } } })
 export const pager = style({ display: "flex", alignItems: "center", justifyContent: "flex-end", gap: vars.space.md, paddingTop: vars.space.md })
 export const reason = style({ color: vars.color.textMuted, fontSize: vars.font.sizeSm, overflowWrap: "anywhere" })
-export const requirementTitle = style({ minWidth: "260px", maxWidth: "560px" })
+// 200 px: the table fits beside the section tree at 1280 px even with a "Passed with exceptions" badge in the row.
+export const requirementTitle = style({ minWidth: "200px", maxWidth: "560px" })

@@ -58,6 +58,8 @@ export interface GcpProjectState {
   secrets?: Array<{ secret: Json; policy: Json }>
   functions?: Array<{ fn: Json; policy: Json; runPolicy?: Json }>
   repositories?: Array<{ repo: Json; policy: Json }>
+  /** Folders and organization above the project, nearest first; a null policy answers 403 (not readable). */
+  ancestors?: Array<{ type: "folder" | "organization"; id: string; policy: Json | null }>
   /** Locations a functions.list answers in `unreachable`. */
   functionsUnreachable?: string[]
   /** API hosts answering SERVICE_DISABLED (e.g. "sqladmin"). */
@@ -242,6 +244,18 @@ export function installGcpWorld(server: CloudFixtureServer, world: GcpWorld): vo
       body: { projectNumber: p.projectNumber, projectId: p.projectId, lifecycleState: "ACTIVE", name: p.projectId, createTime: "2023-01-10T08:00:00.000Z", parent: { type: "organization", id: "123456789012" } },
     })),
   )
+  server.route("POST", "cloudresourcemanager.googleapis.com", /^\/v1\/projects\/([^/:]+):getAncestry$/, (req, m) =>
+    withProject(req, m[1]!, "cloudresourcemanager", "resourcemanager.projects.get", (p) => ({
+      body: { ancestor: [{ resourceId: { type: "project", id: p.projectId } }, ...(p.ancestors ?? []).map((a) => ({ resourceId: { type: a.type, id: a.id } }))] },
+    })),
+  )
+  const ancestorPolicy = (type: "folder" | "organization", id: string): FixtureReply => {
+    const found = [...world.projects.values()].flatMap((p) => p.ancestors ?? []).find((a) => a.type === type && a.id === id)
+    const resource = `${type === "folder" ? "folders" : "organizations"}/${id}`
+    return found?.policy == null ? permissionDenied(`resourcemanager.${type === "folder" ? "folders" : "organizations"}.getIamPolicy`, resource) : { body: found.policy }
+  }
+  server.route("POST", "cloudresourcemanager.googleapis.com", /^\/v2\/folders\/([^/:]+):getIamPolicy$/, (_req, m) => ancestorPolicy("folder", m[1]!))
+  server.route("POST", "cloudresourcemanager.googleapis.com", /^\/v1\/organizations\/([^/:]+):getIamPolicy$/, (_req, m) => ancestorPolicy("organization", m[1]!))
   server.route("POST", "cloudresourcemanager.googleapis.com", /^\/v1\/projects\/([^/:]+):getIamPolicy$/, (req, m) =>
     withProject(req, m[1]!, "cloudresourcemanager", "resourcemanager.projects.getIamPolicy", (p) => ({ body: p.iamPolicy })),
   )

@@ -164,6 +164,28 @@ describe("partial answers are not passes", () => {
     expect(rowOf(findingOf([gke], "gke_nodepool_not_default_sa"), "bad-gke/auto-pool").compliant).toBe(true)
   })
 
+  it("CIS 2.1: audit configurations inherited from the organization count; an unreadable ancestor makes the check not evaluated, never a failure", async () => {
+    const base = hardenedProject()
+    const orgConfig = { auditConfigs: [{ service: "allServices", auditLogConfigs: [{ logType: "ADMIN_READ" }, { logType: "DATA_READ" }, { logType: "DATA_WRITE" }] }] }
+    const withoutOwn = { ...base.iamPolicy, auditConfigs: [] }
+    fx.world.projects.set("inherit-proj", { ...base, projectId: "inherit-proj", iamPolicy: withoutOwn, ancestors: [{ type: "folder", id: "42", policy: { bindings: [] } }, { type: "organization", id: "7", policy: orgConfig }] })
+    fx.world.projects.set("denied-proj", { ...base, projectId: "denied-proj", iamPolicy: withoutOwn, ancestors: [{ type: "organization", id: "8", policy: null }] })
+    const inherited = findingOf([await fx.scan("inherit-proj", "logging")], "logging_audit_logs_all_services")
+    expect(inherited.status).toBe("pass")
+    expect(rowOf(inherited, "inherit-proj").log_types).toEqual(["ADMIN_READ", "DATA_READ", "DATA_WRITE"])
+    const denied = findingOf([await fx.scan("denied-proj", "logging")], "logging_audit_logs_all_services")
+    expect(denied.status).toBe("error")
+    expect(denied.details).toEqual([])
+    expect(denied.errors.map((e) => [e.operation, e.kind])).toEqual([["cloudresourcemanager.organizations.getIamPolicy", "access_denied"]])
+  })
+
+  it("an essential contact marked INVALID covers nothing", async () => {
+    const base = hardenedProject()
+    fx.world.projects.set("invalid-contact-proj", { ...base, projectId: "invalid-contact-proj", contacts: base.contacts.map((c) => ({ ...c, validationState: "INVALID" })) })
+    const f = findingOf([await fx.scan("invalid-contact-proj", "iam")], "iam_essential_contacts_configured")
+    expect(rowOf(f, "invalid-contact-proj").compliant).toBe(false)
+  })
+
   it("a 2nd gen function made public on its Cloud Run service is public", async () => {
     const fns = await fx.scan("insecure-proj", "cloudfunctions")
     expect(rowOf(findingOf([fns], "cloudfunctions_function_not_public"), "bad-run-public-fn")).toMatchObject({ compliant: false, public_grants: ["allUsers:roles/run.invoker"] })

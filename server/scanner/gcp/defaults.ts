@@ -184,6 +184,7 @@ export const gcpFieldDefaults: ReadonlyArray<FieldDefault> = [
   { decoder: "apikeys.Key", path: "restrictions", meaning: "No restrictions: the key may call every enabled API from anywhere.", ref: REF.apiKey },
   { decoder: "apikeys.Key", path: "createTime", meaning: "No creation time: the key's age is unknown (not judged fresh).", ref: REF.apiKey },
   { decoder: "project.Contact", path: "notificationCategorySubscriptions", meaning: "The contact receives no category.", ref: REF.contacts },
+  { decoder: "project.Contact", path: "validationState", value: "VALIDATION_STATE_UNSPECIFIED", meaning: "Not marked INVALID: the contact counts.", ref: REF.contacts },
   { decoder: "project.AccessApprovalSettings", path: "enrolledServices", meaning: "No service is enrolled at the project: Access Approval is off unless an ancestor enrolled services (enrolledAncestor).", ref: REF.accessApproval },
   { decoder: "project.AccessApprovalSettings", path: "enrolledAncestor", value: false, meaning: "Output only; unset means no folder or organization above the project enrolled services.", ref: REF.accessApproval },
   { decoder: "dataproc.Cluster", path: "config.encryptionConfig", meaning: "Persistent disks are encrypted with a Google-managed key.", ref: REF.dataproc },

@@ -190,7 +190,7 @@ export const iamChecks = [
     id: "iam_essential_contacts_configured",
     service: "iam",
     title: "Essential Contacts should be configured for the organization",
-    description: "Checks the contacts that apply to the project (its own and those inherited from folders and the organization) cover the Legal, Security, Suspension, Technical and Technical Incidents categories.",
+    description: "Checks the contacts that apply to the project (its own and those inherited from folders and the organization) cover the Legal, Security, Suspension, Technical and Technical Incidents categories; contacts marked INVALID do not count.",
     severity: "low",
     cis: "1.16",
     remediation: "Add essential contacts at the organization (gcloud essential-contacts create --email=… --notification-categories=LEGAL,SECURITY,SUSPENSION,TECHNICAL,TECHNICAL_INCIDENTS --organization=ORG_ID).",
@@ -200,7 +200,8 @@ export const iamChecks = [
     evaluate: (inv) => {
       const contacts = inv.project.essentialContacts
       if (contacts === undefined) return []
-      const covered = new Set(contacts.flatMap((c) => c.notificationCategorySubscriptions ?? []))
+      // A contact marked INVALID is not a correct recipient of the notifications: it covers nothing.
+      const covered = new Set(contacts.filter((c) => c.validationState !== "INVALID").flatMap((c) => c.notificationCategorySubscriptions ?? []))
       const missing = covered.has("ALL") ? [] : CONTACT_CATEGORIES.filter((c) => !covered.has(c))
       return [
         row(inv.projectId, "global", missing.length === 0, missing.length === 0 ? "Essential contacts cover every required category." : `No essential contact for ${missing.join(", ")}.`, {

@@ -7,7 +7,18 @@ import { Schema } from "effect"
 import type { RestError } from "../../rest/http.ts"
 import { IamPolicy, listAll, Paged, type GcpCollectContext } from "../context.ts"
 
-export const projectResourceTypes = ["project.iam_policy", "project.essential_contacts", "project.cloudasset_service", "project.access_approval"] as const
+export const projectResourceTypes = ["project.iam_policy", "project.ancestor_iam_policies", "project.essential_contacts", "project.cloudasset_service", "project.access_approval"] as const
+
+/** projects.getAncestry: the project, then its folders up to the organization. */
+export const Ancestry = Schema.Struct({
+  ancestor: Schema.optionalKey(Schema.Array(Schema.Struct({ resourceId: Schema.optionalKey(Schema.Struct({ type: Schema.optionalKey(Schema.String), id: Schema.optionalKey(Schema.String) })) }))),
+})
+
+/** An ancestor folder or organization and its IAM policy (audit configurations are inherited from them). */
+export interface AncestorPolicy {
+  readonly resource: string
+  readonly policy: IamPolicy
+}
 
 export const Contact = Schema.Struct({
   name: Schema.String,
@@ -31,6 +42,11 @@ export type AccessApprovalSettings = typeof AccessApprovalSettings.Type
 
 export interface ProjectInventory {
   readonly iamPolicy: IamPolicy | undefined
+  /**
+   * IAM policies of the folders and organization above the project, those that could be read (a failure is a
+   * recorded error of "project.ancestor_iam_policies"); undefined when the ancestry itself could not be read.
+   */
+  readonly ancestorPolicies: ReadonlyArray<AncestorPolicy> | undefined
   readonly essentialContacts: ReadonlyArray<Contact> | undefined
   /** Service Usage state of cloudasset.googleapis.com ("ENABLED", "DISABLED"). */
   readonly cloudAssetState: string | undefined
@@ -41,7 +57,7 @@ export interface ProjectInventory {
 export async function collectProject(ctx: GcpCollectContext): Promise<ProjectInventory> {
   const p = ctx.projectId
   const e = ctx.endpoints
-  const [iamPolicy, essentialContacts, cloudAsset, accessApproval] = await Promise.all([
+  const [iamPolicy, ancestorPolicies, essentialContacts, cloudAsset, accessApproval] = await Promise.all([
     ctx.wants("project.iam_policy")
       ? ctx.get(
           { type: "project.iam_policy", region: "global", op: "cloudresourcemanager.projects.getIamPolicy" },
@@ -49,6 +65,7 @@ export async function collectProject(ctx: GcpCollectContext): Promise<ProjectInv
           IamPolicy,
         )
       : undefined,
+    ctx.wants("project.ancestor_iam_policies") ? ancestorIamPolicies(ctx) : undefined,
     ctx.wants("project.essential_contacts")
       ? listAll(
           ctx,
@@ -74,5 +91,26 @@ export async function collectProject(ctx: GcpCollectContext): Promise<ProjectInv
         )
       : undefined,
   ])
-  return { iamPolicy, essentialContacts, cloudAssetState: cloudAsset === undefined ? undefined : (cloudAsset.state ?? "STATE_UNSPECIFIED"), accessApproval }
+  return { iamPolicy, ancestorPolicies, essentialContacts, cloudAssetState: cloudAsset === undefined ? undefined : (cloudAsset.state ?? "STATE_UNSPECIFIED"), accessApproval }
+}
+
+/** The IAM policies of the project's folders and organization (folders v2, organizations v1 getIamPolicy). */
+async function ancestorIamPolicies(ctx: GcpCollectContext): Promise<AncestorPolicy[] | undefined> {
+  const e = ctx.endpoints
+  const spec = { type: "project.ancestor_iam_policies", region: "global" }
+  const ancestry = await ctx.get({ ...spec, op: "cloudresourcemanager.projects.getAncestry" }, { url: `${e.cloudresourcemanager}/v1/projects/${ctx.projectId}:getAncestry`, method: "POST", body: {} }, Ancestry)
+  if (ancestry === undefined) return undefined
+  const ancestors = (ancestry.ancestor ?? []).flatMap((a) => {
+    const id = a.resourceId?.id
+    const type = a.resourceId?.type
+    if (id === undefined) return []
+    if (type === "folder") return [{ resource: `folders/${id}`, url: `${e.cloudresourcemanager}/v2/folders/${id}:getIamPolicy`, op: "cloudresourcemanager.folders.getIamPolicy" }]
+    if (type === "organization") return [{ resource: `organizations/${id}`, url: `${e.cloudresourcemanager}/v1/organizations/${id}:getIamPolicy`, op: "cloudresourcemanager.organizations.getIamPolicy" }]
+    return []
+  })
+  const policies = await ctx.map(ancestors, async (a) => {
+    const policy = await ctx.get({ ...spec, op: a.op, id: a.resource }, { url: a.url, method: "POST", body: { options: { requestedPolicyVersion: 3 } } }, IamPolicy)
+    return policy === undefined ? [] : [{ resource: a.resource, policy }]
+  })
+  return policies.flat()
 }

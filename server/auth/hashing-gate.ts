@@ -9,8 +9,9 @@
  * use, TRUST_PROXY aware) and its account (the normalised email):
  * - one client holds at most `clientShare` places (running or waiting), one account at most `accountShare`; a request
  *   beyond its share is refused at once even when the gate has room, so the rest of the gate stays open to others;
- * - a freed slot goes to the waiting sign-in whose client, then account, has the fewest sign-ins running (oldest
- *   first among equals): a newcomer waits behind at most the slots already running, never behind a flooder's queue.
+ * - a freed slot goes to the waiting sign-in whose client has the fewest sign-ins running, then whose client was
+ *   served longest ago (round robin between clients), then whose account has the fewest running, then the oldest: a
+ *   newcomer waits behind at most the slots already running, never behind a flooder's queue.
  */
 import { Effect } from "effect"
 
@@ -66,10 +67,13 @@ export const makeHashingGate = (options: {
   const heldByAccount = new Map<string, number>()
   const runningByClient = new Map<string, number>()
   const runningByAccount = new Map<string, number>()
+  /** When each client with places in the gate was last given a slot (grant counter; absent: never). */
+  const lastServed = new Map<string, number>()
   const waiting: Array<Entry> = []
   let inside = 0
   let running = 0
   let seq = 0
+  let grants = 0
 
   /** Hands free slots to the fairest waiting entries. */
   const schedule = () => {
@@ -78,12 +82,17 @@ export const makeHashingGate = (options: {
       for (let i = 1; i < waiting.length; i++) {
         const a = waiting[i]!
         const b = waiting[best]!
-        const byClient = (runningByClient.get(a.client) ?? 0) - (runningByClient.get(b.client) ?? 0)
-        const byAccount = (runningByAccount.get(a.account) ?? 0) - (runningByAccount.get(b.account) ?? 0)
-        if (byClient < 0 || (byClient === 0 && (byAccount < 0 || (byAccount === 0 && a.seq < b.seq)))) best = i
+        const order = [
+          (runningByClient.get(a.client) ?? 0) - (runningByClient.get(b.client) ?? 0),
+          (lastServed.get(a.client) ?? -1) - (lastServed.get(b.client) ?? -1),
+          (runningByAccount.get(a.account) ?? 0) - (runningByAccount.get(b.account) ?? 0),
+          a.seq - b.seq,
+        ].find((d) => d !== 0) ?? 0
+        if (order < 0) best = i
       }
       const entry = waiting.splice(best, 1)[0]!
       entry.granted = true
+      lastServed.set(entry.client, grants++)
       running++
       bump(runningByClient, entry.client, 1)
       bump(runningByAccount, entry.account, 1)
@@ -96,6 +105,7 @@ export const makeHashingGate = (options: {
     inside--
     bump(heldByClient, entry.client, -1)
     bump(heldByAccount, entry.account, -1)
+    if (!heldByClient.has(entry.client)) lastServed.delete(entry.client)
     if (entry.granted) {
       running--
       bump(runningByClient, entry.client, -1)

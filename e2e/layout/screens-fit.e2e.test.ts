@@ -207,6 +207,13 @@ describe("screens fit at 1280 px and 390 px", () => {
     await fits(page, "dashboard")
 
     await open(page, `/dashboard/accounts/${found.accountId}`, h1("Fitting account"))
+    // A pending button (Refresh, focused while it spins) is announced; once its spinner is gone the announcement region
+    // holds the words, not a role="img" pointing at a spinner that no longer exists.
+    await page.getByRole("button", { name: "Refresh" }).click()
+    await spinnersGone(page)
+    await page.waitForTimeout(300)
+    expect(await page.evaluate(() => document.querySelector("[data-live-announcer]")?.textContent ?? ""), "the refresh was announced").not.toBe("")
+    expect(await announcerClean(page), "announcement region after a spinner").toEqual([])
     await fits(page, "account")
     // The schedule's next run names its time zone.
     expect.soft(await page.getByRole("region", { name: "Scan schedule" }).getByText(/^\w{3} \d{1,2}, \d{4}, 2:00 AM Europe\/Paris$/).count(), "next run with its time zone").toBe(1)

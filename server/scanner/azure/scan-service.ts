@@ -14,6 +14,7 @@ import { makeRestCollectContext } from "../rest/context.ts"
 import { evaluateRestCheck, runCollectors, ScanSetupError, sectionOf, type RestCheckResult } from "../rest/engine.ts"
 import { azureChecksForService, azureServices } from "./catalogue.ts"
 import type { AzureCollectContext } from "./context.ts"
+import type { AzureCheck } from "./define-check.ts"
 import { azureCollectors, type AzureScanInventory } from "./inventory.ts"
 import { AzureSessionError, openAzureSession, type AzureSessionInput } from "./session.ts"
 
@@ -47,6 +48,28 @@ export async function scanAzureService(input: AzureScanInput): Promise<AzureScan
   const started = Date.now()
   if (!azureServices.some((s) => s.id === input.service)) throw new ScanSetupError("unknown_service", `Unknown Azure service "${input.service}"`)
   const checks = azureChecksForService(input.service).filter((c) => input.checkIds === undefined || input.checkIds.includes(c.id))
+  const { inventory, session, resourcesScanned } = await collectAzureInventory(input, checks)
+  const now = input.now ?? inventory.collectedAt
+  const findings = checks.map((c) => evaluateRestCheck(c, inventory, now))
+  const stats = session.client.stats()
+  return {
+    provider: "azure",
+    service: input.service,
+    accountId: session.subscriptionId,
+    tenantId: session.tenantId,
+    regions: [...new Set(findings.flatMap((f) => f.details.map((d) => d.region)))].sort(),
+    resourcesScanned,
+    findings,
+    apiCalls: stats.total,
+    apiCallsByOperation: stats.byOperation,
+    retries: stats.retries,
+    errors: inventory.errors,
+    durationMs: Date.now() - started,
+  }
+}
+
+/** Opens the session and runs the collectors the checks read (each once): the inventory the checks evaluate. */
+export async function collectAzureInventory(input: Omit<AzureScanInput, "service">, checks: ReadonlyArray<AzureCheck>) {
   const session = await openAzureSession(input).catch((error: unknown) => {
     throw azureSessionToSetupError(error)
   })
@@ -66,23 +89,7 @@ export async function scanAzureService(input: AzureScanInput): Promise<AzureScan
   const { sections, crashes } = await runCollectors(azureCollectors as never, needed, ctx, input.signal)
   const errors = [...rest.errors, ...crashes]
   const inventory: AzureScanInventory = { ...(sections as Partial<AzureScanInventory>), subscriptionId: session.subscriptionId, tenantId: session.tenantId, collectedAt: new Date(), errors }
-  const now = input.now ?? inventory.collectedAt
-  const findings = checks.map((c) => evaluateRestCheck(c, inventory, now))
-  const stats = session.client.stats()
-  return {
-    provider: "azure",
-    service: input.service,
-    accountId: session.subscriptionId,
-    tenantId: session.tenantId,
-    regions: [...new Set(findings.flatMap((f) => f.details.map((d) => d.region)))].sort(),
-    resourcesScanned: rest.resourcesScanned(),
-    findings,
-    apiCalls: stats.total,
-    apiCallsByOperation: stats.byOperation,
-    retries: stats.retries,
-    errors,
-    durationMs: Date.now() - started,
-  }
+  return { inventory, session, resourcesScanned: rest.resourcesScanned() }
 }
 
 export const scanAzureServiceEffect = (input: Omit<AzureScanInput, "signal">) =>

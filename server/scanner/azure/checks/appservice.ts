@@ -123,7 +123,8 @@ const rules: ReadonlyArray<SiteRule> = [
     label: "HTTP/2",
     evaluate: (s) => {
       if (s.config === undefined) return undefined
-      const on = s.config.properties?.http20Enabled === true
+      // Absent: true (SiteConfig.http20Enabled "default": true, collectors/defaults.ts).
+      const on = (s.config.properties?.http20Enabled ?? true) === true
       return { ok: on, value: on, reason: on ? "HTTP/2 is enabled." : "HTTP/2 is disabled." }
     },
   },

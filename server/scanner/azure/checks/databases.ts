@@ -7,6 +7,7 @@ import { onOff, row, type Judgement } from "../../rest/engine.ts"
 import { defineAzureCheck, resourceRow, settingCheck } from "../define-check.ts"
 import type { CosmosAccount, FirewallRule, FlexibleServerInfo } from "../collectors/databases.ts"
 import { internetEntries } from "../address.ts"
+import { cosmosDefaultTls } from "../collectors/defaults.ts"
 
 /** The "Allow Azure services" rule: 0.0.0.0–0.0.0.0 (named AllowAllWindowsAzureIps on SQL servers). */
 const azureServicesRule = (r: FirewallRule) => (r.properties?.startIpAddress === "0.0.0.0" && r.properties?.endIpAddress === "0.0.0.0") || r.name === "AllowAllWindowsAzureIps"
@@ -314,7 +315,7 @@ const cosmosSetting = (spec: {
   readonly remediation: string
   readonly label: string
   readonly property: string
-  readonly judge: (p: NonNullable<CosmosAccount["properties"]>) => Judgement
+  readonly judge: (p: NonNullable<CosmosAccount["properties"]>, account: CosmosAccount) => Judgement
 }) =>
   settingCheck({
     ...spec,
@@ -322,7 +323,7 @@ const cosmosSetting = (spec: {
     uses: ["cosmosdb.accounts"],
     reads: `ARM Microsoft.DocumentDB/databaseAccounts → properties.${spec.property}`,
     resources: (inv) => inv.cosmosdb.accounts,
-    judge: (a) => spec.judge(a.properties ?? {}),
+    judge: (a) => spec.judge(a.properties ?? {}, a),
   })
 
 export const cosmosdbChecks = [
@@ -347,8 +348,9 @@ export const cosmosdbChecks = [
     remediation: "az cosmosdb update -g RG -n ACCOUNT --minimal-tls-version Tls12",
     label: "Minimal TLS version",
     property: "minimalTlsVersion",
-    judge: (p) => {
-      const v = p.minimalTlsVersion ?? "Tls"
+    judge: (p, a) => {
+      // Absent: TLS 1.0, but TLS 1.2 for the MongoDB and Cassandra APIs (collectors/defaults.ts).
+      const v = p.minimalTlsVersion ?? cosmosDefaultTls(a)
       const ok = v === "Tls12" || v === "Tls13"
       return { ok, value: v, reason: ok ? `The account requires ${v}.` : `The account accepts ${v === "Tls" ? "TLS 1.0" : v}.` }
     },

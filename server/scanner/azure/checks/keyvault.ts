@@ -103,8 +103,9 @@ export const keyvaultChecks = [
     reads: "ARM Microsoft.KeyVault/vaults → properties.publicNetworkAccess",
     evaluate: (inv) =>
       (inv.keyvault.vaults ?? []).map((v) => {
-        const pna = v.properties?.publicNetworkAccess ?? "Enabled"
-        return resourceRow(v, pna === "Disabled", `Public network access is ${pna.toLowerCase()}.`, { public_network_access: pna })
+        // Key Vault spells the values in lower case ("enabled"/"disabled"); absent is "enabled" (collectors/defaults.ts).
+        const pna = v.properties?.publicNetworkAccess ?? "enabled"
+        return resourceRow(v, pna.toLowerCase() === "disabled", `Public network access is ${pna.toLowerCase()}.`, { public_network_access: pna })
       }),
   }),
   defineAzureCheck({

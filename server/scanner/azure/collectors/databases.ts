@@ -142,6 +142,7 @@ export const CosmosAccount = ArmResource({
   virtualNetworkRules: Schema.optionalKey(Schema.Array(Schema.Struct({ id: Schema.String }))),
   privateEndpointConnections: Schema.optionalKey(Schema.Array(Schema.Struct({ id: Schema.optionalKey(Schema.String) }))),
   minimalTlsVersion: Schema.optionalKey(Schema.String),
+  capabilities: Schema.optionalKey(Schema.Array(Schema.Struct({ name: Schema.optionalKey(Schema.String) }))),
   disableLocalAuth: Schema.optionalKey(Schema.Boolean),
   enableAutomaticFailover: Schema.optionalKey(Schema.Boolean),
   backupPolicy: Schema.optionalKey(Schema.Struct({ type: Schema.optionalKey(Schema.String) })),

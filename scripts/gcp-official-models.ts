@@ -24,6 +24,7 @@ export const VENDORED_APIS: ReadonlyArray<readonly [string, string]> = [
   ["secretmanager", "v1"],
   ["cloudfunctions", "v2"],
   ["artifactregistry", "v1"],
+  ["orgpolicy", "v2"],
 ]
 
 /** The `export interface Schema$…` blocks of a generated googleapis declaration file, wrapped in its namespace. */

@@ -135,6 +135,7 @@ const scoped = <T,>(a: fc.Arbitrary<T>) => list(fc.record({ scope: fc.constantFr
 const inventoryArb: fc.Arbitrary<GcpInventories> = fc.record({
   project: fc.record({
     iamPolicy: arb(IamPolicy),
+    orgPolicies: fc.record({ "compute.disableSerialPortAccess": fc.boolean(), "storage.publicAccessPrevention": fc.boolean() }, { requiredKeys: [] }),
     ancestorPolicies: list(arb(IamPolicy).map((policy) => ({ resource: "organizations/1", policy }))),
     essentialContacts: list(arb(Contact)),
     cloudAssetState: fc.constantFrom("ENABLED", "DISABLED"),

@@ -60,6 +60,8 @@ export interface GcpProjectState {
   repositories?: Array<{ repo: Json; policy: Json }>
   /** Folders and organization above the project, nearest first; a null policy answers 403 (not readable). */
   ancestors?: Array<{ type: "folder" | "organization"; id: string; policy: Json | null }>
+  /** Effective boolean organization policies by constraint; null answers 403 (not readable); absent = not enforced. */
+  orgPolicies?: Record<string, boolean | null>
   /** Locations a functions.list answers in `unreachable`. */
   functionsUnreachable?: string[]
   /** API hosts answering SERVICE_DISABLED (e.g. "sqladmin"). */
@@ -573,6 +575,13 @@ export function installGcpWorld(server: CloudFixtureServer, world: GcpWorld): vo
   )
   server.route("GET", "cloudfunctions.googleapis.com", /^\/v2\/(projects\/([^/]+)\/locations\/[^/]+\/functions\/[^/:]+):getIamPolicy$/, (req, m) =>
     withProject(req, m[2]!, "cloudfunctions", "cloudfunctions.functions.getIamPolicy", (p) => policyOf(p.functions, m[1]!, (x) => x.fn["name"])),
+  )
+  server.route("GET", "orgpolicy.googleapis.com", /^\/v2\/projects\/([^/]+)\/policies\/([^/:]+):getEffectivePolicy$/, (req, m) =>
+    withProject(req, m[1]!, "orgpolicy", "orgpolicy.policies.getEffectivePolicy", (p) => {
+      const enforced = p.orgPolicies?.[m[2]!]
+      if (enforced === null) return permissionDenied("orgpolicy.policy.get", `projects/${p.projectId}/policies/${m[2]}`)
+      return { body: { name: `projects/${p.projectNumber}/policies/${m[2]}`, spec: enforced === true ? { rules: [{ enforce: true }] } : { rules: [{ enforce: false }] } } }
+    }),
   )
   server.route("GET", "run.googleapis.com", /^\/v2\/(projects\/([^/]+)\/locations\/[^/]+\/services\/[^/:]+):getIamPolicy$/, (req, m) =>
     withProject(req, m[2]!, "run", "run.services.getIamPolicy", (p) => {

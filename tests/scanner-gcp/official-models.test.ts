@@ -30,6 +30,7 @@ import type { monitoring_v3 } from "./official-models/monitoring_v3.d.ts"
 import type { secretmanager_v1 } from "./official-models/secretmanager_v1.d.ts"
 import type { cloudfunctions_v2 } from "./official-models/cloudfunctions_v2.d.ts"
 import type { artifactregistry_v1 } from "./official-models/artifactregistry_v1.d.ts"
+import type { orgpolicy_v2 } from "./official-models/orgpolicy_v2.d.ts"
 import { Secret, SecretsPage } from "../../server/scanner/gcp/collectors/secretmanager.ts"
 import { CloudFunction, FunctionsPage } from "../../server/scanner/gcp/collectors/cloudfunctions.ts"
 import { LocationsPage as ArtifactLocationsPage, Repository, RepositoriesPage } from "../../server/scanner/gcp/collectors/artifactregistry.ts"
@@ -43,7 +44,7 @@ import { ClustersPage, GkeCluster } from "../../server/scanner/gcp/collectors/gk
 import { ServiceAccount, ServiceAccountKey } from "../../server/scanner/gcp/collectors/iam.ts"
 import { CryptoKey } from "../../server/scanner/gcp/collectors/kms.ts"
 import { AlertPolicy, BucketRetention, LogMetric, LogSink } from "../../server/scanner/gcp/collectors/logging.ts"
-import { AccessApprovalSettings, Contact, ServiceState } from "../../server/scanner/gcp/collectors/project.ts"
+import { AccessApprovalSettings, Ancestry, Contact, EffectivePolicy, ServiceState } from "../../server/scanner/gcp/collectors/project.ts"
 import { SqlInstance } from "../../server/scanner/gcp/collectors/sql.ts"
 import { Bucket } from "../../server/scanner/gcp/collectors/storage.ts"
 
@@ -121,6 +122,8 @@ export type Checked = [
   Conforms<Mismatches<typeof FunctionsPage.Type, cloudfunctions_v2.Schema$ListFunctionsResponse, "ListFunctionsResponse">>,
   Conforms<Mismatches<typeof Repository.Type, artifactregistry_v1.Schema$Repository, "Repository">>,
   Conforms<Mismatches<typeof RepositoriesPage.Type, artifactregistry_v1.Schema$ListRepositoriesResponse, "ListRepositoriesResponse">>,
+  Conforms<Mismatches<typeof Ancestry.Type, cloudresourcemanager_v1.Schema$GetAncestryResponse, "GetAncestryResponse">>,
+  Conforms<Mismatches<typeof EffectivePolicy.Type, orgpolicy_v2.Schema$GoogleCloudOrgpolicyV2Policy, "OrgPolicy">>,
   Conforms<Mismatches<typeof ArtifactLocationsPage.Type, artifactregistry_v1.Schema$ListLocationsResponse, "ListLocationsResponse (artifactregistry)">>,
 ]
 

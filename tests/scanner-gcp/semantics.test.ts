@@ -179,6 +179,24 @@ describe("partial answers are not passes", () => {
     expect(denied.errors.map((e) => [e.operation, e.kind])).toEqual([["cloudresourcemanager.organizations.getIamPolicy", "access_denied"]])
   })
 
+  it("organization policies that decide for every resource: public access prevention and serial port access", async () => {
+    const base = insecureProject()
+    fx.world.projects.set("orgpol-proj", { ...base, projectId: "orgpol-proj", orgPolicies: { "storage.publicAccessPrevention": true, "compute.disableSerialPortAccess": true } })
+    fx.world.projects.set("orgpol-denied-proj", { ...base, projectId: "orgpol-denied-proj", orgPolicies: { "storage.publicAccessPrevention": null, "compute.disableSerialPortAccess": null } })
+    const [storage, compute] = await Promise.all([fx.scan("orgpol-proj", "storage"), fx.scan("orgpol-proj", "compute")])
+    expect(rowOf(findingOf([storage], "storage_bucket_not_public"), "insecure-logs")).toMatchObject({ compliant: true, public_access_prevention: "enforced by organization policy" })
+    expect(rowOf(findingOf([compute], "compute_instance_serial_port_disabled"), "bad-vm").compliant).toBe(true)
+    const [storageDenied, computeDenied] = await Promise.all([fx.scan("orgpol-denied-proj", "storage"), fx.scan("orgpol-denied-proj", "compute")])
+    const pub = findingOf([storageDenied], "storage_bucket_not_public")
+    expect(pub.details.map((d) => d.resource_id)).not.toContain("insecure-logs")
+    expect(pub.errors.map((e) => e.kind)).toContain("access_denied")
+    expect(findingOf([computeDenied], "compute_instance_serial_port_disabled").details.map((d) => d.resource_id)).not.toContain("bad-vm")
+    // Without the organization policy, the insecure project's public bucket and serial port still fail.
+    const [storagePlain, computePlain] = await Promise.all([fx.scan("insecure-proj", "storage"), fx.scan("insecure-proj", "compute")])
+    expect(rowOf(findingOf([storagePlain], "storage_bucket_not_public"), "insecure-logs").compliant).toBe(false)
+    expect(rowOf(findingOf([computePlain], "compute_instance_serial_port_disabled"), "bad-vm").compliant).toBe(false)
+  })
+
   it("an essential contact marked INVALID covers nothing", async () => {
     const base = hardenedProject()
     fx.world.projects.set("invalid-contact-proj", { ...base, projectId: "invalid-contact-proj", contacts: base.contacts.map((c) => ({ ...c, validationState: "INVALID" })) })

@@ -131,7 +131,7 @@ export const gcpFieldDefaults: ReadonlyArray<FieldDefault> = [
   // Cloud Storage
   { decoder: "storage.Bucket", path: "iamConfiguration.bucketPolicyOnly.enabled", value: false, meaning: "Legacy name of uniform bucket-level access; off unless enabled.", ref: REF.bucket },
   { decoder: "storage.Bucket", path: "iamConfiguration.uniformBucketLevelAccess.enabled", meaning: "Not set: the legacy bucketPolicyOnly.enabled decides, else off.", ref: REF.bucket },
-  { decoder: "storage.Bucket", path: "iamConfiguration.publicAccessPrevention", value: "inherited", meaning: "Public access prevention is inherited from the organization policy (not enforced on the bucket).", ref: REF.bucket },
+  { decoder: "storage.Bucket", path: "iamConfiguration.publicAccessPrevention", value: "inherited", meaning: "Public access prevention is inherited: enforced only if the storage.publicAccessPrevention organization policy enforces it (read with the bucket).", ref: REF.bucket },
   { decoder: "storage.Bucket", path: "versioning.enabled", value: false, meaning: "Object versioning is off unless enabled.", ref: REF.bucket },
   { decoder: "storage.Bucket", path: "softDeletePolicy", meaning: "No soft delete policy reported: deleted objects are not kept.", ref: REF.bucket },
   { decoder: "storage.Bucket", path: "logging", meaning: "No usage logs are written.", ref: REF.bucket },

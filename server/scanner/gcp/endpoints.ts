@@ -26,6 +26,7 @@ export interface GcpEndpoints {
   readonly cloudfunctions: string
   readonly artifactregistry: string
   readonly run: string
+  readonly orgpolicy: string
 }
 
 export type GcpApi = Exclude<keyof GcpEndpoints, "token">
@@ -51,6 +52,7 @@ export const gcpApis: ReadonlyArray<GcpApi> = [
   "cloudfunctions",
   "artifactregistry",
   "run",
+  "orgpolicy",
 ]
 
 export const defaultGcpEndpoints: GcpEndpoints = Object.fromEntries(gcpApis.map((api) => [api, `https://${api}.googleapis.com`])) as unknown as GcpEndpoints

@@ -133,13 +133,13 @@ export const computeChecks = [
     id: "compute_instance_serial_port_disabled",
     service: "compute",
     title: "Interactive serial console access should be disabled on instances",
-    description: "Checks serial-port-enable is not true for the VM (its own metadata, else the project's).",
+    description: "Checks serial-port-enable is not true for the VM (its own metadata, else the project's), unless the compute.disableSerialPortAccess organization policy turns serial access off for every VM (when that policy cannot be read, a VM that enables it is not evaluated).",
     severity: "medium",
     cis: "4.5",
     remediation: "gcloud compute instances add-metadata VM --metadata=serial-port-enable=false",
     field_labels: { serial_port_enable: "serial-port-enable", source: "Set in" },
-    uses: ["compute.instances", "compute.project"],
-    reads: "compute instances → metadata.items[serial-port-enable]; projects.get → commonInstanceMetadata",
+    uses: ["compute.instances", "compute.project", "project.org_policies"],
+    reads: "compute instances → metadata.items[serial-port-enable]; projects.get → commonInstanceMetadata; orgpolicy getEffectivePolicy compute.disableSerialPortAccess",
     evaluate: (inv) =>
       vms(inv.compute).flatMap(({ item: i, scope: zone }) => {
         const own = metadataValue(i.metadata, "serial-port-enable")
@@ -147,9 +147,12 @@ export const computeChecks = [
         if (own === undefined && inv.compute.project === undefined) return []
         const projectValue = metadataValue(inv.compute.project?.commonInstanceMetadata, "serial-port-enable")
         const v = own ?? projectValue
-        const on = truthy(v)
+        const blocked = inv.project.orgPolicies?.["compute.disableSerialPortAccess"]
+        const on = truthy(v) && blocked !== true
+        // The metadata enables it, but the organization policy that could turn it off was not readable.
+        if (truthy(v) && blocked === undefined) return []
         return [
-          row(i.name, zone, !on, on ? "Interactive serial console access is enabled." : "Serial console access is disabled.", {
+          row(i.name, zone, !on, on ? "Interactive serial console access is enabled." : truthy(v) ? "The metadata enables serial access, but the compute.disableSerialPortAccess organization policy turns it off." : "Serial console access is disabled.", {
             serial_port_enable: v ?? null,
             source: own !== undefined ? "instance" : projectValue !== undefined ? "project" : null,
           }),

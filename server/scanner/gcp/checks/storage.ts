@@ -9,19 +9,24 @@ export const storageChecks = [
     id: "storage_bucket_not_public",
     service: "storage",
     title: "Cloud Storage buckets should not be anonymously or publicly accessible",
-    description: "Flags buckets whose IAM policy grants a role to allUsers or allAuthenticatedUsers, unless public access prevention is enforced (which blocks those grants).",
+    description: "Flags buckets whose IAM policy grants a role to allUsers or allAuthenticatedUsers, unless public access prevention is enforced (which blocks those grants) on the bucket or, for a bucket that inherits it, by the storage.publicAccessPrevention organization policy. When the organization policy cannot be read, such a bucket is not evaluated.",
     severity: "critical",
     cis: "5.1",
     remediation: "Enforce public access prevention (gcloud storage buckets update gs://BUCKET --public-access-prevention) and remove the allUsers/allAuthenticatedUsers bindings.",
     field_labels: { public_grants: "Public grants", public_access_prevention: "Public access prevention" },
-    uses: ["storage.buckets", "storage.bucket_policies"],
-    reads: "storage buckets.getIamPolicy → bindings[].members ∋ allUsers|allAuthenticatedUsers; buckets.list → iamConfiguration.publicAccessPrevention",
+    uses: ["storage.buckets", "storage.bucket_policies", "project.org_policies"],
+    reads: "storage buckets.getIamPolicy → bindings[].members ∋ allUsers|allAuthenticatedUsers; buckets.list → iamConfiguration.publicAccessPrevention; orgpolicy getEffectivePolicy storage.publicAccessPrevention",
     evaluate: (inv) =>
       (inv.storage.buckets ?? []).flatMap((b) => {
         if (b.policy === undefined) return []
         const grants = publicGrants(b.policy)
-        const pap = b.iamConfiguration?.publicAccessPrevention ?? "inherited"
-        const open = grants.length > 0 && pap !== "enforced"
+        const own = b.iamConfiguration?.publicAccessPrevention ?? "inherited"
+        // "inherited" (legacy "unspecified"): the storage.publicAccessPrevention organization policy decides.
+        const orgEnforced = inv.project.orgPolicies?.["storage.publicAccessPrevention"]
+        const pap = own === "enforced" ? "enforced" : orgEnforced === true ? "enforced by organization policy" : own
+        // Public grants on a bucket that inherits, but the organization policy was not readable: not evaluated.
+        if (grants.length > 0 && own !== "enforced" && orgEnforced === undefined) return []
+        const open = grants.length > 0 && !pap.startsWith("enforced")
         const reason = open ? `The bucket is public: ${grants.join(", ")}.` : grants.length > 0 ? "Public grants exist but public access prevention blocks them." : "The bucket has no public grants."
         return [row(b.name, bucketRegion(b), !open, reason, { public_grants: grants, public_access_prevention: pap })]
       }),

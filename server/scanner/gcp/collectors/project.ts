@@ -7,7 +7,22 @@ import { Schema } from "effect"
 import type { RestError } from "../../rest/http.ts"
 import { IamPolicy, listAll, Paged, type GcpCollectContext } from "../context.ts"
 
-export const projectResourceTypes = ["project.iam_policy", "project.ancestor_iam_policies", "project.essential_contacts", "project.cloudasset_service", "project.access_approval"] as const
+export const projectResourceTypes = ["project.iam_policy", "project.ancestor_iam_policies", "project.essential_contacts", "project.cloudasset_service", "project.access_approval", "project.org_policies"] as const
+
+/**
+ * Boolean organization policy constraints that decide a setting for every resource of the project whatever the
+ * resource says (https://cloud.google.com/resource-manager/docs/organization-policy/org-policy-constraints):
+ * compute.disableSerialPortAccess turns serial port access off for every VM; storage.publicAccessPrevention
+ * enforces public access prevention on every bucket whose own setting is "inherited".
+ */
+export const ORG_POLICY_CONSTRAINTS = ["compute.disableSerialPortAccess", "storage.publicAccessPrevention"] as const
+export type OrgPolicyConstraint = (typeof ORG_POLICY_CONSTRAINTS)[number]
+
+/** orgpolicy v2 getEffectivePolicy: a boolean constraint is enforced when a rule of the effective spec says so. */
+export const EffectivePolicy = Schema.Struct({
+  name: Schema.optionalKey(Schema.String),
+  spec: Schema.optionalKey(Schema.Struct({ rules: Schema.optionalKey(Schema.Array(Schema.Struct({ enforce: Schema.optionalKey(Schema.Boolean) }))) })),
+})
 
 /** projects.getAncestry: the project, then its folders up to the organization. */
 export const Ancestry = Schema.Struct({
@@ -47,6 +62,8 @@ export interface ProjectInventory {
    * recorded error of "project.ancestor_iam_policies"); undefined when the ancestry itself could not be read.
    */
   readonly ancestorPolicies: ReadonlyArray<AncestorPolicy> | undefined
+  /** Whether each constraint is enforced on the project (effective policy); a constraint that could not be read is absent. */
+  readonly orgPolicies: Readonly<Partial<Record<OrgPolicyConstraint, boolean>>> | undefined
   readonly essentialContacts: ReadonlyArray<Contact> | undefined
   /** Service Usage state of cloudasset.googleapis.com ("ENABLED", "DISABLED"). */
   readonly cloudAssetState: string | undefined
@@ -57,7 +74,7 @@ export interface ProjectInventory {
 export async function collectProject(ctx: GcpCollectContext): Promise<ProjectInventory> {
   const p = ctx.projectId
   const e = ctx.endpoints
-  const [iamPolicy, ancestorPolicies, essentialContacts, cloudAsset, accessApproval] = await Promise.all([
+  const [iamPolicy, ancestorPolicies, orgPolicies, essentialContacts, cloudAsset, accessApproval] = await Promise.all([
     ctx.wants("project.iam_policy")
       ? ctx.get(
           { type: "project.iam_policy", region: "global", op: "cloudresourcemanager.projects.getIamPolicy" },
@@ -66,6 +83,7 @@ export async function collectProject(ctx: GcpCollectContext): Promise<ProjectInv
         )
       : undefined,
     ctx.wants("project.ancestor_iam_policies") ? ancestorIamPolicies(ctx) : undefined,
+    ctx.wants("project.org_policies") ? effectiveOrgPolicies(ctx) : undefined,
     ctx.wants("project.essential_contacts")
       ? listAll(
           ctx,
@@ -91,7 +109,7 @@ export async function collectProject(ctx: GcpCollectContext): Promise<ProjectInv
         )
       : undefined,
   ])
-  return { iamPolicy, ancestorPolicies, essentialContacts, cloudAssetState: cloudAsset === undefined ? undefined : (cloudAsset.state ?? "STATE_UNSPECIFIED"), accessApproval }
+  return { iamPolicy, ancestorPolicies, orgPolicies, essentialContacts, cloudAssetState: cloudAsset === undefined ? undefined : (cloudAsset.state ?? "STATE_UNSPECIFIED"), accessApproval }
 }
 
 /** The IAM policies of the project's folders and organization (folders v2, organizations v1 getIamPolicy). */
@@ -113,4 +131,18 @@ async function ancestorIamPolicies(ctx: GcpCollectContext): Promise<AncestorPoli
     return policy === undefined ? [] : [{ resource: a.resource, policy }]
   })
   return policies.flat()
+}
+
+/** The effective enforcement of the boolean constraints the checks depend on (orgpolicy v2 getEffectivePolicy). */
+async function effectiveOrgPolicies(ctx: GcpCollectContext): Promise<Partial<Record<OrgPolicyConstraint, boolean>>> {
+  const out: Partial<Record<OrgPolicyConstraint, boolean>> = {}
+  await ctx.map(ORG_POLICY_CONSTRAINTS, async (c) => {
+    const p = await ctx.get(
+      { type: "project.org_policies", region: "global", op: "orgpolicy.projects.policies.getEffectivePolicy", id: c },
+      { url: `${ctx.endpoints.orgpolicy}/v2/projects/${ctx.projectId}/policies/${c}:getEffectivePolicy` },
+      EffectivePolicy,
+    )
+    if (p !== undefined) out[c] = (p.spec?.rules ?? []).some((r) => r.enforce === true)
+  })
+  return out
 }

@@ -103,8 +103,8 @@ export const AuthHandlers = HttpApiBuilder.group(
     const rateLimited = (retryAfterSeconds: number, message: string = StatusMessages.rateLimited) =>
       new RateLimited({ message, retry_after_seconds: retryAfterSeconds })
     // Sign-ins (argon2 and a dozen statements each) wait in a bounded, fair queue: one client or one account holds at
-    // most a share of it; beyond that they get 429 at once, before any database work (server/auth/hashing-gate.ts).
-    // A refused sign-in is answered after SIGN_IN_REFUSAL_DELAY: a client that ignores retry_after_seconds and asks
+    // most a share of it; beyond that they get 429 before any database work (server/auth/hashing-gate.ts).
+    // A refused sign-in (gate or limit) is answered after SIGN_IN_REFUSAL_DELAY: a client that ignores retry_after_seconds and asks
     // again at once gets at most one answer per connection per delay, so its flood of cheap refusals cannot take the
     // event loop (and the database, for the limits read there) from everyone else's sign-ins. A timer is all it costs.
     const signIns = makeHashingGate()

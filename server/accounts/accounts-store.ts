@@ -155,7 +155,8 @@ export const getAccountDetail = Effect.fn("AccountsStore.detail")(function* (wor
   if (account === undefined) return undefined
   const scans = yield* sql<{
     id: number; status: string; scan_start: Date | string; scan_end: Date | string | null; findings_count: number; failed_findings: number
-  }>`SELECT id, status, scan_start, scan_end, findings_count, failed_findings FROM scans
+    passed_findings: number; muted_findings: number
+  }>`SELECT id, status, scan_start, scan_end, findings_count, failed_findings, passed_findings, muted_findings FROM scans
      WHERE workspace_id = ${workspaceId} AND account_id = ${accountId}
      ORDER BY scan_start DESC, id DESC LIMIT ${RECENT_SCANS}`
   const recent: Array<RecentScan> = scans.map((s) => ({
@@ -165,6 +166,10 @@ export const getAccountDetail = Effect.fn("AccountsStore.detail")(function* (wor
     scan_end: isoOrNull(s.scan_end),
     findings_count: s.findings_count,
     failed_findings: s.failed_findings,
+    passed_findings: s.passed_findings,
+    muted_findings: s.muted_findings,
+    // The rest of the checks could not decide (server/scans/scans-store.ts).
+    not_evaluated_findings: Math.max(0, s.findings_count - s.passed_findings - s.failed_findings - s.muted_findings),
   }))
   const detail: AccountDetail = {
     id: account.id as AccountId,

@@ -43,6 +43,10 @@ export const RecentScan = Schema.Struct({
   scan_end: NullableTimestamp,
   findings_count: Count,
   failed_findings: Count,
+  /** Beyond the spec (issue 28): the scan's other check counts (docs/outcomes.md): findings_count = passed + failed + muted + not evaluated. */
+  passed_findings: Count,
+  muted_findings: Count,
+  not_evaluated_findings: Count,
 })
 export type RecentScan = typeof RecentScan.Type
 
@@ -127,9 +131,11 @@ export function credentialFacts(detail: { readonly cloud_provider_id: number; re
   }
 }
 
-/** Account page: passed checks = findings count minus failed. */
-export const passedChecks = (scan: { readonly findings_count: number; readonly failed_findings: number }): number =>
-  Math.max(0, scan.findings_count - scan.failed_findings)
+/**
+ * Account page: passed checks, as the scan counts them (docs/outcomes.md): checks passed or remediated; checks passed
+ * with exceptions (muted) and checks not evaluated are counted apart, never as passed.
+ */
+export const passedChecks = (scan: { readonly passed_findings: number }): number => scan.passed_findings
 
 /** Dashboard card badge (scanning §2). */
 export const accountBadge = (a: {

@@ -164,8 +164,8 @@ describe("account-details machine", () => {
   it("the latest scan is the most recent one", () => {
     const detail = accountDetail(1, {
       recent_scans: [
-        { id: 3, status: "completed", scan_start: "2025-03-01T10:00:00.000Z", scan_end: null, findings_count: 1, failed_findings: 0 },
-        { id: 4, status: "running", scan_start: "2025-03-02T10:00:00.000Z", scan_end: null, findings_count: 0, failed_findings: 0 },
+        { id: 3, status: "completed", scan_start: "2025-03-01T10:00:00.000Z", scan_end: null, findings_count: 1, failed_findings: 0, passed_findings: 1, muted_findings: 0, not_evaluated_findings: 0 },
+        { id: 4, status: "running", scan_start: "2025-03-02T10:00:00.000Z", scan_end: null, findings_count: 0, failed_findings: 0, passed_findings: 0, muted_findings: 0, not_evaluated_findings: 0 },
       ],
     })
     expect(latestScan(detail)?.id).toBe(4)

@@ -46,7 +46,7 @@ export const accountDetail = (id: number, overrides: Record<string, unknown> = {
     created_at: "2025-02-01T09:00:00.000Z",
     credential_data: { aws_account_id: "123456789012", access_key: "AKIAEXAMPLE", secret_key: "••••••••••••••••" },
     recent_scans: [
-      { id: 11, status: "completed", scan_start: "2025-03-01T10:00:00.000Z", scan_end: "2025-03-01T10:05:00.000Z", findings_count: 40, failed_findings: 3 },
+      { id: 11, status: "completed", scan_start: "2025-03-01T10:00:00.000Z", scan_end: "2025-03-01T10:05:00.000Z", findings_count: 40, failed_findings: 3, passed_findings: 35, muted_findings: 1, not_evaluated_findings: 1 },
     ],
     ...overrides,
   })

@@ -25,7 +25,7 @@ describe("dashboard", () => {
     const { called } = await renderDashboard()
     expect(called("loadAccounts").map((c) => c.payload)).toEqual([{ cloud_provider_id: 1 }])
     const production = screen.getByRole("article", { name: "Production" })
-    expect(within(production).getByText("3 Issues")).toBeTruthy()
+    expect(within(production).getByText("3 failed checks")).toBeTruthy()
     expect(within(screen.getByRole("article", { name: "Staging" })).getByText("No Issues")).toBeTruthy()
     expect(within(screen.getByRole("article", { name: "Sandbox" })).getByText("Failed")).toBeTruthy()
     expect(screen.getByText("Add more providers")).toBeTruthy()

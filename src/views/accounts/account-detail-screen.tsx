@@ -93,6 +93,14 @@ function LatestScanCard({ detailsRef }: { readonly detailsRef: DetailsRef }) {
           <dt className={shared.factLabel}>Failed Checks</dt>
           <dd className={shared.statValue({ tone: "danger" })}>{scan.failed_findings}</dd>
         </div>
+        <div className={shared.stat}>
+          <dt className={shared.factLabel}>Passed with exceptions</dt>
+          <dd className={shared.statValue()}>{scan.muted_findings}</dd>
+        </div>
+        <div className={shared.stat}>
+          <dt className={shared.factLabel}>Not evaluated</dt>
+          <dd className={shared.statValue()}>{scan.not_evaluated_findings}</dd>
+        </div>
       </dl>
       <div>
         <Link href={scanPath(scan.id)} variant="button">

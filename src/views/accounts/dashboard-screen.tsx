@@ -13,6 +13,7 @@ import { useSearchParams } from "wouter"
 import type { ActorRefFrom } from "xstate"
 import { accountBadge, type Account } from "../../contracts/accounts.ts"
 import { ScanningMessages, deleteAccountConfirmMessage } from "../../contracts/messages.ts"
+import { unitLabel } from "../../contracts/outcomes.ts"
 import { dashboardAccounts, type dashboardAccountsMachine } from "../../machines/dashboard-accounts.machine.ts"
 import { AlertBox } from "../ui/alert-box.tsx"
 import { Badge } from "../ui/badge.tsx"
@@ -35,7 +36,8 @@ export function AccountBadge({ account }: { readonly account: Pick<Account, "fai
   const badge = accountBadge(account)
   switch (badge.kind) {
     case "issues":
-      return <Badge tone="danger">{`${badge.count} ${badge.count === 1 ? "Issue" : "Issues"}`}</Badge>
+      // The issues count (scanning §2), with its unit: failed checks of the last scan (docs/outcomes.md).
+      return <Badge tone="danger">{unitLabel(badge.count, "failedChecks")}</Badge>
     case "no-issues":
       return <Badge tone="success">{ScanningMessages.noIssuesBadge}</Badge>
     case "failed":

@@ -197,6 +197,17 @@ describe("partial answers are not passes", () => {
     expect(rowOf(findingOf([computePlain], "compute_instance_serial_port_disabled"), "bad-vm").compliant).toBe(false)
   })
 
+  it("CIS 4.4: the compute.requireOsLogin organization policy enables OS Login without metadata; unreadable, the project is not evaluated", async () => {
+    const base = insecureProject()
+    fx.world.projects.set("oslogin-proj", { ...base, projectId: "oslogin-proj", computeProject: { ...base.computeProject, commonInstanceMetadata: { items: [] } }, orgPolicies: { "compute.requireOsLogin": true } })
+    fx.world.projects.set("oslogin-denied-proj", { ...base, projectId: "oslogin-denied-proj", computeProject: { ...base.computeProject, commonInstanceMetadata: { items: [] } }, orgPolicies: { "compute.requireOsLogin": null } })
+    const required = findingOf([await fx.scan("oslogin-proj", "compute")], "compute_project_os_login_enabled")
+    expect(rowOf(required, "oslogin-proj")).toMatchObject({ compliant: true, reason: expect.stringMatching(/requireOsLogin/) })
+    const denied = findingOf([await fx.scan("oslogin-denied-proj", "compute")], "compute_project_os_login_enabled")
+    expect(denied.details.map((d) => d.resource_id)).not.toContain("oslogin-denied-proj")
+    expect(denied.errors.map((e) => e.kind)).toContain("access_denied")
+  })
+
   it("an essential contact marked INVALID covers nothing", async () => {
     const base = hardenedProject()
     fx.world.projects.set("invalid-contact-proj", { ...base, projectId: "invalid-contact-proj", contacts: base.contacts.map((c) => ({ ...c, validationState: "INVALID" })) })
@@ -251,6 +262,14 @@ describe("review fixes (REVIEW.md)", () => {
     const bucket = (extra: Record<string, unknown>) => ({ storage: { buckets: [{ name: "b", location: "US", policy: undefined, ...extra }] } }) as unknown as Partial<GcpScanInventory>
     expect(evaluate("storage_bucket_versioning_enabled", bucket({ retentionPolicy: { retentionPeriod: "86400" } }))[0]).toMatchObject({ compliant: true, reason: expect.stringMatching(/^Not judged: /) })
     expect(evaluate("storage_bucket_versioning_enabled", bucket({}))[0]?.compliant).toBe(false)
+  })
+
+  it("every port, however the port list is split, is every port", () => {
+    const rule = (ports: string[]) => ({ compute: { firewalls: [{ name: "r", direction: "INGRESS", sourceRanges: ["0.0.0.0/0"], allowed: [{ IPProtocol: "tcp", ports }] }] } }) as unknown as Partial<GcpScanInventory>
+    expect(evaluate("vpc_firewall_all_ports_not_open", rule(["1-32767", "32768-65535"]))[0]?.compliant).toBe(false)
+    expect(evaluate("vpc_firewall_all_ports_not_open", rule(["0-65535"]))[0]?.compliant).toBe(false)
+    expect(evaluate("vpc_firewall_all_ports_not_open", rule(["1-32767", "32769-65535"]))[0]?.compliant).toBe(true)
+    expect(evaluate("vpc_firewall_all_ports_not_open", rule(["443"]))[0]?.compliant).toBe(true)
   })
 
   it("an ingress rule without any source is read as 0.0.0.0/0 (the API's default); one with source tags only is not", () => {

@@ -80,20 +80,27 @@ export const computeChecks = [
     id: "compute_project_os_login_enabled",
     service: "compute",
     title: "OS Login should be enabled for the project",
-    description: "Checks enable-oslogin=TRUE in the project's common instance metadata and that no VM turns it off in its own metadata.",
+    description: "Checks OS Login is on for the project — enable-oslogin=TRUE in the common instance metadata, or the compute.requireOsLogin organization policy (which enables it without metadata) — and that no VM turns it off in its own metadata. When the metadata does not enable it and the organization policy cannot be read, the project is not evaluated.",
     severity: "medium",
     cis: "4.4",
     remediation: "gcloud compute project-info add-metadata --metadata=enable-oslogin=TRUE, and remove enable-oslogin=FALSE from instance metadata.",
     field_labels: { enable_oslogin: "enable-oslogin" },
-    uses: ["compute.project", "compute.instances"],
-    reads: "compute projects.get → commonInstanceMetadata.items[enable-oslogin]; instances → metadata.items[enable-oslogin]",
+    uses: ["compute.project", "compute.instances", "project.org_policies"],
+    reads: "compute projects.get → commonInstanceMetadata.items[enable-oslogin]; instances → metadata.items[enable-oslogin]; orgpolicy getEffectivePolicy compute.requireOsLogin",
     evaluate: (inv) => {
       const project = inv.compute.project
       if (project === undefined) return []
       const v = metadataValue(project.commonInstanceMetadata, "enable-oslogin")
+      const required = inv.project.orgPolicies?.["compute.requireOsLogin"]
+      const on = truthy(v) || required === true
       const overrides = vms(inv.compute).filter((s) => falsy(metadataValue(s.item.metadata, "enable-oslogin")))
+      // The metadata does not enable it, and the organization policy that could was not readable: not evaluated.
+      const projectRow =
+        !on && required === undefined
+          ? []
+          : [row(inv.projectId, "global", on, truthy(v) ? "OS Login is enabled in project metadata." : on ? "OS Login is required by the compute.requireOsLogin organization policy." : "OS Login is not enabled in project metadata.", { enable_oslogin: v ?? null })]
       return [
-        row(inv.projectId, "global", truthy(v), truthy(v) ? "OS Login is enabled in project metadata." : "OS Login is not enabled in project metadata.", { enable_oslogin: v ?? null }),
+        ...projectRow,
         ...overrides.map((s) => row(s.item.name, s.scope, false, "The VM disables OS Login in its own metadata.", { enable_oslogin: metadataValue(s.item.metadata, "enable-oslogin") ?? null })),
       ]
     },

@@ -29,6 +29,22 @@ export function portsCover(ports: ReadonlyArray<string> | undefined, port: numbe
   })
 }
 
+/** Whether a firewall `ports` list (absent = every port) admits every port 1-65535, whatever way it is split. */
+export function coversAllPorts(ports: ReadonlyArray<string> | undefined): boolean {
+  if (ports === undefined || ports.length === 0) return true
+  const ranges = ports
+    .map((p) => p.split("-").map((x) => Number(x.trim())))
+    .flatMap(([lo, hi]) => (lo === undefined || Number.isNaN(lo) ? [] : [[lo, hi === undefined || Number.isNaN(hi) ? lo : hi] as const]))
+    .sort((a, b) => a[0] - b[0])
+  let next = 1
+  for (const [lo, hi] of ranges) {
+    if (lo > next) return false
+    next = Math.max(next, hi + 1)
+    if (next > 65535) return true
+  }
+  return next > 65535
+}
+
 /** Whether an enabled ingress rule from the Internet allows TCP to `port`. */
 export function exposesPort(fw: Firewall, port: number): boolean {
   if ((fw.direction ?? "INGRESS") !== "INGRESS" || fw.disabled === true) return false
@@ -194,7 +210,8 @@ export const vpcChecks = [
     reads: "compute firewalls.list → direction, disabled, sourceRanges, allowed[].IPProtocol/ports",
     evaluate: (inv) =>
       ingressRules(inv.compute.firewalls).map((fw) => {
-        const everything = (fw.allowed ?? []).some((a) => a.IPProtocol.toLowerCase() === "all" || ((a.ports ?? []).length === 0 && ["tcp", "udp", "6", "17"].includes(a.IPProtocol.toLowerCase())) || (a.ports ?? []).includes("0-65535") || (a.ports ?? []).includes("1-65535"))
+        // Judged by what the port lists admit: no list, or ranges that together cover every port 1-65535.
+        const everything = (fw.allowed ?? []).some((a) => a.IPProtocol.toLowerCase() === "all" || (["tcp", "udp", "6", "17"].includes(a.IPProtocol.toLowerCase()) && coversAllPorts(a.ports)))
         const open = fromInternet(fw) && everything
         return row(fw.name, "global", !open, open ? `Rule ${fw.name} opens every port to the Internet.` : `Rule ${fw.name} does not open every port to the Internet.`, {
           network: lastSegment(fw.network),

@@ -13,9 +13,10 @@ export const projectResourceTypes = ["project.iam_policy", "project.ancestor_iam
  * Boolean organization policy constraints that decide a setting for every resource of the project whatever the
  * resource says (https://cloud.google.com/resource-manager/docs/organization-policy/org-policy-constraints):
  * compute.disableSerialPortAccess turns serial port access off for every VM; storage.publicAccessPrevention
- * enforces public access prevention on every bucket whose own setting is "inherited".
+ * enforces public access prevention on every bucket whose own setting is "inherited"; compute.requireOsLogin
+ * enables OS Login for the project's VMs and prevents metadata that disables it.
  */
-export const ORG_POLICY_CONSTRAINTS = ["compute.disableSerialPortAccess", "storage.publicAccessPrevention"] as const
+export const ORG_POLICY_CONSTRAINTS = ["compute.disableSerialPortAccess", "storage.publicAccessPrevention", "compute.requireOsLogin"] as const
 export type OrgPolicyConstraint = (typeof ORG_POLICY_CONSTRAINTS)[number]
 
 /** orgpolicy v2 getEffectivePolicy: a boolean constraint is enforced when a rule of the effective spec says so. */

@@ -21,6 +21,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import type { Duplex } from "node:stream"
 import { PGlite } from "@electric-sql/pglite"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Data, Effect, Layer, Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -101,7 +102,8 @@ export const startEmbeddedPostgres = async (options: {
   }
   let db: PGlite | undefined
   try {
-    db = await PGlite.create(dataPath)
+    // pg_trgm: the findings list's resource search index (migration 0017).
+    db = await PGlite.create(dataPath, { extensions: { pg_trgm } })
     const server = new PgliteBridge(db, {
       host: "127.0.0.1",
       port: 0,

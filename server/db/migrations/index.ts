@@ -23,6 +23,7 @@ import m0013_abandoned_remediations from "./0013_abandoned_remediations.ts"
 import m0014_read_cache from "./0014_read_cache.ts"
 import m0015_frozen_history from "./0015_frozen_history.ts"
 import m0016_findings_regions from "./0016_findings_regions.ts"
+import m0017_resource_search from "./0017_resource_search.ts"
 
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_platform": m0001_platform,
@@ -40,4 +41,5 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0014_read_cache": m0014_read_cache,
   "0015_frozen_history": m0015_frozen_history,
   "0016_findings_regions": m0016_findings_regions,
+  "0017_resource_search": m0017_resource_search,
 }

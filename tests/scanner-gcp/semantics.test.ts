@@ -323,6 +323,13 @@ describe("review fixes (REVIEW.md)", () => {
     expect(evaluate("artifactregistry_repo_cmek", repos({ mode: "REMOTE_REPOSITORY" }))[0]?.compliant).toBe(false)
   })
 
+  it("a bucket that receives other buckets' usage logs is not judged on its own usage logs", () => {
+    const buckets = { storage: { buckets: [{ name: "app", location: "US", policy: undefined, logging: { logBucket: "logs" } }, { name: "logs", location: "US", policy: undefined }, { name: "other", location: "US", policy: undefined }] } } as unknown as Partial<GcpScanInventory>
+    const rows = evaluate("storage_bucket_logging_enabled", buckets)
+    expect(rows.map((r) => [r.resource_id, r.compliant])).toEqual([["app", true], ["logs", true], ["other", false]])
+    expect(rows[1]?.reason).toMatch(/^Not judged: /)
+  })
+
   it("CIS 6.3.3: user connections 0 or the maximum 32767 do not limit; 100 does", () => {
     const sql = (value: string | undefined) => ({ sql: { instances: [{ name: "i", databaseVersion: "SQLSERVER_2022_STANDARD", settings: value === undefined ? {} : { databaseFlags: [{ name: "user connections", value }] } }] } }) as unknown as Partial<GcpScanInventory>
     for (const [v, ok] of [[undefined, true], ["0", true], ["32767", true], ["100", false]] as const) expect(evaluate("cloudsql_sqlserver_user_connections_unlimited", sql(v))[0]?.compliant, String(v)).toBe(ok)

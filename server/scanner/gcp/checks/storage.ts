@@ -85,16 +85,19 @@ export const storageChecks = [
     id: "storage_bucket_logging_enabled",
     service: "storage",
     title: "Cloud Storage buckets should record usage (access) logs",
-    description: "Checks the bucket writes usage logs to a log bucket, a record of who read and wrote objects that Data Access audit logs do not keep by default.",
+    description: "Checks the bucket writes usage logs to a log bucket, a record of who read and wrote objects that Data Access audit logs do not keep by default. A bucket that receives other buckets' usage logs is not judged: a chain of log buckets must end in one that does not log itself.",
     severity: "low",
     remediation: "gcloud storage buckets update gs://BUCKET --log-bucket=gs://LOG_BUCKET --log-object-prefix=BUCKET",
     field_labels: { log_bucket: "Log bucket" },
     uses: ["storage.buckets"],
     reads: "storage buckets.list → logging.logBucket",
-    evaluate: (inv) =>
-      (inv.storage.buckets ?? []).map((b) => {
+    evaluate: (inv) => {
+      const destinations = new Set((inv.storage.buckets ?? []).flatMap((b) => (b.logging?.logBucket === undefined || b.logging.logBucket === "" ? [] : [b.logging.logBucket.replace(/^gs:\/\//, "")])))
+      return (inv.storage.buckets ?? []).map((b) => {
         const target = b.logging?.logBucket
+        if ((target === undefined || target === "") && destinations.has(b.name)) return row(b.name, bucketRegion(b), true, "Not judged: the bucket receives other buckets' usage logs.", { log_bucket: null })
         return row(b.name, bucketRegion(b), target !== undefined && target !== "", target === undefined || target === "" ? "The bucket writes no usage logs." : `Usage logs go to ${target}.`, { log_bucket: target ?? null })
-      }),
+      })
+    },
   }),
 ]

@@ -10,6 +10,7 @@ import { ProgressBar, ToggleButton } from "react-aria-components"
 import { useParams } from "wouter"
 import type { ActorRefFrom } from "xstate"
 import { REQUIREMENT_STATUS_LABELS, REQUIREMENT_STATUSES, type RequirementResult } from "../../contracts/compliance.ts"
+import { unitLabel } from "../../contracts/outcomes.ts"
 import type { ScanId } from "../../contracts/ids.ts"
 import { complianceAccountPath, COMPLIANCE_PATH, requirementPath } from "../../machines/compliance-effects.ts"
 import { inSection, visibleRequirements, type complianceFrameworkMachine, type StatusFilter } from "../../machines/compliance-framework.machine.ts"
@@ -22,7 +23,7 @@ import { TextField } from "../ui/text-field.tsx"
 import { DataTable, useIsDesktop, type ScanTableFeatures } from "../ui/data-table.tsx"
 import { CrumbTrail, ErrorBox, LoadingBox, formatDateTime } from "../scanning/scan-parts.tsx"
 import * as scanning from "../scanning/scanning.css.ts"
-import { RequirementStatusBadge, StatusBar, TrendChart, scoreText } from "./compliance-parts.tsx"
+import { exceptionText, RequirementStatusBadge, StatusBar, TrendChart, scoreText } from "./compliance-parts.tsx"
 import { useComplianceActorOptions, useComplianceFrameworkLogic } from "./compliance-logic.ts"
 import * as css from "./compliance.css.ts"
 
@@ -30,8 +31,12 @@ type FrameworkRef = ActorRefFrom<typeof complianceFrameworkMachine>
 
 const helper = createColumnHelper<ScanTableFeatures, RequirementResult>()
 
+/** Failing and muted resources, each with its unit (failing never includes muted: docs/outcomes.md). */
 const failingText = (r: RequirementResult): string =>
-  r.resources_failing === 0 ? "—" : `${r.resources_failing}${r.resources_muted > 0 ? ` (${r.resources_muted} muted)` : ""}`
+  r.resources_failing === 0 && r.resources_muted === 0
+    ? "—"
+    : [r.resources_failing > 0 ? unitLabel(r.resources_failing, "failingResources") : null, r.resources_muted > 0 ? unitLabel(r.resources_muted, "mutedResources") : null]
+      .filter((x) => x !== null).join(", ")
 
 function OpenButton({ frameworkRef, requirement }: { readonly frameworkRef: FrameworkRef; readonly requirement: RequirementResult }) {
   return (
@@ -68,6 +73,8 @@ function RequirementTable({ frameworkRef, rows }: { readonly frameworkRef: Frame
             <div className={css.requirementTitle}>
               <div>{row.original.title}</div>
               {row.original.manual_reason === null ? null : <div className={css.reason}>{row.original.manual_reason}</div>}
+              {row.original.not_evaluated_reasons.map((n) => <div key={n.check_id} className={css.reason}>{`Not evaluated: ${n.reason}`}</div>)}
+              {row.original.exceptions.map((e) => <div key={`${e.check_id}-${e.rule_id}`} className={css.reason}>{exceptionText(e)}</div>)}
             </div>
           ),
         }),

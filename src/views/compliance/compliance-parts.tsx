@@ -1,6 +1,9 @@
 /** Small parts shared by the Compliance screens: status badge, status bar with legend, score, trend chart. */
 import { REQUIREMENT_STATUS_LABELS, REQUIREMENT_STATUSES, type RequirementStatus, type StatusCounts, type TrendPoint } from "../../contracts/compliance.ts"
+import type { MuteException } from "../../contracts/compliance.ts"
+import { unitLabel } from "../../contracts/outcomes.ts"
 import { Badge, type BadgeTone } from "../ui/badge.tsx"
+import { formatDateTime } from "../scanning/scan-parts.tsx"
 import * as css from "./compliance.css.ts"
 
 const TONES: Readonly<Record<RequirementStatus, BadgeTone>> = {
@@ -15,6 +18,10 @@ const TONES: Readonly<Record<RequirementStatus, BadgeTone>> = {
 export function RequirementStatusBadge({ status }: { readonly status: RequirementStatus }) {
   return <Badge tone={TONES[status]}>{REQUIREMENT_STATUS_LABELS[status]}</Badge>
 }
+
+/** A mute behind an exception: its reason, expiry and author (as the scan keeps them). */
+export const exceptionText = (e: MuteException): string =>
+  `Muted (${unitLabel(e.resources, "resources")}): ${e.reason} — expires ${e.expires_at === null ? "never" : formatDateTime(e.expires_at)}, by ${e.author ?? "unknown"}`
 
 export const scoreText = (score: number | null): string => (score === null ? "n/a" : `${score}%`)
 

@@ -1,7 +1,8 @@
 /**
  * /dashboard/compliance/scans/:scanId/:frameworkId/:requirementId (issue 14 drill-down), rendered from
  * `complianceRequirementMachine`: the requirement's status and counts, the checks that decide it (each opening the
- * scan's finding page), and its failing resources page by page, muted ones marked with the mute reason.
+ * scan's finding page), and its failing resources page by page, muted ones marked with the mute's reason, expiry and
+ * author; a not evaluated requirement says why, one passed with exceptions names its mutes. Every number says its unit.
  */
 import { useMemo } from "react"
 import { useActorRef, useSelector } from "@xstate/react"
@@ -10,6 +11,7 @@ import { useParams } from "wouter"
 import type { ActorRefFrom } from "xstate"
 import type { FailingResource, RequirementCheck } from "../../contracts/compliance.ts"
 import type { ScanId } from "../../contracts/ids.ts"
+import { CHECK_OUTCOME_LABELS, unitLabel } from "../../contracts/outcomes.ts"
 import { complianceAccountPath, frameworkPath } from "../../machines/compliance-effects.ts"
 import type { complianceRequirementMachine } from "../../machines/compliance-requirement.machine.ts"
 import { Badge } from "../ui/badge.tsx"
@@ -17,18 +19,23 @@ import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
 import { DataTable, useIsDesktop, type ScanTableFeatures } from "../ui/data-table.tsx"
 import { Identifier } from "../ui/identifier.tsx"
-import { CrumbTrail, ErrorBox, Fact, FindingStatusBadge, LoadingBox, SeverityBadge } from "../scanning/scan-parts.tsx"
+import { CrumbTrail, ErrorBox, Fact, FindingStatusBadge, formatDateTime, LoadingBox, SeverityBadge } from "../scanning/scan-parts.tsx"
 import * as scanning from "../scanning/scanning.css.ts"
-import { RequirementStatusBadge } from "./compliance-parts.tsx"
+import { exceptionText, RequirementStatusBadge } from "./compliance-parts.tsx"
 import { useComplianceActorOptions, useComplianceRequirementLogic } from "./compliance-logic.ts"
 import * as css from "./compliance.css.ts"
 
 type RequirementRef = ActorRefFrom<typeof complianceRequirementMachine>
 
+/** A muted resource's mute: reason, expiry and author, as the scan keeps them. */
+const muteText = (r: FailingResource): string =>
+  `${r.muted_reason ?? ""}${r.muted_expires_at === undefined ? "" : ` — expires ${r.muted_expires_at === null ? "never" : formatDateTime(r.muted_expires_at)}`}${r.muted_author === undefined ? "" : `, by ${r.muted_author ?? "unknown"}`}`
+
 const checkHelper = createColumnHelper<ScanTableFeatures, RequirementCheck>()
 
-/** A failing check whose every open failing resource is muted: it fails no requirement. */
-const fullyMuted = (c: RequirementCheck): boolean => c.status === "fail" && c.resources_failing > 0 && c.resources_muted >= c.resources_failing
+/** The check's failing and muted resources of its checked ones, with their units (docs/outcomes.md). */
+const checkResources = (c: RequirementCheck): string =>
+  `${unitLabel(c.resources_failing, "failingResources")} of ${unitLabel(c.resources_checked, "resources")} checked${c.resources_muted > 0 ? `, ${unitLabel(c.resources_muted, "mutedResources")}` : ""}`
 const resourceHelper = createColumnHelper<ScanTableFeatures, FailingResource>()
 
 function Checks({ requirementRef, checks }: { readonly requirementRef: RequirementRef; readonly checks: ReadonlyArray<RequirementCheck> }) {
@@ -53,15 +60,15 @@ function Checks({ requirementRef, checks }: { readonly requirementRef: Requireme
             ) : (
               <span className={scanning.titleRow}>
                 <FindingStatusBadge status={row.original.status} />
-                {fullyMuted(row.original) ? <Badge tone="warning">Muted</Badge> : null}
+                {row.original.outcome === "passed_with_exceptions" ? <Badge tone="accent">{CHECK_OUTCOME_LABELS.passed_with_exceptions}</Badge> : null}
+                {row.original.not_evaluated_reason === null ? null : <span className={css.reason}>{row.original.not_evaluated_reason}</span>}
               </span>
             ),
         }),
         checkHelper.display({
           id: "resources",
-          header: "Failing / checked",
-          cell: ({ row }) =>
-            `${row.original.resources_failing} / ${row.original.resources_checked}${row.original.resources_muted > 0 ? ` (${row.original.resources_muted} muted)` : ""}`,
+          header: "Resources",
+          cell: ({ row }) => checkResources(row.original),
         }),
         checkHelper.display({
           id: "actions",
@@ -93,7 +100,7 @@ function Checks({ requirementRef, checks }: { readonly requirementRef: Requireme
             </div>
             <span className={scanning.mono}>{c.check_id}</span>
             <span className={scanning.muted}>
-              {c.status === null ? "Not run" : `${c.resources_failing} failing of ${c.resources_checked}${c.resources_muted > 0 ? `, ${c.resources_muted} muted` : ""}${fullyMuted(c) ? " (all muted)" : ""}`}
+              {c.status === null ? "Not run" : `${CHECK_OUTCOME_LABELS[c.outcome ?? "passed"]} · ${checkResources(c)}`}
             </span>
             {c.finding_id === null ? null : (
               <div>
@@ -135,7 +142,7 @@ function FailingResources({ requirementRef }: { readonly requirementRef: Require
           cell: ({ row }) =>
             row.original.muted ? (
               <span title={row.original.muted_reason ?? undefined}>
-                <Badge tone="warning">Muted</Badge> <span className={css.reason}>{row.original.muted_reason}</span>
+                <Badge tone="warning">Muted</Badge> <span className={css.reason}>{muteText(row.original)}</span>
               </span>
             ) : null,
         }),
@@ -146,7 +153,11 @@ function FailingResources({ requirementRef }: { readonly requirementRef: Require
   if (detail === null) return null
   const p = detail.failing_pagination
   return (
-    <Card title="Failing resources" aria-label="Failing resources" description={`${p.total} open failing resource${p.total === 1 ? "" : "s"}`}>
+    <Card
+      title="Failing resources"
+      aria-label="Failing resources"
+      description={`${unitLabel(detail.requirement.resources_failing, "failingResources")}, ${unitLabel(detail.requirement.resources_muted, "mutedResources")}`}
+    >
       {isDesktop || detail.failing.length === 0 ? (
         <DataTable
           label="Failing resources"
@@ -166,7 +177,7 @@ function FailingResources({ requirementRef }: { readonly requirementRef: Require
               </div>
               <span className={scanning.muted}>{`${r.region} · ${r.check_id}`}</span>
               <span className={css.reason}>{r.reason}</span>
-              {r.muted && r.muted_reason !== null ? <span className={css.reason}>{`Muted: ${r.muted_reason}`}</span> : null}
+              {r.muted ? <span className={css.reason}>{`Muted: ${muteText(r)}`}</span> : null}
             </li>
           ))}
         </ul>
@@ -234,11 +245,24 @@ function RequirementPage({ scanId, frameworkId, requirementId }: { readonly scan
                 <RequirementStatusBadge status={detail.requirement.status} />
               </Fact>
               <Fact label="Benchmark assessment">{detail.requirement.assessment === "automated" ? "Automated" : "Manual"}</Fact>
-              <Fact label="Checks failed">{`${detail.requirement.checks_failed} of ${detail.requirement.checks_total}`}</Fact>
-              <Fact label="Resources checked">{detail.requirement.resources_checked}</Fact>
-              <Fact label="Failing resources">{`${detail.requirement.resources_failing} (${detail.requirement.resources_muted} muted)`}</Fact>
+              <Fact label="Checks failed">{`${detail.requirement.checks_failed} of ${unitLabel(detail.requirement.checks_total, "checks")}`}</Fact>
+              <Fact label="Checks not evaluated">{unitLabel(detail.requirement.checks_not_evaluated, "checks")}</Fact>
+              <Fact label="Checks passed with exceptions">{unitLabel(detail.requirement.checks_with_exceptions, "checks")}</Fact>
+              <Fact label="Resources checked">{unitLabel(detail.requirement.resources_checked, "resources")}</Fact>
+              <Fact label="Failing resources">{unitLabel(detail.requirement.resources_failing, "failingResources")}</Fact>
+              <Fact label="Muted resources">{unitLabel(detail.requirement.resources_muted, "mutedResources")}</Fact>
             </dl>
             {detail.requirement.manual_reason === null ? null : <p className={css.reason}>{detail.requirement.manual_reason}</p>}
+            {detail.requirement.not_evaluated_reasons.length === 0 ? null : (
+              <ul className={css.reason} aria-label="Why not evaluated">
+                {detail.requirement.not_evaluated_reasons.map((n) => <li key={n.check_id}>{`${n.check_id}: ${n.reason}`}</li>)}
+              </ul>
+            )}
+            {detail.requirement.exceptions.length === 0 ? null : (
+              <ul className={css.reason} aria-label="Exceptions">
+                {detail.requirement.exceptions.map((e) => <li key={`${e.check_id}-${e.rule_id}`}>{`${e.check_id}: ${exceptionText(e)}`}</li>)}
+              </ul>
+            )}
           </Card>
           <Card title="Checks" aria-label="Checks">
             <Checks requirementRef={requirementRef} checks={detail.checks} />

@@ -177,6 +177,11 @@ export function hardenedSubscription(): AzureSubscription {
   const s = sub.subscriptionId
   put(sub, { id: `/subscriptions/${s}/providers/Microsoft.Authorization/roleDefinitions/0b5fe924-9a61-425c-96af-cfe6e287ca2d`, name: "0b5fe924-9a61-425c-96af-cfe6e287ca2d", type: "Microsoft.Authorization/roleDefinitions", properties: { roleName: "ok-vm-reader", type: "CustomRole", assignableScopes: [`/subscriptions/${s}`], permissions: [{ actions: ["Microsoft.Compute/*/read"], notActions: [] }] } })
   for (const plan of PLANS) {
+    // Defender for DNS is deprecated (folded into Defender for Servers): it stays Free and is judged by its successor.
+    if (plan === "Dns") {
+      subLevel(sub, `Microsoft.Security/pricings/${plan}`, { pricingTier: "Free", deprecated: true, replacedBy: ["VirtualMachines"] }, { type: "Microsoft.Security/pricings" })
+      continue
+    }
     subLevel(sub, `Microsoft.Security/pricings/${plan}`, { pricingTier: "Standard", ...(plan === "Containers" ? { extensions: [{ name: "AgentlessDiscoveryForKubernetes", isEnabled: "True" }, { name: "ContainerRegistriesVulnerabilityAssessments", isEnabled: "True" }] } : {}) }, { type: "Microsoft.Security/pricings" })
   }
   subLevel(sub, "Microsoft.Security/autoProvisioningSettings/default", { autoProvision: "On" }, { type: "Microsoft.Security/autoProvisioningSettings" })
@@ -396,6 +401,9 @@ export function insecureSubscription(): AzureSubscription {
   const pg = resource(sub, "data", "Microsoft.DBforPostgreSQL/flexibleServers", "bad-pg", "eastus", { version: "13" })
   flexibleConfig(sub, String(pg["id"]), { require_secure_transport: "off", log_checkpoints: "off", "connection_throttle.enable": "off", "logfiles.retention_days": "3", log_connections: "off", log_disconnections: "off" })
   child(sub, String(pg["id"]), "firewallRules/AllowAllAzureServicesAndResourcesWithinAzureIps_2026-1-1", { startIpAddress: "0.0.0.0", endIpAddress: "0.0.0.0" })
+  // A read replica and a Burstable server: their backup / availability settings are not theirs to judge.
+  resource(sub, "data", "Microsoft.DBforPostgreSQL/flexibleServers", "ok-pg-replica", "westus", { version: "16", replicationRole: "AsyncReplica", backup: { geoRedundantBackup: "Disabled", backupRetentionDays: 7 }, highAvailability: { mode: "Disabled" }, network: { publicNetworkAccess: "Disabled" } }, { sku: { name: "Standard_D2ds_v5", tier: "GeneralPurpose" } })
+  resource(sub, "data", "Microsoft.DBforMySQL/flexibleServers", "ok-mysql-burstable", "eastus", { version: "8.0.21", backup: { geoRedundantBackup: "Enabled" }, network: { publicNetworkAccess: "Disabled" } }, { sku: { name: "Standard_B1ms", tier: "Burstable" } })
   const pg2 = resource(sub, "data", "Microsoft.DBforPostgreSQL/flexibleServers", "ok-pg2", "eastus", { version: "16" })
   flexibleConfig(sub, String(pg2["id"]), { require_secure_transport: "ON", log_checkpoints: "on", "connection_throttle.enable": "ON", "logfiles.retention_days": "14", log_connections: "ON", log_disconnections: "on" })
   const my = resource(sub, "data", "Microsoft.DBforMySQL/flexibleServers", "bad-mysql", "eastus", { version: "5.7" })

@@ -166,6 +166,12 @@ describe("Azure checks: named resources", () => {
     expect(rowOf(findingOf(insecure, "monitor_alert_delete_nsg"), SUB)).toMatchObject({ compliant: false, narrower_alerts: ["nsg-delete-failed-only fires only when status = Failed"] })
     expect(rowOf(findingOf(insecure, "monitor_alert_write_nsg"), SUB)).toMatchObject({ compliant: false, narrower_alerts: ["nsg-write-disabled is disabled"] })
     expect(rowOf(findingOf(insecure, "monitor_service_health_alert"), SUB)).toMatchObject({ compliant: false, narrower_alerts: ["incidents-only fires only when properties.incidentType = Incident"] })
+    // Kinds a check does not judge: a read replica, a Burstable server, a deprecated Defender plan.
+    const pgReplica = id("data", "Microsoft.DBforPostgreSQL/flexibleServers", "ok-pg-replica")
+    expect(rowOf(findingOf(insecure, "postgresql_flexible_server_geo_redundant_backup_enabled"), pgReplica)).toMatchObject({ compliant: true, reason: "Not judged: a read replica (AsyncReplica) follows its primary's backups." })
+    expect(rowOf(findingOf(insecure, "postgresql_flexible_server_high_availability_enabled"), pgReplica)).toMatchObject({ compliant: true })
+    expect(rowOf(findingOf(insecure, "mysql_flexible_server_high_availability_enabled"), id("data", "Microsoft.DBforMySQL/flexibleServers", "ok-mysql-burstable"))).toMatchObject({ compliant: true, reason: "Not judged: the Burstable tier offers no high availability." })
+    expect(rowOf(findingOf(hardened, "defender_dns_on"), `/subscriptions/${HARDENED.subscriptionId}`)).toMatchObject({ compliant: true, reason: "The Dns plan is deprecated; its protection comes with VirtualMachines, which is on." })
     // containsAny, anyOf, other letter cases, a trailing slash on the scope and `enabled` left out all count.
     expect(rowOf(findingOf(hardened, "monitor_alert_write_key_vault"), `/subscriptions/${HARDENED.subscriptionId}`)).toMatchObject({ compliant: true, alerts: ["alert-changes"] })
     expect(rowOf(findingOf(hardened, "monitor_alert_delete_diagnostic_setting"), `/subscriptions/${HARDENED.subscriptionId}`)).toMatchObject({ compliant: true, alerts: ["alert-diagnostics"] })

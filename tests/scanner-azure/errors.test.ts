@@ -236,6 +236,39 @@ describe("Azure API failures are recorded on the findings", () => {
     expect(findingOf([defender], "defender_system_updates_applied").details.map((d) => d.name).sort()).toEqual(["bad-vm", "ok-vm2"])
   })
 
+  it("a later page that stays throttled past the retries: the list is unread, its check not evaluated (never judged on the first page)", async () => {
+    const base = fx.server.base("management.azure.com")
+    fx.server.fault({
+      host: "management.azure.com",
+      path: /Microsoft\.Web\/sites$/,
+      times: 10,
+      reply: (req) =>
+        req.query.get("$skiptoken") === null
+          ? { body: { value: [{ id: `/subscriptions/${MANY}/resourceGroups/rg0/providers/Microsoft.Web/sites/app-0`, name: "app-0", location: "eastus", properties: { httpsOnly: true } }], nextLink: `${base}${req.path}?api-version=2023-12-01&$skiptoken=p2` } }
+          : { status: 429, headers: { "retry-after": "0" }, body: { error: { code: "TooManyRequests", message: "The request is being throttled." } } },
+    })
+    try {
+      const f = findingOf([await fx.scan(MANY, "appservice", { checkIds: ["app_https_only"] })], "app_https_only")
+      expect(f.status).toBe("error")
+      expect(f.details).toEqual([])
+      expect(f.errors).toEqual([expect.objectContaining({ resourceType: "appservice.sites", code: "TooManyRequests" })])
+    } finally {
+      fx.server.clearFaults()
+    }
+  })
+
+  it("one resource's sub-read failing (500 after retries) makes its check not evaluated, not passed on the others", async () => {
+    fx.server.fault({ host: "management.azure.com", path: /\/ok-kv[^/]*\/keys$/, times: 100, reply: armError(500, "InternalServerError", "Something went wrong.") })
+    try {
+      const kv = await fx.scan(HARDENED.subscriptionId, "keyvault")
+      const rotation = findingOf([kv], "keyvault_key_auto_rotation")
+      expect(rotation.status).toBe("error")
+      expect(rotation.errors[0]).toMatchObject({ resourceType: "keyvault.keys", code: "InternalServerError" })
+    } finally {
+      fx.server.clearFaults()
+    }
+  })
+
   it("refuses a nextLink to a foreign host: the list is reported incomplete and no token leaves", async () => {
     fx.server.fault({ host: "management.azure.com", path: /Microsoft\.Web\/sites$/, times: 1, reply: { body: { value: [], nextLink: `${evil.origin}/steal?api-version=1` } } })
     const app = await fx.scan(MANY, "appservice", { checkIds: ["app_https_only"] })

@@ -203,6 +203,20 @@ const paramChecks = (engine: "postgresql" | "mysql", product: string, rules: Rea
     }),
   )
 
+/** Read replicas take their backups and availability from the primary: backup and HA settings are not theirs to judge. */
+const replicaRole = (s: FlexibleServerInfo): string | undefined => {
+  const role = s.properties?.replicationRole ?? "None"
+  return /replica/i.test(role) ? role : undefined
+}
+
+/** Why a server is not judged for geo-redundant backup or high availability (undefined: judge it). */
+const resilienceExempt = (s: FlexibleServerInfo, what: "backup" | "ha"): string | undefined => {
+  const role = replicaRole(s)
+  if (role !== undefined) return `Not judged: a read replica (${role}) follows its primary's ${what === "backup" ? "backups" : "availability"}.`
+  if (what === "ha" && (s.sku?.tier ?? "").toLowerCase() === "burstable") return "Not judged: the Burstable tier offers no high availability."
+  return undefined
+}
+
 /** Resilience and exposure of flexible servers, read from the server resource itself (beyond the benchmark). */
 function flexibleChecks(engine: "postgresql" | "mysql", product: string) {
   const cli = engine === "postgresql" ? "postgres" : "mysql"
@@ -214,7 +228,7 @@ function flexibleChecks(engine: "postgresql" | "mysql", product: string) {
       id: `${engine}_flexible_server_geo_redundant_backup_enabled`,
       service: engine,
       title: `${product} flexible servers should keep geo-redundant backups`,
-      description: `Checks backups of every ${product} flexible server are copied to the paired region, so a regional outage does not lose the data.`,
+      description: `Checks backups of every ${product} flexible server are copied to the paired region, so a regional outage does not lose the data. Read replicas are not judged (their primary's backups count).`,
       severity: "medium",
       cis: {},
       remediation: `Geo-redundant backup is chosen at creation: restore the server with az ${cli} flexible-server geo-restore or create it with --geo-redundant-backup Enabled.`,
@@ -224,6 +238,8 @@ function flexibleChecks(engine: "postgresql" | "mysql", product: string) {
       evaluate: (inv) =>
         servers(inv).map((s) => {
           const v = s.properties?.backup?.geoRedundantBackup ?? "Disabled"
+          const exempt = resilienceExempt(s, "backup")
+          if (exempt !== undefined) return resourceRow(s, true, exempt, { value: v })
           return resourceRow(s, v === "Enabled", `Geo-redundant backup is ${v.toLowerCase()}.`, { value: v })
         }),
     }),
@@ -231,7 +247,7 @@ function flexibleChecks(engine: "postgresql" | "mysql", product: string) {
       id: `${engine}_flexible_server_high_availability_enabled`,
       service: engine,
       title: `${product} flexible servers should run with high availability`,
-      description: `Checks every ${product} flexible server has a standby (zone-redundant or same-zone) to fail over to.`,
+      description: `Checks every ${product} flexible server has a standby (zone-redundant or same-zone) to fail over to. Read replicas and Burstable servers (no high availability offered) are not judged.`,
       severity: "low",
       cis: {},
       remediation: `az ${cli} flexible-server update -g RG -n SERVER --high-availability ZoneRedundant (General Purpose or Business Critical tiers).`,
@@ -241,6 +257,8 @@ function flexibleChecks(engine: "postgresql" | "mysql", product: string) {
       evaluate: (inv) =>
         servers(inv).map((s) => {
           const v = s.properties?.highAvailability?.mode ?? "Disabled"
+          const exempt = resilienceExempt(s, "ha")
+          if (exempt !== undefined) return resourceRow(s, true, exempt, { value: v })
           return resourceRow(s, v !== "Disabled", v === "Disabled" ? "The server has no standby." : `High availability is ${v}.`, { value: v })
         }),
     }),

@@ -33,18 +33,33 @@ const planChecks = plans.map((p) =>
     id: p.id,
     service: "defender",
     title: `Microsoft Defender for ${p.what} should be On`,
-    description: `Checks the Defender for Cloud plan '${p.plan}' is on the Standard tier for the subscription.`,
+    description: `Checks the Defender for Cloud plan '${p.plan}' is on the Standard tier for the subscription (a deprecated plan is judged by the plans that replaced it).`,
     severity: "high",
     cis: { ...(p.v3 === undefined ? {} : { v3: p.v3 }), ...(p.v4 === undefined ? {} : { v4: p.v4 }) },
     remediation: `az security pricing create -n ${p.plan} --tier standard (billable per protected resource).`,
     field_labels: { plan: "Plan", pricing_tier: "Pricing tier" },
     uses: ["defender.pricings"],
-    reads: `ARM Microsoft.Security/pricings → value[name=${p.plan}].properties.pricingTier`,
+    reads: `ARM Microsoft.Security/pricings → value[name=${p.plan}].properties.pricingTier, deprecated, replacedBy`,
     evaluate: (inv) => {
       const list = inv.defender.pricings
       if (list === undefined) return []
       const found = list.find((x) => x.name.toLowerCase() === p.plan.toLowerCase())
       const tier = found?.properties?.pricingTier ?? "Free"
+      const standard = (name: string) => list.some((x) => x.name.toLowerCase() === name.toLowerCase() && x.properties?.pricingTier === "Standard")
+      // A deprecated plan cannot be turned on any more: judge the plans that replaced it, or do not judge it.
+      if (found?.properties?.deprecated === true && tier !== "Standard") {
+        const successors = found.properties.replacedBy ?? []
+        if (successors.length === 0) return [subscriptionRow(inv, true, `Not judged: the ${p.plan} plan is deprecated and can no longer be enabled.`, { plan: p.plan, pricing_tier: tier })]
+        const on = successors.filter(standard)
+        return [
+          subscriptionRow(
+            inv,
+            on.length > 0,
+            on.length > 0 ? `The ${p.plan} plan is deprecated; its protection comes with ${on.join(", ")}, which is on.` : `The ${p.plan} plan is deprecated and its successor (${successors.join(", ")}) is off.`,
+            { plan: p.plan, pricing_tier: tier },
+          ),
+        ]
+      }
       const ok = tier === "Standard"
       return [subscriptionRow(inv, ok, ok ? `Defender for ${p.what} is on.` : `Defender for ${p.what} is off (${tier} tier).`, { plan: p.plan, pricing_tier: tier })]
     },

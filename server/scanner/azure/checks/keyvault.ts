@@ -117,7 +117,8 @@ export const keyvaultChecks = [
     cis: { v3: "3.3.8", v4: "9.3.9" },
     remediation: "az keyvault key rotation-policy update --vault-name VAULT --name KEY --value policy.json (with a lifetimeActions entry of type Rotate).",
     field_labels: { vault: "Vault", rotation: "Rotation action" },
-    uses: ["keyvault.vaults", "keyvault.key_rotation"],
+    // The key list (keyvault.keys) and each key's rotation policy (keyvault.key_rotation): a failure of either leaves keys unjudged.
+    uses: ["keyvault.vaults", "keyvault.keys", "keyvault.key_rotation"],
     reads: "ARM vaults/keys/{key} → properties.rotationPolicy.lifetimeActions[].action.type == Rotate",
     evaluate: (inv) =>
       (inv.keyvault.vaults ?? []).flatMap((v) =>

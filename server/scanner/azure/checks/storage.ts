@@ -7,6 +7,9 @@ import { internetEntries } from "../address.ts"
 
 type Props = NonNullable<StorageAccountInfo["properties"]>
 
+/** Premium accounts (Premium_LRS, Premium_ZRS) have no geo-redundant option. */
+const premium = (a: StorageAccountInfo) => /^premium_/i.test(a.sku?.name ?? "")
+
 /** Allowed IP rules of the account's firewall that admit the internet. */
 const internetIpRules = (p: Props | undefined): string[] =>
   internetEntries((p?.networkAcls?.ipRules ?? []).filter((r) => (r.action ?? "Allow") === "Allow").map((r) => r.value), (v) => v)
@@ -22,7 +25,7 @@ interface AccountRule {
   readonly label: string
   readonly value: (p: Props | undefined, a: StorageAccountInfo) => DetailRow[string]
   readonly ok: (p: Props | undefined, a: StorageAccountInfo) => boolean
-  readonly pass: string
+  readonly pass: string | ((p: Props | undefined, a: StorageAccountInfo) => string)
   readonly fail: string | ((p: Props | undefined, a: StorageAccountInfo) => string)
 }
 
@@ -204,14 +207,14 @@ const rules: ReadonlyArray<AccountRule> = [
     id: "storage_geo_redundant",
     cis: { v4: "10.3.12" },
     title: "Storage accounts should use geo-redundant storage",
-    description: "Checks the replication SKU is GRS, RA-GRS, GZRS or RA-GZRS (review accounts holding critical data).",
+    description: "Checks the replication SKU is GRS, RA-GRS, GZRS or RA-GZRS (review accounts holding critical data). Premium accounts, which cannot replicate to a second region, are not judged.",
     severity: "low",
     remediation: "az storage account update -n ACCOUNT --sku Standard_GZRS (billable).",
     reads: "sku.name",
     label: "Replication",
     value: (_p, a) => a.sku?.name ?? null,
-    ok: (_p, a) => ["Standard_GRS", "Standard_RAGRS", "Standard_GZRS", "Standard_RAGZRS"].includes(a.sku?.name ?? ""),
-    pass: "Data is replicated to a second region.",
+    ok: (_p, a) => ["Standard_GRS", "Standard_RAGRS", "Standard_GZRS", "Standard_RAGZRS"].includes(a.sku?.name ?? "") || premium(a),
+    pass: (_p, a) => (premium(a) ? "Not judged: premium accounts (Premium_LRS, Premium_ZRS) cannot replicate to a second region." : "Data is replicated to a second region."),
     fail: "Data is not replicated to a second region.",
   },
 ]
@@ -231,7 +234,8 @@ const accountChecks = rules.map((r) =>
     evaluate: (inv) =>
       (inv.storage.accounts ?? []).map((a) => {
         const ok = r.ok(a.properties, a)
-        return resourceRow(a, ok, ok ? r.pass : typeof r.fail === "string" ? r.fail : r.fail(a.properties, a), { value: r.value(a.properties, a) })
+        const reason = ok ? (typeof r.pass === "string" ? r.pass : r.pass(a.properties, a)) : typeof r.fail === "string" ? r.fail : r.fail(a.properties, a)
+        return resourceRow(a, ok, reason, { value: r.value(a.properties, a) })
       }),
   }),
 )

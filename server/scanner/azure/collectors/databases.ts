@@ -82,6 +82,8 @@ export async function collectSql(ctx: AzureCollectContext): Promise<SqlInventory
 
 export const FlexibleServer = ArmResource({
   version: Schema.optionalKey(Schema.String),
+  /** PostgreSQL: None | Primary | AsyncReplica | GeoAsyncReplica; MySQL: None | Source | Replica. */
+  replicationRole: Schema.optionalKey(Schema.String),
   state: Schema.optionalKey(Schema.String),
   backup: Schema.optionalKey(Schema.NullOr(Schema.Struct({ geoRedundantBackup: Schema.optionalKey(Schema.String), backupRetentionDays: Schema.optionalKey(Schema.Number) }))),
   highAvailability: Schema.optionalKey(Schema.NullOr(Schema.Struct({ mode: Schema.optionalKey(Schema.String) }))),

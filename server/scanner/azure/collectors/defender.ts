@@ -16,6 +16,8 @@ export const Pricing = Schema.Struct({
       pricingTier: Schema.optionalKey(Schema.String),
       subPlan: Schema.optionalKey(Schema.NullOr(Schema.String)),
       deprecated: Schema.optionalKey(Schema.Boolean),
+      /** The plans that took over a deprecated one (Dns → VirtualMachines). */
+      replacedBy: Schema.optionalKey(Schema.NullOr(Schema.Array(Schema.String))),
       extensions: Schema.optionalKey(Schema.Array(Schema.Struct({ name: Schema.String, isEnabled: Schema.optionalKey(Schema.String) }))),
     }),
   ),

@@ -9,7 +9,7 @@
  * not satisfy the constraint 'never'`. The runtime part below proves the rule itself catches such mistakes, and that
  * the decoders accept every documented enum value (they decode enum fields as strings, never as a literal subset).
  */
-import { Schema } from "effect"
+import { Schema, SchemaAST } from "effect"
 import { describe, expect, it } from "vitest"
 import type { compute_v1 } from "@googleapis/compute/build/v1"
 import type { container_v1 } from "@googleapis/container/build/v1"
@@ -137,6 +137,32 @@ describe("decoders against the official models", () => {
     const b: Mismatches<typeof Mistyped.Type, compute_v1.Schema$Instance, "Instance"> = "Instance.canIpForward: type differs from the official model"
     const c: Mismatches<typeof NotAList.Type, compute_v1.Schema$Instance, "Instance"> = "Instance.serviceAccounts: an object, not in the official model"
     expect([a, b, c]).toHaveLength(3)
+  })
+
+  it("no decoder narrows a field to a literal subset (so every documented enum value, and any new one, decodes)", () => {
+    const decoders: Record<string, Schema.Top> = {
+      IamPolicy, ApiKey, Dataset, DatasetsPage, Table, TablesPage, ComputeProject, Metadata, Network, Firewall, Subnetwork, Instance, Disk, BackendService,
+      InstancesPage, SubnetsPage, DisksPage, BackendsPage, RegionsPage, Cluster, ManagedZone, DnsPolicy, GkeCluster, ClustersPage, ServiceAccount,
+      ServiceAccountKey, CryptoKey, LogSink, LogMetric, AlertPolicy, BucketRetention, Contact, ServiceState, AccessApprovalSettings, Ancestry,
+      EffectivePolicy, SqlInstance, Bucket, Secret, SecretsPage, CloudFunction, FunctionsPage, Repository, RepositoriesPage, ArtifactLocationsPage,
+    }
+    const literals = (ast: SchemaAST.AST, path: string): string[] => {
+      switch (ast._tag) {
+        case "Literal":
+        case "Enum":
+        case "TemplateLiteral":
+          return [path]
+        case "Objects":
+          return [...ast.propertySignatures.flatMap((p) => literals(p.type, `${path}.${String(p.name)}`)), ...ast.indexSignatures.flatMap((i) => literals(i.type, `${path}[*]`))]
+        case "Arrays":
+          return [...ast.elements, ...ast.rest].flatMap((t) => literals(t, `${path}[]`))
+        case "Union":
+          return ast.types.flatMap((t) => literals(t, path))
+        default:
+          return []
+      }
+    }
+    expect(Object.entries(decoders).flatMap(([name, schema]) => literals(schema.ast, name))).toEqual([])
   })
 
   it("decodes every documented value of the enum fields the checks read (enum fields are strings, not literal subsets)", () => {

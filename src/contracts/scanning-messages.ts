@@ -23,9 +23,6 @@ export const ScanningMessages = {
   errorLoadingScanDetails: "Error loading scan details",
   errorLoadingScansTitle: "Error Loading Scans",
   errorLoadingScanDetailsTitle: "Error Loading Scan Details",
-  /** Beyond the spec (issue 28): a scan address that names no scan of the workspace. */
-  scanNotFoundTitle: "Scan not found",
-  scanNotFound: "This scan does not exist in this workspace, or it was deleted with its account.",
   loadFindingFailed: "Failed to load finding details. Please try again.",
   loadAccountDetailsFailed: "Failed to load account details",
   refreshAccountDetailsFailed: "Failed to refresh account details",

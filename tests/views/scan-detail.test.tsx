@@ -84,5 +84,9 @@ describe("scan detail", () => {
     await renderDetail(world)
     expect(screen.getByText("Error Loading Scan Details")).toBeTruthy()
     expect(screen.getByText("Scan not found")).toBeTruthy()
+    // Nothing to refresh or retry on a scan that does not exist: only the way back.
+    expect(screen.queryByRole("button", { name: /Refresh/ })).toBeNull()
+    expect(screen.queryByRole("button", { name: "Try again" })).toBeNull()
+    expect(screen.getByRole("link", { name: "Back to scans" }).getAttribute("href")).toBe("/dashboard/scans")
   })
 })

@@ -282,8 +282,8 @@ function ScanDetail({ scanId }: { readonly scanId: ScanId }) {
         <LoadingBox label="Loading scan" />
       ) : missing ? (
         <ErrorBox
-          title={ScanningMessages.scanNotFoundTitle}
-          message={ScanningMessages.scanNotFound}
+          title={ScanningMessages.errorLoadingScanDetailsTitle}
+          message={error ?? ScanningMessages.errorLoadingScanDetails}
           actions={
             <Link href="/dashboard/scans" variant="button">
               Back to scans

@@ -8,7 +8,9 @@
  * valid password held every place and the others got 429. Each sign-in names its client (the address the rate limits
  * use, TRUST_PROXY aware) and its account (the normalised email):
  * - one client holds at most `clientShare` places (running or waiting), one account at most `accountShare`; a request
- *   beyond its share is refused at once even when the gate has room, so the rest of the gate stays open to others;
+ *   beyond its share is refused at once even when the gate has room, so the rest of the gate stays open to others.
+ *   A client that holds no place yet is never refused for its account's share (only for a full gate): otherwise one
+ *   client flooding someone else's account would keep its owner out, the targeted lock-out the shares are against;
  * - a freed slot goes to the waiting sign-in whose client has the fewest sign-ins running, then whose client was
  *   served longest ago (round robin between clients), then whose account has the fewest running, then the oldest: a
  *   newcomer waits behind at most the slots already running, never behind a flooder's queue.
@@ -124,7 +126,7 @@ export const makeHashingGate = (options: {
         if (
           inside >= capacity ||
           (heldByClient.get(keys.client) ?? 0) >= clientShare ||
-          (heldByAccount.get(keys.account) ?? 0) >= accountShare
+          ((heldByAccount.get(keys.account) ?? 0) >= accountShare && heldByClient.has(keys.client))
         ) return Effect.fail(saturated(1))
         const entry: Entry = { client: keys.client, account: keys.account, seq: seq++, granted: false, wake: undefined }
         inside++

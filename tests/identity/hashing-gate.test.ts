@@ -36,17 +36,25 @@ describe("the hashing gate", () => {
       expect(gate.load()).toBe(4)
     })))
 
-  it("refuses an account beyond its share whatever the clients", () =>
+  it("refuses an account beyond its share to clients already inside, never to a client holding no place", () =>
     Effect.runPromise(Effect.gen(function* () {
       const gate = makeHashingGate({ concurrency: 2, maxWaiting: 10, clientShare: 10, accountShare: 2 })
       const started: Array<string> = []
-      yield* hold(gate, "c1", "victim", started, "a")
-      yield* hold(gate, "c2", "victim", started, "b")
-      const over = yield* Fiber.join(yield* Effect.forkChild(gate.run(Effect.succeed("x"), { client: "c3", account: "victim" }, refused).pipe(Effect.flip)))
-      expect(over).toEqual({ refused: 1 })
-      const ok = yield* Fiber.join(yield* Effect.forkChild(gate.run(Effect.succeed("x"), { client: "c3", account: "other" }, refused).pipe(Effect.timeoutOption("50 millis"))))
-      // Admitted: it waits for a slot (both are held) rather than being refused.
-      expect(ok._tag).toBe("None")
+      const attempt = (client: string, account: string) =>
+        gate.run(Effect.succeed("ran"), { client, account }, refused).pipe(
+          Effect.timeoutOption("50 millis"),
+          Effect.match({ onFailure: (e) => e, onSuccess: (o) => (o._tag === "None" ? "waiting" : "ran") }),
+        )
+      yield* hold(gate, "attacker", "victim", started, "a")
+      yield* hold(gate, "attacker", "victim", started, "b")
+      // The attacker is over the victim account's share.
+      expect(yield* attempt("attacker", "victim")).toEqual({ refused: 1 })
+      // The owner's client holds nothing: admitted (it waits for a slot, both being held) rather than refused.
+      const owner = yield* hold(gate, "owner", "victim", started, "owner")
+      expect(gate.load()).toBe(3)
+      // Once inside, the owner's client is bound by the share like anyone.
+      expect(yield* attempt("owner", "victim")).toEqual({ refused: 1 })
+      yield* owner.release
     })))
 
   it("gives a freed slot to the least-served client, not to the flooder's older waiter", () =>

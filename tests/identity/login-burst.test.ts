@@ -112,4 +112,39 @@ describe("one client flooding sign-in (issue 27, problem 2)", () => {
     expect([...floodStatuses.keys()].filter((s) => s >= 500)).toEqual([])
     expect(floodStatuses.get(429) ?? 0).toBeGreaterThan(0)
   }, 120_000)
+
+  it("aimed at someone else's account (wrong passwords, 50 connections), does not keep its owner out", async () => {
+    const attacker = { "x-forwarded-for": "203.0.113.8" }
+    const owner = { "x-forwarded-for": "198.51.100.10" }
+    const victim = await verifiedAccount("victim", "198.51.100.10")
+    let flooding = true
+    let floodAnswers = 0
+    const floodStatuses = new Map<number, number>()
+    const connection = async () => {
+      while (flooding) {
+        const r = await call("POST", "/api/login", { email: victim, password: "Wrong-Horse-7" }, attacker)
+        floodAnswers++
+        floodStatuses.set(r.status, (floodStatuses.get(r.status) ?? 0) + 1)
+      }
+    }
+    const flood = Array.from({ length: 50 }, connection)
+    while (floodAnswers < 50) await new Promise((r) => setTimeout(r, 10))
+    const attempts: Array<{ status: number; ms: number }> = []
+    try {
+      for (let i = 0; i < 15; i++) {
+        const started = performance.now()
+        const r = await call("POST", "/api/login", { email: victim, password: PASSWORD }, owner)
+        attempts.push({ status: r.status, ms: performance.now() - started })
+      }
+    } finally {
+      flooding = false
+      await Promise.all(flood)
+    }
+    const inTime = attempts.filter((a) => a.status === 200 && a.ms <= 2000)
+    expect(inTime.length / attempts.length, JSON.stringify(attempts)).toBeGreaterThanOrEqual(0.9)
+    // The attacker got its ten tries, then 429s; never a 5xx.
+    expect([...floodStatuses.keys()].filter((s) => s >= 500)).toEqual([])
+    expect(floodStatuses.get(401) ?? 0).toBeLessThanOrEqual(10 + 4)
+    expect(floodStatuses.get(429) ?? 0).toBeGreaterThan(0)
+  }, 120_000)
 })

@@ -344,6 +344,22 @@ cloudsploit vpc openTelnet high
 cloudsploit vpc openVNCClient high
 cloudsploit vpc openVNCServer high
 cloudsploit vpc privateAccessEnabled medium
+prowler artifactregistry artifacts_container_analysis_enabled medium
+cloudsploit cloudfunctions cloudFunctionLabelsAdded
+cloudsploit cloudfunctions cloudFunctionNetworkExposure info
+cloudsploit cloudfunctions cloudFunctionOldRuntime medium
+cloudsploit cloudfunctions cloudFunctionsPrivilegeAnalysis info
+cloudsploit cloudfunctions functionAllUsersPolicy high
+cloudsploit cloudfunctions functionDefaultServiceAccount low
+cloudsploit cloudfunctions httpTriggerRequireHttps
+cloudsploit cloudfunctions ingressAllTrafficDisabled low
+cloudsploit cloudfunctions serverlessVPCAccess high
+cloudsploit cloudfunctions cloudFunctionV2HttpsOnly medium
+cloudsploit cloudfunctions cloudFunctionV2IngressSettings medium
+cloudsploit cloudfunctions cloudFunctionV2LabelsAdded low
+cloudsploit cloudfunctions cloudFunctionV2OldRuntime medium
+cloudsploit cloudfunctions cloudFunctionV2VPCConnector high
+cloudsploit cloudfunctions functionV2DefaultServiceAccount medium
 `
 
 /** Peer ids answered by a check of ours with another id. */
@@ -401,6 +417,9 @@ const COVERED_BY: Readonly<Record<string, string>> = {
   compute_project_os_login_2fa_enabled: "compute_project_os_login_2fa_enabled",
   gke_cluster_no_default_service_account: "gke_nodepool_not_default_sa",
   osLogin2FAEnabled: "compute_project_os_login_2fa_enabled",
+  functionAllUsersPolicy: "cloudfunctions_function_not_public",
+  functionDefaultServiceAccount: "cloudfunctions_function_not_default_sa",
+  functionV2DefaultServiceAccount: "cloudfunctions_function_not_default_sa",
   compute_subnet_flow_logs_enabled: "vpc_subnet_flow_logs_enabled",
   compute_instance_shielded_vm_enabled: "compute_instance_shielded_vm_enabled",
   compute_project_os_login_enabled: "compute_project_os_login_enabled",
@@ -560,7 +579,7 @@ const REASONS: ReadonlyArray<Reason> = [
   ...COMMON_REASONS,
   {
     code: "orgpolicy",
-    text: "Organization policy constraint, set and read at the organization or folder: a project's scan does not read organization policies yet.",
+    text: "Organization policy constraint, set at the organization or folder: the scan reads a constraint only where it decides a setting a check judges (serial port access, OS Login, public access prevention), not whether the constraint is set for its own sake.",
     match: /^(computeAllowedExternalIPs|disable[A-Z]|restrict[A-Z]|skipDefaultNetworkCreation|trustedImageProjects|locationBasedRestriction|uniformBucketLevelAccess)/,
   },
 ]

@@ -48,6 +48,7 @@ export const postureOverview = Effect.fn("Posture.overview")(function* (workspac
         scan_id: s.id as ScanId,
         scan_start: iso(s.scan_start),
         failing: (bySeverity.get(s.id) ?? zero()) satisfies SeverityCounts,
+        failing_resources: Object.values(bySeverity.get(s.id) ?? zero()).reduce((n, v) => n + v, 0),
         new_failing: s.new_failing,
         fixed: s.fixed,
         muted_findings: s.muted_findings,

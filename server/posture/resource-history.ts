@@ -11,7 +11,7 @@ import { NotFound } from "../../src/contracts/errors.ts"
 import type { AccountId, FindingId, ScanId } from "../../src/contracts/ids.ts"
 import { HISTORY_SCANS, PostureMessages, type ResourceHistory } from "../../src/contracts/posture.ts"
 import { iso } from "../accounts/accounts-store.ts"
-import { joinScanMutes } from "./algebra.ts"
+import { isRemediatedStatus, joinScanMutes, rowOutcome } from "./algebra.ts"
 
 /** Rows listed at most (20 scans of about 50 checks on one resource). */
 const MAX_ROWS = 2_000
@@ -57,6 +57,9 @@ export const resourceHistory = Effect.fn("Posture.resourceHistory")(function* (w
       .map((s) => ({
         scan_id: s.id as ScanId,
         scan_start: iso(s.scan_start),
+        failing_checks: rows.filter((r) => r.scan_id === s.id && rowOutcome({
+          compliant: r.compliant, remediated: isRemediatedStatus(r.remediation_status), muted: r.muted_reason !== null,
+        }) === "fail").length,
         results: rows.filter((r) => r.scan_id === s.id).map(({ scan_id: _s, finding_id, ...r }) => ({ ...r, finding_id: finding_id as FindingId })),
       }))
       .filter((s) => s.results.length > 0),

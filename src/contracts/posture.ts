@@ -189,6 +189,8 @@ export const TrendPoint = Schema.Struct({
   scan_id: ScanId,
   scan_start: Timestamp,
   failing: SeverityCounts,
+  /** Failing resources of every severity (the algebra's, server/posture/algebra.ts). */
+  failing_resources: Schema.Int,
   new_failing: Schema.Int,
   fixed: Schema.Int,
   muted_findings: Schema.Int,
@@ -249,6 +251,8 @@ export type ResourceCheckResult = typeof ResourceCheckResult.Type
 export const ResourceScan = Schema.Struct({
   scan_id: ScanId,
   scan_start: Timestamp,
+  /** Checks whose row for this resource failed in that scan (outcome fail: not muted, not remediated; docs/outcomes.md). */
+  failing_checks: Schema.Int,
   results: Schema.Array(ResourceCheckResult),
 })
 export type ResourceScan = typeof ResourceScan.Type

@@ -109,7 +109,7 @@ describe("dashboard posture section", () => {
   it("charts each account's trend, lists new / fixed per scan, the stale accounts and the top failing checks", async () => {
     const world = defaultWorld()
     const point = (id: number, critical: number, high: number, fresh: number, fixed: number) => ({
-      scan_id: id as never, scan_start: `2025-03-0${id - 10}T10:00:00.000Z`, failing: { critical, high, medium: 1, low: 0 }, new_failing: fresh, fixed, muted_findings: 0,
+      scan_id: id as never, scan_start: `2025-03-0${id - 10}T10:00:00.000Z`, failing: { critical, high, medium: 1, low: 0 }, failing_resources: critical + high + 1, new_failing: fresh, fixed, muted_findings: 0,
     })
     world.overview = {
       accounts: [
@@ -139,7 +139,7 @@ describe("resource page", () => {
       account_id: 1 as never, account_name: "Production", resource_uid: "arn:aws:s3:::bucket-a", resource_id: "bucket-a", service_key: "s3",
       region: "us-east-1", first_seen_at: "2025-03-01T10:00:00.000Z", last_seen_at: "2025-03-02T10:00:00.000Z",
       scans: [
-        { scan_id: 12 as never, scan_start: "2025-03-02T10:00:00.000Z", results: [
+        { scan_id: 12 as never, scan_start: "2025-03-02T10:00:00.000Z", failing_checks: 0, results: [
           { finding_id: 7 as never, check_id: "s3.public_access", title: "S3 bucket allows public access", severity: "critical", compliant: false, delta: "new", muted_reason: "Public website", remediation_status: null },
           { finding_id: 8 as never, check_id: "s3.versioning", title: "S3 bucket versioning", severity: "low", compliant: true, delta: "fixed", muted_reason: null, remediation_status: null },
         ] },

@@ -7,6 +7,7 @@ import { useActorRef, useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
 import { SEVERITIES } from "../../contracts/findings.ts"
 import { PostureMessages, type AccountTrend, type TrendPoint } from "../../contracts/posture.ts"
+import { unitLabel } from "../../contracts/outcomes.ts"
 import type { postureOverviewMachine } from "../../machines/posture-overview.machine.ts"
 import { scanPath } from "../../machines/scan-list.machine.ts"
 import { AlertBox } from "../ui/alert-box.tsx"
@@ -21,7 +22,8 @@ import * as css from "./dashboard.css.ts"
 
 type OverviewRef = ActorRefFrom<typeof postureOverviewMachine>
 
-const total = (p: TrendPoint) => SEVERITIES.reduce((n, s) => n + p.failing[s], 0)
+/** The scan's failing resources, as the server's algebra counts them. */
+const total = (p: TrendPoint) => p.failing_resources
 
 const BAR = 22
 const GAP = 10
@@ -70,9 +72,9 @@ function AccountTrendCard({ trend }: { readonly trend: AccountTrend }) {
         <thead>
           <tr>
             <th scope="col">Scan</th>
-            <th scope="col">Failing</th>
-            <th scope="col">New</th>
-            <th scope="col">Fixed</th>
+            <th scope="col">Failing resources</th>
+            <th scope="col">New failing resources</th>
+            <th scope="col">Fixed resources</th>
           </tr>
         </thead>
         <tbody>
@@ -121,13 +123,13 @@ function OverviewBody({ overviewRef }: { readonly overviewRef: OverviewRef }) {
         </div>
       )}
       {overview.top_failing_checks.length === 0 ? null : (
-        <Card title="Top failing checks" level={3} description="In the latest scan of each account; muted findings left out.">
+        <Card title="Top failing checks" level={3} description="In the latest scan of each account: failing resources (not muted, not remediated).">
           <ol className={css.topChecks}>
             {overview.top_failing_checks.map((c) => (
               <li key={c.check_id} className={css.topCheck}>
                 <SeverityBadge severity={c.severity} />
                 <span className={css.topCheckTitle}>{c.title}</span>
-                <span className={shared.subtle}>{`${c.resources} resource${c.resources === 1 ? "" : "s"} · ${c.accounts} account${c.accounts === 1 ? "" : "s"}`}</span>
+                <span className={shared.subtle}>{`${unitLabel(c.resources, "failingResources")} · ${c.accounts} account${c.accounts === 1 ? "" : "s"}`}</span>
               </li>
             ))}
           </ol>

@@ -8,6 +8,7 @@ import { useActorRef, useSelector } from "@xstate/react"
 import { useParams, useSearchParams } from "wouter"
 import type { AccountId } from "../../contracts/ids.ts"
 import { PostureMessages, type ResourceCheckResult, type ResourceScan } from "../../contracts/posture.ts"
+import { unitLabel } from "../../contracts/outcomes.ts"
 import { scanPath } from "../../machines/scan-list.machine.ts"
 import { Badge } from "../ui/badge.tsx"
 import { Button } from "../ui/button.tsx"
@@ -77,7 +78,7 @@ function ResourceHistoryScreen({ accountId, uid }: { readonly accountId: Account
       />
     )
   }
-  const failing = history.scans[0]?.results.filter((r) => r.compliant === false && r.muted_reason === null).length ?? 0
+  const failing = history.scans[0]?.failing_checks ?? 0
   return (
     <>
       <div className={shared.pageHeader}>
@@ -95,7 +96,7 @@ function ResourceHistoryScreen({ accountId, uid }: { readonly accountId: Account
           </Fact>
           <Fact label="First seen">{formatDateTime(history.first_seen_at)}</Fact>
           <Fact label="Last seen">{formatDateTime(history.last_seen_at)}</Fact>
-          <Fact label="Failing now">{history.scans.length === 0 ? "—" : `${failing} check${failing === 1 ? "" : "s"}`}</Fact>
+          <Fact label="Failing now">{history.scans.length === 0 ? "—" : unitLabel(failing, "failedChecks")}</Fact>
         </dl>
       </Card>
       {history.scans.length === 0 ? (

@@ -445,7 +445,8 @@ export function insecureSubscription(): AzureSubscription {
     securityRules: [rule("allow-any", "*", "*", "Internet", "Allow", "Inbound", 100)],
   })
   resource(sub, "net", "Microsoft.Network/networkSecurityGroups", "ok-nsg2", "westeurope", {
-    securityRules: [rule("ssh-corp", "Tcp", "22", "10.0.0.0/8"), rule("deny-all", "*", "*", "*", "Deny", "Inbound", 4000), rule("outbound-any", "*", "*", "*", "Allow", "Outbound", 100)],
+    // An Allow for SSH from anywhere behind a higher-priority Deny from the Internet admits nothing.
+    securityRules: [rule("ssh-corp", "Tcp", "22", "10.0.0.0/8"), rule("deny-ssh-internet", "Tcp", "22", "Internet", "Deny", "Inbound", 200), rule("ssh-any-shadowed", "Tcp", "22", "*", "Allow", "Inbound", 300), rule("deny-all", "*", "*", "*", "Deny", "Inbound", 4000), rule("outbound-any", "*", "*", "*", "Allow", "Outbound", 100)],
   })
   const vnetE = resource(sub, "net", "Microsoft.Network/virtualNetworks", "vnet-eastus", "eastus", {})
   resource(sub, "net", "Microsoft.Network/virtualNetworks", "vnet-westeurope", "westeurope", {})
@@ -468,7 +469,8 @@ export function insecureSubscription(): AzureSubscription {
   resource(sub, "app", "Microsoft.Compute/disks", "ok-cmk-disk", "eastus", { diskState: "Attached", encryption: { type: "EncryptionAtRestWithCustomerKey" }, networkAccessPolicy: "DenyAll", dataAccessAuthMode: "AzureActiveDirectory" }, { managedBy: "vm" })
   resource(sub, "app", "Microsoft.Compute/disks", "ok-spare-cmk", "eastus", { diskState: "Unattached", encryption: { type: "EncryptionAtRestWithCustomerKey" }, networkAccessPolicy: "AllowPrivate", dataAccessAuthMode: "AzureActiveDirectory" })
 
-  const badApp = resource(sub, "app", "Microsoft.Web/sites", "bad-app", "eastus", { httpsOnly: false, state: "Running" }, { kind: "app" })
+  // Client certificates enabled but optional: clients without one still get in.
+  const badApp = resource(sub, "app", "Microsoft.Web/sites", "bad-app", "eastus", { httpsOnly: false, state: "Running", clientCertEnabled: true, clientCertMode: "Optional" }, { kind: "app" })
   child(sub, String(badApp["id"]), "config/web", { ftpsState: "AllAllowed", minTlsVersion: "1.0", http20Enabled: false, remoteDebuggingEnabled: true })
   const okApp = resource(sub, "app", "Microsoft.Web/sites", "ok-app2", "westeurope", { httpsOnly: true }, { kind: "functionapp", identity: { type: "SystemAssigned, UserAssigned" } })
   child(sub, String(okApp["id"]), "config/web", { ftpsState: "FtpsOnly", minTlsVersion: "1.2", http20Enabled: true, remoteDebuggingEnabled: false })

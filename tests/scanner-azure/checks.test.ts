@@ -166,6 +166,8 @@ describe("Azure checks: named resources", () => {
     expect(rowOf(findingOf(insecure, "monitor_alert_delete_nsg"), SUB)).toMatchObject({ compliant: false, narrower_alerts: ["nsg-delete-failed-only fires only when status = Failed"] })
     expect(rowOf(findingOf(insecure, "monitor_alert_write_nsg"), SUB)).toMatchObject({ compliant: false, narrower_alerts: ["nsg-write-disabled is disabled"] })
     expect(rowOf(findingOf(insecure, "monitor_service_health_alert"), SUB)).toMatchObject({ compliant: false, narrower_alerts: ["incidents-only fires only when properties.incidentType = Incident"] })
+    expect(rowOf(findingOf(insecure, "app_client_certificates_on"), id("app", "Microsoft.Web/sites", "bad-app"))).toMatchObject({ compliant: false, reason: "Client certificates are optional (Optional): clients without one get in." })
+    expect(rowOf(findingOf(insecure, "network_ssh_internet_restricted"), id("net", "Microsoft.Network/networkSecurityGroups", "ok-nsg2"))).toMatchObject({ compliant: true, exposing_rules: [] })
     // Kinds a check does not judge: a read replica, a Burstable server, a deprecated Defender plan.
     const pgReplica = id("data", "Microsoft.DBforPostgreSQL/flexibleServers", "ok-pg-replica")
     expect(rowOf(findingOf(insecure, "postgresql_flexible_server_geo_redundant_backup_enabled"), pgReplica)).toMatchObject({ compliant: true, reason: "Not judged: a read replica (AsyncReplica) follows its primary's backups." })

@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest"
 import { entriesAdmitInternet, internetEntries, rangeToCidrs } from "../../server/scanner/azure/address.ts"
 import { alertCoverage, operationEvent } from "../../server/scanner/azure/checks/monitor.ts"
 import type { ActivityLogAlert } from "../../server/scanner/azure/collectors/monitor.ts"
+import type { SecurityRule } from "../../server/scanner/azure/collectors/network.ts"
+import { ruleExposesIn } from "../../server/scanner/azure/checks/network.ts"
 
 const SUB = "11111111-1111-4111-8111-111111111111"
 const OP = "Microsoft.Network/networkSecurityGroups/write"
@@ -76,5 +78,21 @@ describe("address lists judged by what they admit", () => {
     expect(internetEntries(["203.0.113.7", "*"], (x) => x)).toEqual(["*"])
     expect(internetEntries(["0.0.0.0/1", "128.0.0.0/1", "10.0.0.0/8"], (x) => x)).toEqual(["0.0.0.0/1", "128.0.0.0/1"])
     expect(internetEntries(["203.0.113.7", "10.0.0.0/8"], (x) => x)).toEqual([])
+  })
+})
+
+describe("NSG rules by priority", () => {
+  const r = (name: string, access: string, priority: number, port: string, source: string | string[], protocol = "Tcp"): SecurityRule => ({
+    name,
+    properties: { direction: "Inbound", access, priority, protocol, destinationPortRange: port, ...(Array.isArray(source) ? { sourceAddressPrefixes: source } : { sourceAddressPrefix: source }) },
+  })
+  it("an Allow behind a higher-priority Deny from the Internet admits nothing; a Deny after it or from part of the Internet does not shadow it", () => {
+    const allow = r("allow-ssh", "Allow", 300, "22", "*")
+    expect(ruleExposesIn([allow, r("deny", "Deny", 200, "20-25", "Internet")], allow, "Tcp", 22)).toBe(false)
+    expect(ruleExposesIn([allow, r("deny-later", "Deny", 400, "22", "*")], allow, "Tcp", 22)).toBe(true)
+    expect(ruleExposesIn([allow, r("deny-part", "Deny", 200, "22", "203.0.113.0/24")], allow, "Tcp", 22)).toBe(true)
+    expect(ruleExposesIn([allow, r("deny-udp", "Deny", 200, "22", "*", "Udp")], allow, "Tcp", 22)).toBe(true)
+    const split = r("allow-split", "Allow", 100, "22", ["0.0.0.0/1", "128.0.0.0/1"])
+    expect(ruleExposesIn([split], split, "Tcp", 22)).toBe(true)
   })
 })

@@ -147,12 +147,19 @@ const rules: ReadonlyArray<SiteRule> = [
   {
     id: "app_client_certificates_on",
     title: "App Service apps should require incoming client certificates",
-    description: "Checks the site's client certificate mode is on, so only clients presenting a certificate reach the app (mutual TLS).",
+    description: "Checks client certificates are enabled in Required mode (Optional modes let clients without a certificate in), so only clients presenting a certificate reach the app (mutual TLS).",
     severity: "medium",
     remediation: "az webapp update -g RG -n APP --set clientCertEnabled=true (and validate the certificate in the app or through the gateway).",
-    reads: "ARM Microsoft.Web/sites → properties.clientCertEnabled",
+    reads: "ARM Microsoft.Web/sites → properties.clientCertEnabled, clientCertMode",
     label: "Client certificates",
-    ...siteFlag((s) => s.properties?.clientCertEnabled === true, "Incoming client certificates are required.", "Incoming client certificates are not required."),
+    input: undefined,
+    evaluate: (s) => {
+      // "ClientCertEnabled: true and ClientCertMode: Required means ClientCert is required"; Optional modes accept clients without one. Absent mode: Required.
+      const enabled = s.properties?.clientCertEnabled === true
+      const mode = s.properties?.clientCertMode ?? "Required"
+      const ok = enabled && mode.toLowerCase() === "required"
+      return { ok, value: enabled ? mode : false, reason: ok ? "Incoming client certificates are required." : enabled ? `Client certificates are optional (${mode}): clients without one get in.` : "Incoming client certificates are not required." }
+    },
   },
   {
     id: "app_ftp_deployment_disabled",

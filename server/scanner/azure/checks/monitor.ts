@@ -190,7 +190,7 @@ export const monitorChecks = [
     evaluate: (inv) => {
       const settings = inv.monitor.diagnosticSettings
       if (settings === undefined) return []
-      const enabled = new Set(settings.flatMap((s) => (s.properties?.logs ?? []).filter((l) => l.enabled).flatMap((l) => (l.categoryGroup === "allLogs" ? REQUIRED_CATEGORIES : l.category === null || l.category === undefined ? [] : [l.category]))))
+      const enabled = new Set(settings.flatMap((s) => (s.properties?.logs ?? []).filter((l) => l.enabled).flatMap((l) => (l.categoryGroup?.toLowerCase() === "alllogs" ? REQUIRED_CATEGORIES : REQUIRED_CATEGORIES.filter((c) => c.toLowerCase() === (l.category ?? "").toLowerCase())))))
       const missing = REQUIRED_CATEGORIES.filter((c) => !enabled.has(c))
       return [subscriptionRow(inv, missing.length === 0, settings.length === 0 ? "The activity log is not exported." : missing.length === 0 ? "All required categories are exported." : `Not exported: ${missing.join(", ")}.`, { missing_categories: missing, settings: settings.map((s) => s.name) })]
     },

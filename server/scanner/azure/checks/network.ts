@@ -16,18 +16,35 @@ export function portSpecCovers(spec: string, port: number): boolean {
   return hi === undefined ? lo === port : lo <= port && port <= hi
 }
 
-/** Whether an inbound Allow rule from the Internet admits the protocol (and port, when given). */
-export function ruleExposes(rule: SecurityRule, protocol: "Tcp" | "Udp", port: number | undefined): boolean {
+/** An inbound rule of `access` from the Internet covering the protocol (and port, when given; every port when undefined). */
+function inboundFromInternet(rule: SecurityRule, access: "Allow" | "Deny", protocol: "Tcp" | "Udp", port: number | undefined): boolean {
   const p = rule.properties
-  if (p === undefined || p.direction !== "Inbound" || p.access !== "Allow") return false
+  if (p === undefined || (p.direction ?? "").toLowerCase() !== "inbound" || (p.access ?? "").toLowerCase() !== access.toLowerCase()) return false
   const proto = (p.protocol ?? "*").toLowerCase()
   if (proto !== "*" && proto !== protocol.toLowerCase()) return false
+  // Sources given as application security groups are VMs of the virtual network, not the Internet.
+  if (access === "Allow" && (p.sourceApplicationSecurityGroups ?? []).length > 0) return false
   const sources = [...(p.sourceAddressPrefix === undefined ? [] : [p.sourceAddressPrefix]), ...(p.sourceAddressPrefixes ?? [])]
   // What the sources admit together: "*", "Any", "Internet", 0.0.0.0/0, ::/0, but also 0.0.0.0/1 + 128.0.0.0/1 or a range broader than a /8.
   if (!entriesAdmitInternet(sources)) return false
-  if (port === undefined) return true
   const ports = [...(p.destinationPortRange === undefined ? [] : [p.destinationPortRange]), ...(p.destinationPortRanges ?? [])]
+  if (port === undefined) return access === "Allow" || ports.some((s) => s.trim() === "*" || /^0-65535$/.test(s.trim()))
   return ports.some((s) => portSpecCovers(s, port))
+}
+
+/** Whether an inbound Allow rule from the Internet admits the protocol (and port, when given). */
+export function ruleExposes(rule: SecurityRule, protocol: "Tcp" | "Udp", port: number | undefined): boolean {
+  return inboundFromInternet(rule, "Allow", protocol, port)
+}
+
+/**
+ * Whether the rule exposes the protocol/port within its group: NSG rules are applied by priority (lowest number
+ * first), so an Allow behind a Deny from the whole Internet for the same protocol and port admits nothing.
+ */
+export function ruleExposesIn(rules: ReadonlyArray<SecurityRule>, rule: SecurityRule, protocol: "Tcp" | "Udp", port: number | undefined): boolean {
+  if (!ruleExposes(rule, protocol, port)) return false
+  const priority = rule.properties?.priority ?? Number.MAX_SAFE_INTEGER
+  return !rules.some((r) => (r.properties?.priority ?? Number.MAX_SAFE_INTEGER) < priority && inboundFromInternet(r, "Deny", protocol, port))
 }
 
 const exposureCheck = (spec: { id: string; v3: string; v4: string; what: string; protocol: "Tcp" | "Udp"; ports: ReadonlyArray<number> | undefined; severity: "high" | "medium" }) =>
@@ -41,15 +58,16 @@ const exposureCheck = (spec: { id: string; v3: string; v4: string; what: string;
     remediation: "Restrict the rule's source to known addresses or remove it (az network nsg rule update --source-address-prefixes …); use Azure Bastion or JIT access for administration.",
     field_labels: { exposing_rules: "Exposing rules" },
     uses: ["network.security_groups"],
-    reads: "ARM Microsoft.Network/networkSecurityGroups → properties.securityRules[].properties (direction, access, protocol, sourceAddressPrefix(es), destinationPortRange(s))",
+    reads: nsgReads,
     evaluate: (inv) =>
       (inv.network.securityGroups ?? []).map((nsg: NetworkSecurityGroup) => {
-        const rules = (nsg.properties?.securityRules ?? []).filter((r) => (spec.ports === undefined ? ruleExposes(r, spec.protocol, undefined) : spec.ports.some((port) => ruleExposes(r, spec.protocol, port))))
+        const all = nsg.properties?.securityRules ?? []
+        const rules = all.filter((r) => (spec.ports === undefined ? ruleExposesIn(all, r, spec.protocol, undefined) : spec.ports.some((port) => ruleExposesIn(all, r, spec.protocol, port))))
         return resourceRow(nsg, rules.length === 0, rules.length === 0 ? `No rule opens ${spec.what} to the Internet.` : `Rules ${rules.map((r) => r.name).join(", ")} open ${spec.what} to the Internet.`, { exposing_rules: rules.map((r) => r.name) })
       }),
   })
 
-const nsgReads = "ARM Microsoft.Network/networkSecurityGroups → properties.securityRules[].properties (direction, access, protocol, sourceAddressPrefix(es), destinationPortRange(s))"
+const nsgReads = "ARM Microsoft.Network/networkSecurityGroups → properties.securityRules[].properties (direction, access, priority, protocol, sourceAddressPrefix(es), destinationPortRange(s))"
 
 /** One check per network service of the shared list: NSGs whose Allow rules from the Internet cover any of its ports. */
 const servicePortCheck = (svc: ServicePorts) =>
@@ -66,8 +84,9 @@ const servicePortCheck = (svc: ServicePorts) =>
     reads: nsgReads,
     evaluate: (inv) =>
       (inv.network.securityGroups ?? []).map((nsg: NetworkSecurityGroup) => {
-        const hits = (nsg.properties?.securityRules ?? []).flatMap((r) =>
-          svc.ports.filter((p) => ruleExposes(r, p.proto === "tcp" ? "Tcp" : "Udp", p.port)).map((p) => ({ rule: r.name ?? "", port: `${p.proto}/${p.port}` })),
+        const all = nsg.properties?.securityRules ?? []
+        const hits = all.flatMap((r) =>
+          svc.ports.filter((p) => ruleExposesIn(all, r, p.proto === "tcp" ? "Tcp" : "Udp", p.port)).map((p) => ({ rule: r.name ?? "", port: `${p.proto}/${p.port}` })),
         )
         const rules = [...new Set(hits.map((h) => h.rule))]
         const exposed = [...new Set(hits.map((h) => h.port))]
@@ -121,8 +140,9 @@ export const networkChecks = [
     reads: nsgReads,
     evaluate: (inv) =>
       (inv.network.securityGroups ?? []).map((nsg: NetworkSecurityGroup) => {
-        const rules = (nsg.properties?.securityRules ?? [])
-          .filter((r) => ruleExposes(r, "Tcp", 1) && ruleExposes(r, "Tcp", 65535) && ruleExposes(r, "Tcp", 32768))
+        const all = nsg.properties?.securityRules ?? []
+        const rules = all
+          .filter((r) => ruleExposesIn(all, r, "Tcp", 1) && ruleExposesIn(all, r, "Tcp", 65535) && ruleExposesIn(all, r, "Tcp", 32768))
           .map((r) => r.name ?? "")
         return resourceRow(nsg, rules.length === 0, rules.length === 0 ? "No rule opens every port to the Internet." : `Rules ${rules.join(", ")} open every port to the Internet.`, { exposing_rules: rules })
       }),

@@ -16,7 +16,13 @@ import { DIAGNOSTICS_API, DiagnosticSetting } from "./keyvault.ts"
 export const appserviceResourceTypes = ["appservice.sites", "appservice.site_config", "appservice.auth_settings", "appservice.diagnostics"] as const
 export const WEB_API = "2023-12-01"
 
-export const Site = ArmResource({ httpsOnly: Schema.optionalKey(Schema.Boolean), state: Schema.optionalKey(Schema.String), clientCertEnabled: Schema.optionalKey(Schema.Boolean) })
+export const Site = ArmResource({
+  httpsOnly: Schema.optionalKey(Schema.Boolean),
+  state: Schema.optionalKey(Schema.String),
+  clientCertEnabled: Schema.optionalKey(Schema.Boolean),
+  /** Required | Optional | OptionalInteractiveUser: with clientCertEnabled, only Required makes a certificate mandatory. */
+  clientCertMode: Schema.optionalKey(Schema.String),
+})
 export type Site = typeof Site.Type
 
 export const SiteConfig = Schema.Struct({

@@ -94,6 +94,7 @@ export const documentedDefaults: ReadonlyArray<DocumentedDefault> = [
   // App Service
   { id: "appservice.sites properties.httpsOnly", items: sites, path: "properties.httpsOnly", absent: false, values: [true, false], reference: "@azure/arm-appservice Site.httpsOnly: \"configures a web site to accept only https requests\" (\"default\": false in WebApps.json)" },
   { id: "appservice.sites properties.clientCertEnabled", items: sites, path: "properties.clientCertEnabled", absent: false, values: [true, false], reference: "@azure/arm-appservice Site.clientCertEnabled: \"Default is false.\"" },
+  { id: "appservice.sites properties.clientCertMode", items: sites, path: "properties.clientCertMode", absent: "Required", values: ["Required", "Optional", "OptionalInteractiveUser"], reference: "Microsoft.Web WebApps.json Site.clientCertMode: \"ClientCertEnabled: true and ClientCertMode: Required means ClientCert is required\" (\"default\": \"Required\")" },
   { id: "appservice.site_config properties.http20Enabled", items: siteConfigs, path: "properties.http20Enabled", absent: true, values: [true, false], reference: "Microsoft.Web CommonDefinitions.json SiteConfig.http20Enabled: \"default\": true" },
   { id: "appservice.site_config properties.remoteDebuggingEnabled", items: siteConfigs, path: "properties.remoteDebuggingEnabled", absent: false, values: [true, false], reference: "@azure/arm-appservice SiteConfig.remoteDebuggingEnabled: \"true if remote debugging is enabled; otherwise, false\" (off unless true)" },
   // AKS

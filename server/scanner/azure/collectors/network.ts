@@ -19,6 +19,7 @@ export const SecurityRule = Schema.Struct({
       priority: Schema.optionalKey(Schema.Number),
       sourceAddressPrefix: Schema.optionalKey(Schema.String),
       sourceAddressPrefixes: Schema.optionalKey(Schema.Array(Schema.String)),
+      sourceApplicationSecurityGroups: Schema.optionalKey(Schema.Array(Schema.Struct({ id: Schema.optionalKey(Schema.String) }))),
       destinationPortRange: Schema.optionalKey(Schema.String),
       destinationPortRanges: Schema.optionalKey(Schema.Array(Schema.String)),
     }),

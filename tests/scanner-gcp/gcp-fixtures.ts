@@ -487,7 +487,7 @@ export function insecureProject(): GcpProjectState {
     ],
     // Optional fields left out as often as set: no rotation, no service account (the default one), no key.
     secrets: [
-      { secret: { name: `projects/${n}/secrets/bad-api-token`, createTime: daysAgo(400), replication: { automatic: {} } }, policy: { bindings: [{ role: "roles/secretmanager.secretAccessor", members: ["allAuthenticatedUsers"] }] } },
+      { secret: { name: `projects/${n}/secrets/bad-api-token`, createTime: daysAgo(400), replication: { automatic: {} } }, policy: { bindings: [{ role: "roles/secretmanager.secretAccessor", members: ["allAuthenticatedUsers", `serviceAccount:reader@${p}.iam.gserviceaccount.com`] }] } },
       { secret: { name: `projects/${n}/secrets/ok-rotated`, replication: { automatic: {} }, rotation: { nextRotationTime: daysAhead(10) } }, policy: {} },
     ],
     functions: [

@@ -560,12 +560,47 @@ export function installGcpWorld(server: CloudFixtureServer, world: GcpWorld): vo
     const found = (items ?? []).find((x) => get(x) === name)
     return found === undefined ? googleError(404, "NOT_FOUND", `${name} not found.`) : { body: { version: 1, etag: "BwX=", ...found.policy } }
   }
+  /** setIamPolicy: replaces the stored policy of the matching item (etag checked). */
+  const setPolicyOf = <T extends { policy: Json }>(req: FixtureRequest, items: ReadonlyArray<T> | undefined, name: string, get: (x: T) => unknown, key: "policy" | "runPolicy" = "policy"): FixtureReply => {
+    const found = (items ?? []).find((x) => get(x) === name) as (T & { runPolicy?: Json }) | undefined
+    if (found === undefined) return googleError(404, "NOT_FOUND", `${name} not found.`)
+    const policy = ((req.json ?? {}) as Json)["policy"] as Json | undefined
+    if (policy === undefined) return googleError(400, "INVALID_ARGUMENT", "policy is required")
+    const current = { version: 1, etag: "BwX=", ...((key === "policy" ? found.policy : found.runPolicy) ?? {}) }
+    if (policy["etag"] !== undefined && policy["etag"] !== current["etag"]) return googleError(409, "ABORTED", "There were concurrent policy changes.")
+    const next = { ...policy, etag: `Bw${randomBytes(4).toString("hex")}=` }
+    if (key === "policy") (found as { policy: Json }).policy = next
+    else found.runPolicy = next
+    return { body: next }
+  }
+  // Secret names carry the project number; the fixers address them by project id.
+  const secretKey = (name: string) => name.replace(/^projects\/[^/]+\//, "")
+  server.route("POST", "secretmanager.googleapis.com", /^\/v1\/(projects\/([^/]+)\/secrets\/[^/:]+):setIamPolicy$/, (req, m) =>
+    withProject(req, [...world.projects.values()].find((x) => x.projectNumber === m[2])?.projectId ?? m[2]!, "secretmanager", "secretmanager.secrets.setIamPolicy", (p) =>
+      setPolicyOf(req, p.secrets, secretKey(m[1]!), (x) => secretKey(String(x.secret["name"]))),
+    ),
+  )
+  server.route("POST", "cloudfunctions.googleapis.com", /^\/v2\/(projects\/([^/]+)\/locations\/[^/]+\/functions\/[^/:]+):setIamPolicy$/, (req, m) =>
+    withProject(req, m[2]!, "cloudfunctions", "cloudfunctions.functions.setIamPolicy", (p) => setPolicyOf(req, p.functions, m[1]!, (x) => x.fn["name"])),
+  )
+  server.route("GET", "cloudfunctions.googleapis.com", /^\/v2\/(projects\/([^/]+)\/locations\/[^/]+\/functions\/[^/:]+)$/, (req, m) =>
+    withProject(req, m[2]!, "cloudfunctions", "cloudfunctions.functions.get", (p) => {
+      const f = (p.functions ?? []).find((x) => x.fn["name"] === m[1])
+      return f === undefined ? googleError(404, "NOT_FOUND", `${m[1]} not found.`) : { body: f.fn }
+    }),
+  )
+  server.route("POST", "run.googleapis.com", /^\/v2\/(projects\/([^/]+)\/locations\/[^/]+\/services\/[^/:]+):setIamPolicy$/, (req, m) =>
+    withProject(req, m[2]!, "run", "run.services.setIamPolicy", (p) => setPolicyOf(req, p.functions, m[1]!, (x) => (x.fn["serviceConfig"] as Json | undefined)?.["service"], "runPolicy")),
+  )
+  server.route("POST", "artifactregistry.googleapis.com", /^\/v1\/(projects\/([^/]+)\/locations\/[^/]+\/repositories\/[^/:]+):setIamPolicy$/, (req, m) =>
+    withProject(req, m[2]!, "artifactregistry", "artifactregistry.repositories.setIamPolicy", (p) => setPolicyOf(req, p.repositories, m[1]!, (x) => x.repo["name"])),
+  )
   server.route("GET", "secretmanager.googleapis.com", /^\/v1\/projects\/([^/]+)\/secrets$/, (req, m) =>
     withProject(req, m[1]!, "secretmanager", "secretmanager.secrets.list", (p) => pageOf(world, req, (p.secrets ?? []).map((x) => x.secret), "secrets")),
   )
   server.route("GET", "secretmanager.googleapis.com", /^\/v1\/(projects\/([^/]+)\/secrets\/[^/:]+):getIamPolicy$/, (req, m) =>
     // Secret names carry the project number, as the API answers them.
-    withProject(req, [...world.projects.values()].find((x) => x.projectNumber === m[2])?.projectId ?? m[2]!, "secretmanager", "secretmanager.secrets.getIamPolicy", (p) => policyOf(p.secrets, m[1]!, (x) => x.secret["name"])),
+    withProject(req, [...world.projects.values()].find((x) => x.projectNumber === m[2])?.projectId ?? m[2]!, "secretmanager", "secretmanager.secrets.getIamPolicy", (p) => policyOf(p.secrets, secretKey(m[1]!), (x) => secretKey(String(x.secret["name"])))),
   )
   server.route("GET", "cloudfunctions.googleapis.com", /^\/v2\/projects\/([^/]+)\/locations\/-\/functions$/, (req, m) =>
     withProject(req, m[1]!, "cloudfunctions", "cloudfunctions.functions.list", (p) => {

@@ -34,6 +34,9 @@ const serviceOf: Record<string, string> = {
   storage_bucket_soft_delete_enabled: "storage",
   cloudsql_instance_deletion_protection: "cloudsql",
   cloudsql_instance_ssl_required: "cloudsql",
+  secretmanager_secret_not_public: "secretmanager",
+  cloudfunctions_function_not_public: "cloudfunctions",
+  artifactregistry_repo_not_public: "artifactregistry",
   ...Object.fromEntries(sqlFlagFixes.map((f) => [f.checkId, "cloudsql"])),
 }
 
@@ -50,6 +53,10 @@ const target: Record<string, string> = {
   storage_bucket_soft_delete_enabled: "insecure-logs",
   cloudsql_instance_deletion_protection: "bad-postgres",
   cloudsql_instance_ssl_required: "bad-mysql",
+  secretmanager_secret_not_public: "bad-api-token",
+  // 2nd gen, public through its Cloud Run service.
+  cloudfunctions_function_not_public: "bad-run-public-fn",
+  artifactregistry_repo_not_public: "bad-public-repo",
   // Every database-flag fixer, on the insecure instance of its engine.
   ...Object.fromEntries(sqlFlagFixes.map((f) => [f.checkId, f.checkId.startsWith("cloudsql_mysql") ? "bad-mysql" : f.checkId.startsWith("cloudsql_postgres") ? "bad-postgres" : "bad-sqlserver"])),
 }
@@ -96,6 +103,14 @@ describe("GCP fixers: fail -> fix -> verified pass", () => {
     const items = ((vm.item["metadata"] as Json)["items"] as Json[]).map((i) => `${String(i["key"])}=${String(i["value"])}`)
     expect(items).toEqual(["startup-script=#!/bin/sh", "serial-port-enable=false"])
     expect(fx.server.requests.some((r) => /\/zones\/us-central1-a\/operations\/operation-\d+$/.test(r.path))).toBe(true)
+  })
+
+  it("the public-member fixers keep the other bindings and write with the policy's etag", () => {
+    const run = fx.world.writes.find((w) => w.host === "run.googleapis.com")
+    expect(run?.path).toMatch(/services\/bad-run-public-fn:setIamPolicy$/)
+    expect((run?.body as Json)["policy"]).toMatchObject({ etag: "BwX=", bindings: [] })
+    const secret = fx.world.projects.get("insecure-proj")!.secrets!.find((x) => String(x.secret["name"]).endsWith("/bad-api-token"))!
+    expect(secret.policy["bindings"]).toEqual([{ role: "roles/secretmanager.secretAccessor", members: ["serviceAccount:reader@insecure-proj.iam.gserviceaccount.com"] }])
   })
 
   it("sent the documented PATCH bodies", () => {

@@ -2,7 +2,8 @@
  * GCP fixers for the safe, reversible recommendations (single PATCH, no operator input): bucket uniform access and
  * public access prevention, versioning and soft delete, KMS rotation schedule, Cloud Asset API, load balancer logging,
  * subnet flow logs, serial port off, Cloud SQL backups, deletion protection, encrypted connections and the CIS database
- * flags. Each waits for the long-running operation it starts; `remediateGcpFinding`
+ * flags; and the removal of allUsers/allAuthenticatedUsers from the IAM policy of a secret, a function (and, 2nd gen,
+ * its Cloud Run service) or an Artifact Registry repository. Each waits for the long-running operation it starts; `remediateGcpFinding`
  * then re-reads the resource to verify.
  */
 import { Schema } from "effect"
@@ -52,6 +53,37 @@ const Metadata = Schema.Struct({
 const InstanceMetadata = Schema.Struct({ name: Schema.String, metadata: Schema.optionalKey(Metadata) })
 
 const KmsKey = Schema.Struct({ name: Schema.String, rotationPeriod: Schema.optionalKey(Schema.String), nextRotationTime: Schema.optionalKey(Schema.String) })
+
+const PUBLIC_MEMBERS = new Set(["allUsers", "allAuthenticatedUsers"])
+
+const Policy = Schema.Struct({
+  version: Schema.optionalKey(Schema.Number),
+  etag: Schema.optionalKey(Schema.String),
+  bindings: Schema.optionalKey(
+    Schema.Array(
+      Schema.Struct({
+        role: Schema.String,
+        members: Schema.optionalKey(Schema.Array(Schema.String)),
+        condition: Schema.optionalKey(Schema.Struct({ expression: Schema.optionalKey(Schema.String), title: Schema.optionalKey(Schema.String), description: Schema.optionalKey(Schema.String) })),
+      }),
+    ),
+  ),
+})
+
+/**
+ * Reads a resource's IAM policy and writes it back without allUsers and allAuthenticatedUsers (bindings left empty
+ * are dropped; the etag makes a concurrent change fail instead of being overwritten). Answers the members removed.
+ */
+async function dropPublicMembers(ctx: GcpFixContext, resourceUrl: string, service: string): Promise<string[]> {
+  const policy = await ctx.client.json({ url: `${resourceUrl}:getIamPolicy?options.requestedPolicyVersion=3`, audience: GCP_SCOPE, op: `${service}.getIamPolicy` }, Policy)
+  const removed = (policy.bindings ?? []).flatMap((b) => (b.members ?? []).filter((m) => PUBLIC_MEMBERS.has(m)).map((m) => `${m}:${b.role}`))
+  if (removed.length === 0) return []
+  const bindings = (policy.bindings ?? []).map((b) => ({ ...b, members: (b.members ?? []).filter((m) => !PUBLIC_MEMBERS.has(m)) })).filter((b) => b.members.length > 0)
+  await ctx.client.json({ method: "POST", url: `${resourceUrl}:setIamPolicy`, audience: GCP_SCOPE, op: `${service}.setIamPolicy`, body: { policy: { ...policy, bindings } } }, Policy)
+  return removed
+}
+
+const CloudFunctionService = Schema.Struct({ name: Schema.String, serviceConfig: Schema.optionalKey(Schema.Struct({ service: Schema.optionalKey(Schema.String) })) })
 
 const tail = (url: string | undefined) => (url === undefined ? undefined : url.slice(url.lastIndexOf("/") + 1))
 
@@ -261,4 +293,35 @@ export const gcpFixers: ReadonlyArray<GcpFixer> = [
     done: "Required encrypted connections",
   }),
   ...sqlFlagFixes.map(sqlFlag),
+  {
+    checkIds: ["secretmanager_secret_not_public"],
+    description: "Removes allUsers and allAuthenticatedUsers from the secret's IAM policy (the other bindings are kept).",
+    cutsAccess: "Anyone who read the secret through a public grant loses access.",
+    apply: async (ctx, row) => {
+      const removed = await dropPublicMembers(ctx, `${ctx.endpoints.secretmanager}/v1/projects/${ctx.projectId}/secrets/${encodeURIComponent(row.resource_id)}`, "secretmanager.secrets")
+      return `Removed ${removed.join(", ") || "no public member"} from secret ${row.resource_id}.`
+    },
+  },
+  {
+    checkIds: ["cloudfunctions_function_not_public"],
+    description: "Removes allUsers and allAuthenticatedUsers from the function's IAM policy and, for a 2nd gen function, from its Cloud Run service's (the other bindings are kept).",
+    cutsAccess: "Unauthenticated callers of the function (webhooks, public HTTP endpoints) are refused.",
+    apply: async (ctx, row) => {
+      const name = `projects/${ctx.projectId}/locations/${row.region}/functions/${row.resource_id}`
+      const fn = await ctx.client.json({ url: `${ctx.endpoints.cloudfunctions}/v2/${name}`, audience: GCP_SCOPE, op: "cloudfunctions.functions.get" }, CloudFunctionService)
+      const removed = await dropPublicMembers(ctx, `${ctx.endpoints.cloudfunctions}/v2/${name}`, "cloudfunctions.functions")
+      const service = fn.serviceConfig?.service
+      const fromRun = service === undefined || service === "" ? [] : await dropPublicMembers(ctx, `${ctx.endpoints.run}/v2/${service}`, "run.services")
+      return `Removed ${[...removed, ...fromRun].join(", ") || "no public member"} from function ${row.resource_id}.`
+    },
+  },
+  {
+    checkIds: ["artifactregistry_repo_not_public"],
+    description: "Removes allUsers and allAuthenticatedUsers from the repository's IAM policy (the other bindings are kept).",
+    cutsAccess: "Anonymous pulls from the repository stop (public images or packages become private).",
+    apply: async (ctx, row) => {
+      const removed = await dropPublicMembers(ctx, `${ctx.endpoints.artifactregistry}/v1/projects/${ctx.projectId}/locations/${row.region}/repositories/${encodeURIComponent(row.resource_id)}`, "artifactregistry.repositories")
+      return `Removed ${removed.join(", ") || "no public member"} from repository ${row.resource_id}.`
+    },
+  },
 ]

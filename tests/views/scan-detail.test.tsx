@@ -27,7 +27,7 @@ describe("scan detail", () => {
     const { currentUrl } = await renderDetail(world)
     expect(screen.getByRole("heading", { level: 1, name: "Scan #11" })).toBeTruthy()
     const summary = screen.getByRole("region", { name: "Summary" })
-    for (const label of ["Provider", "Started", "Ended", "Total checks", "Passed", "Failed"]) expect(within(summary).getByText(label)).toBeTruthy()
+    for (const label of ["Provider", "Started", "Ended", "Total checks", "Passed checks", "Failed checks"]) expect(within(summary).getByText(label)).toBeTruthy()
     const bars = within(summary).getByRole("region", { name: "Failed findings by severity" })
     expect(within(bars).getAllByRole("listitem").map((li) => li.textContent)).toEqual(["Critical1", "High2", "Medium0", "Low0"])
     // A severity with no failed finding has an empty track, not a sliver that reads as "a few".

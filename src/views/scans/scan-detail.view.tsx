@@ -12,6 +12,7 @@ import type { ActorRefFrom } from "xstate"
 import { canViewFindings } from "../../contracts/common.ts"
 import { SEVERITIES } from "../../contracts/findings.ts"
 import type { ScanId } from "../../contracts/ids.ts"
+import { unitLabel } from "../../contracts/outcomes.ts"
 import { ScanningMessages, scanTitle } from "../../contracts/messages.ts"
 import type { ScanService } from "../../contracts/scans.ts"
 import { isTerminalStatus, type scanDetailMachine } from "../../machines/scan-detail.machine.ts"
@@ -112,10 +113,10 @@ function ServiceCards({ detailRef, services }: { readonly detailRef: ScanDetailR
               <RunStatusBadge status={service.status} />
             </div>
             <span className={css.muted}>
-              {`${service.findings_count} findings · ${service.passed_findings} passed · `}
-              <span className={service.failed_findings > 0 ? local.failedCount : undefined}>{`${service.failed_findings} failed`}</span>
-              {service.not_evaluated_findings > 0 ? ` · ${service.not_evaluated_findings} not evaluated` : null}
-              {service.muted_findings > 0 ? ` · ${service.muted_findings} muted` : null}
+              {`${unitLabel(service.findings_count, "checks")} · ${unitLabel(service.passed_findings, "passedChecks")} · `}
+              <span className={service.failed_findings > 0 ? local.failedCount : undefined}>{unitLabel(service.failed_findings, "failedChecks")}</span>
+              {service.not_evaluated_findings > 0 ? ` · ${unitLabel(service.not_evaluated_findings, "notEvaluatedChecks")}` : null}
+              {service.muted_findings > 0 ? ` · ${unitLabel(service.muted_findings, "exceptionChecks")}` : null}
             </span>
             <ChangeBadges fresh={service.new_failing} fixed={service.fixed} />
           </div>
@@ -198,22 +199,22 @@ function Summary({ detailRef }: { readonly detailRef: ScanDetailRef }) {
               <dd className={css.statValue()}>{scan.findings_count}</dd>
             </div>
             <div className={css.stat}>
-              <dt className={css.factLabel}>Passed</dt>
+              <dt className={css.factLabel}>Passed checks</dt>
               <dd className={css.statValue({ tone: "success" })}>{scan.passed_findings}</dd>
             </div>
             <div className={css.stat}>
-              <dt className={css.factLabel}>Failed</dt>
+              <dt className={css.factLabel}>Failed checks</dt>
               <dd className={css.statValue({ tone: "danger" })}>{scan.failed_findings}</dd>
             </div>
             {scan.not_evaluated_findings > 0 ? (
               <div className={css.stat}>
-                <dt className={css.factLabel}>Not evaluated</dt>
+                <dt className={css.factLabel}>Checks not evaluated</dt>
                 <dd className={css.statValue()}>{scan.not_evaluated_findings}</dd>
               </div>
             ) : null}
             {scan.muted_findings > 0 ? (
               <div className={css.stat}>
-                <dt className={css.factLabel}>Muted</dt>
+                <dt className={css.factLabel}>Checks passed with exceptions</dt>
                 <dd className={css.statValue()}>{scan.muted_findings}</dd>
               </div>
             ) : null}
@@ -221,10 +222,9 @@ function Summary({ detailRef }: { readonly detailRef: ScanDetailRef }) {
           {scan.previous_scan_id === null ? null : (
             <p className={css.muted}>
               {`Since scan #${scan.previous_scan_id}: `}
-              <strong>{`${scan.new_failing} new failing`}</strong>
+              <strong>{unitLabel(scan.new_failing, "newFailingResources")}</strong>
               {", "}
-              <strong>{`${scan.fixed} fixed`}</strong>
-              {" resources"}
+              <strong>{unitLabel(scan.fixed, "fixedResources")}</strong>
             </p>
           )}
         </div>

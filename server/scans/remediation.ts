@@ -248,10 +248,12 @@ const finishRemediation = (p: RemediatePayload, claimed: Claimed, outcome: FixOu
         attempted_at: new Date().toISOString(),
         attempted_by: claimed.requestedBy as RemediationRecord["attempted_by"],
       }
-      // A scan superseded while the fix ran keeps what it answered (docs/outcomes.md "History"): the outcome is recorded
-      // on the remediation and in the audit log only.
+      // A scan superseded while the fix ran keeps what it answered (docs/outcomes.md "History"): a success is recorded on
+      // the remediation and in the audit log only (the next scan reads the fixed resource); a failure, which changes no
+      // count, also ends the row's provisional "pending" record.
       const superseded = yield* isSuperseded(p.workspace_id, target.scan_id)
       let findingStatus: string | undefined
+      if (superseded && status === "failed") yield* recordRemediation(p.workspace_id, claimed.findingId, claimed.seq, record)
       if (!superseded) {
         yield* recordRemediation(p.workspace_id, claimed.findingId, claimed.seq, record)
         // The finding's counts and status from its non-compliant rows (a remediated row may leave only muted rows open),

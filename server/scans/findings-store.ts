@@ -226,7 +226,8 @@ interface TotalsRow {
  * list's totals — in one statement. The scan's findings (a few hundred, by `findings_scan_idx`) are filtered on their
  * own columns; a region filter reads each finding's per-region counts (`resources_by_region`, migration 0016) rather
  * than its rows; a resource search (`q`) looks the text up in the account's inventory (`resources`, one row per
- * resource) and reaches this scan's rows of the resources found through `results_resource_idx` (migration 0012), so no
+ * resource; trigram index, migrations 0017 and 0018) and reaches this scan's rows of the resources found through
+ * `results_resource_idx` (migration 0012), so no
  * filter reads the scan's result rows at large. The page is cut by keyset (`cursor`) or by offset (`page`) in a total
  * order (the sort key, then the default order, then id); its wide rows (texts, JSON) are read by id afterwards.
  */
@@ -244,13 +245,13 @@ export const listFindings = Effect.fn("FindingsStore.list")(function* (
   const desc = order.order === "desc"
   const dir = sql.literal(desc ? "DESC" : "ASC")
   // Resource search: this scan's rows of the account's resources whose id contains the text, counted per finding.
+  // (The inventory lookup goes through findings_resource_uids, migration 0018: under row-level security an ILIKE is
+  // never an index condition, the function's lookup uses the trigram index of migration 0017.)
   const hits = q === undefined ? sql`` : sql`, hits AS (
       SELECT r.finding_id, count(*)::int AS n
-      FROM scans sc
-      JOIN resources inv ON inv.workspace_id = sc.workspace_id AND inv.account_id = sc.account_id
-      JOIN results r ON r.workspace_id = inv.workspace_id AND r.resource_uid = inv.resource_uid AND r.scan_id = sc.id
-      WHERE sc.workspace_id = ${workspaceId} AND sc.id = ${scanId}
-        AND inv.resource_uid ILIKE ${q} AND r.resource_id ILIKE ${q}
+      FROM findings_resource_uids((SELECT sc.account_id FROM scans sc WHERE sc.workspace_id = ${workspaceId} AND sc.id = ${scanId}), ${q}) inv
+      JOIN results r ON r.workspace_id = ${workspaceId} AND r.resource_uid = inv.resource_uid AND r.scan_id = ${scanId}
+      WHERE r.resource_id ILIKE ${q}
         ${regions === undefined ? sql`` : sql`AND r.region IN ${sql.in(regions)}`}
       GROUP BY r.finding_id)`
   const matched = q !== undefined ? sql`h.n`

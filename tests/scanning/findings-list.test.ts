@@ -4,9 +4,12 @@
  * previous scan — across every service when no service is named, pages by number or by cursor, and answers the
  * list's totals. A fixed world of two scans written by the real writer, with a mute rule applied as in production.
  */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { inScope } from "../../server/auth/rls.ts"
 import type { FindingListResponse } from "../../src/contracts/findings.ts"
-import { makeTestDatabase, type TestDatabase } from "../support/db.ts"
+import { makeTestDatabase, withSql, type TestDatabase } from "../support/db.ts"
 import {
   seedWorldAccount, seedWorldMember, seedWorldMute, seedWorldScan, seedWorldServices, type WorldCheck, type WorldMember,
 } from "../support/findings-world.ts"
@@ -185,6 +188,21 @@ describe("GET /api/findings on the server (issue 28 item 5)", () => {
       expect(checks(await list(`sort=${sort}&order=desc&page=2&page_size=4`))).toEqual(all.slice(4))
     }
     expect((await list("page=9")).data).toEqual([])
+  })
+
+  it("the resource search never reaches another workspace's inventory", async () => {
+    const other = await seedWorldMember(server.databaseUrl, "findings-list-other", server)
+    const otherAccount = await seedWorldAccount(server.databaseUrl, other)
+    await seedWorldScan(server.databaseUrl, other, otherAccount, [
+      { id: beta, key: "beta", checks: [c("beta_versioning", "medium", [{ id: "bucket-logs", region: "eu-west-1", flag: false }])] },
+    ])
+    expect((await list("q=bucket")).totals?.resources_matched).toBe(3)
+    // The lookup function answers the caller's workspace only, whatever account id it is given.
+    const account = await withSql(server.databaseUrl, Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql<{ account_id: number }>`SELECT account_id FROM scans WHERE id = ${scan}`))
+    const seen = await withSql(server.databaseUrl, inScope({ workspaceId: other.workspaceId })(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql<{ resource_uid: string }>`SELECT resource_uid FROM findings_resource_uids(${account[0]!.account_id}, '%bucket%')`)))
+    expect(seen).toEqual([])
   })
 
   it("refuses bad filters and cursors in the catalogue's words, and tells a missing scan or service", async () => {

@@ -24,6 +24,7 @@ import m0014_read_cache from "./0014_read_cache.ts"
 import m0015_frozen_history from "./0015_frozen_history.ts"
 import m0016_findings_regions from "./0016_findings_regions.ts"
 import m0017_resource_search from "./0017_resource_search.ts"
+import m0018_resource_search_function from "./0018_resource_search_function.ts"
 
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_platform": m0001_platform,
@@ -42,4 +43,5 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0015_frozen_history": m0015_frozen_history,
   "0016_findings_regions": m0016_findings_regions,
   "0017_resource_search": m0017_resource_search,
+  "0018_resource_search_function": m0018_resource_search_function,
 }

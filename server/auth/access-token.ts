@@ -63,7 +63,10 @@ const verifiedFor = (secret: Redacted.Redacted<string>) => {
   return cache
 }
 
-/** Verifies signature, algorithm, issuer, audience and expiry; answers the claims or why the token is refused. */
+/**
+ * Verifies signature, algorithm, issuer, audience and expiry; answers the claims or why the token is refused. A token
+ * without `exp` (or `iat`, `sub`, `sid`) is refused as invalid: no access token lives for ever (issue 27).
+ */
 export const verifyAccessToken = Effect.fn("AccessToken.verify")(function* (token: string) {
   const config = yield* AuthConfig
   const cache = verifiedFor(config.secretKey)
@@ -74,22 +77,22 @@ export const verifyAccessToken = Effect.fn("AccessToken.verify")(function* (toke
     return yield* Effect.fail<AccessTokenProblem>("expired")
   }
   const result = yield* Effect.promise(() =>
-    jwtVerify(token, signingKey(config.secretKey), { algorithms: ["HS256"], issuer: ISSUER, audience: AUDIENCE })
+    jwtVerify(token, signingKey(config.secretKey), {
+      algorithms: ["HS256"], issuer: ISSUER, audience: AUDIENCE, requiredClaims: ["exp", "iat", "sub", "sid"],
+    })
       .then((r) => ({ ok: true as const, payload: r.payload }))
       .catch((e: unknown) => ({ ok: false as const, expired: e instanceof errors.JWTExpired }))
   )
   if (!result.ok) return yield* Effect.fail<AccessTokenProblem>(result.expired ? "expired" : "invalid")
   const { sub, wid, sid, exp } = result.payload
   const userId = Number(sub)
-  if (!Number.isSafeInteger(userId) || userId <= 0 || typeof sid !== "string") {
+  if (!Number.isSafeInteger(userId) || userId <= 0 || typeof sid !== "string" || typeof exp !== "number" || !Number.isFinite(exp)) {
     return yield* Effect.fail<AccessTokenProblem>("invalid")
   }
   const workspaceId = typeof wid === "number" && Number.isSafeInteger(wid) ? wid : undefined
   const claims = { userId, workspaceId, sessionId: sid } satisfies AccessClaims
   // jose refuses a token at or after `exp` (no clock tolerance is configured): the cached verdict ends at the same time.
-  if (typeof exp === "number" && Number.isFinite(exp)) {
-    if (cache.size >= VERIFIED_CACHE_MAX) cache.clear()
-    cache.set(token, { claims, expMs: exp * 1000 })
-  }
+  if (cache.size >= VERIFIED_CACHE_MAX) cache.clear()
+  cache.set(token, { claims, expMs: exp * 1000 })
   return claims
 })

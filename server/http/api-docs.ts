@@ -5,24 +5,31 @@
  * Scalar at /api/openapi.json). Scalar's web fonts are turned off: the page loads nothing from another origin.
  * A bar above the reference links to the statechart site (./statechart-docs.ts).
  *
+ * The page runs without `style-src 'unsafe-inline'` (issue 27): each answer of the page carries a fresh nonce in its
+ * policy and on its own <style> and <script> elements; the prelude reads it (`document.currentScript.nonce`) and gives
+ * it to every <style> element created on the page, which is how Scalar (and the Vue runtime inside it) add theirs.
+ * An injected <style> without the nonce, or any inline script, is still refused.
+ *
  * The prelude turns `Function` into a constructor that always throws: the bundle's schema library probes whether it
  * may compile validators from strings (`new Function("")`), a probe the CSP (no 'unsafe-eval') would block and
  * report as a violation; with the prelude the probe fails quietly and the library uses its interpreter. Everything
  * else about `Function` (its prototype, `instanceof Function`) is unchanged.
  */
+import { randomBytes } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
+import { docsPagePolicy } from "./security-headers.ts"
 import { STATECHARTS_PATH } from "./statechart-docs.ts"
 
 export const DOCS_PATH = "/api/docs"
 
-const PAGE = `<!doctype html>
+const page = (nonce: string) => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <title>Cloud Audit API</title>
     <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <style>
+    <style nonce="${nonce}">
       .other-docs { font: 14px/1.5 system-ui, sans-serif; padding: 8px 16px; background: #0f172a; color: #e2e8f0; }
       .other-docs a { color: #c7d2fe; }
     </style>
@@ -32,9 +39,9 @@ const PAGE = `<!doctype html>
       Also: <a href="${STATECHARTS_PATH}/">Statecharts of the web app</a> (every XState machine: diagram, states, events, test coverage)
     </nav>
     <div id="api-reference-container"></div>
-    <script src="${DOCS_PATH}/prelude.js"></script>
-    <script src="${DOCS_PATH}/scalar.js"></script>
-    <script src="${DOCS_PATH}/init.js"></script>
+    <script nonce="${nonce}" src="${DOCS_PATH}/prelude.js"></script>
+    <script nonce="${nonce}" src="${DOCS_PATH}/scalar.js"></script>
+    <script nonce="${nonce}" src="${DOCS_PATH}/init.js"></script>
   </body>
 </html>
 `
@@ -51,6 +58,39 @@ const INIT = `window.Scalar.createApiReference(document.getElementById("api-refe
 const PRELUDE = `(() => {
   const refuse = () => { throw new EvalError("code generation from strings is disabled on this page") }
   window.Function = new Proxy(Function, { apply: refuse, construct: refuse })
+  const nonce = document.currentScript && document.currentScript.nonce
+  if (nonce) {
+    const create = Document.prototype.createElement
+    Document.prototype.createElement = function (name, options) {
+      const element = create.call(this, name, options)
+      if (String(name).toLowerCase() === "style") element.setAttribute("nonce", nonce)
+      return element
+    }
+  }
+  // A style attribute written as markup would need 'unsafe-inline'; the same declarations through CSSOM do not.
+  const setAttribute = Element.prototype.setAttribute
+  Element.prototype.setAttribute = function (name, value) {
+    if (String(name).toLowerCase() === "style" && this.style) {
+      this.style.cssText = String(value)
+      return
+    }
+    return setAttribute.call(this, name, value)
+  }
+  // Markup with style attributes (Scalar's highlighted code, Vue's static content) is parsed in a separate document
+  // without the page's policy and then cloned in: a cloned style attribute is not inline style being applied.
+  const inner = Object.getOwnPropertyDescriptor(Element.prototype, "innerHTML")
+  const inert = document.implementation.createHTMLDocument("")
+  Object.defineProperty(Element.prototype, "innerHTML", {
+    ...inner,
+    set(html) {
+      if (typeof html !== "string" || !/\sstyle\s*=/i.test(html) || this.ownerDocument === inert) return inner.set.call(this, html)
+      const template = inert.createElement("template")
+      inner.set.call(template, html)
+      const nodes = document.importNode(template.content, true)
+      if (this instanceof HTMLTemplateElement) this.content.replaceChildren(nodes)
+      else this.replaceChildren(nodes)
+    },
+  })
 })()
 `
 
@@ -65,11 +105,18 @@ export const apiDocsLayer = Layer.effectDiscard(
     const { javascript } = yield* Effect.promise(
       () => import(new URL("./internal/httpApiScalar.js", import.meta.resolve("effect/http-api")).href) as Promise<{ readonly javascript: string }>,
     )
-    const page = HttpServerResponse.html(PAGE)
+    // A fresh nonce per answer; never cached (a cached page would reuse its nonce).
+    const docsPage = Effect.sync(() => {
+      const nonce = randomBytes(16).toString("base64")
+      return HttpServerResponse.text(page(nonce), {
+        contentType: "text/html; charset=utf-8",
+        headers: { "content-security-policy": docsPagePolicy(nonce), "cache-control": "no-store" },
+      })
+    })
     const bundle = script(javascript)
     const init = script(INIT)
     const prelude = script(PRELUDE)
-    yield* router.add("GET", DOCS_PATH, Effect.succeed(page))
+    yield* router.add("GET", DOCS_PATH, docsPage)
     yield* router.add("GET", `${DOCS_PATH}/prelude.js`, Effect.succeed(prelude))
     yield* router.add("GET", `${DOCS_PATH}/scalar.js`, Effect.succeed(bundle))
     yield* router.add("GET", `${DOCS_PATH}/init.js`, Effect.succeed(init))

@@ -119,7 +119,10 @@ export const makeRequestMiddleware = (options: SecurityOptions) => HttpRouter.mi
         response = classified.response
       }
       response = toCatalogueBody(response, method, path)
-      response = HttpServerResponse.setHeaders(response, { ...securityHeaders(responseKindOf(path), options), "x-request-id": requestId })
+      // A response that chose its own policy or caching (the docs page's nonce, an export's no-store) keeps it.
+      const defences: Record<string, string> = { ...securityHeaders(responseKindOf(path), options), "x-request-id": requestId }
+      for (const own of ["content-security-policy", "cache-control"]) if (response.headers[own] !== undefined) delete defences[own]
+      response = HttpServerResponse.setHeaders(response, defences)
       yield* Effect.logInfo("request").pipe(
         Effect.annotateLogs({ ...annotations, method, path, status: response.status, ms: Math.round((performance.now() - started) * 10) / 10 }),
       )

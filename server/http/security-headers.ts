@@ -7,13 +7,19 @@
  *     no inline script or style (React Aria's two injected <style> elements are allowed by hash), no plugins, no <base>, no framing, forms post to this origin only, and Trusted Types
  *     required for every DOM XSS sink (the SPA writes no HTML strings; React creates no policy), so a string that
  *     slips past output escaping still cannot become script;
- *   - `docs` (/api/docs, the Scalar reference): the same, except that Scalar injects its own <style> elements,
- *     so styles may be inline (scripts may not: the page loads its two scripts from /api/docs/*.js);
+ *   - `docs` (/api/docs, the Scalar reference): the same without Trusted Types; Scalar injects its own <style>
+ *     elements, which the page's policy allows by a per-response nonce (`docsPagePolicy`: the page's prelude gives every
+ *     <style> element created on it that nonce), never by 'unsafe-inline' (issue 27); scripts come from
+ *     /api/docs/*.js only;
  *   - `api` (JSON and exports): nothing may load or run at all (`default-src 'none'`), should a response ever be
  *     rendered as a page.
  * - X-Content-Type-Options: nosniff; X-Frame-Options: DENY (for browsers without frame-ancestors);
  *   Referrer-Policy: no-referrer (emailed links carry tokens in their query string);
  *   Cross-Origin-Opener-Policy / Cross-Origin-Resource-Policy: same-origin.
+ * - Permissions-Policy: no powerful feature (camera, microphone, geolocation, payment, USB, sensors, ...) for this
+ *   origin or anything it frames.
+ * - Cache-Control: no-store on every API answer (sign-in and refresh answers carry tokens, the reveal call a secret,
+ *   the rest workspace data: none may stay in a browser or proxy cache); an answer that sets its own keeps it.
  * - Strict-Transport-Security when APP_ORIGIN is https (never over plain http, where it would be ignored anyway).
  */
 export type ResponseKind = "document" | "docs" | "api"
@@ -57,7 +63,7 @@ export const CONTENT_SECURITY_POLICY: { readonly [K in ResponseKind]: string } =
   docs: [
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
+    "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self' data:",
     "connect-src 'self'",
@@ -66,6 +72,15 @@ export const CONTENT_SECURITY_POLICY: { readonly [K in ResponseKind]: string } =
   ].join("; "),
   api: ["default-src 'none'", "form-action 'none'", ...COMMON].join("; "),
 }
+
+/** The policy of the /api/docs page itself: the docs policy, with the page's <style> elements allowed by `nonce`. */
+export const docsPagePolicy = (nonce: string): string =>
+  CONTENT_SECURITY_POLICY.docs.replace("style-src 'self'", `style-src 'self' 'nonce-${nonce}'`)
+
+export const PERMISSIONS_POLICY = [
+  "accelerometer=()", "camera=()", "display-capture=()", "geolocation=()", "gyroscope=()", "magnetometer=()",
+  "microphone=()", "midi=()", "payment=()", "serial=()", "usb=()", "xr-spatial-tracking=()",
+].join(", ")
 
 export const HSTS = "max-age=31536000; includeSubDomains"
 
@@ -81,5 +96,7 @@ export const securityHeaders = (kind: ResponseKind, options: SecurityOptions): R
   "referrer-policy": "no-referrer",
   "cross-origin-opener-policy": "same-origin",
   "cross-origin-resource-policy": "same-origin",
+  "permissions-policy": PERMISSIONS_POLICY,
+  ...(kind === "api" ? { "cache-control": "no-store" } : {}),
   ...(options.hsts ? { "strict-transport-security": HSTS } : {}),
 })

@@ -5,11 +5,13 @@
  * and the database's roles matching the contract.
  */
 import { hash, parseOptions } from "@node-rs/argon2"
+import { decodeJwt, SignJWT } from "jose"
 import { Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BUILT_IN_ROLES, BuiltInRoleIds, PERMISSIONS } from "../../src/contracts/permissions.ts"
 import { AuthConfig } from "../../server/auth/auth-config.ts"
+import { deriveKey } from "../../server/auth/crypto.ts"
 import { AuthConfigFromApp } from "../../server/auth/identity-layer.ts"
 import {
   hashPassword,
@@ -184,5 +186,46 @@ describe("schema", () => {
     const roles = await env.sql((sql) => sql`SELECT r.id, r.name, array_agg(p.name ORDER BY p.id) AS permissions
       FROM roles r JOIN role_permissions rp ON rp.role_id = r.id JOIN permissions p ON p.id = rp.permission_id GROUP BY r.id, r.name ORDER BY r.id`)
     expect(roles).toEqual(BUILT_IN_ROLES.map((r) => ({ id: r.id, name: r.name, permissions: PERMISSIONS.filter((p) => (r.permissions as ReadonlyArray<string>).includes(p)) })))
+  })
+})
+
+describe("tokens and secrets in answers (issue 27)", () => {
+  it("answers carrying tokens are never cached: sign-in, refresh and sign-up answers carry Cache-Control: no-store", async () => {
+    const s = await env.signupVerified()
+    const login = await env.login(s.email, s.password)
+    expect(login.status).toBe(200)
+    expect(typeof login.body.access_token).toBe("string")
+    expect(login.headers.get("cache-control")).toBe("no-store")
+    const refreshed = await env.call("POST", "/api/refresh-token", { body: { refresh_token: login.body.refresh_token } })
+    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200)
+    expect(refreshed.headers.get("cache-control")).toBe("no-store")
+    const signup = await env.call("POST", "/api/signup", {
+      body: { first_name: "No", last_name: "Store", email: `${uniq()}@example.com`, password: s.password, workspace_name: `ws-${uniq()}`, timezone: "UTC" },
+    })
+    expect(signup.headers.get("cache-control")).toBe("no-store")
+    const failed = await env.login(s.email, "Wrong-pass-1")
+    expect(failed.headers.get("cache-control")).toBe("no-store")
+    expect((await env.as(s, "GET", "/api/workspaces")).headers.get("cache-control")).toBe("no-store")
+  })
+
+  it("refuses a correctly signed access token without exp (it would never expire)", async () => {
+    const s = await env.signupVerified()
+    const claims = decodeJwt(s.access)
+    const key = deriveKey(Redacted.value(env.server.config.appSecretKey), "access-token")
+    const sign = (withExp: boolean) => {
+      const jwt = new SignJWT({ sid: claims["sid"], wid: claims["wid"] })
+        .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+        .setSubject(String(claims.sub))
+        .setIssuer(String(claims.iss))
+        .setAudience(String(claims.aud))
+        .setIssuedAt()
+      return (withExp ? jwt.setExpirationTime("5m") : jwt).sign(key)
+    }
+    // The same token with an expiry is accepted: only the missing exp is refused.
+    const control = await env.call("GET", "/api/workspaces", { token: await sign(true) })
+    expect(control.status, JSON.stringify(control.body)).toBe(200)
+    const forever = await env.call("GET", "/api/workspaces", { token: await sign(false) })
+    expect(forever.status).toBe(401)
+    expect(forever.body.message).toEqual(expect.any(String))
   })
 })

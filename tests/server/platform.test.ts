@@ -10,7 +10,7 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { CONTENT_SECURITY_POLICY } from "../../server/http/security-headers.ts"
+import { CONTENT_SECURITY_POLICY, docsPagePolicy, PERMISSIONS_POLICY } from "../../server/http/security-headers.ts"
 import { IMMUTABLE_CACHE, REVALIDATE_CACHE } from "../../server/http/static.ts"
 import { PlatformMessages } from "../../src/contracts/messages.ts"
 import { makeTestDatabase, migrateTestDatabase, type TestDatabase, withSql } from "../support/db.ts"
@@ -128,7 +128,19 @@ describe.each(kinds)("platform on %s", (kind) => {
     const kinds = { "/login": "document", "/assets/index-Ab12Cd34.js": "document", "/api/health": "api", "/api/nope": "api", "/api/docs": "docs" } as const
     for (const [path, kind] of Object.entries(kinds)) {
       const res = await get(path, { headers: { accept: "text/html" } })
-      expect(res.headers.get("content-security-policy"), path).toBe(CONTENT_SECURITY_POLICY[kind])
+      const csp = res.headers.get("content-security-policy") ?? ""
+      if (path === "/api/docs") {
+        // The page's own policy: the docs policy with a fresh nonce for its <style> elements (issue 27).
+        const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)?.[1] ?? ""
+        expect(csp, path).toBe(docsPagePolicy(nonce))
+        expect(nonce.length).toBeGreaterThanOrEqual(16)
+      } else {
+        expect(csp, path).toBe(CONTENT_SECURITY_POLICY[kind])
+      }
+      expect(csp.match(/style-src[^;]*/)?.[0] ?? "", path).not.toContain("unsafe-inline")
+      expect(res.headers.get("permissions-policy"), path).toBe(PERMISSIONS_POLICY)
+      expect(res.headers.get("permissions-policy"), path).toContain("camera=()")
+      if (kind === "api" || path === "/api/docs") expect(res.headers.get("cache-control"), path).toBe("no-store")
       expect(res.headers.get("x-content-type-options"), path).toBe("nosniff")
       expect(res.headers.get("x-frame-options"), path).toBe("DENY")
       expect(res.headers.get("referrer-policy"), path).toBe("no-referrer")
@@ -136,9 +148,18 @@ describe.each(kinds)("platform on %s", (kind) => {
       expect(res.headers.get("strict-transport-security"), path).toBeNull()
     }
     expect(CONTENT_SECURITY_POLICY.document).toContain("script-src 'self';")
-    const page = await (await get("/api/docs")).text()
+    const first = await get("/api/docs")
+    const page = await first.text()
     expect(page).not.toMatch(/<script>/)
-    for (const src of [...page.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!)) {
+    // Every <style> and <script> of the page carries this answer's nonce; the next answer has another one.
+    const nonce = /'nonce-([^']+)'/.exec(first.headers.get("content-security-policy") ?? "")?.[1]
+    expect([...page.matchAll(/<(style|script)\b([^>]*)>/g)].every((m) => m[2]!.includes(`nonce="${nonce}"`))).toBe(true)
+    const again = (await get("/api/docs")).headers.get("content-security-policy") ?? ""
+    expect(again).not.toContain(`'nonce-${nonce}'`)
+    expect(CONTENT_SECURITY_POLICY.docs).not.toContain("unsafe-inline")
+    const scripts = [...page.matchAll(/<script nonce="[^"]+" src="([^"]+)"/g)].map((m) => m[1]!)
+    expect(scripts.length).toBe(3)
+    for (const src of scripts) {
       const script = await get(src)
       expect(script.status, src).toBe(200)
       expect(script.headers.get("content-type"), src).toContain("javascript")

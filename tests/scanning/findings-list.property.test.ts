@@ -8,7 +8,9 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { FINDING_LIST_FILTERS, FINDING_SORTS, SEVERITIES, type FindingListResponse } from "../../src/contracts/findings.ts"
+import {
+  FINDING_LIST_FILTERS, FINDING_SORTS, SEVERITIES, type FindingListFilter, type FindingListResponse, type FindingSort, type Severity,
+} from "../../src/contracts/findings.ts"
 import { makeTestDatabase, withSql, type TestDatabase } from "../support/db.ts"
 import {
   seedWorldAccount, seedWorldMember, seedWorldMute, seedWorldScan, seedWorldServices, type WorldCheck, type WorldMember,
@@ -48,7 +50,26 @@ const checkArb = fc.record({
 /** One scan: per service, up to 5 checks (check ids unique per service). */
 const scanArb = fc.array(fc.array(checkArb, { maxLength: 5 }), { minLength: SERVICE_KEYS.length, maxLength: SERVICE_KEYS.length })
 
-const toServices = (scan: ReadonlyArray<ReadonlyArray<fc.infer<typeof checkArb> >>) =>
+interface CheckGen {
+  readonly n: number
+  readonly severity: Severity
+  readonly rows: ReadonlyArray<{ readonly name: string; readonly region: string; readonly flag: boolean | null }>
+}
+
+interface Query {
+  readonly statuses: ReadonlyArray<FindingListFilter>
+  readonly severities: ReadonlyArray<Severity>
+  readonly service: number | undefined
+  readonly check: string | undefined
+  readonly regions: ReadonlyArray<string>
+  readonly q: string | undefined
+  readonly changes: ReadonlyArray<"new" | "fixed">
+  readonly sort: FindingSort
+  readonly order: "asc" | "desc"
+  readonly pageSize: number
+}
+
+const toServices = (scan: ReadonlyArray<ReadonlyArray<CheckGen>>) =>
   SERVICE_KEYS.map((key, s) => {
     const seen = new Set<number>()
     const checks: Array<WorldCheck> = []
@@ -61,7 +82,7 @@ const toServices = (scan: ReadonlyArray<ReadonlyArray<fc.infer<typeof checkArb> 
   })
 
 const subset = <T>(xs: ReadonlyArray<T>) => fc.subarray([...xs])
-const queryArb = fc.record({
+const queryArb: fc.Arbitrary<Query> = fc.record({
   statuses: subset(FINDING_LIST_FILTERS),
   severities: subset(SEVERITIES),
   service: fc.option(fc.integer({ min: 0, max: SERVICE_KEYS.length - 1 }), { nil: undefined }),
@@ -112,7 +133,7 @@ const openFailing = (f: FullFinding) => Math.max(0, f.resources_failing - f.reso
 const has = (hay: string, needle: string) => hay.toLowerCase().includes(needle.toLowerCase())
 
 /** The list in memory: the same filters, order and totals, by their definitions in src/contracts/findings.ts. */
-const expected = (world: Awaited<ReturnType<typeof fullRowSet>>, q: fc.infer<typeof queryArb>) => {
+const expected = (world: Awaited<ReturnType<typeof fullRowSet>>, q: Query) => {
   const serviceId = q.service === undefined ? undefined : serviceIds[q.service]
   const scope = world.findings.filter((f) => serviceId === undefined || f.service_id === serviceId)
   const resourceFilter = q.regions.length > 0 || q.q !== undefined
@@ -146,7 +167,7 @@ const expected = (world: Awaited<ReturnType<typeof fullRowSet>>, q: fc.infer<typ
   }
 }
 
-const queryString = (scanId: number, q: fc.infer<typeof queryArb>) => {
+const queryString = (scanId: number, q: Query) => {
   const p = new URLSearchParams({ scan_id: String(scanId), sort: q.sort, order: q.order, page_size: String(q.pageSize) })
   if (q.statuses.length > 0) p.set("status", q.statuses.join(","))
   if (q.severities.length > 0) p.set("severity", q.severities.join(","))

@@ -16,6 +16,7 @@ import { useParams, useSearchParams } from "wouter"
 import type { ActorRefFrom } from "xstate"
 import { remediationAction, type DetailRow, type DetailStatus, type Finding } from "../../contracts/findings.ts"
 import type { FindingId, ScanId } from "../../contracts/ids.ts"
+import { failingResources, unitLabel } from "../../contracts/outcomes.ts"
 import { DetailPaging } from "../../contracts/constants.ts"
 import { findingTitle, ScanningMessages, scanTitle } from "../../contracts/messages.ts"
 import { lastDetailsPage, selectCanRemediate, type findingDetailMachine } from "../../machines/finding-detail.machine.ts"
@@ -339,11 +340,11 @@ function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef;
       </Card>
       <Card
         title="Affected resources"
-        description={`${count(finding.resources_failing)} of ${count(finding.resources_checked)} failing${
-          finding.resources_remediated > 0 ? `, ${count(finding.resources_remediated)} remediated` : ""
-        }${finding.resources_new > 0 ? `, ${count(finding.resources_new)} new` : ""}${
-          finding.resources_fixed > 0 ? `, ${count(finding.resources_fixed)} fixed since last scan` : ""
-        }${finding.resources_muted > 0 ? `, ${count(finding.resources_muted)} muted` : ""}`}
+        description={`${unitLabel(failingResources(finding), "failingResources")} of ${unitLabel(finding.resources_checked, "resources")} checked${
+          finding.resources_remediated > 0 ? `, ${unitLabel(finding.resources_remediated, "remediatedResources")}` : ""
+        }${finding.resources_muted > 0 ? `, ${unitLabel(finding.resources_muted, "mutedResources")}` : ""}${
+          finding.resources_new > 0 ? `, ${unitLabel(finding.resources_new, "newFailingResources")}` : ""
+        }${finding.resources_fixed > 0 ? `, ${unitLabel(finding.resources_fixed, "fixedResources")} since the last scan` : ""}`}
         actions={
           finding.resources_failing > finding.resources_muted ? (
             <GatedButton

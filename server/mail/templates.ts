@@ -3,6 +3,7 @@
  * password-changed. Every link is built from APP_ORIGIN (passed in as `origin`), never from a request's Host.
  * Values that come from users (names, workspace names) are HTML-escaped in the HTML part.
  */
+import { unitLabel } from "../../src/contracts/outcomes.ts"
 
 export type MailKind =
   | "verification"
@@ -223,18 +224,19 @@ export const scanDigestMail = (p: {
   const offHref = digestOffLink(p.origin)
   const findingHref = (id: number) => link(p.origin, `/dashboard/scans/${p.scanId}/findings/${id}`, {})
   const total = (k: "newFailing" | "fixed" | "stillFailing") => p.counts.reduce((n, c) => n + c[k], 0)
-  const summary = `${total("newFailing")} new failing, ${total("fixed")} fixed, ${total("stillFailing")} still failing`
-  const lines = p.counts.map((c) => `${c.severity}: ${c.newFailing} new failing, ${c.fixed} fixed, ${c.stillFailing} still failing`)
-  const top = p.topNew.map((t) => `- [${t.severity}] ${t.title} (${t.resources} new): ${findingHref(t.findingId)}`)
+  // Every number says its unit (docs/outcomes.md): resources, as the algebra counts them (server/posture/algebra.ts).
+  const summary = `${total("newFailing")} new failing, ${total("fixed")} fixed, ${total("stillFailing")} still failing resources`
+  const lines = p.counts.map((c) => `${c.severity}: ${c.newFailing} new failing, ${c.fixed} fixed, ${c.stillFailing} still failing resources`)
+  const top = p.topNew.map((t) => `- [${t.severity}] ${t.title} (${unitLabel(t.resources, "newFailingResources")}): ${findingHref(t.findingId)}`)
   const cell = (v: string | number) => `<td style="padding:4px 8px;border-bottom:1px solid #e5e7eb">${escapeHtml(String(v))}</td>`
   const table =
-    "<table style=\"border-collapse:collapse\"><tr><th align=\"left\">Severity</th><th>New failing</th><th>Fixed</th><th>Still failing</th></tr>" +
+    "<table style=\"border-collapse:collapse\"><tr><th align=\"left\">Severity</th><th>New failing resources</th><th>Fixed resources</th><th>Still failing resources</th></tr>" +
     p.counts.map((c) => `<tr>${cell(c.severity)}${cell(c.newFailing)}${cell(c.fixed)}${cell(c.stillFailing)}</tr>`).join("") +
     "</table>"
   const topHtml = p.topNew.length === 0
     ? "No new failing checks."
     : "Top new failing checks:<br>" + p.topNew.map((t) =>
-        `<a href="${escapeHtml(findingHref(t.findingId))}">${escapeHtml(`[${t.severity}] ${t.title}`)}</a> (${t.resources} new)`).join("<br>")
+        `<a href="${escapeHtml(findingHref(t.findingId))}">${escapeHtml(`[${t.severity}] ${t.title}`)}</a> (${escapeHtml(unitLabel(t.resources, "newFailingResources"))})`).join("<br>")
   return {
     kind: "scan_digest",
     to: p.to,

@@ -160,8 +160,8 @@ async function journey(j: ProviderJourney): Promise<void> {
   await page.getByRole("region", { name: "Failed findings by severity" }).getByRole("listitem").first().waitFor()
   await look(page, `${j.tag}-scan-detail`)
   const total = await statValue(page, "Total checks")
-  expect(await statValue(page, "Failed")).toBeGreaterThan(0)
-  expect(await statValue(page, "Passed")).toBeGreaterThan(0)
+  expect(await statValue(page, "Failed checks")).toBeGreaterThan(0)
+  expect(await statValue(page, "Passed checks")).toBeGreaterThan(0)
   // Every service of the provider's catalogue, and only those, with a findings button.
   const catalogue = servicesToScan(j.providerId).map((s) => s.name)
   for (const name of catalogue) await page.getByRole("button", { name: `View findings of ${name}`, exact: true }).waitFor()

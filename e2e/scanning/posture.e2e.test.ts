@@ -160,13 +160,13 @@ describe("continuous posture (moto as the AWS account)", () => {
     expect(rescan.data.new_failing).toBeGreaterThanOrEqual(1)
     expect(rescan.data.fixed).toBeGreaterThanOrEqual(1)
     await look(page, "posture-rescan")
-    const failedBefore = await statValue(page, "Failed")
+    const failedBefore = await statValue(page, "Failed checks")
     expect(failedBefore).toBe(rescan.data.failed_findings)
 
     // The rescan's digest (sent within a tick of the scan's end, before anything is muted): one email with the rescan's
     // numbers and links to its scan and its new failing checks.
     const mail = await waitForMail((m) => m.to.includes(owner.email) && m.links.some((l) => l.endsWith(`/dashboard/scans/${second}`)), 30_000)
-    expect(mail.subject).toBe(`Scan of ${ACCOUNT_NAME}: ${rescan.data.new_failing} new failing, ${rescan.data.fixed} fixed, ${mail.subject.match(/(\d+) still failing/)?.[1]} still failing`)
+    expect(mail.subject).toBe(`Scan of ${ACCOUNT_NAME}: ${rescan.data.new_failing} new failing, ${rescan.data.fixed} fixed, ${mail.subject.match(/(\d+) still failing/)?.[1]} still failing resources`)
     expect(mail.text).toContain(`The scan of ${ACCOUNT_NAME}`)
     // The new SSH finding → Mute its resource.
     const findings = await api<{ data: Array<{ id: number; check_id: string; resources_new: number }> }>(
@@ -199,9 +199,9 @@ describe("continuous posture (moto as the AWS account)", () => {
 
     // Counts drop at once, without a rescan.
     await page.goto(`${baseUrl()}/dashboard/scans/${second}`)
-    await page.getByRole("region", { name: "Summary" }).getByText("Muted", { exact: true }).waitFor()
-    expect(await statValue(page, "Failed")).toBe(failedBefore - 1)
-    expect(await statValue(page, "Muted")).toBe(1)
+    await page.getByRole("region", { name: "Summary" }).getByText("Checks passed with exceptions", { exact: true }).waitFor()
+    expect(await statValue(page, "Failed checks")).toBe(failedBefore - 1)
+    expect(await statValue(page, "Checks passed with exceptions")).toBe(1)
     await look(page, "posture-scan-muted")
 
     // The account page lists the rule.

@@ -37,7 +37,8 @@ export function MuteDialog({ dialogRef, resourceId, accountName }: {
       showCloseButton={!saving}
     >
       <p className={css.muted}>
-        Muted resources stay visible under the "Muted" filter but no longer count as failed, in this scan and the next ones.
+        Muted resources stay visible under the "Muted" filter but no longer count as failed, in the account's latest scan
+        and the next ones. Earlier scans keep what they reported.
       </p>
       {resourceId === null ? (
         <p>

@@ -5,7 +5,7 @@
  * remediations of the latest scan's failing rows — and then every aggregate the product exposes must equal the algebra
  * (src/contracts/outcomes.ts) computed here over the stored rows alone:
  *   scan and service check counts (GET /api/scans/{id}); each finding's counts and outcome (the findings list, the
- *   finding's failing and muted row totals, the JSON export); each row's outcome (CSV and JSON exports); requirement
+ *   finding's failing and muted row totals, the JSON export); each row's outcome (CSV and OCSF exports); requirement
  *   statuses and counts and framework counts and scores (compliance JSON, framework CSV, trend, the PDF's text via
  *   pdftotext); failing resources by severity and the top failing checks (overview); the digest email's numbers.
  * Superseded scans' rows are also compared with what they were when superseded (history is immutable).
@@ -366,6 +366,11 @@ const runWorld = async (world: ReadonlyArray<ReadonlyArray<ScanSpec>>) => {
         expect(line[col("check_outcome")]).toBe(checkOutcome(m))
       }
       expect(csv.slice(1).filter((l) => l[col("outcome")] === "muted").length).toBe(list.reduce((n, c) => n + c.resources_muted, 0))
+      // OCSF: muted failing rows are Suppressed, remediated ones Resolved.
+      const ocsf: ReadonlyArray<any> = (await get(owner, `/api/scans/${scanId}/export?format=ocsf`)).body
+      const rowsOfScan = list.flatMap((c) => c.rows)
+      expect(ocsf.filter((r) => r.status === "Suppressed" && r.resources.length > 0).length, "OCSF suppressed").toBe(rowsOfScan.filter((r) => r.outcome === "muted").length)
+      expect(ocsf.filter((r) => r.status === "Resolved" && r.resources.length > 0).length, "OCSF resolved").toBe(rowsOfScan.filter((r) => r.outcome === "remediated").length)
       expect(csv.slice(1).filter((l) => l[col("outcome")] === "fail").length).toBe(list.reduce((n, c) => n + failingResources(c), 0))
       // Compliance: requirements, framework counts, CSV.
       const summary = (await get(owner, `/api/compliance/scans/${scanId}`)).body.data

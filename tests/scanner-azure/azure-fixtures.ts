@@ -156,6 +156,65 @@ const flexibleConfig = (sub: AzureSubscription, serverId: string, values: Record
   for (const [name, value] of Object.entries(values)) child(sub, serverId, `configurations/${name}`, { value, defaultValue: "", dataType: "String", source: "user-override" })
 }
 
+const BREAK_GLASS = "0f0f0f0f-0000-4000-8000-0000000000bb"
+const GLOBAL_ADMIN = "62e90394-69f5-4237-9190-012177145e10"
+const caPolicy = (id: string, displayName: string, state: string, conditions: Json, grantControls: Json | null): Json => ({
+  id,
+  displayName,
+  state,
+  createdDateTime: "2025-01-10T09:00:00Z",
+  modifiedDateTime: null,
+  conditions: { userRiskLevels: [], signInRiskLevels: [], clientAppTypes: ["all"], platforms: null, locations: null, devices: null, ...conditions, users: { includeUsers: ["All"], excludeUsers: [BREAK_GLASS], includeGroups: [], excludeGroups: [], includeRoles: [], excludeRoles: [], ...(conditions["users"] as Json | undefined) }, applications: { includeApplications: ["All"], excludeApplications: [], includeUserActions: [], ...(conditions["applications"] as Json | undefined) } },
+  grantControls,
+  sessionControls: null,
+})
+const mfa = { operator: "OR", builtInControls: ["mfa"], customAuthenticationFactors: [], termsOfUse: [] }
+const block = { operator: "OR", builtInControls: ["block"], customAuthenticationFactors: [], termsOfUse: [] }
+const admin = (i: number): Json => ({ "@odata.type": "#microsoft.graph.user", id: `a0a0a0a0-0000-4000-8000-00000000000${i}`, displayName: `Admin ${i}`, userPrincipalName: `admin${i}@contoso.example` })
+
+/** Entra settings of the hardened tenant as Graph v1.0 answers them (Conditional Access in use, so security defaults off). */
+function hardenedGraph(): Record<string, Json | Json[]> {
+  return {
+    "policies/identitySecurityDefaultsEnforcementPolicy": { id: "00000000-0000-0000-0000-000000000005", displayName: "Security Defaults", isEnabled: false },
+    "identity/conditionalAccess/policies": [
+      caPolicy("ca-01", "Require MFA for all users", "enabled", {}, mfa),
+      // Administrators: an authentication strength (phishing-resistant MFA) rather than the mfa control.
+      caPolicy("ca-02", "Require phishing-resistant MFA for admins", "enabled", { users: { includeUsers: [], includeRoles: [GLOBAL_ADMIN, "e8611ab8-c189-46e8-94e1-60213ab1f814"] } }, { operator: "OR", builtInControls: [], authenticationStrength: { id: "00000000-0000-0000-0000-000000000004", displayName: "Phishing-resistant MFA" } }),
+      caPolicy("ca-03", "MFA for risky sign-ins", "enabled", { signInRiskLevels: ["high", "medium"] }, mfa),
+      caPolicy("ca-04", "Block legacy authentication", "enabled", { clientAppTypes: ["exchangeActiveSync", "other"] }, block),
+      caPolicy("ca-05", "Block sign-ins from outside allowed countries", "enabled", { locations: { includeLocations: ["All"], excludeLocations: ["AllTrusted", "loc-countries"] } }, block),
+      caPolicy("ca-06", "Block device code flow", "enabled", { authenticationFlows: { transferMethods: "deviceCodeFlow,authenticationTransfer" } }, block),
+    ],
+    "identity/conditionalAccess/namedLocations": [
+      { "@odata.type": "#microsoft.graph.ipNamedLocation", id: "loc-office", displayName: "Head office", isTrusted: true, ipRanges: [{ "@odata.type": "#microsoft.graph.iPv4CidrRange", cidrAddress: "203.0.113.0/24" }] },
+      { "@odata.type": "#microsoft.graph.countryNamedLocation", id: "loc-countries", displayName: "Allowed countries", countriesAndRegions: ["FR", "DE"], includeUnknownCountriesAndRegions: false },
+    ],
+    "policies/deviceRegistrationPolicy": { id: "deviceRegistrationPolicy", displayName: "Device Registration Policy", userDeviceQuota: 50, multiFactorAuthConfiguration: "required" },
+    groupSettings: [{ id: "gs-1", displayName: "Group.Unified", templateId: "62375ab9-6b52-47ed-826b-58e47e0e304b", values: [{ name: "EnableGroupCreation", value: "false" }, { name: "GroupCreationAllowedGroupId", value: "" }] }],
+    [`directoryRoles(roleTemplateId='${GLOBAL_ADMIN}')/members`]: [admin(1), admin(2)],
+  }
+}
+
+/**
+ * The insecure tenant: security defaults off and no enforced Conditional Access policy — the look-alikes are report-only
+ * or disabled — an untrusted IP location, no MFA to join devices, no group settings (the defaults), six Global
+ * Administrators.
+ */
+function insecureGraph(): Record<string, Json | Json[]> {
+  return {
+    "policies/identitySecurityDefaultsEnforcementPolicy": { id: "00000000-0000-0000-0000-000000000005", isEnabled: false },
+    "identity/conditionalAccess/policies": [
+      caPolicy("ca-11", "MFA for everyone (report-only)", "enabledForReportingButNotEnforced", {}, mfa),
+      caPolicy("ca-12", "Block legacy auth (disabled)", "disabled", { clientAppTypes: ["exchangeActiveSync", "other"] }, block),
+      caPolicy("ca-13", "Admins MFA (report-only)", "enabledForReportingButNotEnforced", { users: { includeUsers: [], includeRoles: [GLOBAL_ADMIN] } }, mfa),
+    ],
+    "identity/conditionalAccess/namedLocations": [{ "@odata.type": "#microsoft.graph.ipNamedLocation", id: "loc-vpn", displayName: "VPN", isTrusted: false, ipRanges: [{ cidrAddress: "198.51.100.0/24" }] }],
+    "policies/deviceRegistrationPolicy": { id: "deviceRegistrationPolicy", multiFactorAuthConfiguration: "notRequired" },
+    groupSettings: [],
+    [`directoryRoles(roleTemplateId='${GLOBAL_ADMIN}')/members`]: [1, 2, 3, 4, 5, 6].map(admin),
+  }
+}
+
 export function hardenedTenant(): AzureTenant {
   return {
     tenantId: HARDENED.tenantId,
@@ -166,8 +225,9 @@ export function hardenedTenant(): AzureTenant {
       allowInvitesFrom: "adminsAndGuestInviters",
       allowedToSignUpEmailBasedSubscriptions: false,
       guestUserRoleId: RESTRICTED_GUEST,
-      defaultUserRolePermissions: { allowedToCreateApps: false, allowedToCreateSecurityGroups: false, allowedToCreateTenants: false, allowedToReadOtherUsers: true },
+      defaultUserRolePermissions: { allowedToCreateApps: false, allowedToCreateSecurityGroups: false, allowedToCreateTenants: false, allowedToReadOtherUsers: true, permissionGrantPoliciesAssigned: [] },
     },
+    graph: hardenedGraph(),
     rootAssignments: [],
   }
 }
@@ -322,8 +382,10 @@ export function insecureTenant(): AzureTenant {
       id: "authorizationPolicy",
       allowInvitesFrom: "everyone",
       guestUserRoleId: "10dae51f-b6af-4016-8d66-8c2a99b929b3",
+      // permissionGrantPoliciesAssigned left out: the tenant default (users may consent).
       defaultUserRolePermissions: { allowedToCreateApps: true, allowedToCreateSecurityGroups: true, allowedToCreateTenants: true, allowedToReadOtherUsers: true },
     },
+    graph: insecureGraph(),
     rootAssignments: [
       { id: "/providers/Microsoft.Authorization/roleAssignments/5a1e0bcd-0000-4000-8000-00000000000a", name: "5a1e0bcd-0000-4000-8000-00000000000a", type: "Microsoft.Authorization/roleAssignments", properties: { roleDefinitionId: "/providers/Microsoft.Authorization/roleDefinitions/18d7d88d-d35e-4fb5-a5c3-7773c20a72d9", principalId: "bad-principal-0001", principalType: "User", scope: "/" } },
       { id: "/providers/Microsoft.Authorization/roleAssignments/5a1e0bcd-0000-4000-8000-00000000000b", name: "5a1e0bcd-0000-4000-8000-00000000000b", type: "Microsoft.Authorization/roleAssignments", properties: { roleDefinitionId: "/providers/Microsoft.Authorization/roleDefinitions/acdd72a7-3385-48ef-bd42-f606fba81ae7", principalId: "reader-0002", principalType: "User", scope: "/" } },

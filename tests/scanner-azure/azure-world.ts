@@ -3,7 +3,7 @@
  * secret and a `/.default` scope are checked; one token per audience), a generic Azure Resource Manager over a
  * store of resources keyed by id (lists by parent path with `{value, nextLink}` pages, GET/PUT/PATCH by id,
  * `{error:{code,message}}` bodies, 202 + Azure-AsyncOperation for long-running PUTs, unregistered providers), and
- * Microsoft Graph's authorization policy.
+ * Microsoft Graph v1.0 (the authorization policy and the other tenant settings of AzureTenant.graph).
  */
 import { randomBytes } from "node:crypto"
 import { decodePageToken, encodePageToken, type CloudFixtureServer, type FixtureReply, type FixtureRequest } from "../support/cloud-fixture-server.ts"
@@ -23,6 +23,11 @@ export interface AzureTenant {
   readonly tenantId: string
   readonly apps: Map<string, AzureApp>
   authorizationPolicy: Json
+  /**
+   * Other Microsoft Graph v1.0 answers by path below /v1.0 ("policies/deviceRegistrationPolicy", or a collection's
+   * items under its path); a path not listed answers 404 Request_ResourceNotFound.
+   */
+  graph?: Record<string, Json | Json[]>
   /** Role assignments at the root scope "/". */
   rootAssignments: Json[]
 }
@@ -123,6 +128,15 @@ export function installAzureWorld(server: CloudFixtureServer, world: AzureWorld)
     if (!c.app.graphPolicyRead) return armError(403, "Authorization_RequestDenied", "Insufficient privileges to complete the operation.")
     const tenant = world.tenants.get(c.tenantId)!
     return { body: { "@odata.context": "https://graph.microsoft.com/v1.0/$metadata#policies/authorizationPolicy/$entity", ...tenant.authorizationPolicy } }
+  })
+
+  server.route("GET", "graph.microsoft.com", /^\/v1\.0\/(.+)$/, (req) => {
+    const c = caller(req)!
+    if (!c.app.graphPolicyRead) return armError(403, "Authorization_RequestDenied", "Insufficient privileges to complete the operation.")
+    const path = req.path.slice("/v1.0/".length)
+    const found = world.tenants.get(c.tenantId)?.graph?.[path]
+    if (found === undefined) return armError(404, "Request_ResourceNotFound", `Resource '${path}' does not exist or one of its queried reference-property objects are not present.`)
+    return { body: Array.isArray(found) ? { "@odata.context": `https://graph.microsoft.com/v1.0/$metadata#${path}`, value: found } : { "@odata.context": `https://graph.microsoft.com/v1.0/$metadata#${path}/$entity`, ...found } }
   })
 
   /** The subscription of a path, enforcing the caller's access; undefined answer = a reply to send. */

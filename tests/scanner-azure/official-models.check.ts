@@ -168,6 +168,13 @@ export type Checked = [
   Conforms<Mismatches<T<typeof network.Named>, Network.VirtualNetwork, {}>>,
   Conforms<Mismatches<T<typeof network.Named>, Network.BastionHost, {}>>,
   Conforms<Mismatches<T<typeof identity.AuthorizationPolicy>, Graph.AuthorizationPolicy, {}>>,
+  Conforms<Mismatches<T<typeof identity.SecurityDefaults>, Graph.IdentitySecurityDefaultsEnforcementPolicy, {}>>,
+  Conforms<Mismatches<T<typeof identity.ConditionalAccessPolicy>, Graph.ConditionalAccessPolicy, {}>>,
+  // ipRanges holds IPv4CidrRange / IPv6CidrRange items (both with cidrAddress; the base IpRange type has none).
+  Conforms<Mismatches<Omit<T<typeof identity.NamedLocation>, "@odata.type">, Omit<Graph.IpNamedLocation, "ipRanges"> & { ipRanges?: Array<Graph.IPv4CidrRange | Graph.IPv6CidrRange> }, {}>>,
+  Conforms<Mismatches<T<typeof identity.DeviceRegistrationPolicy>, Graph.DeviceRegistrationPolicy, {}>>,
+  Conforms<Mismatches<T<typeof identity.GroupSetting>, Graph.GroupSetting, {}>>,
+  Conforms<Mismatches<Omit<T<typeof identity.DirectoryMember>, "@odata.type">, Graph.User, {}>>,
   Conforms<Mismatches<T<typeof identity.RoleDefinition>, Authorization.RoleDefinition, {}>>,
   Conforms<Mismatches<T<typeof identity.RoleAssignment>, Authorization.RoleAssignment, {}>>,
   Conforms<Mismatches<T<typeof defender.Pricing>, PricingRest, {}>>,

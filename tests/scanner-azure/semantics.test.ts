@@ -8,6 +8,9 @@ import { alertCoverage, operationEvent } from "../../server/scanner/azure/checks
 import type { ActivityLogAlert } from "../../server/scanner/azure/collectors/monitor.ts"
 import type { SecurityRule } from "../../server/scanner/azure/collectors/network.ts"
 import { ruleExposesIn } from "../../server/scanner/azure/checks/network.ts"
+import { azureChecks } from "../../server/scanner/azure/catalogue.ts"
+import type { ConditionalAccessPolicy } from "../../server/scanner/azure/collectors/identity.ts"
+import { evaluateRestCheck } from "../../server/scanner/rest/engine.ts"
 
 const SUB = "11111111-1111-4111-8111-111111111111"
 const OP = "Microsoft.Network/networkSecurityGroups/write"
@@ -94,5 +97,40 @@ describe("NSG rules by priority", () => {
     expect(ruleExposesIn([allow, r("deny-udp", "Deny", 200, "22", "*", "Udp")], allow, "Tcp", 22)).toBe(true)
     const split = r("allow-split", "Allow", 100, "22", ["0.0.0.0/1", "128.0.0.0/1"])
     expect(ruleExposesIn([split], split, "Tcp", 22)).toBe(true)
+  })
+})
+
+describe("Conditional Access policies count only when they enforce what the check asks", () => {
+  const check = (id: string) => azureChecks.find((c) => c.id === id)!
+  const decide = (id: string, policies: ReadonlyArray<ConditionalAccessPolicy>) => {
+    const inv = { subscriptionId: SUB, tenantId: "t", collectedAt: new Date(0), errors: [], entra: { authorizationPolicy: undefined, securityDefaults: undefined, conditionalAccessPolicies: policies, namedLocations: undefined, deviceRegistrationPolicy: undefined, groupSettings: undefined, globalAdmins: undefined } }
+    return evaluateRestCheck(check(id), inv, new Date(0)).details[0]!
+  }
+  const policy = (grantControls: NonNullable<ConditionalAccessPolicy["grantControls"]>, extra: Pick<ConditionalAccessPolicy, "conditions"> | Pick<ConditionalAccessPolicy, "state" | "displayName"> | object = {}): ConditionalAccessPolicy =>
+    ({
+      id: "p",
+      displayName: "P",
+      state: "enabled",
+      conditions: { users: { includeUsers: ["All"], excludeUsers: ["break-glass"] }, applications: { includeApplications: ["All"] } },
+      grantControls,
+      ...extra,
+    }) as ConditionalAccessPolicy
+  it("MFA: the mfa control, an authentication strength, or mfa AND another control; not mfa OR a compliant device", () => {
+    expect(decide("entra_ca_mfa_all_users", [policy({ operator: "OR", builtInControls: ["mfa"] })]).compliant).toBe(true)
+    expect(decide("entra_ca_mfa_all_users", [policy({ operator: "OR", builtInControls: [], authenticationStrength: { id: "x" } })]).compliant).toBe(true)
+    expect(decide("entra_ca_mfa_all_users", [policy({ operator: "AND", builtInControls: ["mfa", "compliantDevice"] })]).compliant).toBe(true)
+    expect(decide("entra_ca_mfa_all_users", [policy({ operator: "OR", builtInControls: ["mfa", "compliantDevice"] })]).compliant).toBe(false)
+  })
+  it("report-only and disabled policies are named but do not count; a policy for some apps does not cover all users' sign-ins", () => {
+    const row = decide("entra_ca_mfa_all_users", [policy({ builtInControls: ["mfa"] }, { state: "enabledForReportingButNotEnforced", displayName: "Report only" })])
+    expect(row).toMatchObject({ compliant: false, not_enforced: ["Report only"], reason: "No enforced policy requiring MFA of all users: Report only is enabledForReportingButNotEnforced." })
+    const portal = policy({ builtInControls: ["mfa"] }, { conditions: { users: { includeUsers: ["All"] }, applications: { includeApplications: ["797f4846-ba00-4fd7-ba43-dac1f8f63013"] } } })
+    expect(decide("entra_ca_mfa_all_users", [portal]).compliant).toBe(false)
+    expect(decide("entra_ca_mfa_azure_management", [portal]).compliant).toBe(true)
+    expect(decide("entra_ca_mfa_admin_portals", [portal]).compliant).toBe(false)
+  })
+  it("device code flow: the transfer-methods flags value is split", () => {
+    const p = policy({ builtInControls: ["block"] }, { conditions: { users: { includeUsers: ["All"] }, applications: { includeApplications: ["All"] }, authenticationFlows: { transferMethods: "authenticationTransfer,deviceCodeFlow" } } })
+    expect(decide("entra_ca_device_code_flow_blocked", [p]).compliant).toBe(true)
   })
 })

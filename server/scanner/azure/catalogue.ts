@@ -11,6 +11,7 @@ import { databricksChecks } from "./checks/databricks.ts"
 import { aksChecks } from "./checks/aks.ts"
 import { defenderChecks } from "./checks/defender.ts"
 import { authorizationChecks, entraChecks } from "./checks/identity.ts"
+import { entraGraphChecks } from "./checks/entra.ts"
 import { keyvaultChecks } from "./checks/keyvault.ts"
 import { monitorChecks } from "./checks/monitor.ts"
 import { networkChecks } from "./checks/network.ts"
@@ -41,6 +42,7 @@ export const azureServices: ReadonlyArray<AzureServiceInfo> = [
 
 export const azureChecks: ReadonlyArray<AzureCheck> = [
   ...entraChecks,
+  ...entraGraphChecks,
   ...authorizationChecks,
   ...defenderChecks,
   ...keyvaultChecks,

@@ -5,6 +5,7 @@
  */
 import { Schema } from "effect"
 import type { CallSpec, RestCollectContext } from "../rest/context.ts"
+import type { RestError } from "../rest/http.ts"
 import type { AzureEndpoints } from "./endpoints.ts"
 import { isUnregisteredProvider } from "./errors.ts"
 
@@ -53,6 +54,24 @@ export function armOptional<S extends Schema.ConstraintDecoder<unknown>>(ctx: Az
 
 export function graphGet<S extends Schema.ConstraintDecoder<unknown>>(ctx: AzureCollectContext, spec: CallSpec, path: string, schema: S): Promise<S["Type"] | undefined> {
   return ctx.get(spec, { url: `${ctx.endpoints.graph}${path}`, audience: ctx.endpoints.graphAudience }, schema)
+}
+
+const graphPage = <S extends Schema.Top & Schema.ConstraintDecoder<unknown>>(item: S) =>
+  Schema.Struct({ value: Schema.optionalKey(Schema.Array(item)), "@odata.nextLink": Schema.optionalKey(Schema.NullOr(Schema.String)) })
+
+/** Lists a Graph collection, following @odata.nextLink (only within the configured Graph endpoint). */
+export function graphList<S extends Schema.Top & Schema.ConstraintDecoder<unknown>>(ctx: AzureCollectContext, spec: CallSpec, path: string, item: S, absent?: (error: RestError) => boolean): Promise<Array<S["Type"]> | undefined> {
+  return ctx.pages(spec, { url: `${ctx.endpoints.graph}${path}`, audience: ctx.endpoints.graphAudience }, graphPage(item), (p) => ({ items: p.value as ReadonlyArray<S["Type"]> | undefined, next: p["@odata.nextLink"] ?? undefined }), absent)
+}
+
+/** Like graphList, but null when the collection's parent does not exist (404). */
+export async function graphOptional<S extends Schema.Top & Schema.ConstraintDecoder<unknown>>(ctx: AzureCollectContext, spec: CallSpec, path: string, item: S): Promise<Array<S["Type"]> | null | undefined> {
+  let missing = false
+  const items = await graphList(ctx, spec, path, item, (e) => {
+    missing = e.status === 404
+    return missing
+  })
+  return missing ? null : items
 }
 
 /** "/subscriptions/s/resourceGroups/rg/providers/…" → "rg". */

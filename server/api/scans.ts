@@ -14,7 +14,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "../../src/contracts/api.ts"
 import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.ts"
-import { FINDING_LIST_FILTERS, SEVERITIES } from "../../src/contracts/findings.ts"
+import { FINDING_CHANGES, FINDING_LIST_FILTERS, SEVERITIES, type FindingChange } from "../../src/contracts/findings.ts"
 import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { DEFAULT_SCANS_QUERY, EXPORT_CONTENT_TYPES, exportFileName, ScanListResponse, ScanResponse, splitFilter } from "../../src/contracts/scans.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
@@ -69,6 +69,7 @@ export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
       Effect.gen(function* () {
         const statuses = yield* parseFilter(query.status, FINDING_LIST_FILTERS, ScanningServerMessages.invalidStatusFilter, "query.status")
         const severities = yield* parseFilter(query.severity, SEVERITIES, ScanningServerMessages.invalidSeverityFilter, "query.severity")
+        const changes = (yield* parseFilter(query.change, FINDING_CHANGES, ScanningServerMessages.invalidChangeFilter, "query.change")) as ReadonlyArray<FindingChange>
         const ctx = yield* scoped(request, READ, (ctx) =>
           Effect.gen(function* () {
             const scan = yield* getScan(ctx.workspaceId, params.id)
@@ -80,7 +81,9 @@ export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
             return ctx
           }))
         const services = yield* Effect.context<SqlClient.SqlClient>()
-        const filter = { serviceId: query.service_id, statuses, severities }
+        const filter = {
+          serviceId: query.service_id, statuses, severities, changes, check: query.check, regions: splitFilter(query.region), q: query.q,
+        }
         const scope = inScope({ workspaceId: ctx.workspaceId, userId: ctx.userId })
         const body = exportStream(query.format, {
           findingsAfter: (afterId, limit) => scope(findingsPage(ctx.workspaceId, params.id, filter, afterId, limit)).pipe(Effect.orDie),

@@ -153,13 +153,29 @@ const findingClauses = (sql: SqlClient.SqlClient, filter: FindingFilter) => {
   ]
 }
 
-const filterClause = (sql: SqlClient.SqlClient, workspaceId: number, scanId: number, filter: FindingFilter) =>
-  sql.and([
+/**
+ * Every filter as conditions on `f` (the export's pages): the resource-level ones as "has a matching resource" — a
+ * region through the finding's per-region counts, a search through the inventory lookup (computed once per statement).
+ */
+const filterClause = (sql: SqlClient.SqlClient, workspaceId: number, scanId: number, filter: FindingFilter) => {
+  const regions = some(filter.regions) ? filter.regions : undefined
+  const q = text(filter.q) ? containsPattern(filter.q.trim()) : undefined
+  return sql.and([
     sql`f.workspace_id = ${workspaceId}`,
     sql`f.scan_id = ${scanId}`,
     ...(filter.serviceId === undefined ? [] : [sql`f.service_id = ${filter.serviceId}`]),
     ...findingClauses(sql, filter),
+    ...(q !== undefined
+      ? [sql`f.id IN (
+          SELECT r.finding_id
+          FROM findings_resource_uids((SELECT sc.account_id FROM scans sc WHERE sc.workspace_id = ${workspaceId} AND sc.id = ${scanId}), ${q}) inv
+          JOIN results r ON r.workspace_id = ${workspaceId} AND r.resource_uid = inv.resource_uid AND r.scan_id = ${scanId}
+          WHERE r.resource_id ILIKE ${q} ${regions === undefined ? sql`` : sql`AND r.region IN ${sql.in(regions)}`})`]
+      : regions !== undefined
+        ? [sql`EXISTS (SELECT 1 FROM jsonb_object_keys(f.resources_by_region) k WHERE k IN ${sql.in(regions)})`]
+        : []),
   ])
+}
 
 export interface FindingOrder {
   readonly sort: FindingSort

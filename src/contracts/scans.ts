@@ -5,7 +5,7 @@
 import { Schema } from "effect"
 import { AccountId, CloudProviderId, ScanId, ScanServiceId, ServiceId, UserId } from "./ids.ts"
 import { Count, NullableTimestamp, RunStatus, Timestamp, paginated, withData } from "./common.ts"
-import { ExportFormats, PageSizes, ProviderIds } from "./constants.ts"
+import { DetailPaging, ExportFormats, PageSizes, ProviderIds } from "./constants.ts"
 import { ScanningMessages, ValidationMessages as M } from "./messages.ts"
 
 /** Scanning §3 service row of a scan. */
@@ -153,12 +153,22 @@ export type CancelScanResponse = typeof CancelScanResponse.Type
 export const ExportFormat = Schema.Literals(ExportFormats)
 export type ExportFormat = typeof ExportFormat.Type
 
-/** GET /api/scans/{id}/export?format=csv|json|ocsf[&service_id][&status=a,b][&severity=a,b]. */
+/**
+ * GET /api/scans/{id}/export?format=csv|json|ocsf[&service_id][&status=a,b][&severity=a,b]; beyond the spec, the findings
+ * list's other filters (issue 28 item 5: check, change, region, q), so an export holds the findings the list shows —
+ * each with all its rows.
+ */
+const exportText = (description: string) =>
+  Schema.optionalKey(Schema.String.check(Schema.isMaxLength(DetailPaging.maxQueryLength)).annotate({ description }))
 export const ExportQuery = Schema.Struct({
   format: ExportFormat,
   service_id: Schema.optionalKey(ServiceId),
   status: Schema.optionalKey(Schema.String),
   severity: Schema.optionalKey(Schema.String),
+  check: exportText("Findings whose check id or check text contains this text (case-insensitive)"),
+  change: exportText("Comma-joined: new, fixed (since the previous scan)"),
+  region: exportText("Comma-joined regions: findings with at least one resource in one of them"),
+  q: exportText("Findings with at least one resource whose id contains this text (case-insensitive)"),
 })
 export type ExportQuery = typeof ExportQuery.Type
 

@@ -14,8 +14,8 @@
  *   rows shown stay | loadingMore: the next page, by cursor, appended), or `failed` (the message or 'Error loading scan
  *   details', Retry).
  * - `filterPanel`: hidden ⇄ shown ('Show filters' / 'Hide filters').
- * - `export`: idle | exporting, with the filters in force (service, status and severity, comma-joined), for a
- *   completed scan only; the file is handed to `saveFile`; a failure toasts the server's message or 'Failed to export
+ * - `export`: idle | exporting, with the filters in force (service, status, severity, check, change, region and
+ *   resource search), for a completed scan only; the file is handed to `saveFile`; a failure toasts the server's message or 'Failed to export
  *   scan findings'.
  *
  * Events accepted:
@@ -170,19 +170,22 @@ export const nextOrder = (current: FindingListOrder, sort: FindingSort): Finding
     ? { sort, order: current.order === "asc" ? "desc" : "asc" }
     : { sort, order: sort === "failing" || sort === "new" || sort === "fixed" ? "desc" : "asc" }
 
-/** The export query for the filters in force (the export reads service, status and severity). */
+/** The export query for the filters in force: the export holds the findings the list shows (each with all its rows). */
 export const exportRequestOf = (
   context: Pick<FindingsListContext, "scanId" | "filters">,
   format: ExportFormat,
 ): ExportRequest => {
-  const status = joinFilter(context.filters.statuses)
-  const severity = joinFilter(context.filters.severities)
+  const { service_id, status, severity, change, region, check, q } = findingsQueryOf(context.scanId, context.filters, DEFAULT_ORDER)
   return {
     scanId: context.scanId,
     format,
-    ...(context.filters.serviceId === null ? {} : { service_id: context.filters.serviceId }),
+    ...(service_id === undefined ? {} : { service_id }),
     ...(status === undefined ? {} : { status }),
     ...(severity === undefined ? {} : { severity }),
+    ...(check === undefined ? {} : { check }),
+    ...(change === undefined ? {} : { change }),
+    ...(region === undefined ? {} : { region }),
+    ...(q === undefined ? {} : { q }),
   }
 }
 

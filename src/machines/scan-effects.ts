@@ -63,6 +63,11 @@ export interface ExportRequest {
   readonly status?: string
   /** Comma-joined severities (`joinFilter`). */
   readonly severity?: string
+  /** Beyond the spec: the findings list's other filters (`ExportQuery`). */
+  readonly check?: string
+  readonly change?: string
+  readonly region?: string
+  readonly q?: string
 }
 
 /** An export answer, ready to be saved by the browser. */

@@ -157,7 +157,9 @@ describe("findings-list machine", () => {
       expect(list.aborted()).toBe(4)
 
       actor.send({ type: "export.requested", format: "csv" })
-      expect(exportFindings.calls).toEqual([{ scanId: 11, format: "csv", service_id: 101, status: "muted,not_evaluated", severity: "critical" }])
+      expect(exportFindings.calls).toEqual([{
+        scanId: 11, format: "csv", service_id: 101, status: "muted,not_evaluated", severity: "critical", change: "fixed", region: "eu-west-1",
+      }])
       await exportFindings.resolve({ fileName: "scan-11-findings-x.csv", contentType: "text/csv", content: "id\n6\n" })
       expect(env.files).toHaveLength(1)
 

@@ -190,6 +190,22 @@ describe("GET /api/findings on the server (issue 28 item 5)", () => {
     expect((await list("page=9")).data).toEqual([])
   })
 
+  it("exports the findings the list shows: the same filters, each finding with all its rows", async () => {
+    const exportJson = async (query: string) => {
+      const res = await fetch(`${server.baseUrl}/api/scans/${scan}/export?format=json&${query}`, {
+        headers: { authorization: `Bearer ${member.token}`, "x-workspace-id": String(member.workspaceId) },
+      })
+      expect(res.status).toBe(200)
+      return (await res.json()) as ReadonlyArray<{ check_id: string; details: ReadonlyArray<unknown> }>
+    }
+    for (const query of ["q=BUCKET", "region=eu-west-1", "q=bucket&region=us-east-1", "check=public&change=new", "status=muted,not_evaluated"]) {
+      const exported = await exportJson(query)
+      expect(exported.map((f) => f.check_id).sort(), query).toEqual(checks(await list(query)).sort())
+    }
+    // A finding matched by one resource is exported with all of its rows.
+    expect((await exportJson("q=gw-4")).map((f) => f.details.length)).toEqual([2])
+  })
+
   it("the resource search never reaches another workspace's inventory", async () => {
     const other = await seedWorldMember(server.databaseUrl, "findings-list-other", server)
     const otherAccount = await seedWorldAccount(server.databaseUrl, other)

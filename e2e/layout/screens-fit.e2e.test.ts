@@ -302,6 +302,15 @@ describe("screens fit at 1280 px and 390 px", () => {
     await page.context().close()
   }, 120_000)
 
+  it("the public screens fit: sign-in and sign-up", async () => {
+    const page = await newPage(browser)
+    await open(page, "/login", (p) => p.getByRole("heading", { level: 1, name: "Sign in" }).waitFor({ timeout: 30_000 }))
+    await fits(page, "login")
+    await open(page, "/signup", (p) => p.getByRole("heading", { level: 1 }).first().waitFor({ timeout: 30_000 }))
+    await fits(page, "signup")
+    await page.context().close()
+  }, 120_000)
+
   it("the statechart site fits and meets AA contrast", async () => {
     const page = await newPage(browser)
     await open(page, "/docs/statecharts/", (p) => p.getByRole("heading", { level: 1, name: "Statecharts of the web app" }).waitFor())

@@ -4,7 +4,7 @@
  * - request id: the caller's `x-request-id` when it is a sane token, else a fresh UUID; echoed on the
  *   response and attached to every log line written while handling the request (`request_id`);
  * - input that can never be valid is refused before routing (./input-characters.ts): a control character (NUL
- *   included), a lone UTF-16 surrogate or a percent-encoding that is not UTF-8 anywhere in the URL, and in a JSON
+ *   included), a lone UTF-16 surrogate or a percent-encoding that is not UTF-8 anywhere in an API URL, and in a JSON
  *   body a NUL, a control character other than tab/LF/CR or a lone surrogate in any string or key, is a 400
  *   `ValidationError` "Contains an invalid character" naming the field (PostgreSQL and the SDKs cannot carry them);
  *   an API path with a `;` is a 404 (the router would read `/api/accounts/1;DROP` as `/api/accounts/1`);
@@ -47,9 +47,10 @@ const refuseInput = (request: HttpServerRequest.HttpServerRequest, path: string)
     if (NUL_IN_URL.test(request.url)) return invalidCharacterResponse()
     const isApi = path === "/api" || path.startsWith("/api/")
     if (isApi && path.includes(";")) return notFoundResponse(request.method, path)
+    if (!isApi) return undefined
     const inUrl = urlCharacterIssue(request.url)
     if (inUrl !== undefined) return validationResponse([{ path: inUrl.path, message: PlatformMessages.invalidCharacter }])
-    if (!isApi || !BODY_METHODS.has(request.method) || !isJsonContentType(request.headers["content-type"])) return undefined
+    if (!BODY_METHODS.has(request.method) || !isJsonContentType(request.headers["content-type"])) return undefined
     const text = yield* Effect.option(request.text)
     if (text._tag === "None" || text.value === "") return undefined
     let body: unknown

@@ -63,6 +63,10 @@ describe("posture ticker clock", () => {
     await Effect.runPromise(Effect.gen(function* () {
       yield* TestClock.setTime(T0)
       const fiber = yield* Effect.forkChild(postureTicks(TICK_SECONDS, tick))
+      // The first tick runs at once, at T0, before the clock moves.
+      yield* TestClock.withLive(Effect.gen(function* () {
+        while (ticks.length === 0) yield* Effect.sleep("5 millis")
+      }))
       for (let second = 0; second < 75; second++) {
         yield* settle
         yield* TestClock.adjust("1 second")

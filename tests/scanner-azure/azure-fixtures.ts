@@ -371,6 +371,25 @@ export function hardenedSubscription(): AzureSubscription {
     },
     diskEncryptionSetId: "/subscriptions/x/resourceGroups/databricks-rg-ok-dbw/providers/Microsoft.Compute/diskEncryptionSets/dbw-des",
   })
+
+  // Container registry and Recovery Services vault, every setting hardened.
+  const acr = resource(sub, "images", "Microsoft.ContainerRegistry/registries", "okacr", "eastus", {
+    loginServer: "okacr.azurecr.io",
+    adminUserEnabled: false,
+    anonymousPullEnabled: false,
+    publicNetworkAccess: "Disabled",
+    networkRuleSet: { defaultAction: "Deny", ipRules: [] },
+    encryption: { status: "enabled", keyVaultProperties: { keyIdentifier: "https://ok-kv.vault.azure.net/keys/acr", identity: "c1" } },
+    zoneRedundancy: "Enabled",
+  }, { sku: { name: "Premium", tier: "Premium" } })
+  ;(acr["properties"] as Json)["privateEndpointConnections"] = pe(String(acr["id"]))
+  resource(sub, "backup", "Microsoft.RecoveryServices/vaults", "ok-rsv", "eastus", {
+    provisioningState: "Succeeded",
+    publicNetworkAccess: "Disabled",
+    securitySettings: { immutabilitySettings: { state: "Locked" }, softDeleteSettings: { softDeleteState: "AlwaysON", softDeleteRetentionPeriodInDays: 14 } },
+    redundancySettings: { standardTierStorageRedundancy: "GeoRedundant", crossRegionRestore: "Enabled" },
+    encryption: { keyVaultProperties: { keyUri: "https://ok-kv.vault.azure.net/keys/backup" }, kekIdentity: { useSystemAssignedIdentity: true }, infrastructureEncryption: "Enabled" },
+  }, { sku: { name: "RS0", tier: "Standard" } })
   return sub
 }
 
@@ -558,5 +577,14 @@ export function insecureSubscription(): AzureSubscription {
     },
     encryption: { entities: { managedServices: { keySource: "Microsoft.KeyVault", keyVaultProperties: { keyVaultUri: "https://bad-kv-rbac.vault.azure.net/", keyName: "dbw", keyVersion: "33333333333333333333333333333333" } } } },
   })
+
+  // Registries: all open; firewall rules that admit the internet together; a Premium one behind a real firewall with
+  // the admin user left out (absent = disabled) and no private endpoint or CMK.
+  resource(sub, "images", "Microsoft.ContainerRegistry/registries", "badacr", "eastus", { adminUserEnabled: true, anonymousPullEnabled: true, publicNetworkAccess: "Enabled" }, { sku: { name: "Standard", tier: "Standard" } })
+  resource(sub, "images", "Microsoft.ContainerRegistry/registries", "badacr2", "eastus", { publicNetworkAccess: "Enabled", networkRuleSet: { defaultAction: "Deny", ipRules: [{ action: "Allow", value: "0.0.0.0/1" }, { action: "Allow", value: "128.0.0.0/1" }] } }, { sku: { name: "Premium", tier: "Premium" } })
+  resource(sub, "images", "Microsoft.ContainerRegistry/registries", "okacr2", "westeurope", { networkRuleSet: { defaultAction: "Deny", ipRules: [{ action: "Allow", value: "203.0.113.7" }] } }, { sku: { name: "Premium", tier: "Premium" } })
+  // Vaults: everything off; and one with the security and redundancy settings left out (soft delete and geo-redundancy are the defaults).
+  resource(sub, "backup", "Microsoft.RecoveryServices/vaults", "bad-rsv", "eastus", { publicNetworkAccess: "Enabled", securitySettings: { immutabilitySettings: { state: "Disabled" }, softDeleteSettings: { softDeleteState: "Disabled" } }, redundancySettings: { standardTierStorageRedundancy: "LocallyRedundant" } }, { sku: { name: "RS0", tier: "Standard" } })
+  resource(sub, "backup", "Microsoft.RecoveryServices/vaults", "ok-rsv2", "westeurope", { provisioningState: "Succeeded" }, { sku: { name: "RS0", tier: "Standard" } })
   return sub
 }

@@ -16,6 +16,8 @@
  * `NotInSdk` with the REST specification it comes from; nothing else may be missing.
  */
 import type * as Aks from "@azure/arm-containerservice"
+import type * as Acr from "@azure/arm-containerregistry"
+import type * as Recovery from "@azure/arm-recoveryservices"
 import type * as AppService from "@azure/arm-appservice"
 import type * as Authorization from "@azure/arm-authorization"
 import type * as Compute from "@azure/arm-compute"
@@ -31,6 +33,8 @@ import type * as Sql from "@azure/arm-sql"
 import type * as Storage from "@azure/arm-storage"
 import type * as Graph from "@microsoft/microsoft-graph-types"
 import type * as aks from "../../server/scanner/azure/collectors/aks.ts"
+import type * as acr from "../../server/scanner/azure/collectors/acr.ts"
+import type * as recovery from "../../server/scanner/azure/collectors/recovery.ts"
 import type * as appservice from "../../server/scanner/azure/collectors/appservice.ts"
 import type * as compute from "../../server/scanner/azure/collectors/compute.ts"
 import type * as databases from "../../server/scanner/azure/collectors/databases.ts"
@@ -113,6 +117,7 @@ export const renames = {
     "properties.networkAcls.ipRules[].value": "iPAddressOrRange",
     "properties.networkAcls.virtualNetworkRules[].id": "virtualNetworkResourceId",
   },
+  registry: { "properties.networkRuleSet.ipRules[].value": "iPAddressOrRange" },
   vaultKey: { "properties.attributes.exp": "expires", "properties.attributes.nbf": "notBefore" },
   vaultSecret: { "properties.attributes.exp": "expires", "properties.attributes.nbf": "notBefore" },
   managedCluster: { "properties.enableRBAC": "enableRbac", "properties.aadProfile.enableAzureRBAC": "enableAzureRbac" },
@@ -193,6 +198,8 @@ export type Checked = [
   Conforms<Mismatches<T<typeof compute.VirtualMachine>, Compute.VirtualMachine, {}>>,
   Conforms<Mismatches<T<typeof compute.ManagedDisk>, Compute.Disk, {}>>,
   Conforms<Mismatches<T<typeof databricks.Workspace>, Databricks.Workspace, typeof renames.workspace>>,
+  Conforms<Mismatches<T<typeof acr.Registry>, Acr.Registry, typeof renames.registry>>,
+  Conforms<Mismatches<T<typeof recovery.RecoveryVault>, Recovery.Vault, {}>>,
 ]
 
 /** The check itself is checked: each of these decoder mistakes must fail to compile. */

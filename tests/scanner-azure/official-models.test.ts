@@ -11,6 +11,7 @@ import { renames } from "./official-models.check.ts"
 
 const packageOf: Readonly<Record<keyof typeof renames, string>> = {
   storageAccount: "@azure/arm-storage",
+  registry: "@azure/arm-containerregistry",
   vaultKey: "@azure/arm-keyvault",
   vaultSecret: "@azure/arm-keyvault",
   managedCluster: "@azure/arm-containerservice",

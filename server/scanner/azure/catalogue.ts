@@ -9,6 +9,8 @@ import { vmChecks } from "./checks/compute.ts"
 import { cosmosdbChecks, mysqlChecks, postgresqlChecks, sqlChecks } from "./checks/databases.ts"
 import { databricksChecks } from "./checks/databricks.ts"
 import { aksChecks } from "./checks/aks.ts"
+import { acrChecks } from "./checks/acr.ts"
+import { recoveryChecks } from "./checks/recovery.ts"
 import { defenderChecks } from "./checks/defender.ts"
 import { authorizationChecks, entraChecks } from "./checks/identity.ts"
 import { entraGraphChecks } from "./checks/entra.ts"
@@ -38,6 +40,8 @@ export const azureServices: ReadonlyArray<AzureServiceInfo> = [
   { id: "appservice", name: "App Service" },
   { id: "databricks", name: "Azure Databricks" },
   { id: "aks", name: "Azure Kubernetes Service" },
+  { id: "acr", name: "Azure Container Registry" },
+  { id: "recovery", name: "Recovery Services vaults" },
 ]
 
 export const azureChecks: ReadonlyArray<AzureCheck> = [
@@ -57,6 +61,8 @@ export const azureChecks: ReadonlyArray<AzureCheck> = [
   ...appserviceChecks,
   ...databricksChecks,
   ...aksChecks,
+  ...acrChecks,
+  ...recoveryChecks,
 ]
 
 export function azureChecksForService(service: string): ReadonlyArray<AzureCheck> {

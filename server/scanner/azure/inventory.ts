@@ -18,6 +18,8 @@ import {
 } from "./collectors/databases.ts"
 import { collectDatabricks, databricksResourceTypes, type DatabricksInventory } from "./collectors/databricks.ts"
 import { aksResourceTypes, collectAks, type AksInventory } from "./collectors/aks.ts"
+import { acrResourceTypes, collectAcr, type AcrInventory } from "./collectors/acr.ts"
+import { collectRecovery, recoveryResourceTypes, type RecoveryInventory } from "./collectors/recovery.ts"
 import { collectDefender, defenderResourceTypes, type DefenderInventory } from "./collectors/defender.ts"
 import { authorizationResourceTypes, collectAuthorization, collectEntra, entraResourceTypes, type AuthorizationInventory, type EntraInventory } from "./collectors/identity.ts"
 import { collectKeyVault, keyvaultResourceTypes, type KeyVaultInventory } from "./collectors/keyvault.ts"
@@ -41,6 +43,8 @@ export interface AzureInventories {
   readonly appservice: AppServiceInventory
   readonly databricks: DatabricksInventory
   readonly aks: AksInventory
+  readonly acr: AcrInventory
+  readonly recovery: RecoveryInventory
 }
 
 export type AzureCollectorKey = keyof AzureInventories
@@ -61,6 +65,8 @@ export const azureCollectors: { readonly [K in AzureCollectorKey]: (ctx: AzureCo
   appservice: collectAppService,
   databricks: collectDatabricks,
   aks: collectAks,
+  acr: collectAcr,
+  recovery: collectRecovery,
 }
 
 export const azureResourceTypes = [
@@ -79,6 +85,8 @@ export const azureResourceTypes = [
   ...appserviceResourceTypes,
   ...databricksResourceTypes,
   ...aksResourceTypes,
+  ...acrResourceTypes,
+  ...recoveryResourceTypes,
 ] as const
 
 export type AzureResourceType = (typeof azureResourceTypes)[number]

@@ -129,6 +129,14 @@ describe("Conditional Access policies count only when they enforce what the chec
     expect(decide("entra_ca_mfa_azure_management", [portal]).compliant).toBe(true)
     expect(decide("entra_ca_mfa_admin_portals", [portal]).compliant).toBe(false)
   })
+  it("MFA to join devices: the device setting, or an enforced policy on the 'register or join devices' user action", () => {
+    const inv = (mfaSetting: string, policies: ReadonlyArray<ConditionalAccessPolicy>) => ({ subscriptionId: SUB, tenantId: "t", collectedAt: new Date(0), errors: [], entra: { authorizationPolicy: undefined, securityDefaults: undefined, conditionalAccessPolicies: policies, namedLocations: undefined, deviceRegistrationPolicy: { multiFactorAuthConfiguration: mfaSetting }, groupSettings: undefined, globalAdmins: undefined } })
+    const join = policy({ builtInControls: ["mfa"] }, { conditions: { users: { includeUsers: ["All"] }, applications: { includeApplications: [], includeUserActions: ["urn:user:registerdevice"] } } })
+    const d = (i: ReturnType<typeof inv>) => evaluateRestCheck(check("entra_device_join_requires_mfa"), i, new Date(0)).details[0]!.compliant
+    expect(d(inv("notRequired", [join]))).toBe(true)
+    expect(d(inv("notRequired", [{ ...join, state: "enabledForReportingButNotEnforced" }]))).toBe(false)
+    expect(d(inv("required", []))).toBe(true)
+  })
   it("device code flow: the transfer-methods flags value is split", () => {
     const p = policy({ builtInControls: ["block"] }, { conditions: { users: { includeUsers: ["All"] }, applications: { includeApplications: ["All"] }, authenticationFlows: { transferMethods: "authenticationTransfer,deviceCodeFlow" } } })
     expect(decide("entra_ca_device_code_flow_blocked", [p]).compliant).toBe(true)

@@ -290,16 +290,19 @@ export const entraGraphChecks = [
     id: "entra_device_join_requires_mfa",
     v3: "2.22",
     title: "Registering or joining devices should require multifactor authentication",
-    description: "Checks the device registration policy's multiFactorAuthConfiguration is required.",
+    description: "Checks the device registration policy's multiFactorAuthConfiguration is required, or an enforced Conditional Access policy requires MFA for the 'Register or join devices' user action (Microsoft's recommended way, which needs the device setting left at No).",
     severity: "medium",
-    remediation: "Entra admin center → Devices → Device settings: 'Require Multifactor Authentication to register or join devices with Microsoft Entra' = Yes.",
-    uses: ["entra.device_registration"],
-    reads: "graph /v1.0/policies/deviceRegistrationPolicy → multiFactorAuthConfiguration",
+    remediation: "Entra admin center → Devices → Device settings: 'Require Multifactor Authentication to register or join devices with Microsoft Entra' = Yes (or a Conditional Access policy on the user action 'Register or join devices' granting with MFA).",
+    uses: ["entra.device_registration", "entra.conditional_access"],
+    reads: "graph /v1.0/policies/deviceRegistrationPolicy → multiFactorAuthConfiguration; /identity/conditionalAccess/policies → applications.includeUserActions ∋ urn:user:registerdevice",
     label: "MFA to join devices",
     judge: (inv) => {
       const p = inv.entra.deviceRegistrationPolicy
-      if (p === undefined) return undefined
+      const ca = inv.entra.conditionalAccessPolicies
+      if (p === undefined || ca === undefined) return undefined
       const v = p.multiFactorAuthConfiguration ?? "notRequired"
+      const viaCa = ca.filter((x) => enforced(x) && requiresMfa(x) && allUsers(x) && has(x.conditions?.applications?.includeUserActions, "urn:user:registerdevice")).map(name)
+      if (v !== "required" && viaCa.length > 0) return { ok: true, value: v, reason: `Conditional Access requires MFA to register or join devices (${viaCa.join(", ")}).` }
       return { ok: v === "required", value: v, reason: v === "required" ? "Joining or registering a device requires MFA." : "Devices can be joined or registered without MFA." }
     },
   }),

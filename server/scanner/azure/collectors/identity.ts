@@ -79,7 +79,8 @@ export const ConditionalAccessPolicy = Schema.Struct({
     Schema.NullOr(
       Schema.Struct({
         users: Schema.optionalKey(Schema.NullOr(Schema.Struct({ includeUsers: Strings, excludeUsers: Strings, includeGroups: Strings, excludeGroups: Strings, includeRoles: Strings, excludeRoles: Strings }))),
-        applications: Schema.optionalKey(Schema.NullOr(Schema.Struct({ includeApplications: Strings, excludeApplications: Strings }))),
+        /** includeUserActions: "urn:user:registerdevice" (register or join devices), "urn:user:registersecurityinfo". */
+        applications: Schema.optionalKey(Schema.NullOr(Schema.Struct({ includeApplications: Strings, excludeApplications: Strings, includeUserActions: Strings }))),
         clientAppTypes: Strings,
         signInRiskLevels: Strings,
         userRiskLevels: Strings,

@@ -24,6 +24,7 @@ import {
   type Severity,
 } from "../../contracts/findings.ts"
 import type { ScanId, ServiceId } from "../../contracts/ids.ts"
+import { failingResources, unitLabel } from "../../contracts/outcomes.ts"
 import { ScanningMessages, scanTitle } from "../../contracts/messages.ts"
 import { findingPath, hasActiveFilters, type findingsListMachine } from "../../machines/findings-list.machine.ts"
 import { scanPath } from "../../machines/scan-list.machine.ts"
@@ -48,7 +49,8 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 const count = (n: number) => n.toLocaleString("en-US")
 /** "1 finding", "28 findings" (a finding is one check in one scan). */
 const findingsLabel = (n: number) => `${count(n)} ${n === 1 ? "finding" : "findings"}`
-const resourcesLabel = (n: number, word = "") => `${count(n)} ${word}${n === 1 ? "resource" : "resources"}`
+/** "1 matching resource", "12 matching resources" (the other resource units are the algebra's, `unitLabel`). */
+const matchingLabel = (n: number) => `${count(n)} matching ${n === 1 ? "resource" : "resources"}`
 
 /** The status filter's choices, in the list's default order. */
 const STATUS_CHOICES: ReadonlyArray<FindingListFilter> = ["fail", "muted", "remediated", "not_evaluated", "pass"]
@@ -174,21 +176,27 @@ function Toolbar({ listRef }: { readonly listRef: FindingsRef }) {
   )
 }
 
-/** The finding's resources: failing of checked. */
+/** The finding's resources: failing (the algebra's: not remediated, not muted) of checked. */
 const resourcesSummary = (f: Finding): string =>
   f.outcome === "not_evaluated" && f.resources_failing === 0 ? "Not evaluated"
     : f.resources_checked === 0 ? "None"
-    : `${count(f.resources_failing)} of ${resourcesLabel(f.resources_checked)} failing`
-/** With a region or search filter: how many of its resources match. */
-const matchedText = (f: Finding): string | null => (f.resources_matched === undefined ? null : `${count(f.resources_matched)} matching`)
-const resourcesText = (f: Finding): string => [resourcesSummary(f), matchedText(f)].filter((t) => t !== null).join(" · ")
+    : `${count(failingResources(f))} of ${unitLabel(f.resources_checked, "resources")} failing`
+/** What else the row counts: muted resources, and with a region or search filter how many of its resources match. */
+const notesText = (f: Finding): string | null => {
+  const notes = [
+    ...(f.resources_muted > 0 ? [unitLabel(f.resources_muted, "mutedResources")] : []),
+    ...(f.resources_matched === undefined ? [] : [`${count(f.resources_matched)} matching`]),
+  ]
+  return notes.length === 0 ? null : notes.join(" · ")
+}
+const resourcesText = (f: Finding): string => [resourcesSummary(f), notesText(f)].filter((t) => t !== null).join(" · ")
 
 function ResourcesCell({ finding }: { readonly finding: Finding }) {
-  const matched = matchedText(finding)
+  const notes = notesText(finding)
   return (
     <span className={local.resourcesCell}>
       <span>{resourcesSummary(finding)}</span>
-      {matched === null ? null : <span className={css.muted}>{matched}</span>}
+      {notes === null ? null : <span className={css.muted}>{notes}</span>}
     </span>
   )
 }
@@ -243,8 +251,8 @@ function FindingCards({ findings, scanId, showService }: { readonly findings: Re
 /** The card's counts, all from the server's totals: what matches, of how many, and the resources behind them. */
 const totalsText = (totals: FindingListTotals, active: boolean): string => {
   const findings = active ? `${count(totals.findings)} of ${findingsLabel(totals.findings_unfiltered)} match` : findingsLabel(totals.findings)
-  const resources = `${resourcesLabel(totals.resources_failing, "failing ")} of ${resourcesLabel(totals.resources_checked)}`
-  const matched = totals.resources_matched === null ? "" : ` · ${resourcesLabel(totals.resources_matched, "matching ")}`
+  const resources = `${unitLabel(totals.resources_failing, "failingResources")} of ${unitLabel(totals.resources_checked, "resources")}`
+  const matched = totals.resources_matched === null ? "" : ` · ${matchingLabel(totals.resources_matched)}`
   return `${findings} · ${resources}${matched}`
 }
 

@@ -43,6 +43,8 @@ const groups: ReadonlyArray<readonly [string, string, ReadonlyArray<string>]> = 
   ["mysql", MYSQL, ["mysql_flexible_server_public_network_access_disabled", "mysql_require_secure_transport", "mysql_tls_version_12", "mysql_audit_log_enabled", "mysql_audit_log_connection_events"]],
   ["keyvault", id("security", "Microsoft.KeyVault/vaults", "bad-kv-rbac"), ["keyvault_public_network_access_disabled"]],
   ["keyvault", id("security", "Microsoft.KeyVault/vaults", "bad-kv-policy"), ["keyvault_rbac_enabled"]],
+  ["acr", id("images", "Microsoft.ContainerRegistry/registries", "badacr"), ["acr_admin_user_disabled", "acr_anonymous_pull_disabled"]],
+  ["recovery", id("backup", "Microsoft.RecoveryServices/vaults", "bad-rsv"), ["recovery_vault_soft_delete_enabled", "recovery_vault_immutability_enabled"]],
 ]
 const targets: Record<string, { service: string; resource: string }> = Object.fromEntries(
   groups.flatMap(([service, resource, checks]) => checks.map((checkId) => [checkId, { service, resource }])),
@@ -93,6 +95,8 @@ describe("Azure fixers: fail -> fix -> verified pass", () => {
     const file = stored(`${STORAGE}/fileServices/default`)["properties"] as Json
     expect((file["protocolSettings"] as Json)["smb"]).toEqual({ versions: "SMB2.1;SMB3.0;SMB3.1.1", channelEncryption: "AES-128-CCM;AES-128-GCM;AES-256-GCM" })
     expect(stored(APP)["identity"]).toEqual({ type: "SystemAssigned" })
+    // The vault's two security settings were written one at a time: each PATCH kept the other.
+    expect((stored(id("backup", "Microsoft.RecoveryServices/vaults", "bad-rsv"))["properties"] as Json)["securitySettings"]).toEqual({ immutabilitySettings: { state: "Unlocked" }, softDeleteSettings: { softDeleteState: "Enabled" } })
   })
 
   it("waited for the TDE operation (202 + Azure-AsyncOperation) before verifying", () => {

@@ -15,6 +15,8 @@ import { STORAGE_API } from "../../scanner/azure/collectors/storage.ts"
 import { COSMOS_API, MYSQL_API, POSTGRES_API, SQL_API } from "../../scanner/azure/collectors/databases.ts"
 import { KEYVAULT_API } from "../../scanner/azure/collectors/keyvault.ts"
 import { WEB_API } from "../../scanner/azure/collectors/appservice.ts"
+import { ACR_API } from "../../scanner/azure/collectors/acr.ts"
+import { RECOVERY_API } from "../../scanner/azure/collectors/recovery.ts"
 
 export interface AzureFixContext {
   readonly client: RestClient
@@ -244,5 +246,10 @@ export const azureFixers: ReadonlyArray<AzureFixer> = [
     description: "Adds CONNECTION to the audited event classes (the classes already audited are kept).",
   }),
   resourcePatch({ checkId: "keyvault_public_network_access_disabled", type: "Microsoft.KeyVault/vaults", apiVersion: KEYVAULT_API, description: "Disables public network access to the key vault.", properties: { publicNetworkAccess: "Disabled" }, done: "Disabled public network access", cutsAccess: PRIVATE_ONLY }),
+  // Container registries and Recovery Services vaults (the peers have no fixer for these).
+  resourcePatch({ checkId: "acr_admin_user_disabled", type: "Microsoft.ContainerRegistry/registries", apiVersion: ACR_API, description: "Disables the registry's admin user (shared push/pull credentials).", properties: { adminUserEnabled: false }, done: "Disabled the admin user", cutsAccess: "Clients signing in with the admin user's credentials are refused: give them Entra identities with AcrPull/AcrPush first." }),
+  resourcePatch({ checkId: "acr_anonymous_pull_disabled", type: "Microsoft.ContainerRegistry/registries", apiVersion: ACR_API, description: "Disables anonymous pull.", properties: { anonymousPullEnabled: false }, done: "Disabled anonymous pull", cutsAccess: "Unauthenticated pulls are refused." }),
+  resourcePatch({ checkId: "recovery_vault_soft_delete_enabled", type: "Microsoft.RecoveryServices/vaults", apiVersion: RECOVERY_API, description: "Turns soft delete on (deleted backup data is kept 14 days or more; not always-on, which cannot be undone).", properties: { securitySettings: { softDeleteSettings: { softDeleteState: "Enabled" } } }, done: "Enabled soft delete" }),
+  resourcePatch({ checkId: "recovery_vault_immutability_enabled", type: "Microsoft.RecoveryServices/vaults", apiVersion: RECOVERY_API, description: "Makes the vault immutable in the Unlocked state (recovery points cannot be deleted early; locking it is left to you, as it is irreversible).", properties: { securitySettings: { immutabilitySettings: { state: "Unlocked" } } }, done: "Enabled immutability (unlocked)" }),
 ]
 

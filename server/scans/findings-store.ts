@@ -26,6 +26,7 @@ import {
 import type { AccountId, FindingId, ScanId, ServiceId } from "../../src/contracts/ids.ts"
 import { iso } from "../accounts/accounts-store.ts"
 import { providerDisplayName } from "../accounts/providers.ts"
+import { isSuperseded } from "../posture/algebra.ts"
 import { selectResultRows, toDetailRow, type ResultRow } from "./results.ts"
 
 export interface FindingRow {
@@ -406,6 +407,7 @@ export const getFinding = Effect.fn("FindingsStore.get")(function* (workspaceId:
   const page = yield* detailPage(workspaceId, row, req)
   return {
     ...toFinding(row, page.rows),
+    superseded: yield* isSuperseded(workspaceId, row.scan_id),
     details_pagination: {
       page: req.page,
       page_size: req.pageSize,

@@ -165,6 +165,11 @@ export const Finding = Schema.Struct({
   /** Beyond the spec (list only, with a `region` or `q` filter): this finding's resources in this scan matching it. */
   resources_matched: Schema.optionalKey(Count),
   details_pagination: Schema.optionalKey(DetailsPagination),
+  /**
+   * Beyond the spec (issue 28, detail only): a later completed scan of the account superseded this finding's scan, which
+   * keeps what it reported; mutes and remediations act on the latest scan (docs/outcomes.md "History").
+   */
+  superseded: Schema.optionalKey(Schema.Boolean),
 })
 export type Finding = typeof Finding.Type
 

@@ -244,4 +244,6 @@ export const unitLabel = (n: number, unit: Unit): string => `${n.toLocaleString(
 export const HistoryMessages = {
   /** 409 to a remediation asked from a scan that a later completed scan of its account superseded. */
   scanSuperseded: "This scan has been superseded by a later scan of the account: remediate from the latest scan",
+  /** The finding page of a superseded scan. */
+  supersededNotice: "A later scan of this account superseded this one: it keeps what it reported. Mute or remediate from the latest scan.",
 } as const

@@ -137,12 +137,16 @@ describe("a superseded scan never changes", () => {
     expect((before.answers.frameworks["cis-aws-3.0.0"] as any).requirements.find((r: any) => r.id === "1.5"))
       .toMatchObject({ status: "passed_with_exceptions", exceptions: [{ reason: "Break-glass root, reviewed", author: owner.email }] })
     expect(before.answers.summary).toMatchObject({ failed_findings: 2, muted_findings: 1, passed_findings: 1 })
+    // Its finding pages say it was superseded (and offer no mute nor remediation); scan 2's do not.
+    expect(before.answers.details.every((d: any) => d.superseded === true)).toBe(true)
   })
 
   it("a mute made while scan 2 is the latest changes scan 2 only", async () => {
     const res = await env.call(owner, "POST", "/api/mute-rules", { reason: "MFA rollout in Q1", check_id: "iam_user_mfa_enabled_console_access", account_id: accountId })
     expect(res.status, res.text).toBe(200)
     expect(await scan2Finding("iam_user_mfa_enabled_console_access")).toMatchObject({ muted: true, resources_muted: 3 })
+    const f2 = await scan2Finding("iam_user_mfa_enabled_console_access")
+    expect((await env.call(owner, "GET", `/api/findings/${f2.id}`)).body.data.superseded).toBe(false)
     await expectScan1Unchanged("mute")
     // An edit of the rule scan 1 kept: scan 2 shows the new reason, scan 1 the old one.
     const edit = await env.call(owner, "PUT", `/api/mute-rules/${earlyRule}`, { reason: "Edited later", check_id: "iam_root_mfa_enabled", account_id: accountId })

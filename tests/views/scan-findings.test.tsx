@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import { cleanup, fireEvent, screen, within } from "@testing-library/react"
 import { FindingDetailView } from "../../src/views/scans/finding-detail.view.tsx"
 import { FindingsView } from "../../src/views/scans/findings.view.tsx"
+import { HistoryMessages } from "../../src/contracts/outcomes.ts"
 import { compliantRow, failedRow, finding, nonCompliantRow } from "../machines/scan-fakes.ts"
 import { defaultWorld, renderScan, settle } from "./scan-render.tsx"
 
@@ -175,6 +176,17 @@ describe("finding detail", () => {
     expect(within(table).getByText("Break-glass bucket")).toBeTruthy()
     expect(within(table).queryByRole("button", { name: "Mute" })).toBeNull()
     expect(called("getFinding").length).toBeGreaterThanOrEqual(2)
+  })
+
+  it("a superseded scan's finding offers no Remediate and no Mute, and says why (issue 28: history is immutable)", async () => {
+    const world = defaultWorld()
+    world.findings = [finding(5, { details: [nonCompliantRow, compliantRow], superseded: true })]
+    await renderFinding("/dashboard/scans/11/findings/5?service=s3", world)
+    const table = screen.getByRole("table", { name: "Affected resources" })
+    expect(screen.getByText(HistoryMessages.supersededNotice)).toBeTruthy()
+    expect(within(table).queryByRole("button", { name: "Remediate" })).toBeNull()
+    expect(within(table).queryByRole("button", { name: "Mute" })).toBeNull()
+    expect(screen.queryByRole("button", { name: "Mute check" })).toBeNull()
   })
 
   it("a failed remediation: 'View Error', a long message collapses (Show more / Show less), 'Try again'", async () => {

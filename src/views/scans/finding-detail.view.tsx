@@ -16,7 +16,7 @@ import { useParams, useSearchParams } from "wouter"
 import type { ActorRefFrom } from "xstate"
 import { remediationAction, type DetailRow, type DetailStatus, type Finding } from "../../contracts/findings.ts"
 import type { FindingId, ScanId } from "../../contracts/ids.ts"
-import { failingResources, unitLabel } from "../../contracts/outcomes.ts"
+import { failingResources, HistoryMessages, unitLabel } from "../../contracts/outcomes.ts"
 import { DetailPaging } from "../../contracts/constants.ts"
 import { findingTitle, ScanningMessages, scanTitle } from "../../contracts/messages.ts"
 import { lastDetailsPage, selectCanRemediate, type findingDetailMachine } from "../../machines/finding-detail.machine.ts"
@@ -90,9 +90,12 @@ export function DetailValue({ value }: { readonly value: unknown }) {
 function RemediationButton({ findingRef, entry }: { readonly findingRef: FindingRef; readonly entry: IndexedRow }) {
   const canRemediate = useSelector(findingRef, selectCanRemediate)
   const viewerKnown = useSelector(findingRef, (s) => s.matches({ viewer: "ready" }))
+  const superseded = useSelector(findingRef, (s) => s.context.finding?.superseded === true)
   const action = remediationAction(entry.row)
   const rowIndex = entry.index
   if (action === null) return <span className={css.subtle}>—</span>
+  // A superseded scan keeps what it reported (docs/outcomes.md "History"): remediate from the latest scan.
+  if (action === "Remediate" && superseded) return <span className={css.subtle}>—</span>
   if (action === "Remediate") {
     return (
       <GatedButton
@@ -118,6 +121,7 @@ function RemediationButton({ findingRef, entry }: { readonly findingRef: Finding
 /** Mute on a failing row that no rule mutes yet; a muted row's badge (the rule's reason as its title). */
 function MuteButton({ findingRef, entry }: { readonly findingRef: FindingRef; readonly entry: IndexedRow }) {
   const canMute = useSelector(findingRef, selectCanRemediate)
+  const superseded = useSelector(findingRef, (s) => s.context.finding?.superseded === true)
   const viewerKnown = useSelector(findingRef, (s) => s.matches({ viewer: "ready" }))
   if (entry.row.muted !== undefined) {
     return (
@@ -127,6 +131,7 @@ function MuteButton({ findingRef, entry }: { readonly findingRef: FindingRef; re
     )
   }
   if (entry.row.compliance !== false) return null
+  if (superseded) return null
   const rowIndex = entry.index
   return (
     <GatedButton
@@ -316,6 +321,7 @@ function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef;
           <h1 className={css.title}>{finding.policy_check}</h1>
           <p className={css.subtitle}>{finding.description}</p>
           {finding.not_evaluated_reason === null ? null : <p className={css.subtitle}>{finding.not_evaluated_reason}</p>}
+          {finding.superseded === true ? <p className={css.subtitle}>{HistoryMessages.supersededNotice}</p> : null}
         </div>
       </div>
       <Card title="Details">
@@ -346,7 +352,7 @@ function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef;
           finding.resources_new > 0 ? `, ${unitLabel(finding.resources_new, "newFailingResources")}` : ""
         }${finding.resources_fixed > 0 ? `, ${unitLabel(finding.resources_fixed, "fixedResources")} since the last scan` : ""}`}
         actions={
-          finding.resources_failing > finding.resources_muted ? (
+          finding.superseded !== true && failingResources(finding) > 0 ? (
             <GatedButton
               variant="secondary"
               size="sm"

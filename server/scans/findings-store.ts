@@ -170,8 +170,11 @@ const filterClause = (sql: SqlClient.SqlClient, workspaceId: number, scanId: num
       ? [sql`f.id IN (
           SELECT r.finding_id
           FROM findings_resource_uids((SELECT sc.account_id FROM scans sc WHERE sc.workspace_id = ${workspaceId} AND sc.id = ${scanId}), ${q}) inv
-          JOIN results r ON r.workspace_id = ${workspaceId} AND r.resource_uid = inv.resource_uid AND r.scan_id = ${scanId}
-          WHERE r.resource_id ILIKE ${q} ${regions === undefined ? sql`` : sql`AND r.region IN ${sql.in(regions)}`})`]
+          CROSS JOIN LATERAL (
+            SELECT r.finding_id FROM results r
+            WHERE r.workspace_id = ${workspaceId} AND r.resource_uid = inv.resource_uid AND r.scan_id = ${scanId} AND r.resource_id ILIKE ${q}
+              ${regions === undefined ? sql`` : sql`AND r.region IN ${sql.in(regions)}`}
+            OFFSET 0) r)`]
       : regions !== undefined
         ? [sql`EXISTS (SELECT 1 FROM jsonb_object_keys(f.resources_by_region) k WHERE k IN ${sql.in(regions)})`]
         : []),
@@ -264,12 +267,16 @@ export const listFindings = Effect.fn("FindingsStore.list")(function* (
   // Resource search: this scan's rows of the account's resources whose id contains the text, counted per finding.
   // (The inventory lookup goes through findings_resource_uids, migration 0018: under row-level security an ILIKE is
   // never an index condition, the function's lookup uses the trigram index of migration 0017.)
+  // Each uid found reaches this scan's rows by a LATERAL lookup of results_resource_idx: a plan that holds without
+  // table statistics (the embedded database never analyzes; migration 0019).
   const hits = q === undefined ? sql`` : sql`, hits AS (
       SELECT r.finding_id, count(*)::int AS n
       FROM findings_resource_uids((SELECT sc.account_id FROM scans sc WHERE sc.workspace_id = ${workspaceId} AND sc.id = ${scanId}), ${q}) inv
-      JOIN results r ON r.workspace_id = ${workspaceId} AND r.resource_uid = inv.resource_uid AND r.scan_id = ${scanId}
-      WHERE r.resource_id ILIKE ${q}
-        ${regions === undefined ? sql`` : sql`AND r.region IN ${sql.in(regions)}`}
+      CROSS JOIN LATERAL (
+        SELECT r.finding_id FROM results r
+        WHERE r.workspace_id = ${workspaceId} AND r.resource_uid = inv.resource_uid AND r.scan_id = ${scanId} AND r.resource_id ILIKE ${q}
+          ${regions === undefined ? sql`` : sql`AND r.region IN ${sql.in(regions)}`}
+        OFFSET 0) r
       GROUP BY r.finding_id)`
   const matched = q !== undefined ? sql`h.n`
     : regions !== undefined ? sql`(SELECT coalesce(sum(e.value::int), 0)::int FROM jsonb_each_text(f.resources_by_region) e WHERE e.key IN ${sql.in(regions)})`

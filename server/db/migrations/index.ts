@@ -25,6 +25,7 @@ import m0015_frozen_history from "./0015_frozen_history.ts"
 import m0016_findings_regions from "./0016_findings_regions.ts"
 import m0017_resource_search from "./0017_resource_search.ts"
 import m0018_resource_search_function from "./0018_resource_search_function.ts"
+import m0019_resource_search_plan from "./0019_resource_search_plan.ts"
 
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_platform": m0001_platform,
@@ -44,4 +45,5 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0016_findings_regions": m0016_findings_regions,
   "0017_resource_search": m0017_resource_search,
   "0018_resource_search_function": m0018_resource_search_function,
+  "0019_resource_search_plan": m0019_resource_search_plan,
 }

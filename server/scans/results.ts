@@ -5,8 +5,9 @@
  *
  * Writer (`writeFindings`), inside the caller's transaction (run-service's `completeService`, which holds the scan and
  * service row locks, so a re-delivered job writes nothing twice):
- *   1. findings in multi-row INSERTs carrying their counts (checked, failing), `ON CONFLICT (scan_id, check_id) DO
- *      NOTHING RETURNING id` — rows are written only for findings this call created;
+ *   1. findings in multi-row INSERTs carrying their counts (checked, failing, and checked per region:
+ *      `resources_by_region`), `ON CONFLICT (scan_id, check_id) DO NOTHING RETURNING id` — rows are written only for
+ *      findings this call created;
  *   2. their result rows in batches of RESULT_BATCH rows, one statement per batch (`unnest` of one array parameter per
  *      column: a fixed number of bind parameters whatever the batch size, the same SQL on PostgreSQL and PGlite, and
  *      about three times the rate of one JSON parameter through `json_to_recordset`),

@@ -13,9 +13,9 @@ import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { NotFound } from "../../src/contracts/errors.ts"
 import { PlatformMessages } from "../../src/contracts/messages.ts"
-import { guard } from "../api/middleware/input-guard.ts"
+import { guard } from "./middleware/input-guard.ts"
 import { AppConfig, type AppConfigShape } from "../config.ts"
-import { readOutbox } from "./mailer.ts"
+import { readOutbox } from "../mail/mailer.ts"
 
 /** The Host values a development-only route answers (lower case): loopback names at PORT, and APP_ORIGIN's host. */
 export const devHosts = (config: Pick<AppConfigShape, "port" | "appOrigin">): ReadonlySet<string> => {

@@ -15,7 +15,7 @@ import { SqlClient } from "effect/sql"
 import { Api } from "../../src/contracts/api.ts"
 import { ServiceUnavailable } from "../../src/contracts/errors.ts"
 import { PlatformMessages } from "../../src/contracts/messages.ts"
-import { devOutboxHandler } from "../mail/dev-outbox.ts"
+import { devOutboxHandler } from "./dev-outbox.ts"
 import { fillNotImplemented } from "./not-implemented.ts"
 
 export const HEALTH_DB_TIMEOUT = "3 seconds"

@@ -11,13 +11,9 @@ import { TokenExpired, Unauthorized } from "../../../src/contracts/errors.ts"
 import { RefreshMessages, StatusMessages } from "../../../src/contracts/messages.ts"
 import { verifyAccessToken } from "../../auth/access-token.ts"
 import { isSessionActive } from "../../auth/refresh-tokens.ts"
+import type { Caller } from "../../auth/workspace-context.ts"
 
-export interface Caller {
-  readonly userId: number
-  readonly sessionId: string
-  /** The workspace the access token was issued for (the default when no X-Workspace-ID header is sent). */
-  readonly tokenWorkspaceId: number | undefined
-}
+export type { Caller } from "../../auth/workspace-context.ts"
 
 export const bearerToken = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
   const header = request.headers["authorization"]

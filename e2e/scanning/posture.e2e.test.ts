@@ -162,6 +162,12 @@ describe("continuous posture (moto as the AWS account)", () => {
     await look(page, "posture-rescan")
     const failedBefore = await statValue(page, "Failed checks")
     expect(failedBefore).toBe(rescan.data.failed_findings)
+    // What the first scan answers now; it must answer the same after every mute made while the rescan is the latest.
+    const firstAnswers = async () => JSON.stringify([
+      (await api<{ data: unknown }>(`/api/scans/${first}`)).data,
+      (await api<{ data: unknown }>(`/api/compliance/scans/${first}/frameworks/cis-aws-3.0.0`)).data,
+    ])
+    const firstBefore = await firstAnswers()
 
     // The rescan's digest (sent within a tick of the scan's end, before anything is muted): one email with the rescan's
     // numbers and links to its scan and its new failing checks.
@@ -215,6 +221,32 @@ describe("continuous posture (moto as the AWS account)", () => {
     await posture.getByRole("img", { name: new RegExp(`^Failing resources of ${ACCOUNT_NAME} over its last 2 scans`) }).waitFor()
     await posture.getByText("Top failing checks").waitFor()
     await look(page, "posture-dashboard")
+
+    // History is immutable (issue 28): mute a whole check failing in both scans from the rescan's finding page. The
+    // rescan counts it as passed with exceptions; the first scan, superseded, answers what it answered before.
+    type Listed = { data: Array<{ id: number; check_id: string; muted: boolean }> }
+    const failingFirst = (await api<Listed>(`/api/findings?scan_id=${first}&status=fail&page_size=100`)).data.map((f) => f.check_id)
+    const both = (await api<Listed>(`/api/findings?scan_id=${second}&status=fail&page_size=100`)).data.find((f) => failingFirst.includes(f.check_id))!
+    expect(both, "a check failing in both scans").toBeDefined()
+    await page.goto(`${baseUrl()}/dashboard/scans/${second}/findings/${both.id}`)
+    await page.getByRole("button", { name: "Mute check" }).click()
+    const checkDialog = page.getByRole("dialog", { name: "Mute finding" })
+    await checkDialog.getByLabel(/Reason/).fill("Accepted for the whole account")
+    await checkDialog.getByRole("button", { name: "Mute", exact: true }).click()
+    await page.getByText("Mute rule created").first().waitFor()
+    await page.goto(`${baseUrl()}/dashboard/scans/${second}`)
+    await page.getByRole("region", { name: "Summary" }).getByText("Checks passed with exceptions", { exact: true }).waitFor()
+    expect(await statValue(page, "Checks passed with exceptions")).toBe(2)
+    await page.goto(`${baseUrl()}/dashboard/scans/${first}`)
+    await page.getByRole("region", { name: "Summary" }).getByText("Failed checks", { exact: true }).waitFor()
+    expect(await page.getByRole("region", { name: "Summary" }).getByText("Checks passed with exceptions", { exact: true }).count()).toBe(0)
+    expect(await firstAnswers()).toBe(firstBefore)
+    // Its finding page says it was superseded and offers no mute.
+    const old = (await api<Listed>(`/api/findings?scan_id=${first}&status=fail&page_size=100`)).data.find((f) => f.check_id === both.check_id)!
+    await page.goto(`${baseUrl()}/dashboard/scans/${first}/findings/${old.id}`)
+    await page.getByText(/A later scan of this account superseded this one/).waitFor()
+    expect(await page.getByRole("button", { name: "Mute check" }).count()).toBe(0)
+    await look(page, "posture-superseded-finding")
     await page.close()
   }, 420_000)
 })

@@ -21,7 +21,7 @@ import { httpServerLayer } from "./http/server.ts"
 import { type AnyJob, JobQueue } from "./jobs/queue.ts"
 import { jobs as registeredJobs } from "./jobs/registry.ts"
 import { ApiWorkerLive, WorkerLive } from "./jobs/worker.ts"
-import { PostureTickerLive } from "./posture/ticker.ts"
+import { PostureTickerLive } from "./scans/posture-ticker.ts"
 import { logLine } from "./log.ts"
 
 export interface AppOptions {
@@ -52,7 +52,7 @@ export const appLayer = (config: AppConfigShape, options: AppOptions) => {
   const base = DbLive.pipe(Layer.provideMerge(AppConfig.layerFrom(config)))
   const migrated = schemaLayer(options.migrations).pipe(Layer.provideMerge(base))
   const queue = JobQueue.layer({ jobs, supervise: options.worker }).pipe(Layer.provideMerge(migrated))
-  // Worker processes also run the posture ticker (schedules, mute expiry, digests: server/posture/ticker.ts).
+  // Worker processes also run the posture ticker (schedules, mute expiry, digests: server/scans/posture-ticker.ts).
   const workerLive = Layer.merge(WorkerLive, PostureTickerLive)
   if (options.http === undefined) return options.worker ? workerLive.pipe(Layer.provideMerge(queue)) : queue
   // A process serving the API without a worker loop still works the light jobs it creates itself (mail delivery).

@@ -225,4 +225,15 @@ describe("import boundaries", () => {
     }
     expect(violations).toEqual([])
   })
+
+  it("posture (the one algebra, mutes, schedules) sits below scans: scans may read it, it never imports scans", () => {
+    const violations: string[] = []
+    for (const file of listSources("server/posture"))
+      for (const specifier of importSpecifiers(file.source).filter(isRelative)) {
+        const target = join(dirname(file.path), specifier).split("\\").join("/")
+        if (target.startsWith("server/scans/") || target.startsWith("server/api/")) violations.push(`${file.path} imports ${specifier}`)
+      }
+    expect(listSources("server/posture").length).toBeGreaterThan(3)
+    expect(violations).toEqual([])
+  })
 })

@@ -41,7 +41,7 @@ import { AuthConfigFromApp } from "../auth/identity-layer.ts"
 import { AppConfig } from "../config.ts"
 import { logLine } from "../log.ts"
 import { MANAGE_ACCOUNTS, READ, scoped } from "./middleware/scanning-access.ts"
-import { recordAudit } from "../scans/audit.ts"
+import { recordAudit } from "../audit/scanning-audit.ts"
 import { cancelJobs } from "../scans/launch.ts"
 import { RUN_SERVICE_JOB } from "../scans/run-service.ts"
 

@@ -3,7 +3,7 @@
  *
  * Stored counts are the algebra materialised: each finding's `resources_remediated`, `resources_muted` and `muted`
  * equal `checkCounts` / `checkOutcome` of its rows (`recountFindings`), each service's and scan's check counts are
- * `scanCheckCounts` of its findings (server/scans/scans-store.ts `recountServices`), and every reader below sums those
+ * `scanCheckCounts` of its findings (`recountServices`, below), and every reader below sums those
  * counts with the same rule (`FAILING_RESOURCES_SQL` is `failingResources`). The overview, the digest, the compliance
  * area, the PDF and the exports read through here; none counts rows of its own.
  *
@@ -222,4 +222,63 @@ export const digestNumbers = Effect.fn("Algebra.digestNumbers")(function* (works
     ORDER BY CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END, count(r.seq) DESC, f.id
     LIMIT ${top}`
   return { counts, topNew }
+})
+
+/**
+ * A finding counted as muted (issue 13): it fails and every failing row still open is muted (server/posture/mutes.ts).
+ * Counted on `f` (a `findings` row). Failed findings are the failing ones that are not muted.
+ */
+export const FULLY_MUTED = `f.status = 'fail' AND f.muted`
+
+/**
+ * Recounts the services holding `pairs` (scan, service) from their findings — findings, failed (not muted), muted,
+ * passed (pass and remediated; not evaluated ones are the rest) — and then, unless told not to, their scans, whatever
+ * the scan's status (after a service completed, a remediation, or a mute rule changed findings). The findings are found
+ * through (scan_id, service_id), the leading columns of an index, never by a scan of every finding.
+ */
+export const recountServices = Effect.fn("Algebra.recountServices")(function* (
+  workspaceId: number,
+  pairs: ReadonlyArray<{ readonly scan_id: number; readonly service_id: number }>,
+  options: { readonly scans: boolean } = { scans: true },
+) {
+  const sql = yield* SqlClient.SqlClient
+  const unique = [...new Map(pairs.map((p) => [`${p.scan_id}:${p.service_id}`, p])).values()]
+  if (unique.length === 0) return
+  const counts = sql`count(f.id)::int AS total,
+             count(f.id) FILTER (WHERE f.status = 'fail' AND NOT f.muted)::int AS failed,
+             count(f.id) FILTER (WHERE ${sql.literal(FULLY_MUTED)})::int AS muted,
+             count(f.id) FILTER (WHERE f.status = 'not_evaluated')::int AS not_evaluated`
+  const only = unique.length === 1 ? unique[0]! : undefined
+  if (only !== undefined) {
+    // One service (every completed service job): plain equalities. The unnest join below, once PostgreSQL has switched
+    // the prepared statement to its generic plan, cost about 7–12 ms of embedded database time per call (0.4–0.66 s of
+    // the main thread's time per 54-service scan in bench:scan), this one under 2 ms.
+    yield* sql`
+    UPDATE scan_services ss SET findings_count = c.total, failed_findings = c.failed, muted_findings = c.muted,
+                                passed_findings = c.total - c.failed - c.muted - c.not_evaluated
+    FROM (
+      SELECT ${counts}
+      FROM findings f WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ${only.scan_id} AND f.service_id = ${only.service_id}
+    ) c
+    WHERE ss.workspace_id = ${workspaceId} AND ss.scan_id = ${only.scan_id} AND ss.service_id = ${only.service_id}`
+  } else {
+    yield* sql`
+    UPDATE scan_services ss SET findings_count = c.total, failed_findings = c.failed, muted_findings = c.muted,
+                                passed_findings = c.total - c.failed - c.muted - c.not_evaluated
+    FROM (
+      SELECT p.scan_id, p.service_id, ${counts}
+      FROM unnest(${unique.map((p) => p.scan_id)}::int[], ${unique.map((p) => p.service_id)}::int[]) AS p(scan_id, service_id)
+      LEFT JOIN findings f ON f.workspace_id = ${workspaceId} AND f.scan_id = p.scan_id AND f.service_id = p.service_id
+      GROUP BY p.scan_id, p.service_id
+    ) c
+    WHERE ss.workspace_id = ${workspaceId} AND ss.scan_id = c.scan_id AND ss.service_id = c.service_id`
+  }
+  if (!options.scans) return
+  const scans = [...new Set(unique.map((p) => p.scan_id))]
+  yield* sql`
+    UPDATE scans s SET findings_count = a.findings, passed_findings = a.passed, failed_findings = a.failed, muted_findings = a.muted
+    FROM (SELECT scan_id, coalesce(sum(findings_count), 0)::int AS findings, coalesce(sum(passed_findings), 0)::int AS passed,
+                 coalesce(sum(failed_findings), 0)::int AS failed, coalesce(sum(muted_findings), 0)::int AS muted
+          FROM scan_services WHERE workspace_id = ${workspaceId} AND scan_id = ANY(${scans}::int[]) GROUP BY scan_id) a
+    WHERE s.workspace_id = ${workspaceId} AND s.id = a.scan_id`
 })

@@ -18,7 +18,7 @@ import type { WorkspaceContext } from "../auth/workspace-context.ts"
 import { awsChecks } from "../scanner/aws/catalogue.ts"
 import { azureChecks } from "../scanner/azure/catalogue.ts"
 import { gcpChecks } from "../scanner/gcp/catalogue.ts"
-import { recordAudit } from "../scans/audit.ts"
+import { recordAudit } from "../audit/scanning-audit.ts"
 import { applyMutes, globToLike, tagMatchSql, targetOf, type MuteScope } from "./mutes.ts"
 
 let knownChecks: ReadonlySet<string> | undefined

@@ -18,8 +18,7 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { recountServices } from "../scans/scans-store.ts"
-import { liveScans, recountFindings, REMEDIATED_ROW_SQL, snapshotMutes } from "./algebra.ts"
+import { liveScans, recountFindings, recountServices, REMEDIATED_ROW_SQL, snapshotMutes } from "./algebra.ts"
 
 /** The `LIKE` pattern (escape character `\`) of a glob: `*` → `%`, `?` → `_`, LIKE's own wildcards literal. */
 export const globToLike = (glob: string): string =>

@@ -19,8 +19,8 @@ import { PostureMessages as M, TIME_OF_DAY, type ScanSchedule, type ScanSchedule
 import { isoOrNull } from "../accounts/accounts-store.ts"
 import type { WorkspaceContext } from "../auth/workspace-context.ts"
 import { isValidTimezone } from "../auth/timezones.ts"
-import { recordAudit } from "../scans/audit.ts"
-import { servicesToScan } from "../scans/service-catalogue.ts"
+import { recordAudit } from "../audit/scanning-audit.ts"
+import { servicesToScan } from "../scanner/service-catalogue.ts"
 import { nextRun } from "./schedule-time.ts"
 
 /** The public AWS regions (commercial partition); an account's own discovered regions are accepted too. */

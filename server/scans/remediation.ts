@@ -25,12 +25,12 @@ import type { JobContext, JobDefinition } from "../jobs/queue.ts"
 import { logLine } from "../log.ts"
 import { loadSealedAccount } from "../accounts/accounts-store.ts"
 import { openCredentials } from "../accounts/credential-vault.ts"
-import { recordAudit } from "./audit.ts"
+import { recordAudit } from "../audit/scanning-audit.ts"
 import type { StoredRow } from "./finding-rows.ts"
 import { selectResultRows, toDetailRow, type ResultRow } from "./results.ts"
 import { fixerInfo, fixTargetFor, runFixer, type FixOutcome } from "./fixers.ts"
-import { HistoryMessages, isSuperseded, recordRemediation, recountFindings } from "../posture/algebra.ts"
-import { lockScan, recountServices } from "./scans-store.ts"
+import { HistoryMessages, isSuperseded, recordRemediation, recountFindings, recountServices } from "../posture/algebra.ts"
+import { lockScan } from "./scans-store.ts"
 import { enqueueInTransaction } from "./transactional-enqueue.ts"
 
 export const RemediatePayload = Schema.Struct({ workspace_id: Schema.Int, remediation_id: Schema.Int })
@@ -292,7 +292,7 @@ const ABANDONED_PER_TICK = 50
  * attempt died with its worker, nobody will finish them. Each is recorded like a failed attempt (the row's remediate
  * status, the finding's counts, the `remediation.failed` audit) with the reason ScanningServerMessages.
  * remediationWorkerLost, so the finding shows the outcome without anyone asking again. Run by the posture ticker
- * (server/posture/ticker.ts); answers how many it failed. A remediation finished meanwhile is left alone (the claim
+ * (server/scans/posture-ticker.ts); answers how many it failed. A remediation finished meanwhile is left alone (the claim
  * locks the row and reads its status).
  */
 export const failAbandonedRemediations = (workspaceId: number) =>

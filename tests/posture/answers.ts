@@ -5,7 +5,7 @@
  * before and after changes made while a later scan is the latest) and the cross-surface property test.
  *
  * Also `materialise`: the stored counts of seeded findings, services and scans made equal to the algebra of their rows
- * (server/posture/algebra.ts `recountFindings`, server/scans/scans-store.ts `recountServices`), as the scanner's writer
+ * (server/posture/algebra.ts `recountFindings` and `recountServices`), as the scanner's writer
  * and the mute and remediation paths keep them.
  */
 import { execFileSync } from "node:child_process"
@@ -15,8 +15,7 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { expect } from "vitest"
-import { recountFindings } from "../../server/posture/algebra.ts"
-import { recountServices } from "../../server/scans/scans-store.ts"
+import { recountFindings, recountServices } from "../../server/posture/algebra.ts"
 import { sleep, type Member, type ScanEnv } from "../scanning/support.ts"
 
 /** Makes the stored counts of the scans' findings, services and scans the algebra of their rows. */

@@ -29,8 +29,7 @@ import {
 import { checkInfo, frameworkById } from "../../server/compliance/catalogue.ts"
 import { expireMuteRules } from "../../server/posture/mute-rules.ts"
 import { applyMutes } from "../../server/posture/mutes.ts"
-import { recordRemediation, recountFindings } from "../../server/posture/algebra.ts"
-import { recountServices } from "../../server/scans/scans-store.ts"
+import { recordRemediation, recountFindings, recountServices } from "../../server/posture/algebra.ts"
 import { parseCsv } from "../scanning/csv-parse.ts"
 import { sleep, startScanEnv, type Member, type ScanEnv } from "../scanning/support.ts"
 import { allFindings, materialise } from "./answers.ts"
@@ -429,7 +428,7 @@ const runWorld = async (world: ReadonlyArray<ReadonlyArray<ScanSpec>>) => {
   }
   // The digest of that scan: new failing, fixed, still failing resources.
   await env.sql((sql) => sql`UPDATE users SET scan_digest = true WHERE id = ${owner.userId}`)
-  // Unclaimed and just finished: the posture ticker queues its digest (server/posture/ticker.ts).
+  // Unclaimed and just finished: the posture ticker queues its digest (server/scans/posture-ticker.ts).
   await env.sql((sql) => sql`UPDATE scans SET digest_enqueued_at = NULL, scan_end = now() WHERE id = ${last}`)
   const mail = await (async () => {
     const deadline = Date.now() + 20_000

@@ -11,7 +11,7 @@ import { TestClock } from "effect/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { inScope } from "../../server/auth/rls.ts"
 import { advance, claimDueSchedules } from "../../server/posture/schedules.ts"
-import { postureTicks } from "../../server/posture/ticker.ts"
+import { postureTicks } from "../../server/scans/posture-ticker.ts"
 import { makeTestDatabase, migrateTestDatabase, withSql, type TestDatabase } from "../support/db.ts"
 import { seedScanRows, type ScanRows } from "../support/scan-rows.ts"
 

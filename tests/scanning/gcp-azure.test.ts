@@ -16,7 +16,7 @@ import { insecureProject } from "../scanner-gcp/gcp-fixtures.ts"
 import { addServiceAccount, installGcpWorld, newGcpWorld, type GcpWorld, type TestServiceAccount } from "../scanner-gcp/gcp-world.ts"
 import { complianceRefs } from "../../server/scans/finding-rows.ts"
 import { fixerInfo } from "../../server/scans/fixers.ts"
-import { servicesToScan } from "../../server/scans/service-catalogue.ts"
+import { servicesToScan } from "../../server/scanner/service-catalogue.ts"
 import { detailed, sleep, startScanEnv, type Member, type ScanEnv } from "./support.ts"
 
 const GCP = 2

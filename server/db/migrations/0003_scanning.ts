@@ -11,7 +11,7 @@
  * it then updates each scan inside that scan's own workspace scope.
  *
  * `cloud_services` is a global catalogue (not workspace-owned): stable numeric ids for the engine's service keys
- * (`service_id` on the wire), filled on demand by server/scans/service-catalogue.ts.
+ * (`service_id` on the wire), filled on demand by server/scanner/service-catalogue.ts.
  *
  * Frozen once released: later changes go into new migrations.
  */

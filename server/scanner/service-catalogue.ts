@@ -8,9 +8,9 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { ProviderIds } from "../../src/contracts/constants.ts"
-import { scannableAwsServices } from "../scanner/aws/catalogue.ts"
-import { scannableAzureServices } from "../scanner/azure/catalogue.ts"
-import { scannableGcpServices } from "../scanner/gcp/catalogue.ts"
+import { scannableAwsServices } from "./aws/catalogue.ts"
+import { scannableAzureServices } from "./azure/catalogue.ts"
+import { scannableGcpServices } from "./gcp/catalogue.ts"
 
 export interface ServiceEntry {
   readonly key: string

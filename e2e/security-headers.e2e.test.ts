@@ -13,7 +13,7 @@ let browser: Browser
 beforeAll(async () => { browser = await launchBrowser() })
 afterAll(async () => { await browser?.close() })
 
-interface Violation { readonly page: string; readonly directive: string; readonly blocked: string; readonly sample: string }
+interface Violation { readonly page: string; readonly directive: string; readonly blocked: string; readonly sample: string; readonly source: string }
 
 /** Records every CSP violation the page reports (DOM event) and every CSP complaint on the console. */
 const watch = async (page: Page) => {
@@ -24,6 +24,7 @@ const watch = async (page: Page) => {
     document.addEventListener("securitypolicyviolation", (e) => {
       void (window as unknown as { __cspViolation: (v: unknown) => void }).__cspViolation({
         page: location.pathname, directive: e.effectiveDirective, blocked: e.blockedURI, sample: e.sample,
+        source: `${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`,
       })
     })
   })
@@ -87,6 +88,21 @@ describe("Content-Security-Policy in Chromium", () => {
     await settle(page)
     expect(seen.violations, JSON.stringify(seen.violations, null, 1).slice(0, 3000)).toEqual([])
     expect(seen.console).toEqual([])
+    await page.context().close()
+  })
+
+  it("blocks a <style> without the page's nonce on the API reference (no style-src 'unsafe-inline')", async () => {
+    const page = await newPage(browser)
+    const seen = await watch(page)
+    await page.goto(`${baseUrl}/api/docs`)
+    await page.getByText("/api/login").first().waitFor({ timeout: 30_000 })
+    const outline = await page.evaluate(() => {
+      document.body.insertAdjacentHTML("beforeend", "<style>body { outline: 7px solid red }</style>")
+      return getComputedStyle(document.body).outlineWidth
+    })
+    await page.waitForTimeout(200)
+    expect(outline).not.toBe("7px")
+    expect(seen.violations.some((v) => v.directive.startsWith("style-src"))).toBe(true)
     await page.context().close()
   })
 

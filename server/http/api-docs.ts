@@ -8,7 +8,9 @@
  * The page runs without `style-src 'unsafe-inline'` (issue 27): each answer of the page carries a fresh nonce in its
  * policy and on its own <style> and <script> elements; the prelude reads it (`document.currentScript.nonce`) and gives
  * it to every <style> element created on the page, which is how Scalar (and the Vue runtime inside it) add theirs.
- * An injected <style> without the nonce, or any inline script, is still refused.
+ * Style attributes in markup Scalar writes (`innerHTML`, HTML its sanitizer parses with DOMParser) or sets with
+ * `setAttribute` are renamed before parsing and applied through CSSOM, which the policy does not govern, so no inline
+ * style is parsed. An injected <style> without the nonce, or any inline script, is still refused (e2e test).
  *
  * The prelude turns `Function` into a constructor that always throws: the bundle's schema library probes whether it
  * may compile validators from strings (`new Function("")`), a probe the CSP (no 'unsafe-eval') would block and
@@ -76,19 +78,33 @@ const PRELUDE = `(() => {
     }
     return setAttribute.call(this, name, value)
   }
-  // Markup with style attributes (Scalar's highlighted code, Vue's static content) is parsed in a separate document
-  // without the page's policy and then cloned in: a cloned style attribute is not inline style being applied.
+  // Markup with style attributes (Scalar's highlighted code, Vue's static content, HTML its sanitizer parses with
+  // DOMParser): the attributes are renamed before parsing and applied through CSSOM once the markup is in the page, so
+  // no inline style is ever parsed.
+  const STYLE_IN_TAG = /(<[A-Za-z][^<>]*?[ \\t\\n\\r\\f])style([ \\t\\n\\r\\f]*=)/g
+  const rename = (html) => {
+    let renamed = html
+    for (let previous = ""; previous !== renamed;) {
+      previous = renamed
+      renamed = renamed.replace(STYLE_IN_TAG, "$1data-csp-style$2")
+    }
+    return renamed
+  }
+  const parse = DOMParser.prototype.parseFromString
+  DOMParser.prototype.parseFromString = function (source, type) {
+    return parse.call(this, typeof source === "string" && /html/i.test(String(type)) ? rename(source) : source, type)
+  }
   const inner = Object.getOwnPropertyDescriptor(Element.prototype, "innerHTML")
-  const inert = document.implementation.createHTMLDocument("")
   Object.defineProperty(Element.prototype, "innerHTML", {
     ...inner,
     set(html) {
-      if (typeof html !== "string" || !/\sstyle\s*=/i.test(html) || this.ownerDocument === inert) return inner.set.call(this, html)
-      const template = inert.createElement("template")
-      inner.set.call(template, html)
-      const nodes = document.importNode(template.content, true)
-      if (this instanceof HTMLTemplateElement) this.content.replaceChildren(nodes)
-      else this.replaceChildren(nodes)
+      if (typeof html !== "string" || !/style/i.test(html)) return inner.set.call(this, html)
+      inner.set.call(this, rename(html))
+      const root = this instanceof HTMLTemplateElement ? this.content : this
+      for (const element of root.querySelectorAll("[data-csp-style]")) {
+        if (element.style) element.style.cssText = element.getAttribute("data-csp-style")
+        element.removeAttribute("data-csp-style")
+      }
     },
   })
 })()

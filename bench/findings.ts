@@ -22,17 +22,14 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { AuthConfig, defaultAuthSettings } from "../server/auth/auth-config.ts"
-import { signAccessToken } from "../server/auth/access-token.ts"
-import { createSession } from "../server/auth/refresh-tokens.ts"
-import { BuiltInRoleIds } from "../src/contracts/permissions.ts"
 import { startEmbeddedPostgres } from "../server/db/client.ts"
 import { completeService } from "../server/scans/run-service.ts"
 import type { CheckResult, DetailRow } from "../server/scanner/check.ts"
 import { makeTestDatabase, withSql, type TestDatabase } from "../tests/support/db.ts"
-import { startTestServer, type TestServer } from "../tests/support/server.ts"
+import { seedWorldMember, type WorldMember } from "../tests/support/findings-world.ts"
+import { startTestServer } from "../tests/support/server.ts"
 
 const TOP = Number(process.env["BENCH_ROWS"] ?? 1_000_000)
 const SIZES = [Math.round(TOP / 100), Math.round(TOP / 10), TOP]
@@ -46,12 +43,6 @@ const percentile = (sorted: ReadonlyArray<number>, p: number): number =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "—")
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`
-
-interface Member {
-  readonly userId: number
-  readonly workspaceId: number
-  readonly token: string
-}
 
 interface SeededScan {
   readonly size: number
@@ -91,22 +82,8 @@ const checkResult = (serviceKey: string, checkNo: number, rows: ReadonlyArray<De
   errors: [],
 })
 
-const seedMember = (url: string, name: string, server: TestServer) =>
-  withSql(
-    url,
-    Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
-      const userId = (yield* sql<{ id: number }>`INSERT INTO users (email, email_verified, password_hash) VALUES (${`${name}@bench.example`}, true, 'x') RETURNING id`)[0]!.id
-      const workspaceId = (yield* sql<{ id: number }>`INSERT INTO workspaces (name, owner_id) VALUES (${name}, ${userId}) RETURNING id`)[0]!.id
-      yield* sql`INSERT INTO memberships (workspace_id, user_id, role_id) VALUES (${workspaceId}, ${userId}, ${BuiltInRoleIds.Admin})`
-      const session = yield* createSession(userId, workspaceId)
-      const token = yield* signAccessToken({ userId, workspaceId, sessionId: session.familyId })
-      return { userId, workspaceId, token } satisfies Member
-    }).pipe(Effect.provide(AuthConfig.layer(defaultAuthSettings({ secretKey: server.config.appSecretKey, appOrigin: server.baseUrl })) as Layer.Layer<AuthConfig>)),
-  )
-
 /** One completed scan of `size` rows, written service by service through `completeService`. */
-const seedScan = async (url: string, member: Member, accountId: number, size: number, serviceIds: ReadonlyArray<number>) => {
+const seedScan = async (url: string, member: WorldMember, accountId: number, size: number, serviceIds: ReadonlyArray<number>) => {
   const big = Math.round(size / 10)
   const perCheck = Math.floor((size - big) / (SERVICES * CHECKS - 1))
   const { scanId, scanServiceIds } = await withSql(
@@ -162,7 +139,7 @@ const seedScan = async (url: string, member: Member, accountId: number, size: nu
   }
 }
 
-const timed = async (base: string, member: Member, path: string) => {
+const timed = async (base: string, member: WorldMember, path: string) => {
   const started = performance.now()
   const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${member.token}`, "x-workspace-id": String(member.workspaceId) } })
   const body = await res.arrayBuffer()
@@ -172,14 +149,14 @@ const timed = async (base: string, member: Member, path: string) => {
 }
 
 /** The `next_cursor` of a findings list answer (for timing the page after it). */
-const nextCursor = async (base: string, member: Member, path: string): Promise<string> => {
+const nextCursor = async (base: string, member: WorldMember, path: string): Promise<string> => {
   const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${member.token}`, "x-workspace-id": String(member.workspaceId) } })
   const body = (await res.json()) as { next_cursor?: string | null }
   if (typeof body.next_cursor !== "string") throw new Error(`${path}: no next_cursor`)
   return encodeURIComponent(body.next_cursor)
 }
 
-const measure = async (base: string, member: Member, path: string) => {
+const measure = async (base: string, member: WorldMember, path: string) => {
   await timed(base, member, path) // warm
   const samples: Array<number> = []
   let bytes = 0
@@ -192,7 +169,7 @@ const measure = async (base: string, member: Member, path: string) => {
   return { p50: percentile(samples, 50), p95: percentile(samples, 95), bytes }
 }
 
-const exportRun = async (base: string, member: Member, scanId: number, format: "csv" | "json") => {
+const exportRun = async (base: string, member: WorldMember, scanId: number, format: "csv" | "json") => {
   globalThis.gc?.()
   const baseline = process.memoryUsage().rss
   let peak = baseline
@@ -255,7 +232,7 @@ const runBackend = async (backend: "postgres" | "pglite"): Promise<BackendReport
   const server = await startTestServer({ database, env: { LOG_LEVEL: "error", READ_CACHE: process.env["READ_CACHE"] ?? "0" } })
   try {
     const url = server.databaseUrl
-    const members = [await seedMember(url, `bench-a-${Date.now()}`, server), await seedMember(url, `bench-b-${Date.now()}`, server)]
+    const members = [await seedWorldMember(url, `bench-a-${Date.now()}`, server), await seedWorldMember(url, `bench-b-${Date.now()}`, server)]
     const serviceIds = await withSql(
       url,
       Effect.flatMap(SqlClient.SqlClient, (sql) =>

@@ -324,8 +324,11 @@ describe("compliance API", () => {
     const log = env.logs.find((l) => l.includes("compliance report completed") && l.includes(`"report_id":${report.id}`))
     console.log(`REPORT 1000 resources: ${report.pages} pages, ${report.bytes} bytes, ${ms} ms end to end; job: ${log ?? "?"}; progress seen ${[...new Set(seen)].join(",")}`)
     expect(report.pages).toBeGreaterThan(20)
-    // The progress bar moves: the job reports steps between 0 and 100 while it draws (seen: 0,4,24,43,62,81,100).
-    expect(seen.filter((p) => p > 0 && p < 100).length).toBeGreaterThanOrEqual(2)
+    // The progress the poller sees never goes backwards and ends at 100. How many steps between 0 and 100 a 100 ms
+    // poller catches depends on how fast the machine draws (0,24,100 when the report took 198 ms; 0,4,24,43,62,81,100
+    // on a loaded machine), so that the job reports many steps is tested on the generator itself
+    // (tests/compliance/pdf-pages.test.ts, "reports its progress as it goes").
+    expect(seen.at(-1)).toBe(100)
     for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThanOrEqual(seen[i - 1]!)
     // The same scan with every AWS framework (CIS v3.0.0, CIS v7.0.0, FSBP).
     const t1 = performance.now()

@@ -42,3 +42,26 @@ export const control = style({
 export const description = style({ fontSize: vars.font.sizeXs, color: vars.color.textSubtle })
 
 export const error = style({ fontSize: vars.font.sizeXs, color: vars.color.dangerText, fontWeight: vars.font.weightMedium })
+
+/** A control with a button inside its right edge (the password field's reveal, the time-zone field's list). */
+export const controlWithButton = style({ position: "relative", display: "flex", alignItems: "center" })
+
+/** The 32 px button inside `controlWithButton`, at its right edge. */
+export const buttonInControl = style({
+  position: "absolute",
+  right: vars.space.xs,
+  display: "inline-flex",
+  alignItems: "center",
+  justifyContent: "center",
+  width: "32px",
+  height: "32px",
+  border: "none",
+  borderRadius: vars.radius.sm,
+  background: "transparent",
+  cursor: "pointer",
+  outline: "none",
+  selectors: {
+    "&[data-hovered]": { background: vars.color.surfaceHover },
+    "&[data-focus-visible]": { boxShadow: vars.shadow.focus },
+  },
+})

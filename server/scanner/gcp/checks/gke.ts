@@ -4,7 +4,8 @@ import { defineGcpCheck } from "../define-check.ts"
 import type { GkeCluster, NodePool } from "../collectors/gke.ts"
 import { internetRanges } from "../../ip-ranges.ts"
 
-const clusterCheck = (spec: {
+/** What a GKE check says of itself; `judge` looks at one cluster (or one node pool of it). */
+interface GkeCheckSpec<Judge> {
   readonly id: string
   readonly title: string
   readonly description: string
@@ -12,8 +13,11 @@ const clusterCheck = (spec: {
   readonly remediation: string
   readonly label: string
   readonly reads: string
-  readonly judge: (c: GkeCluster) => Judgement
-}) =>
+  readonly judge: Judge
+}
+
+/** A setting of every cluster, one row per cluster. */
+const clusterCheck = (spec: GkeCheckSpec<(c: GkeCluster) => Judgement>) =>
   defineGcpCheck({
     id: spec.id,
     service: "gke",
@@ -32,16 +36,7 @@ const clusterCheck = (spec: {
   })
 
 /** A setting of every node pool, one row per pool ("cluster/pool"). */
-const poolCheck = (spec: {
-  readonly id: string
-  readonly title: string
-  readonly description: string
-  readonly severity: "critical" | "high" | "medium" | "low"
-  readonly remediation: string
-  readonly label: string
-  readonly reads: string
-  readonly judge: (p: NodePool, c: GkeCluster) => Judgement
-}) =>
+const poolCheck = (spec: GkeCheckSpec<(p: NodePool, c: GkeCluster) => Judgement>) =>
   defineGcpCheck({
     id: spec.id,
     service: "gke",

@@ -7,11 +7,12 @@
  */
 import { randomUUID } from "node:crypto"
 import type { Browser, Page } from "playwright-core"
-import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, DeleteSecurityGroupCommand, EC2Client } from "@aws-sdk/client-ec2"
-import { CreateBucketCommand, DeleteBucketCommand, S3Client } from "@aws-sdk/client-s3"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { baseUrl, look, newPerson, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
+import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, DeleteSecurityGroupCommand } from "@aws-sdk/client-ec2"
+import { CreateBucketCommand, DeleteBucketCommand } from "@aws-sdk/client-s3"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { apiAs, baseUrl, look, newPerson, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
 import { launchBrowser, newPage } from "../support/browser.ts"
+import { MOTO_KEYS, motoClients } from "../support/moto.ts"
 
 const ACCOUNT_NAME = "Moto Findings"
 const BUCKET = `findlist-${randomUUID().slice(0, 8)}`
@@ -19,20 +20,12 @@ const GROUP = `findlist-ssh-${randomUUID().slice(0, 8)}`
 
 let browser: Browser
 const owner: Person = newPerson("findingslist")
-const aws = () => {
-  const config = {
-    endpoint: inject("motoEndpoint"),
-    region: "us-east-1",
-    credentials: { accessKeyId: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "moto-secret-key" },
-  }
-  return { ec2: new EC2Client(config), s3: new S3Client({ ...config, forcePathStyle: true }) }
-}
 let groupId: string | undefined
 
 beforeAll(async () => {
   browser = await launchBrowser()
   await signUpAndVerifyViaApi(owner)
-  const { ec2, s3 } = aws()
+  const { ec2, s3 } = motoClients()
   await s3.send(new CreateBucketCommand({ Bucket: BUCKET }))
   groupId = (await ec2.send(new CreateSecurityGroupCommand({ GroupName: GROUP, Description: "findings list e2e" }))).GroupId!
   await ec2.send(new AuthorizeSecurityGroupIngressCommand({
@@ -41,29 +34,13 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  const { ec2, s3 } = aws()
+  const { ec2, s3 } = motoClients()
   if (groupId !== undefined) await ec2.send(new DeleteSecurityGroupCommand({ GroupId: groupId })).catch(() => {})
   await s3.send(new DeleteBucketCommand({ Bucket: BUCKET })).catch(() => {})
   await browser?.close()
 })
 
-const api = async <T,>(path: string, init: RequestInit = {}): Promise<T> => {
-  const login = await fetch(`${baseUrl()}/api/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: owner.email, password: owner.password }),
-  })
-  const token = ((await login.json()) as { access_token: string }).access_token
-  const workspaces = (await (await fetch(`${baseUrl()}/api/workspaces`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
-    data: Array<{ workspace_id: number }>
-  }
-  const r = await fetch(`${baseUrl()}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${token}`, "x-workspace-id": String(workspaces.data[0]!.workspace_id), "content-type": "application/json" },
-  })
-  expect(r.status, await r.clone().text()).toBe(200)
-  return (await r.json()) as T
-}
+const api = apiAs(owner)
 
 interface ListAnswer {
   readonly data: ReadonlyArray<{ readonly service_name: string; readonly check_id: string; readonly policy_check: string }>
@@ -100,7 +77,7 @@ describe("findings list on the server (moto as the AWS account)", () => {
       method: "POST",
       body: JSON.stringify({
         cloud_provider_id: 1, account_name: ACCOUNT_NAME, is_organization: false,
-        credentials: { access_key: "AKIAIOSFODNN7EXAMPLE", secret_key: "moto-secret-key" },
+        credentials: { access_key: MOTO_KEYS.access, secret_key: MOTO_KEYS.secret },
       }),
     })
     const accountId = added.data.account.id

@@ -8,11 +8,12 @@
  */
 import { randomUUID } from "node:crypto"
 import type { Browser, Page } from "playwright-core"
-import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, DeleteSecurityGroupCommand, EC2Client } from "@aws-sdk/client-ec2"
-import { CreateBucketCommand, DeleteBucketCommand, PutBucketVersioningCommand, S3Client } from "@aws-sdk/client-s3"
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { baseUrl, look, newPerson, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
+import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, DeleteSecurityGroupCommand } from "@aws-sdk/client-ec2"
+import { CreateBucketCommand, DeleteBucketCommand, PutBucketVersioningCommand } from "@aws-sdk/client-s3"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { apiAs, baseUrl, look, newPerson, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
 import { launchBrowser, newPage } from "../support/browser.ts"
+import { MOTO_KEYS, motoClients } from "../support/moto.ts"
 import { waitForMail } from "../support/mail.ts"
 
 const ACCOUNT_NAME = "Moto Posture"
@@ -22,46 +23,22 @@ const ADMIN_PORTS = "ec2_securitygroup_allow_ingress_from_internet_to_admin_port
 
 let browser: Browser
 const owner: Person = newPerson("postureowner")
-const aws = () => {
-  const config = {
-    endpoint: inject("motoEndpoint"),
-    region: "us-east-1",
-    credentials: { accessKeyId: "AKIAIOSFODNN7EXAMPLE", secretAccessKey: "moto-secret-key" },
-  }
-  return { ec2: new EC2Client(config), s3: new S3Client({ ...config, forcePathStyle: true }) }
-}
 let groupId: string | undefined
 
 beforeAll(async () => {
   browser = await launchBrowser()
   await signUpAndVerifyViaApi(owner)
-  await aws().s3.send(new CreateBucketCommand({ Bucket: BUCKET }))
+  await motoClients().s3.send(new CreateBucketCommand({ Bucket: BUCKET }))
 })
 
 afterAll(async () => {
-  const { ec2, s3 } = aws()
+  const { ec2, s3 } = motoClients()
   if (groupId !== undefined) await ec2.send(new DeleteSecurityGroupCommand({ GroupId: groupId })).catch(() => {})
   await s3.send(new DeleteBucketCommand({ Bucket: BUCKET })).catch(() => {})
   await browser?.close()
 })
 
-const api = async <T,>(path: string, init: RequestInit = {}): Promise<T> => {
-  const login = await fetch(`${baseUrl()}/api/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: owner.email, password: owner.password }),
-  })
-  const token = ((await login.json()) as { access_token: string }).access_token
-  const workspaces = (await (await fetch(`${baseUrl()}/api/workspaces`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
-    data: Array<{ workspace_id: number }>
-  }
-  const r = await fetch(`${baseUrl()}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${token}`, "x-workspace-id": String(workspaces.data[0]!.workspace_id), "content-type": "application/json" },
-  })
-  expect(r.status, await r.clone().text()).toBe(200)
-  return (await r.json()) as T
-}
+const api = apiAs(owner)
 
 /** The number shown in a stat of the scan summary. */
 const statValue = async (page: Page, label: string): Promise<number> => {
@@ -95,7 +72,7 @@ describe("continuous posture (moto as the AWS account)", () => {
       method: "POST",
       body: JSON.stringify({
         cloud_provider_id: 1, account_name: ACCOUNT_NAME, is_organization: false,
-        credentials: { access_key: "AKIAIOSFODNN7EXAMPLE", secret_key: "moto-secret-key" },
+        credentials: { access_key: MOTO_KEYS.access, secret_key: MOTO_KEYS.secret },
       }),
     })
     const accountId = added.data.account.id
@@ -145,7 +122,7 @@ describe("continuous posture (moto as the AWS account)", () => {
     await page.getByText("regions us-east-1; services ec2, s3").waitFor()
 
     // The account changes: SSH open to the internet, versioning on the bucket.
-    const { ec2, s3 } = aws()
+    const { ec2, s3 } = motoClients()
     groupId = (await ec2.send(new CreateSecurityGroupCommand({ GroupName: GROUP, Description: "posture e2e" }))).GroupId!
     await ec2.send(new AuthorizeSecurityGroupIngressCommand({
       GroupId: groupId, IpPermissions: [{ IpProtocol: "tcp", FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: "0.0.0.0/0" }] }],

@@ -102,6 +102,30 @@ export const signUpAndVerifyViaApi = async (person: Person): Promise<void> => {
   expect(verified.status, await verified.clone().text()).toBeLessThan(300)
 }
 
+/**
+ * An API caller as `person` in their first workspace: each call signs in, then sends the request with the token and the
+ * workspace; expects a 200 and answers the JSON body.
+ */
+export const apiAs =
+  (person: Person) =>
+  async <T,>(path: string, init: RequestInit = {}): Promise<T> => {
+    const login = await fetch(`${baseUrl()}/api/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: person.email, password: person.password }),
+    })
+    const token = ((await login.json()) as { access_token: string }).access_token
+    const workspaces = (await (await fetch(`${baseUrl()}/api/workspaces`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      data: Array<{ workspace_id: number }>
+    }
+    const r = await fetch(`${baseUrl()}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, "x-workspace-id": String(workspaces.data[0]!.workspace_id), "content-type": "application/json" },
+    })
+    expect(r.status, await r.clone().text()).toBe(200)
+    return (await r.json()) as T
+  }
+
 /** Sign-in through the screen; resolves once the session has navigated away from /login. */
 export const signIn = async (page: Page, email: string, password: string): Promise<void> => {
   if (path(page) !== "/login") {

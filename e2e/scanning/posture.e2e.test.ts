@@ -72,7 +72,7 @@ describe("continuous posture (moto as the AWS account)", () => {
       method: "POST",
       body: JSON.stringify({
         cloud_provider_id: 1, account_name: ACCOUNT_NAME, is_organization: false,
-        credentials: { access_key: MOTO_KEYS.access, secret_key: MOTO_KEYS.secret },
+        credentials: MOTO_KEYS,
       }),
     })
     const accountId = added.data.account.id

@@ -11,7 +11,7 @@ import { AuthConfig, defaultAuthSettings } from "../../server/auth/auth-config.t
 import { signAccessToken } from "../../server/auth/access-token.ts"
 import { createSession } from "../../server/auth/refresh-tokens.ts"
 import { setLogSink } from "../../server/log.ts"
-import { startMoto, type Moto } from "../support/moto.ts"
+import { MOTO_KEYS, startMoto, type Moto } from "../support/moto.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
 import { type TestDatabase, withSql } from "../support/db.ts"
 
@@ -50,7 +50,7 @@ export interface ScanEnv {
 let counter = 0
 export const uniq = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}`
 
-export const MOTO_KEYS = { access_key: "AKIAIOSFODNN7EXAMPLE", secret_key: "moto-secret-key" } as const
+export { MOTO_KEYS }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 

@@ -6,6 +6,9 @@
 import { spawn, type ChildProcess } from "node:child_process"
 import { createServer } from "node:net"
 
+/** The (fake) access key every moto account accepts, in the shape of an account's credentials in the API. */
+export const MOTO_KEYS = { access_key: "AKIAIOSFODNN7EXAMPLE", secret_key: "moto-secret-key" } as const
+
 export interface Moto {
   readonly endpoint: string
   readonly port: number

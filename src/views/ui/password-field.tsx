@@ -4,10 +4,8 @@
  */
 import { useState } from "react"
 import {
-  FieldError,
   Input,
   Label,
-  Text,
   TextField as AriaTextField,
   ToggleButton,
   type TextFieldProps as AriaTextFieldProps,
@@ -16,6 +14,7 @@ import {
 import { EyeIcon, EyeOffIcon } from "./icons.tsx"
 import * as css from "./password-field.css.ts"
 import * as field from "./text-field.css.ts"
+import { FieldHelp } from "./text-field.tsx"
 
 export interface PasswordFieldProps extends Omit<AriaTextFieldProps, "children" | "className" | "type"> {
   readonly label: string
@@ -67,12 +66,7 @@ export function PasswordField({
           {revealed ? <EyeOffIcon /> : <EyeIcon />}
         </ToggleButton>
       </div>
-      {description === undefined ? null : (
-        <Text slot="description" className={field.description}>
-          {description}
-        </Text>
-      )}
-      <FieldError className={field.error}>{errorMessage}</FieldError>
+      <FieldHelp description={description} errorMessage={errorMessage} />
     </AriaTextField>
   )
 }

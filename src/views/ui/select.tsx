@@ -2,14 +2,12 @@
 import type { ReactNode } from "react"
 import {
   Button,
-  FieldError,
   Label,
   ListBox,
   ListBoxItem,
   Popover,
   Select as AriaSelect,
   SelectValue,
-  Text,
   type ListBoxItemProps,
   type SelectProps as AriaSelectProps,
   type ValidationResult,
@@ -17,6 +15,7 @@ import {
 import { CheckIcon, ChevronDownIcon } from "./icons.tsx"
 import * as css from "./select.css.ts"
 import * as field from "./text-field.css.ts"
+import { FieldHelp } from "./text-field.tsx"
 
 export interface SelectProps<T extends object> extends Omit<AriaSelectProps<T>, "children" | "className"> {
   readonly label: string
@@ -46,12 +45,7 @@ export function Select<T extends object>({
         <SelectValue className={css.value} />
         <ChevronDownIcon className={css.chevron} />
       </Button>
-      {description === undefined ? null : (
-        <Text slot="description" className={field.description}>
-          {description}
-        </Text>
-      )}
-      <FieldError className={field.error}>{errorMessage}</FieldError>
+      <FieldHelp description={description} errorMessage={errorMessage} />
       <Popover className={css.popover} offset={4}>
         <ListBox className={css.listBox} {...(items === undefined ? {} : { items })}>
           {children}

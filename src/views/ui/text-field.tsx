@@ -27,12 +27,24 @@ export function TextField({ label, description, errorMessage, placeholder, class
         {props.isRequired ? <span className={css.requiredMark} aria-hidden="true">*</span> : null}
       </Label>
       <Input className={css.control} {...(placeholder === undefined ? {} : { placeholder })} />
+      <FieldHelp description={description} errorMessage={errorMessage} />
+    </AriaTextField>
+  )
+}
+
+/** Below a field's control: its description (when given) and its error (react-aria `FieldError`, shown when invalid). */
+export function FieldHelp({ description, errorMessage }: {
+  readonly description: string | undefined
+  readonly errorMessage: string | ((validation: ValidationResult) => string) | undefined
+}) {
+  return (
+    <>
       {description === undefined ? null : (
         <Text slot="description" className={css.description}>
           {description}
         </Text>
       )}
       <FieldError className={css.error}>{errorMessage}</FieldError>
-    </AriaTextField>
+    </>
   )
 }

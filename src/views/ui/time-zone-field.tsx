@@ -4,11 +4,12 @@
  * finds America/New_York). Only a listed zone can be chosen; a stored zone the browser does not list stays shown.
  */
 import { useMemo } from "react"
-import { Button, ComboBox, FieldError, Input, Label, ListBox, Popover, Text } from "react-aria-components"
+import { Button, ComboBox, Input, Label, ListBox, Popover } from "react-aria-components"
 import { ChevronDownIcon } from "./icons.tsx"
 import { SelectItem } from "./select.tsx"
 import * as select from "./select.css.ts"
 import * as field from "./text-field.css.ts"
+import { FieldHelp } from "./text-field.tsx"
 import * as css from "./time-zone-field.css.ts"
 
 /** Every IANA zone the browser knows, UTC first (an empty list where Intl cannot tell). */
@@ -54,12 +55,7 @@ export function TimeZoneField({ label = "Time zone", value, onChange, descriptio
           <ChevronDownIcon className={select.chevron} />
         </Button>
       </div>
-      {description === undefined ? null : (
-        <Text slot="description" className={field.description}>
-          {description}
-        </Text>
-      )}
-      <FieldError className={field.error}>{errorMessage}</FieldError>
+      <FieldHelp description={description} errorMessage={errorMessage} />
       <Popover className={select.popover} offset={4}>
         <ListBox className={select.listBox}>
           {(item: { readonly id: string }) => (

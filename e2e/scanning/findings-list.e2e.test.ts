@@ -12,7 +12,8 @@ import { CreateBucketCommand, DeleteBucketCommand } from "@aws-sdk/client-s3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { apiAs, baseUrl, look, newPerson, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
 import { launchBrowser, newPage } from "../support/browser.ts"
-import { MOTO_KEYS, motoClients } from "../support/moto.ts"
+import { motoClients } from "../support/moto.ts"
+import { addMotoAccount, scanFromAccountPage } from "../support/scans.ts"
 
 const ACCOUNT_NAME = "Moto Findings"
 const BUCKET = `findlist-${randomUUID().slice(0, 8)}`
@@ -73,32 +74,12 @@ const shownServices = async (page: Page): Promise<ReadonlyArray<string>> => {
 
 describe("findings list on the server (moto as the AWS account)", () => {
   it("all services of a scan → search, status and service filters answered by the server → counts are the API's totals", async () => {
-    const added = await api<{ data: { account: { id: number } } }>("/api/accounts", {
-      method: "POST",
-      body: JSON.stringify({
-        cloud_provider_id: 1, account_name: ACCOUNT_NAME, is_organization: false,
-        credentials: MOTO_KEYS,
-      }),
-    })
-    const accountId = added.data.account.id
+    const accountId = await addMotoAccount(api, ACCOUNT_NAME)
     const page = await newPage(browser)
     await signIn(page, owner.email, owner.password)
 
     // A scan, launched from the account page, followed to its end.
-    await page.goto(`${baseUrl()}/dashboard/accounts/${accountId}`)
-    await page.getByRole("heading", { level: 1, name: ACCOUNT_NAME }).waitFor()
-    await page.getByRole("button", { name: "Launch scan", exact: true }).click()
-    await page.getByRole("dialog", { name: "Launch scan" }).getByRole("button", { name: "Launch", exact: true }).click()
-    await page.getByText("Scan started").first().waitFor({ timeout: 20_000 })
-    let scanId = 0
-    for (const deadline = Date.now() + 20_000; scanId === 0 && Date.now() < deadline;) {
-      const list = await api<{ data: Array<{ id: number; account_id: number }> }>("/api/scans")
-      scanId = list.data.find((s) => s.account_id === accountId)?.id ?? 0
-      if (scanId === 0) await page.waitForTimeout(250)
-    }
-    expect(scanId).toBeGreaterThan(0)
-    await page.goto(`${baseUrl()}/dashboard/scans/${scanId}`)
-    await page.getByRole("region", { name: "Summary" }).getByText("Completed", { exact: true }).waitFor({ timeout: 180_000 })
+    const scanId = await scanFromAccountPage(page, api, { id: accountId, name: ACCOUNT_NAME })
 
     // "All findings": every service of the scan in one list, counted by the server.
     await page.getByRole("link", { name: "All findings" }).click()

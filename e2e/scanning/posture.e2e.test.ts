@@ -13,8 +13,9 @@ import { CreateBucketCommand, DeleteBucketCommand, PutBucketVersioningCommand } 
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { apiAs, baseUrl, look, newPerson, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
 import { launchBrowser, newPage } from "../support/browser.ts"
-import { MOTO_KEYS, motoClients } from "../support/moto.ts"
+import { motoClients } from "../support/moto.ts"
 import { waitForMail } from "../support/mail.ts"
+import { addMotoAccount, scanFromAccountPage } from "../support/scans.ts"
 
 const ACCOUNT_NAME = "Moto Posture"
 const BUCKET = `posture-${randomUUID().slice(0, 8)}`
@@ -46,36 +47,9 @@ const statValue = async (page: Page, label: string): Promise<number> => {
   return Number(await stat.textContent())
 }
 
-/** Launch scan on the account page, then follow the new scan to its completion; answers its id. */
-const scanFromAccountPage = async (page: Page, accountId: number, previous: number): Promise<number> => {
-  await page.goto(`${baseUrl()}/dashboard/accounts/${accountId}`)
-  await page.getByRole("heading", { level: 1, name: ACCOUNT_NAME }).waitFor()
-  await page.getByRole("button", { name: "Launch scan", exact: true }).click()
-  const launch = page.getByRole("dialog", { name: "Launch scan" })
-  await launch.getByRole("button", { name: "Launch", exact: true }).click()
-  await page.getByText("Scan started").first().waitFor({ timeout: 20_000 })
-  let scanId = 0
-  for (const deadline = Date.now() + 20_000; scanId <= previous && Date.now() < deadline;) {
-    const list = await api<{ data: Array<{ id: number; account_id: number }> }>("/api/scans")
-    scanId = list.data.find((s) => s.account_id === accountId)?.id ?? 0
-    if (scanId <= previous) await page.waitForTimeout(250)
-  }
-  expect(scanId).toBeGreaterThan(previous)
-  await page.goto(`${baseUrl()}/dashboard/scans/${scanId}`)
-  await page.getByRole("region", { name: "Summary" }).getByText("Completed", { exact: true }).waitFor({ timeout: 180_000 })
-  return scanId
-}
-
 describe("continuous posture (moto as the AWS account)", () => {
   it("schedule and scope → digest on → scan → change the account → rescan → new and fixed → mute → counts drop → digest", async () => {
-    const added = await api<{ data: { account: { id: number } } }>("/api/accounts", {
-      method: "POST",
-      body: JSON.stringify({
-        cloud_provider_id: 1, account_name: ACCOUNT_NAME, is_organization: false,
-        credentials: MOTO_KEYS,
-      }),
-    })
-    const accountId = added.data.account.id
+    const accountId = await addMotoAccount(api, ACCOUNT_NAME)
     const page = await newPage(browser)
     await signIn(page, owner.email, owner.password)
 
@@ -118,7 +92,7 @@ describe("continuous posture (moto as the AWS account)", () => {
     await look(page, "posture-profile-digest")
 
     // First scan: the scope is the account's (2 services).
-    const first = await scanFromAccountPage(page, accountId, 0)
+    const first = await scanFromAccountPage(page, api, { id: accountId, name: ACCOUNT_NAME })
     await page.getByText("regions us-east-1; services ec2, s3").waitFor()
 
     // The account changes: SSH open to the internet, versioning on the bucket.
@@ -130,7 +104,7 @@ describe("continuous posture (moto as the AWS account)", () => {
     await s3.send(new PutBucketVersioningCommand({ Bucket: BUCKET, VersioningConfiguration: { Status: "Enabled" } }))
 
     // Rescan: what is new, what is fixed.
-    const second = await scanFromAccountPage(page, accountId, first)
+    const second = await scanFromAccountPage(page, api, { id: accountId, name: ACCOUNT_NAME }, first)
     const summary = page.getByRole("region", { name: "Summary" })
     await summary.getByText(`Since scan #${first}:`, { exact: false }).waitFor()
     const rescan = await api<{ data: { new_failing: number; fixed: number; failed_findings: number; muted_findings: number } }>(`/api/scans/${second}`)

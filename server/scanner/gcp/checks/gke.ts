@@ -16,18 +16,23 @@ interface GkeCheckSpec<Judge> {
   readonly judge: Judge
 }
 
+/** What a GKE check tells of itself, from its spec: it reads the cluster list. */
+const gkeMeta = (spec: GkeCheckSpec<unknown>) => ({
+  id: spec.id,
+  service: "gke",
+  title: spec.title,
+  description: spec.description,
+  severity: spec.severity,
+  remediation: spec.remediation,
+  uses: ["gke.clusters"] as const,
+  reads: `container projects.locations.clusters.list → ${spec.reads}`,
+})
+
 /** A setting of every cluster, one row per cluster. */
 const clusterCheck = (spec: GkeCheckSpec<(c: GkeCluster) => Judgement>) =>
   defineGcpCheck({
-    id: spec.id,
-    service: "gke",
-    title: spec.title,
-    description: spec.description,
-    severity: spec.severity,
-    remediation: spec.remediation,
+    ...gkeMeta(spec),
     field_labels: { value: spec.label },
-    uses: ["gke.clusters"],
-    reads: `container projects.locations.clusters.list → ${spec.reads}`,
     evaluate: (inv) =>
       (inv.gke.clusters ?? []).map((c) => {
         const j = spec.judge(c)
@@ -38,15 +43,8 @@ const clusterCheck = (spec: GkeCheckSpec<(c: GkeCluster) => Judgement>) =>
 /** A setting of every node pool, one row per pool ("cluster/pool"). */
 const poolCheck = (spec: GkeCheckSpec<(p: NodePool, c: GkeCluster) => Judgement>) =>
   defineGcpCheck({
-    id: spec.id,
-    service: "gke",
-    title: spec.title,
-    description: spec.description,
-    severity: spec.severity,
-    remediation: spec.remediation,
+    ...gkeMeta(spec),
     field_labels: { value: spec.label, cluster: "Cluster" },
-    uses: ["gke.clusters"],
-    reads: `container projects.locations.clusters.list → ${spec.reads}`,
     evaluate: (inv) =>
       (inv.gke.clusters ?? []).flatMap((c) =>
         (c.nodePools ?? []).map((p) => {

@@ -7,12 +7,11 @@
  */
 import { randomUUID } from "node:crypto"
 import type { Browser, Page } from "playwright-core"
-import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, DeleteSecurityGroupCommand } from "@aws-sdk/client-ec2"
-import { CreateBucketCommand, DeleteBucketCommand } from "@aws-sdk/client-s3"
+import { CreateBucketCommand } from "@aws-sdk/client-s3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { apiAs, baseUrl, look, newPerson, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
 import { launchBrowser, newPage } from "../support/browser.ts"
-import { motoClients } from "../support/moto.ts"
+import { motoClients, openSshGroup, removePlanted } from "../support/moto.ts"
 import { addMotoAccount, scanFromAccountPage } from "../support/scans.ts"
 
 const ACCOUNT_NAME = "Moto Findings"
@@ -26,18 +25,12 @@ let groupId: string | undefined
 beforeAll(async () => {
   browser = await launchBrowser()
   await signUpAndVerifyViaApi(owner)
-  const { ec2, s3 } = motoClients()
-  await s3.send(new CreateBucketCommand({ Bucket: BUCKET }))
-  groupId = (await ec2.send(new CreateSecurityGroupCommand({ GroupName: GROUP, Description: "findings list e2e" }))).GroupId!
-  await ec2.send(new AuthorizeSecurityGroupIngressCommand({
-    GroupId: groupId, IpPermissions: [{ IpProtocol: "tcp", FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: "0.0.0.0/0" }] }],
-  }))
+  await motoClients().s3.send(new CreateBucketCommand({ Bucket: BUCKET }))
+  groupId = await openSshGroup(GROUP, "findings list e2e")
 })
 
 afterAll(async () => {
-  const { ec2, s3 } = motoClients()
-  if (groupId !== undefined) await ec2.send(new DeleteSecurityGroupCommand({ GroupId: groupId })).catch(() => {})
-  await s3.send(new DeleteBucketCommand({ Bucket: BUCKET })).catch(() => {})
+  await removePlanted({ groupId, bucket: BUCKET })
   await browser?.close()
 })
 

@@ -8,12 +8,11 @@
  */
 import { randomUUID } from "node:crypto"
 import type { Browser, Page } from "playwright-core"
-import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, DeleteSecurityGroupCommand } from "@aws-sdk/client-ec2"
-import { CreateBucketCommand, DeleteBucketCommand, PutBucketVersioningCommand } from "@aws-sdk/client-s3"
+import { CreateBucketCommand, PutBucketVersioningCommand } from "@aws-sdk/client-s3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { apiAs, baseUrl, look, newPerson, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
 import { launchBrowser, newPage } from "../support/browser.ts"
-import { motoClients } from "../support/moto.ts"
+import { motoClients, openSshGroup, removePlanted } from "../support/moto.ts"
 import { waitForMail } from "../support/mail.ts"
 import { addMotoAccount, scanFromAccountPage } from "../support/scans.ts"
 
@@ -33,9 +32,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  const { ec2, s3 } = motoClients()
-  if (groupId !== undefined) await ec2.send(new DeleteSecurityGroupCommand({ GroupId: groupId })).catch(() => {})
-  await s3.send(new DeleteBucketCommand({ Bucket: BUCKET })).catch(() => {})
+  await removePlanted({ groupId, bucket: BUCKET })
   await browser?.close()
 })
 
@@ -96,12 +93,8 @@ describe("continuous posture (moto as the AWS account)", () => {
     await page.getByText("regions us-east-1; services ec2, s3").waitFor()
 
     // The account changes: SSH open to the internet, versioning on the bucket.
-    const { ec2, s3 } = motoClients()
-    groupId = (await ec2.send(new CreateSecurityGroupCommand({ GroupName: GROUP, Description: "posture e2e" }))).GroupId!
-    await ec2.send(new AuthorizeSecurityGroupIngressCommand({
-      GroupId: groupId, IpPermissions: [{ IpProtocol: "tcp", FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: "0.0.0.0/0" }] }],
-    }))
-    await s3.send(new PutBucketVersioningCommand({ Bucket: BUCKET, VersioningConfiguration: { Status: "Enabled" } }))
+    groupId = await openSshGroup(GROUP, "posture e2e")
+    await motoClients().s3.send(new PutBucketVersioningCommand({ Bucket: BUCKET, VersioningConfiguration: { Status: "Enabled" } }))
 
     // Rescan: what is new, what is fixed.
     const second = await scanFromAccountPage(page, api, { id: accountId, name: ACCOUNT_NAME }, first)

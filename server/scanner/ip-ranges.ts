@@ -101,6 +101,9 @@ function covers(ranges: ReadonlyArray<IpRange>, start: bigint, end: bigint): boo
 
 const isSpecialV4 = (r: IpRange) => SPECIAL_V4.some((s) => r.start >= s.start && r.end <= s.end)
 
+/** Whether a range holds an address the internet can reach: any IPv6 range, or IPv4 outside the special-use blocks. */
+export const isPublicRange = (r: IpRange): boolean => r.family === 6 || !isSpecialV4(r)
+
 export interface Admission {
   /** The ranges admit every public address (of either family). */
   readonly internet: boolean
@@ -140,6 +143,6 @@ export function internetRanges(texts: ReadonlyArray<string> | undefined): string
   if (!a.internet) return []
   return texts.filter((t) => {
     const r = parseRange(t)
-    return r !== undefined && (r.family === 6 || !isSpecialV4(r))
+    return r !== undefined && isPublicRange(r)
   })
 }

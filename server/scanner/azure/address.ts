@@ -5,7 +5,7 @@
  * (0.0.0.0–255.255.255.255 admits the internet; 0.0.0.0–0.0.0.0 is the "Allow Azure services" rule); storage, Key
  * Vault and Cosmos DB IP rules and AKS authorized ranges are CIDRs or single addresses.
  */
-import { admitsInternet, parseRange } from "../ip-ranges.ts"
+import { admitsInternet, isPublicRange, parseRange } from "../ip-ranges.ts"
 
 /** Service tags that stand for every address. */
 const EVERY_ADDRESS = new Set(["*", "any", "internet"])
@@ -52,11 +52,8 @@ export function internetEntries<T>(items: ReadonlyArray<T>, entry: (item: T) => 
   return items.filter((_, i) => entryCidrs(texts[i]!).some(isPublic))
 }
 
-const PRIVATE = ["0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.168.0.0/16"].map((r) => parseRange(r)!)
-/** Whether a CIDR holds an address outside the private and special blocks. */
+/** Whether a CIDR holds an address outside the special-use blocks (ip-ranges.ts). */
 function isPublic(cidr: string): boolean {
   const r = parseRange(cidr)
-  if (r === undefined) return false
-  if (r.family === 6) return true
-  return !PRIVATE.some((p) => r.start >= p.start && r.end <= p.end)
+  return r !== undefined && isPublicRange(r)
 }

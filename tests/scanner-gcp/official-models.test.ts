@@ -37,7 +37,7 @@ import { LocationsPage as ArtifactLocationsPage, Repository, RepositoriesPage } 
 import { IamPolicy } from "../../server/scanner/gcp/context.ts"
 import { ApiKey } from "../../server/scanner/gcp/collectors/apikeys.ts"
 import { Dataset, DatasetsPage, Table, TablesPage } from "../../server/scanner/gcp/collectors/bigquery.ts"
-import { BackendService, BackendsPage, ComputeProject, Disk, DisksPage, Firewall, Instance, InstancesPage, Metadata, Network, RegionsPage, SubnetsPage, Subnetwork } from "../../server/scanner/gcp/collectors/compute.ts"
+import { BackendService, BackendsPage, ComputeProject, Disk, DisksPage, Firewall, FirewallsPage, Instance, InstancesPage, Metadata, Network, NetworksPage, RegionsPage, SubnetsPage, Subnetwork } from "../../server/scanner/gcp/collectors/compute.ts"
 import { Cluster } from "../../server/scanner/gcp/collectors/dataproc.ts"
 import { DnsPolicy, ManagedZone } from "../../server/scanner/gcp/collectors/dns.ts"
 import { ClustersPage, GkeCluster } from "../../server/scanner/gcp/collectors/gke.ts"
@@ -99,6 +99,8 @@ export type Checked = [
   Conforms<Mismatches<typeof DisksPage.Type, compute_v1.Schema$DiskAggregatedList, "DiskAggregatedList">>,
   Conforms<Mismatches<typeof BackendsPage.Type, compute_v1.Schema$BackendServiceAggregatedList, "BackendServiceAggregatedList">>,
   Conforms<Mismatches<typeof RegionsPage.Type, compute_v1.Schema$RegionList, "RegionList">>,
+  Conforms<Mismatches<typeof NetworksPage.Type, compute_v1.Schema$NetworkList, "NetworkList">>,
+  Conforms<Mismatches<typeof FirewallsPage.Type, compute_v1.Schema$FirewallList, "FirewallList">>,
   Conforms<Mismatches<typeof Cluster.Type, dataproc_v1.Schema$Cluster, "Dataproc Cluster">>,
   Conforms<Mismatches<typeof ManagedZone.Type, dns_v1.Schema$ManagedZone, "ManagedZone">>,
   Conforms<Mismatches<typeof DnsPolicy.Type, dns_v1.Schema$Policy, "DnsPolicy">>,

@@ -18,7 +18,6 @@ export const CloudFunction = Schema.Struct({
       service: Schema.optionalKey(Schema.String),
       serviceAccountEmail: Schema.optionalKey(Schema.String),
       ingressSettings: Schema.optionalKey(Schema.String),
-      allTrafficOnLatestRevision: Schema.optionalKey(Schema.Boolean),
     }),
   ),
 })

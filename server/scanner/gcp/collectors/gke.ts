@@ -17,7 +17,6 @@ export const NodePool = Schema.Struct({
   config: Schema.optionalKey(
     Schema.Struct({
       serviceAccount: Schema.optionalKey(Schema.String),
-      oauthScopes: Schema.optionalKey(Schema.Array(Schema.String)),
       workloadMetadataConfig: Schema.optionalKey(Schema.Struct({ mode: Schema.optionalKey(Schema.String) })),
     }),
   ),
@@ -57,7 +56,6 @@ export const GkeCluster = Schema.Struct({
   workloadIdentityConfig: Schema.optionalKey(Schema.Struct({ workloadPool: Schema.optionalKey(Schema.String) })),
   legacyAbac: Enabled,
   shieldedNodes: Enabled,
-  autopilot: Enabled,
   databaseEncryption: Schema.optionalKey(Schema.Struct({ state: Schema.optionalKey(Schema.String), keyName: Schema.optionalKey(Schema.String) })),
   loggingService: Schema.optionalKey(Schema.String),
   monitoringService: Schema.optionalKey(Schema.String),

@@ -31,14 +31,14 @@ const QueryCondition = Schema.optionalKey(Schema.Struct({ query: Schema.optional
 
 /**
  * An alert policy with every condition type of the Monitoring API: metric threshold and absence (filter on the
- * metric type; a ratio threshold also has denominatorFilter), log match (a Logging filter on the entries
+ * metric type), log match (a Logging filter on the entries
  * themselves), MQL and PromQL (a query naming the metric), SQL (Log Analytics). Unknown condition types decode too
  * and simply match nothing.
  */
 export const AlertCondition = Schema.Struct({
   name: Schema.optionalKey(Schema.String),
   displayName: Schema.optionalKey(Schema.String),
-  conditionThreshold: Schema.optionalKey(Schema.Struct({ filter: Schema.optionalKey(Schema.String), denominatorFilter: Schema.optionalKey(Schema.String) })),
+  conditionThreshold: FilterCondition,
   conditionAbsent: FilterCondition,
   conditionMatchedLog: FilterCondition,
   conditionMonitoringQueryLanguage: QueryCondition,

@@ -150,8 +150,6 @@ export const exceptionsOf = Effect.fn("Algebra.exceptionsOf")(function* (workspa
   return out
 })
 
-const zero = (): Record<Severity, number> => ({ critical: 0, high: 0, medium: 0, low: 0 })
-
 /** Failing resources by severity of each scan (`failingBySeverity` over its findings' counts). */
 export const failingBySeverityOf = Effect.fn("Algebra.failingBySeverityOf")(function* (workspaceId: number, scanIds: ReadonlyArray<number>) {
   const sql = yield* SqlClient.SqlClient
@@ -163,7 +161,6 @@ export const failingBySeverityOf = Effect.fn("Algebra.failingBySeverityOf")(func
     FROM findings f
     WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ANY(${scanIds as Array<number>}::int[]) AND f.status = 'fail'
     GROUP BY f.scan_id, f.severity`
-  for (const id of scanIds) out.set(id, zero())
   for (const id of scanIds) {
     const mine = rows.filter((r) => r.scan_id === id && (SEVERITIES as ReadonlyArray<string>).includes(r.severity))
     out.set(id, failingBySeverity(mine))

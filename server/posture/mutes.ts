@@ -129,9 +129,6 @@ export const targetOf = (rules: ReadonlyArray<MuteScope>): MuteTarget => ({
   ...(rules.some((r) => r.check_id === null) ? {} : { checkIds: [...new Set(rules.map((r) => r.check_id!))] }),
 })
 
-/** Recomputes findings' counts from their failing rows after a mute or a remediation changed them (the algebra's). */
-export const recountFindingMutes = recountFindings
-
 /**
  * Recomputes `muted_by` on the failing rows of the target's findings, then the counts of what changed (see the module
  * comment). Answers how many rows changed.
@@ -166,6 +163,9 @@ export const applyMutes = Effect.fn("Mutes.apply")(function* (workspaceId: numbe
   const findingIds = [...new Set(changed.map((c) => c.finding_id))]
   const pairs = yield* recountFindings(workspaceId, findingIds)
   yield* recountServices(workspaceId, pairs)
-  yield* snapshotMutes(workspaceId, scans, target.scanId === undefined ? undefined : target.serviceId)
+  // A scan's service just written (rows are written unmuted) has nothing to snapshot unless a row was muted here.
+  if (target.scanId === undefined || findingIds.length > 0) {
+    yield* snapshotMutes(workspaceId, scans, target.scanId === undefined ? undefined : target.serviceId)
+  }
   return changed.length
 })

@@ -20,10 +20,10 @@ export const RecoveryVault = Schema.Struct({
           /** Disabled | Unlocked | Locked. */
           immutabilitySettings: Schema.optionalKey(Schema.Struct({ state: Schema.optionalKey(Schema.String) })),
           /** Enabled | Disabled | AlwaysON (Invalid). */
-          softDeleteSettings: Schema.optionalKey(Schema.Struct({ softDeleteState: Schema.optionalKey(Schema.String), softDeleteRetentionPeriodInDays: Schema.optionalKey(Schema.Number) })),
+          softDeleteSettings: Schema.optionalKey(Schema.Struct({ softDeleteState: Schema.optionalKey(Schema.String) })),
         }),
       ),
-      redundancySettings: Schema.optionalKey(Schema.Struct({ standardTierStorageRedundancy: Schema.optionalKey(Schema.String), crossRegionRestore: Schema.optionalKey(Schema.String) })),
+      redundancySettings: Schema.optionalKey(Schema.Struct({ standardTierStorageRedundancy: Schema.optionalKey(Schema.String) })),
       encryption: Schema.optionalKey(Schema.Struct({ keyVaultProperties: Schema.optionalKey(Schema.Struct({ keyUri: Schema.optionalKey(Schema.String) })) })),
     }),
   ),

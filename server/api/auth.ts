@@ -58,7 +58,7 @@ import { buildUser, findUserByAnyEmail, findUserByEmail, findUserById, normalize
 import { Mailer } from "../mail/mailer.ts"
 import { passwordChangedMail, passwordResetMail, verificationMail } from "../mail/templates.ts"
 import { clientAddress } from "./middleware/authentication.ts"
-import { hit, peek, peekMany, reset } from "./middleware/rate-limit.ts"
+import { hit, peek, peekMany, refusalWait, reset } from "./middleware/rate-limit.ts"
 import { signedIn } from "./middleware/workspace-scope.ts"
 import { guard } from "./middleware/input-guard.ts"
 
@@ -133,7 +133,7 @@ export const AuthHandlers = HttpApiBuilder.group(
         { key: keys.accountSuccesses, rule: config.loginSuccessPerAccount },
         { key: keys.addressSuccesses, rule: config.loginSuccessPerAddress },
       ])
-      let wait = Math.max(0, ...[pair!, address!, accountSuccesses!, addressSuccesses!].map((s) => s.allowed ? 0 : s.retryAfterSeconds))
+      let wait = refusalWait(pair!, address!, accountSuccesses!, addressSuccesses!)
       if (wait === 0 && !account!.allowed && pair!.hits > 0) {
         // The account is under attack and this client has failed on it: one attempt per slow-down interval.
         const slow = yield* hit(keys.slowdown, { limit: 1, windowSeconds: config.loginSlowdownSeconds })
@@ -194,9 +194,8 @@ export const AuthHandlers = HttpApiBuilder.group(
       const limit = yield* hit(`signup:address:${ip}`, config.sensitivePerAddress)
       // The spec's 409 'already exists' answers are an account oracle: a client gets a budget of them (then waits).
       const exists = yield* peek(`signup:exists:${ip}`, config.signupExistsPerAddress)
-      if (!limit.allowed || !exists.allowed) {
-        return yield* rateLimited(Math.max(limit.allowed ? 0 : limit.retryAfterSeconds, exists.allowed ? 0 : exists.retryAfterSeconds), SignupMessages.tooManyAttempts)
-      }
+      const wait = refusalWait(limit, exists)
+      if (wait > 0) return yield* rateLimited(wait, SignupMessages.tooManyAttempts)
       const accountExists = (verified: boolean) =>
         verified
           ? new Conflict({ message: SignupMessages.accountExistsVerified, data: { error_type: "account_exists" } })
@@ -289,9 +288,8 @@ export const AuthHandlers = HttpApiBuilder.group(
       const wait = (seconds: number) => rateLimited(seconds, resendWaitMessage(seconds))
       const client = yield* hit(`resend:address:${ip}`, config.resendPerAddress)
       const misses = yield* peek(`resend:misses:${ip}`, config.resendMissesPerAddress)
-      if (!client.allowed || !misses.allowed) {
-        return yield* wait(Math.max(client.allowed ? 0 : client.retryAfterSeconds, misses.allowed ? 0 : misses.retryAfterSeconds))
-      }
+      const refused = refusalWait(client, misses)
+      if (refused > 0) return yield* wait(refused)
       const perEmail = yield* hit(`resend:email:${email}`, config.resendPerEmail)
       if (!perEmail.allowed) return yield* wait(perEmail.retryAfterSeconds)
       const cooldown = yield* hit(`resend:${email}`, { limit: 1, windowSeconds: config.resendCooldownSeconds })

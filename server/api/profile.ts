@@ -27,7 +27,7 @@ import { buildUser, findUserByAnyEmail, findUserById, normalizeEmail } from "../
 import { Mailer } from "../mail/mailer.ts"
 import { addressInUseMail, passwordChangedMail, verificationMail } from "../mail/templates.ts"
 import type { Caller } from "./middleware/authentication.ts"
-import { hit } from "./middleware/rate-limit.ts"
+import { hit, refusalWait } from "./middleware/rate-limit.ts"
 import { signedIn } from "./middleware/workspace-scope.ts"
 import { guard } from "./middleware/input-guard.ts"
 
@@ -66,12 +66,8 @@ export const ProfileHandlers = HttpApiBuilder.group(
           if (emailChange) {
             const perUser = yield* hit(`email-change:user:${user.id}`, config.emailChangePerUser)
             const perClient = yield* hit(`email-change:address:${caller.ip}`, config.emailChangePerAddress)
-            if (!perUser.allowed || !perClient.allowed) {
-              return yield* new RateLimited({
-                message: StatusMessages.rateLimited,
-                retry_after_seconds: Math.max(perUser.allowed ? 0 : perUser.retryAfterSeconds, perClient.allowed ? 0 : perClient.retryAfterSeconds),
-              })
-            }
+            const wait = refusalWait(perUser, perClient)
+            if (wait > 0) return yield* new RateLimited({ message: StatusMessages.rateLimited, retry_after_seconds: wait })
             const other = yield* findUserByAnyEmail(email)
             taken = other !== undefined && other.id !== user.id
           }

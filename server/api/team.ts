@@ -33,7 +33,7 @@ import { Mailer } from "../mail/mailer.ts"
 import { addedToWorkspaceMail, passwordResetMail } from "../mail/templates.ts"
 import { anyMember, anyOf, inWorkspace, type WorkspaceContext } from "./middleware/workspace-scope.ts"
 import { guard } from "./middleware/input-guard.ts"
-import { hit, peekMany } from "./middleware/rate-limit.ts"
+import { hit, peekMany, refusalWait } from "./middleware/rate-limit.ts"
 import { cachedRead } from "./middleware/read-cache.ts"
 
 /** Who may call what (checked by inWorkspace before the handler runs; the owner holds every permission). */
@@ -120,12 +120,8 @@ export const TeamHandlers = HttpApiBuilder.group(
           { key: keys.user, rule: config.accountProbesPerUser },
           { key: keys.address, rule: config.accountProbesPerAddress },
         ])
-        if (!user!.allowed || !address!.allowed) {
-          return yield* new RateLimited({
-            message: StatusMessages.rateLimited,
-            retry_after_seconds: Math.max(user!.allowed ? 0 : user!.retryAfterSeconds, address!.allowed ? 0 : address!.retryAfterSeconds),
-          })
-        }
+        const wait = refusalWait(user!, address!)
+        if (wait > 0) return yield* new RateLimited({ message: StatusMessages.rateLimited, retry_after_seconds: wait })
       })
     const countProbe = (ctx: WorkspaceContext) =>
       Effect.all([hit(probeKeys(ctx).user, config.accountProbesPerUser), hit(probeKeys(ctx).address, config.accountProbesPerAddress)])

@@ -28,21 +28,9 @@ const hitUnsafe = Effect.fn("RateLimit.hit")(function* (key: string, rule: RateR
 })
 export const hit: typeof hitUnsafe = (...args) => standalone(hitUnsafe(...args))
 
-/** Answers whether `key` is currently over its rule, without counting a hit. */
-const peekUnsafe = Effect.fn("RateLimit.peek")(function* (key: string, rule: RateRule) {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{ hits: number; left: number }>`
-    SELECT hits, ceil(extract(epoch FROM (window_started_at + make_interval(secs => ${rule.windowSeconds}) - now())))::int AS left
-    FROM rate_limit_buckets WHERE key = ${key}`
-  const row = rows[0]
-  if (row === undefined || row.left <= 0) return { allowed: true, retryAfterSeconds: 0, hits: 0 } satisfies RateState
-  return { allowed: row.hits < rule.limit, retryAfterSeconds: Math.max(1, row.left), hits: row.hits } satisfies RateState
-})
-export const peek: typeof peekUnsafe = (...args) => standalone(peekUnsafe(...args))
-
 /**
- * `peek` for several buckets in one statement (the sign-in checks five before any hashing): the states in the order
- * of `checks`.
+ * Answers whether each key is currently over its rule, without counting a hit, in one statement (the sign-in checks
+ * five before any hashing): the states in the order of `checks`.
  */
 const peekManyUnsafe = Effect.fn("RateLimit.peekMany")(function* (
   checks: ReadonlyArray<{ readonly key: string; readonly rule: RateRule }>,
@@ -60,6 +48,14 @@ const peekManyUnsafe = Effect.fn("RateLimit.peekMany")(function* (
   })
 })
 export const peekMany: typeof peekManyUnsafe = (...args) => standalone(peekManyUnsafe(...args))
+
+/** `peekMany` for one key. */
+export const peek = (key: string, rule: RateRule) =>
+  peekMany([{ key, rule }]).pipe(Effect.map((states) => states[0]!))
+
+/** The wait of a refusal: the longest retry of the states that are not allowed, 0 when all are. */
+export const refusalWait = (...states: ReadonlyArray<RateState>): number =>
+  Math.max(0, ...states.map((s) => (s.allowed ? 0 : s.retryAfterSeconds)))
 
 const resetUnsafe = Effect.fn("RateLimit.reset")(function* (key: string) {
   const sql = yield* SqlClient.SqlClient

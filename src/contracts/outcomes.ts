@@ -234,6 +234,10 @@ export const UNITS = {
   newFailingResources: ["new failing resource", "new failing resources"],
   fixedResources: ["fixed resource", "fixed resources"],
   requirements: ["requirement", "requirements"],
+  /** A finding is one check in one scan (the findings list). */
+  findings: ["finding", "findings"],
+  /** Resources matching the findings list's region / resource search filters. */
+  matchingResources: ["matching resource", "matching resources"],
 } as const
 export type Unit = keyof typeof UNITS
 

@@ -22,11 +22,12 @@ import type {
   RemediateResponse,
   Severity,
 } from "../contracts/findings.ts"
-import type { AccountId, CloudProviderId, FindingId, ScanId, ServiceId, UserId } from "../contracts/ids.ts"
+import type { AccountId, CloudProviderId, FindingId, ScanId, UserId } from "../contracts/ids.ts"
 import type { CloudProvider } from "../contracts/providers.ts"
 import type {
   CancelScanResponse,
   ExportFormat,
+  ExportQuery,
   Scan,
   ScanListResponse,
   ScanStartPayload,
@@ -54,21 +55,11 @@ export interface ScanViewer {
   readonly canRemediate: boolean
 }
 
-/** GET /api/scans/{id}/export query plus the scan it is for. */
-export interface ExportRequest {
-  readonly scanId: ScanId
-  readonly format: ExportFormat
-  readonly service_id?: ServiceId
-  /** Comma-joined finding statuses (`joinFilter`). */
-  readonly status?: string
-  /** Comma-joined severities (`joinFilter`). */
-  readonly severity?: string
-  /** Beyond the spec: the findings list's other filters (`ExportQuery`). */
-  readonly check?: string
-  readonly change?: string
-  readonly region?: string
-  readonly q?: string
-}
+/**
+ * GET /api/scans/{id}/export query (`ExportQuery`: format, service, the comma-joined statuses and severities of
+ * `joinFilter`, and beyond the spec the findings list's other filters) plus the scan it is for.
+ */
+export type ExportRequest = ExportQuery & { readonly scanId: ScanId }
 
 /** An export answer, ready to be saved by the browser. */
 export interface ExportedFile {

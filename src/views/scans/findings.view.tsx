@@ -48,9 +48,7 @@ const helper = createColumnHelper<ScanTableFeatures, Finding>()
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 const count = (n: number) => n.toLocaleString("en-US")
 /** "1 finding", "28 findings" (a finding is one check in one scan). */
-const findingsLabel = (n: number) => `${count(n)} ${n === 1 ? "finding" : "findings"}`
-/** "1 matching resource", "12 matching resources" (the other resource units are the algebra's, `unitLabel`). */
-const matchingLabel = (n: number) => `${count(n)} matching ${n === 1 ? "resource" : "resources"}`
+const findingsLabel = (n: number) => unitLabel(n, "findings")
 
 /** The status filter's choices, in the list's default order. */
 const STATUS_CHOICES: ReadonlyArray<FindingListFilter> = ["fail", "muted", "remediated", "not_evaluated", "pass"]
@@ -252,7 +250,7 @@ function FindingCards({ findings, scanId, showService }: { readonly findings: Re
 const totalsText = (totals: FindingListTotals, active: boolean): string => {
   const findings = active ? `${count(totals.findings)} of ${findingsLabel(totals.findings_unfiltered)} match` : findingsLabel(totals.findings)
   const resources = `${unitLabel(totals.resources_failing, "failingResources")} of ${unitLabel(totals.resources_checked, "resources")}`
-  const matched = totals.resources_matched === null ? "" : ` · ${matchingLabel(totals.resources_matched)}`
+  const matched = totals.resources_matched === null ? "" : ` · ${unitLabel(totals.resources_matched, "matchingResources")}`
   return `${findings} · ${resources}${matched}`
 }
 

@@ -94,8 +94,6 @@ export interface FindingsListContext {
   readonly findings: ReadonlyArray<Finding>
   readonly filters: FindingListFilters
   readonly order: FindingListOrder
-  readonly page: number
-  readonly totalPages: number
   /** The server's totals for the filters in force (null until the first answer). */
   readonly totals: FindingListTotals | null
   readonly nextCursor: string | null
@@ -190,7 +188,6 @@ export const exportRequestOf = (
 }
 
 const answerOf = (answer: FindingListResponse) => ({
-  totalPages: answer.pagination.total_pages,
   totals: answer.totals ?? null,
   nextCursor: answer.next_cursor ?? null,
   ...(answer.regions === undefined ? {} : { regions: answer.regions }),
@@ -241,14 +238,13 @@ export const findingsListMachine = setup({
     })),
     assignFirstPage: assign(({ event }) => {
       const answer = outputOf<FindingListResponse>(event)
-      return { findings: answer.data, page: Math.max(1, answer.pagination.page), ...answerOf(answer), error: null }
+      return { findings: answer.data, ...answerOf(answer), error: null }
     }),
     appendPage: assign(({ context, event }) => {
       const answer = outputOf<FindingListResponse>(event)
       const ids = new Set(context.findings.map((f) => f.id))
       return {
         findings: [...context.findings, ...answer.data.filter((f) => !ids.has(f.id))],
-        page: Math.max(context.page, answer.pagination.page),
         ...answerOf(answer),
       }
     }),
@@ -306,8 +302,6 @@ export const findingsListMachine = setup({
     findings: [],
     filters: NO_FILTERS,
     order: DEFAULT_ORDER,
-    page: 1,
-    totalPages: 0,
     totals: null,
     nextCursor: null,
     regions: [],

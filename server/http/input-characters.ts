@@ -45,24 +45,33 @@ export const urlCharacterIssue = (url: string): CharacterIssue | undefined => {
   return undefined
 }
 
-/** The first string (or key) of a parsed JSON value that cannot be stored, with its path (`credentials.secret_key`). */
-export const jsonCharacterIssue = (value: unknown, path: ReadonlyArray<string> = []): CharacterIssue | undefined => {
-  if (typeof value === "string") return isStorableText(value) ? undefined : { path: path.join(".") }
+/**
+ * The path to the first string (or key) of a parsed JSON value that cannot be stored, innermost step first; the path is
+ * only built for a bad value (this walk runs on every JSON body).
+ */
+const badJsonPath = (value: unknown): Array<string> | undefined => {
+  if (typeof value === "string") return isStorableText(value) ? undefined : []
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const issue = jsonCharacterIssue(value[i], [...path, String(i)])
-      if (issue !== undefined) return issue
+      const inner = badJsonPath(value[i])
+      if (inner !== undefined) return (inner.push(String(i)), inner)
     }
     return undefined
   }
   if (value !== null && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
-      if (!isStorableText(k)) return { path: [...path, k].join(".") }
-      const issue = jsonCharacterIssue(v, [...path, k])
-      if (issue !== undefined) return issue
+      if (!isStorableText(k)) return [k]
+      const inner = badJsonPath(v)
+      if (inner !== undefined) return (inner.push(k), inner)
     }
   }
   return undefined
+}
+
+/** The first string (or key) of a parsed JSON value that cannot be stored, with its path (`credentials.secret_key`). */
+export const jsonCharacterIssue = (value: unknown, path: ReadonlyArray<string> = []): CharacterIssue | undefined => {
+  const inner = badJsonPath(value)
+  return inner === undefined ? undefined : { path: [...path, ...inner.reverse()].join(".") }
 }
 
 /** Whether a content type is JSON (`application/json`, `application/x+json`, with parameters). */

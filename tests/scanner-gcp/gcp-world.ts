@@ -238,8 +238,6 @@ export function installGcpWorld(server: CloudFixtureServer, world: GcpWorld): vo
     return fn(p)
   }
 
-  const op = (kind: string, extra: Json = {}): Json => ({ kind, name: `operation-${++opCounter}`, status: "DONE", ...extra })
-
   // Cloud Resource Manager
   server.route("GET", "cloudresourcemanager.googleapis.com", /^\/v1\/projects\/([^/:]+)$/, (req, m) =>
     withProject(req, m[1]!, "cloudresourcemanager", "resourcemanager.projects.get", (p) => ({

@@ -26,7 +26,7 @@ import {
 import type { AccountId, FindingId, ScanId, ServiceId } from "../../src/contracts/ids.ts"
 import { iso } from "../accounts/accounts-store.ts"
 import { providerDisplayName } from "../accounts/providers.ts"
-import { isSuperseded } from "../posture/algebra.ts"
+import { FAILING_RESOURCES_SQL, isSuperseded } from "../posture/algebra.ts"
 import { selectResultRows, toDetailRow, type ResultRow } from "./results.ts"
 
 export interface FindingRow {
@@ -109,8 +109,6 @@ const SEVERITY_ORDER = `CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 
 /** Failed (not muted) first, then muted, remediated, not evaluated, passed: the list's default order. */
 const STATUS_ORDER = `CASE WHEN f.status = 'fail' AND NOT f.muted THEN 0 WHEN f.status = 'fail' THEN 1 WHEN f.status = 'remediated' THEN 2
                       WHEN f.status = 'not_evaluated' THEN 3 ELSE 4 END`
-/** The open failing resources of a finding (non-compliant, not remediated, not muted). */
-const OPEN_FAILING = `greatest(0, f.resources_failing - f.resources_remediated - f.resources_muted)`
 
 const selectFindings = (sql: SqlClient.SqlClient, extra = sql``, from = sql`findings f`) => sql`
   SELECT f.id, f.scan_id, f.service_id, cs.name AS service_name, f.check_id, f.severity, f.status, f.title, f.description,
@@ -213,7 +211,7 @@ const sortKey = (sort: FindingSort): string =>
     : sort === "severity" ? SEVERITY_ORDER
     : sort === "service" ? "cs.name"
     : sort === "check" ? "f.check_id"
-    : sort === "failing" ? OPEN_FAILING
+    : sort === "failing" ? FAILING_RESOURCES_SQL
     : sort === "new" ? "f.resources_new"
     : "f.resources_fixed"
 
@@ -303,7 +301,7 @@ export const listFindings = Effect.fn("FindingsStore.list")(function* (
     )${hits},
     m AS (
       SELECT f.id, ${k1} AS k1, ${sql.literal(STATUS_ORDER)} AS k2, ${sql.literal(SEVERITY_ORDER)} AS k3, ${matched} AS matched,
-             f.resources_checked AS checked, ${sql.literal(OPEN_FAILING)} AS failing
+             f.resources_checked AS checked, ${sql.literal(FAILING_RESOURCES_SQL)} AS failing
       FROM scope f
       ${order.sort === "service" ? sql`JOIN cloud_services cs ON cs.id = f.service_id` : sql``}
       ${q === undefined ? sql`` : sql`JOIN hits h ON h.finding_id = f.id`}

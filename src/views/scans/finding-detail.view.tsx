@@ -9,7 +9,7 @@
  * (all, failing, passing, remediated) and Previous / Next with the position, so a finding of 100,000 resources stays
  * responsive.
  */
-import { useMemo, type ReactNode } from "react"
+import { useMemo } from "react"
 import { useActorRef, useSelector } from "@xstate/react"
 import { createColumnHelper, type ColumnDef } from "@tanstack/react-table"
 import { useParams, useSearchParams } from "wouter"

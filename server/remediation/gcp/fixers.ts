@@ -12,6 +12,7 @@ import { FixError, waitUntil, type RestFixer } from "../../scanner/rest/remediat
 import { GCP_SCOPE, type GcpEndpoints } from "../../scanner/gcp/endpoints.ts"
 import { durationSeconds } from "../../scanner/rest/engine.ts"
 import { sqlFlagFixes } from "../../scanner/gcp/checks/sql.ts"
+import { PUBLIC_MEMBERS, publicGrants } from "../../scanner/gcp/context.ts"
 
 export interface GcpFixContext {
   readonly client: RestClient
@@ -54,8 +55,10 @@ const InstanceMetadata = Schema.Struct({ name: Schema.String, metadata: Schema.o
 
 const KmsKey = Schema.Struct({ name: Schema.String, rotationPeriod: Schema.optionalKey(Schema.String), nextRotationTime: Schema.optionalKey(Schema.String) })
 
-const PUBLIC_MEMBERS = new Set(["allUsers", "allAuthenticatedUsers"])
-
+/**
+ * The policy as written back by setIamPolicy: unlike the scanner's IamPolicy (which it reads, not writes), every field
+ * of a binding's condition (Expr) is kept, so a conditional binding survives the rewrite unchanged.
+ */
 const Policy = Schema.Struct({
   version: Schema.optionalKey(Schema.Number),
   etag: Schema.optionalKey(Schema.String),
@@ -64,7 +67,7 @@ const Policy = Schema.Struct({
       Schema.Struct({
         role: Schema.String,
         members: Schema.optionalKey(Schema.Array(Schema.String)),
-        condition: Schema.optionalKey(Schema.Struct({ expression: Schema.optionalKey(Schema.String), title: Schema.optionalKey(Schema.String), description: Schema.optionalKey(Schema.String) })),
+        condition: Schema.optionalKey(Schema.Struct({ expression: Schema.optionalKey(Schema.String), title: Schema.optionalKey(Schema.String), description: Schema.optionalKey(Schema.String), location: Schema.optionalKey(Schema.String) })),
       }),
     ),
   ),
@@ -76,7 +79,7 @@ const Policy = Schema.Struct({
  */
 async function dropPublicMembers(ctx: GcpFixContext, resourceUrl: string, service: string): Promise<string[]> {
   const policy = await ctx.client.json({ url: `${resourceUrl}:getIamPolicy?options.requestedPolicyVersion=3`, audience: GCP_SCOPE, op: `${service}.getIamPolicy` }, Policy)
-  const removed = (policy.bindings ?? []).flatMap((b) => (b.members ?? []).filter((m) => PUBLIC_MEMBERS.has(m)).map((m) => `${m}:${b.role}`))
+  const removed = publicGrants(policy)
   if (removed.length === 0) return []
   const bindings = (policy.bindings ?? []).map((b) => ({ ...b, members: (b.members ?? []).filter((m) => !PUBLIC_MEMBERS.has(m)) })).filter((b) => b.members.length > 0)
   await ctx.client.json({ method: "POST", url: `${resourceUrl}:setIamPolicy`, audience: GCP_SCOPE, op: `${service}.setIamPolicy`, body: { policy: { ...policy, bindings } } }, Policy)

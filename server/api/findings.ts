@@ -10,7 +10,7 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../src/contracts/api.ts"
 import { NotFound, ValidationError } from "../../src/contracts/errors.ts"
-import { FINDING_CHANGES, FINDING_LIST_FILTERS, FindingListResponse, FindingResponse, SEVERITIES, type FindingChange } from "../../src/contracts/findings.ts"
+import { FindingListResponse, FindingResponse } from "../../src/contracts/findings.ts"
 import { splitFilter } from "../../src/contracts/scans.ts"
 import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { DetailPaging, PageSizes } from "../../src/contracts/constants.ts"
@@ -21,15 +21,13 @@ import { remediateJob } from "../scans/jobs.ts"
 import { requestRemediation } from "../scans/remediation.ts"
 import { warmQueueCache } from "../scans/transactional-enqueue.ts"
 import { cachedRead } from "./middleware/read-cache.ts"
-import { parseFilter } from "./scans.ts"
+import { parseFindingFilters } from "./scans.ts"
 
 export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers) =>
   handlers
     .handle("list", ({ request, query }) =>
       Effect.gen(function* () {
-        const statuses = yield* parseFilter(query.status, FINDING_LIST_FILTERS, ScanningServerMessages.invalidStatusFilter, "query.status")
-        const severities = yield* parseFilter(query.severity, SEVERITIES, ScanningServerMessages.invalidSeverityFilter, "query.severity")
-        const changes = (yield* parseFilter(query.change, FINDING_CHANGES, ScanningServerMessages.invalidChangeFilter, "query.change")) as ReadonlyArray<FindingChange>
+        const { statuses, severities, changes } = yield* parseFindingFilters(query)
         const order = { sort: query.sort ?? "status", order: query.order ?? "asc" } as const
         const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, order)
         if (query.cursor !== undefined && cursor === undefined) {

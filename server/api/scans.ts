@@ -14,7 +14,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "../../src/contracts/api.ts"
 import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.ts"
-import { FINDING_CHANGES, FINDING_LIST_FILTERS, SEVERITIES, type FindingChange } from "../../src/contracts/findings.ts"
+import { FINDING_CHANGES, FINDING_LIST_FILTERS, SEVERITIES } from "../../src/contracts/findings.ts"
 import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { DEFAULT_SCANS_QUERY, EXPORT_CONTENT_TYPES, exportFileName, ScanListResponse, ScanResponse, splitFilter } from "../../src/contracts/scans.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
@@ -30,13 +30,21 @@ import { cachedRead } from "./middleware/read-cache.ts"
 import { warmQueueCache } from "../scans/transactional-enqueue.ts"
 
 /** Splits and checks a comma-joined filter against the allowed values (400 with `message` otherwise). */
-export const parseFilter = (raw: string | undefined, allowed: ReadonlyArray<string>, message: string, path: string) => {
+export const parseFilter = <const T extends string>(raw: string | undefined, allowed: ReadonlyArray<T>, message: string, path: string) => {
   const values = splitFilter(raw).map((v) => v.toLowerCase())
-  const bad = values.find((v) => !allowed.includes(v))
+  const bad = values.find((v) => !(allowed as ReadonlyArray<string>).includes(v))
   return bad === undefined
-    ? Effect.succeed(values)
+    ? Effect.succeed(values as ReadonlyArray<string> as ReadonlyArray<T>)
     : Effect.fail(new ValidationError({ message, errors: [{ path, message }] }))
 }
+
+/** The status, severity and change filters of the findings list and of the export, read once for both. */
+export const parseFindingFilters = (query: { readonly status?: string | undefined; readonly severity?: string | undefined; readonly change?: string | undefined }) =>
+  Effect.all({
+    statuses: parseFilter(query.status, FINDING_LIST_FILTERS, ScanningServerMessages.invalidStatusFilter, "query.status"),
+    severities: parseFilter(query.severity, SEVERITIES, ScanningServerMessages.invalidSeverityFilter, "query.severity"),
+    changes: parseFilter(query.change, FINDING_CHANGES, ScanningServerMessages.invalidChangeFilter, "query.change"),
+  })
 
 export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
   handlers
@@ -67,9 +75,7 @@ export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
         }))))
     .handle("export", ({ request, params, query }) =>
       Effect.gen(function* () {
-        const statuses = yield* parseFilter(query.status, FINDING_LIST_FILTERS, ScanningServerMessages.invalidStatusFilter, "query.status")
-        const severities = yield* parseFilter(query.severity, SEVERITIES, ScanningServerMessages.invalidSeverityFilter, "query.severity")
-        const changes = (yield* parseFilter(query.change, FINDING_CHANGES, ScanningServerMessages.invalidChangeFilter, "query.change")) as ReadonlyArray<FindingChange>
+        const { statuses, severities, changes } = yield* parseFindingFilters(query)
         const ctx = yield* scoped(request, READ, (ctx) =>
           Effect.gen(function* () {
             const scan = yield* getScan(ctx.workspaceId, params.id)

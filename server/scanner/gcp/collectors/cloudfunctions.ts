@@ -1,6 +1,6 @@
 /**
  * Cloud Functions (v2): every function of every location (projects.locations.functions.list with location "-"),
- * with its runtime service account and ingress settings, and who may invoke it: the function's IAM policy and, for a
+ * with its runtime service account, and who may invoke it: the function's IAM policy and, for a
  * 2nd gen function, the policy of the Cloud Run service behind it (serviceConfig.service), which is where
  * `gcloud functions add-invoker-policy-binding` grants roles/run.invoker.
  */
@@ -12,12 +12,10 @@ export const cloudfunctionsResourceTypes = ["cloudfunctions.functions", "cloudfu
 export const CloudFunction = Schema.Struct({
   name: Schema.String,
   environment: Schema.optionalKey(Schema.String),
-  state: Schema.optionalKey(Schema.String),
   serviceConfig: Schema.optionalKey(
     Schema.Struct({
       service: Schema.optionalKey(Schema.String),
       serviceAccountEmail: Schema.optionalKey(Schema.String),
-      ingressSettings: Schema.optionalKey(Schema.String),
     }),
   ),
 })

@@ -13,7 +13,7 @@ const Enabled = Schema.optionalKey(Schema.Struct({ enabled: Schema.optionalKey(S
 export const NodePool = Schema.Struct({
   name: Schema.String,
   networkConfig: Schema.optionalKey(Schema.Struct({ enablePrivateNodes: Schema.optionalKey(Schema.Boolean) })),
-  management: Schema.optionalKey(Schema.Struct({ autoUpgrade: Schema.optionalKey(Schema.Boolean), autoRepair: Schema.optionalKey(Schema.Boolean) })),
+  management: Schema.optionalKey(Schema.Struct({ autoUpgrade: Schema.optionalKey(Schema.Boolean) })),
   config: Schema.optionalKey(
     Schema.Struct({
       serviceAccount: Schema.optionalKey(Schema.String),

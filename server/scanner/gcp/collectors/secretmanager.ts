@@ -6,9 +6,7 @@ export const secretmanagerResourceTypes = ["secretmanager.secrets", "secretmanag
 
 export const Secret = Schema.Struct({
   name: Schema.String,
-  createTime: Schema.optionalKey(Schema.String),
   rotation: Schema.optionalKey(Schema.Struct({ nextRotationTime: Schema.optionalKey(Schema.String), rotationPeriod: Schema.optionalKey(Schema.String) })),
-  topics: Schema.optionalKey(Schema.Array(Schema.Struct({ name: Schema.String }))),
 })
 export type Secret = typeof Secret.Type
 

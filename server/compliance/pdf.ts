@@ -23,7 +23,7 @@ import {
   type RequirementStatus,
   type ScanFramework,
 } from "../../src/contracts/compliance.ts"
-import type { Severity } from "../../src/contracts/findings.ts"
+import { SEVERITIES, type Severity } from "../../src/contracts/findings.ts"
 import type { CheckInfo } from "./catalogue.ts"
 import { CHECK_OUTCOME_LABELS, checkOutcome, failingResources } from "../../src/contracts/outcomes.ts"
 import type { FindingOutcome } from "./evaluate.ts"
@@ -79,7 +79,7 @@ const COLORS = {
   low: "#d69e2e",
 } as const
 
-const SEVERITY_ORDER: ReadonlyArray<Severity> = ["critical", "high", "medium", "low"]
+const SEVERITY_ORDER: ReadonlyArray<Severity> = SEVERITIES
 const STATUS_ORDER: ReadonlyArray<RequirementStatus> = ["passed", "passed_with_exceptions", "failed", "not_evaluated", "manual", "not_applicable"]
 
 /**

@@ -22,6 +22,9 @@ import { isoOrNull } from "../accounts/accounts-store.ts"
 export * from "../../src/contracts/outcomes.ts"
 
 /** `failingResources` of a `findings` row `f`, in SQL. */
+/** Critical first: the severity order of every sort over findings `f` (lists, top checks, the digest, resource history). */
+export const SEVERITY_ORDER_SQL = `CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END`
+
 export const FAILING_RESOURCES_SQL = `greatest(0, f.resources_failing - f.resources_remediated - f.resources_muted)`
 
 /** SQL: the condition on a `results` row `r` that its remediation succeeded (`isRemediatedStatus`). */
@@ -181,7 +184,7 @@ export const topFailingChecks = Effect.fn("Algebra.topFailingChecks")(function* 
       AND ${sql.literal(FAILING_RESOURCES_SQL)} > 0
     GROUP BY f.check_id
     ORDER BY count(DISTINCT s.account_id) DESC,
-             min(CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END),
+             min(${sql.literal(SEVERITY_ORDER_SQL)}),
              sum(${sql.literal(FAILING_RESOURCES_SQL)}) DESC, f.check_id
     LIMIT ${limit}`
 })
@@ -216,7 +219,7 @@ export const digestNumbers = Effect.fn("Algebra.digestNumbers")(function* (works
     WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ${scanId} AND f.status = 'fail' AND f.resources_new > 0 AND r.delta = 'new'
       AND r.muted_by IS NULL AND NOT ${sql.literal(REMEDIATED_ROW_SQL)}
     GROUP BY f.id
-    ORDER BY CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END, count(r.seq) DESC, f.id
+    ORDER BY ${sql.literal(SEVERITY_ORDER_SQL)}, count(r.seq) DESC, f.id
     LIMIT ${top}`
   return { counts, topNew }
 })

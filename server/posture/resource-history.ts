@@ -11,7 +11,7 @@ import { NotFound } from "../../src/contracts/errors.ts"
 import type { AccountId, FindingId, ScanId } from "../../src/contracts/ids.ts"
 import { HISTORY_SCANS, PostureMessages, type ResourceHistory } from "../../src/contracts/posture.ts"
 import { iso } from "../accounts/accounts-store.ts"
-import { isRemediatedStatus, joinScanMutes, rowOutcome } from "./algebra.ts"
+import { isRemediatedStatus, joinScanMutes, rowOutcome, SEVERITY_ORDER_SQL } from "./algebra.ts"
 
 /** Rows listed at most (20 scans of about 50 checks on one resource). */
 const MAX_ROWS = 2_000
@@ -42,7 +42,7 @@ export const resourceHistory = Effect.fn("Posture.resourceHistory")(function* (w
     ${joinScanMutes(sql)}
     WHERE r.workspace_id = ${workspaceId} AND r.resource_uid = ${uid} AND r.scan_id = ANY(${ids}::int[])
     ORDER BY r.scan_id DESC, CASE WHEN r.compliant = false THEN 0 WHEN r.compliant IS NULL THEN 1 ELSE 2 END,
-             CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END, f.check_id
+             ${sql.literal(SEVERITY_ORDER_SQL)}, f.check_id
     LIMIT ${MAX_ROWS}`
   return {
     account_id: accountId as AccountId,

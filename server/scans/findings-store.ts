@@ -26,7 +26,7 @@ import {
 import type { AccountId, FindingId, ScanId, ServiceId } from "../../src/contracts/ids.ts"
 import { iso } from "../accounts/accounts-store.ts"
 import { providerDisplayName } from "../accounts/providers.ts"
-import { FAILING_RESOURCES_SQL, isSuperseded } from "../posture/algebra.ts"
+import { FAILING_RESOURCES_SQL, isSuperseded, SEVERITY_ORDER_SQL } from "../posture/algebra.ts"
 import { selectResultRows, toDetailRow, type ResultRow } from "./results.ts"
 
 export interface FindingRow {
@@ -105,7 +105,7 @@ export interface FindingFilter {
   readonly q?: string | undefined
 }
 
-const SEVERITY_ORDER = `CASE f.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END`
+const SEVERITY_ORDER = SEVERITY_ORDER_SQL
 /** Failed (not muted) first, then muted, remediated, not evaluated, passed: the list's default order. */
 const STATUS_ORDER = `CASE WHEN f.status = 'fail' AND NOT f.muted THEN 0 WHEN f.status = 'fail' THEN 1 WHEN f.status = 'remediated' THEN 2
                       WHEN f.status = 'not_evaluated' THEN 3 ELSE 4 END`

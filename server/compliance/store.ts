@@ -3,8 +3,8 @@
  * Compliance is computed from what a scan already stores (one finding per check with its counts; the failing
  * `results` rows as evidence) — nothing is copied, so a remediation or (later) a mute shows at once.
  *
- * Failing evidence of a finding is the key range seq 0 … resources_failing − 1 of `results` (the writer numbers failing
- * rows first, server/scans/results.ts), minus rows whose remediation succeeded. Muted rows (`results.muted_by`, issue 13)
+ * Failing evidence of a finding is its rows of rank 0 in `results` (the non-compliant ones; migration 0020), in `seq`
+ * order, minus rows whose remediation succeeded. Muted rows (`results.muted_by`, issue 13)
  * stay in it, marked muted with their rule's reason, expiry and author as the scan's snapshot keeps them
  * (server/posture/algebra.ts): a superseded scan answers what it answered as the latest.
  */
@@ -172,7 +172,7 @@ const selectFailing = (sql: SqlClient.SqlClient) => sql`
 
 const failingWhere = (sql: SqlClient.SqlClient, workspaceId: number, findingIds: ReadonlyArray<number>) => sql`
   r.workspace_id = ${workspaceId} AND r.finding_id IN ${sql.in(findingIds)} AND f.workspace_id = ${workspaceId}
-  AND f.status = 'fail' AND r.seq < f.resources_failing AND r.compliant = false
+  AND f.status = 'fail' AND r.rank = 0 AND r.compliant = false
   AND NOT ${sql.literal(REMEDIATED_ROW_SQL)}`
 
 /** One page of the open failing rows of some findings (finding id, then row order). */

@@ -20,10 +20,18 @@ export const EXPORT_ROWS_PAGE = 5_000
 
 const encoder = new TextEncoder()
 
+/**
+ * A detail row's place in its finding's order — failing rows first, then by `result_seq` (server/db/migrations/
+ * 0020_storage_by_change.ts) — as one number: rank · ORDER_KEY_RANK + result_seq (rank 0 for a non-compliant row).
+ */
+export const ORDER_KEY_RANK = 2_147_483_648
+export const rowOrderKey = (row: Readonly<Record<string, unknown>>, fallback: number): number =>
+  typeof row["result_seq"] === "number" ? (row["compliance"] === false ? 0 : ORDER_KEY_RANK) + (row["result_seq"] as number) : fallback
+
 export interface ExportSource<E, R> {
   /** Findings with id > afterId in ascending id order, without rows. */
   readonly findingsAfter: (afterId: number, limit: number) => Effect.Effect<ReadonlyArray<Finding>, E, R>
-  /** Rows of one finding after position `afterSeq`, in stored order, each carrying its `result_seq`. */
+  /** Rows of one finding after the row with order key `afterSeq` (server/scans/results.ts `rowOrderKey`), in stored order. */
   readonly rowsAfter: (findingId: number, afterSeq: number, limit: number) => Effect.Effect<ReadonlyArray<DetailRow>, E, R>
 }
 
@@ -33,13 +41,12 @@ interface State {
   /** Whether more pages of findings may follow the queue. */
   readonly moreFindings: boolean
   readonly lastFindingId: number
-  /** Position of the last row written of the queue's first finding (-1: none yet). */
+  /** Order key (`rowOrderKey`) of the last row written of the queue's first finding (-1: none yet). */
   readonly afterSeq: number
   /** Whether an element was already written (JSON needs a comma before the next). */
   readonly emitted: boolean
 }
 
-const seqOf = (row: DetailRow, fallback: number): number => (typeof row["result_seq"] === "number" ? (row["result_seq"] as number) : fallback)
 
 /** The JSON text of a finding up to and including the `[` that opens its details. */
 const jsonFindingOpening = (f: Finding): string => {
@@ -96,7 +103,7 @@ export const exportStream = <E, R>(
       const text = encodeRows(format, finding, rows, first, last, state.emitted)
       const next: State = last
         ? { ...state, queue: state.queue.slice(1), afterSeq: -1, emitted: state.emitted || text !== "" }
-        : { ...state, afterSeq: seqOf(rows[rows.length - 1]!, state.afterSeq + rows.length), emitted: true }
+        : { ...state, afterSeq: rowOrderKey(rows[rows.length - 1]!, state.afterSeq + rows.length), emitted: true }
       return [text === "" ? [] : [encoder.encode(text)], Option.some(next)] as const
     })
   const body = Stream.paginate<State, Uint8Array, E, R>(initial, step)

@@ -76,7 +76,7 @@ export const recountFindings = Effect.fn("Algebra.recountFindings")(function* (w
              count(r.seq) FILTER (WHERE ${sql.literal(REMEDIATED_ROW_SQL)})::int AS remediated,
              count(r.seq) FILTER (WHERE r.muted_by IS NOT NULL AND NOT ${sql.literal(REMEDIATED_ROW_SQL)})::int AS muted,
              count(r.seq) FILTER (WHERE r.muted_by IS NULL AND NOT ${sql.literal(REMEDIATED_ROW_SQL)})::int AS open_unmuted
-      FROM findings f2 LEFT JOIN results r ON r.workspace_id = f2.workspace_id AND r.finding_id = f2.id AND r.seq < f2.resources_failing
+      FROM findings f2 LEFT JOIN results r ON r.workspace_id = f2.workspace_id AND r.finding_id = f2.id AND r.rank = 0
       WHERE f2.workspace_id = ${workspaceId} AND f2.id = ANY(${findingIds as Array<number>}::int[])
       GROUP BY f2.id
     ) c
@@ -95,9 +95,10 @@ export const recordRemediation = Effect.fn("Algebra.recordRemediation")(function
   record: Readonly<Record<string, unknown>>,
 ) {
   const sql = yield* SqlClient.SqlClient
-  yield* sql`UPDATE results r SET remediate = ${JSON.stringify(record)}::jsonb,
-               muted_by = CASE WHEN ${isRemediatedStatus(record["status"])} THEN NULL ELSE r.muted_by END
-             WHERE r.workspace_id = ${workspaceId} AND r.finding_id = ${findingId} AND r.seq = ${seq}`
+  yield* sql`INSERT INTO result_marks (workspace_id, finding_id, pos, remediate)
+             VALUES (${workspaceId}, ${findingId}, ${seq}, ${JSON.stringify(record)}::jsonb)
+             ON CONFLICT (workspace_id, finding_id, pos) DO UPDATE SET remediate = excluded.remediate,
+               muted_by = CASE WHEN ${isRemediatedStatus(record["status"])} THEN NULL ELSE result_marks.muted_by END`
 })
 
 /**
@@ -118,7 +119,7 @@ export const snapshotMutes = Effect.fn("Algebra.snapshotMutes")(function* (
     INSERT INTO scan_mutes (workspace_id, scan_id, rule_id, reason, expires_at, author)
     SELECT ${workspaceId}, u.scan_id, m.id, m.reason, m.expires_at, coalesce(uu.email, cu.email)
     FROM (SELECT DISTINCT f.scan_id, r.muted_by
-          FROM findings f JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.seq < f.resources_failing
+          FROM findings f JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.rank = 0
           WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ANY(${scans}::int[]) AND f.resources_muted > 0
             ${serviceId === undefined ? sql`` : sql`AND f.service_id = ${serviceId}`} AND r.muted_by IS NOT NULL) u
     JOIN mute_rules m ON m.workspace_id = ${workspaceId} AND m.id = u.muted_by
@@ -139,7 +140,7 @@ export const exceptionsOf = Effect.fn("Algebra.exceptionsOf")(function* (workspa
     finding_id: number; check_id: string; rule_id: number; reason: string | null; expires_at: Date | string | null; author: string | null; n: number
   }>`
     SELECT f.id AS finding_id, f.check_id, r.muted_by AS rule_id, sm.reason, sm.expires_at, sm.author, count(*)::int AS n
-    FROM findings f JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.seq < f.resources_failing
+    FROM findings f JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.rank = 0
     ${joinScanMutes(sql)}
     WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ANY(${scanIds as Array<number>}::int[]) AND f.resources_muted > 0
       AND r.muted_by IS NOT NULL AND NOT ${sql.literal(REMEDIATED_ROW_SQL)}
@@ -200,7 +201,7 @@ export const digestNumbers = Effect.fn("Algebra.digestNumbers")(function* (works
     SELECT f.severity,
            count(r.seq) FILTER (WHERE r.delta = 'new')::int AS new_failing,
            count(r.seq) FILTER (WHERE r.delta IS DISTINCT FROM 'new')::int AS still_failing
-    FROM findings f JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.seq < f.resources_failing
+    FROM findings f JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.rank = 0
     WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ${scanId} AND f.status = 'fail' AND r.muted_by IS NULL
       AND NOT ${sql.literal(REMEDIATED_ROW_SQL)}
     GROUP BY f.severity`
@@ -215,7 +216,7 @@ export const digestNumbers = Effect.fn("Algebra.digestNumbers")(function* (works
   }))
   const topNew = yield* sql<{ id: number; title: string; severity: string; resources: number }>`
     SELECT f.id, f.title, f.severity, count(r.seq)::int AS resources
-    FROM findings f JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.seq < f.resources_failing
+    FROM findings f JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.rank = 0
     WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ${scanId} AND f.status = 'fail' AND f.resources_new > 0 AND r.delta = 'new'
       AND r.muted_by IS NULL AND NOT ${sql.literal(REMEDIATED_ROW_SQL)}
     GROUP BY f.id

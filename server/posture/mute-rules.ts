@@ -129,7 +129,7 @@ export const validateRule = (workspaceId: number, payload: MuteRulePayload, now:
     }
     if (rule.tag_key !== null) {
       const hit = yield* sql`
-        SELECT 1 FROM findings f JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.seq < f.resources_failing
+        SELECT 1 FROM findings f JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.rank = 0
         ${rule.account_id === null ? sql`` : sql`JOIN scans s ON s.id = f.scan_id AND s.account_id = ${rule.account_id}`}
         WHERE f.workspace_id = ${workspaceId} AND f.resources_failing > 0
           AND ${tagMatchSql(sql, sql.literal("r.fields->'tags'"), sql`${rule.tag_key}`, rule.tag_value === null ? sql.literal("NULL") : sql`${rule.tag_value}`)}

@@ -148,18 +148,19 @@ export const applyMutes = Effect.fn("Mutes.apply")(function* (workspaceId: numbe
   ])
   const changed = yield* sql<{ finding_id: number }>`
     WITH computed AS (
-      SELECT r.finding_id, r.seq,
+      SELECT r.finding_id, r.seq, r.muted_by,
              -- A remediated row is never muted (docs/outcomes.md): its rule is cleared.
              CASE WHEN ${sql.literal(REMEDIATED_ROW_SQL)} THEN NULL ELSE
                (SELECT min(m.id) FROM mute_rules m WHERE m.workspace_id = ${workspaceId} AND ${ruleMatchSql(sql, sql.literal("s.account_id"))}) END AS rule
       FROM findings f
       JOIN scans s ON s.id = f.scan_id
-      JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.seq < f.resources_failing
+      JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.rank = 0
       WHERE ${where}
     )
-    UPDATE results r SET muted_by = c.rule FROM computed c
-    WHERE r.workspace_id = ${workspaceId} AND r.finding_id = c.finding_id AND r.seq = c.seq AND r.muted_by IS DISTINCT FROM c.rule
-    RETURNING r.finding_id`
+    INSERT INTO result_marks (workspace_id, finding_id, pos, muted_by)
+    SELECT ${workspaceId}, c.finding_id, c.seq, c.rule FROM computed c WHERE c.muted_by IS DISTINCT FROM c.rule
+    ON CONFLICT (workspace_id, finding_id, pos) DO UPDATE SET muted_by = excluded.muted_by
+    RETURNING finding_id`
   const findingIds = [...new Set(changed.map((c) => c.finding_id))]
   const pairs = yield* recountFindings(workspaceId, findingIds)
   yield* recountServices(workspaceId, pairs)

@@ -28,6 +28,8 @@ import { iso } from "../accounts/accounts-store.ts"
 import { providerDisplayName } from "../accounts/providers.ts"
 import { FAILING_RESOURCES_SQL, isSuperseded, SEVERITY_ORDER_SQL } from "../posture/algebra.ts"
 import { selectResultRows, toDetailRow, type ResultRow } from "./results.ts"
+import { ORDER_KEY_RANK } from "../export/export-stream.ts"
+import { PAGE_MARK } from "../db/migrations/0020_storage_by_change.ts"
 
 export interface FindingRow {
   readonly id: number
@@ -358,31 +360,52 @@ export interface DetailPageRequest {
 const containsPattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 
-/** One page of a finding's rows (see the module comment) and how many rows the filter matches. */
+/**
+ * One page of a finding's rows and how many rows the filter matches. The finding's order is failing rows first, then by
+ * `seq` (`(rank, seq)`, the key of `result_rows_order_idx`, migration 0020). An unfiltered page (all rows, passing rows,
+ * or failing rows while none is muted) starts from the finding's page mark at or before its position — a key — and
+ * skips fewer than PAGE_MARK rows, so the last page of a 100,000-row finding costs what the first does. Rows a mark
+ * names (muted, remediated, new) are read from the finding's marks; a search reads the finding's rows once.
+ */
 export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
   workspaceId: number,
   finding: Pick<FindingRow, "id" | "resources_checked" | "resources_failing" | "resources_remediated" | "resources_new" | "resources_muted">,
   req: DetailPageRequest,
 ) {
   const sql = yield* SqlClient.SqlClient
-  // The key range holding the rows of the status filter.
+  // The positions holding the rows of the status filter, and their rank.
   const [lo, hi] = req.status === "pass" ? [finding.resources_failing, finding.resources_checked]
     : req.status === null ? [0, finding.resources_checked]
     : [0, finding.resources_failing]
+  const rank = req.status === "pass" ? [sql`r.rank = 1`] : req.status === null ? [] : [sql`r.rank = 0`]
   const key = sql`r.workspace_id = ${workspaceId} AND r.finding_id = ${finding.id}`
   const offset = (req.page - 1) * req.pageSize
-  // "fail" is a key range only while no row of the finding is muted (muted rows are left out of it).
+  // "fail" is all rank-0 rows only while no row of the finding is muted (muted rows are left out of it).
   const counted = req.status === "remediated" || req.status === "new" || req.status === "muted" || (req.status === "fail" && finding.resources_muted > 0)
   if (req.q === null && !counted) {
     const from = lo + offset
-    const rows = from >= hi ? [] : yield* sql<ResultRow>`${selectResultRows(sql)}
-      WHERE ${key} AND r.seq >= ${from} AND r.seq < ${Math.min(hi, from + req.pageSize)} ORDER BY r.seq`
+    if (from >= hi) return { rows: [], total: hi - lo }
+    // Start from the nearest known key at or before the position: the last page mark, or the first passing row.
+    const mark = Math.floor(from / PAGE_MARK)
+    const passStart = from >= finding.resources_failing && finding.resources_failing > mark * PAGE_MARK
+    const base = passStart ? finding.resources_failing : mark * PAGE_MARK
+    const start = passStart ? sql`AND r.rank = 1`
+      : mark === 0 ? sql``
+      : sql`AND (r.rank, r.seq) >= (${base < finding.resources_failing ? 0 : 1},
+          (SELECT fm.page_marks[${mark}] FROM findings fm WHERE fm.workspace_id = ${workspaceId} AND fm.id = ${finding.id}))`
+    const rows = yield* sql<ResultRow>`${selectResultRows(sql)}
+      WHERE ${key} ${start}
+      ORDER BY r.rank, r.seq OFFSET ${from - base} LIMIT ${Math.min(hi - from, req.pageSize)}`
     return { rows: rows.map(toDetailRow), total: hi - lo }
   }
+  const marked = req.status === "remediated" ? sql`m.remediate->>'status' IN ('remediated', 'pass')`
+    : req.status === "new" ? sql`m.delta = 'new'`
+    : req.status === "muted" ? sql`m.muted_by IS NOT NULL`
+    : undefined
   const where = sql.and([
     key,
-    sql`r.seq >= ${lo}`,
-    sql`r.seq < ${hi}`,
+    ...rank,
+    ...(marked === undefined ? [] : [sql`r.seq IN (SELECT m.pos FROM result_marks m WHERE m.workspace_id = ${workspaceId} AND m.finding_id = ${finding.id} AND ${marked})`]),
     ...(req.q === null ? [] : [sql`r.resource_id ILIKE ${containsPattern(req.q)}`]),
     ...(req.status === "remediated" ? [sql`r.remediate->>'status' IN ('remediated', 'pass')`] : []),
     ...(req.status === "new" ? [sql`r.delta = 'new'`] : []),
@@ -393,12 +416,12 @@ export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
       : req.status === "muted" ? finding.resources_muted
       : req.status === "fail" ? finding.resources_failing - finding.resources_muted
       : finding.resources_remediated
-    const rows = offset >= total ? [] : yield* sql<ResultRow>`${selectResultRows(sql)} WHERE ${where} ORDER BY r.seq LIMIT ${req.pageSize} OFFSET ${offset}`
+    const rows = offset >= total ? [] : yield* sql<ResultRow>`${selectResultRows(sql)} WHERE ${where} ORDER BY r.rank, r.seq LIMIT ${req.pageSize} OFFSET ${offset}`
     return { rows: rows.map(toDetailRow), total }
   }
   // A search reads the finding's rows once: the page and, alongside, how many rows match.
   const rows = yield* sql<ResultRow & { total: number }>`
-    ${selectResultRows(sql, sql`, count(*) OVER ()::int AS total`)} WHERE ${where} ORDER BY r.seq LIMIT ${req.pageSize} OFFSET ${offset}`
+    ${selectResultRows(sql, sql`, count(*) OVER ()::int AS total`)} WHERE ${where} ORDER BY r.rank, r.seq LIMIT ${req.pageSize} OFFSET ${offset}`
   const total = rows[0]?.total ?? (offset === 0 ? 0 : (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM results r WHERE ${where}`)[0]!.n)
   return { rows: rows.map(({ total: _t, ...r }) => toDetailRow(r)), total }
 })
@@ -424,16 +447,17 @@ export const getFinding = Effect.fn("FindingsStore.get")(function* (workspaceId:
   } satisfies Finding
 })
 
-/** Up to `limit` rows of a finding after position `afterSeq` (keyset, stored order), for the streamed export. */
+/** Up to `limit` rows of a finding after the row whose order key is `afterKey` (`rowOrderKey`; -1: from the first), for the streamed export. */
 export const resultRowsAfter = Effect.fn("FindingsStore.resultRowsAfter")(function* (
   workspaceId: number,
   findingId: number,
-  afterSeq: number,
+  afterKey: number,
   limit: number,
 ) {
   const sql = yield* SqlClient.SqlClient
+  const after = afterKey < 0 ? sql`` : sql`AND (r.rank, r.seq) > (${Math.floor(afterKey / ORDER_KEY_RANK)}, ${afterKey % ORDER_KEY_RANK})`
   const rows = yield* sql<ResultRow>`${selectResultRows(sql)}
-    WHERE r.workspace_id = ${workspaceId} AND r.finding_id = ${findingId} AND r.seq > ${afterSeq} ORDER BY r.seq LIMIT ${limit}`
+    WHERE r.workspace_id = ${workspaceId} AND r.finding_id = ${findingId} ${after} ORDER BY r.rank, r.seq LIMIT ${limit}`
   return rows
 })
 

@@ -71,15 +71,17 @@ const findResultRow = (workspaceId: number, findingId: number, wanted: Readonly<
     const seq = wanted["result_seq"]
     const resourceId = String(wanted["resource_id"])
     const region = String(wanted["region"])
+    // The rows are shared versions (migration 0020): the finding's row lock serialises requests on its rows.
+    yield* sql`SELECT 1 FROM findings WHERE workspace_id = ${workspaceId} AND id = ${findingId} FOR UPDATE`
     if (typeof seq === "number" && Number.isInteger(seq) && seq >= 0 && seq <= 2_147_483_647) {
       const bySeq = yield* sql<ResultRow>`${selectResultRows(sql)}
-        WHERE workspace_id = ${workspaceId} AND finding_id = ${findingId} AND seq = ${seq} FOR UPDATE`
+        WHERE workspace_id = ${workspaceId} AND finding_id = ${findingId} AND seq = ${seq}`
       const row = bySeq[0]
       if (row !== undefined && row.resource_id === resourceId && row.region === region) return row
     }
     const byId = yield* sql<ResultRow>`${selectResultRows(sql)}
       WHERE workspace_id = ${workspaceId} AND finding_id = ${findingId} AND resource_id = ${resourceId} AND region = ${region}
-      ORDER BY compliant NULLS LAST, seq LIMIT 1 FOR UPDATE`
+      ORDER BY compliant NULLS LAST, rank, seq LIMIT 1`
     return byId[0]
   })
 
@@ -154,8 +156,9 @@ export const requestRemediation = (
       attempted_at: new Date(inserted[0]!.requested_at).toISOString(),
       attempted_by: attemptedBy,
     }
-    yield* sql`UPDATE results SET remediate = ${JSON.stringify(record)}::jsonb
-               WHERE workspace_id = ${ctx.workspaceId} AND finding_id = ${findingId} AND seq = ${row.seq}`
+    yield* sql`INSERT INTO result_marks (workspace_id, finding_id, pos, remediate)
+               VALUES (${ctx.workspaceId}, ${findingId}, ${row.seq}, ${JSON.stringify(record)}::jsonb)
+               ON CONFLICT (workspace_id, finding_id, pos) DO UPDATE SET remediate = excluded.remediate`
     yield* sql`UPDATE findings SET updated_at = now() WHERE workspace_id = ${ctx.workspaceId} AND id = ${findingId}`
     const [jobId] = yield* enqueueInTransaction(job, [{ payload: { workspace_id: ctx.workspaceId, remediation_id: remediationId } }], {
       workspaceId: ctx.workspaceId,

@@ -21,8 +21,10 @@
  * a GCP self link or `//service/...` name, an Azure resource id, lower-cased); the account itself for account-level rows
  * (`<provider>:account:<id>[/<region>]`); otherwise `<provider>:<service>:<region>:<resource id>`.
  */
+import { createHash } from "node:crypto"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { OPEN_VERSION, PAGE_MARK } from "../db/migrations/0020_storage_by_change.ts"
 import type { DetailRow } from "../../src/contracts/findings.ts"
 import type { FindingDraft, StoredRow } from "./finding-rows.ts"
 
@@ -130,7 +132,10 @@ export interface WriteTarget {
 
 export interface WriteCounts {
   readonly findings: number
+  /** Rows the written findings hold. */
   readonly results: number
+  /** Rows actually written: the versions the findings needed (migration 0020). */
+  readonly versions: number
   readonly resources: number
   /** The scan the rows were compared with (null: the account's first completed scan). */
   readonly previousScanId: number | null
@@ -159,7 +164,7 @@ const previousFailing = (target: WriteTarget) =>
     if (previousScanId === undefined) return undefined
     const rows = yield* sql<{ check_id: string; resource_uid: string | null }>`
       SELECT f.check_id, r.resource_uid
-      FROM findings f LEFT JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.seq < f.resources_failing
+      FROM findings f LEFT JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.rank = 0
       WHERE f.workspace_id = ${target.workspaceId} AND f.scan_id = ${previousScanId} AND f.service_id = ${target.serviceId}`
     const byCheck = new Map<string, Set<string>>()
     for (const r of rows) {
@@ -177,12 +182,54 @@ const byRegion = (rows: ReadonlyArray<{ readonly split: SplitRow }>): Record<str
   return counts
 }
 
-/** Writes findings, their result rows and the inventory (see the module comment); answers what it wrote. */
+/** JSON with every object's keys sorted: one text per content, whatever order the keys were written or stored in. */
+const stableJson = (value: unknown): string =>
+  value === null || typeof value !== "object"
+    ? (JSON.stringify(value) ?? "null")
+    : Array.isArray(value)
+      ? `[${value.map(stableJson).join(",")}]`
+      : `{${Object.keys(value).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+          .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`).join(",")}}`
+
+/**
+ * The content hash of a version (`result_rows.digest`, migration 0020): the first 8 bytes of SHA-1 over the row's
+ * identity and content, as a signed 64-bit decimal; never 0 (0 marks a converted row whose hash was not computed).
+ */
+export const rowDigest = (resourceId: string, uid: string, region: string, compliant: boolean | null, fields: Readonly<Record<string, unknown>>): string => {
+  const h = createHash("sha1").update(stableJson([resourceId, uid, region, compliant, fields])).digest()
+  const n = h.readBigInt64BE(0)
+  return (n === 0n ? 1n : n).toString()
+}
+
+interface OpenVersion {
+  readonly stream_id: number
+  readonly pos: number
+  readonly rank: number
+  readonly digest: string
+  readonly resource_id: string | null
+  readonly resource_uid: string | null
+  readonly region: string | null
+  readonly compliant: boolean | null
+  readonly fields: Readonly<Record<string, unknown>> | null
+}
+
+/** The pos at positions PAGE_MARK, 2·PAGE_MARK, … of a finding's order (rank, pos). */
+const pageMarks = (visible: ReadonlyArray<{ readonly rank: number; readonly pos: number }>): Array<number> => {
+  const sorted = [...visible].sort((a, b) => a.rank - b.rank || a.pos - b.pos)
+  const marks: Array<number> = []
+  for (let n = PAGE_MARK; n < sorted.length; n += PAGE_MARK) marks.push(sorted[n]!.pos)
+  return marks
+}
+
+/**
+ * Writes findings, the versions their rows need and the inventory (see the module comment); answers what it wrote.
+ * `results` counts the rows the findings hold (as before); `versions` the rows it actually wrote.
+ */
 export const writeFindings = Effect.fn("Results.writeFindings")(function* (target: WriteTarget, drafts: ReadonlyArray<FindingDraft>) {
   const sql = yield* SqlClient.SqlClient
   const previous = yield* previousFailing(target)
   const EMPTY: ReadonlySet<string> = new Set()
-  // Each draft's rows in stored order, split into columns, with identity and delta, and the finding's counts.
+  // Each draft's rows in stored order, split into columns, with identity, delta and digest, and the finding's counts.
   const prepared = new Map(
     drafts.map((d) => {
       const o = orderRows(d.details)
@@ -197,7 +244,7 @@ export const writeFindings = Effect.fn("Results.writeFindings")(function* (targe
         if (delta === "new") fresh++
         else if (delta === "fixed") fixed++
         seen.add(uid)
-        return { split, uid, delta }
+        return { split, uid, delta, rank: split.compliant === false ? 0 : 1, digest: rowDigest(split.resource_id, uid, split.region, split.compliant, split.fields) }
       })
       // Failing before and gone now counts as fixed too, unless some input could not be read (rows without a
       // compliance flag): then a resource missing now may just be unreadable.
@@ -206,10 +253,55 @@ export const writeFindings = Effect.fn("Results.writeFindings")(function* (targe
       return [d.check_id, { rows, failing: o.failing, fresh, fixed }] as const
     }),
   )
+  if (drafts.length === 0) return { findings: 0, results: 0, versions: 0, resources: 0, previousScanId: previous?.previousScanId ?? null } satisfies WriteCounts
+
+  // The checks' streams, created when new and locked (in key order: two writers never deadlock) until commit, so the
+  // findings of one stream are written one at a time and their ids follow that order (migration 0020).
+  const checkIds = [...new Set(drafts.map((d) => d.check_id))].sort()
+  const streams = yield* sql<{ id: number; check_id: string; next_pos: number }>`
+    INSERT INTO result_streams (workspace_id, account_id, check_id)
+    SELECT ${target.workspaceId}, ${target.accountId}, c FROM unnest(${checkIds}::text[]) AS c ORDER BY c
+    ON CONFLICT (account_id, check_id) DO UPDATE SET next_pos = result_streams.next_pos
+    RETURNING id, check_id, next_pos`
+  const streamOf = new Map(streams.map((s) => [s.check_id, s]))
+  const open = yield* sql<OpenVersion>`
+    SELECT stream_id, pos, rank, digest::text AS digest,
+           CASE WHEN digest = 0 THEN resource_id END AS resource_id, CASE WHEN digest = 0 THEN resource_uid END AS resource_uid,
+           CASE WHEN digest = 0 THEN region END AS region, CASE WHEN digest = 0 THEN compliant END AS compliant,
+           CASE WHEN digest = 0 THEN fields END AS fields
+    FROM result_rows
+    WHERE workspace_id = ${target.workspaceId} AND stream_id = ANY(${streams.map((s) => s.id)}::int[]) AND to_finding = ${OPEN_VERSION}`
+  // Per stream: digest → the open versions holding that content (a finding may hold the same row twice).
+  const openByStream = new Map<number, Map<string, Array<OpenVersion>>>()
+  for (const v of open) {
+    const digest = v.digest !== "0" ? v.digest : rowDigest(v.resource_id ?? "", v.resource_uid ?? "", v.region ?? "", v.compliant, v.fields ?? {})
+    let byDigest = openByStream.get(v.stream_id)
+    if (byDigest === undefined) openByStream.set(v.stream_id, (byDigest = new Map()))
+    const list = byDigest.get(digest)
+    if (list === undefined) byDigest.set(digest, [v])
+    else list.push(v)
+  }
+  // Each draft's plan: its rows reuse an open version of the same content, or get a new one; open versions left over
+  // are closed by the finding.
+  const plans = new Map(
+    drafts.map((d) => {
+      const stream = streamOf.get(d.check_id)!
+      const byDigest = openByStream.get(stream.id) ?? new Map<string, Array<OpenVersion>>()
+      let next = stream.next_pos
+      const rows = prepared.get(d.check_id)!.rows.map((row) => {
+        const reused = byDigest.get(row.digest)?.pop()
+        return { ...row, pos: reused === undefined ? next++ : reused.pos, rank: reused === undefined ? row.rank : reused.rank, created: reused === undefined }
+      })
+      const closed = [...byDigest.values()].flat().map((v) => v.pos)
+      return [d.check_id, { stream, rows, closed, nextPos: next, marks: pageMarks(rows) }] as const
+    }),
+  )
+
   const created: Array<{ id: number; check_id: string }> = []
   for (let i = 0; i < drafts.length; i += FINDING_BATCH) {
     const batch = drafts.slice(i, i + FINDING_BATCH).map((d) => {
       const o = prepared.get(d.check_id)!
+      const plan = plans.get(d.check_id)!
       return {
         workspace_id: target.workspaceId,
         scan_id: target.scanId,
@@ -230,6 +322,9 @@ export const writeFindings = Effect.fn("Results.writeFindings")(function* (targe
         resources_new: o.fresh,
         resources_fixed: o.fixed,
         resources_by_region: JSON.stringify(byRegion(o.rows)),
+        stream_id: plan.stream.id,
+        row_delta: previous === undefined ? "first" : "unchanged",
+        page_marks: `{${plan.marks.join(",")}}`,
       }
     })
     if (batch.length === 0) continue
@@ -239,44 +334,81 @@ export const writeFindings = Effect.fn("Results.writeFindings")(function* (targe
     )
   }
 
-  // Column buffers of the next batch (one array parameter per column; `c`: 1 compliant, 0 non-compliant, -1 no flag,
-  // so no array is ever all-NULL, which the driver cannot type).
+  // Column buffers of the next batch of versions (one array parameter per column; `c`: 1 compliant, 0 non-compliant,
+  // -1 no flag, so no array is ever all-NULL, which the driver cannot type).
   const empty = () => ({
-    f: [] as Array<number>, s: [] as Array<number>, r: [] as Array<string>, u: [] as Array<string>, g: [] as Array<string>,
-    c: [] as Array<number>, d: [] as Array<string>, t: [] as Array<string>,
+    st: [] as Array<number>, p: [] as Array<number>, k: [] as Array<number>, f: [] as Array<number>, h: [] as Array<string>,
+    r: [] as Array<string>, u: [] as Array<string>, g: [] as Array<string>, c: [] as Array<number>, d: [] as Array<string>,
   })
   let cols = empty()
+  let versions = 0
   let results = 0
   const flush = Effect.gen(function* () {
-    if (cols.f.length === 0) return
+    if (cols.st.length === 0) return
     const b = cols
-    results += b.f.length
+    versions += b.st.length
     cols = empty()
     yield* sql`
-      INSERT INTO results (workspace_id, finding_id, seq, scan_id, resource_id, resource_uid, region, compliant, fields, delta)
-      SELECT ${target.workspaceId}, x.f, x.s, ${target.scanId}, x.r, x.u, x.g, CASE x.c WHEN 1 THEN true WHEN 0 THEN false END, x.d::jsonb, x.t
-      FROM unnest(${b.f}::int[], ${b.s}::int[], ${b.r}::text[], ${b.u}::text[], ${b.g}::text[], ${b.c}::int[], ${b.d}::text[], ${b.t}::text[])
-        AS x(f, s, r, u, g, c, d, t)
+      INSERT INTO result_rows (workspace_id, stream_id, pos, rank, from_finding, digest, resource_id, resource_uid, region, compliant, fields)
+      SELECT ${target.workspaceId}, x.st, x.p, x.k, x.f, x.h::bigint, x.r, x.u, x.g, CASE x.c WHEN 1 THEN true WHEN 0 THEN false END, x.d::jsonb
+      FROM unnest(${b.st}::int[], ${b.p}::int[], ${b.k}::int[], ${b.f}::int[], ${b.h}::text[], ${b.r}::text[], ${b.u}::text[],
+                  ${b.g}::text[], ${b.c}::int[], ${b.d}::text[]) AS x(st, p, k, f, h, r, u, g, c, d)
       ON CONFLICT DO NOTHING`
   })
+  const closing = { st: [] as Array<number>, p: [] as Array<number>, f: [] as Array<number> }
+  const marks = { f: [] as Array<number>, p: [] as Array<number>, t: [] as Array<string> }
   const inventory = new Map<string, { readonly r: string; readonly g: string }>()
   for (const finding of created) {
-    const rows = prepared.get(finding.check_id)?.rows ?? []
-    for (let seq = 0; seq < rows.length; seq++) {
-      const { split, uid, delta } = rows[seq]!
-      if (!inventory.has(uid)) inventory.set(uid, { r: split.resource_id, g: split.region })
+    const plan = plans.get(finding.check_id)!
+    results += plan.rows.length
+    for (const pos of plan.closed) {
+      closing.st.push(plan.stream.id)
+      closing.p.push(pos)
+      closing.f.push(finding.id)
+    }
+    for (const row of plan.rows) {
+      if (!inventory.has(row.uid)) inventory.set(row.uid, { r: row.split.resource_id, g: row.split.region })
+      if (row.delta === "new" || row.delta === "fixed") {
+        marks.f.push(finding.id)
+        marks.p.push(row.pos)
+        marks.t.push(row.delta)
+      }
+      if (!row.created) continue
+      cols.st.push(plan.stream.id)
+      cols.p.push(row.pos)
+      cols.k.push(row.rank)
       cols.f.push(finding.id)
-      cols.s.push(seq)
-      cols.r.push(split.resource_id)
-      cols.u.push(uid)
-      cols.g.push(split.region)
-      cols.c.push(split.compliant === null ? -1 : split.compliant ? 1 : 0)
-      cols.d.push(JSON.stringify(split.fields))
-      cols.t.push(delta)
-      if (cols.f.length >= RESULT_BATCH) yield* flush
+      cols.h.push(row.digest)
+      cols.r.push(row.split.resource_id)
+      cols.u.push(row.uid)
+      cols.g.push(row.split.region)
+      cols.c.push(row.split.compliant === null ? -1 : row.split.compliant ? 1 : 0)
+      cols.d.push(JSON.stringify(row.split.fields))
+      if (cols.st.length >= RESULT_BATCH) yield* flush
     }
   }
   yield* flush
+  for (let i = 0; i < closing.st.length; i += RESULT_BATCH) {
+    yield* sql`
+      UPDATE result_rows r SET to_finding = x.f
+      FROM unnest(${closing.st.slice(i, i + RESULT_BATCH)}::int[], ${closing.p.slice(i, i + RESULT_BATCH)}::int[],
+                  ${closing.f.slice(i, i + RESULT_BATCH)}::int[]) AS x(st, p, f)
+      WHERE r.workspace_id = ${target.workspaceId} AND r.stream_id = x.st AND r.pos = x.p AND r.to_finding = ${OPEN_VERSION}`
+  }
+  for (let i = 0; i < marks.f.length; i += RESULT_BATCH) {
+    yield* sql`
+      INSERT INTO result_marks (workspace_id, finding_id, pos, delta)
+      SELECT ${target.workspaceId}, x.f, x.p, x.t
+      FROM unnest(${marks.f.slice(i, i + RESULT_BATCH)}::int[], ${marks.p.slice(i, i + RESULT_BATCH)}::int[], ${marks.t.slice(i, i + RESULT_BATCH)}::text[]) AS x(f, p, t)
+      ON CONFLICT DO NOTHING`
+  }
+  const advanced = created.map((c) => plans.get(c.check_id)!).filter((p) => p.nextPos !== p.stream.next_pos)
+  if (advanced.length > 0) {
+    yield* sql`
+      UPDATE result_streams s SET next_pos = x.n
+      FROM unnest(${advanced.map((p) => p.stream.id)}::int[], ${advanced.map((p) => p.nextPos)}::int[]) AS x(id, n)
+      WHERE s.workspace_id = ${target.workspaceId} AND s.id = x.id`
+  }
 
   const uids = [...inventory.keys()].sort()
   for (let i = 0; i < uids.length; i += RESULT_BATCH) {
@@ -290,5 +422,5 @@ export const writeFindings = Effect.fn("Results.writeFindings")(function* (targe
         last_seen_at = now(), last_scan_id = excluded.last_scan_id, resource_id = excluded.resource_id, region = excluded.region
       WHERE resources.last_scan_id <> excluded.last_scan_id`
   }
-  return { findings: created.length, results, resources: uids.length, previousScanId: previous?.previousScanId ?? null } satisfies WriteCounts
+  return { findings: created.length, results, versions, resources: uids.length, previousScanId: previous?.previousScanId ?? null } satisfies WriteCounts
 })

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest"
 import type { Finding } from "../../src/contracts/findings.ts"
 import type { FindingId, ScanId, ServiceId } from "../../src/contracts/ids.ts"
 import { CSV_COLUMNS, csvField, csvHeader, findingCsvLines, neutralise } from "../../server/export/csv.ts"
-import { exportStream } from "../../server/export/export-stream.ts"
+import { exportStream, ORDER_KEY_RANK } from "../../server/export/export-stream.ts"
 import { toOcsf } from "../../server/export/ocsf.ts"
 import { parseCsv } from "./csv-parse.ts"
 
@@ -129,10 +129,12 @@ describe("streamed export", () => {
           }),
         rowsAfter: (findingId: number, afterSeq: number, limit: number) =>
           Effect.sync(() => {
-            calls.push(`r${findingId}:${afterSeq}`)
+            // The stream hands back the last row's order key (`rowOrderKey`); these rows' positions are their seq.
+            const after = afterSeq < 0 ? -1 : afterSeq % ORDER_KEY_RANK
+            calls.push(`r${findingId}:${after}`)
             const n = rowsOf(findingId)
             const out = []
-            for (let seq = afterSeq + 1; seq < Math.min(n, afterSeq + 1 + limit); seq++) out.push(rowAt(findingId, seq))
+            for (let seq = after + 1; seq < Math.min(n, after + 1 + limit); seq++) out.push(rowAt(findingId, seq))
             return out
           }),
       },

@@ -118,9 +118,9 @@ describe.each(kinds)("migration 0006 on %s", (kind) => {
       // FORCE ROW LEVEL SECURITY is back on every table the migration relaxed.
       const forced = yield* sql<{ relname: string; relforcerowsecurity: boolean }>`
         SELECT relname, relforcerowsecurity FROM pg_class
-        WHERE relname IN ('findings', 'remediations', 'scans', 'accounts', 'results', 'resources') ORDER BY relname`
+        WHERE relname IN ('findings', 'remediations', 'scans', 'accounts', 'result_streams', 'result_rows', 'result_marks', 'resources') ORDER BY relname`
       expect(forced.every((r) => r.relforcerowsecurity)).toBe(true)
-      expect(forced).toHaveLength(6)
+      expect(forced).toHaveLength(8)
     }))
 
     // Through the store, in the workspace's RLS scope: failing rows first, each row as it was stored.

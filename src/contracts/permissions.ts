@@ -129,3 +129,20 @@ export const OWNER_LABEL = "Owner"
 /** Access §6: Owner and Admin badges are emphasised. */
 export const isEmphasisedRole = (name: string | null | undefined, isOwner: boolean): boolean =>
   isOwner || (name ?? "").trim().toLowerCase() === "admin" || (name ?? "").trim().toLowerCase() === "owner"
+
+/**
+ * Issue 30: what only workspace admins may see or change (storage and retention): the owner, or a member holding all
+ * 12 permissions (the built-in Admin role, or custom roles that together grant them).
+ */
+export interface AllPermissionsRequired {
+  readonly all: ReadonlyArray<string>
+}
+export const ADMIN_REQUIREMENT: AllPermissionsRequired = { all: PERMISSIONS }
+export const isWorkspaceAdmin = (subject: PermissionSubject): boolean => hasAll(subject, ADMIN_REQUIREMENT.all)
+
+/** A route's permission rule: any one of a list (the spec's routes), or every one of a list (admin pages). */
+export type PermissionRequirement = ReadonlyArray<string> | AllPermissionsRequired
+
+/** The subject meets the rule (an empty "any" list is never met, as `hasAny`). */
+export const meetsRequirement = (subject: PermissionSubject, requirement: PermissionRequirement): boolean =>
+  "all" in requirement ? hasAll(subject, requirement.all) : hasAny(subject, requirement)

@@ -5,8 +5,8 @@
  *
  * Route requirements (any one suffices): /dashboard/accounts/{id} and its /resource page → create_account or read_only; the scans
  * routes → scan_service or read_only; /dashboard/users → any of the eight user and role management
- * permissions. The owner holds every permission; otherwise permissions are the union over built-in and
- * custom roles (`src/contracts/permissions.ts`).
+ * permissions; beyond the spec (issue 30) /dashboard/storage → all 12 (workspace admins). The owner holds every
+ * permission; otherwise permissions are the union over built-in and custom roles (`src/contracts/permissions.ts`).
  *
  * `decidePermissionGate` is the pure rule; `permissionGateMachine` follows the permissions query of the
  * selected workspace through the `watchPermissions` actor.
@@ -23,11 +23,12 @@ import { assertEvent, assign, fromCallback, setup } from "xstate"
 import { OtherMessages, StatusMessages } from "../contracts/messages.ts"
 import {
   ACCOUNT_ROUTE_PERMISSIONS,
+  ADMIN_REQUIREMENT,
   SCANS_ROUTE_PERMISSIONS,
   USER_MANAGEMENT_PERMISSIONS,
-  hasAny,
+  meetsRequirement,
   unionPermissions,
-  type PermissionName,
+  type PermissionRequirement,
   type PermissionSubject,
 } from "../contracts/permissions.ts"
 import type { UserPermissionsResponse } from "../contracts/workspaces.ts"
@@ -36,12 +37,13 @@ import type { QueryCache, QueryState } from "../services/query-cache.ts"
 import type { WorkspaceStore } from "../services/storage.ts"
 import type { DashboardRouteState, NavigationRequest } from "./navigation.ts"
 
-/** The permissions a path needs (any one of them), or null when the path needs none beyond a session. */
-export const requiredPermissionsFor = (location: string): ReadonlyArray<PermissionName> | null => {
+/** The permissions a path needs (any one of them, or all for admin pages), or null when it needs none beyond a session. */
+export const requiredPermissionsFor = (location: string): PermissionRequirement | null => {
   const path = (location.split(/[?#]/)[0] ?? "").replace(/\/+$/, "")
   if (/^\/dashboard\/accounts\/[^/]+(?:\/resource)?$/.test(path)) return ACCOUNT_ROUTE_PERMISSIONS
   if (/^\/dashboard\/scans(?:\/.*)?$/.test(path)) return SCANS_ROUTE_PERMISSIONS
   if (path === "/dashboard/users") return USER_MANAGEMENT_PERMISSIONS
+  if (path === "/dashboard/storage") return ADMIN_REQUIREMENT
   return null
 }
 
@@ -64,7 +66,7 @@ export type PermissionGateDecision =
 export type PermissionsQuery = Pick<QueryState<UserPermissionsResponse>, "status" | "data" | "error" | "isFetching">
 
 export interface PermissionGateFacts {
-  readonly required: ReadonlyArray<string> | null
+  readonly required: PermissionRequirement | null
   readonly permissions: PermissionsQuery
 }
 
@@ -77,14 +79,14 @@ const messageOf = (error: unknown): string =>
     : StatusMessages.unexpected
 
 export const decidePermissionGate = ({ required, permissions }: PermissionGateFacts): PermissionGateDecision => {
-  if (required === null || required.length === 0) return { kind: "render" }
+  if (required === null || ("all" in required ? required.all : required).length === 0) return { kind: "render" }
   const answer = permissions.data
   if (answer === undefined) {
     return permissions.status === "error" && !permissions.isFetching
       ? { kind: "failed", message: messageOf(permissions.error) }
       : { kind: "loading" }
   }
-  return hasAny(permissionSubjectOf(answer), required) ? { kind: "render" } : { kind: "denied", redirect: PERMISSION_DENIED_REDIRECT }
+  return meetsRequirement(permissionSubjectOf(answer), required) ? { kind: "render" } : { kind: "denied", redirect: PERMISSION_DENIED_REDIRECT }
 }
 
 export interface PermissionGateContext extends PermissionGateFacts {
@@ -92,12 +94,12 @@ export interface PermissionGateContext extends PermissionGateFacts {
 }
 
 export interface PermissionGateInput {
-  readonly required: ReadonlyArray<string> | null
+  readonly required: PermissionRequirement | null
 }
 
 export type PermissionGateEvent =
   | { readonly type: "gate.permissionsChanged"; readonly state: PermissionsQuery }
-  | { readonly type: "gate.requirementChanged"; readonly required: ReadonlyArray<string> | null }
+  | { readonly type: "gate.requirementChanged"; readonly required: PermissionRequirement | null }
   | { readonly type: "gate.retryRequested" }
 
 const withDecision = (facts: PermissionGateFacts): PermissionGateContext => ({

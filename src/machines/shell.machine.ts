@@ -31,13 +31,15 @@
 import { assertEvent, assign, fromCallback, fromPromise, setup } from "xstate"
 import {
   ACCOUNT_ROUTE_PERMISSIONS,
+  ADMIN_REQUIREMENT,
   COMPLIANCE_ROUTE_PERMISSIONS,
   OWNER_LABEL,
   SCANS_ROUTE_PERMISSIONS,
   USER_MANAGEMENT_PERMISSIONS,
-  hasAny,
+  meetsRequirement,
   unionPermissions,
   type PermissionName,
+  type PermissionRequirement,
   type PermissionSubject,
 } from "../contracts/permissions.ts"
 import type { AppServices } from "../services/app-services.ts"
@@ -90,9 +92,10 @@ export const WORKSPACE_SELECTION_PATH = "/workspace-selection"
 /**
  * Access §2 "Route guards" / §6: the permissions a dashboard path needs (any one of them), or undefined when the page
  * is open to every member. /dashboard/accounts/{id}: create_account or read_only; the scans pages: scan_service or
- * read_only; /dashboard/users: any of the eight user and role management permissions.
+ * read_only; /dashboard/users: any of the eight user and role management permissions; beyond the spec (issue 30)
+ * /dashboard/storage: all 12 (workspace admins).
  */
-export const requiredPermissionsFor = (path: string): ReadonlyArray<PermissionName> | undefined => {
+export const requiredPermissionsFor = (path: string): PermissionRequirement | undefined => {
   const [root, area] = pathSegments(path)
   if (root !== "dashboard") return undefined
   switch (area) {
@@ -104,6 +107,8 @@ export const requiredPermissionsFor = (path: string): ReadonlyArray<PermissionNa
       return USER_MANAGEMENT_PERMISSIONS
     case "compliance":
       return COMPLIANCE_ROUTE_PERMISSIONS
+    case "storage":
+      return ADMIN_REQUIREMENT
     default:
       return undefined
   }
@@ -117,7 +122,7 @@ export const permissionSubjectOf = (data: ShellData | null): PermissionSubject =
 /** The page's permission rule holds for the user (open pages always do). */
 export const mayVisit = (data: ShellData | null, path: string): boolean => {
   const required = requiredPermissionsFor(path)
-  return required === undefined || hasAny(permissionSubjectOf(data), required)
+  return required === undefined || meetsRequirement(permissionSubjectOf(data), required)
 }
 
 // ---------------------------------------------------------------------------------------------------

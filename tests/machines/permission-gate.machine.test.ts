@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { createActor, fromCallback } from "xstate"
-import { PERMISSIONS, USER_MANAGEMENT_PERMISSIONS, type PermissionName } from "../../src/contracts/permissions.ts"
+import {
+  ADMIN_REQUIREMENT,
+  PERMISSIONS,
+  USER_MANAGEMENT_PERMISSIONS,
+  type PermissionName,
+  type PermissionRequirement,
+} from "../../src/contracts/permissions.ts"
 import type { UserPermissionsResponse } from "../../src/contracts/workspaces.ts"
 import type { NavigationRequest } from "../../src/machines/navigation.ts"
 import {
@@ -34,6 +40,7 @@ describe("route requirements (access §2)", () => {
     ["/dashboard/scans/3", ["scan_service", "read_only"]],
     ["/dashboard/scans/3/findings/4?x=1", ["scan_service", "read_only"]],
     ["/dashboard/users", [...USER_MANAGEMENT_PERMISSIONS]],
+    ["/dashboard/storage", { all: [...PERMISSIONS] }],
     ["/dashboard", null],
     ["/dashboard/profile", null],
   ] as const)("%s needs any of %j", (path, expected) => {
@@ -55,6 +62,19 @@ describe("decidePermissionGate", () => {
         expect(d).toEqual(expected ? { kind: "render" } : { kind: "denied", redirect: PERMISSION_DENIED_REDIRECT })
       }),
     )
+  })
+
+  it("an admin page (issue 30) needs all 12 permissions, held through any roles, or the owner (property)", () => {
+    fc.assert(
+      fc.property(permsArb, permsArb, fc.boolean(), (builtIn, custom, owner) => {
+        const d = decidePermissionGate({ required: ADMIN_REQUIREMENT, permissions: loaded(answer(builtIn, owner, custom)) })
+        const held = new Set<string>([...builtIn, ...custom])
+        const expected = owner || PERMISSIONS.every((p) => held.has(p))
+        expect(d).toEqual(expected ? { kind: "render" } : { kind: "denied", redirect: PERMISSION_DENIED_REDIRECT })
+      }),
+    )
+    const all = decidePermissionGate({ required: ADMIN_REQUIREMENT, permissions: loaded(answer([...PERMISSIONS].slice(0, 6), false, [...PERMISSIONS].slice(6))) })
+    expect(all).toEqual({ kind: "render" })
   })
 
   it("the owner holds every permission", () => {
@@ -83,7 +103,7 @@ describe("decidePermissionGate", () => {
 })
 
 describe("permission gate machine on the services", () => {
-  const setup = (required: ReadonlyArray<string> | null, workspaceId = 4) => {
+  const setup = (required: PermissionRequirement | null, workspaceId = 4) => {
     const clock = newClock()
     const local = memoryStorage()
     const workspaceStore = createWorkspaceStore({ storage: local })

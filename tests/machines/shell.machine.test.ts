@@ -241,12 +241,20 @@ describe("shell: route permissions and role texts", () => {
     expect(requiredPermissionsFor("/dashboard/accounts/7")).toEqual(["create_account", "read_only"])
     expect(requiredPermissionsFor("/dashboard/users")).toEqual(USER_MANAGEMENT_PERMISSIONS)
     expect(USER_MANAGEMENT_PERMISSIONS).toHaveLength(8)
+    expect(requiredPermissionsFor("/dashboard/storage")).toEqual({ all: PERMISSIONS })
   })
 
   it("nobody without facts may open a restricted page; everyone may open an open one", () => {
     expect(mayVisit(null, "/dashboard/users")).toBe(false)
     expect(mayVisit(null, "/dashboard")).toBe(true)
     expect(mayVisit(shellData({ permissions: [...PERMISSIONS] }), "/dashboard/users")).toBe(true)
+  })
+
+  it("the storage page (issue 30) is for workspace admins only: the owner or all 12 permissions", () => {
+    expect(mayVisit(shellData({ permissions: [...PERMISSIONS] }), "/dashboard/storage")).toBe(true)
+    expect(mayVisit(shellData({ isOwner: true, permissions: [] }), "/dashboard/storage")).toBe(true)
+    expect(mayVisit(shellData({ permissions: PERMISSIONS.filter((p) => p !== "read_only") }), "/dashboard/storage")).toBe(false)
+    expect(mayVisit(shellData({ permissions: [...USER_MANAGEMENT_PERMISSIONS, "read_only"] }), "/dashboard/storage")).toBe(false)
   })
 
   it("shows 'Owner' for the owner, else the role names", () => {

@@ -24,12 +24,14 @@ export type ScanningAuditAction =
   | "schedule.updated"
   | "schedule.scan_started"
   | "schedule.scan_skipped"
+  | "retention.updated"
+  | "retention.applied"
 
 export interface ScanningAuditEntry {
   readonly action: ScanningAuditAction
   readonly workspaceId: number
   readonly actorUserId?: number | null | undefined
-  readonly targetType: "account" | "scan" | "finding" | "mute_rule"
+  readonly targetType: "account" | "scan" | "finding" | "mute_rule" | "workspace"
   readonly targetId: number
   readonly details?: Record<string, unknown>
   readonly ip?: string | undefined

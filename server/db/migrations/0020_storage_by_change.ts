@@ -22,7 +22,8 @@
  * - `results` becomes a view with the columns the table had (`seq` is `pos`) plus `rank`: every reader that read the
  *   table reads the same rows through it (security_invoker: row-level security of the tables applies to the reader).
  *   An UPDATE of its `delta`, `muted_by` or `remediate` writes the finding's mark (an INSTEAD OF trigger); its content
- *   columns cannot be updated.
+ *   columns cannot be updated. An INSERT writes a version valid for that one finding (tools and tests; the writer
+ *   shares versions). A finding inserted without `stream_id` gets its stream from a BEFORE INSERT trigger.
  *
  * Conversion: each stream's old rows are grouped into versions (a row whose content is identical in consecutive
  * findings of its stream becomes one version: "gaps and islands" over the findings' order), every old row's
@@ -195,6 +196,45 @@ const after = [
        RETURN NEW;
      END $$`,
   `CREATE TRIGGER results_update INSTEAD OF UPDATE ON results FOR EACH ROW EXECUTE FUNCTION results_update_marks()`,
+  // An INSERT into the view writes a version valid for that one finding (to_finding = finding + 1), at `seq` when the
+  // stream does not use it yet, else at the stream's next pos. The writer never goes this way (it shares versions).
+  `CREATE FUNCTION results_insert_version() RETURNS trigger LANGUAGE plpgsql AS $$
+     DECLARE
+       s integer;
+       p integer;
+     BEGIN
+       SELECT f.stream_id INTO s FROM findings f WHERE f.workspace_id = NEW.workspace_id AND f.id = NEW.finding_id;
+       IF s IS NULL THEN RAISE EXCEPTION 'finding % not found', NEW.finding_id; END IF;
+       PERFORM 1 FROM result_streams rs WHERE rs.id = s FOR UPDATE;
+       p := NEW.seq;
+       IF p IS NULL OR EXISTS (SELECT 1 FROM result_rows r WHERE r.workspace_id = NEW.workspace_id AND r.stream_id = s AND r.pos = p) THEN
+         SELECT rs.next_pos INTO p FROM result_streams rs WHERE rs.id = s;
+       END IF;
+       UPDATE result_streams SET next_pos = greatest(next_pos, p + 1) WHERE id = s;
+       INSERT INTO result_rows (workspace_id, stream_id, pos, rank, from_finding, to_finding, resource_id, resource_uid, region, compliant, fields)
+       VALUES (NEW.workspace_id, s, p, CASE WHEN NEW.compliant IS FALSE THEN 0 ELSE 1 END, NEW.finding_id, NEW.finding_id + 1,
+               NEW.resource_id, NEW.resource_uid, NEW.region, NEW.compliant, coalesce(NEW.fields, '{}'::jsonb));
+       IF NEW.delta IS NOT NULL OR NEW.muted_by IS NOT NULL OR NEW.remediate IS NOT NULL THEN
+         INSERT INTO result_marks (workspace_id, finding_id, pos, delta, muted_by, remediate)
+         VALUES (NEW.workspace_id, NEW.finding_id, p, NEW.delta, NEW.muted_by, NEW.remediate);
+       END IF;
+       NEW.seq := p;
+       NEW.rank := CASE WHEN NEW.compliant IS FALSE THEN 0 ELSE 1 END;
+       RETURN NEW;
+     END $$`,
+  `CREATE TRIGGER results_insert INSTEAD OF INSERT ON results FOR EACH ROW EXECUTE FUNCTION results_insert_version()`,
+  // Every finding belongs to its (account, check) stream: one written without naming it gets it here (created when new).
+  `CREATE FUNCTION findings_stream_of() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       IF NEW.stream_id IS NULL THEN
+         INSERT INTO result_streams (workspace_id, account_id, check_id)
+         SELECT NEW.workspace_id, s.account_id, NEW.check_id FROM scans s WHERE s.workspace_id = NEW.workspace_id AND s.id = NEW.scan_id
+         ON CONFLICT (account_id, check_id) DO UPDATE SET next_pos = result_streams.next_pos
+         RETURNING id INTO NEW.stream_id;
+       END IF;
+       RETURN NEW;
+     END $$`,
+  `CREATE TRIGGER findings_stream BEFORE INSERT ON findings FOR EACH ROW EXECUTE FUNCTION findings_stream_of()`,
   ...["result_streams", "result_rows", "result_marks"].flatMap((table) => [
     `ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY`,
     `ALTER TABLE ${table} FORCE ROW LEVEL SECURITY`,
@@ -208,7 +248,7 @@ const after = [
     `CREATE TRIGGER ${table}_note_truncate AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION note_workspace_change()`,
   ]),
   `GRANT SELECT, INSERT, UPDATE, DELETE ON result_streams, result_rows, result_marks TO cloud_audit_app`,
-  `GRANT SELECT, UPDATE ON results TO cloud_audit_app`,
+  `GRANT SELECT, INSERT, UPDATE ON results TO cloud_audit_app`,
   ...relaxed.filter((t) => t !== "results").map((t) => `ALTER TABLE ${t} FORCE ROW LEVEL SECURITY`),
 ]
 

@@ -25,6 +25,7 @@ import { workspaceSelectionEffectsFromServices } from "./machines/workspace-sele
 import type { AppServices } from "./services/app-services.ts"
 import { complianceEffectsFrom } from "./services/compliance-api.ts"
 import { scanEffectsFrom } from "./services/scan-api.ts"
+import { storageEffectsFrom } from "./services/workspace-storage-api.ts"
 import { parseWorkspaceId } from "./services/storage.ts"
 import type { AppComposition } from "./views/composition.tsx"
 
@@ -82,6 +83,7 @@ export const composeApp = (services: AppServices, env: CompositionEnvironment): 
     profile: createProfileEffects(services, { onUserUpdated: refreshSessionUser }),
     scan: scanEffectsFrom(services),
     compliance: complianceEffectsFrom(services),
+    storage: storageEffectsFrom(services),
     gates: {
       workspaceGate: workspaceGateMachineWith(services),
       permissionGate: permissionGateMachineWith(services),

@@ -5,7 +5,8 @@
  * - the session (`SessionProvider`: gate status, retry, sign out);
  * - `AuthEffectsProvider` (sign-in, sign-up, verification, reset), `InvitationEffectsProvider`,
  *   `WorkspaceSelectionEffectsProvider`, `ShellEffectsProvider`, `TeamEffectsProvider`, `ProfileEffectsProvider`,
- *   `ScanEffectsProvider` (dashboard, accounts, scans, findings), `ComplianceEffectsProvider` (Compliance);
+ *   `ScanEffectsProvider` (dashboard, accounts, scans, findings), `ComplianceEffectsProvider` (Compliance),
+ *   `StorageEffectsProvider` (Storage, issue 30);
  * - `DashboardGatesProvider` (workspace and permission gates).
  * The clock (real timers in the browser, a `SimulatedClock` in tests) reaches the screens that take one.
  */
@@ -17,6 +18,7 @@ import type { ProfileEffects } from "../machines/profile-effects.ts"
 import type { ScanEffects } from "../machines/scan-effects.ts"
 import type { SessionActor } from "../machines/session.machine.ts"
 import type { ShellEffects } from "../machines/shell.machine.ts"
+import type { StorageEffects } from "../machines/storage-effects.ts"
 import type { TeamEffects } from "../machines/team-effects.ts"
 import type { WorkspaceSelectionEffects } from "../machines/workspace-selection.machine.ts"
 import type { Clock } from "./app-actors.tsx"
@@ -28,6 +30,7 @@ import { ProfileEffectsProvider, UNWIRED_PROFILE_EFFECTS } from "./profile/profi
 import { DashboardGatesProvider, type DashboardGateLogic } from "./route-gates.tsx"
 import { ScanEffectsProvider, UNWIRED_SCAN_EFFECTS } from "./scanning/scan-effects-context.tsx"
 import { CompositionReadyContext, SessionProvider, type SessionStatus } from "./session-status.tsx"
+import { StorageEffectsProvider, UNWIRED_STORAGE_EFFECTS } from "./storage/storage-effects-context.tsx"
 import { TeamEffectsProvider, UNWIRED_TEAM_EFFECTS } from "./team/team-effects-context.tsx"
 import {
   UNWIRED_WORKSPACE_SELECTION_EFFECTS,
@@ -45,6 +48,7 @@ export interface AppComposition {
   readonly profile: ProfileEffects
   readonly scan: ScanEffects
   readonly compliance: ComplianceEffects
+  readonly storage: StorageEffects
   readonly gates: DashboardGateLogic
 }
 
@@ -107,7 +111,9 @@ export function CompositionProvider({ composition: source, clock, children }: Co
                   <ProfileEffectsProvider effects={c?.profile ?? UNWIRED_PROFILE_EFFECTS} {...timers}>
                     <ScanEffectsProvider effects={c?.scan ?? UNWIRED_SCAN_EFFECTS} {...timers}>
                       <ComplianceEffectsProvider effects={c?.compliance ?? UNWIRED_COMPLIANCE_EFFECTS} {...timers}>
-                        <DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider>
+                        <StorageEffectsProvider effects={c?.storage ?? UNWIRED_STORAGE_EFFECTS} {...timers}>
+                          <DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider>
+                        </StorageEffectsProvider>
                       </ComplianceEffectsProvider>
                     </ScanEffectsProvider>
                   </ProfileEffectsProvider>

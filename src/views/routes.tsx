@@ -56,6 +56,7 @@ const ResourceHistoryView = lazyScreen(() =>
   import("./accounts/resource-history.view.tsx").then((m) => m.ResourceHistoryView),
 )
 const FindingDetailView = lazyScreen(() => import("./scans/finding-detail.view.tsx").then((m) => m.FindingDetailView))
+const StorageView = lazyScreen(() => import("./storage/storage.view.tsx").then((m) => m.StorageView))
 
 export interface AppRoute {
   /** wouter pattern, absolute. */
@@ -95,6 +96,7 @@ export const ROUTES: ReadonlyArray<AppRoute> = [
   route("/dashboard/scans/:scanId/findings", FindingsView, "authenticated", true),
   route("/dashboard/scans/:scanId/findings/:findingId", FindingDetailView, "authenticated", true),
   route("/dashboard/users", UserManagementView, "authenticated", true),
+  route("/dashboard/storage", StorageView, "authenticated", true),
   route("/dashboard/compliance", ComplianceOverviewView, "authenticated", true),
   route("/dashboard/compliance/scans/:scanId/:frameworkId", ComplianceFrameworkView, "authenticated", true),
   route("/dashboard/compliance/scans/:scanId/:frameworkId/:requirementId", ComplianceRequirementView, "authenticated", true),

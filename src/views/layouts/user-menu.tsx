@@ -1,12 +1,12 @@
 /**
  * The header's user menu (access §2 "Layouts"): the trigger shows the workspace name and 'Owner' or the role; the
  * entries are Switch workspace (only with more than one workspace), Users (only with a user-management permission),
- * Profile and Sign out. Which entries show comes from `snapshot.can(event)` on the shell machine; choosing one sends it.
+ * Storage (workspace admins only, issue 30), Profile and Sign out. Which entries show comes from `snapshot.can(event)` on the shell machine; choosing one sends it.
  */
 import { useSelector } from "@xstate/react"
 import { Button as AriaButton, Header, Menu, MenuSection, MenuTrigger, Popover, type Key } from "react-aria-components"
 import { roleSummary } from "../../machines/shell.machine.ts"
-import { ChevronDownIcon, CrownIcon, LogOutIcon, SwitchIcon, UserIcon, UsersIcon } from "../ui/icons.tsx"
+import { ChevronDownIcon, CrownIcon, LogOutIcon, ServerIcon, SwitchIcon, UserIcon, UsersIcon } from "../ui/icons.tsx"
 import { MenuItem, MenuSeparator } from "../ui/menu.tsx"
 import * as menuCss from "../ui/menu.css.ts"
 import { useShellActor } from "./shell-actor-context.tsx"
@@ -15,12 +15,14 @@ import * as css from "./shell.css.ts"
 
 export const USERS_HREF = "/dashboard/users"
 export const PROFILE_HREF = "/dashboard/profile"
+export const STORAGE_HREF = "/dashboard/storage"
 
 export function UserMenu() {
   const shell = useShellActor()
   const data = useSelector(shell, (s) => s.context.data)
   const canSwitch = useSelector(shell, (s) => s.can({ type: "workspace.switchRequested" }))
   const canManageUsers = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: USERS_HREF }))
+  const canSeeStorage = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: STORAGE_HREF }))
   const canSignOut = useSelector(shell, (s) => s.can({ type: "signOut.requested" }))
 
   const onAction = (key: Key) => {
@@ -29,6 +31,8 @@ export function UserMenu() {
         return shell.send({ type: "workspace.switchRequested" })
       case "users":
         return shell.send({ type: "navigation.requested", to: USERS_HREF })
+      case "storage":
+        return shell.send({ type: "navigation.requested", to: STORAGE_HREF })
       case "profile":
         return shell.send({ type: "navigation.requested", to: PROFILE_HREF })
       case "sign-out":
@@ -76,6 +80,12 @@ export function UserMenu() {
               <MenuItem id="users" textValue="Users">
                 <UsersIcon />
                 Users
+              </MenuItem>
+            ) : null}
+            {canSeeStorage ? (
+              <MenuItem id="storage" textValue="Storage">
+                <ServerIcon />
+                Storage
               </MenuItem>
             ) : null}
             <MenuItem id="profile" textValue="Profile">

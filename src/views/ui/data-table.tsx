@@ -45,6 +45,8 @@ export interface DataTableProps<T extends RowData> {
   readonly stickyEndColumn?: string
   /** Shown in a full-width row when there is no data. */
   readonly empty?: ReactNode
+  /** The column the rows are sorted by, announced on its header (`aria-sort`); the caller sorts the data. */
+  readonly sortedBy?: { readonly column: string; readonly direction: "asc" | "desc" }
 }
 
 export function DataTable<T extends RowData>({
@@ -56,6 +58,7 @@ export function DataTable<T extends RowData>({
   busy = false,
   stickyEndColumn,
   empty,
+  sortedBy,
 }: DataTableProps<T>) {
   const table = useTable({
     features: scanTableFeatures,
@@ -73,7 +76,12 @@ export function DataTable<T extends RowData>({
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
               {group.headers.map((header) => (
-                <th key={header.id} scope="col" className={`${css.th}${end(header.column.id)}`}>
+                <th
+                  key={header.id}
+                  scope="col"
+                  className={`${css.th}${end(header.column.id)}`}
+                  {...(sortedBy?.column === header.column.id ? { "aria-sort": sortedBy.direction === "asc" ? "ascending" : "descending" } : {})}
+                >
                   {header.isPlaceholder ? null : <table.FlexRender header={header} />}
                 </th>
               ))}

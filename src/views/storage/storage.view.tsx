@@ -78,9 +78,9 @@ function Figure({ label, value, note }: { readonly label: string; readonly value
   )
 }
 
-function FigureList({ figures, label }: { readonly figures: StorageFigures; readonly label: string }) {
+function FigureList({ figures }: { readonly figures: StorageFigures }) {
   return (
-    <dl className={css.figures} aria-label={label}>
+    <dl className={css.figures}>
       <Figure label={FIGURE_LABELS.scans} value={countText(figures.scans, "scans")} />
       <Figure label={FIGURE_LABELS.results} value={countText(figures.results, "results")} />
       <Figure label={FIGURE_LABELS.rows} value={countText(figures.rows, "rows")} />
@@ -96,9 +96,10 @@ function TotalsCard({ storageRef }: { readonly storageRef: StorageRef }) {
   return (
     <Card
       title="Workspace storage"
+      aria-label="Workspace storage"
       description={`What the scan history of ${accounts.toLocaleString("en-US")} ${accounts === 1 ? "account" : "accounts"} occupies. Sizes on disk include indexes and are estimated per account.`}
     >
-      <FigureList figures={used} label="Workspace storage" />
+      <FigureList figures={used} />
     </Card>
   )
 }
@@ -144,7 +145,7 @@ function RetentionCard({ storageRef }: { readonly storageRef: StorageRef }) {
     )
   }
   return (
-    <Card title="Retention" description="How long this workspace keeps its scans. Expired scans are removed once a day.">
+    <Card title="Retention" aria-label="Retention" description="How long this workspace keeps its scans. Expired scans are removed once a day.">
       <div className={css.section}>
         <p className={css.sentence}>{retentionText(storage.retention)}</p>
         <dl className={scanCss.facts}>
@@ -154,7 +155,7 @@ function RetentionCard({ storageRef }: { readonly storageRef: StorageRef }) {
           <Fact label="Last applied">{applied}</Fact>
         </dl>
         <h3 className={css.subheading}>The current setting will free</h3>
-        <FigureList figures={storage.frees} label="The current setting will free" />
+        <FigureList figures={storage.frees} />
         <p className={css.note}>
           Whatever the setting, the latest completed scan of every account, every scan started after it, every scan a
           compliance report uses and every scan with a remediation in progress are kept.
@@ -316,7 +317,7 @@ function AccountsCard({ storageRef }: { readonly storageRef: StorageRef }) {
   if (accounts === undefined) return null
   const total = accounts.length
   return (
-    <Card title="Storage by account" description={`${total.toLocaleString("en-US")} ${total === 1 ? "account" : "accounts"}, largest first unless you sort otherwise.`}>
+    <Card title="Storage by account" aria-label="Storage by account" description={`${total.toLocaleString("en-US")} ${total === 1 ? "account" : "accounts"}, largest first unless you sort otherwise.`}>
       {total === 0 ? (
         <p className={css.note}>No account has kept scans yet.</p>
       ) : isDesktop ? (

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, within } from "@testing-library/react"
 import { afterEach, describe, expect, it } from "vitest"
+import { PERMISSIONS } from "../../src/contracts/permissions.ts"
 import type { ShellData } from "../../src/machines/shell.machine.ts"
 import { httpFailure } from "../machines/auth-fakes.ts"
 import { fakeShellEffects, renderAccess } from "./access-render.tsx"
@@ -143,6 +144,28 @@ describe("dashboard shell: user menu", () => {
       fireEvent.click(within(menu).getByRole("menuitem", { name: "Users" }))
     })
     expect(currentPath()).toBe("/dashboard/users")
+  })
+
+  it("a workspace admin (all 12 permissions, or the owner) also gets Storage (issue 30); one permission short does not", async () => {
+    const shell = fakeShellEffects()
+    const { currentPath } = renderAccess("/dashboard", { shell })
+    await shell.load.resolve(data({ workspaceCount: 1, permissions: [...PERMISSIONS] }))
+    const menu = await openMenu()
+    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Users", "Storage", "Profile", "Sign out"])
+    await act(async () => {
+      fireEvent.click(within(menu).getByRole("menuitem", { name: "Storage" }))
+    })
+    expect(currentPath()).toBe("/dashboard/storage")
+    cleanup()
+    const almost = fakeShellEffects()
+    renderAccess("/dashboard", { shell: almost })
+    await almost.load.resolve(data({ workspaceCount: 1, permissions: PERMISSIONS.filter((p) => p !== "delete_custom_role") }))
+    expect(within(await openMenu()).queryByRole("menuitem", { name: "Storage" })).toBeNull()
+    cleanup()
+    const owner = fakeShellEffects()
+    renderAccess("/dashboard", { shell: owner })
+    await owner.load.resolve(data({ workspaceCount: 1, isOwner: true, permissions: [] }))
+    expect(within(await openMenu()).getByRole("menuitem", { name: "Storage" })).toBeTruthy()
   })
 
   it("Switch workspace goes to /workspace-selection, Profile to /dashboard/profile", async () => {

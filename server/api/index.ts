@@ -18,6 +18,7 @@ import { PostureHandlers } from "./posture.ts"
 import { ProfileHandlers } from "./profile.ts"
 import { ProvidersHandlers } from "./providers.ts"
 import { ScansHandlers } from "./scans.ts"
+import { StorageHandlers } from "./storage.ts"
 import { SystemHandlers } from "./system.ts"
 import { TeamHandlers } from "./team.ts"
 import { WorkspacesHandlers } from "./workspaces.ts"
@@ -35,4 +36,5 @@ export const ApiHandlers = Layer.mergeAll(
   FindingsHandlers,
   PostureHandlers,
   ComplianceHandlers,
+  StorageHandlers,
 )

@@ -13,7 +13,8 @@
  */
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { AccountId, InvitationId, RoleId, ScanId, FindingId, idParam } from "./ids.ts"
+import { AccountId, InvitationId, RoleId, ScanId, FindingId, WorkspaceId, idParam } from "./ids.ts"
+import { RetentionSetting, WorkspaceStorageResponse } from "./storage.ts"
 import { OkMessage, Timestamp, withData } from "./common.ts"
 import {
   DigestPreference,
@@ -667,6 +668,34 @@ export class PostureGroup extends HttpApiGroup.make("posture")
   ) {}
 
 // ---------------------------------------------------------------------------------------------------
+// storage and retention (beyond the spec, issue 30; src/contracts/storage.ts): workspace admins only
+
+export const WorkspaceIdParams = Schema.Struct({ id: idParam(WorkspaceId) })
+
+export class StorageGroup extends HttpApiGroup.make("storage")
+  .add(
+    HttpApiEndpoint.get("getStorage", "/api/workspaces/:id/storage", {
+      params: WorkspaceIdParams,
+      success: WorkspaceStorageResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    /** Saves the retention setting; answers the storage page recomputed with it. */
+    HttpApiEndpoint.put("putRetention", "/api/workspaces/:id/retention", {
+      params: WorkspaceIdParams,
+      payload: RetentionSetting,
+      success: WorkspaceStorageResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Storage",
+      description:
+        "Beyond the spec: what the workspace's scan history occupies per account, what its retention setting would free, and the setting itself (workspace admins: the owner, or a member holding every permission).",
+    }),
+  ) {}
+
+// ---------------------------------------------------------------------------------------------------
 
 export class Api extends HttpApi.make("cloud-audit")
   .add(SystemGroup)
@@ -681,6 +710,7 @@ export class Api extends HttpApi.make("cloud-audit")
   .add(FindingsGroup)
   .add(ComplianceGroup)
   .add(PostureGroup)
+  .add(StorageGroup)
   .annotateMerge(
     OpenApi.annotations({
       title: "Cloud Audit API",
@@ -704,5 +734,6 @@ export const GROUP_NAMES = [
   "findings",
   "compliance",
   "posture",
+  "storage",
 ] as const
 export type GroupName = (typeof GROUP_NAMES)[number]

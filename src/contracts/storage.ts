@@ -24,14 +24,21 @@ export const StorageMessages = {
 export const RETENTION_MAX_DAYS = 3650
 export const RETENTION_MAX_SCANS = 1000
 
+/** An integer from 1 to `max`, or null; anything else (missing, not a number, out of range) fails with `message`. */
+const retentionLimit = (max: number, message: string) =>
+  Schema.NullOr(Schema.Number.check(Schema.isInt({ message }), Schema.isBetween({ minimum: 1, maximum: max }, { message })))
+    .annotate({ message })
+    .pipe(Schema.annotateKey({ messageMissingKey: message }))
+
 /**
  * The retention setting: keep ended scans for `keep_days` days and/or the last `keep_scans` scans of each account
  * (null: no limit of that kind; both null: keep everything). Whatever it says, the latest completed scan of every
- * account, every scan started after it, and every scan a kept compliance report references are kept.
+ * account, every scan started after it, every scan a kept compliance report references, and every scan with a
+ * remediation under way are kept.
  */
 export const RetentionSetting = Schema.Struct({
-  keep_days: Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: RETENTION_MAX_DAYS }))),
-  keep_scans: Schema.NullOr(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: RETENTION_MAX_SCANS }))),
+  keep_days: retentionLimit(RETENTION_MAX_DAYS, StorageMessages.retentionDaysInvalid),
+  keep_scans: retentionLimit(RETENTION_MAX_SCANS, StorageMessages.retentionScansInvalid),
 })
 export type RetentionSetting = typeof RetentionSetting.Type
 

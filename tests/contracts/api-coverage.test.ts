@@ -93,6 +93,9 @@ const EXTRA_CALLS = [
   "GET /api/resources/history",
   "GET /api/user/scan-digest",
   "PUT /api/user/scan-digest",
+  // storage and retention (issue 30)
+  "GET /api/workspaces/{id}/storage",
+  "PUT /api/workspaces/{id}/retention",
 ] as const
 
 const spec = OpenApi.fromApi(Api)
@@ -130,11 +133,11 @@ describe("OpenApi.fromApi(Api) lists every spec call", () => {
     }
   })
 
-  it("groups are exactly the twelve areas, in order", () => {
+  it("groups are exactly the thirteen areas, in order", () => {
     expect(Object.keys(Api.groups)).toEqual([...GROUP_NAMES])
     // OpenAPI tags carry the groups' titles.
     expect((spec.tags ?? []).map((t) => t.name)).toEqual([
-      "System", "Auth", "Workspaces", "Team", "Invitations", "Profile", "Cloud providers", "Accounts", "Scans", "Findings", "Compliance", "Posture",
+      "System", "Auth", "Workspaces", "Team", "Invitations", "Profile", "Cloud providers", "Accounts", "Scans", "Findings", "Compliance", "Posture", "Storage",
     ])
   })
 

@@ -33,7 +33,7 @@ afterAll(async () => {
   await env?.stop()
 })
 
-const WORKSPACE_TABLES = ["workspaces", "memberships", "custom_roles", "custom_role_permissions", "invitations", "audit_log"]
+const WORKSPACE_TABLES = ["workspaces", "memberships", "custom_roles", "custom_role_permissions", "invitations", "audit_log", "workspace_retention"]
 
 /** Runs `f` against the test database through the API's own RLS helper. */
 const scoped = <A>(scope: Parameters<typeof inScope>[0], f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
@@ -92,6 +92,7 @@ describe("row-level security", () => {
     const owner = await env.signupVerified()
     await env.as(owner, "POST", "/api/admin/users/invite", { invitations: [{ email: `${uniq()}@example.com`, role_id: 3, is_custom_role: false }] })
     await env.as(owner, "POST", "/api/roles/custom", { name: "R", permissions: ["read_only"] })
+    expect((await env.as(owner, "PUT", `/api/workspaces/${owner.workspaceId}/retention`, { keep_days: 30, keep_scans: null })).status).toBe(200)
     const counts = await scoped({}, (sql) =>
       Effect.gen(function* () {
         const who = yield* sql<{ u: string }>`SELECT current_user AS u`
@@ -99,7 +100,7 @@ describe("row-level security", () => {
         for (const t of WORKSPACE_TABLES) out[t] = (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql(t)}`)[0]!.n
         return out
       }))
-    expect(counts).toEqual({ user: 1, workspaces: 0, memberships: 0, custom_roles: 0, custom_role_permissions: 0, invitations: 0, audit_log: 0 })
+    expect(counts).toEqual({ user: 1, workspaces: 0, memberships: 0, custom_roles: 0, custom_role_permissions: 0, invitations: 0, audit_log: 0, workspace_retention: 0 })
   })
 
   it("a workspace scope shows that workspace only, and refuses writes into another one", async () => {

@@ -4,6 +4,8 @@
  * reads (403, 400 with field errors, an answer the contract does not describe).
  */
 import { describe, expect, it } from "vitest"
+import { HttpApi } from "effect/http-api"
+import { Api } from "../../src/contracts/api.ts"
 import { StorageMessages } from "../../src/contracts/storage.ts"
 import { createAppServices } from "../../src/services/app-services.ts"
 import { memoryStorage, selectWorkspace } from "../../src/services/storage.ts"
@@ -28,11 +30,22 @@ const setup = (answer: (call: RecordedCall) => Response, selected: number | null
 const path = (call: RecordedCall) => new URL(call.url, "http://localhost").pathname
 
 describe("storage effects", () => {
-  it("declare the two calls of the issue", () => {
-    expect(Object.values(STORAGE_ENDPOINTS).map((e) => `${e.method} ${e.path}`)).toEqual([
-      "GET /api/workspaces/:id/storage",
-      "PUT /api/workspaces/:id/retention",
-    ])
+  it("are exactly the contract's storage group: methods, paths and response schema", () => {
+    const group: Array<{ method: string; path: string; success: ReadonlyArray<unknown> }> = []
+    HttpApi.reflect(Api, {
+      onGroup: () => {},
+      onEndpoint: ({ group: g, endpoint, successes }) => {
+        if (g.identifier === "storage") group.push({ method: endpoint.method, path: endpoint.path, success: [...successes.values()].flat() })
+      },
+    })
+    expect(Object.values(STORAGE_ENDPOINTS).map((e) => `${e.method} ${e.path}`).sort()).toEqual(group.map((c) => `${c.method} ${c.path}`).sort())
+    for (const e of Object.values(STORAGE_ENDPOINTS)) {
+      // HttpApi may keep a rebuilt copy of the schema: the same one, or one with the same fields.
+      const fields = (x: unknown) =>
+        ((x as { ast: { propertySignatures?: ReadonlyArray<{ name: PropertyKey }> } }).ast.propertySignatures ?? []).map((p) => String(p.name))
+      const success = group.find((c) => c.method === e.method && c.path === e.path)!.success
+      expect(success.some((x) => x === e.response || JSON.stringify(fields(x)) === JSON.stringify(fields(e.response)))).toBe(true)
+    }
   })
 
   it("load the selected workspace's storage, decoded with the contract", async () => {

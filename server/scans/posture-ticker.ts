@@ -8,7 +8,10 @@
  *      launches one scan each (scope and trigger `schedule`; an account that is already being scanned records the reason
  *      and waits for its next slot), advances each to its first slot after now — so two workers never launch the same
  *      slot and a slot missed while everything was down runs once; unmutes the rows of expired rules; queues the digests;
- *      then fails the abandoned remediations with the reason (`failAbandonedRemediations`), so their findings show it.
+ *      then fails the abandoned remediations with the reason (`failAbandonedRemediations`), so their findings show it;
+ *   3. applies the retention of each workspace whose setting was last applied a day ago or more (./retention.ts
+ *      `applyDueRetention`: one claim per workspace, then one short transaction per expired scan and per collected
+ *      stream); a workspace without a retention setting is not listed for it.
  * Any number of processes may tick at once: the row locks and the `digest_enqueued_at` / `expiry_applied` claims decide.
  * "Now" is read from the Effect `Clock` at the start of every tick (`postureTicks`), never once per process: a slot
  * set after the worker started is due on the first tick after it (issue 27; a TestClock drives it in the tests).
@@ -30,6 +33,7 @@ import { warmQueueCache } from "./transactional-enqueue.ts"
 import { queueDigest } from "../posture/digest.ts"
 import { expireMuteRules } from "../posture/mute-rules.ts"
 import { advance, claimDueSchedules, type DueSchedule } from "../posture/schedules.ts"
+import { applyDueRetention, retentionDue } from "./retention.ts"
 import type { AccountId, CloudProviderId } from "../../src/contracts/ids.ts"
 
 /** Schedules launched per workspace and tick (the rest wait for the next tick). */
@@ -43,10 +47,12 @@ export interface TickReport {
   readonly expired: number
   readonly digests: number
   readonly abandoned: number
+  /** Scans expired by the workspaces' retention. */
+  readonly retained: number
 }
 
 /** What one workspace's tick did (abandoned remediations are failed after it, in their own transactions). */
-type WorkspaceTick = Omit<TickReport, "abandoned">
+type WorkspaceTick = Omit<TickReport, "abandoned" | "retained">
 
 /** Launches one due schedule's scan; answers the scan id or why there is none. */
 const launchScheduled = (s: DueSchedule) =>
@@ -124,10 +130,11 @@ export const tickPosture = (now: Date) =>
           UNION SELECT workspace_id FROM mute_rules WHERE expires_at <= now() AND NOT expiry_applied
           UNION SELECT workspace_id FROM scans
                 WHERE status = 'completed' AND digest_enqueued_at IS NULL AND scan_end > now() - ${DIGEST_WINDOW}::interval
-          UNION SELECT workspace_id FROM remediations WHERE ${abandonedRemediation(sql)}`
+          UNION SELECT workspace_id FROM remediations WHERE ${abandonedRemediation(sql)}
+          UNION ${retentionDue(sql, now)}`
       }),
     )
-    const total = { launched: 0, skipped: 0, expired: 0, digests: 0, abandoned: 0 }
+    const total = { launched: 0, skipped: 0, expired: 0, digests: 0, abandoned: 0, retained: 0 }
     for (const w of workspaces) {
       // One workspace's failure (logged) never keeps the others' schedules, expiries and digests waiting.
       const failed = <A>(nothing: A) => (cause: unknown) =>
@@ -140,13 +147,19 @@ export const tickPosture = (now: Date) =>
       )
       // Each abandoned remediation in its own transactions, after the workspace's tick (which holds one).
       const abandoned = yield* failAbandonedRemediations(w.workspace_id).pipe(Effect.catchCause(failed(0)))
+      // Retention last: its own short transactions too (does nothing unless the workspace's run is due).
+      const retained = yield* applyDueRetention(w.workspace_id, now).pipe(
+        Effect.map((run) => run?.expired.length ?? 0),
+        Effect.catchCause(failed(0)),
+      )
       total.launched += r.launched
       total.skipped += r.skipped
       total.expired += r.expired
       total.digests += r.digests
       total.abandoned += abandoned
+      total.retained += retained
     }
-    if (total.launched + total.skipped + total.expired + total.digests + total.abandoned > 0) logLine("info", "posture tick", total)
+    if (total.launched + total.skipped + total.expired + total.digests + total.abandoned + total.retained > 0) logLine("info", "posture tick", total)
     return total satisfies TickReport
   })
 

@@ -4,7 +4,7 @@ import { vars } from "../ui/theme.css.ts"
 
 export const figures = style({
   display: "grid",
-  gridTemplateColumns: "repeat(auto-fit, minmax(190px, 1fr))",
+  gridTemplateColumns: "repeat(auto-fit, minmax(130px, 1fr))",
   gap: vars.space.md,
   margin: 0,
 })
@@ -29,7 +29,15 @@ export const figureValue = style({
   overflowWrap: "anywhere",
 })
 
-export const figureNote = style({ fontSize: vars.font.sizeXs, color: vars.color.textSubtle, overflowWrap: "anywhere" })
+export const figureNote = style({ margin: 0, fontSize: vars.font.sizeXs, color: vars.color.textMuted, overflowWrap: "anywhere" })
+
+/** When the setting was changed and applied: wide columns (a date and an address fit on a line or two). */
+export const meta = style({
+  display: "grid",
+  gridTemplateColumns: "repeat(auto-fit, minmax(min(100%, 280px), 1fr))",
+  gap: vars.space.md,
+  margin: 0,
+})
 
 export const section = style({ display: "flex", flexDirection: "column", gap: vars.space.lg })
 

@@ -84,7 +84,11 @@ function FigureList({ figures }: { readonly figures: StorageFigures }) {
       <Figure label={FIGURE_LABELS.scans} value={countText(figures.scans, "scans")} />
       <Figure label={FIGURE_LABELS.results} value={countText(figures.results, "results")} />
       <Figure label={FIGURE_LABELS.rows} value={countText(figures.rows, "rows")} />
-      <Figure label={FIGURE_LABELS.bytes} value={bytesText(figures.bytes)} note={exactBytesText(figures.bytes)} />
+      {figures.bytes < 1000 ? (
+        <Figure label={FIGURE_LABELS.bytes} value={bytesText(figures.bytes)} />
+      ) : (
+        <Figure label={FIGURE_LABELS.bytes} value={bytesText(figures.bytes)} note={exactBytesText(figures.bytes)} />
+      )}
     </dl>
   )
 }
@@ -148,14 +152,18 @@ function RetentionCard({ storageRef }: { readonly storageRef: StorageRef }) {
     <Card title="Retention" aria-label="Retention" description="How long this workspace keeps its scans. Expired scans are removed once a day.">
       <div className={css.section}>
         <p className={css.sentence}>{retentionText(storage.retention)}</p>
-        <dl className={scanCss.facts}>
+        <dl className={css.meta}>
           <Fact label="Last changed">
             {changed === null ? "Never" : `${changed}${storage.retention_updated_by === null ? "" : ` by ${storage.retention_updated_by}`}`}
           </Fact>
           <Fact label="Last applied">{applied}</Fact>
         </dl>
         <h3 className={css.subheading}>The current setting will free</h3>
-        <FigureList figures={storage.frees} />
+        {storage.frees.scans === 0 && storage.frees.bytes === 0 ? (
+          <p className={css.sentence}>Nothing for now: no kept scan is beyond the current setting.</p>
+        ) : (
+          <FigureList figures={storage.frees} />
+        )}
         <p className={css.note}>
           Whatever the setting, the latest completed scan of every account, every scan started after it, every scan a
           compliance report uses and every scan with a remediation in progress are kept.
@@ -268,6 +276,10 @@ function AccountsTable({ storageRef, rows, sort }: { readonly storageRef: Storag
   )
 }
 
+/** The order in words: names A to Z, figures largest or smallest first. */
+const orderText = (sort: StorageSort): string =>
+  sort.column === "account" ? (sort.direction === "asc" ? "A to Z" : "Z to A") : sort.direction === "asc" ? "Smallest first" : "Largest first"
+
 const SORT_CHOICES = STORAGE_COLUMNS.map((column) => ({ id: column, name: COLUMN_LABELS[column] }))
 
 function AccountCards({ storageRef, rows, sort }: { readonly storageRef: StorageRef; readonly rows: ReadonlyArray<AccountStorage>; readonly sort: StorageSort }) {
@@ -284,8 +296,8 @@ function AccountCards({ storageRef, rows, sort }: { readonly storageRef: Storage
         >
           {(choice) => <SelectItem id={choice.id}>{choice.name}</SelectItem>}
         </Select>
-        <Button variant="secondary" onPress={() => storageRef.send({ type: "sort.changed", column: sort.column })}>
-          {sort.direction === "asc" ? "Ascending" : "Descending"}
+        <Button variant="secondary" aria-label={`Order: ${orderText(sort)}. Reverse the order`} onPress={() => storageRef.send({ type: "sort.changed", column: sort.column })}>
+          {orderText(sort)}
         </Button>
       </div>
       <ul className={scanCss.cardList} aria-label="Storage by account">

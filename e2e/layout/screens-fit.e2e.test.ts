@@ -280,6 +280,9 @@ describe("screens fit at 1280 px and 390 px", () => {
     await open(page, "/dashboard/profile", h1(/Profile/))
     await fits(page, "profile")
 
+    await open(page, "/dashboard/storage", (p) => p.getByRole("table", { name: "Storage by account" }).waitFor({ timeout: 30_000 }))
+    await fits(page, "storage", { tables: true })
+
     await open(page, "/dashboard/compliance", (p) => p.getByRole("heading", { level: 2, name: "Frameworks" }).waitFor({ timeout: 30_000 }))
     await fits(page, "compliance")
 

@@ -41,8 +41,10 @@ const seed = <A>(effect: Effect.Effect<A, unknown, SqlClient.SqlClient>) => env.
 
 /** The EBS default encryption row names what the check names (`<account>/<region>`), so the fixer's re-read finds it. */
 const ebsRow = (scanId: number) =>
-  env.sql((sql) => sql`UPDATE results r SET resource_id = '123456789012/us-east-1' FROM findings f
-    WHERE f.id = r.finding_id AND f.scan_id = ${scanId} AND f.check_id = 'ec2_ebs_default_encryption' AND r.seq = 0`)
+  env.sql((sql) => sql`UPDATE result_rows r SET resource_id = '123456789012/us-east-1', digest = 0
+    FROM (SELECT v.workspace_id, f.stream_id, v.seq FROM results v JOIN findings f ON f.workspace_id = v.workspace_id AND f.id = v.finding_id
+          WHERE f.scan_id = ${scanId} AND f.check_id = 'ec2_ebs_default_encryption' ORDER BY v.rank, v.seq LIMIT 1) x
+    WHERE r.workspace_id = x.workspace_id AND r.stream_id = x.stream_id AND r.pos = x.seq`)
 
 interface Everything {
   readonly answers: ScanAnswers

@@ -8,7 +8,8 @@
  *    (server/scans/run-service.ts `completeService`, the job's write transaction) until the scan is completed. Bytes on
  *    disk after scan 1 and after the last one: pg_total_relation_size (heap + indexes + TOAST) summed over every table of
  *    the public schema, and per result table. No VACUUM is run: the product never runs one (PostgreSQL's autovacuum
- *    may, as in production; PGlite has none). The writer's time per scan (first and later ones).
+ *    may, as in production, when the server has it on; PGlite has none); BENCH_VACUUM=1 runs one after every scan as a
+ *    stand-in for autovacuum. The writer's time per scan (first and later ones).
  * 2. Reads of scans 1, 15 and 30 once all are written, over real HTTP against the in-process API (READ_CACHE=0):
  *    findings list page 1, the big check's first and last details page, the scan's compliance summary
  *    (/api/compliance/scans/{id}) — p50/p95 of BENCH_CALLS (25) calls each; every answer is compared (deep equality)
@@ -55,6 +56,11 @@ const CHURN = 0.01
 const EXPIRE = Math.min(20, SCANS - 1)
 const BACKENDS = (process.env["BENCH_BACKENDS"] ?? "postgres,pglite").split(",").map((s) => s.trim()) as ReadonlyArray<"postgres" | "pglite">
 const PARTS = new Set((process.env["BENCH_PARTS"] ?? "1,4").split(",").map((s) => s.trim()))
+/**
+ * The product never runs VACUUM itself (PostgreSQL's autovacuum does, where it is on; PGlite has none). BENCH_VACUUM=1
+ * runs a plain VACUUM (ANALYZE) after every scan of part 1, as an upper bound of what autovacuum would reclaim.
+ */
+const VACUUM_EACH_SCAN = process.env["BENCH_VACUUM"] === "1"
 const PG_URL = process.env["TEST_DATABASE_URL"] || "postgres://postgres@127.0.0.1:5432/postgres"
 const SERVICES = 20
 const CHECKS = 10
@@ -436,6 +442,8 @@ interface GrowthReport {
   readonly writeFirst: number
   readonly writeLater: ReadonlyArray<number>
   readonly churn: Churned
+  /** The server's autovacuum setting (on/off). */
+  readonly autovacuum: string | undefined
   readonly reads: Array<{ scan: number; name: string; p50: number; p95: number; bytes: number; identical: boolean; diffs: ReadonlyArray<string> }>
   readonly retention: RetentionRun
 }
@@ -483,6 +491,8 @@ const runGrowth = async (backend: "postgres" | "pglite"): Promise<GrowthReport> 
       const { scanId, ms } = await writeScan(url, member, accountId, world, serviceIds, (SCANS - k) * 24 + 1)
       if (k === 1) writeFirst = ms
       else writeLater.push(ms)
+      // BENCH_VACUUM=1: a plain VACUUM (ANALYZE) after each scan, standing in for autovacuum on a server where it is off.
+      if (VACUUM_EACH_SCAN) await sqlOf(url, (sql) => sql`VACUUM (ANALYZE)`)
       if (k === 1) {
         size1 = await sizes(url)
         versions1 = await count(url, "result_rows")
@@ -497,6 +507,7 @@ const runGrowth = async (backend: "postgres" | "pglite"): Promise<GrowthReport> 
       if (k === 1 || k % 5 === 0 || k === SCANS) console.log(`  ${backend}: scan ${k}/${SCANS} (${n0(world.rows)} rows) written in ${sec(ms)}`)
     }
     const sizeN = await sizes(url)
+    const autovacuum = await sqlOf(url, (sql) => sql<{ setting: string }>`SELECT setting FROM pg_settings WHERE name = 'autovacuum'`).then((r) => r[0]?.setting)
     const versionsN = await count(url, "result_rows")
     const marksN = await count(url, "result_marks")
 
@@ -532,6 +543,7 @@ const runGrowth = async (backend: "postgres" | "pglite"): Promise<GrowthReport> 
       marksN,
       writeFirst,
       writeLater,
+      autovacuum,
       churn,
       reads,
       retention,
@@ -545,7 +557,7 @@ const runGrowth = async (backend: "postgres" | "pglite"): Promise<GrowthReport> 
 
 const printGrowth = (r: GrowthReport): boolean => {
   console.log(`\n${r.backend} — 1. growth: ${SCANS} daily scans of ${n0(r.rowsFirst)} → ${n0(r.rowsLast)} rows, churn per scan ${f1((100 * (r.churn.changed + r.churn.gone + r.churn.appeared)) / (SCANS - 1) / r.rowsFirst)} % ` +
-    `(over all scans: ${n0(r.churn.changed)} changed incl. ${n0(r.churn.flipped)} pass↔fail flips, ${n0(r.churn.gone)} gone, ${n0(r.churn.appeared)} new); no VACUUM run`)
+    `(over all scans: ${n0(r.churn.changed)} changed incl. ${n0(r.churn.flipped)} pass↔fail flips, ${n0(r.churn.gone)} gone, ${n0(r.churn.appeared)} new); ${VACUUM_EACH_SCAN ? "VACUUM (ANALYZE) after every scan (BENCH_VACUUM=1)" : `no VACUUM run${r.autovacuum === undefined ? "" : ` (server autovacuum: ${r.autovacuum})`}`}`)
   const names = [...new Set([...RESULT_TABLES.filter((t) => r.sizeN.tables.has(t)), "(every public table)"])]
   console.log(`  ${"table".padEnd(22)}${"after scan 1".padStart(14)}${`after scan ${SCANS}`.padStart(16)}${"ratio".padStart(8)}   row versions after scan ${SCANS}: live / dead`)
   for (const name of names) {

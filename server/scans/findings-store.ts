@@ -373,57 +373,72 @@ export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
   req: DetailPageRequest,
 ) {
   const sql = yield* SqlClient.SqlClient
-  // The positions holding the rows of the status filter, and their rank.
+  // The positions holding the rows of the status filter.
   const [lo, hi] = req.status === "pass" ? [finding.resources_failing, finding.resources_checked]
     : req.status === null ? [0, finding.resources_checked]
     : [0, finding.resources_failing]
-  const rank = req.status === "pass" ? [sql`r.rank = 1`] : req.status === null ? [] : [sql`r.rank = 0`]
-  const key = sql`r.workspace_id = ${workspaceId} AND r.finding_id = ${finding.id}`
   const offset = (req.page - 1) * req.pageSize
   // "fail" is all rank-0 rows only while no row of the finding is muted (muted rows are left out of it).
   const counted = req.status === "remediated" || req.status === "new" || req.status === "muted" || (req.status === "fail" && finding.resources_muted > 0)
-  if (req.q === null && !counted) {
-    const from = lo + offset
-    if (from >= hi) return { rows: [], total: hi - lo }
-    // Start from the nearest known key at or before the position: the last page mark, or the first passing row.
-    const mark = Math.floor(from / PAGE_MARK)
-    const passStart = from >= finding.resources_failing && finding.resources_failing > mark * PAGE_MARK
-    const base = passStart ? finding.resources_failing : mark * PAGE_MARK
-    const start = passStart ? sql`AND r.rank = 1`
-      : mark === 0 ? sql``
-      : sql`AND (r.rank, r.seq) >= (${base < finding.resources_failing ? 0 : 1},
-          (SELECT fm.page_marks[${mark}] FROM findings fm WHERE fm.workspace_id = ${workspaceId} AND fm.id = ${finding.id}))`
-    const rows = yield* sql<ResultRow>`${selectResultRows(sql)}
-      WHERE ${key} ${start}
-      ORDER BY r.rank, r.seq OFFSET ${from - base} LIMIT ${Math.min(hi - from, req.pageSize)}`
-    return { rows: rows.map(toDetailRow), total: hi - lo }
-  }
+  const plain = req.q === null && !counted
+  const from = lo + offset
+  if (plain && from >= hi) return { rows: [], total: hi - lo }
+  // Start from the nearest known key at or before the position: the last page mark, or the first passing row.
+  const mark = plain ? Math.floor(from / PAGE_MARK) : 0
+  const passStart = plain && from >= finding.resources_failing && finding.resources_failing > mark * PAGE_MARK
+  const base = passStart ? finding.resources_failing : mark * PAGE_MARK
+  const head = (yield* sql<{ stream_id: number; mark: number | null }>`
+    SELECT stream_id, ${mark > 0 && !passStart ? sql`page_marks[${mark}]` : sql`NULL::int`} AS mark
+    FROM findings WHERE workspace_id = ${workspaceId} AND id = ${finding.id}`)[0]
+  if (head === undefined) return { rows: [], total: 0 }
+
+  // First the page's positions, straight from the stream's versions (the order index, a constant stream) — and from
+  // the finding's marks when the filter is one a mark names — then the page's rows through the view by key.
+  const visible = sql`r.workspace_id = ${workspaceId} AND r.stream_id = ${head.stream_id}
+    AND r.from_finding <= ${finding.id} AND r.to_finding > ${finding.id}`
+  const rank = req.status === "pass" ? [sql`r.rank = 1`] : req.status === null ? [] : [sql`r.rank = 0`]
   const marked = req.status === "remediated" ? sql`m.remediate->>'status' IN ('remediated', 'pass')`
     : req.status === "new" ? sql`m.delta = 'new'`
     : req.status === "muted" ? sql`m.muted_by IS NOT NULL`
     : undefined
-  const where = sql.and([
-    key,
-    ...rank,
-    ...(marked === undefined ? [] : [sql`r.seq IN (SELECT m.pos FROM result_marks m WHERE m.workspace_id = ${workspaceId} AND m.finding_id = ${finding.id} AND ${marked})`]),
-    ...(req.q === null ? [] : [sql`r.resource_id ILIKE ${containsPattern(req.q)}`]),
-    ...(req.status === "remediated" ? [sql`r.remediate->>'status' IN ('remediated', 'pass')`] : []),
-    ...(req.status === "new" ? [sql`r.delta = 'new'`] : []),
-    ...(req.status === "muted" ? [sql`r.muted_by IS NOT NULL`] : req.status === "fail" && finding.resources_muted > 0 ? [sql`r.muted_by IS NULL`] : []),
-  ])
-  if (req.q === null && counted) {
-    const total = req.status === "new" ? finding.resources_new
-      : req.status === "muted" ? finding.resources_muted
-      : req.status === "fail" ? finding.resources_failing - finding.resources_muted
-      : finding.resources_remediated
-    const rows = offset >= total ? [] : yield* sql<ResultRow>`${selectResultRows(sql)} WHERE ${where} ORDER BY r.rank, r.seq LIMIT ${req.pageSize} OFFSET ${offset}`
-    return { rows: rows.map(toDetailRow), total }
-  }
-  // A search reads the finding's rows once: the page and, alongside, how many rows match.
-  const rows = yield* sql<ResultRow & { total: number }>`
-    ${selectResultRows(sql, sql`, count(*) OVER ()::int AS total`)} WHERE ${where} ORDER BY r.rank, r.seq LIMIT ${req.pageSize} OFFSET ${offset}`
-  const total = rows[0]?.total ?? (offset === 0 ? 0 : (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM results r WHERE ${where}`)[0]!.n)
-  return { rows: rows.map(({ total: _t, ...r }) => toDetailRow(r)), total }
+  const search = req.q === null ? [] : [sql`r.resource_id ILIKE ${containsPattern(req.q)}`]
+  const positions = plain
+    ? yield* sql<{ pos: number; total: number }>`
+        SELECT r.pos, 0 AS total FROM result_rows r
+        WHERE ${visible}
+          ${passStart ? sql`AND r.rank = 1` : head.mark === null ? sql`` : sql`AND (r.rank, r.pos) >= (${base < finding.resources_failing ? 0 : 1}, ${head.mark})`}
+        ORDER BY r.rank, r.pos OFFSET ${from - base} LIMIT ${Math.min(hi - from, req.pageSize)}`
+    : marked !== undefined
+      ? yield* sql<{ pos: number; total: number }>`
+          SELECT r.pos, count(*) OVER ()::int AS total
+          FROM result_marks m JOIN result_rows r ON r.workspace_id = m.workspace_id AND r.stream_id = ${head.stream_id} AND r.pos = m.pos
+          WHERE m.workspace_id = ${workspaceId} AND m.finding_id = ${finding.id} AND ${marked}
+            AND ${sql.and([visible, ...rank, ...search])}
+          ORDER BY r.rank, r.pos OFFSET ${offset} LIMIT ${req.pageSize}`
+      : yield* sql<{ pos: number; total: number }>`
+          SELECT r.pos, count(*) OVER ()::int AS total
+          FROM result_rows r
+          ${req.status === "fail" && finding.resources_muted > 0
+            ? sql`LEFT JOIN result_marks m ON m.workspace_id = r.workspace_id AND m.finding_id = ${finding.id} AND m.pos = r.pos` : sql``}
+          WHERE ${sql.and([visible, ...rank, ...search,
+            ...(req.status === "fail" && finding.resources_muted > 0 ? [sql`m.muted_by IS NULL`] : [])])}
+          ORDER BY r.rank, r.pos OFFSET ${offset} LIMIT ${req.pageSize}`
+  const rows = positions.length === 0 ? [] : yield* sql<ResultRow>`${selectResultRows(sql)}
+    WHERE r.workspace_id = ${workspaceId} AND r.finding_id = ${finding.id} AND r.seq = ANY(${positions.map((p) => p.pos)}::int[])
+    ORDER BY r.rank, r.seq`
+  const total = plain ? hi - lo
+    : req.q === null
+      ? (req.status === "new" ? finding.resources_new
+        : req.status === "muted" ? finding.resources_muted
+        : req.status === "fail" ? finding.resources_failing - finding.resources_muted
+        : finding.resources_remediated)
+      : (positions[0]?.total ?? (offset === 0 ? 0 : (yield* sql<{ n: number }>`
+          SELECT count(*)::int AS n FROM results r WHERE ${sql.and([sql`r.workspace_id = ${workspaceId} AND r.finding_id = ${finding.id}`,
+            ...rank, ...search,
+            ...(req.status === "remediated" ? [sql`r.remediate->>'status' IN ('remediated', 'pass')`] : []),
+            ...(req.status === "new" ? [sql`r.delta = 'new'`] : []),
+            ...(req.status === "muted" ? [sql`r.muted_by IS NOT NULL`] : req.status === "fail" && finding.resources_muted > 0 ? [sql`r.muted_by IS NULL`] : [])])}`)[0]!.n))
+  return { rows: rows.map(toDetailRow), total }
 })
 
 /** One finding with one page of its rows (the first `DetailPaging.defaultPageSize` rows unless asked otherwise). */

@@ -19,6 +19,8 @@
  * - `findings` gains `stream_id`, `row_delta` (the change of every row without a mark: 'first', 'unchanged', or NULL
  *   for rows written before migration 0008) and `page_marks` (the `pos` of the row at positions 1000, 2000, … of the
  *   finding's order, so any page of a finding starts at most 999 rows from a key: server/scans/findings-store.ts).
+ * - `resources`: its index on last_seen_at goes and its pages keep room (fillfactor 70), so the sighting update every
+ *   scan makes to every resource is a HOT update rather than new entries in each index.
  * - `results` becomes a view with the columns the table had (`seq` is `pos`) plus `rank`: every reader that read the
  *   table reads the same rows through it (security_invoker: row-level security of the tables applies to the reader).
  *   An UPDATE of its `delta`, `muted_by` or `remediate` writes the finding's mark (an INSTEAD OF trigger); its content
@@ -159,6 +161,12 @@ const after = [
   `CREATE INDEX result_rows_order_idx ON result_rows (workspace_id, stream_id, rank, pos)`,
   `CREATE INDEX result_rows_resource_idx ON result_rows (workspace_id, resource_uid)`,
   `CREATE INDEX findings_stream_idx ON findings (workspace_id, stream_id, id)`,
+  // The inventory's sighting columns change at every scan of every resource: with no index on them and room on each
+  // page, those updates are HOT (no index entry, the old version pruned with the page) instead of one new entry in
+  // every index of the table per resource per scan. Nothing reads resources in last_seen_at order.
+  `DROP INDEX resources_workspace_idx`,
+  `CREATE INDEX resources_workspace_idx ON resources (workspace_id, account_id)`,
+  `ALTER TABLE resources SET (fillfactor = 70)`,
   // A finding's marks go with it; a stream's versions with the stream (an account's deletion cascades to both).
   `CREATE FUNCTION result_marks_delete_with_findings() RETURNS trigger LANGUAGE plpgsql AS $$
      BEGIN

@@ -64,6 +64,7 @@ import type { AccountStorage, RetentionSetting, StorageFigures, WorkspaceStorage
 import { providerDisplayName } from "../accounts/providers.ts"
 import { recordAudit } from "../audit/scanning-audit.ts"
 import { inScope } from "../auth/rls.ts"
+import { OPEN_VERSION } from "../db/migrations/0020_storage_by_change.ts"
 
 /** Versions deleted per statement (and per transaction) by the collector. */
 export const GC_BATCH = 5_000
@@ -246,23 +247,41 @@ const freedCounts = (sql: SqlClient.SqlClient, workspaceId: number, plan: Readon
     if (plan.length === 0) return { counts: new Map() as Counts, scans: new Map<number, { scans: number; results: number }>() }
     const ids = plan.map((p) => p.scan_id)
     const freed = yield* scanCounts(sql, workspaceId, ids)
-    // Versions of the touched streams left holding no kept finding. A version always holds the finding that wrote it
-    // (from_finding) until that finding goes, so only versions whose first finding is expired (or already gone) can
-    // be freed: the equality anti-join (hashable) narrows them before the range check (an index probe each).
+    // Versions of the touched streams left holding no kept finding: `keptRange` below, with the stream's first and
+    // last kept findings (`k`) and the kept findings (those not of the plan's scans).
     for (const r of yield* sql<{ account_id: number; n: number }>`
+      WITH touched AS (SELECT DISTINCT stream_id FROM findings WHERE workspace_id = ${workspaceId} AND scan_id = ANY(${ids}::int[])),
+           k AS (SELECT stream_id, min(id) AS first, max(id) AS last FROM findings
+                 WHERE workspace_id = ${workspaceId} AND NOT (scan_id = ANY(${ids}::int[])) AND stream_id IN (SELECT stream_id FROM touched)
+                 GROUP BY stream_id)
       SELECT rs.account_id, count(*)::int AS n
-      FROM result_rows v JOIN result_streams rs ON rs.id = v.stream_id
-      WHERE v.workspace_id = ${workspaceId} AND rs.workspace_id = ${workspaceId}
-        AND v.stream_id IN (SELECT DISTINCT stream_id FROM findings WHERE workspace_id = ${workspaceId} AND scan_id = ANY(${ids}::int[]))
-        AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.id = v.from_finding AND NOT (f.scan_id = ANY(${ids}::int[])))
-        AND NOT EXISTS (SELECT 1 FROM findings f
-                        WHERE f.workspace_id = ${workspaceId} AND f.stream_id = v.stream_id AND f.id >= v.from_finding AND f.id < v.to_finding
-                          AND NOT (f.scan_id = ANY(${ids}::int[])))
+      FROM result_rows v JOIN result_streams rs ON rs.id = v.stream_id LEFT JOIN k ON k.stream_id = v.stream_id
+      WHERE v.workspace_id = ${workspaceId} AND rs.workspace_id = ${workspaceId} AND v.stream_id IN (SELECT stream_id FROM touched)
+        AND ${unheld(sql, workspaceId, sql`NOT (f.scan_id = ANY(${ids}::int[]))`)}
       GROUP BY rs.account_id`) {
       add(freed.counts, r.account_id, "result_rows", r.n)
     }
     return freed
   })
+
+/**
+ * Version `v` holds no kept finding of its stream (kept: the findings matching `kept`, alias `f`; `k`: the stream's
+ * first and last kept finding, NULLs when none). Cheap tests first, each deciding most versions without a probe:
+ *   - an open version holds the stream's last finding: it is free only when it starts after the last kept one;
+ *   - a version always holds the finding that wrote it (from_finding): it is free only when that one is not kept (a
+ *     hash anti-join);
+ *   - then it is free when it ends at or before the first kept finding, or starts after the last; it is held when it
+ *     starts at or before the first kept finding (and ends after it); only a version starting between two kept findings
+ *     is checked against the stream's findings (one index probe).
+ */
+const unheld = (sql: SqlClient.SqlClient, workspaceId: number, kept: ReturnType<SqlClient.SqlClient["literal"]>) => sql`
+  (v.to_finding <> ${OPEN_VERSION} OR k.last IS NULL OR v.from_finding > k.last)
+  AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.id = v.from_finding AND ${kept})
+  AND (k.first IS NULL OR v.to_finding <= k.first OR v.from_finding > k.last
+       OR (v.from_finding > k.first
+           AND NOT EXISTS (SELECT 1 FROM findings f
+                           WHERE f.workspace_id = ${workspaceId} AND f.stream_id = v.stream_id AND f.id >= v.from_finding
+                             AND f.id < v.to_finding AND ${kept})))`
 
 /** Bytes per row of each table: its total size over its rows (see the module comment). */
 const bytesPerRow = (sql: SqlClient.SqlClient, workspaceRows: Partial<Record<Table, number>>) =>
@@ -368,10 +387,9 @@ const collectStream = (workspaceId: number, streamId: number) =>
             DELETE FROM result_rows d
             WHERE d.workspace_id = ${workspaceId} AND d.stream_id = ${streamId} AND d.pos IN (
               SELECT v.pos FROM result_rows v
-              WHERE v.workspace_id = ${workspaceId} AND v.stream_id = ${streamId}
-                AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.id = v.from_finding)
-                AND NOT EXISTS (SELECT 1 FROM findings f WHERE f.workspace_id = ${workspaceId} AND f.stream_id = ${streamId}
-                                  AND f.id >= v.from_finding AND f.id < v.to_finding)
+              LEFT JOIN (SELECT ${streamId}::int AS stream_id, min(f.id) AS first, max(f.id) AS last FROM findings f
+                         WHERE f.workspace_id = ${workspaceId} AND f.stream_id = ${streamId}) k ON k.stream_id = v.stream_id
+              WHERE v.workspace_id = ${workspaceId} AND v.stream_id = ${streamId} AND ${unheld(sql, workspaceId, sql`true`)}
               LIMIT ${GC_BATCH})
             RETURNING d.pos`
           if (deleted.length === GC_BATCH) return { deleted: deleted.length, gone: false, busy: false, more: true }

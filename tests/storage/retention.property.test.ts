@@ -139,7 +139,16 @@ describe.each(kinds)("retention on %s (property)", (kind) => {
         }
         await apply({ keep_days: 1, keep_scans: 1 })
       }),
-      { numRuns: kind === "pglite" ? 12 : 20 },
+      {
+        numRuns: kind === "pglite" ? 12 : 20,
+        // One history that surely empties a stream: check b is run once, then no more.
+        examples: [[[
+          { kind: "scan", account: 0, a: ["fail", "pass", "pass", "fail2", "absent"], b: ["pass", "fail", "absent", "pass2", "pass"], failed: false },
+          { kind: "scan", account: 0, a: ["fail2", "pass", "pass", "fail2", "pass"], b: null, failed: false },
+          { kind: "scan", account: 0, a: ["fail2", "pass2", "pass", "fail", "pass"], b: null, failed: false },
+          { kind: "apply", setting: { keep_days: null, keep_scans: 1 } },
+        ]]],
+      },
     )
     // The histories did exercise it: scans expired, versions and streams collected.
     expect(totals.expired).toBeGreaterThan(0)

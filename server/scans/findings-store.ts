@@ -403,28 +403,28 @@ export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
     : undefined
   const search = req.q === null ? [] : [sql`r.resource_id ILIKE ${containsPattern(req.q)}`]
   const positions = plain
-    ? yield* sql<{ pos: number; total: number }>`
-        SELECT r.pos, 0 AS total FROM result_rows r
-        WHERE ${visible}
-          ${passStart ? sql`AND r.rank = 1` : head.mark === null ? sql`` : sql`AND (r.rank, r.pos) >= (${base < finding.resources_failing ? 0 : 1}, ${head.mark})`}
-        ORDER BY r.rank, r.pos OFFSET ${from - base} LIMIT ${Math.min(hi - from, req.pageSize)}`
+    ? yield* sql<{ rank: number; pos: number; total: number }>`
+        SELECT p.rank, p.pos, 0 AS total
+        FROM result_page_positions(${workspaceId}, ${head.stream_id}, ${finding.id},
+          ${passStart ? 1 : head.mark === null ? 0 : base < finding.resources_failing ? 0 : 1}, ${head.mark ?? -1},
+          ${from - base}, ${Math.min(hi - from, req.pageSize)}) p`
     : marked !== undefined
-      ? yield* sql<{ pos: number; total: number }>`
-          SELECT r.pos, count(*) OVER ()::int AS total
+      ? yield* sql<{ rank: number; pos: number; total: number }>`
+          SELECT r.rank, r.pos, count(*) OVER ()::int AS total
           FROM result_marks m JOIN result_rows r ON r.workspace_id = m.workspace_id AND r.stream_id = ${head.stream_id} AND r.pos = m.pos
           WHERE m.workspace_id = ${workspaceId} AND m.finding_id = ${finding.id} AND ${marked}
             AND ${sql.and([visible, ...rank, ...search])}
           ORDER BY r.rank, r.pos OFFSET ${offset} LIMIT ${req.pageSize}`
-      : yield* sql<{ pos: number; total: number }>`
-          SELECT r.pos, count(*) OVER ()::int AS total
+      : yield* sql<{ rank: number; pos: number; total: number }>`
+          SELECT r.rank, r.pos, count(*) OVER ()::int AS total
           FROM result_rows r
           ${req.status === "fail" && finding.resources_muted > 0
             ? sql`LEFT JOIN result_marks m ON m.workspace_id = r.workspace_id AND m.finding_id = ${finding.id} AND m.pos = r.pos` : sql``}
           WHERE ${sql.and([visible, ...rank, ...search,
             ...(req.status === "fail" && finding.resources_muted > 0 ? [sql`m.muted_by IS NULL`] : [])])}
           ORDER BY r.rank, r.pos OFFSET ${offset} LIMIT ${req.pageSize}`
-  const rows = positions.length === 0 ? [] : yield* sql<ResultRow>`${selectResultRows(sql)}
-    WHERE r.workspace_id = ${workspaceId} AND r.finding_id = ${finding.id} AND r.seq = ANY(${positions.map((p) => p.pos)}::int[])
+  const rows = positions.length === 0 ? [] : yield* sql<ResultRow>`${selectResultRows(sql, sql``,
+    sql`result_rows_at(${workspaceId}, ${finding.id}, ${positions.map((p) => p.rank)}::int[], ${positions.map((p) => p.pos)}::int[])`)}
     ORDER BY r.rank, r.seq`
   const total = plain ? hi - lo
     : req.q === null

@@ -91,10 +91,10 @@ export interface ResultRow {
 }
 
 /** The columns of a `results` row as `ResultRow` reads them (one list for every reader). */
-export const selectResultRows = (sql: SqlClient.SqlClient, extra = sql``) =>
+export const selectResultRows = (sql: SqlClient.SqlClient, extra = sql``, from = sql`results`) =>
   sql`SELECT seq, resource_id, resource_uid, region, compliant, fields, remediate, delta, muted_by,
              (SELECT sm.reason FROM scan_mutes sm WHERE sm.workspace_id = r.workspace_id AND sm.scan_id = r.scan_id AND sm.rule_id = r.muted_by)
-               AS mute_reason${extra} FROM results r`
+               AS mute_reason${extra} FROM ${from} r`
 
 /**
  * A `results` row as the contract's detail row: resource id, region, compliance, the free fields, the remediation

@@ -188,6 +188,33 @@ const after = [
    FROM findings f
    JOIN result_rows r ON r.workspace_id = f.workspace_id AND r.stream_id = f.stream_id AND r.from_finding <= f.id AND r.to_finding > f.id
    LEFT JOIN result_marks m ON m.workspace_id = f.workspace_id AND m.finding_id = f.id AND m.pos = r.pos`,
+  // A page of a finding: its (rank, pos) in order from `result_rows_order_idx`, then its rows by that full key. As
+  // functions whose plans hold without table statistics (the embedded database never analyses; a fresh PostgreSQL
+  // table neither, until autovacuum does — a planner then takes a stream for one row and picks a bitmap scan and a
+  // sort, or a hash of the whole stream): settings rule those out, and LATERAL … OFFSET 0 makes each row one index
+  // probe. A page reads ~50 index entries instead of every version of the stream. SECURITY INVOKER: the caller's
+  // row-level security applies.
+  `CREATE FUNCTION result_page_positions(p_workspace integer, p_stream integer, p_finding integer, p_rank integer, p_pos integer,
+                                         p_skip integer, p_limit integer) RETURNS TABLE (rank smallint, pos integer)
+     LANGUAGE sql STABLE SET enable_sort = off SET enable_bitmapscan = off SET enable_seqscan = off AS $$
+     SELECT r.rank, r.pos FROM result_rows r
+     WHERE r.workspace_id = p_workspace AND r.stream_id = p_stream AND r.from_finding <= p_finding AND r.to_finding > p_finding
+       AND (r.rank, r.pos) >= (p_rank, p_pos)
+     ORDER BY r.rank, r.pos OFFSET p_skip LIMIT p_limit
+   $$`,
+  `CREATE FUNCTION result_rows_at(p_workspace integer, p_finding integer, p_ranks integer[], p_positions integer[]) RETURNS SETOF results
+     LANGUAGE sql STABLE SET enable_sort = off SET enable_bitmapscan = off SET enable_seqscan = off
+     SET enable_hashjoin = off SET enable_mergejoin = off AS $$
+     SELECT f.workspace_id, f.id, r.pos, f.scan_id, r.rank, r.resource_id, r.resource_uid, r.region, r.compliant, r.fields,
+            m.remediate, coalesce(m.delta, f.row_delta), m.muted_by
+     FROM findings f
+     CROSS JOIN LATERAL unnest(p_ranks, p_positions) AS p(rank, pos)
+     CROSS JOIN LATERAL (SELECT * FROM result_rows r0 WHERE r0.workspace_id = f.workspace_id AND r0.stream_id = f.stream_id
+                          AND r0.rank = p.rank AND r0.pos = p.pos OFFSET 0) r
+     LEFT JOIN LATERAL (SELECT * FROM result_marks m0 WHERE m0.workspace_id = f.workspace_id AND m0.finding_id = f.id
+                          AND m0.pos = r.pos OFFSET 0) m ON true
+     WHERE f.workspace_id = p_workspace AND f.id = p_finding AND r.from_finding <= f.id AND r.to_finding > f.id
+   $$`,
   // An UPDATE of the view writes what a finding says of its row (its marks); a row's content is shared by every
   // finding of its range and is never changed through one of them.
   `CREATE FUNCTION results_update_marks() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -256,6 +283,10 @@ const after = [
     `CREATE TRIGGER ${table}_note_truncate AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION note_workspace_change()`,
   ]),
   `GRANT SELECT, INSERT, UPDATE, DELETE ON result_streams, result_rows, result_marks TO cloud_audit_app`,
+  `REVOKE ALL ON FUNCTION result_page_positions(integer, integer, integer, integer, integer, integer, integer) FROM PUBLIC`,
+  `GRANT EXECUTE ON FUNCTION result_page_positions(integer, integer, integer, integer, integer, integer, integer) TO cloud_audit_app`,
+  `REVOKE ALL ON FUNCTION result_rows_at(integer, integer, integer[], integer[]) FROM PUBLIC`,
+  `GRANT EXECUTE ON FUNCTION result_rows_at(integer, integer, integer[], integer[]) TO cloud_audit_app`,
   `GRANT SELECT, INSERT, UPDATE ON results TO cloud_audit_app`,
   ...relaxed.filter((t) => t !== "results").map((t) => `ALTER TABLE ${t} FORCE ROW LEVEL SECURITY`),
 ]

@@ -155,6 +155,21 @@ const findingClauses = (sql: SqlClient.SqlClient, filter: FindingFilter) => {
 }
 
 /**
+ * The findings of scan `scanId` holding a row of the resource `inv.resource_uid` whose id matches `q` (and region is
+ * one of `regions`): the resource's versions by `result_rows_resource_idx`, then each version's finding in that scan
+ * by `findings_stream_idx` (a LATERAL probe: the plan holds without statistics, migration 0019's reasoning).
+ */
+const scanRowsOf = (sql: SqlClient.SqlClient, workspaceId: number, scanId: number, q: string, regions: ReadonlyArray<string> | undefined) => sql`
+  SELECT fx.id AS finding_id FROM result_rows rv
+  CROSS JOIN LATERAL (
+    SELECT f.id FROM findings f
+    WHERE f.workspace_id = rv.workspace_id AND f.stream_id = rv.stream_id AND f.id >= rv.from_finding AND f.id < rv.to_finding
+      AND f.scan_id = ${scanId}
+    OFFSET 0) fx
+  WHERE rv.workspace_id = ${workspaceId} AND rv.resource_uid = inv.resource_uid AND rv.resource_id ILIKE ${q}
+    ${regions === undefined ? sql`` : sql`AND rv.region IN ${sql.in(regions)}`}`
+
+/**
  * Every filter as conditions on `f` (the export's pages): the resource-level ones as "has a matching resource" — a
  * region through the finding's per-region counts, a search through the inventory lookup (computed once per statement).
  */
@@ -170,11 +185,7 @@ const filterClause = (sql: SqlClient.SqlClient, workspaceId: number, scanId: num
       ? [sql`f.id IN (
           SELECT r.finding_id
           FROM findings_resource_uids((SELECT sc.account_id FROM scans sc WHERE sc.workspace_id = ${workspaceId} AND sc.id = ${scanId}), ${q}) inv
-          CROSS JOIN LATERAL (
-            SELECT r.finding_id FROM results r
-            WHERE r.workspace_id = ${workspaceId} AND r.resource_uid = inv.resource_uid AND r.scan_id = ${scanId} AND r.resource_id ILIKE ${q}
-              ${regions === undefined ? sql`` : sql`AND r.region IN ${sql.in(regions)}`}
-            OFFSET 0) r)`]
+          CROSS JOIN LATERAL (${scanRowsOf(sql, workspaceId, scanId, q, regions)}) r)`]
       : regions !== undefined
         ? [sql`EXISTS (SELECT 1 FROM jsonb_object_keys(f.resources_by_region) k WHERE k IN ${sql.in(regions)})`]
         : []),
@@ -272,11 +283,7 @@ export const listFindings = Effect.fn("FindingsStore.list")(function* (
   const hits = q === undefined ? sql`` : sql`, hits AS (
       SELECT r.finding_id, count(*)::int AS n
       FROM findings_resource_uids((SELECT sc.account_id FROM scans sc WHERE sc.workspace_id = ${workspaceId} AND sc.id = ${scanId}), ${q}) inv
-      CROSS JOIN LATERAL (
-        SELECT r.finding_id FROM results r
-        WHERE r.workspace_id = ${workspaceId} AND r.resource_uid = inv.resource_uid AND r.scan_id = ${scanId} AND r.resource_id ILIKE ${q}
-          ${regions === undefined ? sql`` : sql`AND r.region IN ${sql.in(regions)}`}
-        OFFSET 0) r
+      CROSS JOIN LATERAL (${scanRowsOf(sql, workspaceId, scanId, q, regions)}) r
       GROUP BY r.finding_id)`
   const matched = q !== undefined ? sql`h.n`
     : regions !== undefined ? sql`(SELECT coalesce(sum(e.value::int), 0)::int FROM jsonb_each_text(f.resources_by_region) e WHERE e.key IN ${sql.in(regions)})`

@@ -366,7 +366,7 @@ const expireScan = (workspaceId: number, scanId: number) =>
   )
 
 /**
- * Collects one stream: versions whose range holds no finding left, GC_BATCH per transaction, each transaction holding
+ * Collects one stream: versions whose range holds no finding left, GC_BATCH per transaction (`paced`), each transaction holding
  * the stream row (`FOR UPDATE SKIP LOCKED`). Answers the versions deleted, whether the stream itself went, or
  * undefined when a writer holds it.
  */
@@ -374,7 +374,7 @@ const collectStream = (workspaceId: number, streamId: number) =>
   Effect.gen(function* () {
     let versions = 0
     for (;;) {
-      const step = yield* inScope({ workspaceId })(
+      const step = yield* paced(inScope({ workspaceId })(
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
           const held = yield* sql<{ id: number }>`
@@ -401,7 +401,7 @@ const collectStream = (workspaceId: number, streamId: number) =>
             RETURNING rs.id`
           return { deleted: deleted.length, gone: gone.length > 0, busy: false }
         }),
-      )
+      ))
       versions += step.deleted
       if (step.busy) return undefined
       if (!("more" in step)) return { versions, gone: step.gone }
@@ -412,6 +412,19 @@ const collectStream = (workspaceId: number, streamId: number) =>
  * Applies the workspace's stored retention now (outside any transaction; see the module comment): expires the plan's
  * scans one per transaction, collects the versions they leave, records and audits the run.
  */
+/**
+ * Runs one of retention's transactions, then rests as long as it took (at most a second): retention takes at most
+ * about half of the database's time, so a writer waiting behind it — on the embedded database, which runs one statement
+ * at a time, every writer — gets its turn between two of retention's transactions.
+ */
+const paced = <A, E, R>(step: Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const started = Date.now()
+    const out = yield* step
+    yield* Effect.sleep(`${Math.min(1_000, Math.max(1, Date.now() - started))} millis`)
+    return out
+  })
+
 export const applyRetention = Effect.fn("Retention.apply")(function* (workspaceId: number) {
   const start = yield* inScope({ workspaceId })(
     Effect.gen(function* () {
@@ -427,7 +440,7 @@ export const applyRetention = Effect.fn("Retention.apply")(function* (workspaceI
   const expired: Array<number> = []
   const touched = new Set<number>(start.pending)
   for (const p of start.plan) {
-    const streams = yield* expireScan(workspaceId, p.scan_id)
+    const streams = yield* paced(expireScan(workspaceId, p.scan_id))
     if (streams === undefined) continue
     expired.push(p.scan_id)
     for (const s of streams) touched.add(s)

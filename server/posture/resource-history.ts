@@ -27,8 +27,8 @@ export const resourceHistory = Effect.fn("Posture.resourceHistory")(function* (w
     WHERE r.workspace_id = ${workspaceId} AND r.account_id = ${accountId} AND r.resource_uid = ${uid}`
   const resource = found[0]
   if (resource === undefined) return yield* new NotFound({ message: PostureMessages.resourceNotFound })
-  const scans = yield* sql<{ id: number; scan_start: Date | string }>`
-    SELECT id, scan_start FROM scans
+  const scans = yield* sql<{ id: number; scan_start: Date | string; scan_end: Date | string | null }>`
+    SELECT id, scan_start, scan_end FROM scans
     WHERE workspace_id = ${workspaceId} AND account_id = ${accountId} AND status = 'completed'
     ORDER BY scan_start DESC, id DESC LIMIT ${HISTORY_SCANS}`
   const ids = scans.map((s) => s.id)
@@ -44,6 +44,12 @@ export const resourceHistory = Effect.fn("Posture.resourceHistory")(function* (w
     ORDER BY r.scan_id DESC, CASE WHEN r.compliant = false THEN 0 WHEN r.compliant IS NULL THEN 1 ELSE 2 END,
              ${sql.literal(SEVERITY_ORDER_SQL)}, f.check_id
     LIMIT ${MAX_ROWS}`
+  // The inventory row is written when one of the resource's rows is (new or changed); an unchanged rescan still saw
+  // it: its last sighting is the end of the latest scan holding a row of it, when that is later.
+  const holding = new Set(rows.map((r) => r.scan_id))
+  const latest = scans.find((s) => holding.has(s.id))
+  const latestAt = latest === undefined ? undefined : new Date(latest.scan_end ?? latest.scan_start)
+  const lastSeen = latestAt !== undefined && latestAt > new Date(resource.last_seen_at) ? latestAt : resource.last_seen_at
   return {
     account_id: accountId as AccountId,
     account_name: resource.account_name,
@@ -52,7 +58,7 @@ export const resourceHistory = Effect.fn("Posture.resourceHistory")(function* (w
     service_key: resource.service_key,
     region: resource.region,
     first_seen_at: iso(resource.first_seen_at),
-    last_seen_at: iso(resource.last_seen_at),
+    last_seen_at: iso(lastSeen),
     scans: scans
       .map((s) => ({
         scan_id: s.id as ScanId,

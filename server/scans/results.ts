@@ -1,21 +1,22 @@
 /**
- * Resource-level results (issue 12; schema in server/db/migrations/0006_results.ts): the writer of a service's findings
- * with one `results` row per evaluated resource, the account's resource inventory, and the mapping between a stored
- * row and the contract's detail row (src/contracts/findings.ts `DetailRow`).
+ * Resource-level results (issue 12), stored by change (issue 30; schema in server/db/migrations/0020_storage_by_change.ts):
+ * the writer of a service's findings and the rows they hold, the account's resource inventory, and the mapping between
+ * a stored row and the contract's detail row (src/contracts/findings.ts `DetailRow`).
  *
  * Writer (`writeFindings`), inside the caller's transaction (run-service's `completeService`, which holds the scan and
  * service row locks, so a re-delivered job writes nothing twice):
- *   1. findings in multi-row INSERTs carrying their counts (checked, failing, and checked per region:
- *      `resources_by_region`), `ON CONFLICT (scan_id, check_id) DO NOTHING RETURNING id` — rows are written only for
- *      findings this call created;
- *   2. their result rows in batches of RESULT_BATCH rows, one statement per batch (`unnest` of one array parameter per
- *      column: a fixed number of bind parameters whatever the batch size, the same SQL on PostgreSQL and PGlite, and
- *      about three times the rate of one JSON parameter through `json_to_recordset`),
- *      `seq` numbering every non-compliant row first, `ON CONFLICT DO NOTHING`;
- *   3. the inventory: each distinct resource once, upserted in key order (two scans of one account never deadlock).
- * Before writing, each row is classified against the previous completed scan of the account (`classify`: first, new,
- * unchanged, fixed; server/db/migrations/0008_delta.ts), reading only that scan's failing rows of the same service
- * (key ranges), and each finding counts its new and fixed resources.
+ *   1. each row is classified against the previous completed scan of the account (`classify`: first, new, unchanged,
+ *      fixed; migration 0008), reading only that scan's failing rows of the same service, and hashed (`rowDigest`);
+ *   2. the checks' streams (one per account and check) are created or locked, in key order, and their open versions
+ *      read (position, rank, digest);
+ *   3. findings in multi-row INSERTs carrying their counts, their stream and their page marks,
+ *      `ON CONFLICT (scan_id, check_id) DO NOTHING RETURNING id`: rows are written only for findings this call created;
+ *   4. each row reuses an open version of the same content (nothing written) or becomes a new version (batches of
+ *      RESULT_BATCH rows, one `unnest` statement per batch: a fixed number of bind parameters whatever the batch size,
+ *      the same SQL on PostgreSQL and PGlite); open versions no row reused are closed at the new finding; rows that are
+ *      new or fixed get a mark saying so;
+ *   5. the inventory: each resource whose row was written (new or changed) once, upserted in key order (two scans of
+ *      one account never deadlock); an unchanged rescan leaves it alone.
  *
  * Identity (`resourceIdentity`): what the check shows as `resource_id` when it already is a global identity (an ARN,
  * a GCP self link or `//service/...` name, an Azure resource id, lower-cased); the account itself for account-level rows
@@ -358,6 +359,7 @@ export const writeFindings = Effect.fn("Results.writeFindings")(function* (targe
   const closing = { st: [] as Array<number>, p: [] as Array<number>, f: [] as Array<number> }
   const marks = { f: [] as Array<number>, p: [] as Array<number>, t: [] as Array<string> }
   const inventory = new Map<string, { readonly r: string; readonly g: string }>()
+  const seen = new Set<string>()
   for (const finding of created) {
     const plan = plans.get(finding.check_id)!
     results += plan.rows.length
@@ -367,7 +369,10 @@ export const writeFindings = Effect.fn("Results.writeFindings")(function* (targe
       closing.f.push(finding.id)
     }
     for (const row of plan.rows) {
-      if (!inventory.has(row.uid)) inventory.set(row.uid, { r: row.split.resource_id, g: row.split.region })
+      seen.add(row.uid)
+      // The inventory hears of a resource when one of its rows is written (new or changed): an unchanged rescan leaves
+      // it alone (its last sighting is read from its rows, server/posture/resource-history.ts).
+      if (row.created && !inventory.has(row.uid)) inventory.set(row.uid, { r: row.split.resource_id, g: row.split.region })
       if (row.delta === "new" || row.delta === "fixed") {
         marks.f.push(finding.id)
         marks.p.push(row.pos)
@@ -422,5 +427,5 @@ export const writeFindings = Effect.fn("Results.writeFindings")(function* (targe
         last_seen_at = now(), last_scan_id = excluded.last_scan_id, resource_id = excluded.resource_id, region = excluded.region
       WHERE resources.last_scan_id <> excluded.last_scan_id`
   }
-  return { findings: created.length, results, versions, resources: uids.length, previousScanId: previous?.previousScanId ?? null } satisfies WriteCounts
+  return { findings: created.length, results, versions, resources: seen.size, previousScanId: previous?.previousScanId ?? null } satisfies WriteCounts
 })

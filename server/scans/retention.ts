@@ -67,7 +67,7 @@ import { inScope } from "../auth/rls.ts"
 import { OPEN_VERSION } from "../db/migrations/0020_storage_by_change.ts"
 
 /** Versions deleted per statement (and per transaction) by the collector. */
-export const GC_BATCH = 5_000
+export const GC_BATCH = 1_000
 /** How often the ticker applies a workspace's retention. */
 export const RETENTION_INTERVAL = "1 day"
 
@@ -413,15 +413,15 @@ const collectStream = (workspaceId: number, streamId: number) =>
  * scans one per transaction, collects the versions they leave, records and audits the run.
  */
 /**
- * Runs one of retention's transactions, then rests as long as it took (at most a second): retention takes at most
- * about half of the database's time, so a writer waiting behind it — on the embedded database, which runs one statement
- * at a time, every writer — gets its turn between two of retention's transactions.
+ * Runs one of retention's transactions, then rests twice as long as it took (at most two seconds): retention takes at
+ * most about a third of the database's time, so a writer waiting behind it — on the embedded database, which runs one
+ * statement at a time, every writer — gets its turn between two of retention's (short) transactions.
  */
 const paced = <A, E, R>(step: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
     const started = Date.now()
     const out = yield* step
-    yield* Effect.sleep(`${Math.min(1_000, Math.max(1, Date.now() - started))} millis`)
+    yield* Effect.sleep(`${Math.min(2_000, Math.max(2, 2 * (Date.now() - started)))} millis`)
     return out
   })
 

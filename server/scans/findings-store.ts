@@ -409,27 +409,30 @@ export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
     : req.status === "muted" ? sql`m.muted_by IS NOT NULL`
     : undefined
   const search = req.q === null ? [] : [sql`r.resource_id ILIKE ${containsPattern(req.q)}`]
-  const positions = plain
-    ? yield* sql<{ rank: number; pos: number; total: number }>`
-        SELECT p.rank, p.pos, 0 AS total
-        FROM result_page_positions(${workspaceId}, ${head.stream_id}, ${finding.id},
-          ${passStart ? 1 : head.mark === null ? 0 : base < finding.resources_failing ? 0 : 1}, ${head.mark ?? -1},
-          ${from - base}, ${Math.min(hi - from, req.pageSize)}) p`
-    : marked !== undefined
-      ? yield* sql<{ rank: number; pos: number; total: number }>`
+  // The filtered rows' positions from `skip` on, each with how many rows the filter matches.
+  const filtered = (skip: number, limit: number) =>
+    marked !== undefined
+      ? sql<{ rank: number; pos: number; total: number }>`
           SELECT r.rank, r.pos, count(*) OVER ()::int AS total
           FROM result_marks m JOIN result_rows r ON r.workspace_id = m.workspace_id AND r.stream_id = ${head.stream_id} AND r.pos = m.pos
           WHERE m.workspace_id = ${workspaceId} AND m.finding_id = ${finding.id} AND ${marked}
             AND ${sql.and([visible, ...rank, ...search])}
-          ORDER BY r.rank, r.pos OFFSET ${offset} LIMIT ${req.pageSize}`
-      : yield* sql<{ rank: number; pos: number; total: number }>`
+          ORDER BY r.rank, r.pos OFFSET ${skip} LIMIT ${limit}`
+      : sql<{ rank: number; pos: number; total: number }>`
           SELECT r.rank, r.pos, count(*) OVER ()::int AS total
           FROM result_rows r
           ${req.status === "fail" && finding.resources_muted > 0
             ? sql`LEFT JOIN result_marks m ON m.workspace_id = r.workspace_id AND m.finding_id = ${finding.id} AND m.pos = r.pos` : sql``}
           WHERE ${sql.and([visible, ...rank, ...search,
             ...(req.status === "fail" && finding.resources_muted > 0 ? [sql`m.muted_by IS NULL`] : [])])}
-          ORDER BY r.rank, r.pos OFFSET ${offset} LIMIT ${req.pageSize}`
+          ORDER BY r.rank, r.pos OFFSET ${skip} LIMIT ${limit}`
+  const positions = plain
+    ? yield* sql<{ rank: number; pos: number; total: number }>`
+        SELECT p.rank, p.pos, 0 AS total
+        FROM result_page_positions(${workspaceId}, ${head.stream_id}, ${finding.id},
+          ${passStart ? 1 : head.mark === null ? 0 : base < finding.resources_failing ? 0 : 1}, ${head.mark ?? -1},
+          ${from - base}, ${Math.min(hi - from, req.pageSize)}) p`
+    : yield* filtered(offset, req.pageSize)
   const rows = positions.length === 0 ? [] : yield* sql<ResultRow>`${selectResultRows(sql, sql``,
     sql`result_rows_at(${workspaceId}, ${finding.id}, ${positions.map((p) => p.rank)}::int[], ${positions.map((p) => p.pos)}::int[])`)}
     ORDER BY r.rank, r.seq`
@@ -439,12 +442,8 @@ export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
         : req.status === "muted" ? finding.resources_muted
         : req.status === "fail" ? finding.resources_failing - finding.resources_muted
         : finding.resources_remediated)
-      : (positions[0]?.total ?? (offset === 0 ? 0 : (yield* sql<{ n: number }>`
-          SELECT count(*)::int AS n FROM results r WHERE ${sql.and([sql`r.workspace_id = ${workspaceId} AND r.finding_id = ${finding.id}`,
-            ...rank, ...search,
-            ...(req.status === "remediated" ? [sql`r.remediate->>'status' IN ('remediated', 'pass')`] : []),
-            ...(req.status === "new" ? [sql`r.delta = 'new'`] : []),
-            ...(req.status === "muted" ? [sql`r.muted_by IS NOT NULL`] : req.status === "fail" && finding.resources_muted > 0 ? [sql`r.muted_by IS NULL`] : [])])}`)[0]!.n))
+      // A page past the last one holds no row to carry the total: the first row does.
+      : (positions[0]?.total ?? (offset === 0 ? 0 : ((yield* filtered(0, 1))[0]?.total ?? 0)))
   return { rows: rows.map(toDetailRow), total }
 })
 

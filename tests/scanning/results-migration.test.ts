@@ -15,6 +15,7 @@ import { runMigrations } from "../../server/db/migrate.ts"
 import { inScope } from "../../server/auth/rls.ts"
 import { getFinding } from "../../server/scans/findings-store.ts"
 import { makeTestDatabase, withSql, type TestDatabase } from "../support/db.ts"
+import { dropOwners, ownerUrl } from "../support/migration-owner.ts"
 import { seedScanRows } from "../support/scan-rows.ts"
 
 const before0006 = Object.fromEntries(Object.entries(migrations).filter(([key]) => key < "0006"))
@@ -60,13 +61,9 @@ const seedOldData = Effect.gen(function* () {
 })
 
 const databases: Array<TestDatabase> = []
-const roles: Array<string> = []
 afterAll(async () => {
   for (const db of databases) await db.close()
-  const admin = process.env["TEST_DATABASE_URL"]
-  if (admin !== undefined && admin !== "") {
-    for (const role of roles) await withSql(admin, Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`DROP ROLE IF EXISTS ${role}`)))
-  }
+  await dropOwners()
 })
 
 const kinds: ReadonlyArray<"pglite" | "postgres"> = process.env["TEST_DATABASE_URL"] ? ["pglite", "postgres"] : ["pglite"]
@@ -75,22 +72,8 @@ describe.each(kinds)("migration 0006 on %s", (kind) => {
   it("converts every stored detail row into a result row, loses nothing, and reads back through the store", async () => {
     const db = await makeTestDatabase({ kind })
     databases.push(db)
-    let url = db.url
-    if (kind === "postgres") {
-      // Migrate as a non-superuser that owns the database (as `npm run migrate` does in production).
-      const owner = `mig_owner_${Date.now().toString(36)}`
-      roles.push(owner)
-      await withSql(db.url, Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        Effect.gen(function* () {
-          yield* sql.unsafe(`CREATE ROLE ${owner} LOGIN CREATEROLE`)
-          yield* sql.unsafe(`GRANT ALL ON DATABASE "${new URL(db.url).pathname.slice(1)}" TO ${owner}`)
-          yield* sql.unsafe(`GRANT ALL ON SCHEMA public TO ${owner}`)
-          yield* sql.unsafe(`ALTER SCHEMA public OWNER TO ${owner}`)
-        })))
-      const u = new URL(db.url)
-      u.username = owner
-      url = u.toString()
-    }
+    // Migrate as a non-superuser that owns the database (as `npm run migrate` does in production) on PostgreSQL.
+    const url = await ownerUrl(db, "mig_owner")
     await withSql(url, Migrator.make({})({ loader: Migrator.fromRecord(before0006), table: "effect_sql_migrations" }))
     // Today's code wrote these rows through its own scopes; a superuser stands in for all of them here.
     const ids = await withSql(db.url, seedOldData)

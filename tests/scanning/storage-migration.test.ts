@@ -15,6 +15,7 @@ import { runMigrations } from "../../server/db/migrate.ts"
 import { inScope } from "../../server/auth/rls.ts"
 import { getFinding } from "../../server/scans/findings-store.ts"
 import { makeTestDatabase, withSql, type TestDatabase } from "../support/db.ts"
+import { dropOwners, ownerUrl } from "../support/migration-owner.ts"
 import { seedScanRows } from "../support/scan-rows.ts"
 
 const before0020 = Object.fromEntries(Object.entries(migrations).filter(([key]) => key < "0020"))
@@ -50,13 +51,9 @@ const SCANS: ReadonlyArray<Record<string, ReadonlyArray<OldRow>>> = [
 ]
 
 const databases: Array<TestDatabase> = []
-const roles: Array<string> = []
 afterAll(async () => {
   for (const db of databases) await db.close()
-  const admin = process.env["TEST_DATABASE_URL"]
-  if (admin !== undefined && admin !== "") {
-    for (const role of roles) await withSql(admin, Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`DROP ROLE IF EXISTS ${role}`)))
-  }
+  await dropOwners()
 })
 
 const seedOldScans = Effect.gen(function* () {
@@ -136,21 +133,8 @@ describe.each(kinds)("migration 0020 on %s", (kind) => {
   it("converts every scan's rows into shared versions and marks; every finding reads back as it was", async () => {
     const db = await makeTestDatabase({ kind })
     databases.push(db)
-    let url = db.url
-    if (kind === "postgres") {
-      const owner = `mig20_owner_${Date.now().toString(36)}`
-      roles.push(owner)
-      await withSql(db.url, Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        Effect.gen(function* () {
-          yield* sql.unsafe(`CREATE ROLE ${owner} LOGIN CREATEROLE`)
-          yield* sql.unsafe(`GRANT ALL ON DATABASE "${new URL(db.url).pathname.slice(1)}" TO ${owner}`)
-          yield* sql.unsafe(`GRANT ALL ON SCHEMA public TO ${owner}`)
-          yield* sql.unsafe(`ALTER SCHEMA public OWNER TO ${owner}`)
-        })))
-      const u = new URL(db.url)
-      u.username = owner
-      url = u.toString()
-    }
+    // Migrate as a non-superuser that owns the database (as `npm run migrate` does in production) on PostgreSQL.
+    const url = await ownerUrl(db, "mig20_owner")
     await withSql(url, Migrator.make({})({ loader: Migrator.fromRecord(before0020), table: "effect_sql_migrations" }))
     const seeded = await withSql(db.url, seedOldScans)
     const oldRows = seeded.findings.reduce((n, f) => n + f.rows.length, 0)

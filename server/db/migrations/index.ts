@@ -28,6 +28,7 @@ import m0018_resource_search_function from "./0018_resource_search_function.ts"
 import m0019_resource_search_plan from "./0019_resource_search_plan.ts"
 import m0020_storage_by_change from "./0020_storage_by_change.ts"
 import m0021_retention from "./0021_retention.ts"
+import m0022_organizations from "./0022_organizations.ts"
 
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_platform": m0001_platform,
@@ -50,4 +51,5 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0019_resource_search_plan": m0019_resource_search_plan,
   "0020_storage_by_change": m0020_storage_by_change,
   "0021_retention": m0021_retention,
+  "0022_organizations": m0022_organizations,
 }

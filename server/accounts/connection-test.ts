@@ -103,8 +103,11 @@ export const testAwsConnection = (
 // ---------------------------------------------------------------------------------------------------
 // GCP and Azure (issue 7): the engines' connection tests (server/scanner/{gcp,azure}/connection-test.ts).
 
-/** The credential fields each provider keeps (anything else in the payload is dropped before sealing). */
-export const GCP_FIELDS = ["service_account_key"] as const
+/**
+ * The credential fields each provider keeps (anything else in the payload is dropped before sealing). GCP `project_id`:
+ * the project scanned when it is not the key's own (an organisation member, issue 31).
+ */
+export const GCP_FIELDS = ["service_account_key", "project_id"] as const
 export const AZURE_FIELDS = ["tenant_id", "client_id", "client_secret", "subscription_id"] as const
 
 /** Only the provider's own fields, so a stray AWS key in a GCP payload is never sealed. */

@@ -11,7 +11,7 @@ import { AccountId, CloudProviderId, ScanId } from "./ids.ts"
 import { Count, NullableTimestamp, OkMessage, RunStatus, SecretString, Timestamp, withData } from "./common.ts"
 import { ProviderIds } from "./constants.ts"
 import { ValidationMessages as M } from "./messages.ts"
-import { serviceAccountKeyTextIssue } from "./service-account-key.ts"
+import { isGcpProjectId, serviceAccountKeyTextIssue } from "./service-account-key.ts"
 import { PlatformMessages } from "./server-messages.ts"
 import { formErrors, isStorableLine, requiredString, type FieldErrors } from "./validation.ts"
 
@@ -155,7 +155,9 @@ export const accountBadge = (a: {
  * Credentials of every provider in one object (plain strings on the wire):
  * - AWS keys: access_key + secret_key (+ optional session_token);
  * - AWS role: role_arn (+ external_id);
- * - GCP: service_account_key (the key file's JSON text, validated in full by src/contracts/service-account-key.ts);
+ * - GCP: service_account_key (the key file's JSON text, validated in full by src/contracts/service-account-key.ts),
+ *   optional project_id: the project scanned when it is not the key's own (an organisation's member project, scanned
+ *   with the organisation's key: issue 31);
  * - Azure: tenant_id, client_id, client_secret, subscription_id.
  * Which fields are required depends on `cloud_provider_id` (see `credentialIssues`).
  */
@@ -166,6 +168,7 @@ export const Credentials = Schema.Struct({
   role_arn: Schema.optionalKey(Schema.String),
   external_id: Schema.optionalKey(Schema.String),
   service_account_key: Schema.optionalKey(Schema.String),
+  project_id: Schema.optionalKey(Schema.String),
   tenant_id: Schema.optionalKey(Schema.String),
   client_id: Schema.optionalKey(Schema.String),
   client_secret: Schema.optionalKey(Schema.String),
@@ -175,7 +178,7 @@ export type Credentials = typeof Credentials.Type
 
 export type AwsKeyCredentials = { readonly access_key: string; readonly secret_key: string; readonly session_token?: string }
 export type AwsRoleCredentials = { readonly role_arn: string; readonly external_id?: string }
-export type GcpCredentials = { readonly service_account_key: string }
+export type GcpCredentials = { readonly service_account_key: string; readonly project_id?: string }
 export type AzureCredentials = {
   readonly tenant_id: string
   readonly client_id: string
@@ -203,7 +206,7 @@ const blank = (s: string | undefined): boolean => s === undefined || s.trim() ==
 const HEADER_BOUND: ReadonlyArray<keyof Credentials> = ["access_key", "session_token"]
 /** Every one-line credential (all but the GCP key file): no control character, no lone surrogate. */
 const ONE_LINE: ReadonlyArray<keyof Credentials> = [
-  "access_key", "secret_key", "session_token", "role_arn", "external_id", "tenant_id", "client_id", "client_secret", "subscription_id",
+  "access_key", "secret_key", "session_token", "role_arn", "external_id", "project_id", "tenant_id", "client_id", "client_secret", "subscription_id",
 ]
 
 /** Required-field problems of `creds` for the provider (paths relative to the payload). */
@@ -234,6 +237,7 @@ export const credentialIssues = (
       const issue = serviceAccountKeyTextIssue(creds.service_account_key ?? "")
       if (issue !== undefined) out.push({ path: ["credentials", "service_account_key"], issue })
     }
+    if (!blank(creds.project_id) && !isGcpProjectId((creds.project_id ?? "").trim())) out.push({ path: ["credentials", "project_id"], issue: M.gcpProjectIdInvalid })
   } else if (cloudProviderId === ProviderIds.Azure) {
     need("tenant_id", M.tenantIdRequired)
     need("client_id", M.clientIdRequired)

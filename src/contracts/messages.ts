@@ -49,6 +49,7 @@ export const ValidationMessages = {
   serviceAccountKeyPrivateKey: "Service account key must contain a PEM private_key (-----BEGIN PRIVATE KEY-----)",
   serviceAccountKeyProjectId: "Service account key must contain a valid project_id",
   serviceAccountKeyTokenUri: "Service account key token_uri must be an https URL",
+  gcpProjectIdInvalid: "Project ID must be 6 to 30 lower-case letters, digits or hyphens, starting with a letter",
   tenantIdRequired: "Tenant ID is required",
   clientIdRequired: "Client ID is required",
   clientSecretRequired: "Client secret is required",

@@ -24,16 +24,25 @@ export class InvalidAzureCredentials extends Error {
   }
 }
 
-/** Checks the shapes before anything is sent: GUIDs (tenant may be a verified domain), a non-empty secret. */
-export function validateAzureCredentials(c: AzureCredentialsInput): AzureCredentialsInput {
+/** The service principal alone, without a subscription: what an organisation's discovery signs in with (issue 31). */
+export type AzurePrincipalInput = Omit<AzureCredentialsInput, "subscriptionId">
+
+/** Checks the principal's shapes before anything is sent: GUIDs (tenant may be a verified domain), a non-empty secret. */
+export function validateAzurePrincipal(c: AzurePrincipalInput): AzurePrincipalInput {
   const tenantId = c.tenantId.trim()
   const clientId = c.clientId.trim()
-  const subscriptionId = c.subscriptionId.trim()
   if (!GUID.test(tenantId) && !DOMAIN.test(tenantId)) throw new InvalidAzureCredentials("The tenant ID must be a GUID or a verified domain name")
   if (!GUID.test(clientId)) throw new InvalidAzureCredentials("The client ID must be a GUID")
-  if (!GUID.test(subscriptionId)) throw new InvalidAzureCredentials("The subscription ID must be a GUID")
   if (c.clientSecret.trim() === "") throw new InvalidAzureCredentials("The client secret is required")
-  return { tenantId, clientId, clientSecret: c.clientSecret, subscriptionId }
+  return { tenantId, clientId, clientSecret: c.clientSecret }
+}
+
+/** The principal's checks and a GUID subscription id. */
+export function validateAzureCredentials(c: AzureCredentialsInput): AzureCredentialsInput {
+  const subscriptionId = c.subscriptionId.trim()
+  const principal = validateAzurePrincipal(c)
+  if (!GUID.test(subscriptionId)) throw new InvalidAzureCredentials("The subscription ID must be a GUID")
+  return { ...principal, subscriptionId }
 }
 
 const TokenResponse = Schema.Struct({ access_token: Schema.String, expires_in: Schema.optionalKey(Schema.Union([Schema.Number, Schema.String])), token_type: Schema.optionalKey(Schema.String) })
@@ -46,7 +55,7 @@ export interface AzureTokenOptions {
   readonly now?: () => number
 }
 
-export function azureTokenSource(credentials: AzureCredentialsInput, options: AzureTokenOptions): TokenSource {
+export function azureTokenSource(credentials: AzurePrincipalInput, options: AzureTokenOptions): TokenSource {
   const now = options.now ?? Date.now
   const cache = new Map<string, { token: string; expiresAt: number }>()
   const inFlight = new Map<string, Promise<string>>()

@@ -5,7 +5,7 @@
  */
 import { Schema } from "effect"
 import { makeRestClient, RestError, type RestClient } from "../rest/http.ts"
-import { azureTokenSource, InvalidAzureCredentials, validateAzureCredentials, type AzureCredentialsInput } from "./auth.ts"
+import { azureTokenSource, InvalidAzureCredentials, validateAzureCredentials, type AzureCredentialsInput, type AzurePrincipalInput } from "./auth.ts"
 import { resolveAzureEndpoints, type AzureEndpoints } from "./endpoints.ts"
 import { classifyAzureError, parseAzureError } from "./errors.ts"
 
@@ -60,21 +60,19 @@ const Subscription = Schema.Struct({
   state: Schema.optionalKey(Schema.String),
 })
 
-export async function openAzureSession(input: AzureSessionInput): Promise<AzureSession> {
-  let credentials: AzureCredentialsInput
-  let endpoints: AzureEndpoints
-  try {
-    credentials = validateAzureCredentials(input.credentials)
-    endpoints = resolveAzureEndpoints(input.endpoints)
-  } catch (error) {
-    throw new AzureSessionError("invalid_input", error instanceof InvalidAzureCredentials || error instanceof RangeError ? error.message : "Invalid Azure credentials")
-  }
-  const tokens = azureTokenSource(credentials, {
+export type AzureClientOptions = Pick<AzureSessionInput, "maxAttempts" | "timeoutMs" | "maxRetryDelayMs" | "signal" | "fetch">
+
+/**
+ * A REST client signed in as the service principal (ARM and Graph bases allowed), before any API call: the session
+ * below, and the management-group discovery (server/organizations/azure-discovery.ts), which has no subscription yet.
+ */
+export function azureRestClient(principal: AzurePrincipalInput, endpoints: AzureEndpoints, input: AzureClientOptions): RestClient {
+  const tokens = azureTokenSource(principal, {
     authority: endpoints.authority,
     ...(input.fetch === undefined ? {} : { fetch: input.fetch }),
     ...(input.signal === undefined ? {} : { signal: input.signal }),
   })
-  const client = makeRestClient({
+  return makeRestClient({
     tokens,
     allowedBases: [endpoints.arm, endpoints.graph],
     parseError: parseAzureError,
@@ -86,6 +84,18 @@ export async function openAzureSession(input: AzureSessionInput): Promise<AzureS
     ...(input.fetch === undefined ? {} : { fetch: input.fetch }),
     userAgent: "cloud-audit-scanner/1 (azure)",
   })
+}
+
+export async function openAzureSession(input: AzureSessionInput): Promise<AzureSession> {
+  let credentials: AzureCredentialsInput
+  let endpoints: AzureEndpoints
+  try {
+    credentials = validateAzureCredentials(input.credentials)
+    endpoints = resolveAzureEndpoints(input.endpoints)
+  } catch (error) {
+    throw new AzureSessionError("invalid_input", error instanceof InvalidAzureCredentials || error instanceof RangeError ? error.message : "Invalid Azure credentials")
+  }
+  const client = azureRestClient(credentials, endpoints, input)
   const sub = credentials.subscriptionId
   try {
     const s = await client.json({ url: `${endpoints.arm}/subscriptions/${sub}?api-version=2022-12-01`, audience: endpoints.armAudience, op: "Microsoft.Resources/subscriptions/read" }, Subscription)

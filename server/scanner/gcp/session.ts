@@ -12,20 +12,28 @@ import { classifyGoogleError, parseGoogleError } from "./errors.ts"
 export interface GcpCredentialsInput {
   /** The service-account key file: its JSON text or the parsed object. */
   readonly serviceAccountKey: string | ServiceAccountKey
+  /**
+   * The project this account is (default: the key's own project_id). An organisation's member project is scanned with
+   * the organisation's key (issue 31), so the key's home project is not the project scanned.
+   */
+  readonly projectId?: string
 }
 
 /**
  * The engine's credentials from the add-account payload's field names (src/contracts/accounts.ts `Credentials`):
- * `service_account_key` is the key file's JSON text. Undefined when the field is missing or blank.
+ * `service_account_key` is the key file's JSON text, `project_id` the project when it is not the key's own. Undefined
+ * when the key is missing or blank.
  */
-export function gcpCredentialsFromFields(fields: { readonly service_account_key?: string | undefined }): GcpCredentialsInput | undefined {
+export function gcpCredentialsFromFields(fields: { readonly service_account_key?: string | undefined; readonly project_id?: string | undefined }): GcpCredentialsInput | undefined {
   const key = fields.service_account_key
-  return key === undefined || key.trim() === "" ? undefined : { serviceAccountKey: key }
+  if (key === undefined || key.trim() === "") return undefined
+  const projectId = fields.project_id?.trim()
+  return projectId === undefined || projectId === "" ? { serviceAccountKey: key } : { serviceAccountKey: key, projectId }
 }
 
 export interface GcpSessionInput {
   readonly credentials: GcpCredentialsInput
-  /** Project to read; default: the key's project_id. */
+  /** Project to read; default: the credentials' projectId, else the key's project_id. */
   readonly projectId?: string
   readonly endpoints?: Partial<GcpEndpoints>
   readonly maxAttempts?: number
@@ -65,18 +73,27 @@ const Project = Schema.Struct({
 
 const PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/
 
-export async function openGcpSession(input: GcpSessionInput): Promise<GcpSession> {
+export type GcpClientOptions = Pick<GcpSessionInput, "maxAttempts" | "timeoutMs" | "maxRetryDelayMs" | "signal" | "fetch">
+
+/**
+ * The validated key, the endpoints and a REST client authenticated as the key's service account, before any API call
+ * (the session below, the organisation discovery in server/organizations/gcp-discovery.ts). GcpSessionError
+ * "invalid_input" for a bad key or endpoint.
+ */
+export function openGcpClient(
+  credentials: GcpCredentialsInput,
+  endpointOverrides: Partial<GcpEndpoints> | undefined,
+  input: GcpClientOptions,
+): { readonly key: ServiceAccountKey; readonly endpoints: GcpEndpoints; readonly client: RestClient } {
   let key: ServiceAccountKey
   try {
-    key = parseServiceAccountKey(input.credentials.serviceAccountKey)
+    key = parseServiceAccountKey(credentials.serviceAccountKey)
   } catch (error) {
     throw new GcpSessionError("invalid_input", error instanceof InvalidServiceAccountKey ? error.message : "The service account key is invalid")
   }
-  const projectId = input.projectId ?? key.project_id
-  if (!PROJECT_ID.test(projectId)) throw new GcpSessionError("invalid_input", `Invalid GCP project id "${projectId}"`)
   let endpoints: GcpEndpoints
   try {
-    endpoints = resolveGcpEndpoints(input.endpoints)
+    endpoints = resolveGcpEndpoints(endpointOverrides)
   } catch (error) {
     throw new GcpSessionError("invalid_input", error instanceof Error ? error.message : String(error))
   }
@@ -98,6 +115,13 @@ export async function openGcpSession(input: GcpSessionInput): Promise<GcpSession
     ...(input.fetch === undefined ? {} : { fetch: input.fetch }),
     userAgent: "cloud-audit-scanner/1 (gcp)",
   })
+  return { key, endpoints, client }
+}
+
+export async function openGcpSession(input: GcpSessionInput): Promise<GcpSession> {
+  const { key, endpoints, client } = openGcpClient(input.credentials, input.endpoints, input)
+  const projectId = input.projectId ?? input.credentials.projectId ?? key.project_id
+  if (!PROJECT_ID.test(projectId)) throw new GcpSessionError("invalid_input", `Invalid GCP project id "${projectId}"`)
   try {
     const project = await client.json({ url: `${endpoints.cloudresourcemanager}/v1/projects/${projectId}`, audience: GCP_SCOPE, op: "cloudresourcemanager.projects.get" }, Project)
     return {

@@ -14,6 +14,7 @@ import { ComplianceHandlers } from "./compliance.ts"
 import { FindingsHandlers } from "./findings.ts"
 import { InvitationsHandlers } from "./invitations.ts"
 import { notImplemented } from "./not-implemented.ts"
+import { OrganizationsHandlers } from "./organizations.ts"
 import { PostureHandlers } from "./posture.ts"
 import { ProfileHandlers } from "./profile.ts"
 import { ProvidersHandlers } from "./providers.ts"
@@ -37,4 +38,5 @@ export const ApiHandlers = Layer.mergeAll(
   PostureHandlers,
   ComplianceHandlers,
   StorageHandlers,
+  OrganizationsHandlers,
 )

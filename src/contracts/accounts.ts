@@ -13,6 +13,7 @@ import { ProviderIds } from "./constants.ts"
 import { ValidationMessages as M } from "./messages.ts"
 import { isGcpProjectId, serviceAccountKeyTextIssue } from "./service-account-key.ts"
 import { PlatformMessages } from "./server-messages.ts"
+import { OrganizationSettings, OrganizationSummary, OrganizationSync } from "./organizations.ts"
 import { formErrors, isStorableLine, requiredString, type FieldErrors } from "./validation.ts"
 
 /** Scanning §3 account (list item). `account_id` is the cloud-side id; `status` is the last scan's. */
@@ -26,6 +27,13 @@ export const Account = Schema.Struct({
   total_scans: Count,
   failed_findings: Count,
   status: Schema.NullOr(RunStatus),
+  /** Beyond the spec (issue 31): an organisation (AWS Organization, GCP organisation or folder, Azure management group). */
+  is_organization: Schema.optionalKey(Schema.Boolean),
+  /** Beyond the spec (issue 31): a member's organisation (its account id here) and unit path ("Root / Prod / Web"). */
+  organization_account_id: Schema.optionalKey(Schema.NullOr(AccountId)),
+  org_unit_path: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  /** Beyond the spec (issue 31): a member retired from its organisation (kept with its history, no longer scanned). */
+  retired_at: Schema.optionalKey(NullableTimestamp),
 })
 export type Account = typeof Account.Type
 
@@ -257,8 +265,12 @@ const ProviderIdField = CloudProviderId.pipe(Schema.annotateKey({ messageMissing
 const AddAccountFields = Schema.Struct({
   cloud_provider_id: ProviderIdField,
   account_name: AccountName,
-  /** Always false in the spec's SPA. */
+  /**
+   * False in the spec's SPA. Beyond the spec (issue 31): true onboards an organisation with the management (or delegated
+   * administrator) credentials and the `organization` settings; its members become accounts of the workspace.
+   */
   is_organization: Schema.Boolean,
+  organization: Schema.optionalKey(OrganizationSettings),
   credentials: Credentials,
   /** Beyond the spec: true = only test the connection, do not save (the wizard's "Test connection"). */
   test_only: Schema.optionalKey(Schema.Boolean),
@@ -294,7 +306,13 @@ export const validateAddAccount = (input: unknown): FieldErrors => {
 export const AddAccountResponse = Schema.Struct({
   ok: Schema.Boolean,
   message: Schema.String,
-  data: Schema.Struct({ account: Schema.optionalKey(Account), tested: Schema.optionalKey(Schema.Boolean) }),
+  data: Schema.Struct({
+    account: Schema.optionalKey(Account),
+    tested: Schema.optionalKey(Schema.Boolean),
+    /** Beyond the spec (issue 31): the onboarded organisation with its first sync. */
+    organization: Schema.optionalKey(OrganizationSummary),
+    sync: Schema.optionalKey(OrganizationSync),
+  }),
 })
 export type AddAccountResponse = typeof AddAccountResponse.Type
 

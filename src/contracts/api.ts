@@ -13,7 +13,18 @@
  */
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { AccountId, InvitationId, RoleId, ScanId, FindingId, WorkspaceId, idParam } from "./ids.ts"
+import { AccountId, FleetScanId, InvitationId, RoleId, ScanId, FindingId, WorkspaceId, idParam } from "./ids.ts"
+import {
+  AwsTemplateQuery,
+  AwsTemplateResponse,
+  FleetScanResponse,
+  FleetScansResponse,
+  OrganizationResponse,
+  OrganizationsResponse,
+  SelectionPayload,
+  SyncResponse,
+  SyncsResponse,
+} from "./organizations.ts"
 import { RetentionSetting, WorkspaceStorageResponse } from "./storage.ts"
 import { OkMessage, Timestamp, withData } from "./common.ts"
 import {
@@ -696,6 +707,65 @@ export class StorageGroup extends HttpApiGroup.make("storage")
   ) {}
 
 // ---------------------------------------------------------------------------------------------------
+// organisations and fleets (beyond the spec, issue 31; src/contracts/organizations.ts)
+
+export const FleetScanIdParams = Schema.Struct({ id: idParam(FleetScanId) })
+
+export class OrganizationsGroup extends HttpApiGroup.make("organizations")
+  .add(
+    HttpApiEndpoint.get("list", "/api/organizations", {
+      success: OrganizationsResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    /** The CloudFormation template deploying the member role (stack + service-managed StackSet); needs create_account. */
+    HttpApiEndpoint.get("awsTemplate", "/api/organizations/aws-template", {
+      query: AwsTemplateQuery,
+      success: AwsTemplateResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("get", "/api/organizations/:id", {
+      params: AccountIdParams,
+      success: OrganizationResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    /** Saves which units and accounts are included, then re-syncs; answers the organisation. */
+    HttpApiEndpoint.put("putSelection", "/api/organizations/:id/selection", {
+      params: AccountIdParams,
+      payload: SelectionPayload,
+      success: OrganizationResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("syncs", "/api/organizations/:id/syncs", {
+      params: AccountIdParams,
+      success: SyncsResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    /** Rediscovers the organisation now: new members join, removed or closed members retire (history kept). */
+    HttpApiEndpoint.post("sync", "/api/accounts/:id/sync", {
+      params: AccountIdParams,
+      success: SyncResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("fleetScans", "/api/organizations/:id/fleet-scans", {
+      params: AccountIdParams,
+      success: FleetScansResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("fleetScan", "/api/fleet-scans/:id", {
+      params: FleetScanIdParams,
+      success: FleetScanResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Organizations",
+      description:
+        "Beyond the spec: organisations onboarded in one step (AWS Organizations, GCP organisations and folders, Azure management groups), their members, syncs and fleet scans.",
+    }),
+  ) {}
+
+// ---------------------------------------------------------------------------------------------------
 
 export class Api extends HttpApi.make("cloud-audit")
   .add(SystemGroup)
@@ -711,6 +781,7 @@ export class Api extends HttpApi.make("cloud-audit")
   .add(ComplianceGroup)
   .add(PostureGroup)
   .add(StorageGroup)
+  .add(OrganizationsGroup)
   .annotateMerge(
     OpenApi.annotations({
       title: "Cloud Audit API",
@@ -735,5 +806,6 @@ export const GROUP_NAMES = [
   "compliance",
   "posture",
   "storage",
+  "organizations",
 ] as const
 export type GroupName = (typeof GROUP_NAMES)[number]

@@ -61,3 +61,7 @@ export type RoleId = typeof RoleId.Type
 
 export const PermissionId = PositiveInt.pipe(Schema.brand("PermissionId"))
 export type PermissionId = typeof PermissionId.Type
+
+/** Beyond the spec (issue 31): a scan of an organisation's members. */
+export const FleetScanId = PositiveInt.pipe(Schema.brand("FleetScanId"))
+export type FleetScanId = typeof FleetScanId.Type

@@ -7,6 +7,7 @@ import { AccountId, CloudProviderId, ScanId, ScanServiceId, ServiceId, UserId } 
 import { Count, NullableTimestamp, RunStatus, Timestamp, paginated, withData } from "./common.ts"
 import { DetailPaging, ExportFormats, PageSizes, ProviderIds } from "./constants.ts"
 import { ScanningMessages, ValidationMessages as M } from "./messages.ts"
+import { FleetScan } from "./organizations.ts"
 
 /** Scanning §3 service row of a scan. */
 export const ScanService = Schema.Struct({
@@ -80,7 +81,8 @@ export const ScanStartPayload = Schema.Struct({
 })
 export type ScanStartPayload = typeof ScanStartPayload.Type
 
-export const ScanStartResponse = Schema.Struct({ ok: Schema.Boolean, message: Schema.String, data: Scan })
+/** The started scan; for an organisation (issue 31) the fleet scan, one member scan per included member. */
+export const ScanStartResponse = Schema.Struct({ ok: Schema.Boolean, message: Schema.String, data: Schema.Union([Scan, FleetScan]) })
 export type ScanStartResponse = typeof ScanStartResponse.Type
 
 /** What the launch dialog knows when the user presses Launch. */

@@ -47,7 +47,8 @@ export interface LaunchScanContext {
   readonly accounts: ReadonlyArray<Account>
   readonly selectedAccountId: AccountId | null
   readonly error: string | null
-  readonly scan: Scan | null
+  /** The started scan, or for an organisation its fleet scan (issue 31). */
+  readonly scan: ScanStartResponse["data"] | null
 }
 
 export type LaunchScanEvent =
@@ -57,7 +58,7 @@ export type LaunchScanEvent =
   | { readonly type: "dialog.closed" }
 
 export interface LaunchScanOutput {
-  readonly scan: Scan | null
+  readonly scan: ScanStartResponse["data"] | null
 }
 
 /** The rules' input for the current selection (`checkLaunchScan`). */

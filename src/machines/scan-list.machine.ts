@@ -124,7 +124,7 @@ export const scanListMachine = setup({
     /** The document was visible when the page opened. */
     startsVisible: ({ context }) => context.startsVisible,
     /** The launch-scan dialog finished with a started scan. */
-    startedAScan: ({ event }) => outputOf<{ readonly scan: Scan | null }>(event).scan !== null,
+    startedAScan: ({ event }) => outputOf<{ readonly scan: unknown }>(event).scan !== null,
   },
   actions: {
     assignPages: assign(({ event }) => {

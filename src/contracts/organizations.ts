@@ -1,0 +1,258 @@
+/**
+ * Organisations and fleets (beyond the spec, issue 31; docs/organizations.md): an AWS Organization, a GCP organisation
+ * or folder, or an Azure management group onboarded in one step through the spec's own add-account call
+ * (`is_organization: true` with `organization` settings), its members as ordinary accounts, its syncs, its fleet scans
+ * and its fleet dashboard. Shapes shared by the server (server/organizations/, server/api/organizations.ts) and the
+ * SPA; messages are the texts both show.
+ *
+ * Units of every number: `members` are member accounts; `failing_resources` are failing resources (rows) of failed
+ * checks in the member's latest completed scan (docs/outcomes.md); `failed_checks` are checks (findings) whose outcome is
+ * failed.
+ */
+import { Schema } from "effect"
+import { AccountId, CloudProviderId, FleetScanId, ScanId } from "./ids.ts"
+import { Count, NullableTimestamp, RunStatus, Timestamp, withData } from "./common.ts"
+
+export const OrganizationMessages = {
+  organizationAdded: "Organization added",
+  syncStarted: "Organization synced",
+  selectionSaved: "Member selection saved",
+  fleetScanStarted: "Fleet scan started",
+  notAnOrganization: "This account is not an organization",
+  organizationNotFound: "Organization not found",
+  fleetScanNotFound: "Fleet scan not found",
+  fleetScanRunning: "A scan of this organization is already running",
+  noMembersToScan: "The organization has no included members to scan",
+  rootIdRequired: "Enter the organization, folder or management group id",
+  rootIdInvalidGcp: "Enter an organization id (organizations/123) or a folder id (folders/456)",
+  rootIdInvalidAzure: "Enter a management group id",
+  roleNameInvalid: "Role names use 1 to 64 letters, digits and + = , . @ _ -",
+  unitIdInvalid: "Unknown organizational unit",
+  discoveryFailed: "Could not list the organization's members",
+  memberRoleMissing: "The member role could not be assumed in this account",
+  loadOrganizationFailed: "Failed to load the organization. Please try again.",
+  loadFleetFailed: "Failed to load the fleet. Please try again.",
+  syncFailed: "Failed to sync the organization. Please try again.",
+} as const
+
+/** The AWS member role name the wizard proposes (and the CloudFormation template deploys). */
+export const DEFAULT_MEMBER_ROLE_NAME = "CloudAuditMemberRole"
+/** Member scans of one fleet scan running at once, unless the organisation says otherwise. */
+export const DEFAULT_MEMBER_CONCURRENCY = 10
+export const MAX_MEMBER_CONCURRENCY = 200
+/** A member whose latest completed scan is older than this many days (or that has none) is stale. */
+export const DEFAULT_STALE_DAYS = 7
+
+export const MEMBER_ROLE_NAME = /^[A-Za-z0-9+=,.@_-]{1,64}$/
+export const GCP_ROOT_ID = /^(organizations|folders)\/[0-9]{1,32}$/
+export const AZURE_MANAGEMENT_GROUP_ID = /^[A-Za-z0-9_().-]{1,90}$/
+
+const IdList = Schema.Array(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(256))).check(Schema.isMaxLength(5000))
+
+/** Which members are scanned: empty include lists mean every unit / every account; excludes win over includes. */
+export const MemberSelection = Schema.Struct({
+  include_units: IdList,
+  exclude_units: IdList,
+  include_accounts: IdList,
+  exclude_accounts: IdList,
+})
+export type MemberSelection = typeof MemberSelection.Type
+
+export const EMPTY_SELECTION: MemberSelection = { include_units: [], exclude_units: [], include_accounts: [], exclude_accounts: [] }
+
+/**
+ * The `organization` settings of an add-account payload with `is_organization: true`:
+ * - AWS: `member_role_name` (default DEFAULT_MEMBER_ROLE_NAME), assumed in each member with the workspace's external
+ *   id; `root_id` is not needed (the organisation's root is found);
+ * - GCP: `root_id` "organizations/N" or "folders/N": the service account must be granted there;
+ * - Azure: `root_id` the management group id: the app registration must be granted there.
+ */
+export const OrganizationSettings = Schema.Struct({
+  root_id: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(256))),
+  member_role_name: Schema.optionalKey(Schema.String.check(Schema.isPattern(MEMBER_ROLE_NAME, { message: OrganizationMessages.roleNameInvalid }))),
+  member_concurrency: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_MEMBER_CONCURRENCY }))),
+  ...MemberSelection.fields,
+})
+export type OrganizationSettings = typeof OrganizationSettings.Type
+
+export const UNIT_KINDS = ["root", "organizational_unit", "organization", "folder", "management_group"] as const
+export const OrganizationUnit = Schema.Struct({
+  unit_id: Schema.String,
+  parent_unit_id: Schema.NullOr(Schema.String),
+  name: Schema.String,
+  kind: Schema.Literals(UNIT_KINDS),
+  path: Schema.String,
+  /** Members directly in this unit. */
+  members: Count,
+})
+export type OrganizationUnit = typeof OrganizationUnit.Type
+
+export const MEMBER_STATES = ["active", "suspended", "closed"] as const
+export const RETIRED_REASONS = ["removed", "closed", "suspended", "excluded"] as const
+
+export const OrganizationMember = Schema.Struct({
+  cloud_account_id: Schema.String,
+  name: Schema.String,
+  unit_id: Schema.String,
+  unit_path: Schema.String,
+  state: Schema.Literals(MEMBER_STATES),
+  cloud_state: Schema.String,
+  tags: Schema.Record(Schema.String, Schema.String),
+  included: Schema.Boolean,
+  /** The workspace account it became (null: never included). */
+  account_id: Schema.NullOr(AccountId),
+  retired_at: NullableTimestamp,
+  retired_reason: Schema.NullOr(Schema.Literals(RETIRED_REASONS)),
+  /** Whether the last sync could reach it (AWS: assume the member role); null: not tried (excluded or inactive). */
+  reachable: Schema.NullOr(Schema.Boolean),
+  last_error: Schema.NullOr(Schema.String),
+  removed_at: NullableTimestamp,
+})
+export type OrganizationMember = typeof OrganizationMember.Type
+
+/** One member named in a sync's changes. */
+export const MemberChange = Schema.Struct({
+  cloud_account_id: Schema.String,
+  name: Schema.String,
+  unit_path: Schema.String,
+  /** For `moved`: the unit path before; for `unreachable`: the reason. */
+  detail: Schema.optionalKey(Schema.String),
+})
+export type MemberChange = typeof MemberChange.Type
+
+export const SyncChanges = Schema.Struct({
+  added: Schema.Array(MemberChange),
+  retired: Schema.Array(MemberChange),
+  reactivated: Schema.Array(MemberChange),
+  moved: Schema.Array(MemberChange),
+  renamed: Schema.Array(MemberChange),
+  unreachable: Schema.Array(MemberChange),
+})
+export type SyncChanges = typeof SyncChanges.Type
+
+export const EMPTY_CHANGES: SyncChanges = { added: [], retired: [], reactivated: [], moved: [], renamed: [], unreachable: [] }
+
+export const SYNC_TRIGGERS = ["onboard", "manual", "daily", "selection"] as const
+export const OrganizationSync = Schema.Struct({
+  id: Schema.Int,
+  trigger: Schema.Literals(SYNC_TRIGGERS),
+  status: Schema.Literals(["running", "completed", "failed"]),
+  error: Schema.NullOr(Schema.String),
+  changes: SyncChanges,
+  members_total: Count,
+  members_included: Count,
+  started_at: Timestamp,
+  finished_at: NullableTimestamp,
+})
+export type OrganizationSync = typeof OrganizationSync.Type
+
+export const OrganizationSummary = Schema.Struct({
+  /** The organisation's account id in this workspace. */
+  id: AccountId,
+  account_name: Schema.String,
+  cloud_provider_id: CloudProviderId,
+  cloud_provider_name: Schema.String,
+  /** The organisation's own id: AWS "o-…", GCP "organizations/N" / "folders/N", Azure management group. */
+  organization_id: Schema.String,
+  root_id: Schema.String,
+  root_name: Schema.String,
+  management_account_id: Schema.NullOr(Schema.String),
+  member_role_name: Schema.NullOr(Schema.String),
+  member_concurrency: Count,
+  members_total: Count,
+  members_included: Count,
+  members_retired: Count,
+  members_unreachable: Count,
+  last_sync_at: NullableTimestamp,
+  next_sync_at: NullableTimestamp,
+  last_sync_status: Schema.NullOr(Schema.Literals(["running", "completed", "failed"])),
+})
+export type OrganizationSummary = typeof OrganizationSummary.Type
+
+export const OrganizationDetail = Schema.Struct({
+  ...OrganizationSummary.fields,
+  selection: MemberSelection,
+  units: Schema.Array(OrganizationUnit),
+  members: Schema.Array(OrganizationMember),
+  recent_syncs: Schema.Array(OrganizationSync),
+})
+export type OrganizationDetail = typeof OrganizationDetail.Type
+
+export const OrganizationsResponse = withData(Schema.Struct({ organizations: Schema.Array(OrganizationSummary) }))
+export type OrganizationsResponse = typeof OrganizationsResponse.Type
+export const OrganizationResponse = withData(OrganizationDetail)
+export type OrganizationResponse = typeof OrganizationResponse.Type
+export const SyncResponse = withData(OrganizationSync)
+export type SyncResponse = typeof SyncResponse.Type
+export const SyncsResponse = withData(Schema.Struct({ syncs: Schema.Array(OrganizationSync) }))
+export type SyncsResponse = typeof SyncsResponse.Type
+
+/** PUT /api/organizations/{id}/selection: the selection (and AWS role name / concurrency); saving re-syncs. */
+export const SelectionPayload = Schema.Struct({
+  ...MemberSelection.fields,
+  member_role_name: Schema.optionalKey(Schema.String.check(Schema.isPattern(MEMBER_ROLE_NAME, { message: OrganizationMessages.roleNameInvalid }))),
+  member_concurrency: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_MEMBER_CONCURRENCY }))),
+})
+export type SelectionPayload = typeof SelectionPayload.Type
+
+/** GET /api/organizations/aws-template?role_name=: the CloudFormation template deploying the member role. */
+export const AwsTemplateQuery = Schema.Struct({
+  role_name: Schema.optionalKey(Schema.String.check(Schema.isPattern(MEMBER_ROLE_NAME, { message: OrganizationMessages.roleNameInvalid }))),
+  /** The principal the member roles trust (default: the account root of the server's AWS identity, when known). */
+  trusted_principal_arn: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2048))),
+})
+export const AwsTemplateResponse = withData(Schema.Struct({
+  role_name: Schema.String,
+  external_id: Schema.String,
+  trusted_principal_arn: Schema.String,
+  /** The stack for the management account (its own member role + the service-managed StackSet), JSON text. */
+  organization_template: Schema.String,
+  /** The member role template the StackSet deploys, JSON text. */
+  member_template: Schema.String,
+  /** AWS CLI commands deploying the stack, generated from the same inputs. */
+  cli_commands: Schema.String,
+}))
+export type AwsTemplateResponse = typeof AwsTemplateResponse.Type
+
+// ---------------------------------------------------------------------------------------------------
+// Fleet scans
+
+export const FLEET_MEMBER_STATES = ["queued", "started", "completed", "failed"] as const
+
+export const FleetScanMember = Schema.Struct({
+  account_id: AccountId,
+  account_name: Schema.String,
+  cloud_account_id: Schema.String,
+  unit_path: Schema.String,
+  state: Schema.Literals(FLEET_MEMBER_STATES),
+  scan_id: Schema.NullOr(ScanId),
+  scan_status: Schema.NullOr(RunStatus),
+  total_services: Count,
+  completed_services: Count,
+  failed_checks: Count,
+  /** Why the member failed (its scan's failure reason, or why it could not start). */
+  reason: Schema.NullOr(Schema.String),
+})
+export type FleetScanMember = typeof FleetScanMember.Type
+
+export const FleetScan = Schema.Struct({
+  fleet_scan_id: FleetScanId,
+  organization_account_id: AccountId,
+  status: RunStatus,
+  trigger: Schema.Literals(["manual", "schedule"]),
+  member_cap: Count,
+  started_at: Timestamp,
+  finished_at: NullableTimestamp,
+  members_total: Count,
+  members_queued: Count,
+  members_running: Count,
+  members_completed: Count,
+  members_failed: Count,
+  members: Schema.Array(FleetScanMember),
+})
+export type FleetScan = typeof FleetScan.Type
+
+export const FleetScanResponse = withData(FleetScan)
+export type FleetScanResponse = typeof FleetScanResponse.Type
+export const FleetScansResponse = withData(Schema.Struct({ fleet_scans: Schema.Array(FleetScan.mapFields((f) => ({ ...f, members: Schema.optionalKey(f.members) }))) }))
+export type FleetScansResponse = typeof FleetScansResponse.Type

@@ -90,7 +90,7 @@ export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
         const filter = {
           serviceId: query.service_id, statuses, severities, changes, check: query.check, regions: splitFilter(query.region), q: query.q,
         }
-        const scope = inScope({ workspaceId: ctx.workspaceId, userId: ctx.userId })
+        const scope = inScope({ workspaceId: ctx.workspaceId, userId: ctx.userId, accountIds: ctx.accountIds })
         const body = exportStream(query.format, {
           findingsAfter: (afterId, limit) => scope(findingsPage(ctx.workspaceId, params.id, filter, afterId, limit)).pipe(Effect.orDie),
           rowsAfter: (findingId, afterSeq, limit) =>

@@ -18,18 +18,37 @@ export interface RlsScope {
   readonly userId?: number | undefined
   /** SHA-256 of an invitation token being checked or accepted: that one invitation (and its workspace) is visible. */
   readonly invitationTokenHash?: string | undefined
+  /**
+   * The accounts a member limited to account groups may see (migration 0023 `app.account_ids`); undefined or null:
+   * every account of the workspace. `inScopeForMember` computes it itself; a later scope of the same request (a
+   * streamed export's pages) passes the context's `accountIds` on.
+   */
+  readonly accountIds?: ReadonlyArray<number> | null | undefined
 }
 
 const text = (v: number | string | undefined): string => (v === undefined ? "" : String(v))
 
+/** `app.account_ids` of a scope: '' unlimited, '{1,2}' those accounts, '{}' none. */
+export const accountLimitSetting = (ids: ReadonlyArray<number> | null | undefined): string =>
+  ids === null || ids === undefined ? "" : `{${ids.map((id) => Math.trunc(id)).join(",")}}`
+
+/** The inverse of `accountLimitSetting` (null: unlimited). */
+export const parseAccountLimit = (setting: string | null | undefined): ReadonlyArray<number> | null =>
+  setting === null || setting === undefined || setting === "" ? null
+    : setting.replace(/[{}]/g, "").split(",").filter((s) => s !== "").map(Number)
+
 const NO_SESSION = "00000000-0000-0000-0000-000000000000"
 const isSessionId = (sessionId: string) => /^[0-9a-f-]{36}$/i.test(sessionId)
 
-/** The scope's transaction-local settings as columns `wid`, `uid`, `inv` of one statement (the policies read them). */
+/**
+ * The scope's transaction-local settings as columns `wid`, `uid`, `inv`, `aids` of one statement (the policies read
+ * them). Every scope sets all four, so none is inherited from an earlier scope of the same transaction.
+ */
 const scopeSettings = (sql: SqlClient.SqlClient, scope: RlsScope) => sql`
   set_config('app.workspace_id', ${text(scope.workspaceId)}, true) AS wid,
   set_config('app.user_id', ${text(scope.userId)}, true) AS uid,
-  set_config('app.invitation_token_hash', ${text(scope.invitationTokenHash)}, true) AS inv`
+  set_config('app.invitation_token_hash', ${text(scope.invitationTokenHash)}, true) AS inv,
+  set_config('app.account_ids', ${accountLimitSetting(scope.accountIds)}, true) AS aids`
 
 /** Switches to the API role for the rest of the transaction when the connecting role may (not a superuser's PGlite). */
 const roleSwitch = (sql: SqlClient.SqlClient) =>
@@ -79,6 +98,10 @@ export interface MembershipRow {
    * for the owner (who holds every permission).
    */
   readonly granted: ReadonlyArray<number> | null
+  /** The account groups the member's custom role is limited to; NULL: not limited (owner, built-in or unlimited role). */
+  readonly account_group_ids: ReadonlyArray<number> | null
+  /** What the statement set as `app.account_ids` (migration 0023): '' unlimited, else the allowed ids as '{1,2}'. */
+  readonly account_ids: string
 }
 
 /**
@@ -91,6 +114,10 @@ export interface MembershipRow {
  * switch of the statement applies to the handler's statements after it, exactly as with `setScope`. Permissions come
  * as ids (no join with `permissions`: a smaller plan to start on every request); `permissions` holds exactly the
  * contract's PERMISSION_IDS (migration 0002, not writable by the API role).
+ * The same statement fixes which accounts the member may see (migration 0023): for a custom role limited to account
+ * groups, `app_role_account_ids` computes the allowed accounts and the outer select list sets them as `app.account_ids`
+ * (after the lateral, whose value it takes); the owner, built-in roles and unlimited roles leave it '' (the CASE never
+ * calls the function for them). Not a member, or a dead session: '{}' (no account; the body does not run anyway).
  * `body` gets the membership row (undefined when the caller is not a member); a dead session fails with `onRevoked`.
  */
 export const inScopeForMember = <E2, A, E, R>(
@@ -107,6 +134,8 @@ export const inScopeForMember = <E2, A, E, R>(
           SELECT ${scopeSettings(sql, scope)}, ${roleSwitch(sql)} AS role, ${sessionAlive(sql, sessionId, scope.userId)} AS alive
           OFFSET 0)
         SELECT s.alive, mb.is_member, mb.workspace_name, mb.is_owner, mb.role_id, mb.custom_role_id, mb.role_name, mb.granted,
+               mb.account_group_ids,
+               set_config('app.account_ids', CASE WHEN mb.is_member THEN mb.account_ids ELSE '{}' END, true) AS account_ids,
                pg_current_snapshot()::text AS snapshot
         FROM s LEFT JOIN LATERAL (
           SELECT true AS is_member, w.name AS workspace_name, w.owner_id = s.uid::int AS is_owner, m.role_id, m.custom_role_id,
@@ -114,7 +143,12 @@ export const inScopeForMember = <E2, A, E, R>(
                  CASE WHEN w.owner_id = s.uid::int THEN NULL ELSE ARRAY(
                    SELECT rp.permission_id::int FROM role_permissions rp WHERE rp.role_id = m.role_id
                    UNION ALL
-                   SELECT crp.permission_id::int FROM custom_role_permissions crp WHERE crp.custom_role_id = m.custom_role_id) END AS granted
+                   SELECT crp.permission_id::int FROM custom_role_permissions crp WHERE crp.custom_role_id = m.custom_role_id) END AS granted,
+                 CASE WHEN cr.limited_to_groups AND w.owner_id <> s.uid::int THEN ARRAY(
+                   SELECT g.group_id FROM custom_role_account_groups g
+                   WHERE g.workspace_id = m.workspace_id AND g.custom_role_id = m.custom_role_id ORDER BY g.group_id) END AS account_group_ids,
+                 CASE WHEN cr.limited_to_groups AND w.owner_id <> s.uid::int
+                      THEN app_role_account_ids(m.workspace_id, m.custom_role_id) ELSE '' END AS account_ids
           FROM memberships m
           JOIN workspaces w ON w.id = m.workspace_id
           LEFT JOIN roles r ON r.id = m.role_id

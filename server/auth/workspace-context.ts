@@ -21,6 +21,16 @@ export interface WorkspaceContext extends Caller {
   readonly customRoleId: number | null
   readonly roleName: string | null
   readonly permissions: ReadonlyArray<PermissionName>
+  /**
+   * The account groups the caller's custom role is limited to (docs/permissions.md "Account groups"); null: every
+   * account (the owner, built-in roles, unlimited custom roles).
+   */
+  readonly accountGroupIds: ReadonlyArray<number> | null
+  /**
+   * The accounts those groups held when the request's scope was opened (what row-level security lets it see); null:
+   * every account. A later scope of the same request passes it on (server/auth/rls.ts `RlsScope.accountIds`).
+   */
+  readonly accountIds: ReadonlyArray<number> | null
   readonly ip: string
 }
 

@@ -65,7 +65,7 @@ const launchScheduled = (s: DueSchedule) =>
     if (account === undefined || userId === null) return { scanId: null, error: "The member who set this schedule is no longer known" }
     const ctx = {
       userId, sessionId: "", tokenWorkspaceId: s.workspace_id, workspaceId: s.workspace_id, workspaceName: "", isOwner: false,
-      roleId: null, customRoleId: null, roleName: null, permissions: [], ip: "",
+      roleId: null, customRoleId: null, roleName: null, permissions: [], accountGroupIds: null, accountIds: null, ip: "",
     } satisfies WorkspaceContext
     return yield* startScan(
       ctx,

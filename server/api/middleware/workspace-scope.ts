@@ -15,7 +15,7 @@ import type { HttpServerRequest } from "effect/http"
 import { Forbidden, WorkspaceAccessDenied, WorkspaceRequired } from "../../../src/contracts/errors.ts"
 import { AccessServerMessages, StatusMessages } from "../../../src/contracts/messages.ts"
 import { PERMISSION_IDS, PERMISSIONS, type PermissionName } from "../../../src/contracts/permissions.ts"
-import { inScopeForMember, inScopeForSession, type MembershipRow } from "../../auth/rls.ts"
+import { inScopeForMember, inScopeForSession, parseAccountLimit, type MembershipRow } from "../../auth/rls.ts"
 import { allows, type Caller, type Policy, type WorkspaceContext } from "../../auth/workspace-context.ts"
 import { clientAddress, sessionRevoked, verifyBearer } from "./authentication.ts"
 
@@ -49,6 +49,8 @@ export const toMembership = (row: MembershipRow) => {
     customRoleId: row.custom_role_id,
     roleName: row.role_name,
     permissions: granted,
+    accountGroupIds: row.is_owner ? null : row.account_group_ids,
+    accountIds: row.is_owner ? null : parseAccountLimit(row.account_ids),
   }
 }
 

@@ -29,6 +29,7 @@ import m0019_resource_search_plan from "./0019_resource_search_plan.ts"
 import m0020_storage_by_change from "./0020_storage_by_change.ts"
 import m0021_retention from "./0021_retention.ts"
 import m0022_organizations from "./0022_organizations.ts"
+import m0023_account_groups from "./0023_account_groups.ts"
 
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_platform": m0001_platform,
@@ -52,4 +53,5 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0020_storage_by_change": m0020_storage_by_change,
   "0021_retention": m0021_retention,
   "0022_organizations": m0022_organizations,
+  "0023_account_groups": m0023_account_groups,
 }

@@ -17,6 +17,11 @@ import { AccountId, FleetScanId, InvitationId, RoleId, ScanId, FindingId, Worksp
 import {
   AwsTemplateQuery,
   AwsTemplateResponse,
+  FleetFilter,
+  FleetQuery,
+  FleetResponse,
+  OrgComplianceCsvQuery,
+  OrgComplianceResponse,
   FleetScanResponse,
   FleetScansResponse,
   OrganizationResponse,
@@ -710,6 +715,7 @@ export class StorageGroup extends HttpApiGroup.make("storage")
 // organisations and fleets (beyond the spec, issue 31; src/contracts/organizations.ts)
 
 export const FleetScanIdParams = Schema.Struct({ id: idParam(FleetScanId) })
+const OrgFrameworkParams = Schema.Struct({ id: idParam(AccountId), framework_id: FrameworkId })
 
 export class OrganizationsGroup extends HttpApiGroup.make("organizations")
   .add(
@@ -754,6 +760,32 @@ export class OrganizationsGroup extends HttpApiGroup.make("organizations")
     HttpApiEndpoint.get("fleetScan", "/api/fleet-scans/:id", {
       params: FleetScanIdParams,
       success: FleetScanResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    /** The fleet dashboard: members (not retired) × severity by their latest completed scan, risk, stale members, totals, trend. */
+    HttpApiEndpoint.get("fleet", "/api/organizations/:id/fleet", {
+      params: AccountIdParams,
+      query: FleetQuery,
+      success: FleetResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    /** Per requirement of the framework, the members passing, failing, with exceptions, not evaluated (latest completed scans). */
+    HttpApiEndpoint.get("orgCompliance", "/api/organizations/:id/compliance/:framework_id", {
+      params: OrgFrameworkParams,
+      query: FleetFilter,
+      success: OrgComplianceResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("orgComplianceCsv", "/api/organizations/:id/compliance/:framework_id/csv", {
+      params: OrgFrameworkParams,
+      query: OrgComplianceCsvQuery,
+      success: ComplianceCsvFile,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("orgCompliancePdf", "/api/organizations/:id/compliance/:framework_id/pdf", {
+      params: OrgFrameworkParams,
+      query: FleetFilter,
+      success: ReportPdfFile,
       error: [...WorkspaceErrors, NotFound, ...CommonErrors],
     }),
   )

@@ -12,6 +12,7 @@
 import { Schema } from "effect"
 import { AccountId, CloudProviderId, FleetScanId, ScanId } from "./ids.ts"
 import { Count, NullableTimestamp, RunStatus, Timestamp, withData } from "./common.ts"
+import { Assessment, Framework, FrameworkSection, RequirementId, StatusCounts } from "./compliance.ts"
 
 export const OrganizationMessages = {
   organizationAdded: "Organization added",
@@ -256,3 +257,184 @@ export const FleetScanResponse = withData(FleetScan)
 export type FleetScanResponse = typeof FleetScanResponse.Type
 export const FleetScansResponse = withData(Schema.Struct({ fleet_scans: Schema.Array(FleetScan.mapFields((f) => ({ ...f, members: Schema.optionalKey(f.members) }))) }))
 export type FleetScansResponse = typeof FleetScansResponse.Type
+
+// ---------------------------------------------------------------------------------------------------
+// Fleet dashboard and organisation compliance (server/organizations/fleet.ts, server/api/fleet.ts; docs/api.md)
+
+/** Sorts of the fleet dashboard: risk (highest first, the default), name, failing resources (most first), stale (stale first, oldest scan first). */
+export const FLEET_SORTS = ["risk", "name", "failing", "stale"] as const
+export type FleetSort = (typeof FLEET_SORTS)[number]
+/** Days of the fleet's trend (today, UTC, and the days before it). */
+export const FLEET_TREND_DAYS = 30
+export const MAX_STALE_DAYS = 365
+
+/** A tag filter "key:value" (exactly that value) or "key" (any value). */
+export const FLEET_TAG = /^[^:]{1,128}(:.{0,256})?$/
+
+const SeverityCounts = Schema.Struct({ critical: Count, high: Count, medium: Count, low: Count })
+
+/** Which members: `unit` (that unit and every unit under it) and `tag`; both optional. */
+export const FleetFilter = Schema.Struct({
+  unit: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(256))),
+  tag: Schema.optionalKey(Schema.String.check(Schema.isPattern(FLEET_TAG))),
+})
+export type FleetFilter = typeof FleetFilter.Type
+
+/** GET /api/organizations/{id}/fleet */
+export const FleetQuery = Schema.Struct({
+  ...FleetFilter.fields,
+  sort: Schema.optionalKey(Schema.Literals(FLEET_SORTS)),
+  stale_days: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_STALE_DAYS }))),
+})
+export type FleetQuery = typeof FleetQuery.Type
+
+/** One member (not retired) by its latest completed scan. */
+export const FleetMember = Schema.Struct({
+  account_id: AccountId,
+  account_name: Schema.String,
+  cloud_account_id: Schema.String,
+  unit_id: Schema.NullOr(Schema.String),
+  unit_path: Schema.String,
+  tags: Schema.Record(Schema.String, Schema.String),
+  /** Its latest completed scan (null: none yet). */
+  latest_scan_id: Schema.NullOr(ScanId),
+  latest_scan_at: NullableTimestamp,
+  /** No completed scan, or the latest started more than `stale_days` days ago. */
+  stale: Schema.Boolean,
+  /** Failing resources (unit: failing resources) by the severity of their check. */
+  failing_resources: SeverityCounts,
+  /** Failed checks (unit: failed checks) by severity. */
+  failed_checks: SeverityCounts,
+  failing_resources_total: Count,
+  failed_checks_total: Count,
+  /** `riskScore` of its failing resources (unit: risk points; src/contracts/outcomes.ts). */
+  risk: Count,
+})
+export type FleetMember = typeof FleetMember.Type
+
+export const FleetTotals = Schema.Struct({
+  members: Count,
+  /** Members with a completed scan. */
+  members_scanned: Count,
+  members_stale: Count,
+  failing_resources: SeverityCounts,
+  failed_checks: SeverityCounts,
+  failing_resources_total: Count,
+  failed_checks_total: Count,
+  risk: Count,
+})
+export type FleetTotals = typeof FleetTotals.Type
+
+/** One day of the fleet's trend: every member counted by its latest completed scan as of the end of that day (UTC). */
+export const FleetTrendPoint = Schema.Struct({
+  /** YYYY-MM-DD (UTC). */
+  day: Schema.String,
+  /** Members that had a completed scan by the end of the day. */
+  members_scanned: Count,
+  failing_resources: Count,
+  failed_checks: Count,
+})
+export type FleetTrendPoint = typeof FleetTrendPoint.Type
+
+export const FleetDashboard = Schema.Struct({
+  organization_account_id: AccountId,
+  sort: Schema.Literals(FLEET_SORTS),
+  stale_days: Count,
+  unit: Schema.NullOr(Schema.String),
+  tag: Schema.NullOr(Schema.String),
+  /** The members the filters select, sorted. */
+  members: Schema.Array(FleetMember),
+  totals: FleetTotals,
+  /** FLEET_TREND_DAYS points, oldest first. */
+  trend: Schema.Array(FleetTrendPoint),
+})
+export type FleetDashboard = typeof FleetDashboard.Type
+export const FleetResponse = withData(FleetDashboard)
+export type FleetResponse = typeof FleetResponse.Type
+
+/**
+ * Members by a requirement's status in their latest completed scan (unit: member accounts). The statuses are those of
+ * the per-scan evaluation (`requirementStatus`); members without a completed scan are counted apart (`not_scanned`).
+ */
+export const MemberStatusCounts = Schema.Struct({
+  passed: Count,
+  passed_with_exceptions: Count,
+  failed: Count,
+  not_evaluated: Count,
+  manual: Count,
+  not_applicable: Count,
+  not_scanned: Count,
+})
+export type MemberStatusCounts = typeof MemberStatusCounts.Type
+
+export const OrgRequirement = Schema.Struct({
+  id: RequirementId,
+  section_id: Schema.String,
+  title: Schema.String,
+  assessment: Assessment,
+  members: MemberStatusCounts,
+  /** The members whose latest scan fails it. */
+  failed_account_ids: Schema.Array(AccountId),
+})
+export type OrgRequirement = typeof OrgRequirement.Type
+
+/** One member's framework counts (requirements by status, score) in its latest completed scan; null counts: not scanned. */
+export const OrgComplianceMember = Schema.Struct({
+  account_id: AccountId,
+  account_name: Schema.String,
+  cloud_account_id: Schema.String,
+  unit_path: Schema.String,
+  scan_id: Schema.NullOr(ScanId),
+  counts: Schema.NullOr(StatusCounts),
+})
+export type OrgComplianceMember = typeof OrgComplianceMember.Type
+
+export const OrgCompliance = Schema.Struct({
+  organization_account_id: AccountId,
+  framework: Framework,
+  sections: Schema.Array(FrameworkSection),
+  unit: Schema.NullOr(Schema.String),
+  tag: Schema.NullOr(Schema.String),
+  members_total: Count,
+  members_scanned: Count,
+  requirements: Schema.Array(OrgRequirement),
+  members: Schema.Array(OrgComplianceMember),
+})
+export type OrgCompliance = typeof OrgCompliance.Type
+export const OrgComplianceResponse = withData(OrgCompliance)
+export type OrgComplianceResponse = typeof OrgComplianceResponse.Type
+
+/** GET …/compliance/{framework_id}/csv?part=: `requirements` (default: one row per requirement) or `members` (members × requirements). */
+export const ORG_CSV_PARTS = ["requirements", "members"] as const
+export const OrgComplianceCsvQuery = Schema.Struct({ ...FleetFilter.fields, part: Schema.optionalKey(Schema.Literals(ORG_CSV_PARTS)) })
+export type OrgComplianceCsvQuery = typeof OrgComplianceCsvQuery.Type
+
+export const orgComplianceFileName = (organizationId: number, frameworkId: string, kind: "requirements" | "members" | "pdf"): string =>
+  kind === "pdf" ? `organization-${organizationId}-${frameworkId}-compliance.pdf` : `organization-${organizationId}-${frameworkId}-compliance-${kind}.csv`
+
+// ---------------------------------------------------------------------------------------------------
+// Selection rule (the server applies it on every sync; the SPA previews it)
+
+/**
+ * Whether a member is included: an excluded account never is; an included account always is (unless excluded); else a
+ * member under an excluded unit is not; else with no included units every member is, otherwise only members under an
+ * included unit. "Under" is the member's unit or any unit above it (`unitChain`: the member's unit first, then its
+ * parents up to the top).
+ */
+export const memberIncluded = (cloudAccountId: string, unitChain: ReadonlyArray<string>, selection: MemberSelection): boolean => {
+  if (selection.exclude_accounts.includes(cloudAccountId)) return false
+  if (selection.include_accounts.includes(cloudAccountId)) return true
+  if (unitChain.some((u) => selection.exclude_units.includes(u))) return false
+  return selection.include_units.length === 0 || unitChain.some((u) => selection.include_units.includes(u))
+}
+
+/** The unit and its parents up to the top, from a parent map (a cycle or an unknown unit ends the chain). */
+export const unitChainOf = (unitId: string, parentOf: ReadonlyMap<string, string | null>): ReadonlyArray<string> => {
+  const chain: Array<string> = []
+  let current: string | null | undefined = unitId
+  while (current !== null && current !== undefined && !chain.includes(current)) {
+    chain.push(current)
+    current = parentOf.get(current)
+  }
+  return chain
+}

@@ -133,6 +133,20 @@ export const failingBySeverity = (checks: ReadonlyArray<CheckCounts & { readonly
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Risk (the fleet dashboard, issue 31)
+
+/** Risk points one failing resource weighs, by the severity of its check. */
+export const RISK_WEIGHTS: Readonly<Record<Severity, number>> = { critical: 10, high: 5, medium: 2, low: 1 }
+
+/**
+ * An account's risk score (unit: risk points) from the failing resources by severity of its latest completed scan
+ * (`failingBySeverity`): each failing resource weighs RISK_WEIGHTS of its severity. Muted, remediated and passing
+ * resources weigh nothing; an account without a completed scan scores 0 (the fleet shows it as stale instead).
+ */
+export const riskScore = (failing: Readonly<Record<Severity, number>>): number =>
+  failing.critical * RISK_WEIGHTS.critical + failing.high * RISK_WEIGHTS.high + failing.medium * RISK_WEIGHTS.medium + failing.low * RISK_WEIGHTS.low
+
+// ---------------------------------------------------------------------------------------------------
 // Requirements (compliance)
 
 export const REQUIREMENT_STATUSES = ["passed", "passed_with_exceptions", "failed", "not_evaluated", "manual", "not_applicable"] as const
@@ -238,6 +252,10 @@ export const UNITS = {
   findings: ["finding", "findings"],
   /** Resources matching the findings list's region / resource search filters. */
   matchingResources: ["matching resource", "matching resources"],
+  /** The fleet dashboard's risk score (`riskScore`). */
+  riskPoints: ["risk point", "risk points"],
+  /** Member accounts of an organisation (the fleet dashboard, organisation compliance). */
+  members: ["member account", "member accounts"],
 } as const
 export type Unit = keyof typeof UNITS
 

@@ -39,4 +39,5 @@ export const ApiHandlers = Layer.mergeAll(
   ComplianceHandlers,
   StorageHandlers,
   OrganizationsHandlers,
+  notImplemented("accountGroups"),
 )

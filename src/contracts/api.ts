@@ -31,6 +31,7 @@ import {
   SyncsResponse,
 } from "./organizations.ts"
 import { RetentionSetting, WorkspaceStorageResponse } from "./storage.ts"
+import { AccountGroupDeleteResponse, AccountGroupIdParams, AccountGroupPayload, AccountGroupResponse, AccountGroupsResponse } from "./account-groups.ts"
 import { OkMessage, Timestamp, withData } from "./common.ts"
 import {
   DigestPreference,
@@ -798,6 +799,40 @@ export class OrganizationsGroup extends HttpApiGroup.make("organizations")
   ) {}
 
 // ---------------------------------------------------------------------------------------------------
+// account groups (beyond the spec, issue 31 item 5; src/contracts/account-groups.ts): workspace admins only
+
+export class AccountGroupsGroup extends HttpApiGroup.make("accountGroups")
+  .add(
+    HttpApiEndpoint.get("list", "/api/account-groups", {
+      success: AccountGroupsResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("create", "/api/account-groups", {
+      payload: AccountGroupPayload,
+      success: AccountGroupResponse,
+      error: [...WorkspaceErrors, Conflict, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.put("update", "/api/account-groups/:id", {
+      params: AccountGroupIdParams,
+      payload: AccountGroupPayload,
+      success: AccountGroupResponse,
+      error: [...WorkspaceErrors, Conflict, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.delete("delete", "/api/account-groups/:id", {
+      params: AccountGroupIdParams,
+      success: AccountGroupDeleteResponse,
+      error: [...WorkspaceErrors, Conflict, NotFound, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Account groups",
+      description:
+        "Beyond the spec: groups of accounts (an organisation unit and the units below it, a tag, or hand-picked accounts) that custom roles can be limited to (workspace admins with access to every account).",
+    }),
+  ) {}
+
+// ---------------------------------------------------------------------------------------------------
 
 export class Api extends HttpApi.make("cloud-audit")
   .add(SystemGroup)
@@ -814,6 +849,7 @@ export class Api extends HttpApi.make("cloud-audit")
   .add(PostureGroup)
   .add(StorageGroup)
   .add(OrganizationsGroup)
+  .add(AccountGroupsGroup)
   .annotateMerge(
     OpenApi.annotations({
       title: "Cloud Audit API",
@@ -839,5 +875,6 @@ export const GROUP_NAMES = [
   "posture",
   "storage",
   "organizations",
+  "accountGroups",
 ] as const
 export type GroupName = (typeof GROUP_NAMES)[number]

@@ -6,6 +6,7 @@ import { Schema } from "effect"
 import { RoleId, UserId } from "./ids.ts"
 import { NullableTimestamp, withData } from "./common.ts"
 import { RoleWithPermissions } from "./workspaces.ts"
+import { RoleAccountGroups } from "./account-groups.ts"
 import { PERMISSIONS } from "./permissions.ts"
 import { ValidationMessages as M } from "./messages.ts"
 import { Email, FirstName, LastName, SignInPassword, formErrors, requiredString, type FieldErrors } from "./validation.ts"
@@ -102,6 +103,8 @@ export const CustomRolePayload = Schema.Struct({
   name: requiredString(M.customRoleNameRequired).check(Schema.isMaxLength(50)),
   description: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))),
   permissions: Schema.Array(PermissionName).check(Schema.isMinLength(1, { message: M.customRolePermissionsRequired })),
+  /** Beyond the spec (issue 31): the account groups the role is limited to (src/contracts/account-groups.ts). */
+  account_group_ids: Schema.optionalKey(RoleAccountGroups),
 })
 export type CustomRolePayload = typeof CustomRolePayload.Type
 export const validateCustomRole = (input: unknown): FieldErrors => formErrors(CustomRolePayload, input)

@@ -6,6 +6,7 @@
 import { Schema } from "effect"
 import { PermissionId, RoleId, UserId, WorkspaceId } from "./ids.ts"
 import { Timestamp, withData } from "./common.ts"
+import { RoleAccountGroups } from "./account-groups.ts"
 import { Workspaces as WorkspaceConstants } from "./constants.ts"
 import { requiredString } from "./validation.ts"
 import { ValidationMessages as M } from "./messages.ts"
@@ -60,6 +61,8 @@ export const RoleWithPermissions = Schema.Struct({
   description: Schema.optionalKey(Schema.String),
   is_custom: Schema.optionalKey(Schema.Boolean),
   permissions: Schema.Array(PermissionRef),
+  /** Custom roles (beyond the spec, issue 31): the account groups it is limited to; null or absent: every account. */
+  account_group_ids: Schema.optionalKey(RoleAccountGroups),
 })
 export type RoleWithPermissions = typeof RoleWithPermissions.Type
 

@@ -26,6 +26,7 @@ import type { AppServices } from "./services/app-services.ts"
 import { complianceEffectsFrom } from "./services/compliance-api.ts"
 import { scanEffectsFrom } from "./services/scan-api.ts"
 import { storageEffectsFrom } from "./services/workspace-storage-api.ts"
+import { organizationEffectsFrom } from "./services/organization-api.ts"
 import { parseWorkspaceId } from "./services/storage.ts"
 import type { AppComposition } from "./views/composition.tsx"
 
@@ -84,6 +85,7 @@ export const composeApp = (services: AppServices, env: CompositionEnvironment): 
     scan: scanEffectsFrom(services),
     compliance: complianceEffectsFrom(services),
     storage: storageEffectsFrom(services),
+    organizations: organizationEffectsFrom(services),
     gates: {
       workspaceGate: workspaceGateMachineWith(services),
       permissionGate: permissionGateMachineWith(services),

@@ -10,8 +10,16 @@
  *    ('Account name is required', 'Access Key ID is required', 'Secret Access Key is required') and sends the payload
  *    with `test_only: true` (`addAccount`); wrong credentials, 'Account already exists' and 'Failed to add account.
  *    Please try again.' are shown in the wizard.
+ *    Beyond the spec (issue 31): step 2 also chooses 'Single account' or 'Organization' (`kind`). An organisation is
+ *    onboarded through the same call with `is_organization: true` and its `organization` settings: AWS — the
+ *    management (or delegated administrator) account's keys or role and the member role's name (default
+ *    DEFAULT_MEMBER_ROLE_NAME), with the CloudFormation template deploying that role (`loadAwsTemplate`, on request,
+ *    in the `template` region); GCP — the organisation or folder id and the key; Azure — the management group id and
+ *    the app registration (no subscription). Member account ids to leave out may be listed; the units are chosen on
+ *    the organisation page after the first save.
  * 3. `connected`: 'Connection successful!' with OK, which saves (the same call without `test_only`), then finishes
- *    (`saved`, output = the new account) so the owner closes the wizard and refreshes the accounts.
+ *    (`saved`, output = the new account and, for an organisation, its summary) so the owner closes the wizard and
+ *    refreshes the accounts (or opens the organisation page).
  * `wizard.closed` from any step finishes with no account; the next opening starts again at step 1.
  *
  * Events accepted:
@@ -21,7 +29,10 @@
  * - `step.back` — the user pressed Back: from step 2 to step 1 (errors cleared), from step 3 to step 2.
  * - `method.changed` { method } — the user switched the AWS credential method (access keys or role ARN); ignored for
  *   other providers.
+ * - `kind.changed` { kind } — the user chose 'Single account' or 'Organization' (field errors cleared).
  * - `field.changed` { field, value } — the user edited one field of the form; that field's error is cleared.
+ * - `template.requested` — the user asked for the AWS CloudFormation template (an AWS organisation only): it is
+ *   fetched for the member role name in the form.
  * - `connection.testRequested` — the user pressed 'Test connection': a valid form is sent with `test_only: true`,
  *   an invalid one shows its field errors.
  * - `connection.confirmed` — the user pressed OK on 'Connection successful!': the account is saved.
@@ -38,12 +49,24 @@ import {
 import { ProviderIds } from "../contracts/constants.ts"
 import type { CloudProviderId } from "../contracts/ids.ts"
 import { ScanningMessages, ValidationMessages } from "../contracts/messages.ts"
+import {
+  AZURE_MANAGEMENT_GROUP_ID,
+  DEFAULT_MEMBER_ROLE_NAME,
+  GCP_ROOT_ID,
+  OrganizationMessages,
+  type OrganizationSettings,
+  type OrganizationSummary,
+} from "../contracts/organizations.ts"
 import type { CloudProvider } from "../contracts/providers.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 import { errorOf, outputOf } from "./actor-output.ts"
+import type { AwsTemplate } from "./organization-effects.ts"
 
 /** AWS: access keys or a role to assume. */
 export type AwsAuthMethod = "keys" | "role"
+
+/** One account, or an organisation whose members become accounts (issue 31). */
+export type AccountKind = "account" | "organization"
 
 /** Every field the wizard can show; which ones apply depends on the provider and the AWS method. */
 export interface AddAccountForm {
@@ -57,6 +80,12 @@ export interface AddAccountForm {
   readonly client_id: string
   readonly client_secret: string
   readonly subscription_id: string
+  /** Organisation: GCP "organizations/N" or "folders/N"; Azure the management group id. */
+  readonly root_id: string
+  /** AWS organisation: the role assumed in each member. */
+  readonly member_role_name: string
+  /** Organisation: member account ids to leave out, separated by commas, spaces or lines. */
+  readonly exclude_accounts: string
 }
 export type AddAccountField = keyof AddAccountForm
 
@@ -71,19 +100,27 @@ export const EMPTY_ADD_ACCOUNT_FORM: AddAccountForm = {
   client_id: "",
   client_secret: "",
   subscription_id: "",
+  root_id: "",
+  member_role_name: DEFAULT_MEMBER_ROLE_NAME,
+  exclude_accounts: "",
 }
 
 export interface AddAccountContext {
   readonly providers: ReadonlyArray<CloudProvider>
   readonly providerId: CloudProviderId | null
   readonly method: AwsAuthMethod
+  readonly kind: AccountKind
   readonly form: AddAccountForm
   /** Keyed like the form (`account_name`, `access_key`, …): the spec's required-field texts. */
   readonly fieldErrors: Readonly<Partial<Record<AddAccountField, string>>>
   /** The wizard-level error (wrong credentials, 'Account already exists', 'Failed to add account…'). */
   readonly error: string | null
   readonly externalId: string | null
+  /** The AWS member role's CloudFormation template, once fetched. */
+  readonly template: AwsTemplate | null
+  readonly templateError: string | null
   readonly saved: Account | null
+  readonly savedOrganization: OrganizationSummary | null
 }
 
 export type AddAccountEvent =
@@ -91,7 +128,9 @@ export type AddAccountEvent =
   | { readonly type: "providers.retryRequested" }
   | { readonly type: "step.back" }
   | { readonly type: "method.changed"; readonly method: AwsAuthMethod }
+  | { readonly type: "kind.changed"; readonly kind: AccountKind }
   | { readonly type: "field.changed"; readonly field: AddAccountField; readonly value: string }
+  | { readonly type: "template.requested" }
   | { readonly type: "connection.testRequested" }
   | { readonly type: "connection.confirmed" }
   | { readonly type: "wizard.closed" }
@@ -99,12 +138,21 @@ export type AddAccountEvent =
 export interface AddAccountOutput {
   /** The saved account, or null when the wizard was closed first. */
   readonly account: Account | null
+  /** The onboarded organisation (issue 31), or null for a single account. */
+  readonly organization: OrganizationSummary | null
 }
 
 const trimmed = (s: string): string | undefined => (s.trim() === "" ? undefined : s.trim())
 
-/** The provider's credentials from the form (only the fields that apply; blanks left out). */
-export const credentialsOf = (providerId: number | null, method: AwsAuthMethod, form: AddAccountForm): Credentials => {
+type FormContext = Pick<AddAccountContext, "providerId" | "method" | "kind" | "form">
+
+/** The provider's credentials from the form (only the fields that apply; blanks left out; no subscription for an Azure organisation). */
+export const credentialsOf = (
+  providerId: number | null,
+  method: AwsAuthMethod,
+  form: AddAccountForm,
+  kind: AccountKind = "account",
+): Credentials => {
   const pick = (keys: ReadonlyArray<AddAccountField>): Credentials => {
     const out: Record<string, string> = {}
     for (const k of keys) {
@@ -116,33 +164,62 @@ export const credentialsOf = (providerId: number | null, method: AwsAuthMethod, 
   }
   if (providerId === ProviderIds.AWS) return method === "role" ? pick(["role_arn"]) : pick(["access_key", "secret_key", "session_token"])
   if (providerId === ProviderIds.GCP) return pick(["service_account_key"])
-  if (providerId === ProviderIds.Azure) return pick(["tenant_id", "client_id", "client_secret", "subscription_id"])
+  if (providerId === ProviderIds.Azure)
+    return pick(kind === "organization" ? ["tenant_id", "client_id", "client_secret"] : ["tenant_id", "client_id", "client_secret", "subscription_id"])
   return {}
 }
 
-/** Scanning §3 add-account payload (is_organization is always false). */
-export const addAccountPayload = (
-  context: Pick<AddAccountContext, "providerId" | "method" | "form">,
-  testOnly: boolean,
-): AddAccountPayload => ({
+/** Account ids typed into a text box: split on commas, spaces and lines; blanks and repeats dropped. */
+export const accountIdsOf = (text: string): ReadonlyArray<string> => [...new Set(text.split(/[\s,;]+/).filter((id) => id !== ""))]
+
+/** The `organization` settings of an organisation's payload: the AWS member role, or the GCP / Azure root. */
+export const organizationSettingsOf = (context: Pick<AddAccountContext, "providerId" | "form">): OrganizationSettings => ({
+  ...(context.providerId === ProviderIds.AWS
+    ? { member_role_name: context.form.member_role_name.trim() }
+    : { root_id: context.form.root_id.trim() }),
+  include_units: [],
+  exclude_units: [],
+  include_accounts: [],
+  exclude_accounts: accountIdsOf(context.form.exclude_accounts),
+})
+
+/** Scanning §3 add-account payload; beyond the spec (issue 31) an organisation's carries `is_organization: true` and its settings. */
+export const addAccountPayload = (context: FormContext, testOnly: boolean): AddAccountPayload => ({
   cloud_provider_id: (context.providerId ?? 0) as CloudProviderId,
   account_name: context.form.account_name.trim(),
-  is_organization: false,
-  credentials: credentialsOf(context.providerId, context.method, context.form),
+  is_organization: context.kind === "organization",
+  ...(context.kind === "organization" ? { organization: organizationSettingsOf(context) } : {}),
+  credentials: credentialsOf(context.providerId, context.method, context.form, context.kind),
   ...(testOnly ? { test_only: true } : {}),
 })
 
+/** The organisation fields' texts (issue 31): the AWS member role's name, the GCP / Azure root id. */
+const organizationFieldErrors = (context: FormContext): Partial<Record<AddAccountField, string>> => {
+  if (context.kind !== "organization") return {}
+  const root = context.form.root_id.trim()
+  if (context.providerId === ProviderIds.GCP) {
+    if (root === "") return { root_id: OrganizationMessages.rootIdRequired }
+    return GCP_ROOT_ID.test(root) ? {} : { root_id: OrganizationMessages.rootIdInvalidGcp }
+  }
+  if (context.providerId === ProviderIds.Azure) {
+    if (root === "") return { root_id: OrganizationMessages.rootIdRequired }
+    return AZURE_MANAGEMENT_GROUP_ID.test(root) ? {} : { root_id: OrganizationMessages.rootIdInvalidAzure }
+  }
+  return {}
+}
+
 /** Scanning §5 required-field texts for the current step, keyed by form field. */
-export const addAccountFieldErrors = (
-  context: Pick<AddAccountContext, "providerId" | "method" | "form">,
-): Partial<Record<AddAccountField, string>> => {
+export const addAccountFieldErrors = (context: FormContext): Partial<Record<AddAccountField, string>> => {
   const payload = addAccountPayload(context, false)
   const raw = validateAddAccount(payload)
   const out: Partial<Record<AddAccountField, string>> = {}
   for (const [path, message] of Object.entries(raw)) {
-    const field = (path.startsWith("credentials.") ? path.slice("credentials.".length) : path) as AddAccountField
+    const field = path.replace(/^(credentials|organization)\./, "").replace(/\..*$/, "") as AddAccountField
     if (field in EMPTY_ADD_ACCOUNT_FORM && out[field] === undefined) out[field] = message
   }
+  Object.assign(out, organizationFieldErrors(context))
+  // An Azure organisation is reached through its management group, not one subscription.
+  if (context.providerId === ProviderIds.Azure && context.kind === "organization") delete out.subscription_id
   // The role variant: the contract accepts a role ARN in place of keys; a blank one must name the ARN, not the keys.
   if (context.providerId === ProviderIds.AWS && context.method === "role") {
     delete out.access_key
@@ -171,6 +248,10 @@ export const addAccountMachine = setup({
     addAccount: fromPromise<AddAccountResponse, AddAccountPayload>(async () => {
       throw new Error("addAccount is not provided")
     }),
+    /** GET /api/organizations/aws-template?role_name=: the member role's CloudFormation template and CLI commands. */
+    loadAwsTemplate: fromPromise<AwsTemplate, { readonly role_name: string }>(async () => {
+      throw new Error("loadAwsTemplate is not provided")
+    }),
   },
   guards: {
     /** The chosen provider is one of the server's providers and is enabled. */
@@ -182,6 +263,9 @@ export const addAccountMachine = setup({
     isAnswerOk: ({ event }) => outputOf<AddAccountResponse>(event).ok,
     /** The chosen provider is AWS (the only one with a choice of credential method). */
     isAws: ({ context }) => context.providerId === ProviderIds.AWS,
+    /** An AWS organisation whose member role name is valid: its CloudFormation template can be fetched. */
+    canLoadTemplate: ({ context }) =>
+      context.providerId === ProviderIds.AWS && context.kind === "organization" && addAccountFieldErrors(context).member_role_name === undefined,
   },
   actions: {
     assignProviders: assign({ providers: ({ event }) => outputOf<ReadonlyArray<CloudProvider>>(event), error: null }),
@@ -191,9 +275,21 @@ export const addAccountMachine = setup({
     assignProvider: assign({
       providerId: ({ event }) => (event.type === "provider.selected" ? event.providerId : null),
       method: "keys",
+      kind: "account",
       form: EMPTY_ADD_ACCOUNT_FORM,
       fieldErrors: {},
       error: null,
+      template: null,
+      templateError: null,
+    }),
+    assignKind: assign({
+      kind: ({ context, event }) => (event.type === "kind.changed" ? event.kind : context.kind),
+      fieldErrors: {},
+      error: null,
+    }),
+    assignTemplate: assign({ template: ({ event }) => outputOf<AwsTemplate>(event), templateError: null }),
+    assignTemplateError: assign({
+      templateError: ({ event }) => toFailure(errorOf(event), OrganizationMessages.loadOrganizationFailed).message,
     }),
     assignMethod: assign({
       method: ({ context, event }) => (event.type === "method.changed" ? event.method : context.method),
@@ -217,7 +313,10 @@ export const addAccountMachine = setup({
         return message.trim() === "" ? ScanningMessages.addAccountFailed : message
       },
     }),
-    assignSaved: assign({ saved: ({ event }) => outputOf<AddAccountResponse>(event).data.account ?? null }),
+    assignSaved: assign(({ event }) => {
+      const data = outputOf<AddAccountResponse>(event).data
+      return { saved: data.account ?? null, savedOrganization: data.organization ?? null }
+    }),
     /** Environment: a toast (supplied at the React boundary). */
     notify: (_, _params: NotifyParams) => {},
   },
@@ -227,14 +326,18 @@ export const addAccountMachine = setup({
     providers: [],
     providerId: null,
     method: "keys",
+    kind: "account",
     form: EMPTY_ADD_ACCOUNT_FORM,
     fieldErrors: {},
     error: null,
     externalId: null,
+    template: null,
+    templateError: null,
     saved: null,
+    savedOrganization: null,
   },
   initial: "open",
-  output: ({ context }) => ({ account: context.saved }),
+  output: ({ context }) => ({ account: context.saved, organization: context.savedOrganization }),
   states: {
     open: {
       description: "The wizard dialog is open, at one of its three steps; closing it finishes with no account.",
@@ -264,7 +367,7 @@ export const addAccountMachine = setup({
         },
         /** Step 2. */
         credentials: {
-          initial: "editing",
+          type: "parallel",
           invoke: {
             id: "loadExternalId",
             src: "loadExternalId",
@@ -275,30 +378,60 @@ export const addAccountMachine = setup({
           },
           on: { "step.back": { target: "selectingProvider", actions: "clearErrors" } },
           states: {
-            editing: {
-              description: "Step 2's form: account name and the provider's credential fields, with field errors or the server's last error.",
-              on: {
-                "field.changed": { actions: "assignField" },
-                "method.changed": { guard: "isAws", actions: "assignMethod" },
-                "connection.testRequested": [
-                  { guard: "isFormValid", target: "testing", actions: "clearErrors" },
-                  { actions: "assignFieldErrors" },
-                ],
+            form: {
+              description: "Step 2's form and its connection test.",
+              initial: "editing",
+              states: {
+                editing: {
+                  description:
+                    "Step 2's form: account name, single account or organisation, the provider's credential fields (and an organisation's settings), with field errors or the server's last error.",
+                  on: {
+                    "field.changed": { actions: "assignField" },
+                    "method.changed": { guard: "isAws", actions: "assignMethod" },
+                    "kind.changed": { actions: "assignKind" },
+                    "connection.testRequested": [
+                      { guard: "isFormValid", target: "testing", actions: "clearErrors" },
+                      { actions: "assignFieldErrors" },
+                    ],
+                  },
+                },
+                testing: {
+                  description: "'Test connection' is sending the payload with `test_only: true`.",
+                  invoke: {
+                    id: "testConnection",
+                    src: "addAccount",
+                    input: ({ context }) => addAccountPayload(context, true),
+                    /** The test answered: `ok` goes to step 3 ('Connection successful!'); otherwise the server's message (or 'Failed to add account. Please try again.') shows in the form. */
+                    onDone: [
+                      { guard: "isAnswerOk", target: "#addAccount.open.connected" },
+                      { target: "editing", actions: "assignNotOk" },
+                    ],
+                    /** The test call failed: the failure's message (e.g. 'Account already exists', by default 'Failed to add account. Please try again.') shows in the form. */
+                    onError: { target: "editing", actions: "assignCallError" },
+                  },
+                },
               },
             },
-            testing: {
-              description: "'Test connection' is sending the payload with `test_only: true`.",
-              invoke: {
-                id: "testConnection",
-                src: "addAccount",
-                input: ({ context }) => addAccountPayload(context, true),
-                /** The test answered: `ok` goes to step 3 ('Connection successful!'); otherwise the server's message (or 'Failed to add account. Please try again.') shows in the form. */
-                onDone: [
-                  { guard: "isAnswerOk", target: "#addAccount.open.connected" },
-                  { target: "editing", actions: "assignNotOk" },
-                ],
-                /** The test call failed: the failure's message (e.g. 'Account already exists', by default 'Failed to add account. Please try again.') shows in the form. */
-                onError: { target: "editing", actions: "assignCallError" },
+            template: {
+              description: "An AWS organisation's CloudFormation template for the member role, fetched on request.",
+              initial: "idle",
+              states: {
+                idle: {
+                  description: "No template request is running (the last fetched template, if any, stays shown).",
+                  on: { "template.requested": { guard: "canLoadTemplate", target: "loading" } },
+                },
+                loading: {
+                  description: "The template is being fetched for the member role name in the form.",
+                  invoke: {
+                    id: "loadAwsTemplate",
+                    src: "loadAwsTemplate",
+                    input: ({ context }) => ({ role_name: context.form.member_role_name.trim() }),
+                    /** The template arrived: it is shown with its CLI commands, copy and download. */
+                    onDone: { target: "idle", actions: "assignTemplate" },
+                    /** The template could not be fetched: the failure's message with a retry. */
+                    onError: { target: "idle", actions: "assignTemplateError" },
+                  },
+                },
               },
             },
           },

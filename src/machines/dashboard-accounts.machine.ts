@@ -9,7 +9,8 @@
  *   internet connection.', 'You are not authorized to view this data. Please sign in again.', "We're experiencing
  *   technical difficulties. Please try again later.", else the message or 'Failed to fetch cloud provider
  *   accounts'). 'Refresh' (`dashboard.refreshRequested`) reloads.
- * - `dialog`: none | adding (the add-account wizard as a child; a saved account refreshes the list) | launching (the
+ * - `dialog`: none | adding (the add-account wizard as a child; a saved account refreshes the list, a saved organisation
+ *   opens its organisation page: issue 31) | launching (the
  *   launch-scan dialog as a child) | confirmingDelete → deleting (a failure stays in the dialog: 'Failed to delete
  *   account. Please try again.').
  *
@@ -33,7 +34,8 @@ import type { OkMessage } from "../contracts/common.ts"
 import type { AccountId } from "../contracts/ids.ts"
 import { ScanningMessages } from "../contracts/messages.ts"
 import { toFailure, type NavigateParams, type NotifyParams } from "./auth-effects.ts"
-import { addAccountMachine } from "./add-account.machine.ts"
+import { addAccountMachine, type AddAccountOutput } from "./add-account.machine.ts"
+import { organizationPath } from "./organization-effects.ts"
 import { launchScanMachine } from "./launch-scan.machine.ts"
 import type { AccountsOverview, ProviderAccounts } from "./scan-effects.ts"
 import type { CloudProvider } from "../contracts/providers.ts"
@@ -96,7 +98,9 @@ export const dashboardAccountsMachine = setup({
     isKnownAccount: ({ context, event }) =>
       event.type === "deleteAccount.requested" && dashboardAccounts(context).some((a) => a.id === event.accountId),
     /** The wizard finished with a saved account. */
-    savedAnAccount: ({ event }) => outputOf<{ readonly account: Account | null }>(event).account !== null,
+    savedAnAccount: ({ event }) => outputOf<AddAccountOutput>(event).account !== null,
+    /** The wizard finished with an onboarded organisation (issue 31). */
+    savedAnOrganization: ({ event }) => outputOf<AddAccountOutput>(event).organization !== null,
   },
   actions: {
     assignOverview: assign(({ event }) => {
@@ -208,7 +212,18 @@ export const dashboardAccountsMachine = setup({
             id: "addAccount",
             src: "addAccount",
             /** The wizard closed: the list is reloaded if it saved an account. */
-            onDone: [{ guard: "savedAnAccount", target: "none", actions: "requestRefresh" }, { target: "none" }],
+            onDone: [
+              {
+                guard: "savedAnOrganization",
+                target: "none",
+                actions: {
+                  type: "navigate",
+                  params: ({ event }) => ({ to: organizationPath(outputOf<AddAccountOutput>(event).organization!.id) }),
+                },
+              },
+              { guard: "savedAnAccount", target: "none", actions: "requestRefresh" },
+              { target: "none" },
+            ],
           },
         },
         launching: {

@@ -6,7 +6,7 @@
  * - `AuthEffectsProvider` (sign-in, sign-up, verification, reset), `InvitationEffectsProvider`,
  *   `WorkspaceSelectionEffectsProvider`, `ShellEffectsProvider`, `TeamEffectsProvider`, `ProfileEffectsProvider`,
  *   `ScanEffectsProvider` (dashboard, accounts, scans, findings), `ComplianceEffectsProvider` (Compliance),
- *   `StorageEffectsProvider` (Storage, issue 30);
+ *   `StorageEffectsProvider` (Storage, issue 30), `OrganizationEffectsProvider` (organisations, issue 31);
  * - `DashboardGatesProvider` (workspace and permission gates).
  * The clock (real timers in the browser, a `SimulatedClock` in tests) reaches the screens that take one.
  */
@@ -18,6 +18,7 @@ import type { ProfileEffects } from "../machines/profile-effects.ts"
 import type { ScanEffects } from "../machines/scan-effects.ts"
 import type { SessionActor } from "../machines/session.machine.ts"
 import type { ShellEffects } from "../machines/shell.machine.ts"
+import type { OrganizationEffects } from "../machines/organization-effects.ts"
 import type { StorageEffects } from "../machines/storage-effects.ts"
 import type { TeamEffects } from "../machines/team-effects.ts"
 import type { WorkspaceSelectionEffects } from "../machines/workspace-selection.machine.ts"
@@ -30,6 +31,7 @@ import { ProfileEffectsProvider, UNWIRED_PROFILE_EFFECTS } from "./profile/profi
 import { DashboardGatesProvider, type DashboardGateLogic } from "./route-gates.tsx"
 import { ScanEffectsProvider, UNWIRED_SCAN_EFFECTS } from "./scanning/scan-effects-context.tsx"
 import { CompositionReadyContext, SessionProvider, type SessionStatus } from "./session-status.tsx"
+import { OrganizationEffectsProvider, UNWIRED_ORGANIZATION_EFFECTS } from "./organizations/organization-effects-context.tsx"
 import { StorageEffectsProvider, UNWIRED_STORAGE_EFFECTS } from "./storage/storage-effects-context.tsx"
 import { TeamEffectsProvider, UNWIRED_TEAM_EFFECTS } from "./team/team-effects-context.tsx"
 import {
@@ -49,6 +51,7 @@ export interface AppComposition {
   readonly scan: ScanEffects
   readonly compliance: ComplianceEffects
   readonly storage: StorageEffects
+  readonly organizations: OrganizationEffects
   readonly gates: DashboardGateLogic
 }
 
@@ -112,7 +115,9 @@ export function CompositionProvider({ composition: source, clock, children }: Co
                     <ScanEffectsProvider effects={c?.scan ?? UNWIRED_SCAN_EFFECTS} {...timers}>
                       <ComplianceEffectsProvider effects={c?.compliance ?? UNWIRED_COMPLIANCE_EFFECTS} {...timers}>
                         <StorageEffectsProvider effects={c?.storage ?? UNWIRED_STORAGE_EFFECTS} {...timers}>
-                          <DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider>
+                          <OrganizationEffectsProvider effects={c?.organizations ?? UNWIRED_ORGANIZATION_EFFECTS} {...timers}>
+                            <DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider>
+                          </OrganizationEffectsProvider>
                         </StorageEffectsProvider>
                       </ComplianceEffectsProvider>
                     </ScanEffectsProvider>

@@ -3,27 +3,37 @@ import { createActor, SimulatedClock } from "xstate"
 import type { AddAccountPayload, AddAccountResponse } from "../../src/contracts/accounts.ts"
 import type { CloudProviderId } from "../../src/contracts/ids.ts"
 import type { CloudProvider } from "../../src/contracts/providers.ts"
-import { addAccountMachine, addAccountFieldErrors, EMPTY_ADD_ACCOUNT_FORM } from "../../src/machines/add-account.machine.ts"
+import {
+  accountIdsOf,
+  addAccountFieldErrors,
+  addAccountMachine,
+  addAccountPayload,
+  EMPTY_ADD_ACCOUNT_FORM,
+} from "../../src/machines/add-account.machine.ts"
+import type { AwsTemplate } from "../../src/machines/organization-effects.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
+import { awsTemplate, organizationSummary, sync } from "./organization-fakes.ts"
 import { controlled, httpFailure, never } from "./auth-fakes.ts"
 import { account, environment, providers } from "./scan-fakes.ts"
 
 const AWS = 1 as CloudProviderId
 const GCP = 2 as CloudProviderId
+const AZURE = 3 as CloudProviderId
 
 const start = () => {
   const loadProviders = controlled<void, ReadonlyArray<CloudProvider>>()
   const loadExternalId = controlled<void, string | null>()
   const addAccount = controlled<AddAccountPayload, AddAccountResponse>()
+  const loadAwsTemplate = controlled<{ readonly role_name: string }, AwsTemplate>()
   const env = environment()
   const actor = createActor(
     addAccountMachine.provide({
-      actors: { loadProviders: loadProviders.logic, loadExternalId: loadExternalId.logic, addAccount: addAccount.logic },
+      actors: { loadProviders: loadProviders.logic, loadExternalId: loadExternalId.logic, addAccount: addAccount.logic, loadAwsTemplate: loadAwsTemplate.logic },
       actions: { notify: env.notify },
     }),
     { clock: new SimulatedClock() },
   ).start()
-  return { actor, loadProviders, loadExternalId, addAccount, env }
+  return { actor, loadProviders, loadExternalId, addAccount, loadAwsTemplate, env }
 }
 
 const fill = (actor: ReturnType<typeof start>["actor"], values: Partial<typeof EMPTY_ADD_ACCOUNT_FORM>) => {
@@ -36,7 +46,7 @@ const savedAnswer: AddAccountResponse = { ok: true, message: "Account added succ
 describe("add-account machine", () => {
   it("drives every (state, event) edge", async () => {
     const provided = addAccountMachine.provide({
-      actors: { loadProviders: never(), loadExternalId: never(), addAccount: never() },
+      actors: { loadProviders: never(), loadExternalId: never(), addAccount: never(), loadAwsTemplate: never() },
     })
     const coverage = await coverTransitions(provided, {
       createActor: (clock) => createActor(provided, { clock }),
@@ -51,6 +61,12 @@ describe("add-account machine", () => {
         { type: "field.changed", field: "secret_key", value: "secret" },
         { type: "field.changed", field: "role_arn", value: "arn:aws:iam::123456789012:role/Audit" },
         { type: "method.changed", method: "keys" },
+        { type: "kind.changed", kind: "organization" },
+        { type: "kind.changed", kind: "account" },
+        { type: "field.changed", field: "member_role_name", value: "not a role name!" },
+        { type: "template.requested" },
+        { type: "xstate.done.actor.loadAwsTemplate", output: awsTemplate },
+        { type: "xstate.error.actor.loadAwsTemplate", error: httpFailure("generic", 403, { message: "Permission denied" }) },
         { type: "xstate.done.actor.loadExternalId", output: "ext-123" },
         { type: "xstate.error.actor.loadExternalId", error: httpFailure("generic", 500) },
         { type: "xstate.done.actor.testConnection", output: tested },
@@ -63,7 +79,7 @@ describe("add-account machine", () => {
       // Whether 'Test connection' goes ahead depends on the form: the state is its value plus the provider, the method
       // and which required fields still miss (a finite set), so the graph reaches testing, connected and saving.
       serializeState: (s) =>
-        JSON.stringify([s.value, s.context.providerId, s.context.method, Object.keys(addAccountFieldErrors(s.context)).sort()]),
+        JSON.stringify([s.value, s.context.providerId, s.context.method, s.context.kind, Object.keys(addAccountFieldErrors(s.context)).sort()]),
     })
     console.info(formatCoverage("addAccount", coverage))
     expect(coverage.missing).toEqual([])
@@ -79,7 +95,7 @@ describe("add-account machine", () => {
       actor.send({ type: "provider.selected", providerId: GCP })
       expect(actor.getSnapshot().value).toEqual({ open: "selectingProvider" })
       actor.send({ type: "provider.selected", providerId: AWS })
-      expect(actor.getSnapshot().value).toEqual({ open: { credentials: "editing" } })
+      expect(actor.getSnapshot().value).toEqual({ open: { credentials: { form: "editing", template: "idle" } } })
 
       actor.send({ type: "connection.testRequested" })
       expect(actor.getSnapshot().context.fieldErrors).toEqual({
@@ -92,7 +108,7 @@ describe("add-account machine", () => {
       fill(actor, { account_name: "  Production ", access_key: "AKIAX", secret_key: "secret" })
       expect(actor.getSnapshot().context.fieldErrors).toEqual({})
       actor.send({ type: "connection.testRequested" })
-      expect(actor.getSnapshot().value).toEqual({ open: { credentials: "testing" } })
+      expect(actor.getSnapshot().value).toEqual({ open: { credentials: { form: "testing", template: "idle" } } })
       expect(addAccount.calls[0]).toEqual({
         cloud_provider_id: 1,
         account_name: "Production",
@@ -112,7 +128,7 @@ describe("add-account machine", () => {
       })
       await addAccount.resolve(savedAnswer)
       expect(actor.getSnapshot().status).toBe("done")
-      expect(actor.getSnapshot().output).toEqual({ account: savedAnswer.data.account })
+      expect(actor.getSnapshot().output).toEqual({ account: savedAnswer.data.account, organization: null })
       expect(env.toasts).toEqual([{ kind: "success", message: "Account added successfully" }])
     } finally {
       actor.stop()
@@ -129,7 +145,7 @@ describe("add-account machine", () => {
       await addAccount.reject(
         httpFailure("account-add", 401, { _tag: "Unauthorized", message: "Invalid cloud provider credentials. Please check the access key ID and secret access key." }),
       )
-      expect(actor.getSnapshot().value).toEqual({ open: { credentials: "editing" } })
+      expect(actor.getSnapshot().value).toEqual({ open: { credentials: { form: "editing", template: "idle" } } })
       expect(actor.getSnapshot().context.error).toBe(
         "Invalid cloud provider credentials. Please check the access key ID and secret access key.",
       )
@@ -138,7 +154,7 @@ describe("add-account machine", () => {
       await addAccount.resolve(tested)
       actor.send({ type: "connection.confirmed" })
       await addAccount.reject(httpFailure("account-add", 409, { message: "duplicate" }))
-      expect(actor.getSnapshot().value).toEqual({ open: { credentials: "editing" } })
+      expect(actor.getSnapshot().value).toEqual({ open: { credentials: { form: "editing", template: "idle" } } })
       expect(actor.getSnapshot().context.error).toBe("Account already exists")
 
       actor.send({ type: "connection.testRequested" })
@@ -181,9 +197,87 @@ describe("add-account machine", () => {
       expect(actor.getSnapshot().context.form.account_name).toBe("")
       actor.send({ type: "wizard.closed" })
       expect(actor.getSnapshot().status).toBe("done")
-      expect(actor.getSnapshot().output).toEqual({ account: null })
+      expect(actor.getSnapshot().output).toEqual({ account: null, organization: null })
     } finally {
       actor.stop()
     }
+  })
+
+  it("an AWS organisation: the member role's template on request, then onboarding with is_organization and its settings (issue 31)", async () => {
+    const { actor, loadProviders, addAccount, loadAwsTemplate, env } = start()
+    try {
+      await loadProviders.resolve(providers)
+      actor.send({ type: "provider.selected", providerId: AWS })
+      expect(actor.getSnapshot().can({ type: "template.requested" })).toBe(false)
+      actor.send({ type: "kind.changed", kind: "organization" })
+      expect(actor.getSnapshot().context.form.member_role_name).toBe("CloudAuditMemberRole")
+
+      // An invalid role name is refused before any call, with the contract's text.
+      fill(actor, { member_role_name: "not a role!" })
+      expect(actor.getSnapshot().can({ type: "template.requested" })).toBe(false)
+      actor.send({ type: "connection.testRequested" })
+      expect(actor.getSnapshot().context.fieldErrors.member_role_name).toBe("Role names use 1 to 64 letters, digits and + = , . @ _ -")
+
+      fill(actor, { member_role_name: " AuditRole " })
+      actor.send({ type: "template.requested" })
+      expect(actor.getSnapshot().value).toEqual({ open: { credentials: { form: "editing", template: "loading" } } })
+      expect(loadAwsTemplate.calls).toEqual([{ role_name: "AuditRole" }])
+      await loadAwsTemplate.reject(httpFailure("generic", 403, { message: "Permission denied" }))
+      expect(actor.getSnapshot().context.templateError).toBe("Permission denied")
+      actor.send({ type: "template.requested" })
+      await loadAwsTemplate.resolve(awsTemplate)
+      expect(actor.getSnapshot().context.template?.cli_commands).toContain("aws cloudformation")
+      expect(actor.getSnapshot().context.templateError).toBeNull()
+
+      fill(actor, { account_name: "Acme", access_key: "AKIAX", secret_key: "secret", exclude_accounts: "111111111111, 222222222222\n111111111111" })
+      actor.send({ type: "connection.testRequested" })
+      expect(addAccount.calls[0]).toEqual({
+        cloud_provider_id: 1,
+        account_name: "Acme",
+        is_organization: true,
+        organization: {
+          member_role_name: "AuditRole",
+          include_units: [],
+          exclude_units: [],
+          include_accounts: [],
+          exclude_accounts: ["111111111111", "222222222222"],
+        },
+        credentials: { access_key: "AKIAX", secret_key: "secret" },
+        test_only: true,
+      })
+      await addAccount.resolve(tested)
+      actor.send({ type: "connection.confirmed" })
+      const organization = organizationSummary()
+      await addAccount.resolve({ ok: true, message: "Organization added", data: { account: account(7), organization, sync: sync(1, { trigger: "onboard" }) } })
+      expect(actor.getSnapshot().output).toEqual({ account: account(7), organization })
+      expect(env.toasts).toEqual([{ kind: "success", message: "Organization added" }])
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("GCP and Azure organisations name their root; an Azure organisation needs no subscription", () => {
+    const gcp = { providerId: GCP, method: "keys" as const, kind: "organization" as const, form: { ...EMPTY_ADD_ACCOUNT_FORM, account_name: "Org" } }
+    expect(addAccountFieldErrors(gcp).root_id).toBe("Enter the organization, folder or management group id")
+    expect(addAccountFieldErrors({ ...gcp, form: { ...gcp.form, root_id: "projects/1" } }).root_id).toBe(
+      "Enter an organization id (organizations/123) or a folder id (folders/456)",
+    )
+    const gcpPayload = addAccountPayload({ ...gcp, form: { ...gcp.form, root_id: " folders/456 ", service_account_key: "{}" } }, false)
+    expect(gcpPayload.organization).toEqual({ root_id: "folders/456", include_units: [], exclude_units: [], include_accounts: [], exclude_accounts: [] })
+    expect(gcpPayload.credentials).toEqual({ service_account_key: "{}" })
+
+    const azure = {
+      providerId: AZURE,
+      method: "keys" as const,
+      kind: "organization" as const,
+      form: { ...EMPTY_ADD_ACCOUNT_FORM, account_name: "Tenant", tenant_id: "t", client_id: "c", client_secret: "s", subscription_id: "ignored" },
+    }
+    expect(addAccountFieldErrors({ ...azure, form: { ...azure.form, root_id: "bad group!" } })).toEqual({ root_id: "Enter a management group id" })
+    const ready = { ...azure, form: { ...azure.form, root_id: "mg-root" } }
+    expect(addAccountFieldErrors(ready)).toEqual({})
+    expect(addAccountPayload(ready, false).credentials).toEqual({ tenant_id: "t", client_id: "c", client_secret: "s" })
+    // A single Azure account still needs its subscription.
+    expect(addAccountFieldErrors({ ...ready, kind: "account", form: { ...ready.form, subscription_id: "" } }).subscription_id).toBe("Subscription ID is required")
+    expect(accountIdsOf(" a,b;\n c  a ")).toEqual(["a", "b", "c"])
   })
 })

@@ -5,6 +5,7 @@ import type { AccountId, CloudProviderId } from "../../src/contracts/ids.ts"
 import type { CloudProvider } from "../../src/contracts/providers.ts"
 import type { Account, AddAccountPayload, AddAccountResponse } from "../../src/contracts/accounts.ts"
 import { addAccountMachine } from "../../src/machines/add-account.machine.ts"
+import { organizationSummary } from "./organization-fakes.ts"
 import { dashboardAccounts, dashboardAccountsMachine } from "../../src/machines/dashboard-accounts.machine.ts"
 import { launchScanMachine } from "../../src/machines/launch-scan.machine.ts"
 import { loadAccountsOverview, type AccountsOverview } from "../../src/machines/scan-effects.ts"
@@ -28,7 +29,7 @@ const start = () => {
       actors: {
         loadOverview: load.logic,
         deleteAccount: del.logic,
-        addAccount: addAccountMachine.provide({ actors: { loadProviders: never(), loadExternalId: never(), addAccount: never() } }),
+        addAccount: addAccountMachine.provide({ actors: { loadProviders: never(), loadExternalId: never(), addAccount: never(), loadAwsTemplate: never() } }),
         launchScan: launchScanMachine.provide({ actors: { loadLaunchOptions: never(), startScan: never() } }),
       },
       actions: {
@@ -48,7 +49,7 @@ describe("dashboard-accounts machine", () => {
       actors: {
         loadOverview: never(),
         deleteAccount: never(),
-        addAccount: addAccountMachine.provide({ actors: { loadProviders: never(), loadExternalId: never(), addAccount: never() } }),
+        addAccount: addAccountMachine.provide({ actors: { loadProviders: never(), loadExternalId: never(), addAccount: never(), loadAwsTemplate: never() } }),
         launchScan: launchScanMachine.provide({ actors: { loadLaunchOptions: never(), startScan: never() } }),
       },
     })
@@ -66,8 +67,9 @@ describe("dashboard-accounts machine", () => {
         { type: "account.hovered", accountId: 1 },
         { type: "launchScan.requested", accountId: 1 },
         { type: "deleteAccount.requested", accountId: 1 },
-        { type: "xstate.done.actor.addAccount", output: { account: account(9) } },
-        { type: "xstate.done.actor.addAccount", output: { account: null } },
+        { type: "xstate.done.actor.addAccount", output: { account: account(9), organization: organizationSummary() } },
+        { type: "xstate.done.actor.addAccount", output: { account: account(9), organization: null } },
+        { type: "xstate.done.actor.addAccount", output: { account: null, organization: null } },
         { type: "xstate.done.actor.launchScan", output: { scan: null } },
         { type: "xstate.done.actor.deleteAccount", output: { ok: true, message: "Account deleted successfully" } },
         { type: "xstate.error.actor.deleteAccount", error: httpFailure("account-delete", 500) },
@@ -178,6 +180,58 @@ describe("dashboard-accounts machine", () => {
       } finally {
         second.stop()
       }
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("an onboarded organisation closes the wizard and opens its organisation page (issue 31)", async () => {
+    const load = controlled<void, AccountsOverview>()
+    const env = environment()
+    const saving = scripted<AddAccountPayload, AddAccountResponse>(async (payload) => ({
+      ok: true,
+      message: payload.test_only === true ? "Connection successful!" : "Organization added",
+      data: payload.test_only === true ? { tested: true } : { account: account(7), organization: organizationSummary() },
+    }))
+    const actor = createActor(
+      dashboardAccountsMachine.provide({
+        actors: {
+          loadOverview: load.logic,
+          deleteAccount: never(),
+          addAccount: addAccountMachine.provide({
+            actors: {
+              loadProviders: scripted<void, ReadonlyArray<CloudProvider>>(async () => providers).logic,
+              loadExternalId: never(),
+              addAccount: saving.logic,
+              loadAwsTemplate: never(),
+            },
+          }),
+          launchScan: launchScanMachine.provide({ actors: { loadLaunchOptions: never(), startScan: never() } }),
+        },
+        actions: { notify: env.notify, navigate: env.navigate },
+      }),
+      { clock: new SimulatedClock() },
+    ).start()
+    try {
+      await load.resolve(overview())
+      actor.send({ type: "addAccount.requested" })
+      await new Promise((r) => setImmediate(r))
+      const wizard = actor.getSnapshot().children.addAccount as ActorRefFrom<typeof addAccountMachine>
+      wizard.send({ type: "provider.selected", providerId: 1 as CloudProviderId })
+      wizard.send({ type: "kind.changed", kind: "organization" })
+      for (const [field, value] of [["account_name", "Acme"], ["access_key", "AKIA"], ["secret_key", "s"]] as const) {
+        wizard.send({ type: "field.changed", field, value })
+      }
+      wizard.send({ type: "connection.testRequested" })
+      await new Promise((r) => setImmediate(r))
+      wizard.send({ type: "connection.confirmed" })
+      await new Promise((r) => setImmediate(r))
+      expect(saving.calls.map((c) => [c.is_organization, c.organization?.member_role_name])).toEqual([
+        [true, "CloudAuditMemberRole"],
+        [true, "CloudAuditMemberRole"],
+      ])
+      expect(actor.getSnapshot().value).toEqual({ list: { loaded: "idle" }, dialog: "none" })
+      expect(env.navigations).toEqual(["/dashboard/accounts/7/organization"])
     } finally {
       actor.stop()
     }

@@ -2,13 +2,16 @@
  * The add-account wizard (scanning §2 "Add-account wizard") over an `addAccountMachine` child: 1. choose a provider,
  * 2. account name and credentials with 'Test connection', 3. 'Connection successful!' with OK (saves, closes and
  * refreshes). Closing the dialog ends the child; the next opening starts again at step 1.
+ * Beyond the spec (issue 31): step 2 chooses 'Single account' or the provider's kind of organisation; an AWS
+ * organisation shows the member role's CloudFormation template (copy, download as a .json file) and its CLI commands.
  */
 import { useSelector } from "@xstate/react"
 import { Button as AriaButton, Label, Radio, RadioGroup } from "react-aria-components"
 import type { ActorRefFrom } from "xstate"
 import { ProviderIds } from "../../contracts/constants.ts"
 import { ScanningMessages } from "../../contracts/messages.ts"
-import type { addAccountMachine, AddAccountField, AwsAuthMethod } from "../../machines/add-account.machine.ts"
+import type { AccountKind, addAccountMachine, AddAccountField, AwsAuthMethod } from "../../machines/add-account.machine.ts"
+import { OrganizationTemplate } from "./organization-template.tsx"
 import { AlertBox } from "../ui/alert-box.tsx"
 import { Button } from "../ui/button.tsx"
 import { Dialog, DialogFooter } from "../ui/dialog.tsx"
@@ -24,6 +27,13 @@ import * as css from "./dashboard.css.ts"
 export type AddAccountRef = ActorRefFrom<typeof addAccountMachine>
 
 const STEP_TITLES = ["Choose a provider", "Enter credentials", "Connection test"] as const
+
+/** What an organisation is called at each provider (issue 31). */
+const ORGANIZATION_KINDS: Readonly<Record<number, string>> = {
+  [ProviderIds.AWS]: "AWS Organization",
+  [ProviderIds.GCP]: "GCP organization or folder",
+  [ProviderIds.Azure]: "Azure management group",
+}
 
 function StepIndicator({ step }: { readonly step: 1 | 2 | 3 }) {
   return (
@@ -68,9 +78,11 @@ function CredentialsStep({ wizardRef }: { readonly wizardRef: AddAccountRef }) {
   const form = useSelector(wizardRef, (s) => s.context.form)
   const errors = useSelector(wizardRef, (s) => s.context.fieldErrors)
   const externalId = useSelector(wizardRef, (s) => s.context.externalId)
-  const isTesting = useSelector(wizardRef, (s) => s.matches({ open: { credentials: "testing" } }))
+  const kind = useSelector(wizardRef, (s) => s.context.kind)
+  const isTesting = useSelector(wizardRef, (s) => s.matches({ open: { credentials: { form: "testing" } } }))
   const isSaving = useSelector(wizardRef, (s) => s.matches({ open: "saving" }))
   const busy = isTesting || isSaving
+  const organization = kind === "organization"
 
   const field = (name: AddAccountField, label: string, options: { secret?: boolean; required?: boolean; description?: string; placeholder?: string } = {}) => {
     const error = errors[name]
@@ -91,7 +103,24 @@ function CredentialsStep({ wizardRef }: { readonly wizardRef: AddAccountRef }) {
 
   return (
     <div className={shared.fieldStack}>
-      {field("account_name", "Account name", { placeholder: "e.g. Production" })}
+      {field("account_name", organization ? "Organization name" : "Account name", { placeholder: "e.g. Production" })}
+      <RadioGroup
+        className={css.methodGroup}
+        value={kind}
+        onChange={(value) => wizardRef.send({ type: "kind.changed", kind: value as AccountKind })}
+        isDisabled={busy}
+        orientation="horizontal"
+      >
+        <Label className={css.methodLabel}>What to add</Label>
+        <div className={css.methodOptions}>
+          <Radio value="account" className={css.methodOption}>
+            Single account
+          </Radio>
+          <Radio value="organization" className={css.methodOption}>
+            {ORGANIZATION_KINDS[providerId ?? 0] ?? "Organization"}
+          </Radio>
+        </div>
+      </RadioGroup>
       {providerId === ProviderIds.AWS ? (
         <>
           <RadioGroup
@@ -113,6 +142,9 @@ function CredentialsStep({ wizardRef }: { readonly wizardRef: AddAccountRef }) {
           </RadioGroup>
           {method === "keys" ? (
             <>
+              {organization ? (
+                <p className={shared.muted}>The management account's (or a delegated administrator's) credentials: they list the organization's accounts.</p>
+              ) : null}
               {field("access_key", "Access Key ID", { placeholder: "AKIA…" })}
               {field("secret_key", "Secret Access Key", { secret: true })}
               {field("session_token", "Session token", { secret: true, required: false, description: "Only for temporary credentials." })}
@@ -133,17 +165,42 @@ function CredentialsStep({ wizardRef }: { readonly wizardRef: AddAccountRef }) {
               </div>
             </>
           )}
+          {organization ? (
+            <>
+              {field("member_role_name", "Member role name", {
+                description: "The role assumed in each member account with this workspace's external ID.",
+              })}
+              <OrganizationTemplate wizardRef={wizardRef} />
+            </>
+          ) : null}
         </>
       ) : providerId === ProviderIds.GCP ? (
-        field("service_account_key", "Service account key (JSON)", { secret: true })
+        <>
+          {organization
+            ? field("root_id", "Organization or folder ID", {
+                placeholder: "organizations/123456789012",
+                description: "organizations/N or folders/N: the service account must be granted the viewer roles there.",
+              })
+            : null}
+          {field("service_account_key", "Service account key (JSON)", { secret: true })}
+        </>
       ) : providerId === ProviderIds.Azure ? (
         <>
+          {organization
+            ? field("root_id", "Management group ID", { description: "The app registration must be granted Reader on this management group." })
+            : null}
           {field("tenant_id", "Tenant ID")}
           {field("client_id", "Client ID")}
           {field("client_secret", "Client secret", { secret: true })}
-          {field("subscription_id", "Subscription ID")}
+          {organization ? null : field("subscription_id", "Subscription ID")}
         </>
       ) : null}
+      {organization
+        ? field("exclude_accounts", "Member accounts to leave out", {
+            required: false,
+            description: "Account, project or subscription IDs separated by commas. Units are chosen on the organization's page after saving.",
+          })
+        : null}
     </div>
   )
 }
@@ -154,9 +211,10 @@ export function AddAccountWizard({ wizardRef }: { readonly wizardRef: AddAccount
   const providersFailed = useSelector(wizardRef, (s) => s.matches({ open: "providersFailed" }))
   const choosing = useSelector(wizardRef, (s) => s.matches({ open: "selectingProvider" }))
   const credentials = useSelector(wizardRef, (s) => s.matches({ open: "credentials" }))
-  const isTesting = useSelector(wizardRef, (s) => s.matches({ open: { credentials: "testing" } }))
+  const isTesting = useSelector(wizardRef, (s) => s.matches({ open: { credentials: { form: "testing" } } }))
   const connected = useSelector(wizardRef, (s) => s.matches({ open: "connected" }))
   const saving = useSelector(wizardRef, (s) => s.matches({ open: "saving" }))
+  const organizationKind = useSelector(wizardRef, (s) => s.context.kind === "organization")
   const step: 1 | 2 | 3 = loading || providersFailed || choosing ? 1 : credentials ? 2 : 3
   const close = () => wizardRef.send({ type: "wizard.closed" })
   const busy = isTesting || saving
@@ -210,7 +268,7 @@ export function AddAccountWizard({ wizardRef }: { readonly wizardRef: AddAccount
           <div className={css.connected} role="status">
             <SuccessIcon size={40} className={css.connectedIcon} />
             <p className={shared.stateTitle}>{ScanningMessages.connectionSuccessful}</p>
-            <p className={shared.muted}>Press OK to save the account.</p>
+            <p className={shared.muted}>{organizationKind ? "Press OK to save the organization and list its member accounts." : "Press OK to save the account."}</p>
           </div>
           <DialogFooter>
             <Button variant="secondary" onPress={() => wizardRef.send({ type: "step.back" })} isDisabled={saving}>

@@ -34,6 +34,8 @@ import {
 import { scanDetailMachine } from "../../machines/scan-detail.machine.ts"
 import { scanListMachine, type ScanPagesRequest } from "../../machines/scan-list.machine.ts"
 import { useScanEnvironment } from "./scan-effects-context.tsx"
+import type { OrganizationEffects } from "../../machines/organization-effects.ts"
+import { useOrganizationEnvironment } from "../organizations/organization-effects-context.tsx"
 import { effectActor, useNotifyAction } from "../screen-actors.ts"
 
 /** The same for a call that takes no payload. */
@@ -41,6 +43,8 @@ const plainActor = <A>(call: EffectCall<void, A>) => fromPromise<A, void>(({ sig
 
 interface Environment {
   readonly effects: ScanEffects
+  /** The organisation calls the add-account wizard makes (issue 31: the AWS member role's template). */
+  readonly organizations: OrganizationEffects
   readonly notify: (_: unknown, params: NotifyParams) => void
   readonly navigate: (_: unknown, params: NavigateParams) => void
   readonly saveFile: (_: unknown, file: ExportedFile) => void
@@ -48,17 +52,19 @@ interface Environment {
 
 function useEnvironment(): Environment {
   const { effects, saveFile } = useScanEnvironment()
+  const organizations = useOrganizationEnvironment().effects
   const notify = useNotifyAction()
   const [, setLocation] = useLocation()
   return useMemo(
     () => ({
       effects,
+      organizations,
       notify,
       navigate: (_: unknown, { to, replace, state }: NavigateParams) =>
         setLocation(to, { ...(replace === undefined ? {} : { replace }), ...(state === undefined ? {} : { state }) }),
       saveFile: (_: unknown, file: ExportedFile) => saveFile(file),
     }),
-    [effects, saveFile, notify, setLocation],
+    [effects, organizations, saveFile, notify, setLocation],
   )
 }
 
@@ -96,6 +102,7 @@ const addAccountLogic = (env: Environment) =>
       loadProviders: plainActor(env.effects.loadProviders),
       loadExternalId: plainActor(env.effects.loadExternalId),
       addAccount: effectActor(env.effects.addAccount),
+      loadAwsTemplate: effectActor(env.organizations.loadAwsTemplate),
     },
     actions: { notify: env.notify },
   })

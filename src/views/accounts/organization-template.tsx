@@ -1,0 +1,86 @@
+/**
+ * The add-account wizard's CloudFormation panel for an AWS organisation (issue 31): 'Get the CloudFormation template'
+ * asks the wizard's machine for the template deploying the member role (named in the form) across the organisation;
+ * the answer shows as code with Copy and a .json download (a data: URL: the view fetches nothing), the member role's
+ * own template as a second download, and the AWS CLI commands deploying the stack.
+ */
+import { useState } from "react"
+import { useSelector } from "@xstate/react"
+import type { ActorRefFrom } from "xstate"
+import type { addAccountMachine } from "../../machines/add-account.machine.ts"
+import { AlertBox } from "../ui/alert-box.tsx"
+import { Button } from "../ui/button.tsx"
+import { link } from "../ui/link.css.ts"
+import * as shared from "../scanning/scanning.css.ts"
+import * as css from "./organization-template.css.ts"
+
+type WizardRef = ActorRefFrom<typeof addAccountMachine>
+
+const jsonDataUrl = (text: string): string => `data:application/json;charset=utf-8,${encodeURIComponent(text)}`
+
+function CopyButton({ text, label }: { readonly text: string; readonly label: string }) {
+  const [copied, setCopied] = useState(false)
+  return (
+    <Button
+      variant="secondary"
+      size="sm"
+      aria-label={label}
+      onPress={() => {
+        void navigator.clipboard?.writeText(text).then(() => setCopied(true), () => setCopied(false))
+      }}
+    >
+      {copied ? "Copied" : "Copy"}
+    </Button>
+  )
+}
+
+export function OrganizationTemplate({ wizardRef }: { readonly wizardRef: WizardRef }) {
+  const template = useSelector(wizardRef, (s) => s.context.template)
+  const error = useSelector(wizardRef, (s) => s.context.templateError)
+  const loading = useSelector(wizardRef, (s) => s.matches({ open: { credentials: { template: "loading" } } }))
+  const canLoad = useSelector(wizardRef, (s) => s.can({ type: "template.requested" }))
+  return (
+    <section className={css.panel} aria-labelledby="member-role-template">
+      <h3 id="member-role-template" className={shared.factLabel}>
+        Member role (CloudFormation)
+      </h3>
+      <p className={shared.muted}>
+        Deploy the member role in the management account with a stack whose service-managed StackSet creates it in every
+        member account. The role trusts this product with this workspace's external ID.
+      </p>
+      {error === null ? null : <AlertBox tone="error">{error}</AlertBox>}
+      <div className={css.row}>
+        <Button variant="secondary" size="sm" isPending={loading} isDisabled={!canLoad && !loading} onPress={() => wizardRef.send({ type: "template.requested" })}>
+          {template === null ? "Get the CloudFormation template" : "Refresh the template"}
+        </Button>
+      </div>
+      {template === null ? null : (
+        <>
+          <p className={shared.muted}>
+            Role <code className={shared.mono}>{template.role_name}</code>, external ID <code className={shared.mono}>{template.external_id}</code>, trusting{" "}
+            <code className={shared.mono}>{template.trusted_principal_arn}</code>.
+          </p>
+          <pre className={css.code} tabIndex={0} aria-label="Organization stack template">
+            {template.organization_template}
+          </pre>
+          <div className={css.row}>
+            <CopyButton text={template.organization_template} label="Copy the organization stack template" />
+            <a className={link({ variant: "button" })} href={jsonDataUrl(template.organization_template)} download={`${template.role_name}-organization.json`}>
+              Download the stack template
+            </a>
+            <a className={link({ variant: "button" })} href={jsonDataUrl(template.member_template)} download={`${template.role_name}-member.json`}>
+              Download the member role template
+            </a>
+          </div>
+          <h4 className={shared.factLabel}>AWS CLI</h4>
+          <pre className={css.code} tabIndex={0} aria-label="AWS CLI commands">
+            {template.cli_commands}
+          </pre>
+          <div className={css.row}>
+            <CopyButton text={template.cli_commands} label="Copy the AWS CLI commands" />
+          </div>
+        </>
+      )}
+    </section>
+  )
+}

@@ -26,10 +26,11 @@ import { Data, Result } from "effect"
 export const DEFAULT_MEMBER_ROLE_NAME = "CloudAuditMemberRole"
 export const DEFAULT_ORGANIZATION_STACK_NAME = "cloud-audit-organization"
 export const DEFAULT_STACK_SET_NAME = "cloud-audit-member-role"
-export const MEMBER_ROLE_POLICY_ARNS = [
-  "arn:aws:iam::aws:policy/SecurityAudit",
-  "arn:aws:iam::aws:policy/job-function/ViewOnlyAccess",
-] as const
+/** The AWS managed policies the role holds, in the principal's partition (a role cannot trust across partitions). */
+export const memberRolePolicyArns = (trustedPrincipalArn: string): ReadonlyArray<string> => {
+  const partition = trustedPrincipalArn.split(":")[1] ?? "aws"
+  return [`arn:${partition}:iam::aws:policy/SecurityAudit`, `arn:${partition}:iam::aws:policy/job-function/ViewOnlyAccess`]
+}
 /** The tag every resource carries, so an administrator can tell what created the role. */
 export const PRODUCT_TAG = { Key: "ManagedBy", Value: "Cloud Audit" } as const
 
@@ -185,7 +186,7 @@ const memberRole = (input: MemberRoleTemplateInput, condition?: string) => ({
         },
       ],
     },
-    ManagedPolicyArns: [...MEMBER_ROLE_POLICY_ARNS],
+    ManagedPolicyArns: memberRolePolicyArns(input.trustedPrincipalArn),
     MaxSessionDuration: 3600,
     Tags: [PRODUCT_TAG, { Key: "Purpose", Value: "Read-only security audit" }],
   },

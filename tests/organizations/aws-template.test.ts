@@ -145,7 +145,14 @@ describe("member role template", () => {
       "arn:aws-cn:iam::123456789012:role/CloudAudit",
     ]) {
       expect(Result.isSuccess(checkTemplateInput({ ...input, trustedPrincipalArn: arn }))).toBe(true)
-      expect(trustStatement(memberRoleTemplate({ ...input, trustedPrincipalArn: arn }))["Principal"]).toEqual({ AWS: arn })
+      const t = memberRoleTemplate({ ...input, trustedPrincipalArn: arn })
+      expect(trustStatement(t)["Principal"]).toEqual({ AWS: arn })
+      // The managed policies live in the principal's partition (arn:aws-cn:iam::aws:policy/… in China).
+      const partition = arn.split(":")[1]
+      expect(role(t)["Properties"]["ManagedPolicyArns"]).toEqual([
+        `arn:${partition}:iam::aws:policy/SecurityAudit`,
+        `arn:${partition}:iam::aws:policy/job-function/ViewOnlyAccess`,
+      ])
     }
   })
 

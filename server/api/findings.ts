@@ -1,5 +1,6 @@
 /**
- * The `findings` group (scanning §7): the paged findings of a scan (scan_id required; optional service_id and
+ * The `findings` group (scanning §7): the paged findings of a scan (scan_id; beyond the spec, without it the latest
+ * completed scan of every account, narrowed by account_id, organization_id and unit: server/scans/fleet-findings.ts; optional service_id and
  * comma-joined status; beyond the spec severity, check, region, q, change, sort, order and cursor, all applied on the
  * server over the whole scan, with the list's totals; counts, no detail rows), one finding with one page of its detail rows (details_page,
  * details_page_size, details_status, details_q; server/scans/findings-store.ts), and remediation of one detail row (needs remediate_findings; "You don't have
@@ -10,18 +11,40 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../src/contracts/api.ts"
 import { NotFound, ValidationError } from "../../src/contracts/errors.ts"
-import { FindingListResponse, FindingResponse } from "../../src/contracts/findings.ts"
+import { FindingListResponse, FindingResponse, FLEET_SEARCH_NEEDS_SCAN, INVALID_ACCOUNT_FILTER, type FindingsQuery } from "../../src/contracts/findings.ts"
 import { splitFilter } from "../../src/contracts/scans.ts"
 import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { DetailPaging, PageSizes } from "../../src/contracts/constants.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
 import { READ, REMEDIATE, scoped } from "./middleware/scanning-access.ts"
 import { decodeCursor, getFinding, listFindings, scanAndService } from "../scans/findings-store.ts"
+import { listFleetFindings } from "../scans/fleet-findings.ts"
 import { remediateJob } from "../scans/jobs.ts"
 import { requestRemediation } from "../scans/remediation.ts"
 import { warmQueueCache } from "../scans/transactional-enqueue.ts"
 import { cachedRead } from "./middleware/read-cache.ts"
 import { parseFindingFilters } from "./scans.ts"
+
+/**
+ * The account scope of a list across accounts: `account_id` (comma-joined ids), `organization_id`, `unit`; a resource
+ * search (`q`) needs a scan.
+ */
+const parseFleetScope = (query: FindingsQuery) =>
+  Effect.gen(function* () {
+    if (query.q !== undefined && query.q.trim() !== "") {
+      return yield* new ValidationError({ message: FLEET_SEARCH_NEEDS_SCAN, errors: [{ path: "query.q", message: FLEET_SEARCH_NEEDS_SCAN }] })
+    }
+    const ids = splitFilter(query.account_id)
+    if (!ids.every((id) => /^[1-9][0-9]{0,9}$/.test(id) && Number(id) <= 2_147_483_647)) {
+      return yield* new ValidationError({ message: INVALID_ACCOUNT_FILTER, errors: [{ path: "query.account_id", message: INVALID_ACCOUNT_FILTER }] })
+    }
+    const unit = query.unit?.trim() ?? ""
+    return {
+      accountIds: ids.length === 0 ? undefined : [...new Set(ids.map(Number))],
+      organizationId: query.organization_id,
+      unit: unit === "" ? undefined : unit,
+    }
+  })
 
 export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers) =>
   handlers
@@ -37,29 +60,31 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
           })
         }
         const regions = splitFilter(query.region)
+        const filter = {
+          serviceId: query.service_id,
+          statuses,
+          severities,
+          newOnly: query.new_only === "true",
+          changes,
+          check: query.check,
+          regions,
+          q: query.q,
+        }
+        const paging = { page: query.page ?? 1, pageSize: query.page_size ?? PageSizes.findings, cursor }
+        const scanId = query.scan_id
+        if (scanId === undefined) {
+          // Across accounts (issue 31): the latest completed scan of every account of the scope.
+          const scope = yield* parseFleetScope(query)
+          return yield* cachedRead(request, FindingListResponse, scoped(request, READ, (ctx) =>
+            Effect.map(listFleetFindings(ctx.workspaceId, scope, filter, order, paging), (page) => ({ ok: true as const, ...page }))))
+        }
         return yield* cachedRead(request, FindingListResponse, scoped(request, READ, (ctx) =>
           Effect.gen(function* () {
-            const pageSize = query.page_size ?? PageSizes.findings
-            const page = yield* listFindings(
-              ctx.workspaceId,
-              query.scan_id,
-              {
-                serviceId: query.service_id,
-                statuses,
-                severities,
-                newOnly: query.new_only === "true",
-                changes,
-                check: query.check,
-                regions,
-                q: query.q,
-              },
-              order,
-              { page: query.page ?? 1, pageSize, cursor },
-            )
+            const page = yield* listFindings(ctx.workspaceId, scanId, filter, order, paging)
             // A scan with findings proves the scan (and the service, whose findings they are) exists in this workspace;
             // only a scope without any finding needs the check that tells "no such scan/service" (404) from "nothing yet".
             if (page.totals.findings_unfiltered === 0) {
-              const found = yield* scanAndService(ctx.workspaceId, query.scan_id, query.service_id)
+              const found = yield* scanAndService(ctx.workspaceId, scanId, query.service_id)
               if (!found.scan) return yield* new NotFound({ message: ScanningServerMessages.scanNotFound })
               if (!found.service) return yield* new NotFound({ message: ScanningServerMessages.serviceNotInScan })
             }

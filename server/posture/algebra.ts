@@ -27,6 +27,20 @@ export const SEVERITY_ORDER_SQL = `CASE f.severity WHEN 'critical' THEN 0 WHEN '
 
 export const FAILING_RESOURCES_SQL = `greatest(0, f.resources_failing - f.resources_remediated - f.resources_muted)`
 
+/** Failed (not muted) first, then muted, remediated, not evaluated, passed: the findings list's default order over `f`. */
+export const STATUS_ORDER_SQL = `CASE WHEN f.status = 'fail' AND NOT f.muted THEN 0 WHEN f.status = 'fail' THEN 1 WHEN f.status = 'remediated' THEN 2
+                      WHEN f.status = 'not_evaluated' THEN 3 ELSE 4 END`
+
+/**
+ * SQL: the findings of scan `s` by (status rank, severity rank) — key "0:1" is failed (not muted) high — each
+ * `[findings, resources checked, failing resources]`; stored as `scans.outcome_counts` (migration 0024) so totals over
+ * the latest scans of many accounts add a few numbers per scan (server/scans/fleet-findings.ts).
+ */
+export const OUTCOME_COUNTS_SQL = `(SELECT coalesce(jsonb_object_agg(g.k, g.v), '{}'::jsonb) FROM (
+    SELECT (${STATUS_ORDER_SQL}) || ':' || (${SEVERITY_ORDER_SQL}) AS k,
+           jsonb_build_array(count(*), coalesce(sum(f.resources_checked), 0), coalesce(sum(${FAILING_RESOURCES_SQL}), 0)) AS v
+    FROM findings f WHERE f.workspace_id = s.workspace_id AND f.scan_id = s.id GROUP BY 1) g)`
+
 /** SQL: the condition on a `results` row `r` that its remediation succeeded (`isRemediatedStatus`). */
 export const REMEDIATED_ROW_SQL = `coalesce(r.remediate->>'status', '') IN ('remediated', 'pass')`
 
@@ -277,7 +291,8 @@ export const recountServices = Effect.fn("Algebra.recountServices")(function* (
   if (!options.scans) return
   const scans = [...new Set(unique.map((p) => p.scan_id))]
   yield* sql`
-    UPDATE scans s SET findings_count = a.findings, passed_findings = a.passed, failed_findings = a.failed, muted_findings = a.muted
+    UPDATE scans s SET findings_count = a.findings, passed_findings = a.passed, failed_findings = a.failed, muted_findings = a.muted,
+                       outcome_counts = ${sql.literal(OUTCOME_COUNTS_SQL)}
     FROM (SELECT scan_id, coalesce(sum(findings_count), 0)::int AS findings, coalesce(sum(passed_findings), 0)::int AS passed,
                  coalesce(sum(failed_findings), 0)::int AS failed, coalesce(sum(muted_findings), 0)::int AS muted
           FROM scan_services WHERE workspace_id = ${workspaceId} AND scan_id = ANY(${scans}::int[]) GROUP BY scan_id) a

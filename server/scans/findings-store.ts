@@ -26,7 +26,7 @@ import {
 import type { AccountId, FindingId, ScanId, ServiceId } from "../../src/contracts/ids.ts"
 import { iso } from "../accounts/accounts-store.ts"
 import { providerDisplayName } from "../accounts/providers.ts"
-import { FAILING_RESOURCES_SQL, isSuperseded, SEVERITY_ORDER_SQL } from "../posture/algebra.ts"
+import { FAILING_RESOURCES_SQL, isSuperseded, SEVERITY_ORDER_SQL, STATUS_ORDER_SQL } from "../posture/algebra.ts"
 import { selectResultRows, toDetailRow, type ResultRow } from "./results.ts"
 import { ORDER_KEY_RANK } from "../export/export-stream.ts"
 import { PAGE_MARK } from "../db/migrations/0020_storage_by_change.ts"
@@ -109,10 +109,9 @@ export interface FindingFilter {
 
 const SEVERITY_ORDER = SEVERITY_ORDER_SQL
 /** Failed (not muted) first, then muted, remediated, not evaluated, passed: the list's default order. */
-const STATUS_ORDER = `CASE WHEN f.status = 'fail' AND NOT f.muted THEN 0 WHEN f.status = 'fail' THEN 1 WHEN f.status = 'remediated' THEN 2
-                      WHEN f.status = 'not_evaluated' THEN 3 ELSE 4 END`
+const STATUS_ORDER = STATUS_ORDER_SQL
 
-const selectFindings = (sql: SqlClient.SqlClient, extra = sql``, from = sql`findings f`) => sql`
+export const selectFindings = (sql: SqlClient.SqlClient, extra = sql``, from = sql`findings f`) => sql`
   SELECT f.id, f.scan_id, f.service_id, cs.name AS service_name, f.check_id, f.severity, f.status, f.title, f.description,
          f.policy_check, f.remediation, f.field_labels, f.compliance, f.created_at, f.not_evaluated_reason,
          f.resources_checked, f.resources_failing, f.resources_remediated, f.resources_new, f.resources_fixed, f.resources_muted, f.muted, a.id AS account_id, a.account_name, a.cloud_account_id, a.cloud_provider_id::int AS cloud_provider_id${extra}
@@ -125,7 +124,7 @@ const selectFindings = (sql: SqlClient.SqlClient, extra = sql``, from = sql`find
  * The list's status filter: outcomes, where `fail` means failing and not muted, and `muted` means failing with every
  * open failing row muted (issue 13).
  */
-const statusClause = (sql: SqlClient.SqlClient, statuses: ReadonlyArray<string>) => {
+export const statusClause = (sql: SqlClient.SqlClient, statuses: ReadonlyArray<string>) => {
   const plain = statuses.filter((s) => s !== "fail" && s !== "muted")
   return sql.or([
     ...(plain.length === 0 ? [] : [sql`f.status IN ${sql.in(plain)}`]),
@@ -138,7 +137,7 @@ const some = <T>(xs: ReadonlyArray<T> | undefined): xs is ReadonlyArray<T> => xs
 const text = (s: string | undefined): s is string => s !== undefined && s.trim() !== ""
 
 /** The finding-level filters (the resource-level ones, region and q, are joined in by `listFindings`). */
-const findingClauses = (sql: SqlClient.SqlClient, filter: FindingFilter) => {
+export const findingClauses = (sql: SqlClient.SqlClient, filter: FindingFilter) => {
   const changes = [...(filter.changes ?? []), ...(filter.newOnly === true ? ["new" as const] : [])]
   return [
     ...(some(filter.statuses) ? [statusClause(sql, filter.statuses)] : []),
@@ -219,7 +218,7 @@ export const decodeCursor = (raw: string, order: FindingOrder): ListCursor | und
 }
 
 /** The sort key of a finding in the statement below (`f` is the scope row, `cs` its service). */
-const sortKey = (sort: FindingSort): string =>
+export const sortKey = (sort: FindingSort): string =>
   sort === "status" ? STATUS_ORDER
     : sort === "severity" ? SEVERITY_ORDER
     : sort === "service" ? "cs.name"
@@ -364,7 +363,7 @@ export interface DetailPageRequest {
 }
 
 /** LIKE pattern matching `q` anywhere, with the wildcards of `q` itself taken literally. */
-const containsPattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+export const containsPattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 
 /**

@@ -19,6 +19,7 @@ import type { AccountId, ScanId, ScanServiceId, ServiceId } from "../../src/cont
 import { ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { iso, isoOrNull } from "../accounts/accounts-store.ts"
 import { providerDisplayName } from "../accounts/providers.ts"
+import { OUTCOME_COUNTS_SQL } from "../posture/algebra.ts"
 
 interface ScanRow {
   readonly id: number
@@ -181,6 +182,7 @@ export const rollUpScan = Effect.fn("ScansStore.rollUp")(function* (workspaceId:
       muted_findings = a.muted,
       new_failing = a.new_failing,
       fixed = a.fixed,
+      outcome_counts = ${sql.literal(OUTCOME_COUNTS_SQL)},
       status = CASE WHEN a.open > 0 THEN (CASE WHEN a.started > 0 THEN 'running' ELSE s.status END)
                     WHEN a.completed > 0 THEN 'completed' ELSE 'failed' END,
       scan_end = CASE WHEN a.open > 0 THEN NULL ELSE coalesce(s.scan_end, now()) END,

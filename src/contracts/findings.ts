@@ -139,6 +139,9 @@ export const Finding = Schema.Struct({
   account_name: Schema.String,
   /** Beyond the spec: our id of the scanned account (mute rules name it). */
   account_id: Schema.optionalKey(AccountId),
+  /** Beyond the spec (issue 31; list across accounts only): the organisation the account belongs to, and its unit's path. */
+  organization_id: Schema.optionalKey(Schema.NullOr(AccountId)),
+  org_unit_path: Schema.optionalKey(Schema.NullOr(Schema.String)),
   /** The cloud account id of any provider (spec name): AWS account id, GCP project id, Azure subscription id. */
   aws_account_id: Schema.NullOr(Schema.String),
   cloud_provider_name: Schema.String,
@@ -217,9 +220,28 @@ export type FindingChange = (typeof FINDING_CHANGES)[number]
  * the scan. Finding-level filters: status, severity, service, check, change. Resource-level filters (`region`, `q`):
  * a finding matches when at least one of its resources in this scan matches both, and then carries how many do.
  * Pages are numbered (`page`) or follow a `cursor` (the previous answer's `next_cursor`), which takes precedence.
+ *
+ * Beyond the spec (issue 31, findings across accounts): without `scan_id` the list spans the latest completed scan of
+ * every account of the workspace (retired accounts only when `account_id` names them), narrowed by `account_id`,
+ * `organization_id` and `unit`; every finding filter and sort applies, except the resource search `q`.
  */
 export const FindingsQuery = Schema.Struct({
-  scan_id: ScanId,
+  scan_id: Schema.optionalKey(ScanId.annotate({
+    description: "The scan whose findings are listed; without it, the latest completed scan of every account (beyond the spec)",
+  })),
+  account_id: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(2000)).annotate({
+      description: "Without scan_id: comma-joined account ids whose latest scans are listed (retired accounts included when named)",
+    }),
+  ),
+  organization_id: Schema.optionalKey(
+    AccountId.annotate({ description: "Without scan_id: the member accounts of this organisation only" }),
+  ),
+  unit: Schema.optionalKey(
+    Schema.String.check(Schema.isMaxLength(256)).annotate({
+      description: "Without scan_id: the accounts of this organisation unit (its id) and of every unit below it",
+    }),
+  ),
   service_id: Schema.optionalKey(ServiceId),
   page: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))),
   page_size: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 }))),
@@ -270,8 +292,15 @@ export const FindingListTotals = Schema.Struct({
   resources_checked: Count,
   resources_failing: Count,
   resources_matched: Schema.NullOr(Count),
+  /** Beyond the spec (list across accounts only): the accounts whose latest completed scans the list spans. */
+  accounts: Schema.optionalKey(Count),
 })
 export type FindingListTotals = typeof FindingListTotals.Type
+
+/** The validation message of a resource search (`q`) without `scan_id`: the search runs within one scan. */
+export const FLEET_SEARCH_NEEDS_SCAN = "Search by resource within one scan: add scan_id"
+/** The validation message of an `account_id` filter that is not a comma-joined list of account ids. */
+export const INVALID_ACCOUNT_FILTER = "account_id must be comma-joined account ids"
 
 export const FindingListResponse = Schema.Struct({
   ok: Schema.optionalKey(Schema.Boolean),

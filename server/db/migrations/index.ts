@@ -30,6 +30,7 @@ import m0020_storage_by_change from "./0020_storage_by_change.ts"
 import m0021_retention from "./0021_retention.ts"
 import m0022_organizations from "./0022_organizations.ts"
 import m0023_account_groups from "./0023_account_groups.ts"
+import m0024_fleet_findings from "./0024_fleet_findings.ts"
 
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_platform": m0001_platform,
@@ -54,4 +55,5 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0021_retention": m0021_retention,
   "0022_organizations": m0022_organizations,
   "0023_account_groups": m0023_account_groups,
+  "0024_fleet_findings": m0024_fleet_findings,
 }

@@ -24,11 +24,12 @@
  * the client credentials, or 401), access_denied (403), not_found (404), unreachable (network, timeouts, 5xx and 429
  * after the client's retries, a `nextLink` to another host, an answer of another shape).
  */
-import { Effect, Schema } from "effect"
+import { Schema, type Effect } from "effect"
 import { RestError, type RestClient } from "../scanner/rest/http.ts"
 import { InvalidAzureCredentials, validateAzurePrincipal, type AzurePrincipalInput } from "../scanner/azure/auth.ts"
 import { resolveAzureEndpoints, type AzureEndpoints } from "../scanner/azure/endpoints.ts"
 import { azureRestClient, type AzureClientOptions } from "../scanner/azure/session.ts"
+import { runDiscovery } from "./discovery-run.ts"
 import { DiscoveryFailed, type DiscoveredMember, type DiscoveredUnit, type OrganizationDiscovery } from "./discovery.ts"
 
 const MANAGEMENT_API = "api-version=2020-05-01"
@@ -199,4 +200,4 @@ async function discover(input: AzureDiscoveryInput, signal: AbortSignal): Promis
 
 /** The management group's groups and subscriptions (see the module header for the calls, the states and the failures). */
 export const discoverAzure = (input: AzureDiscoveryInput): Effect.Effect<OrganizationDiscovery, DiscoveryFailed> =>
-  Effect.tryPromise({ try: (signal) => discover(input, signal), catch: toFailure(input.managementGroupId) })
+  runDiscovery((signal) => discover(input, signal), toFailure(input.managementGroupId))

@@ -15,10 +15,11 @@
  * invalid_credentials (the token endpoint refused the key, or 401), access_denied (403), not_found (404),
  * unreachable (network, timeouts, 5xx and 429 after the client's retries, an answer of another shape).
  */
-import { Effect, Schema } from "effect"
+import { Schema, type Effect } from "effect"
 import { RestError, type RestClient } from "../scanner/rest/http.ts"
 import { GCP_SCOPE, type GcpEndpoints } from "../scanner/gcp/endpoints.ts"
 import { GcpSessionError, openGcpClient, type GcpClientOptions, type GcpCredentialsInput } from "../scanner/gcp/session.ts"
+import { runDiscovery } from "./discovery-run.ts"
 import { DiscoveryFailed, type DiscoveredMember, type DiscoveredUnit, type OrganizationDiscovery } from "./discovery.ts"
 
 const Labels = Schema.Record(Schema.String, Schema.String)
@@ -166,4 +167,4 @@ async function discover(input: GcpDiscoveryInput, signal: AbortSignal): Promise<
 
 /** The organisation's or folder's folders and projects (see the module header for the calls and the failures). */
 export const discoverGcp = (input: GcpDiscoveryInput): Effect.Effect<OrganizationDiscovery, DiscoveryFailed> =>
-  Effect.tryPromise({ try: (signal) => discover(input, signal), catch: toFailure(input.rootId) })
+  runDiscovery((signal) => discover(input, signal), toFailure(input.rootId))

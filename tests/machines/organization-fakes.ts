@@ -117,7 +117,7 @@ export const fleetScan = (id: number, overrides: Record<string, unknown> = {}): 
   decode(FleetScan)({
     fleet_scan_id: id,
     organization_account_id: ORG_ID,
-    status: "started",
+    status: "running",
     trigger: "manual",
     member_cap: 10,
     started_at: "2025-03-01T11:00:00.000Z",
@@ -135,7 +135,7 @@ export const fleetScan = (id: number, overrides: Record<string, unknown> = {}): 
         unit_path: "Root / Prod",
         state: "started",
         scan_id: 501,
-        scan_status: "started",
+        scan_status: "running",
         total_services: 4,
         completed_services: 1,
         failed_checks: 2,

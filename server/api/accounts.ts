@@ -20,9 +20,10 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../src/contracts/api.ts"
+import { AccountGroupMessages } from "../../src/contracts/account-groups.ts"
 import type { AddAccountPayload } from "../../src/contracts/accounts.ts"
 import { ProviderIds } from "../../src/contracts/constants.ts"
-import { Conflict, NotFound, ServiceUnavailable, Unauthorized, ValidationError } from "../../src/contracts/errors.ts"
+import { Conflict, Forbidden, NotFound, ServiceUnavailable, Unauthorized, ValidationError } from "../../src/contracts/errors.ts"
 import { ScanningMessages, ScanningServerMessages, ValidationMessages } from "../../src/contracts/messages.ts"
 import {
   deleteAccount,
@@ -61,6 +62,9 @@ const addAccount = (request: Parameters<typeof scoped>[0], payload: AddAccountPa
     // 1. Permission, provider and the workspace's external id.
     const prepared = yield* scoped(request, MANAGE_ACCOUNTS, (ctx) =>
       Effect.gen(function* () {
+        // A role limited to account groups cannot add accounts (row-level security would refuse the row anyway: a new
+        // account is in no group the member's scope allows). docs/permissions.md "Account groups".
+        if (ctx.accountIds !== null) return yield* new Forbidden({ message: AccountGroupMessages.limitedCannotAddAccounts })
         if (!providerEnabled(payload.cloud_provider_id)) {
           return yield* invalid(ValidationMessages.invalidCloudProvider, "cloud_provider_id")
         }

@@ -8,6 +8,7 @@
  * group-specific ones (an auth middleware layer, ...) are provided here with `Layer.provide`.
  */
 import { Layer } from "effect"
+import { AccountGroupsHandlers } from "./account-groups.ts"
 import { AccountsHandlers } from "./accounts.ts"
 import { AuthHandlers } from "./auth.ts"
 import { ComplianceHandlers } from "./compliance.ts"
@@ -39,5 +40,5 @@ export const ApiHandlers = Layer.mergeAll(
   ComplianceHandlers,
   StorageHandlers,
   OrganizationsHandlers,
-  notImplemented("accountGroups"),
+  AccountGroupsHandlers,
 )

@@ -132,7 +132,7 @@ export const InvitationsHandlers = HttpApiBuilder.group(
             skipped.push({ email, reason: AccessServerMessages.invalidRoleSkip })
             continue
           }
-          if (!canGrant(ctx, role.permissions)) {
+          if (!canGrant(ctx, role.permissions, role.accountGroupIds)) {
             skipped.push({ email, reason: AccessServerMessages.roleNotGrantableSkip })
             continue
           }

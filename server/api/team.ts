@@ -21,6 +21,8 @@ import {
 } from "../../src/contracts/messages.ts"
 import { BUILT_IN_ROLES, PERMISSION_IDS, USER_MANAGEMENT_PERMISSIONS, type PermissionName } from "../../src/contracts/permissions.ts"
 import { type CreateUserPayload, type CustomRolePayload, type TeamMember, TeamMembersResponse, type UpdateTeamMemberPayload } from "../../src/contracts/team.ts"
+import { AccountGroupMessages } from "../../src/contracts/account-groups.ts"
+import { existingGroupIds } from "../accounts/account-groups.ts"
 import { record } from "../audit/audit-log.ts"
 import { AuthConfig } from "../auth/auth-config.ts"
 import { captureIdentity, IdentityLive } from "../auth/identity-layer.ts"
@@ -103,7 +105,7 @@ export const TeamHandlers = HttpApiBuilder.group(
       Effect.gen(function* () {
         const role = yield* resolveRole(roleId, isCustom)
         if (role === undefined) return yield* new NotFound({ message: AccessServerMessages.roleNotFound })
-        if (!canGrant(ctx, role.permissions)) return yield* forbidden(AccessServerMessages.cannotGrantRole)
+        if (!canGrant(ctx, role.permissions, role.accountGroupIds)) return yield* forbidden(AccessServerMessages.cannotGrantRole)
         return role
       })
 
@@ -227,7 +229,32 @@ export const TeamHandlers = HttpApiBuilder.group(
     const isBuiltInName = (name: string) =>
       BUILT_IN_ROLES.some((r) => r.name.toLowerCase() === name.trim().toLowerCase()) || name.trim().toLowerCase() === "owner"
 
-    const checkRolePayload = (payload: CustomRolePayload, ctx: WorkspaceContext) =>
+    /**
+     * A role's account groups (issue 31; docs/permissions.md "Account groups"): the payload's, or on update when the
+     * payload leaves them out, the role's current ones (an older client editing a role never widens it). Every group
+     * must be the workspace's.
+     */
+    const roleGroups = (payload: CustomRolePayload, ctx: WorkspaceContext, current: ReadonlyArray<number> | null) =>
+      Effect.gen(function* () {
+        const groups = payload.account_group_ids === undefined ? current : payload.account_group_ids === null ? null : [...new Set(payload.account_group_ids)]
+        if (groups !== null && (yield* existingGroupIds(ctx.workspaceId, groups)).length !== groups.length) {
+          return yield* new ValidationError({
+            message: AccountGroupMessages.groupNotFound, errors: [{ path: "account_group_ids", message: AccountGroupMessages.groupNotFound }],
+          })
+        }
+        return groups as ReadonlyArray<number> | null
+      })
+
+    const writeGroups = (roleId: number, ctx: WorkspaceContext, groups: ReadonlyArray<number> | null) =>
+      Effect.gen(function* () {
+        yield* sql`UPDATE custom_roles SET limited_to_groups = ${groups !== null} WHERE id = ${roleId} AND workspace_id = ${ctx.workspaceId}`
+        yield* sql`DELETE FROM custom_role_account_groups WHERE custom_role_id = ${roleId} AND workspace_id = ${ctx.workspaceId}`
+        for (const g of groups ?? []) {
+          yield* sql`INSERT INTO custom_role_account_groups (custom_role_id, workspace_id, group_id) VALUES (${roleId}, ${ctx.workspaceId}, ${g})`
+        }
+      })
+
+    const checkRolePayload = (payload: CustomRolePayload, ctx: WorkspaceContext, groups: ReadonlyArray<number> | null) =>
       Effect.gen(function* () {
         if (payload.name.trim() === "") {
           return yield* new ValidationError({
@@ -237,7 +264,7 @@ export const TeamHandlers = HttpApiBuilder.group(
         }
         if (isBuiltInName(payload.name)) return yield* new Conflict({ message: AccessServerMessages.roleNameExists })
         const permissions = [...new Set(payload.permissions)] as Array<PermissionName>
-        if (!canGrant(ctx, permissions)) return yield* forbidden(AccessServerMessages.cannotGrantRole)
+        if (!canGrant(ctx, permissions, groups)) return yield* forbidden(AccessServerMessages.cannotGrantRole)
         return permissions
       })
 
@@ -259,7 +286,8 @@ export const TeamHandlers = HttpApiBuilder.group(
 
     const createCustomRole = (payload: CustomRolePayload, ctx: WorkspaceContext) =>
       Effect.gen(function* () {
-        const permissions = yield* checkRolePayload(payload, ctx)
+        const groups = yield* roleGroups(payload, ctx, null)
+        const permissions = yield* checkRolePayload(payload, ctx, groups)
         const rows = yield* sql<{ id: number }>`
           INSERT INTO custom_roles (workspace_id, name, description, created_by)
           VALUES (${ctx.workspaceId}, ${payload.name.trim()}, ${payload.description ?? ""}, ${ctx.userId}) RETURNING id`.pipe(
@@ -267,9 +295,10 @@ export const TeamHandlers = HttpApiBuilder.group(
         )
         const roleId = rows[0]!.id
         yield* writePermissions(roleId, ctx, permissions)
+        yield* writeGroups(roleId, ctx, groups)
         yield* record({
           action: "role.created", workspaceId: ctx.workspaceId, actorUserId: ctx.userId, targetType: "custom_role",
-          targetId: roleId, details: { name: payload.name.trim(), permissions }, ip: ctx.ip,
+          targetId: roleId, details: { name: payload.name.trim(), permissions, account_group_ids: groups }, ip: ctx.ip,
         })
         return { ok: true, message: AccessServerMessages.roleCreated, data: yield* Effect.orDie(oneCustomRole(roleId)) }
       })
@@ -277,15 +306,28 @@ export const TeamHandlers = HttpApiBuilder.group(
     const updateCustomRole = (roleId: number, payload: CustomRolePayload, ctx: WorkspaceContext) =>
       Effect.gen(function* () {
         const before = yield* oneCustomRole(roleId)
-        const permissions = yield* checkRolePayload(payload, ctx)
+        const beforeGroups = (before.account_group_ids ?? null) as ReadonlyArray<number> | null
+        const groups = yield* roleGroups(payload, ctx, beforeGroups)
+        // Editing a role at all needs the right to grant what it was, too: a limited member cannot narrow others' access
+        // in a role wider than theirs.
+        if (!canGrant(ctx, before.permissions.map((p) => p.name as PermissionName), beforeGroups)) {
+          return yield* forbidden(AccessServerMessages.cannotGrantRole)
+        }
+        const permissions = yield* checkRolePayload(payload, ctx, groups)
         yield* sql`UPDATE custom_roles SET name = ${payload.name.trim()}, description = ${payload.description ?? before.description ?? ""},
                      updated_at = now() WHERE id = ${roleId} AND workspace_id = ${ctx.workspaceId}`.pipe(
           onUniqueViolation("custom_roles_name_key", () => new Conflict({ message: AccessServerMessages.roleNameExists })),
         )
         yield* writePermissions(roleId, ctx, permissions)
+        yield* writeGroups(roleId, ctx, groups)
         yield* record({
           action: "role.updated", workspaceId: ctx.workspaceId, actorUserId: ctx.userId, targetType: "custom_role",
-          targetId: roleId, details: { from: before.permissions.map((p) => p.name), to: permissions, name: payload.name.trim() }, ip: ctx.ip,
+          targetId: roleId,
+          details: {
+            from: before.permissions.map((p) => p.name), to: permissions, name: payload.name.trim(),
+            account_groups_from: beforeGroups, account_groups_to: groups,
+          },
+          ip: ctx.ip,
         })
         return { ok: true, message: AccessServerMessages.roleUpdated, data: yield* oneCustomRole(roleId) }
       })

@@ -26,12 +26,15 @@ export type ScanningAuditAction =
   | "schedule.scan_skipped"
   | "retention.updated"
   | "retention.applied"
+  | "account_group.created"
+  | "account_group.updated"
+  | "account_group.deleted"
 
 export interface ScanningAuditEntry {
   readonly action: ScanningAuditAction
   readonly workspaceId: number
   readonly actorUserId?: number | null | undefined
-  readonly targetType: "account" | "scan" | "finding" | "mute_rule" | "workspace"
+  readonly targetType: "account" | "scan" | "finding" | "mute_rule" | "workspace" | "account_group"
   readonly targetId: number
   readonly details?: Record<string, unknown>
   readonly ip?: string | undefined

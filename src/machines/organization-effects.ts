@@ -56,3 +56,14 @@ export interface OrganizationEffects {
 
 /** The organisation page of an organisation account (a page below its account's, so the account routes' rules apply). */
 export const organizationPath = (accountId: number | string): string => `/dashboard/accounts/${accountId}/organization`
+
+/** The organisation's newest fleet scan with its members (GET …/fleet-scans, then GET /api/fleet-scans/{newest}), or null. */
+export const latestFleetScan = async (
+  effects: Pick<OrganizationEffects, "listFleetScans" | "getFleetScan">,
+  id: AccountId,
+  signal?: AbortSignal,
+): Promise<FleetScan | null> => {
+  const scans = await effects.listFleetScans({ id }, signal)
+  const newest = [...scans].sort((a, b) => b.started_at.localeCompare(a.started_at) || b.fleet_scan_id - a.fleet_scan_id)[0]
+  return newest === undefined ? null : effects.getFleetScan({ id: newest.fleet_scan_id }, signal)
+}

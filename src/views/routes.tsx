@@ -57,6 +57,7 @@ const ResourceHistoryView = lazyScreen(() =>
 )
 const FindingDetailView = lazyScreen(() => import("./scans/finding-detail.view.tsx").then((m) => m.FindingDetailView))
 const StorageView = lazyScreen(() => import("./storage/storage.view.tsx").then((m) => m.StorageView))
+const OrganizationView = lazyScreen(() => import("./organizations/organization.view.tsx").then((m) => m.OrganizationView))
 
 export interface AppRoute {
   /** wouter pattern, absolute. */
@@ -91,6 +92,7 @@ export const ROUTES: ReadonlyArray<AppRoute> = [
   route("/dashboard/profile", ProfileView, "authenticated", true),
   route("/dashboard/accounts/:accountId", AccountDetailView, "authenticated", true),
   route("/dashboard/accounts/:accountId/resource", ResourceHistoryView, "authenticated", true),
+  route("/dashboard/accounts/:accountId/organization", OrganizationView, "authenticated", true),
   route("/dashboard/scans", ScanListView, "authenticated", true),
   route("/dashboard/scans/:scanId", ScanDetailView, "authenticated", true),
   route("/dashboard/scans/:scanId/findings", FindingsView, "authenticated", true),

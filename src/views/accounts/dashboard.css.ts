@@ -241,3 +241,6 @@ export const staleList = style({ margin: 0, paddingLeft: vars.space.lg })
 export const topChecks = style({ display: "flex", flexDirection: "column", gap: vars.space.sm, margin: 0, paddingLeft: vars.space.lg })
 export const topCheck = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: vars.space.sm })
 export const topCheckTitle = style({ color: vars.color.text, fontSize: vars.font.sizeMd })
+
+/** An organisation's or member's line on its card (issue 31): a badge and the link to the organisation page. */
+export const orgLine = style({ display: "flex", flexWrap: "wrap", alignItems: "center", gap: vars.space.sm, minWidth: 0, overflowWrap: "anywhere" })

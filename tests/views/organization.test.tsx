@@ -1,0 +1,178 @@
+// @vitest-environment happy-dom
+/**
+ * The organisation page (issue 31) rendered with fake organisation and scanning effects inside the app's root (toasts,
+ * router): the members figures with their unit, the units tree (state, reachability, retired badge, account links), the
+ * selection edited with checkboxes and saved, 'Sync now' with what changed, 'Scan organization' with the members'
+ * progress read again every 10 s; and the dashboard cards that name an organisation and its members.
+ */
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react"
+import { afterEach, describe, expect, it } from "vitest"
+import { Route, Switch } from "wouter"
+import { memoryLocation } from "wouter/memory-location"
+import { SimulatedClock } from "xstate"
+import type { FleetScan, MemberSelection, OrganizationDetail } from "../../src/contracts/organizations.ts"
+import type { OrganizationEffects } from "../../src/machines/organization-effects.ts"
+import { App } from "../../src/views/app.tsx"
+import { DashboardView } from "../../src/views/accounts/dashboard.view.tsx"
+import { OrganizationEffectsProvider } from "../../src/views/organizations/organization-effects-context.tsx"
+import { OrganizationView } from "../../src/views/organizations/organization.view.tsx"
+import { ScanEffectsProvider } from "../../src/views/scanning/scan-effects-context.tsx"
+import { SessionStatusContext } from "../../src/views/session-status.tsx"
+import { flush } from "../machines/auth-fakes.ts"
+import { awsTemplate, changes, fleetScan, ORG_ID, organizationDetail, sync } from "../machines/organization-fakes.ts"
+import { account } from "../machines/scan-fakes.ts"
+import { defaultWorld, fakeScanEffects, renderScan, settle } from "./scan-render.tsx"
+
+afterEach(cleanup)
+
+const renderOrganization = async (options: { readonly organization?: OrganizationDetail; readonly fleet?: FleetScan | null } = {}) => {
+  const calls: Array<{ readonly name: string; readonly payload: unknown }> = []
+  let organization = options.organization ?? organizationDetail()
+  let fleet = options.fleet === undefined ? null : options.fleet
+  const log = <P, A>(name: string, fn: (p: P) => A) => async (p: P): Promise<A> => {
+    calls.push({ name, payload: p })
+    return fn(p)
+  }
+  const effects: OrganizationEffects = {
+    loadAwsTemplate: log("loadAwsTemplate", () => awsTemplate),
+    loadOrganization: log("loadOrganization", () => organization),
+    saveSelection: log("saveSelection", ({ selection }: { readonly selection: MemberSelection }) => {
+      organization = { ...organization, selection, members_included: 1 }
+      return { message: "Member selection saved", organization }
+    }),
+    syncNow: log("syncNow", () => ({
+      message: "Organization synced",
+      sync: sync(3, {
+        changes: changes({
+          added: [{ cloud_account_id: "555555555555", name: "Payments", unit_path: "Root / Prod" }],
+          moved: [{ cloud_account_id: "222222222222", name: "Member 222222222222", unit_path: "Root / Prod", detail: "Root / Dev" }],
+        }),
+      }),
+    })),
+    listSyncs: log("listSyncs", () => [sync(3), ...organization.recent_syncs]),
+    listFleetScans: log("listFleetScans", () => (fleet === null ? [] : [fleet])),
+    getFleetScan: log("getFleetScan", () => fleet!),
+  }
+  const world = defaultWorld()
+  const scans = fakeScanEffects(world, {
+    startScan: async (payload) => {
+      calls.push({ name: "startScan", payload })
+      fleet = fleetScan(5)
+      return { ok: true, message: "Fleet scan started", data: fleet }
+    },
+  })
+  const clock = new SimulatedClock()
+  clock.set(Date.parse("2025-03-01T12:00:00.000Z"))
+  const path = `/dashboard/accounts/${ORG_ID}/organization`
+  render(
+    <SessionStatusContext value="authenticated">
+      <ScanEffectsProvider effects={scans.effects} clock={clock} saveFile={() => {}}>
+        <OrganizationEffectsProvider effects={effects} clock={clock}>
+          <App clock={clock} location={memoryLocation({ path })}>
+            <Switch>
+              <Route path="/dashboard/accounts/:accountId/organization">
+                <OrganizationView />
+              </Route>
+            </Switch>
+          </App>
+        </OrganizationEffectsProvider>
+      </ScanEffectsProvider>
+    </SessionStatusContext>,
+  )
+  await settle()
+  const tick = async (ms: number) => {
+    await act(async () => {
+      clock.increment(ms)
+      await flush()
+    })
+    await settle()
+  }
+  return { calls, tick, finish: () => void (fleet = fleetScan(5, { status: "completed", members_running: 0, members_completed: 1 })) }
+}
+
+const press = async (element: HTMLElement) => {
+  fireEvent.click(element)
+  await settle()
+}
+
+describe("organisation page", () => {
+  it("states the members with their unit and shows the units tree with each member's state, reachability and account link", async () => {
+    await renderOrganization()
+    expect(screen.getByRole("heading", { level: 1, name: "Acme organization" })).toBeTruthy()
+    const members = screen.getByRole("region", { name: "Members" })
+    expect(within(members).getAllByText("3 member accounts")).toHaveLength(1)
+    expect(within(members).getByText("2 member accounts")).toBeTruthy()
+    expect(within(members).getAllByText("1 member account")).toHaveLength(2)
+
+    const tree = screen.getByRole("list", { name: "Organizational units" })
+    expect(within(tree).getByText("Prod · 2 member accounts")).toBeTruthy()
+    expect(within(tree).getByText(/Unreachable: The member role could not be assumed in this account/)).toBeTruthy()
+    expect(within(tree).getByText("Retired")).toBeTruthy()
+    expect(within(tree).getByRole("link", { name: "Open Member 222222222222" }).getAttribute("href")).toBe("/dashboard/accounts/21")
+    expect(screen.getByRole("region", { name: "Fleet scan" }).textContent).toContain("No scan of the organization yet.")
+  })
+
+  it("edits the selection with checkboxes and saves it", async () => {
+    const { calls } = await renderOrganization()
+    await press(screen.getByRole("button", { name: "Change selection" }))
+    const dev = screen.getByRole("checkbox", { name: "Dev · 1 member account" })
+    expect((dev as HTMLInputElement).checked).toBe(true)
+    await press(dev)
+    expect((screen.getByRole("checkbox", { name: "Dev · 1 member account" }) as HTMLInputElement).checked).toBe(false)
+    // Below an excluded unit nothing can be chosen.
+    expect((screen.getByRole("checkbox", { name: /Member 444444444444/ }) as HTMLInputElement).disabled).toBe(true)
+    await press(screen.getByRole("button", { name: "Save selection" }))
+    expect(calls.filter((c) => c.name === "saveSelection").map((c) => c.payload)).toEqual([
+      { id: ORG_ID, selection: { include_units: [], exclude_units: ["ou-dev"], include_accounts: [], exclude_accounts: [] } },
+    ])
+    expect(screen.queryByRole("checkbox", { name: "Dev · 1 member account" })).toBeNull()
+    expect(await screen.findByText("Member selection saved")).toBeTruthy()
+  })
+
+  it("'Sync now' shows what changed, member by member; the whole history on request", async () => {
+    const { calls } = await renderOrganization()
+    await press(screen.getByRole("button", { name: "Sync now" }))
+    const result = screen.getByRole("region", { name: "Sync result" })
+    expect(result.textContent).toContain("Added 1 member account, Moved 1 member account")
+    expect(within(result).getByText("Payments (555555555555), Root / Prod")).toBeTruthy()
+    expect(within(result).getByText("Member 222222222222 (222222222222), Root / Dev → Root / Prod")).toBeTruthy()
+    expect(calls.filter((c) => c.name === "loadOrganization")).toHaveLength(2)
+    await press(screen.getByRole("button", { name: "Show every sync" }))
+    expect(within(screen.getByRole("region", { name: "Sync history" })).getAllByRole("listitem")).toHaveLength(3)
+  })
+
+  it("'Scan organization' starts a scan of the organisation account and follows its members every 10 s", async () => {
+    const { calls, tick, finish } = await renderOrganization()
+    await press(screen.getByRole("button", { name: "Scan organization" }))
+    expect(calls.filter((c) => c.name === "startScan").map((c) => c.payload)).toEqual([
+      { user_id: 7, account_id: ORG_ID, cloud_provider_id: 1, cloud_provider_name: "aws" },
+    ])
+    const fleet = screen.getByRole("region", { name: "Fleet scan" })
+    expect(within(fleet).getByRole("progressbar", { name: "Scan progress" }).getAttribute("aria-valuetext")).toBe("1 of 4 services")
+    expect(within(fleet).getByText("The member role could not be assumed in this account")).toBeTruthy()
+    expect(fleet.textContent).toContain("refreshed every 10 s")
+    finish()
+    await tick(10_000)
+    expect(calls.filter((c) => c.name === "getFleetScan")).toHaveLength(1)
+    expect(screen.getByRole("region", { name: "Fleet scan" }).textContent).not.toContain("refreshed every 10 s")
+  })
+})
+
+describe("dashboard cards of organisations and members", () => {
+  it("badge an organisation and its members and link to the organisation page", async () => {
+    const world = defaultWorld()
+    world.accounts = [
+      account(7, { account_name: "Acme organization", is_organization: true }),
+      account(21, { account_name: "Payments", organization_account_id: 7, org_unit_path: "Root / Prod" }),
+      account(23, { account_name: "Old sandbox", organization_account_id: 7, org_unit_path: "Root / Dev", retired_at: "2025-02-20T10:00:00.000Z" }),
+    ]
+    await renderScan("/dashboard", { world, pattern: "/dashboard", screen: <DashboardView /> })
+    const org = screen.getByRole("article", { name: "Acme organization" })
+    expect(within(org).getByText("Organization")).toBeTruthy()
+    expect(within(org).getByRole("link", { name: "Members of Acme organization" }).getAttribute("href")).toBe("/dashboard/accounts/7/organization")
+    const member = screen.getByRole("article", { name: "Payments" })
+    expect(within(member).getByText("Member")).toBeTruthy()
+    expect(within(member).getByRole("link", { name: "Organization of Payments" }).textContent).toBe("Root / Prod")
+    expect(within(screen.getByRole("article", { name: "Old sandbox" })).getByText("Retired")).toBeTruthy()
+  })
+})

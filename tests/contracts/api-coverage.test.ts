@@ -96,6 +96,11 @@ const EXTRA_CALLS = [
   // storage and retention (issue 30)
   "GET /api/workspaces/{id}/storage",
   "PUT /api/workspaces/{id}/retention",
+  // account groups (issue 31 item 5)
+  "GET /api/account-groups",
+  "POST /api/account-groups",
+  "PUT /api/account-groups/{id}",
+  "DELETE /api/account-groups/{id}",
 ] as const
 
 const spec = OpenApi.fromApi(Api)
@@ -137,7 +142,8 @@ describe("OpenApi.fromApi(Api) lists every spec call", () => {
     expect(Object.keys(Api.groups)).toEqual([...GROUP_NAMES])
     // OpenAPI tags carry the groups' titles.
     expect((spec.tags ?? []).map((t) => t.name)).toEqual([
-      "System", "Auth", "Workspaces", "Team", "Invitations", "Profile", "Cloud providers", "Accounts", "Scans", "Findings", "Compliance", "Posture", "Storage",
+      "System", "Auth", "Workspaces", "Team", "Invitations", "Profile", "Cloud providers", "Accounts", "Scans", "Findings", "Compliance", "Posture", "Storage", "Organizations",
+      "Account groups",
     ])
   })
 

@@ -62,7 +62,7 @@ export const ROWS_PAGE = 500
 const PROGRESS_ROWS = 25
 const MAX_CELL = 300
 
-const COLORS = {
+export const COLORS = {
   ink: "#1f2933",
   muted: "#616e7c",
   rule: "#cbd2d9",
@@ -80,7 +80,7 @@ const COLORS = {
 } as const
 
 const SEVERITY_ORDER: ReadonlyArray<Severity> = SEVERITIES
-const STATUS_ORDER: ReadonlyArray<RequirementStatus> = ["passed", "passed_with_exceptions", "failed", "not_evaluated", "manual", "not_applicable"]
+export const STATUS_ORDER: ReadonlyArray<RequirementStatus> = ["passed", "passed_with_exceptions", "failed", "not_evaluated", "manual", "not_applicable"]
 
 /**
  * pdfkit hands its bytes to 'data' listeners on a later tick: yielding to the event loop before each checkpoint lets
@@ -110,24 +110,35 @@ interface Column {
   readonly width: number
 }
 
-/** Renders the report into `sink`; resolves with the page count. */
-export const renderReport = async (source: ReportSource, sink: ReportSink): Promise<{ readonly pages: number }> => {
+/** Where a report's bytes go, and its document settings. */
+export interface ReportDocumentOptions {
+  readonly title: string
+  readonly subject: string
+  /** The running head of every page, before "N" of "page N of M" (it ends with "page N of"). */
+  readonly head: (page: number) => string
+  readonly write: (chunk: Buffer) => void
+}
+
+/**
+ * A report document: A4 pdfkit pages, not buffered (each page is written out as the next starts), every page headed by
+ * `head` and its page count ("page N of M", M written at the end through one form XObject), and the drawing kit the
+ * reports share (headings, paragraphs, tables whose header row repeats on every page they span). `finish` ends the
+ * document and resolves with its page count once every byte reached `write`. The scan report (`renderReport`) and the
+ * organisation report (server/compliance/organization-report.ts) draw with it.
+ */
+export const reportDocument = (options: ReportDocumentOptions) => {
   const doc = new PDFDocument({
     size: "A4",
     margins: { top: 64, bottom: 56, left: 48, right: 48 },
     bufferPages: false,
-    info: {
-      Title: `Compliance report — scan ${source.meta.scan.id}`,
-      Subject: `${source.meta.scan.account_name} (${source.meta.scan.cloud_account_id})`,
-      Creator: "Cloud Audit",
-    },
+    info: { Title: options.title, Subject: options.subject, Creator: "Cloud Audit" },
   })
   let pages = 1
   const ended = new Promise<void>((resolve, reject) => {
     doc.on("end", () => resolve())
     doc.on("error", reject)
   })
-  doc.on("data", (chunk: Buffer) => sink.write(chunk))
+  doc.on("data", (chunk: Buffer) => options.write(chunk))
 
   const left = doc.page.margins.left
   const width = doc.page.width - doc.page.margins.left - doc.page.margins.right
@@ -141,7 +152,7 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
   const runningHead = () => {
     const y = doc.y
     doc.font("Helvetica").fontSize(8).fillColor(COLORS.muted)
-    const head = `Compliance report · ${source.meta.scan.account_name} · scan #${source.meta.scan.id} · page ${pages} of`
+    const head = `${options.head(pages)} page ${pages} of`
     doc.text(head, left, 32, { width, lineBreak: false })
     const font = raw._font
     headFont = font.id
@@ -162,6 +173,7 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
     doc.x = left
     doc.y = doc.page.margins.top
   })
+  runningHead()
 
   const ensure = (height: number): boolean => {
     if (doc.y + height <= bottom()) return false
@@ -219,9 +231,40 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
 
   const cols = (...spec: ReadonlyArray<readonly [string, number]>): Column[] => spec.map(([header, share]) => ({ header, width: width * share }))
 
+  /** A bar of `parts` (value, colour) side by side, each as wide as its share of `total`. */
+  const stackedBar = (parts: ReadonlyArray<readonly [number, string]>, total: number, y: number, height = 12) => {
+    let x = left
+    for (const [value, color] of parts) {
+      const w = total === 0 ? 0 : (width * value) / total
+      if (w > 0) doc.rect(x, y, w, height).fill(color)
+      x += w
+    }
+    doc.fillColor(COLORS.ink)
+  }
+
+  const finish = async (): Promise<number> => {
+    // The total, now known, into the form every running head shows.
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(COLORS.muted.slice(i, i + 2), 16) / 255)
+    totalForm.end(`BT /${headFont} 8 Tf ${r!.toFixed(3)} ${g!.toFixed(3)} ${b!.toFixed(3)} rg 0 0 Td (${pages}) Tj ET`)
+    doc.end()
+    await ended
+    return pages
+  }
+
+  return { doc, left, width, ensure, heading, paragraph, table, cols, stackedBar, finish }
+}
+
+/** Renders the report into `sink`; resolves with the page count. */
+export const renderReport = async (source: ReportSource, sink: ReportSink): Promise<{ readonly pages: number }> => {
+  const { doc, left, width, ensure, heading, paragraph, table, cols, stackedBar, finish } = reportDocument({
+    title: `Compliance report — scan ${source.meta.scan.id}`,
+    subject: `${source.meta.scan.account_name} (${source.meta.scan.cloud_account_id})`,
+    head: () => `Compliance report · ${source.meta.scan.account_name} · scan #${source.meta.scan.id} ·`,
+    write: (chunk) => sink.write(chunk),
+  })
+
   // 1. Cover -------------------------------------------------------------------------------------------------------
   const { meta } = source
-  runningHead()
   doc.y = 180
   doc.font("Helvetica-Bold").fontSize(28).fillColor(COLORS.ink).text("Compliance report", left, doc.y, { width })
   doc.moveDown(0.5)
@@ -277,12 +320,7 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
     doc.font("Helvetica-Bold").fontSize(10).fillColor(COLORS.ink)
       .text(`${f.framework.name} v${f.framework.version} — score ${c.score === null ? "n/a" : `${c.score}%`}`, left, y, { width })
     const barY = doc.y + 3
-    let x = left
-    for (const status of STATUS_ORDER) {
-      const w = c.total === 0 ? 0 : (width * c[status]) / c.total
-      if (w > 0) doc.rect(x, barY, w, 12).fill(COLORS[status])
-      x += w
-    }
+    stackedBar(STATUS_ORDER.map((status) => [c[status], COLORS[status]] as const), c.total, barY)
     doc.font("Helvetica").fontSize(8).fillColor(COLORS.muted).text(
       STATUS_ORDER.map((s) => `${REQUIREMENT_STATUS_LABELS[s]} ${c[s]}`).join(" · ") + ` · Total ${c.total}`,
       left,
@@ -404,10 +442,5 @@ export const renderReport = async (source: ReportSource, sink: ReportSink): Prom
     }
   }
 
-  // The total, now known, into the form every running head shows.
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(COLORS.muted.slice(i, i + 2), 16) / 255)
-  totalForm.end(`BT /${headFont} 8 Tf ${r!.toFixed(3)} ${g!.toFixed(3)} ${b!.toFixed(3)} rg 0 0 Td (${pages}) Tj ET`)
-  doc.end()
-  await ended
-  return { pages }
+  return { pages: await finish() }
 }

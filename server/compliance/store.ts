@@ -74,6 +74,32 @@ export const scanOutcomes = Effect.fn("ComplianceStore.scanOutcomes")(function* 
   return outcomesOf(rows, yield* exceptionsOf(workspaceId, [scanId]))
 })
 
+/**
+ * The findings of several scans (each member's latest, for organisation compliance) restricted to some checks (a
+ * framework's mapped checks), by scan then check id. Without the mutes behind exceptions: a requirement's status and
+ * counts never read them (`requirementStatus`), and the organisation view lists none.
+ */
+export const scansOutcomes = Effect.fn("ComplianceStore.scansOutcomes")(function* (
+  workspaceId: number,
+  scanIds: ReadonlyArray<number>,
+  checkIds: ReadonlyArray<string>,
+) {
+  const out = new Map<number, Map<string, FindingOutcome>>()
+  if (scanIds.length === 0 || checkIds.length === 0) return out
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<OutcomeRow>`${selectOutcomes(sql)}
+    WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ANY(${scanIds as Array<number>}::int[]) AND f.check_id = ANY(${checkIds as Array<string>}::text[])`
+  const byScan = new Map<number, Array<OutcomeRow>>()
+  for (const r of rows) {
+    const list = byScan.get(r.scan_id)
+    if (list === undefined) byScan.set(r.scan_id, [r])
+    else list.push(r)
+  }
+  const none = new Map<number, FindingOutcome["mutes"]>()
+  for (const [scanId, list] of byScan) out.set(scanId, outcomesOf(list, none))
+  return out
+})
+
 /** The account's latest `limit` completed scans (oldest first) with their findings, for the trend. */
 export const accountHistory = Effect.fn("ComplianceStore.accountHistory")(function* (workspaceId: number, accountId: number, limit: number) {
   const sql = yield* SqlClient.SqlClient

@@ -1,0 +1,185 @@
+/**
+ * Compliance over an organisation (issue 31 "See the fleet"; contract `OrgCompliance` in
+ * src/contracts/organizations.ts): for one framework, each member that is not retired (the fleet's filters apply) is
+ * evaluated on its latest completed scan by the per-scan evaluation itself (`evaluateFramework`,
+ * server/compliance/evaluate.ts, over the same findings a scan's compliance reads: `scansOutcomes`), and each
+ * requirement counts the members by the status it has there (unit: member accounts). A member without a completed
+ * scan counts as `not_scanned`, never as failed or not evaluated. So the organisation's numbers are sums of the
+ * members' own compliance answers (tests/organizations/org-compliance.test.ts holds them equal).
+ *
+ * The CSV comes in two parts (`part`): `requirements`, one row per requirement with its member counts; `members`, one
+ * row per member with its framework counts and score, then one column per requirement holding its status there. The
+ * PDF (server/compliance/pdf.ts `renderOrganizationReport`) draws the same evaluation.
+ *
+ * Fails with NotFound only: organisation, unit, framework, or a framework of another provider than the organisation's.
+ */
+import { Effect } from "effect"
+import { ComplianceMessages, type RequirementStatus } from "../../src/contracts/compliance.ts"
+import { NotFound } from "../../src/contracts/errors.ts"
+import type { AccountId, ScanId } from "../../src/contracts/ids.ts"
+import type { FleetFilter, MemberStatusCounts, OrgCompliance, OrgRequirement } from "../../src/contracts/organizations.ts"
+import { csvLine } from "../export/csv.ts"
+import { fleetMembers, organizationAccount } from "../organizations/fleet.ts"
+import { frameworkById, providerKeyOf } from "./catalogue.ts"
+import { evaluateFramework } from "./evaluate.ts"
+import { scansOutcomes } from "./store.ts"
+
+const emptyCounts = (): { -readonly [K in keyof MemberStatusCounts]: number } => ({
+  passed: 0,
+  passed_with_exceptions: 0,
+  failed: 0,
+  not_evaluated: 0,
+  manual: 0,
+  not_applicable: 0,
+  not_scanned: 0,
+})
+
+export interface OrgComplianceResult extends OrgCompliance {
+  /** Per member (in `members` order), each requirement's status in its latest scan (null: not scanned). */
+  readonly matrix: ReadonlyArray<ReadonlyArray<RequirementStatus | null>>
+  /** The organisation account's name and cloud id, for the PDF. */
+  readonly organization_name: string
+}
+
+export const organizationCompliance = Effect.fn("OrgCompliance.evaluate")(function* (
+  workspaceId: number,
+  organizationId: number,
+  frameworkId: string,
+  filter: FleetFilter,
+) {
+  const org = yield* organizationAccount(workspaceId, organizationId)
+  const fw = frameworkById(frameworkId)
+  if (fw === undefined) return yield* new NotFound({ message: ComplianceMessages.frameworkNotFound })
+  if (fw.framework.provider !== providerKeyOf(org.cloud_provider_id)) return yield* new NotFound({ message: ComplianceMessages.frameworkNotForProvider })
+  const members = yield* fleetMembers(workspaceId, organizationId, filter)
+  const checks = [...new Set(fw.requirements.flatMap((r) => r.checks))]
+  const outcomes = yield* scansOutcomes(workspaceId, members.flatMap((m) => (m.latest_scan_id === null ? [] : [m.latest_scan_id])), checks)
+  const counts = fw.requirements.map(emptyCounts)
+  const failed = fw.requirements.map((): Array<AccountId> => [])
+  const matrix: Array<Array<RequirementStatus | null>> = []
+  const memberAnswers = members.map((m) => {
+    if (m.latest_scan_id === null) {
+      counts.forEach((c) => c.not_scanned++)
+      matrix.push(fw.requirements.map(() => null))
+      return { account_id: m.id as AccountId, account_name: m.account_name, cloud_account_id: m.cloud_account_id, unit_path: m.unit_path, scan_id: null, counts: null }
+    }
+    const evaluation = evaluateFramework(fw, outcomes.get(m.latest_scan_id) ?? new Map())
+    evaluation.requirements.forEach((r, i) => {
+      counts[i]![r.status]++
+      if (r.status === "failed") failed[i]!.push(m.id as AccountId)
+    })
+    matrix.push(evaluation.requirements.map((r) => r.status))
+    return {
+      account_id: m.id as AccountId,
+      account_name: m.account_name,
+      cloud_account_id: m.cloud_account_id,
+      unit_path: m.unit_path,
+      scan_id: m.latest_scan_id as ScanId,
+      counts: evaluation.counts,
+    }
+  })
+  const requirements = fw.requirements.map((r, i): OrgRequirement => ({
+    id: r.id,
+    section_id: r.section_id,
+    title: r.title,
+    assessment: r.assessment,
+    members: counts[i]!,
+    failed_account_ids: failed[i]!,
+  }))
+  return {
+    organization_account_id: organizationId as AccountId,
+    framework: fw.framework,
+    sections: fw.sections,
+    unit: filter.unit ?? null,
+    tag: filter.tag ?? null,
+    members_total: members.length,
+    members_scanned: members.filter((m) => m.latest_scan_id !== null).length,
+    requirements,
+    members: memberAnswers,
+    matrix,
+    organization_name: `${org.account_name} (${org.cloud_account_id})`,
+  } satisfies OrgComplianceResult
+})
+
+/** The answer without the matrix (the API's `OrgCompliance`). */
+export const withoutMatrix = ({ matrix: _matrix, organization_name: _name, ...rest }: OrgComplianceResult): OrgCompliance => rest
+
+export const ORG_REQUIREMENTS_CSV_COLUMNS = [
+  "framework",
+  "version",
+  "section",
+  "requirement_id",
+  "title",
+  "assessment",
+  "members_passed",
+  "members_passed_with_exceptions",
+  "members_failed",
+  "members_not_evaluated",
+  "members_manual",
+  "members_not_applicable",
+  "members_not_scanned",
+  "members_total",
+] as const
+
+/** Part `requirements`: one row per requirement, its members by status (unit: member accounts). */
+export const orgRequirementsCsv = (result: OrgCompliance): string => {
+  const sectionTitle = new Map(result.sections.map((s) => [s.id, s.title]))
+  return [
+    csvLine(ORG_REQUIREMENTS_CSV_COLUMNS),
+    ...result.requirements.map((r) =>
+      csvLine([
+        result.framework.name,
+        result.framework.version,
+        `${r.section_id} ${sectionTitle.get(r.section_id) ?? ""}`.trim(),
+        r.id,
+        r.title,
+        r.assessment,
+        r.members.passed,
+        r.members.passed_with_exceptions,
+        r.members.failed,
+        r.members.not_evaluated,
+        r.members.manual,
+        r.members.not_applicable,
+        r.members.not_scanned,
+        result.members_total,
+      ])),
+  ].join("")
+}
+
+export const ORG_MEMBERS_CSV_COLUMNS = [
+  "account_name",
+  "cloud_account_id",
+  "unit_path",
+  "scan_id",
+  "passed",
+  "passed_with_exceptions",
+  "failed",
+  "not_evaluated",
+  "manual",
+  "not_applicable",
+  "score",
+] as const
+
+/**
+ * Part `members`: one row per member — its framework counts and score in its latest scan (empty when not scanned) —
+ * then one column per requirement (headed by its id) holding its status there ("not_scanned" when not scanned).
+ */
+export const orgMembersCsv = (result: OrgComplianceResult): string =>
+  [
+    csvLine([...ORG_MEMBERS_CSV_COLUMNS, ...result.requirements.map((r) => r.id)]),
+    ...result.members.map((m, i) =>
+      csvLine([
+        m.account_name,
+        m.cloud_account_id,
+        m.unit_path,
+        m.scan_id ?? "",
+        m.counts?.passed ?? "",
+        m.counts?.passed_with_exceptions ?? "",
+        m.counts?.failed ?? "",
+        m.counts?.not_evaluated ?? "",
+        m.counts?.manual ?? "",
+        m.counts?.not_applicable ?? "",
+        m.counts?.score ?? "",
+        ...(result.matrix[i] ?? []).map((s) => s ?? "not_scanned"),
+      ])),
+  ].join("")

@@ -1,0 +1,269 @@
+/**
+ * The fleet dashboard (issue 31 "See the fleet"; contract `FleetDashboard` in src/contracts/organizations.ts): the
+ * organisation's members that are not retired, each by its latest completed scan (`accounts.latest_scan_id`, kept by
+ * the trigger of migration 0022), with the fleet's totals and its trend.
+ *
+ * Every number is the algebra's stored count (docs/outcomes.md), never a count of rows:
+ * - a member's failed checks by severity and failing resources by severity are its latest scan's `outcome_counts`
+ *   (migration 0024: the scan's findings by (status rank, severity rank), `[findings, resources checked, failing
+ *   resources]`, kept by server/posture/algebra.ts `OUTCOME_COUNTS_SQL` as the scan rolls up and as mutes and
+ *   remediations recount it). Failed checks are the findings of status rank 0 (failed, not muted: the checks whose
+ *   `checkOutcome` is failed, as `scans.failed_findings` counts them); failing resources are the `failingResources` sums
+ *   of every rank (only rank 0 holds any). tests/organizations/fleet.test.ts holds them equal to the posture overview
+ *   (`failingBySeverityOf`) and to the scan's own counts;
+ * - the risk is `riskScore` (src/contracts/outcomes.ts) of the failing resources;
+ * - the trend: for each of the last FLEET_TREND_DAYS days (UTC), every member counted by its latest completed scan as
+ *   of the end of that day — the posture overview's per-scan sums (failing resources, failed checks), taken at the scan
+ *   each member had that day. A superseded scan answers forever what it answered as the latest (docs/outcomes.md
+ *   "History"), so a past day's point does not move when mutes change today.
+ *
+ * Filters: `unit` selects the unit and every unit under it (`organization_units`, as the last sync saw them);
+ * `tag` "key:value" the members whose tags hold that value, "key" those holding the key. A foreign or unknown
+ * organisation, or an unknown unit, is NotFound.
+ *
+ * Cost (bench/fleet-dashboard.ts): one statement for the members (with their latest scan's row), one for the trend's
+ * scans (the window's completed scans of the members and, per member, the last one before it: index probes of
+ * `scans_account_idx`), whatever the size of the scans' findings.
+ */
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { NotFound } from "../../src/contracts/errors.ts"
+import { SEVERITIES, type Severity } from "../../src/contracts/findings.ts"
+import type { AccountId, ScanId } from "../../src/contracts/ids.ts"
+import {
+  DEFAULT_STALE_DAYS,
+  FLEET_TREND_DAYS,
+  OrganizationMessages as M,
+  type FleetDashboard,
+  type FleetFilter,
+  type FleetMember,
+  type FleetSort,
+  type FleetTotals,
+  type FleetTrendPoint,
+} from "../../src/contracts/organizations.ts"
+import { riskScore } from "../../src/contracts/outcomes.ts"
+import { isoOrNull } from "../accounts/accounts-store.ts"
+
+type BySeverity = Record<Severity, number>
+const zero = (): BySeverity => ({ critical: 0, high: 0, medium: 0, low: 0 })
+const sum = (c: BySeverity): number => c.critical + c.high + c.medium + c.low
+
+/** Status rank 0 of `outcome_counts`: failed checks (status fail, not muted; server/posture/algebra.ts STATUS_ORDER_SQL). */
+const FAILED_RANK = "0"
+
+/**
+ * A scan's failed checks and failing resources by severity, from its stored `outcome_counts` (keys
+ * "statusRank:severityRank", severity ranks in SEVERITIES order; values [findings, resources checked, failing resources]).
+ */
+export const severityCountsOf = (outcomeCounts: Readonly<Record<string, ReadonlyArray<number>>> | null | undefined) => {
+  const failing_resources = zero()
+  const failed_checks = zero()
+  for (const [key, value] of Object.entries(outcomeCounts ?? {})) {
+    const [status, severity] = key.split(":")
+    const s = SEVERITIES[Number(severity)]
+    if (s === undefined) continue
+    failing_resources[s] += Number(value[2] ?? 0)
+    if (status === FAILED_RANK) failed_checks[s] += Number(value[0] ?? 0)
+  }
+  return { failing_resources, failed_checks }
+}
+
+/** The organisation account (provider), or NotFound when `id` is not an organisation of the workspace. */
+export const organizationAccount = Effect.fn("Fleet.organizationAccount")(function* (workspaceId: number, id: number) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ id: number; cloud_provider_id: number; account_name: string; cloud_account_id: string }>`
+    SELECT id, cloud_provider_id::int AS cloud_provider_id, account_name, cloud_account_id FROM accounts
+    WHERE workspace_id = ${workspaceId} AND id = ${id} AND is_organization`
+  const row = rows[0]
+  if (row === undefined) return yield* new NotFound({ message: M.organizationNotFound })
+  return row
+})
+
+export interface MemberRow {
+  readonly id: number
+  readonly account_name: string
+  readonly cloud_account_id: string
+  readonly org_unit_id: string | null
+  readonly unit_path: string
+  readonly tags: Record<string, string> | string
+  readonly latest_scan_id: number | null
+  readonly latest_scan_at: Date | string | null
+  readonly stale: boolean
+  readonly outcome_counts: Record<string, ReadonlyArray<number>> | string | null
+}
+
+const parsed = <A>(value: A | string): A => (typeof value === "string" ? (JSON.parse(value) as A) : value)
+
+/**
+ * The organisation's members that are not retired, as the filters select them (by name), each with its latest
+ * completed scan's row. NotFound for an unknown unit.
+ */
+export const fleetMembers = Effect.fn("Fleet.members")(function* (
+  workspaceId: number,
+  organizationId: number,
+  filter: FleetFilter,
+  staleDays: number = DEFAULT_STALE_DAYS,
+) {
+  const sql = yield* SqlClient.SqlClient
+  if (filter.unit !== undefined) {
+    const known = yield* sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM organization_units
+      WHERE workspace_id = ${workspaceId} AND organization_id = ${organizationId} AND unit_id = ${filter.unit}`
+    if ((known[0]?.n ?? 0) === 0) return yield* new NotFound({ message: M.unitIdInvalid })
+  }
+  const unit = filter.unit === undefined ? sql`` : sql`AND a.org_unit_id IN (
+      WITH RECURSIVE below AS (
+        SELECT unit_id FROM organization_units
+        WHERE workspace_id = ${workspaceId} AND organization_id = ${organizationId} AND unit_id = ${filter.unit}
+        UNION
+        SELECT u.unit_id FROM organization_units u JOIN below b ON u.parent_unit_id = b.unit_id
+        WHERE u.workspace_id = ${workspaceId} AND u.organization_id = ${organizationId})
+      SELECT unit_id FROM below)`
+  const colon = filter.tag?.indexOf(":") ?? -1
+  const tag = filter.tag === undefined ? sql``
+    : colon < 0 ? sql`AND a.tags ->> ${filter.tag} IS NOT NULL`
+    : sql`AND a.tags ->> ${filter.tag.slice(0, colon)} = ${filter.tag.slice(colon + 1)}`
+  const rows = yield* sql<MemberRow>`
+    SELECT a.id, a.account_name, a.cloud_account_id, a.org_unit_id, coalesce(a.org_unit_path, '') AS unit_path, a.tags,
+           a.latest_scan_id, s.scan_start AS latest_scan_at, s.outcome_counts,
+           (s.scan_start IS NULL OR s.scan_start < now() - make_interval(days => ${staleDays})) AS stale
+    FROM accounts a
+    LEFT JOIN scans s ON s.workspace_id = a.workspace_id AND s.id = a.latest_scan_id
+    WHERE a.workspace_id = ${workspaceId} AND a.organization_id = ${organizationId} AND a.retired_at IS NULL ${unit} ${tag}
+    ORDER BY a.account_name, a.id`
+  return rows
+})
+
+const byRisk = (a: FleetMember, b: FleetMember) =>
+  b.risk - a.risk || b.failed_checks_total - a.failed_checks_total || a.account_name.localeCompare(b.account_name) || a.account_id - b.account_id
+const byName = (a: FleetMember, b: FleetMember) => a.account_name.localeCompare(b.account_name) || a.account_id - b.account_id
+const SORTS: Readonly<Record<FleetSort, (a: FleetMember, b: FleetMember) => number>> = {
+  risk: byRisk,
+  name: byName,
+  failing: (a, b) => b.failing_resources_total - a.failing_resources_total || byRisk(a, b),
+  // Stale first; among them never scanned, then the oldest latest scan; then the others by risk.
+  stale: (a, b) =>
+    Number(b.stale) - Number(a.stale) ||
+    (a.stale ? (a.latest_scan_at ?? "").localeCompare(b.latest_scan_at ?? "") : 0) ||
+    byRisk(a, b),
+}
+
+export const toFleetMember = (r: MemberRow): FleetMember => {
+  const counts = severityCountsOf(r.outcome_counts === null ? null : parsed(r.outcome_counts))
+  return {
+    account_id: r.id as AccountId,
+    account_name: r.account_name,
+    cloud_account_id: r.cloud_account_id,
+    unit_id: r.org_unit_id,
+    unit_path: r.unit_path,
+    tags: parsed(r.tags),
+    latest_scan_id: r.latest_scan_id === null ? null : (r.latest_scan_id as ScanId),
+    latest_scan_at: isoOrNull(r.latest_scan_at),
+    stale: r.stale,
+    failing_resources: counts.failing_resources,
+    failed_checks: counts.failed_checks,
+    failing_resources_total: sum(counts.failing_resources),
+    failed_checks_total: sum(counts.failed_checks),
+    risk: riskScore(counts.failing_resources),
+  }
+}
+
+export const fleetTotals = (members: ReadonlyArray<FleetMember>): FleetTotals => {
+  const failing_resources = zero()
+  const failed_checks = zero()
+  for (const m of members) {
+    for (const s of SEVERITIES) {
+      failing_resources[s] += m.failing_resources[s]
+      failed_checks[s] += m.failed_checks[s]
+    }
+  }
+  return {
+    members: members.length,
+    members_scanned: members.filter((m) => m.latest_scan_id !== null).length,
+    members_stale: members.filter((m) => m.stale).length,
+    failing_resources,
+    failed_checks,
+    failing_resources_total: sum(failing_resources),
+    failed_checks_total: sum(failed_checks),
+    risk: riskScore(failing_resources),
+  }
+}
+
+const DAY_MS = 86_400_000
+
+/** The trend's days: FLEET_TREND_DAYS UTC dates ending today, with the instant each ends. */
+export const trendDays = (now: Date): ReadonlyArray<{ readonly day: string; readonly end: number }> => {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
+  return Array.from({ length: FLEET_TREND_DAYS }, (_, i) => {
+    const start = today - (FLEET_TREND_DAYS - 1 - i) * DAY_MS
+    return { day: new Date(start).toISOString().slice(0, 10), end: start + DAY_MS }
+  })
+}
+
+/**
+ * The fleet's trend over the members: per day, each member's latest completed scan as of the end of the day (by
+ * scan_start, then id, as `accounts.latest_scan_id` orders them), summed.
+ */
+export const fleetTrend = Effect.fn("Fleet.trend")(function* (workspaceId: number, memberIds: ReadonlyArray<number>, now: Date) {
+  const sql = yield* SqlClient.SqlClient
+  const days = trendDays(now)
+  const from = new Date(days[0]!.end - DAY_MS)
+  const ids = memberIds as Array<number>
+  const rows = memberIds.length === 0 ? [] : yield* sql<{ account_id: number; id: number; scan_start: Date | string; failed_checks: number; failing: number }>`
+    SELECT x.account_id, x.id, x.scan_start, x.failed_findings AS failed_checks,
+           (SELECT coalesce(sum((c.value ->> 2)::int), 0) FROM jsonb_each(x.outcome_counts) c)::int AS failing
+    FROM (
+      SELECT s.account_id, s.id, s.scan_start, s.failed_findings, s.outcome_counts FROM scans s
+      WHERE s.workspace_id = ${workspaceId} AND s.account_id = ANY(${ids}::int[]) AND s.status = 'completed' AND s.scan_start >= ${from}
+      UNION ALL
+      SELECT b.account_id, b.id, b.scan_start, b.failed_findings, b.outcome_counts
+      FROM unnest(${ids}::int[]) AS m(id)
+      CROSS JOIN LATERAL (
+        SELECT s.account_id, s.id, s.scan_start, s.failed_findings, s.outcome_counts FROM scans s
+        WHERE s.workspace_id = ${workspaceId} AND s.account_id = m.id AND s.status = 'completed' AND s.scan_start < ${from}
+        ORDER BY s.scan_start DESC, s.id DESC LIMIT 1) b
+    ) x`
+  const byMember = new Map<number, Array<{ at: number; id: number; failed: number; failing: number }>>()
+  for (const r of rows) {
+    const list = byMember.get(r.account_id) ?? []
+    list.push({ at: new Date(r.scan_start).getTime(), id: r.id, failed: r.failed_checks, failing: r.failing })
+    byMember.set(r.account_id, list)
+  }
+  const points = days.map((d): FleetTrendPoint => ({ day: d.day, members_scanned: 0, failing_resources: 0, failed_checks: 0 }))
+  for (const scans of byMember.values()) {
+    scans.sort((a, b) => a.at - b.at || a.id - b.id)
+    let next = 0
+    let current: (typeof scans)[number] | undefined
+    days.forEach((d, i) => {
+      while (next < scans.length && scans[next]!.at < d.end) current = scans[next++]
+      if (current === undefined) return
+      const p = points[i]!
+      points[i] = { ...p, members_scanned: p.members_scanned + 1, failing_resources: p.failing_resources + current.failing, failed_checks: p.failed_checks + current.failed }
+    })
+  }
+  return points
+})
+
+export interface FleetOptions extends FleetFilter {
+  readonly sort?: FleetSort
+  readonly stale_days?: number
+}
+
+export const fleetDashboard = Effect.fn("Fleet.dashboard")(function* (workspaceId: number, organizationId: number, options: FleetOptions, now: Date = new Date()) {
+  yield* organizationAccount(workspaceId, organizationId)
+  const sort = options.sort ?? "risk"
+  const staleDays = options.stale_days ?? DEFAULT_STALE_DAYS
+  const rows = yield* fleetMembers(workspaceId, organizationId, options, staleDays)
+  const members = rows.map(toFleetMember).sort(SORTS[sort])
+  const trend = yield* fleetTrend(workspaceId, rows.map((r) => r.id), now)
+  return {
+    organization_account_id: organizationId as AccountId,
+    sort,
+    stale_days: staleDays,
+    unit: options.unit ?? null,
+    tag: options.tag ?? null,
+    members,
+    totals: fleetTotals(members),
+    trend,
+  } satisfies FleetDashboard
+})

@@ -176,3 +176,60 @@ describe("dashboard cards of organisations and members", () => {
     expect(within(screen.getByRole("article", { name: "Old sandbox" })).getByText("Retired")).toBeTruthy()
   })
 })
+
+describe("add-account wizard for an organisation", () => {
+  it("offers the AWS member role's template (download as .json) and onboards with is_organization, then opens the organisation page", async () => {
+    const templateCalls: unknown[] = []
+    const organizations: OrganizationEffects = {
+      loadAwsTemplate: async (query) => {
+        templateCalls.push(query)
+        return awsTemplate
+      },
+      loadOrganization: async () => organizationDetail(),
+      saveSelection: async () => ({ message: "", organization: organizationDetail() }),
+      syncNow: async () => ({ message: "", sync: sync(1) }),
+      listSyncs: async () => [],
+      listFleetScans: async () => [],
+      getFleetScan: async () => fleetScan(1),
+    }
+    const payloads: unknown[] = []
+    const { currentUrl } = await renderScan("/dashboard", {
+      pattern: "/dashboard",
+      screen: (
+        <OrganizationEffectsProvider effects={organizations}>
+          <DashboardView />
+        </OrganizationEffectsProvider>
+      ),
+      overrides: {
+        addAccount: async (payload) => {
+          payloads.push(payload)
+          return payload.test_only === true
+            ? { ok: true, message: "Connection successful!", data: { tested: true } }
+            : { ok: true, message: "Organization added", data: { account: account(ORG_ID, { is_organization: true }), organization: organizationDetail() } }
+        },
+      },
+    })
+    await press(screen.getAllByRole("button", { name: "Add account" })[0]!)
+    const dialog = screen.getByRole("dialog", { name: "Add cloud account" })
+    await press(within(dialog).getByRole("button", { name: "AWS" }))
+    await press(within(dialog).getByRole("radio", { name: "AWS Organization" }))
+    expect((within(dialog).getByLabelText(/^Member role name/) as HTMLInputElement).value).toBe("CloudAuditMemberRole")
+    await press(within(dialog).getByRole("button", { name: "Get the CloudFormation template" }))
+    expect(templateCalls).toEqual([{ role_name: "CloudAuditMemberRole" }])
+    expect(within(dialog).getByLabelText("Organization stack template").textContent).toBe(awsTemplate.organization_template)
+    const download = within(dialog).getByRole("link", { name: "Download the stack template" })
+    expect(download.getAttribute("download")).toBe("CloudAuditMemberRole-organization.json")
+    expect(decodeURIComponent(download.getAttribute("href")!.replace(/^data:application\/json;charset=utf-8,/, ""))).toBe(awsTemplate.organization_template)
+    expect(within(dialog).getByLabelText("AWS CLI commands").textContent).toContain("aws cloudformation deploy")
+
+    fireEvent.change(within(dialog).getByLabelText(/^Organization name/), { target: { value: "Acme" } })
+    fireEvent.change(within(dialog).getByLabelText(/^Access Key ID/), { target: { value: "AKIAEXAMPLE" } })
+    fireEvent.change(within(dialog).getByLabelText(/^Secret Access Key/), { target: { value: "secret" } })
+    await settle()
+    await press(within(dialog).getByRole("button", { name: "Test connection" }))
+    expect(payloads[0]).toMatchObject({ is_organization: true, organization: { member_role_name: "CloudAuditMemberRole" }, test_only: true })
+    await press(within(dialog).getByRole("button", { name: "OK" }))
+    expect(currentUrl()).toBe(`/dashboard/accounts/${ORG_ID}/organization`)
+  })
+})
+

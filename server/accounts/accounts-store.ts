@@ -43,6 +43,10 @@ interface AccountRow {
   readonly last_status: string | null
   readonly total_scans: number
   readonly failed_findings: number | null
+  readonly is_organization: boolean
+  readonly organization_id: number | null
+  readonly org_unit_path: string | null
+  readonly retired_at: Date | string | null
 }
 
 const toAccount = (row: AccountRow): Account => ({
@@ -55,6 +59,10 @@ const toAccount = (row: AccountRow): Account => ({
   total_scans: row.total_scans,
   failed_findings: row.failed_findings ?? 0,
   status: row.last_status === null ? null : toRunStatus(row.last_status),
+  is_organization: row.is_organization,
+  organization_account_id: row.organization_id as AccountId | null,
+  org_unit_path: row.org_unit_path,
+  retired_at: isoOrNull(row.retired_at),
 })
 
 /** Accounts of one provider with their last scan's date, status and failed findings. */
@@ -63,6 +71,7 @@ export const listAccounts = Effect.fn("AccountsStore.list")(function* (workspace
   const rows = yield* sql<AccountRow>`
     SELECT a.id, a.account_name, a.cloud_account_id, a.cloud_provider_id::int AS cloud_provider_id,
            last.scan_start AS last_scan_date, last.status AS last_status, last.failed_findings,
+           a.is_organization, a.organization_id, a.org_unit_path, a.retired_at,
            (SELECT count(*)::int FROM scans c WHERE c.account_id = a.id AND c.workspace_id = a.workspace_id) AS total_scans
     FROM accounts a
     LEFT JOIN LATERAL (
@@ -80,6 +89,7 @@ export const getAccountSummary = Effect.fn("AccountsStore.summary")(function* (w
   const rows = yield* sql<AccountRow>`
     SELECT a.id, a.account_name, a.cloud_account_id, a.cloud_provider_id::int AS cloud_provider_id,
            last.scan_start AS last_scan_date, last.status AS last_status, last.failed_findings,
+           a.is_organization, a.organization_id, a.org_unit_path, a.retired_at,
            (SELECT count(*)::int FROM scans c WHERE c.account_id = a.id AND c.workspace_id = a.workspace_id) AS total_scans
     FROM accounts a
     LEFT JOIN LATERAL (

@@ -45,6 +45,7 @@ import { MANAGE_ACCOUNTS, READ, scoped } from "./middleware/scanning-access.ts"
 import { recordAudit } from "../audit/scanning-audit.ts"
 import { cancelJobs } from "../scans/launch.ts"
 import { RUN_SERVICE_JOB } from "../scans/run-service.ts"
+import { addOrganization } from "./organizations.ts"
 
 const invalid = (message: string, path: string) => new ValidationError({ message, errors: [{ path, message }] })
 
@@ -156,7 +157,8 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
           if (detail === undefined) return yield* new NotFound({ message: ScanningServerMessages.accountNotFound })
           return { ok: true, data: detail }
         })))
-    .handle("create", ({ request, payload }) => addAccount(request, payload))
+    // An organisation (issue 31) is onboarded with its members: server/api/organizations.ts.
+    .handle("create", ({ request, payload }) => (payload.is_organization ? addOrganization(request, payload) : addAccount(request, payload)))
     .handle("delete", ({ request, params }) =>
       Effect.tap(scoped(request, MANAGE_ACCOUNTS, (ctx) =>
         Effect.gen(function* () {

@@ -16,7 +16,7 @@ import { Api } from "../../src/contracts/api.ts"
 import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.ts"
 import { FINDING_CHANGES, FINDING_LIST_FILTERS, SEVERITIES } from "../../src/contracts/findings.ts"
 import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
-import { DEFAULT_SCANS_QUERY, EXPORT_CONTENT_TYPES, exportFileName, ScanListResponse, ScanResponse, splitFilter } from "../../src/contracts/scans.ts"
+import { DEFAULT_SCANS_QUERY, EXPORT_CONTENT_TYPES, exportFileName, ScanListResponse, ScanResponse, splitFilter, type ScanStartResponse } from "../../src/contracts/scans.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
 import { inScope } from "../auth/rls.ts"
 import { exportStream } from "../export/export-stream.ts"
@@ -28,6 +28,9 @@ import { cancelJobs, cancelScan, startScan } from "../scans/launch.ts"
 import { getScan, listScans } from "../scans/scans-store.ts"
 import { cachedRead } from "./middleware/read-cache.ts"
 import { warmQueueCache } from "../scans/transactional-enqueue.ts"
+import { OrganizationMessages } from "../../src/contracts/organizations.ts"
+import { isOrganizationAccount, startFleetScan } from "../organizations/fleet-scan.ts"
+import { fleetAdvanceJob } from "../organizations/jobs.ts"
 
 /** Splits and checks a comma-joined filter against the allowed values (400 with `message` otherwise). */
 export const parseFilter = <const T extends string>(raw: string | undefined, allowed: ReadonlyArray<T>, message: string, path: string) => {
@@ -49,15 +52,19 @@ export const parseFindingFilters = (query: { readonly status?: string | undefine
 export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
   handlers
     .handle("start", ({ request, payload }) =>
-      Effect.andThen(warmQueueCache([runServiceJob.name, sweepJob.name]), scoped(
+      Effect.andThen(warmQueueCache([runServiceJob.name, sweepJob.name, fleetAdvanceJob.name]), scoped(
         request,
         LAUNCH_SCANS,
         (ctx) =>
-          Effect.map(startScan(ctx, payload, { runService: runServiceJob, sweep: sweepJob }), (scan) => ({
-            ok: true,
-            message: ScanningServerMessages.scanStarted,
-            data: scan,
-          })).pipe(Effect.catchTag("JobQueueError", (e) => Effect.die(e)), Effect.catchTag("JobPayloadInvalid", (e) => Effect.die(e))),
+          // An organisation's account id starts a fleet scan of its members (issue 31).
+          Effect.gen(function* () {
+            if (yield* isOrganizationAccount(ctx.workspaceId, payload.account_id)) {
+              const fleet = yield* startFleetScan(ctx, payload, fleetAdvanceJob)
+              return { ok: true, message: OrganizationMessages.fleetScanStarted as string, data: fleet as ScanStartResponse["data"] }
+            }
+            const scan = yield* startScan(ctx, payload, { runService: runServiceJob, sweep: sweepJob })
+            return { ok: true, message: ScanningServerMessages.scanStarted as string, data: scan as ScanStartResponse["data"] }
+          }).pipe(Effect.catchTag("JobQueueError", (e) => Effect.die(e)), Effect.catchTag("JobPayloadInvalid", (e) => Effect.die(e))),
         ScanningMessages.launchPermissionDenied,
       )))
     .handle("list", ({ request, query }) =>

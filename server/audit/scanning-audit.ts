@@ -29,12 +29,18 @@ export type ScanningAuditAction =
   | "account_group.created"
   | "account_group.updated"
   | "account_group.deleted"
+  | "organization.created"
+  | "organization.synced"
+  | "organization.sync_failed"
+  | "organization.selection_updated"
+  | "fleet_scan.started"
+  | "fleet_scan.finished"
 
 export interface ScanningAuditEntry {
   readonly action: ScanningAuditAction
   readonly workspaceId: number
   readonly actorUserId?: number | null | undefined
-  readonly targetType: "account" | "scan" | "finding" | "mute_rule" | "workspace" | "account_group"
+  readonly targetType: "account" | "scan" | "finding" | "mute_rule" | "workspace" | "account_group" | "fleet_scan"
   readonly targetId: number
   readonly details?: Record<string, unknown>
   readonly ip?: string | undefined

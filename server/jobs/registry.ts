@@ -5,7 +5,8 @@
  */
 import { complianceJobs } from "../compliance/jobs.ts"
 import { mailJobs } from "../mail/jobs.ts"
+import { organizationJobs } from "../organizations/jobs.ts"
 import { scanningJobs } from "../scans/jobs.ts"
 import type { AnyJob } from "./queue.ts"
 
-export const jobs: ReadonlyArray<AnyJob> = [...scanningJobs, ...mailJobs, ...complianceJobs]
+export const jobs: ReadonlyArray<AnyJob> = [...scanningJobs, ...mailJobs, ...complianceJobs, ...organizationJobs]

@@ -221,6 +221,7 @@ const ONE_LINE: ReadonlyArray<keyof Credentials> = [
 export const credentialIssues = (
   cloudProviderId: number,
   creds: Credentials,
+  options: { readonly organization?: boolean } = {},
 ): ReadonlyArray<{ readonly path: readonly [string, string]; readonly issue: string }> => {
   const out: Array<{ path: readonly [string, string]; issue: string }> = []
   const need = (key: keyof Credentials, message: string) => {
@@ -250,7 +251,8 @@ export const credentialIssues = (
     need("tenant_id", M.tenantIdRequired)
     need("client_id", M.clientIdRequired)
     need("client_secret", M.clientSecretRequired)
-    need("subscription_id", M.subscriptionIdRequired)
+    // An organisation (issue 31) is read through its management group, not one subscription.
+    if (options.organization !== true) need("subscription_id", M.subscriptionIdRequired)
   }
   return out
 }
@@ -279,7 +281,7 @@ const AddAccountFields = Schema.Struct({
 /** Scanning §3/§5 add-account payload with the spec's messages. */
 export const AddAccountPayload = AddAccountFields.check(
   Schema.makeFilter((v: typeof AddAccountFields.Type) => {
-    const issues = credentialIssues(v.cloud_provider_id, v.credentials)
+    const issues = credentialIssues(v.cloud_provider_id, v.credentials, { organization: v.is_organization })
     return issues.length === 0 ? undefined : issues
   }),
 )
@@ -293,7 +295,7 @@ export const validateAddAccount = (input: unknown): FieldErrors => {
     const pid = typeof r["cloud_provider_id"] === "number" ? r["cloud_provider_id"] : undefined
     const creds = typeof r["credentials"] === "object" && r["credentials"] !== null ? (r["credentials"] as Credentials) : {}
     if (pid !== undefined) {
-      for (const i of credentialIssues(pid, creds)) {
+      for (const i of credentialIssues(pid, creds, { organization: r["is_organization"] === true })) {
         const k = i.path.join(".")
         if (!(k in errors)) errors[k] = i.issue
       }

@@ -72,7 +72,10 @@ export const OrganizationSettings = Schema.Struct({
   root_id: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(256))),
   member_role_name: Schema.optionalKey(Schema.String.check(Schema.isPattern(MEMBER_ROLE_NAME, { message: OrganizationMessages.roleNameInvalid }))),
   member_concurrency: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_MEMBER_CONCURRENCY }))),
-  ...MemberSelection.fields,
+  include_units: Schema.optionalKey(IdList),
+  exclude_units: Schema.optionalKey(IdList),
+  include_accounts: Schema.optionalKey(IdList),
+  exclude_accounts: Schema.optionalKey(IdList),
 })
 export type OrganizationSettings = typeof OrganizationSettings.Type
 

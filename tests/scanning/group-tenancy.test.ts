@@ -16,7 +16,7 @@ import { writeFindings } from "../../server/scans/results.ts"
 import { makeTestDatabase, migrateTestDatabase, withSql, type TestDatabase } from "../support/db.ts"
 
 let db: TestDatabase
-const su = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => withSql(db.url, Effect.flatMap(SqlClient.SqlClient, f))
+const su = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown, SqlClient.SqlClient>) => withSql(db.url, Effect.flatMap(SqlClient.SqlClient, f))
 const one = (rows: ReadonlyArray<{ id: number }>) => rows[0]!.id
 
 let workspaceId = 0

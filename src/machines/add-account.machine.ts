@@ -32,7 +32,7 @@
  * - `kind.changed` { kind } — the user chose 'Single account' or 'Organization' (field errors cleared).
  * - `field.changed` { field, value } — the user edited one field of the form; that field's error is cleared.
  * - `template.requested` — the user asked for the AWS CloudFormation template (an AWS organisation only): it is
- *   fetched for the member role name in the form.
+ *   fetched for the member role name and the management account id in the form.
  * - `connection.testRequested` — the user pressed 'Test connection': a valid form is sent with `test_only: true`,
  *   an invalid one shows its field errors.
  * - `connection.confirmed` — the user pressed OK on 'Connection successful!': the account is saved.
@@ -86,6 +86,8 @@ export interface AddAccountForm {
   readonly member_role_name: string
   /** Organisation: member account ids to leave out, separated by commas, spaces or lines. */
   readonly exclude_accounts: string
+  /** AWS organisation: the management account's id, which the member roles of the CloudFormation template trust (not sent with the account). */
+  readonly management_account_id: string
 }
 export type AddAccountField = keyof AddAccountForm
 
@@ -103,6 +105,7 @@ export const EMPTY_ADD_ACCOUNT_FORM: AddAccountForm = {
   root_id: "",
   member_role_name: DEFAULT_MEMBER_ROLE_NAME,
   exclude_accounts: "",
+  management_account_id: "",
 }
 
 export interface AddAccountContext {
@@ -168,6 +171,15 @@ export const credentialsOf = (
     return pick(kind === "organization" ? ["tenant_id", "client_id", "client_secret"] : ["tenant_id", "client_id", "client_secret", "subscription_id"])
   return {}
 }
+
+/** An AWS account id: 12 digits. */
+export const AWS_ACCOUNT_ID = /^\d{12}$/
+
+/** The template request: the role name and the management account's root as the principal the member roles trust. */
+export const templateQueryOf = (form: AddAccountForm): { readonly role_name: string; readonly trusted_principal_arn: string } => ({
+  role_name: form.member_role_name.trim(),
+  trusted_principal_arn: `arn:aws:iam::${form.management_account_id.trim()}:root`,
+})
 
 /** Account ids typed into a text box: split on commas, spaces and lines; blanks and repeats dropped. */
 export const accountIdsOf = (text: string): ReadonlyArray<string> => [...new Set(text.split(/[\s,;]+/).filter((id) => id !== ""))]
@@ -249,7 +261,7 @@ export const addAccountMachine = setup({
       throw new Error("addAccount is not provided")
     }),
     /** GET /api/organizations/aws-template?role_name=: the member role's CloudFormation template and CLI commands. */
-    loadAwsTemplate: fromPromise<AwsTemplate, { readonly role_name: string }>(async () => {
+    loadAwsTemplate: fromPromise<AwsTemplate, { readonly role_name: string; readonly trusted_principal_arn: string }>(async () => {
       throw new Error("loadAwsTemplate is not provided")
     }),
   },
@@ -263,9 +275,12 @@ export const addAccountMachine = setup({
     isAnswerOk: ({ event }) => outputOf<AddAccountResponse>(event).ok,
     /** The chosen provider is AWS (the only one with a choice of credential method). */
     isAws: ({ context }) => context.providerId === ProviderIds.AWS,
-    /** An AWS organisation whose member role name is valid: its CloudFormation template can be fetched. */
+    /** An AWS organisation with a valid member role name and management account id: its CloudFormation template can be fetched. */
     canLoadTemplate: ({ context }) =>
-      context.providerId === ProviderIds.AWS && context.kind === "organization" && addAccountFieldErrors(context).member_role_name === undefined,
+      context.providerId === ProviderIds.AWS &&
+      context.kind === "organization" &&
+      addAccountFieldErrors(context).member_role_name === undefined &&
+      AWS_ACCOUNT_ID.test(context.form.management_account_id.trim()),
   },
   actions: {
     assignProviders: assign({ providers: ({ event }) => outputOf<ReadonlyArray<CloudProvider>>(event), error: null }),
@@ -421,11 +436,11 @@ export const addAccountMachine = setup({
                   on: { "template.requested": { guard: "canLoadTemplate", target: "loading" } },
                 },
                 loading: {
-                  description: "The template is being fetched for the member role name in the form.",
+                  description: "The template is being fetched for the member role name and management account in the form.",
                   invoke: {
                     id: "loadAwsTemplate",
                     src: "loadAwsTemplate",
-                    input: ({ context }) => ({ role_name: context.form.member_role_name.trim() }),
+                    input: ({ context }) => templateQueryOf(context.form),
                     /** The template arrived: it is shown with its CLI commands, copy and download. */
                     onDone: { target: "idle", actions: "assignTemplate" },
                     /** The template could not be fetched: the failure's message with a retry. */

@@ -38,8 +38,8 @@ export interface SyncDone {
 }
 
 export interface OrganizationEffects {
-  /** GET /api/organizations/aws-template?role_name=. */
-  readonly loadAwsTemplate: EffectCall<{ readonly role_name: string }, AwsTemplate>
+  /** GET /api/organizations/aws-template?role_name=&trusted_principal_arn=. */
+  readonly loadAwsTemplate: EffectCall<{ readonly role_name: string; readonly trusted_principal_arn: string }, AwsTemplate>
   /** GET /api/organizations/{id}: summary, selection, units, members and recent syncs. */
   readonly loadOrganization: EffectCall<{ readonly id: AccountId }, OrganizationDetail>
   /** PUT /api/organizations/{id}/selection (the server re-syncs). */

@@ -36,7 +36,7 @@ export const organizationEffectsFrom = (services: Pick<AppServices, "client">): 
   const { client } = services
   const E = ORGANIZATION_ENDPOINTS
   return {
-    loadAwsTemplate: async ({ role_name }, signal) => (await client.request(E.awsTemplate, { query: { role_name }, ...signalOpt(signal) })).data,
+    loadAwsTemplate: async (query, signal) => (await client.request(E.awsTemplate, { query, ...signalOpt(signal) })).data,
     loadOrganization: async ({ id }, signal) => (await client.request(at(E.organization, id), signalOpt(signal))).data,
     saveSelection: async ({ id, selection }, signal) => {
       const answer = await client.request(at(E.selection, id), { body: selection, ...signalOpt(signal) })

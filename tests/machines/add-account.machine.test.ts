@@ -24,7 +24,7 @@ const start = () => {
   const loadProviders = controlled<void, ReadonlyArray<CloudProvider>>()
   const loadExternalId = controlled<void, string | null>()
   const addAccount = controlled<AddAccountPayload, AddAccountResponse>()
-  const loadAwsTemplate = controlled<{ readonly role_name: string }, AwsTemplate>()
+  const loadAwsTemplate = controlled<{ readonly role_name: string; readonly trusted_principal_arn: string }, AwsTemplate>()
   const env = environment()
   const actor = createActor(
     addAccountMachine.provide({
@@ -64,6 +64,7 @@ describe("add-account machine", () => {
         { type: "kind.changed", kind: "organization" },
         { type: "kind.changed", kind: "account" },
         { type: "field.changed", field: "member_role_name", value: "not a role name!" },
+        { type: "field.changed", field: "management_account_id", value: "123456789012" },
         { type: "template.requested" },
         { type: "xstate.done.actor.loadAwsTemplate", output: awsTemplate },
         { type: "xstate.error.actor.loadAwsTemplate", error: httpFailure("generic", 403, { message: "Permission denied" }) },
@@ -79,7 +80,14 @@ describe("add-account machine", () => {
       // Whether 'Test connection' goes ahead depends on the form: the state is its value plus the provider, the method
       // and which required fields still miss (a finite set), so the graph reaches testing, connected and saving.
       serializeState: (s) =>
-        JSON.stringify([s.value, s.context.providerId, s.context.method, s.context.kind, Object.keys(addAccountFieldErrors(s.context)).sort()]),
+        JSON.stringify([
+          s.value,
+          s.context.providerId,
+          s.context.method,
+          s.context.kind,
+          s.context.form.management_account_id !== "",
+          Object.keys(addAccountFieldErrors(s.context)).sort(),
+        ]),
     })
     console.info(formatCoverage("addAccount", coverage))
     expect(coverage.missing).toEqual([])
@@ -219,9 +227,14 @@ describe("add-account machine", () => {
       expect(actor.getSnapshot().context.fieldErrors.member_role_name).toBe("Role names use 1 to 64 letters, digits and + = , . @ _ -")
 
       fill(actor, { member_role_name: " AuditRole " })
+      // The member roles trust the management account: without its id there is no template to ask for.
+      expect(actor.getSnapshot().can({ type: "template.requested" })).toBe(false)
+      fill(actor, { management_account_id: "12345" })
+      expect(actor.getSnapshot().can({ type: "template.requested" })).toBe(false)
+      fill(actor, { management_account_id: " 111111111111 " })
       actor.send({ type: "template.requested" })
       expect(actor.getSnapshot().value).toEqual({ open: { credentials: { form: "editing", template: "loading" } } })
-      expect(loadAwsTemplate.calls).toEqual([{ role_name: "AuditRole" }])
+      expect(loadAwsTemplate.calls).toEqual([{ role_name: "AuditRole", trusted_principal_arn: "arn:aws:iam::111111111111:root" }])
       await loadAwsTemplate.reject(httpFailure("generic", 403, { message: "Permission denied" }))
       expect(actor.getSnapshot().context.templateError).toBe("Permission denied")
       actor.send({ type: "template.requested" })

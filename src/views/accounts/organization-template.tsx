@@ -8,6 +8,7 @@ import { useState } from "react"
 import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
 import type { addAccountMachine } from "../../machines/add-account.machine.ts"
+import { TextField } from "../ui/text-field.tsx"
 import { AlertBox } from "../ui/alert-box.tsx"
 import { Button } from "../ui/button.tsx"
 import { link } from "../ui/link.css.ts"
@@ -39,6 +40,7 @@ export function OrganizationTemplate({ wizardRef }: { readonly wizardRef: Wizard
   const error = useSelector(wizardRef, (s) => s.context.templateError)
   const loading = useSelector(wizardRef, (s) => s.matches({ open: { credentials: { template: "loading" } } }))
   const canLoad = useSelector(wizardRef, (s) => s.can({ type: "template.requested" }))
+  const managementAccountId = useSelector(wizardRef, (s) => s.context.form.management_account_id)
   return (
     <section className={css.panel} aria-labelledby="member-role-template">
       <h3 id="member-role-template" className={shared.factLabel}>
@@ -48,6 +50,14 @@ export function OrganizationTemplate({ wizardRef }: { readonly wizardRef: Wizard
         Deploy the member role in the management account with a stack whose service-managed StackSet creates it in every
         member account. The role trusts this product with this workspace's external ID.
       </p>
+      <TextField
+        label="Management account ID"
+        value={managementAccountId}
+        onChange={(value) => wizardRef.send({ type: "field.changed", field: "management_account_id", value })}
+        description="12 digits: the member roles trust this account, whose credentials you enter above."
+        placeholder="123456789012"
+        autoComplete="off"
+      />
       {error === null ? null : <AlertBox tone="error">{error}</AlertBox>}
       <div className={css.row}>
         <Button variant="secondary" size="sm" isPending={loading} isDisabled={!canLoad && !loading} onPress={() => wizardRef.send({ type: "template.requested" })}>

@@ -34,6 +34,9 @@ import { queueDigest } from "../posture/digest.ts"
 import { expireMuteRules } from "../posture/mute-rules.ts"
 import { advance, claimDueSchedules, type DueSchedule } from "../posture/schedules.ts"
 import { applyDueRetention, retentionDue } from "./retention.ts"
+import { syncDueOrganizations } from "../organizations/daily-sync.ts"
+import { isOrganizationAccount, startFleetScan } from "../organizations/fleet-scan.ts"
+import { fleetAdvanceJob } from "../organizations/jobs.ts"
 import type { AccountId, CloudProviderId } from "../../src/contracts/ids.ts"
 
 /** Schedules launched per workspace and tick (the rest wait for the next tick). */
@@ -49,10 +52,12 @@ export interface TickReport {
   readonly abandoned: number
   /** Scans expired by the workspaces' retention. */
   readonly retained: number
+  /** Organisations synced by their daily sync (issue 31). */
+  readonly synced: number
 }
 
 /** What one workspace's tick did (abandoned remediations are failed after it, in their own transactions). */
-type WorkspaceTick = Omit<TickReport, "abandoned" | "retained">
+type WorkspaceTick = Omit<TickReport, "abandoned" | "retained" | "synced">
 
 /** Launches one due schedule's scan; answers the scan id or why there is none. */
 const launchScheduled = (s: DueSchedule) =>
@@ -67,6 +72,27 @@ const launchScheduled = (s: DueSchedule) =>
       userId, sessionId: "", tokenWorkspaceId: s.workspace_id, workspaceId: s.workspace_id, workspaceName: "", isOwner: false,
       roleId: null, customRoleId: null, roleName: null, permissions: [], accountGroupIds: null, accountIds: null, ip: "",
     } satisfies WorkspaceContext
+    // An organisation's schedule scans its fleet (issue 31).
+    if (yield* isOrganizationAccount(s.workspace_id, s.account_id)) {
+      return yield* startFleetScan(
+        ctx,
+        {
+          account_id: s.account_id as AccountId,
+          cloud_provider_id: account.cloud_provider_id as CloudProviderId,
+          cloud_provider_name: providerDisplayName(account.cloud_provider_id).toLowerCase(),
+          user_id: userId as never,
+        },
+        fleetAdvanceJob,
+        { scope: { regions: s.regions, services: s.services }, trigger: "schedule" },
+      ).pipe(
+        Effect.map(() => ({ scanId: null as number | null, error: null as string | null })),
+        Effect.catchTags({
+          Conflict: (e) => Effect.succeed({ scanId: null, error: e.message }),
+          NotFound: (e) => Effect.succeed({ scanId: null, error: e.message }),
+          ValidationError: (e) => Effect.succeed({ scanId: null, error: e.message }),
+        }),
+      )
+    }
     return yield* startScan(
       ctx,
       {
@@ -159,8 +185,17 @@ export const tickPosture = (now: Date) =>
       total.abandoned += abandoned
       total.retained += retained
     }
-    if (total.launched + total.skipped + total.expired + total.digests + total.abandoned + total.retained > 0) logLine("info", "posture tick", total)
-    return total satisfies TickReport
+    // Organisations whose daily sync is due (issue 31): their own transactions, after the workspaces' ticks.
+    const synced = yield* syncDueOrganizations(now).pipe(
+      Effect.catchCause((cause) => Effect.sync(() => {
+        logLine("error", "organisation syncs failed", { cause: String(cause) })
+        return 0
+      })),
+    )
+    if (total.launched + total.skipped + total.expired + total.digests + total.abandoned + total.retained + synced > 0) {
+      logLine("info", "posture tick", { ...total, synced })
+    }
+    return { ...total, synced } satisfies TickReport
   })
 
 /** POSTURE_TICK_SECONDS from the environment: seconds between two ticks of one process (default 15, 1–3600). */

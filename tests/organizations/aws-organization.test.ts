@@ -59,7 +59,7 @@ const giveRole = async (accountId: string) => {
 }
 
 beforeAll(async () => {
-  env = await startScanEnv()
+  env = await startScanEnv({ env: { POSTURE_TICK_SECONDS: "1" } })
   owner = await env.workspace()
   outsider = await env.workspace()
   orgs = client(OrganizationsClient)
@@ -218,6 +218,25 @@ describe("scanning the fleet", () => {
     const list = (await env.call(owner, "GET", `/api/organizations/${orgAccountId}/fleet-scans`)).body.data.fleet_scans
     expect(list[0]).toMatchObject({ fleet_scan_id: fleet.fleet_scan_id, status: "completed", members_failed: 1 })
   }, 300_000)
+
+  it("the daily sync runs on its own when due, and a schedule scans the fleet", async () => {
+    await env.sql((q) => q`UPDATE organizations SET next_sync_at = now() - interval '1 minute' WHERE account_id = ${orgAccountId}`)
+    const put = await env.call(owner, "PUT", `/api/accounts/${orgAccountId}/schedule`, { frequency: "daily", time_of_day: "02:00", timezone: "UTC", regions: null, services: ["s3"] })
+    expect(put.status, put.text).toBe(200)
+    await env.sql((q) => q`UPDATE scan_schedules SET next_run_at = now() - interval '1 minute' WHERE account_id = ${orgAccountId}`)
+    const deadline = Date.now() + 60_000
+    let daily: Array<{ trigger: string }> = []
+    let scheduled: Array<{ id: number }> = []
+    do {
+      await sleep(1000)
+      daily = await env.sql((q) => q<{ trigger: string }>`SELECT trigger FROM organization_syncs WHERE organization_id = ${orgAccountId} AND trigger = 'daily'`)
+      scheduled = await env.sql((q) => q<{ id: number }>`SELECT id FROM fleet_scans WHERE organization_id = ${orgAccountId} AND trigger = 'schedule'`)
+    } while ((daily.length === 0 || scheduled.length === 0) && Date.now() < deadline)
+    expect(daily).toHaveLength(1)
+    expect(scheduled).toHaveLength(1)
+    const next = await env.sql((q) => q<{ due: boolean }>`SELECT next_sync_at > now() + interval '23 hours' AS due FROM organizations WHERE account_id = ${orgAccountId}`)
+    expect(next[0]!.due).toBe(true)
+  }, 120_000)
 
   it("another workspace sees none of it", async () => {
     expect((await env.call(outsider, "GET", `/api/organizations/${orgAccountId}`)).status).toBe(404)

@@ -227,12 +227,17 @@ export const insertAccount = Effect.fn("AccountsStore.insert")(function* (a: New
   return rows.length > 0
 })
 
-/** Deletes the account; its scans, findings and remediations go with it (ON DELETE CASCADE). */
+/**
+ * Deletes the account; its scans, findings and remediations go with it (ON DELETE CASCADE), and so do an
+ * organisation's member accounts (issue 31): the open jobs of their scans are answered too, to be canceled.
+ */
 export const deleteAccount = Effect.fn("AccountsStore.delete")(function* (workspaceId: number, accountId: number) {
   const sql = yield* SqlClient.SqlClient
   const open = yield* sql<{ job_id: string | null }>`
     SELECT ss.job_id FROM scan_services ss JOIN scans s ON s.id = ss.scan_id
-    WHERE s.workspace_id = ${workspaceId} AND s.account_id = ${accountId} AND ss.status IN ('pending', 'running')`
+    WHERE s.workspace_id = ${workspaceId} AND ss.status IN ('pending', 'running')
+      AND (s.account_id = ${accountId}
+           OR s.account_id IN (SELECT m.id FROM accounts m WHERE m.workspace_id = ${workspaceId} AND m.organization_id = ${accountId}))`
   const rows = yield* sql<{ id: number; account_name: string; cloud_account_id: string }>`
     DELETE FROM accounts WHERE workspace_id = ${workspaceId} AND id = ${accountId}
     RETURNING id, account_name, cloud_account_id`

@@ -101,6 +101,19 @@ const EXTRA_CALLS = [
   "POST /api/account-groups",
   "PUT /api/account-groups/{id}",
   "DELETE /api/account-groups/{id}",
+  // organisations and fleets (issue 31)
+  "GET /api/organizations",
+  "GET /api/organizations/aws-template",
+  "GET /api/organizations/{id}",
+  "PUT /api/organizations/{id}/selection",
+  "GET /api/organizations/{id}/syncs",
+  "POST /api/accounts/{id}/sync",
+  "GET /api/organizations/{id}/fleet-scans",
+  "GET /api/fleet-scans/{id}",
+  "GET /api/organizations/{id}/fleet",
+  "GET /api/organizations/{id}/compliance/{framework_id}",
+  "GET /api/organizations/{id}/compliance/{framework_id}/csv",
+  "GET /api/organizations/{id}/compliance/{framework_id}/pdf",
 ] as const
 
 const spec = OpenApi.fromApi(Api)

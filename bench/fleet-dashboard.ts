@@ -1,0 +1,193 @@
+/**
+ * The fleet dashboard and compliance over an organisation at size (issue 31 benchmark: "with 500 members × 30 completed
+ * scans seeded: fleet dashboard … and organisation compliance p95 ≤ 50 ms").
+ *
+ * Seeds through SQL (as bench/storage.ts's migration part does; the writer is not what is measured): one workspace, an
+ * organisation with 10 units (Root → 3 OUs → 2 each), MEMBERS (500) member accounts spread over the 6 leaf units with
+ * an `env` tag, and SCANS (30) daily completed scans of each (one member in 20 last scanned 10 days earlier: stale),
+ * each scan holding one finding per check of CHECKS (40) CIS AWS v3.0.0 checks (about 25 % failing with 1–5 resources,
+ * 5 % not evaluated, a few failing ones muted): 15,000 scans, 600,000 findings. The scans' counts (and their
+ * `outcome_counts`) are then computed by the algebra itself (server/posture/algebra.ts `recountServices`).
+ *
+ * Then, over real HTTP against the in-process API with the validated read cache off (READ_CACHE=0: every call is a full
+ * read), BENCH_CALLS (30) calls each after one cold call: the dashboard (default sort; a unit; a tag with the stale
+ * sort), organisation compliance (JSON; CSV both parts) and the PDF — first call, p50, p95 (ms), answer size.
+ * Exit code 1 when a p95 of the dashboard or of compliance JSON exceeds 50 ms.
+ *
+ *   npm run bench:fleet-dashboard                          # PostgreSQL
+ *   BENCH_BACKENDS=postgres,pglite BENCH_MEMBERS=100 node bench/fleet-dashboard.ts
+ * PostgreSQL: TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres (a fresh database, dropped after).
+ * `fleetDashboardBench(backend)` answers the figures for another bench (bench:fleet) to print.
+ */
+import { performance } from "node:perf_hooks"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { frameworkById } from "../server/compliance/catalogue.ts"
+import { recountServices } from "../server/posture/algebra.ts"
+import { makeTestDatabase, withSql } from "../tests/support/db.ts"
+import { seedWorldMember, type WorldMember } from "../tests/support/findings-world.ts"
+import { startTestServer } from "../tests/support/server.ts"
+
+const MEMBERS = Number(process.env["BENCH_MEMBERS"] ?? 500)
+const SCANS = Number(process.env["BENCH_SCANS"] ?? 30)
+const CHECKS = Number(process.env["BENCH_CHECKS"] ?? 40)
+const CALLS = Number(process.env["BENCH_CALLS"] ?? 30)
+const TARGET_MS = 50
+const FRAMEWORK = "cis-aws-3.0.0"
+const PG_URL = process.env["TEST_DATABASE_URL"] || "postgres://postgres@127.0.0.1:5432/postgres"
+
+const percentile = (sorted: ReadonlyArray<number>, p: number): number =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+
+const sqlOf = <A>(url: string, f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => withSql(url, Effect.flatMap(SqlClient.SqlClient, f))
+
+const UNITS: ReadonlyArray<readonly [string, string | null, string]> = [
+  ["r-root", null, "Root"],
+  ...[1, 2, 3].flatMap((i): ReadonlyArray<readonly [string, string | null, string]> => [
+    [`ou-${i}`, "r-root", `Root / OU ${i}`],
+    [`ou-${i}-a`, `ou-${i}`, `Root / OU ${i} / A`],
+    [`ou-${i}-b`, `ou-${i}`, `Root / OU ${i} / B`],
+  ]),
+]
+const LEAVES = UNITS.filter(([id]) => /-[ab]$/.test(id))
+
+/** The organisation, its units, members and their scans with findings; answers the organisation's id. */
+export const seedFleet = async (url: string, member: WorldMember) => {
+  const ws = member.workspaceId
+  const fw = frameworkById(FRAMEWORK)!
+  const mapped = [...new Set(fw.requirements.flatMap((r) => r.checks))]
+  const checks = Array.from({ length: CHECKS }, (_, i) => mapped[i] ?? `bench_check_${i}`)
+  const severities = checks.map((_, i) => (["critical", "high", "medium", "low"] as const)[i % 4]!)
+  const started = performance.now()
+  const org = (await sqlOf(url, (sql) => sql<{ id: number }>`
+    INSERT INTO accounts (workspace_id, cloud_provider_id, account_name, cloud_account_id, auth_method, credentials_sealed, is_organization)
+    VALUES (${ws}, 1, 'Bench organisation', 'o-bench', 'role', 'v1.bench', true) RETURNING id`))[0]!.id
+  const serviceId = (await sqlOf(url, (sql) => sql<{ id: number }>`
+    INSERT INTO cloud_services (cloud_provider_id, key, name) VALUES (1, 'fleetbench', 'Fleet bench')
+    ON CONFLICT (cloud_provider_id, key) DO UPDATE SET name = excluded.name RETURNING id`))[0]!.id
+  await sqlOf(url, (sql) => Effect.gen(function* () {
+    yield* sql`INSERT INTO organizations (account_id, workspace_id, root_id, root_name) VALUES (${org}, ${ws}, 'r-root', 'Root')`
+    for (const [id, parent, path] of UNITS) {
+      yield* sql`INSERT INTO organization_units (organization_id, workspace_id, unit_id, parent_unit_id, name, kind, path)
+                 VALUES (${org}, ${ws}, ${id}, ${parent}, ${path.split(" / ").at(-1)!}, ${parent === null ? "root" : "organizational_unit"}, ${path})`
+    }
+    yield* sql`
+      INSERT INTO accounts (workspace_id, cloud_provider_id, account_name, cloud_account_id, auth_method, credentials_sealed,
+                            organization_id, org_unit_id, org_unit_path, tags)
+      SELECT ${ws}, 1, 'member-' || lpad(n::text, 4, '0'), lpad((100000000000 + n)::text, 12, '0'), 'role', 'v1.bench', ${org},
+             (${LEAVES.map(([id]) => id)}::text[])[1 + n % ${LEAVES.length}], (${LEAVES.map(([, , p]) => p)}::text[])[1 + n % ${LEAVES.length}],
+             jsonb_build_object('env', (ARRAY['prod', 'dev', 'test'])[1 + n % 3], 'team', 'team-' || (n % 7))
+      FROM generate_series(1, ${MEMBERS}) AS n`
+    // Daily scans, oldest first per member (the trigger keeps each member's latest); one member in 20 is 10 days behind.
+    yield* sql`
+      INSERT INTO scans (workspace_id, account_id, cloud_provider_id, status, total_services, completed_services, created_by, scan_start, scan_end)
+      SELECT ${ws}, a.id, 1, 'completed', 1, 1, ${member.userId},
+             date_trunc('day', now()) - make_interval(days => d + CASE WHEN a.id % 20 = 0 THEN 10 ELSE 0 END) + make_interval(mins => a.id % 600),
+             date_trunc('day', now()) - make_interval(days => d + CASE WHEN a.id % 20 = 0 THEN 10 ELSE 0 END) + make_interval(mins => a.id % 600 + 20)
+      FROM accounts a CROSS JOIN generate_series(${SCANS - 1}, 0, -1) AS d
+      WHERE a.workspace_id = ${ws} AND a.organization_id = ${org}
+      ORDER BY a.id, d DESC`
+    yield* sql`
+      INSERT INTO scan_services (workspace_id, scan_id, service_id, status, started_at, last_scanned_at)
+      SELECT ${ws}, s.id, ${serviceId}, 'completed', s.scan_start, s.scan_end FROM scans s WHERE s.workspace_id = ${ws} ORDER BY s.id`
+    // Findings change weekly per (member, check): h decides status, resources and mutes.
+    yield* sql`
+      INSERT INTO findings (workspace_id, scan_id, scan_service_id, service_id, check_id, severity, status, title, description, policy_check,
+                            resources_checked, resources_failing, resources_muted, muted, not_evaluated_reason)
+      SELECT ${ws}, ss.scan_id, ss.id, ss.service_id, c.check_id, c.severity,
+             CASE WHEN x.h % 100 < 25 THEN 'fail' WHEN x.h % 100 < 30 THEN 'not_evaluated' ELSE 'pass' END,
+             'Bench ' || c.check_id, 'A check of the fleet benchmark.', 'Resources satisfy ' || c.check_id,
+             1 + x.h % 5,
+             CASE WHEN x.h % 100 < 25 THEN 1 + (x.h / 7) % (1 + x.h % 5) ELSE 0 END,
+             CASE WHEN x.h % 100 < 25 AND (x.h / 11) % 20 = 0 THEN 1 + (x.h / 7) % (1 + x.h % 5) ELSE 0 END,
+             x.h % 100 < 25 AND (x.h / 11) % 20 = 0,
+             CASE WHEN x.h % 100 BETWEEN 25 AND 29 THEN 'AccessDenied: not authorized' END
+      FROM scan_services ss JOIN scans s ON s.id = ss.scan_id
+      CROSS JOIN unnest(${checks}::text[], ${severities}::text[]) WITH ORDINALITY AS c(check_id, severity, k)
+      CROSS JOIN LATERAL (SELECT abs(hashtext(s.account_id || ':' || c.k || ':' || (extract(epoch FROM s.scan_start)::bigint / 604800))) AS h) x
+      WHERE ss.workspace_id = ${ws}`
+  }))
+  const pairs = await sqlOf(url, (sql) => sql<{ scan_id: number; service_id: number }>`
+    SELECT scan_id, service_id FROM scan_services WHERE workspace_id = ${ws}`)
+  await withSql(url, recountServices(ws, pairs))
+  await sqlOf(url, (sql) => sql`ANALYZE`)
+  const [facts] = await sqlOf(url, (sql) => sql<{ scans: number; findings: number; failing: number }>`
+    SELECT (SELECT count(*)::int FROM scans WHERE workspace_id = ${ws}) AS scans,
+           (SELECT count(*)::int FROM findings WHERE workspace_id = ${ws}) AS findings,
+           (SELECT count(*)::int FROM scans WHERE workspace_id = ${ws} AND outcome_counts <> '{}'::jsonb) AS failing`)
+  if (facts!.failing !== facts!.scans) throw new Error(`scans without outcome_counts: ${facts!.scans - facts!.failing}`)
+  return { org, scans: facts!.scans, findings: facts!.findings, seedSeconds: (performance.now() - started) / 1000 }
+}
+
+const timed = async (base: string, member: WorldMember, path: string) => {
+  const started = performance.now()
+  const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${member.token}`, "x-workspace-id": String(member.workspaceId) } })
+  const body = await res.arrayBuffer()
+  const ms = performance.now() - started
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${new TextDecoder().decode(body).slice(0, 300)}`)
+  return { ms, bytes: body.byteLength }
+}
+
+export interface FleetFigure {
+  readonly name: string
+  readonly path: string
+  readonly first: number
+  readonly p50: number
+  readonly p95: number
+  readonly bytes: number
+  readonly target: boolean
+}
+
+const measure = async (base: string, member: WorldMember, name: string, path: string, target: boolean): Promise<FleetFigure> => {
+  const first = await timed(base, member, path)
+  const samples: Array<number> = []
+  for (let i = 0; i < CALLS; i++) samples.push((await timed(base, member, path)).ms)
+  samples.sort((a, b) => a - b)
+  return { name, path, first: first.ms, p50: percentile(samples, 50), p95: percentile(samples, 95), bytes: first.bytes, target }
+}
+
+/** Seeds a fresh database of `backend`, measures, and answers the figures. */
+export const fleetDashboardBench = async (backend: "postgres" | "pglite") => {
+  if (backend === "postgres") process.env["TEST_DATABASE_URL"] = PG_URL
+  const database = await makeTestDatabase({ kind: backend })
+  const server = await startTestServer({ database, env: { LOG_LEVEL: "error", READ_CACHE: "0" } })
+  try {
+    const member = await seedWorldMember(server.databaseUrl, `fleet-bench-${Date.now()}`, server)
+    const seeded = await seedFleet(server.databaseUrl, member)
+    const o = `/api/organizations/${seeded.org}`
+    const figures: Array<FleetFigure> = []
+    for (const [name, path, target] of [
+      ["dashboard", `${o}/fleet`, true],
+      ["dashboard, one OU and below", `${o}/fleet?unit=ou-2`, true],
+      ["dashboard, tag env:prod, stale first", `${o}/fleet?tag=env:prod&sort=stale`, true],
+      ["compliance JSON", `${o}/compliance/${FRAMEWORK}`, true],
+      ["compliance CSV (requirements)", `${o}/compliance/${FRAMEWORK}/csv`, true],
+      ["compliance CSV (members)", `${o}/compliance/${FRAMEWORK}/csv?part=members`, true],
+      ["compliance PDF", `${o}/compliance/${FRAMEWORK}/pdf`, false],
+    ] as const) figures.push(await measure(server.baseUrl, member, name, path, target))
+    return { backend, ...seeded, figures }
+  } finally {
+    await server.stop()
+    await database.close()
+  }
+}
+
+const main = async () => {
+  const backends = (process.env["BENCH_BACKENDS"] ?? "postgres").split(",").map((s) => s.trim()) as ReadonlyArray<"postgres" | "pglite">
+  let failed = false
+  for (const backend of backends) {
+    const run = await fleetDashboardBench(backend)
+    console.log(`\n${backend}: ${MEMBERS} members × ${SCANS} completed scans (${run.scans.toLocaleString("en-US")} scans, ` +
+      `${run.findings.toLocaleString("en-US")} findings) seeded in ${run.seedSeconds.toFixed(1)} s; ${CALLS} calls each, read cache off`)
+    console.log("  call                                      first ms   p50 ms   p95 ms   answer")
+    for (const f of run.figures) {
+      const over = f.target && f.p95 > TARGET_MS
+      failed ||= over
+      console.log(`  ${f.name.padEnd(40)} ${f.first.toFixed(1).padStart(9)} ${f.p50.toFixed(1).padStart(8)} ${f.p95.toFixed(1).padStart(8)}   ` +
+        `${(f.bytes / 1024).toFixed(0)} KB${over ? `   OVER ${TARGET_MS} ms` : ""}`)
+    }
+  }
+  if (failed) process.exitCode = 1
+}
+
+if (process.argv[1]?.endsWith("fleet-dashboard.ts")) await main()

@@ -1,0 +1,141 @@
+/**
+ * Organisations (issue 31), in Chromium against the real product and moto's AWS Organizations: the moto account is
+ * made the management account of an organisation with a 'Prod' unit and two member accounts; the owner onboards it in
+ * the add-account wizard ('AWS Organization', the member role's CloudFormation template shown), lands on the
+ * organisation page (members with their unit, the units tree), edits the selection, syncs, scans the organisation
+ * (members' progress) and finds the organisation and its members on the dashboard. Every screen is looked at (1280 px
+ * and 390 px screenshots in e2e/artifacts/, axe).
+ */
+import {
+  CreateAccountCommand,
+  CreateOrganizationalUnitCommand,
+  CreateOrganizationCommand,
+  DescribeOrganizationCommand,
+  ListRootsCommand,
+  MoveAccountCommand,
+  OrganizationsClient,
+} from "@aws-sdk/client-organizations"
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { apiAs, baseUrl, field, look, newPerson, path, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
+import { launchBrowser, newPage } from "../support/browser.ts"
+import { MOTO_KEYS } from "../support/moto.ts"
+
+const ORG_NAME = "Moto Organization"
+/** The account moto's default keys belong to (the organisation's management account). */
+const MOTO_ACCOUNT_ID = "123456789012"
+
+let browser: Browser
+const owner: Person = newPerson("orgowner")
+const api = apiAs(owner)
+
+/** The moto account as an organisation's management account, with a 'Prod' unit holding two new member accounts. */
+const plantOrganization = async (): Promise<{ readonly members: ReadonlyArray<string> }> => {
+  const client = new OrganizationsClient({
+    endpoint: inject("motoEndpoint"),
+    region: "us-east-1",
+    credentials: { accessKeyId: MOTO_KEYS.access_key, secretAccessKey: MOTO_KEYS.secret_key },
+  })
+  await client.send(new CreateOrganizationCommand({ FeatureSet: "ALL" })).catch(async (error: unknown) => {
+    // moto keeps one organisation for the server's life: another journey may have made it already.
+    await client.send(new DescribeOrganizationCommand({})).catch(() => {
+      throw error
+    })
+  })
+  const rootId = (await client.send(new ListRootsCommand({}))).Roots![0]!.Id!
+  const unique = Date.now().toString(36)
+  const ou = (await client.send(new CreateOrganizationalUnitCommand({ ParentId: rootId, Name: `Prod-${unique}` }))).OrganizationalUnit!.Id!
+  const members: string[] = []
+  for (const name of ["payments", "web"]) {
+    const created = await client.send(new CreateAccountCommand({ AccountName: `${name}-${unique}`, Email: `${name}-${unique}@example.com` }))
+    const id = created.CreateAccountStatus!.AccountId!
+    await client.send(new MoveAccountCommand({ AccountId: id, SourceParentId: rootId, DestinationParentId: ou }))
+    members.push(id)
+  }
+  return { members }
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+  await signUpAndVerifyViaApi(owner)
+})
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+/** Screenshots start at the top of the page. */
+const lookFromTop = async (page: Page, name: string) => {
+  await page.evaluate(() => window.scrollTo(0, 0))
+  await look(page, name)
+}
+
+describe("organisations", () => {
+  it("onboards an AWS Organization in the wizard, shows its members, edits the selection, syncs and scans the fleet", async () => {
+    const { members } = await plantOrganization()
+    const page = await newPage(browser)
+    await signIn(page, owner.email, owner.password)
+    await page.goto(`${baseUrl()}/dashboard`)
+    await page.getByRole("button", { name: "Add account" }).first().click()
+    const wizard = page.getByRole("dialog", { name: "Add cloud account" })
+    await wizard.getByRole("button", { name: "AWS", exact: true }).click()
+    await wizard.getByText("AWS Organization", { exact: true }).click()
+    await expect.poll(() => field(wizard, "Member role name").inputValue()).toBe("CloudAuditMemberRole")
+    await field(wizard, "Organization name").fill(ORG_NAME)
+    await field(wizard, "Access Key ID").fill(MOTO_KEYS.access_key)
+    await field(wizard, "Secret Access Key").fill(MOTO_KEYS.secret_key)
+    await field(wizard, "Management account ID").fill(MOTO_ACCOUNT_ID)
+    await wizard.getByRole("button", { name: "Get the CloudFormation template" }).click()
+    const template = wizard.getByLabel("Organization stack template", { exact: true })
+    await template.waitFor({ timeout: 20_000 })
+    expect(await template.textContent()).toContain("AWSTemplateFormatVersion")
+    const download = wizard.getByRole("link", { name: "Download the stack template" })
+    expect(await download.getAttribute("download")).toBe("CloudAuditMemberRole-organization.json")
+    expect(await download.getAttribute("href")).toMatch(/^data:application\/json/)
+    await look(page, "organization-wizard")
+
+    await wizard.getByRole("button", { name: "Test connection" }).click()
+    await wizard.getByText("Connection successful!").waitFor({ timeout: 60_000 })
+    await wizard.getByRole("button", { name: "OK" }).click()
+    await page.waitForURL((url) => /^\/dashboard\/accounts\/\d+\/organization$/.test(url.pathname), { timeout: 120_000 })
+    const organizationId = Number(path(page).split("/")[3])
+    await page.getByRole("heading", { level: 1, name: ORG_NAME }).waitFor({ timeout: 30_000 })
+    const tree = page.getByRole("list", { name: "Organizational units" })
+    for (const id of members) await tree.getByText(new RegExp(`\\(${id}\\)`)).first().waitFor()
+    expect(await page.getByRole("region", { name: "Members", exact: true }).textContent()).toMatch(/\d+ member accounts?/)
+    await lookFromTop(page, "organization-page")
+
+    // Selection: a unit unticked in the draft; Cancel leaves the saved selection as it was.
+    await page.getByRole("button", { name: "Change selection" }).click()
+    const prod = page.getByRole("checkbox", { name: /^Prod-/ })
+    await prod.locator("xpath=ancestor::label").click()
+    expect(await prod.isChecked()).toBe(false)
+    await look(page, "organization-selection")
+    await page.getByRole("button", { name: "Cancel" }).click()
+    await page.getByRole("button", { name: "Change selection" }).waitFor()
+
+    // Sync now: what changed (nothing since onboarding) and the history.
+    await page.getByRole("button", { name: "Sync now" }).click()
+    const result = page.getByRole("region", { name: "Sync result" })
+    await result.waitFor({ timeout: 60_000 })
+    expect(await result.textContent()).toMatch(/No changes|member account/)
+    await look(page, "organization-synced")
+
+    // Scan organization: the fleet scan's members with their progress.
+    await page.getByRole("button", { name: "Scan organization" }).click()
+    const fleet = page.getByRole("region", { name: "Fleet scan" })
+    await fleet.getByRole("list", { name: "Member scans" }).waitFor({ timeout: 60_000 })
+    const fleetScans = await api<{ data: { fleet_scans: Array<{ organization_account_id: number }> } }>(`/api/organizations/${organizationId}/fleet-scans`)
+    expect(fleetScans.data.fleet_scans.map((f) => f.organization_account_id)).toContain(organizationId)
+    await look(page, "organization-fleet-scan")
+
+    // The dashboard names the organisation and its members, each linking to the organisation page.
+    await page.goto(`${baseUrl()}/dashboard`)
+    const card = page.getByRole("article", { name: ORG_NAME })
+    await card.waitFor({ timeout: 30_000 })
+    expect(await card.getByRole("link", { name: `Members of ${ORG_NAME}` }).getAttribute("href")).toBe(`/dashboard/accounts/${organizationId}/organization`)
+    await page.getByText("Member", { exact: true }).first().waitFor()
+    await lookFromTop(page, "organization-dashboard")
+    await page.close()
+  })
+})

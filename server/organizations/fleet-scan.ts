@@ -11,7 +11,9 @@
  * member scan keeps its own per-scan limiter of cloud calls with throttling handled by the SDK's adaptive retry
  * (server/scanner/aws/scan-share.ts), so one member's API quotas never slow another's. Before an AWS member starts, it
  * is probed (assume the member role, read it): a member whose role is missing or refused fails alone with the
- * provider's words, and so does a member whose scan could not start (already being scanned) or failed.
+ * provider's words, and so does a member whose scan could not start (already being scanned) or failed (the scan's
+ * failure reason and its first failed service's error: a GCP project or Azure subscription the organisation's grant
+ * does not reach is only found out by its scan, and "every service failed" alone would not say why).
  * When no member is queued or running, the fleet scan ends: completed when any member completed, else failed.
  */
 import { Effect, Schema } from "effect"
@@ -119,7 +121,11 @@ export const advanceFleet = (payload: FleetAdvancePayload, jobs: ScanJobs, self:
       if (fleet === undefined || (fleet.status !== "running" && fleet.status !== "pending")) return undefined
       yield* sql`
         UPDATE fleet_scan_members m SET state = CASE WHEN s.status = 'completed' THEN 'completed' ELSE 'failed' END,
-          reason = CASE WHEN s.status = 'completed' THEN NULL ELSE coalesce(s.failure_reason, 'The member scan failed') END
+          reason = CASE WHEN s.status = 'completed' THEN NULL ELSE left(
+            coalesce(s.failure_reason, 'The member scan failed') || coalesce(': ' || nullif((
+              SELECT ss.error FROM scan_services ss
+              WHERE ss.workspace_id = s.workspace_id AND ss.scan_id = s.id AND ss.status = 'failed' AND ss.error IS NOT NULL
+              ORDER BY ss.id LIMIT 1), s.failure_reason), ''), 2000) END
         FROM scans s
         WHERE m.workspace_id = ${ws} AND m.fleet_scan_id = ${payload.fleet_scan_id} AND m.state = 'started'
           AND s.id = m.scan_id AND s.workspace_id = m.workspace_id AND s.status IN ('completed', 'failed')`

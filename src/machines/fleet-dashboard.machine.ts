@@ -1,0 +1,170 @@
+/**
+ * The fleet dashboard of an organisation (beyond the spec, issue 31 item 4 "See the fleet"): its members × severity
+ * by their latest completed scan, sorted by risk (or name, failing resources, staleness), stale members, the fleet's
+ * totals and its 30-day trend, narrowed by unit (that unit and every unit under it) and tag. Every filter and sort runs
+ * on the server (GET /api/organizations/{id}/fleet); the machine keeps the query and what the server answered.
+ *
+ * `loading` → `ready` or `failed` ('Failed to load the fleet. Please try again.', `fleet.retryRequested`). In `ready`,
+ * a filter or sort change reads the dashboard again (`refreshing`, keeping what is shown; a newer change abandons the
+ * older request; a failure toasts and keeps the figures).
+ *
+ * Events accepted:
+ * - `filter.unitChanged` — the user chose a unit (null: every unit).
+ * - `filter.tagSubmitted` — the user applied a tag filter ("key" or "key:value"; empty: any tag); a malformed tag is
+ *   kept with its message and not sent.
+ * - `sort.changed` — the user chose how members are ordered.
+ * - `filters.cleared` — the user cleared the unit and tag filters.
+ * - `fleet.retryRequested` — retry after the first load failed.
+ * - `fleet.refreshRequested` — read the figures again.
+ */
+import { assign, fromPromise, setup } from "xstate"
+import type { AccountId } from "../contracts/ids.ts"
+import { FLEET_TAG, OrganizationMessages, type FleetDashboard, type FleetQuery, type FleetSort } from "../contracts/organizations.ts"
+import { errorOf, outputOf } from "./actor-output.ts"
+import { toFailure, type NotifyParams } from "./auth-effects.ts"
+
+/** The message shown under the tag field when the tag cannot be sent. */
+export const TAG_FORMAT_MESSAGE = 'Enter a tag as "key" or "key:value"'
+
+export interface FleetFilters {
+  readonly unit: string | null
+  /** The tag applied ("" for none). */
+  readonly tag: string
+  readonly sort: FleetSort
+}
+
+export interface FleetDashboardContext {
+  readonly organizationId: AccountId
+  readonly filters: FleetFilters
+  readonly dashboard: FleetDashboard | null
+  readonly error: string | null
+  /** Why the last tag typed was not applied (null: it was). */
+  readonly tagError: string | null
+}
+
+export interface FleetDashboardInput {
+  readonly organizationId: AccountId
+}
+
+export type FleetDashboardEvent =
+  | { readonly type: "filter.unitChanged"; readonly unit: string | null }
+  | { readonly type: "filter.tagSubmitted"; readonly tag: string }
+  | { readonly type: "sort.changed"; readonly sort: FleetSort }
+  | { readonly type: "filters.cleared" }
+  | { readonly type: "fleet.retryRequested" }
+  | { readonly type: "fleet.refreshRequested" }
+
+export const NO_FLEET_FILTERS: FleetFilters = { unit: null, tag: "", sort: "risk" }
+
+/** The query the filters ask the server (only what is set). */
+export const fleetQuery = (filters: FleetFilters): FleetQuery => ({
+  ...(filters.unit === null ? {} : { unit: filters.unit }),
+  ...(filters.tag === "" ? {} : { tag: filters.tag }),
+  ...(filters.sort === "risk" ? {} : { sort: filters.sort }),
+})
+
+export const hasFleetFilters = (filters: FleetFilters): boolean => filters.unit !== null || filters.tag !== ""
+
+const isTag = (tag: string): boolean => tag.trim() === "" || FLEET_TAG.test(tag.trim())
+
+type LoadInput = { readonly id: AccountId; readonly query: FleetQuery }
+
+const loadInput = ({ context }: { readonly context: FleetDashboardContext }): LoadInput => ({
+  id: context.organizationId,
+  query: fleetQuery(context.filters),
+})
+
+export const fleetDashboardMachine = setup({
+  types: {
+    context: {} as FleetDashboardContext,
+    events: {} as FleetDashboardEvent,
+    input: {} as FleetDashboardInput,
+  },
+  actors: {
+    /** GET /api/organizations/{id}/fleet with the filters and sort. */
+    loadFleet: fromPromise<FleetDashboard, LoadInput>(async () => {
+      throw new Error("loadFleet is not provided")
+    }),
+  },
+  guards: {
+    isTagWellFormed: ({ event }) => event.type === "filter.tagSubmitted" && isTag(event.tag),
+  },
+  actions: {
+    assignDashboard: assign({ dashboard: ({ event }) => outputOf<FleetDashboard>(event), error: null }),
+    assignError: assign({ error: ({ event }) => toFailure(errorOf(event), OrganizationMessages.loadFleetFailed).message }),
+    assignUnit: assign({
+      filters: ({ context, event }) => (event.type === "filter.unitChanged" ? { ...context.filters, unit: event.unit } : context.filters),
+    }),
+    assignTag: assign({
+      filters: ({ context, event }) => (event.type === "filter.tagSubmitted" ? { ...context.filters, tag: event.tag.trim() } : context.filters),
+      tagError: null,
+    }),
+    rejectTag: assign({ tagError: TAG_FORMAT_MESSAGE }),
+    assignSort: assign({
+      filters: ({ context, event }) => (event.type === "sort.changed" ? { ...context.filters, sort: event.sort } : context.filters),
+    }),
+    clearFilters: assign({ filters: ({ context }) => ({ ...NO_FLEET_FILTERS, sort: context.filters.sort }), tagError: null }),
+    /** Environment: a toast. */
+    notify: (_, _params: NotifyParams) => {},
+  },
+}).createMachine({
+  id: "fleetDashboard",
+  context: ({ input }) => ({ organizationId: input.organizationId, filters: NO_FLEET_FILTERS, dashboard: null, error: null, tagError: null }),
+  initial: "loading",
+  states: {
+    loading: {
+      description: "The dashboard reads the fleet for the first time; a loading box is shown.",
+      invoke: {
+        id: "loadFleet",
+        src: "loadFleet",
+        input: loadInput,
+        /** The fleet arrived: totals, members and trend are shown. */
+        onDone: { target: "ready", actions: "assignDashboard" },
+        /** The first load failed: its message (by default 'Failed to load the fleet. Please try again.') with a retry button. */
+        onError: { target: "failed", actions: "assignError" },
+      },
+    },
+    failed: {
+      description: "The error message is shown with a retry button.",
+      on: { "fleet.retryRequested": "loading" },
+    },
+    ready: {
+      description: "Totals, the members × severity table and the trend are shown; the filters can be changed.",
+      on: {
+        "filter.unitChanged": { target: "refreshing", actions: "assignUnit" },
+        "filter.tagSubmitted": [
+          { guard: "isTagWellFormed", target: "refreshing", actions: "assignTag" },
+          { actions: "rejectTag" },
+        ],
+        "sort.changed": { target: "refreshing", actions: "assignSort" },
+        "filters.cleared": { target: "refreshing", actions: "clearFilters" },
+        "fleet.refreshRequested": "refreshing",
+      },
+    },
+    refreshing: {
+      description: "The fleet is read again with the new filters while the page keeps showing the previous figures.",
+      invoke: {
+        id: "reloadFleet",
+        src: "loadFleet",
+        input: loadInput,
+        /** The answer replaces the figures shown. */
+        onDone: { target: "ready", actions: "assignDashboard" },
+        /** The read failed: the figures stay and an error toast says so. */
+        onError: {
+          target: "ready",
+          actions: { type: "notify", params: ({ event }) => ({ kind: "error", message: toFailure(errorOf(event), OrganizationMessages.loadFleetFailed).message }) },
+        },
+      },
+      on: {
+        // A newer choice abandons the request in flight (re-entering restarts the invoke with the new query).
+        "filter.unitChanged": { target: "refreshing", reenter: true, actions: "assignUnit" },
+        "filter.tagSubmitted": [
+          { guard: "isTagWellFormed", target: "refreshing", reenter: true, actions: "assignTag" },
+          { actions: "rejectTag" },
+        ],
+        "sort.changed": { target: "refreshing", reenter: true, actions: "assignSort" },
+        "filters.cleared": { target: "refreshing", reenter: true, actions: "clearFilters" },
+      },
+    },
+  },
+})

@@ -1,0 +1,26 @@
+/**
+ * What the fleet screens' machines need from the outside world (beyond the spec, issue 31 item 4 "See the fleet":
+ * GET /api/organizations/{id}/fleet), as types, and the fleet screens' paths. Nothing here performs an effect: the
+ * real `FleetEffects` are built from the SPA services by `fleetEffectsFrom(services)` (src/services/fleet-api.ts) and
+ * reach the views through `<FleetEffectsProvider>` (src/views/organizations/fleet-effects-context.tsx); tests hand
+ * fakes to `machine.provide()`. The cross-account findings list uses the scan screens' `listFindings`
+ * (GET /api/findings without scan_id) and the organisation screens' `loadOrganization` (units and members to filter by).
+ *
+ * Failures reject with a catalogue error value `{ type, message, status?, data? }` (the server's message for 4xx).
+ */
+import type { AccountId } from "../contracts/ids.ts"
+import type { FleetDashboard, FleetQuery } from "../contracts/organizations.ts"
+import type { EffectCall } from "./auth-effects.ts"
+
+export interface FleetEffects {
+  /** GET /api/organizations/{id}/fleet?unit=&tag=&sort=&stale_days=: members × severity, totals and the 30-day trend. */
+  readonly loadFleet: EffectCall<{ readonly id: AccountId; readonly query: FleetQuery }, FleetDashboard>
+}
+
+/** The fleet dashboard of an organisation account. */
+export const fleetPath = (organizationId: number | string): string => `/dashboard/organizations/${organizationId}/fleet`
+/** The findings of every member of an organisation (each member's latest completed scan). */
+export const fleetFindingsPath = (organizationId: number | string): string => `/dashboard/organizations/${organizationId}/findings`
+
+/** Shown when the findings across accounts cannot be read (the client's message wins when it has one). */
+export const FLEET_FINDINGS_FAILED = "Failed to load the findings. Please try again."

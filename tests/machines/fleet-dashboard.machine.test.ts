@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest"
+import { createActor } from "xstate"
+import type { AccountId } from "../../src/contracts/ids.ts"
+import type { FleetDashboard, FleetQuery } from "../../src/contracts/organizations.ts"
+import { fleetDashboardMachine, TAG_FORMAT_MESSAGE } from "../../src/machines/fleet-dashboard.machine.ts"
+import { coverTransitions, formatCoverage } from "../support/graph.ts"
+import { controlled, httpFailure, never } from "./auth-fakes.ts"
+import { fleetDashboard, fleetMember } from "./fleet-fakes.ts"
+import { ORG_ID } from "./organization-fakes.ts"
+import { environment } from "./scan-fakes.ts"
+
+const input = { organizationId: ORG_ID as AccountId }
+
+const start = () => {
+  const load = controlled<{ readonly id: AccountId; readonly query: FleetQuery }, FleetDashboard>()
+  const env = environment()
+  const actor = createActor(fleetDashboardMachine.provide({ actors: { loadFleet: load.logic }, actions: { notify: env.notify } }), { input }).start()
+  return { actor, load, env }
+}
+
+describe("fleet-dashboard machine", () => {
+  it("drives every (state, event) edge", async () => {
+    const provided = fleetDashboardMachine.provide({ actors: { loadFleet: never() } })
+    const coverage = await coverTransitions(provided, {
+      input,
+      createActor: (clock) => createActor(provided, { input, clock }),
+      events: [
+        { type: "xstate.done.actor.loadFleet", output: fleetDashboard([fleetMember(21)]) },
+        { type: "xstate.error.actor.loadFleet", error: httpFailure("scan-load", 500) },
+        { type: "xstate.done.actor.reloadFleet", output: fleetDashboard([]) },
+        { type: "xstate.error.actor.reloadFleet", error: httpFailure("scan-load", 500) },
+        { type: "fleet.retryRequested" },
+        { type: "fleet.refreshRequested" },
+        { type: "filter.unitChanged", unit: "ou-prod" },
+        { type: "filter.tagSubmitted", tag: "env:prod" },
+        { type: "filter.tagSubmitted", tag: ":bad" },
+        { type: "sort.changed", sort: "stale" },
+        { type: "filters.cleared" },
+      ],
+    })
+    console.info(formatCoverage("fleetDashboard", coverage))
+    expect(coverage.missing).toEqual([])
+    expect(coverage.driven).toBe(coverage.total)
+  })
+
+  it("reads the fleet sorted by risk, then asks the server again for each unit, tag and sort; the figures shown are its answer", async () => {
+    const { actor, load } = start()
+    try {
+      expect(load.calls).toEqual([{ id: ORG_ID, query: {} }])
+      await load.resolve(fleetDashboard([fleetMember(21, { risk: 90 }), fleetMember(22)]))
+      expect(actor.getSnapshot().value).toBe("ready")
+      expect(actor.getSnapshot().context.dashboard?.totals.members).toBe(2)
+
+      actor.send({ type: "filter.unitChanged", unit: "ou-prod" })
+      actor.send({ type: "filter.tagSubmitted", tag: " env:prod " })
+      actor.send({ type: "sort.changed", sort: "failing" })
+      // Each change asks again; the older requests are abandoned and the figures stay until the answer.
+      expect(load.calls.at(-1)).toEqual({ id: ORG_ID, query: { unit: "ou-prod", tag: "env:prod", sort: "failing" } })
+      expect(load.aborted()).toBe(2)
+      expect(actor.getSnapshot().context.dashboard?.members).toHaveLength(2)
+      // The abandoned requests' answers are ignored.
+      await load.resolve(fleetDashboard([]))
+      await load.resolve(fleetDashboard([]))
+      expect(actor.getSnapshot().context.dashboard?.members).toHaveLength(2)
+      await load.resolve(fleetDashboard([fleetMember(22)], { unit: "ou-prod", tag: "env:prod", sort: "failing" }))
+      expect(actor.getSnapshot().context.dashboard?.members.map((m) => m.account_id)).toEqual([22])
+
+      actor.send({ type: "filters.cleared" })
+      expect(load.calls.at(-1)).toEqual({ id: ORG_ID, query: { sort: "failing" } })
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("does not send a malformed tag and says why", async () => {
+    const { actor, load } = start()
+    try {
+      await load.resolve(fleetDashboard([fleetMember(21)]))
+      actor.send({ type: "filter.tagSubmitted", tag: ":value-without-key" })
+      expect(actor.getSnapshot().context.tagError).toBe(TAG_FORMAT_MESSAGE)
+      expect(load.calls).toHaveLength(1)
+      actor.send({ type: "filter.tagSubmitted", tag: "team" })
+      expect(actor.getSnapshot().context.tagError).toBeNull()
+      expect(load.calls.at(-1)).toEqual({ id: ORG_ID, query: { tag: "team" } })
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("a failed first load shows its message and retries; a failed refresh toasts and keeps the figures", async () => {
+    const { actor, load, env } = start()
+    try {
+      await load.reject(httpFailure("scan-load", 500))
+      expect(actor.getSnapshot().value).toBe("failed")
+      expect(actor.getSnapshot().context.error).toBeTruthy()
+      actor.send({ type: "fleet.retryRequested" })
+      await load.resolve(fleetDashboard([fleetMember(21)]))
+      actor.send({ type: "fleet.refreshRequested" })
+      await load.reject(httpFailure("scan-load", 500))
+      expect(actor.getSnapshot().value).toBe("ready")
+      expect(actor.getSnapshot().context.dashboard?.members).toHaveLength(1)
+      expect(env.toasts.map((t) => t.kind)).toEqual(["error"])
+    } finally {
+      actor.stop()
+    }
+  })
+})

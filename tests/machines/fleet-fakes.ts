@@ -1,0 +1,53 @@
+/**
+ * Fleet dashboard answers for the fleet machines' and views' tests, decoded with the contract's schema so a fake
+ * cannot drift from what the server sends (src/contracts/organizations.ts FleetDashboard).
+ */
+import { Schema } from "effect"
+import { FleetDashboard, FleetMember } from "../../src/contracts/organizations.ts"
+import { ORG_ID } from "./organization-fakes.ts"
+
+const zero = { critical: 0, high: 0, medium: 0, low: 0 }
+
+export const fleetMember = (accountId: number, overrides: Record<string, unknown> = {}): FleetMember =>
+  Schema.decodeUnknownSync(FleetMember)({
+    account_id: accountId,
+    account_name: `member-${accountId}`,
+    cloud_account_id: String(100000000000 + accountId),
+    unit_id: "ou-prod",
+    unit_path: "Root / Prod",
+    tags: { env: "prod" },
+    latest_scan_id: 500 + accountId,
+    latest_scan_at: "2026-11-26T10:00:00.000Z",
+    stale: false,
+    failing_resources: { ...zero, critical: 2, high: 3 },
+    failed_checks: { ...zero, critical: 1, high: 2 },
+    failing_resources_total: 5,
+    failed_checks_total: 3,
+    risk: 40,
+    ...overrides,
+  })
+
+export const fleetDashboard = (members: ReadonlyArray<FleetMember>, overrides: Record<string, unknown> = {}): FleetDashboard =>
+  Schema.decodeUnknownSync(FleetDashboard)({
+    organization_account_id: ORG_ID,
+    sort: "risk",
+    stale_days: 7,
+    unit: null,
+    tag: null,
+    members,
+    totals: {
+      members: members.length,
+      members_scanned: members.filter((m) => m.latest_scan_id !== null).length,
+      members_stale: members.filter((m) => m.stale).length,
+      failing_resources: { ...zero, critical: members.reduce((n, m) => n + m.failing_resources.critical, 0), high: members.reduce((n, m) => n + m.failing_resources.high, 0) },
+      failed_checks: { ...zero, critical: members.reduce((n, m) => n + m.failed_checks.critical, 0), high: members.reduce((n, m) => n + m.failed_checks.high, 0) },
+      failing_resources_total: members.reduce((n, m) => n + m.failing_resources_total, 0),
+      failed_checks_total: members.reduce((n, m) => n + m.failed_checks_total, 0),
+      risk: members.reduce((n, m) => n + m.risk, 0),
+    },
+    trend: [
+      { day: "2026-11-25", members_scanned: 1, failing_resources: 9, failed_checks: 4 },
+      { day: "2026-11-26", members_scanned: members.length, failing_resources: members.reduce((n, m) => n + m.failing_resources_total, 0), failed_checks: 3 },
+    ],
+    ...overrides,
+  })

@@ -225,8 +225,8 @@ describe("scanning the fleet", () => {
     expect(put.status, put.text).toBe(200)
     await env.sql((q) => q`UPDATE scan_schedules SET next_run_at = now() - interval '1 minute' WHERE account_id = ${orgAccountId}`)
     const deadline = Date.now() + 60_000
-    let daily: Array<{ trigger: string }> = []
-    let scheduled: Array<{ id: number }> = []
+    let daily: ReadonlyArray<{ trigger: string }> = []
+    let scheduled: ReadonlyArray<{ id: number }> = []
     do {
       await sleep(1000)
       daily = await env.sql((q) => q<{ trigger: string }>`SELECT trigger FROM organization_syncs WHERE organization_id = ${orgAccountId} AND trigger = 'daily'`)

@@ -11,6 +11,7 @@
  *
  *   npm run bench:fleet-findings                                   # PostgreSQL, 500 × 30
  *   BENCH_BACKENDS=pglite BENCH_SCANS=3 npm run bench:fleet-findings
+ * BENCH_DATABASE_URL=postgres://…/db measures a database seeded before (by this script's seed or the same SQL) as it is.
  * BENCH_EXPLAIN=20 logs the plan (EXPLAIN ANALYZE) of every statement slower than 20 ms to the PostgreSQL server's log.
  * PostgreSQL: TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres (a fresh database, dropped after).
  */
@@ -24,7 +25,7 @@ import { startEmbeddedPostgres } from "../server/db/client.ts"
 import { OUTCOME_COUNTS_SQL, SEVERITY_ORDER_SQL, STATUS_ORDER_SQL } from "../server/posture/algebra.ts"
 import { encodeCursor } from "../server/scans/findings-store.ts"
 import { makeTestDatabase, withSql, type TestDatabase } from "../tests/support/db.ts"
-import { seedWorldMember, type WorldMember } from "../tests/support/findings-world.ts"
+import { seedWorldAdmin, seedWorldMember, type WorldMember } from "../tests/support/findings-world.ts"
 import { startTestServer } from "../tests/support/server.ts"
 
 const ACCOUNTS = Number(process.env["BENCH_ACCOUNTS"] ?? 500)
@@ -37,6 +38,8 @@ const CHECKS = 15
 const PAGE = 50
 /** PostgreSQL only: log the plans of statements slower than this many ms to the server's log (auto_explain). */
 const EXPLAIN = process.env["BENCH_EXPLAIN"]
+/** A database a previous seeding left (not dropped): measured as it is, without seeding. */
+const REUSE = process.env["BENCH_DATABASE_URL"]
 
 const percentile = (sorted: ReadonlyArray<number>, p: number): number =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
@@ -161,10 +164,12 @@ const measure = async (base: string, member: WorldMember, path: string) => {
 const runBackend = async (backend: "postgres" | "pglite") => {
   let database: TestDatabase
   let pgliteDir: string | undefined
-  if (backend === "postgres") {
+  if (REUSE !== undefined) {
+    database = { url: REUSE, kind: backend, close: async () => {} }
+  } else if (backend === "postgres") {
     process.env["TEST_DATABASE_URL"] = PG_URL
     database = await makeTestDatabase({ kind: "postgres" })
-    if (EXPLAIN !== undefined) {
+    if (EXPLAIN !== undefined && REUSE === undefined) {
       // The plan of every statement slower than BENCH_EXPLAIN ms goes to the server's log (auto_explain, with timings).
       const name = new URL(database.url).pathname.slice(1)
       await withSql(PG_URL, Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.all([
@@ -182,12 +187,21 @@ const runBackend = async (backend: "postgres" | "pglite") => {
   const server = await startTestServer({ database, env: { LOG_LEVEL: "error", READ_CACHE: process.env["READ_CACHE"] ?? "0" } })
   try {
     const url = server.databaseUrl
-    const member = await seedWorldMember(url, `bench-fleet-${Date.now()}`, server)
-    console.log(`  ${backend}: seeding ${ACCOUNTS} accounts × ${SCANS} scans × ${SERVICES * CHECKS} findings`)
-    const started = performance.now()
-    await withSql(url, seed(member.workspaceId, console.log))
-    if (backend === "postgres") await withSql(url, Effect.flatMap(SqlClient.SqlClient, (sql) => sql`VACUUM ANALYZE`))
-    console.log(`  ${backend}: seeded in ${sec(performance.now() - started)}${backend === "postgres" ? " (then VACUUM ANALYZE, as autovacuum would)" : ""}`)
+    let member: WorldMember
+    if (REUSE !== undefined) {
+      // A database seeded before (the organisation 'o-bench' and its members): a new admin of its workspace.
+      const workspaceId = (await withSql(url, Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ workspace_id: number }>`
+        SELECT workspace_id FROM accounts WHERE cloud_account_id = 'o-bench' AND is_organization`)))[0]!.workspace_id
+      member = await seedWorldAdmin(url, workspaceId, `bench-fleet-${Date.now()}`, server)
+      console.log(`  ${backend}: reusing ${new URL(url).pathname.slice(1)}, workspace ${workspaceId}`)
+    } else {
+      member = await seedWorldMember(url, `bench-fleet-${Date.now()}`, server)
+      console.log(`  ${backend}: seeding ${ACCOUNTS} accounts × ${SCANS} scans × ${SERVICES * CHECKS} findings`)
+      const started = performance.now()
+      await withSql(url, seed(member.workspaceId, console.log))
+      if (backend === "postgres") await withSql(url, Effect.flatMap(SqlClient.SqlClient, (sql) => sql`VACUUM ANALYZE`))
+      console.log(`  ${backend}: seeded in ${sec(performance.now() - started)}${backend === "postgres" ? " (then VACUUM ANALYZE, as autovacuum would)" : ""}`)
+    }
     // A cursor in the middle of the list (the default order), as a client paging that far would hold.
     const middle = await withSql(url, Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: number; k2: number; k3: number }>`
       SELECT f.id, ${sql.literal(STATUS_ORDER_SQL)} AS k2, ${sql.literal(SEVERITY_ORDER_SQL)} AS k3 FROM findings f
@@ -209,7 +223,13 @@ const runBackend = async (backend: "postgres" | "pglite") => {
       ["sort=failing desc", `/api/findings?page_size=${PAGE}&sort=failing&order=desc`],
     ]
     const out: Array<[string, Awaited<ReturnType<typeof measure>>]> = []
-    for (const [name, path] of calls) out.push([name, await measure(server.baseUrl, member, path)])
+    for (const [name, path] of calls) {
+      // A fresh token per case (access tokens are short-lived).
+      const caller = await seedWorldAdmin(url, member.workspaceId, `bench-fleet-${Date.now()}`, server)
+      const r = await measure(server.baseUrl, caller, path)
+      console.log(`    ${name}: p50 ${f1(r.p50)} ms, p95 ${f1(r.p95)} ms`)
+      out.push([name, r])
+    }
     return out
   } finally {
     await server.stop()

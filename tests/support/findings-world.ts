@@ -51,6 +51,20 @@ export const seedWorldMember = (url: string, name: string, server: TestServer) =
     }).pipe(Effect.provide(AuthConfig.layer(defaultAuthSettings({ secretKey: server.config.appSecretKey, appOrigin: server.baseUrl })) as Layer.Layer<AuthConfig>)),
   )
 
+/** A new user, admin of the existing workspace `workspaceId`, with a session and an access token for it. */
+export const seedWorldAdmin = (url: string, workspaceId: number, name: string, server: TestServer) =>
+  withSql(
+    url,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const userId = (yield* sql<{ id: number }>`INSERT INTO users (email, email_verified, password_hash) VALUES (${`${name}@world.example`}, true, 'x') RETURNING id`)[0]!.id
+      yield* sql`INSERT INTO memberships (workspace_id, user_id, role_id) VALUES (${workspaceId}, ${userId}, ${BuiltInRoleIds.Admin})`
+      const session = yield* createSession(userId, workspaceId)
+      const token = yield* signAccessToken({ userId, workspaceId, sessionId: session.familyId })
+      return { userId, workspaceId, token } satisfies WorldMember
+    }).pipe(Effect.provide(AuthConfig.layer(defaultAuthSettings({ secretKey: server.config.appSecretKey, appOrigin: server.baseUrl })) as Layer.Layer<AuthConfig>)),
+  )
+
 /** Services of the AWS provider by key (created when missing); their ids in the same order. */
 export const seedWorldServices = (url: string, keys: ReadonlyArray<string>) =>
   withSql(

@@ -133,7 +133,7 @@ describe("organisations", () => {
     await page.goto(`${baseUrl()}/dashboard`)
     const card = page.getByRole("article", { name: ORG_NAME })
     await card.waitFor({ timeout: 30_000 })
-    expect(await card.getByRole("link", { name: `Members of ${ORG_NAME}` }).getAttribute("href")).toBe(`/dashboard/accounts/${organizationId}/organization`)
+    expect(await card.getByRole("link", { name: `Members and fleet of ${ORG_NAME}` }).getAttribute("href")).toBe(`/dashboard/accounts/${organizationId}/organization`)
     await page.getByText("Member", { exact: true }).first().waitFor()
     await lookFromTop(page, "organization-dashboard")
     await page.close()

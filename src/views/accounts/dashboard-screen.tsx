@@ -58,7 +58,7 @@ function OrganizationLine({ account }: { readonly account: Account }) {
     return (
       <div className={css.orgLine}>
         <Badge tone="accent">Organization</Badge>
-        <Link href={organizationPath(account.id)} aria-label={`Members of ${account.account_name}`}>
+        <Link href={organizationPath(account.id)} aria-label={`Members and fleet of ${account.account_name}`}>
           Members and fleet
         </Link>
       </div>
@@ -70,7 +70,7 @@ function OrganizationLine({ account }: { readonly account: Account }) {
     <div className={css.orgLine}>
       <Badge tone="neutral">Member</Badge>
       {account.retired_at === null || account.retired_at === undefined ? null : <Badge tone="warning">Retired</Badge>}
-      <Link href={organizationPath(organizationId)} aria-label={`Organization of ${account.account_name}`}>
+      <Link href={organizationPath(organizationId)} aria-label={`${account.org_unit_path ?? "Organization"}, the organization of ${account.account_name}`}>
         {account.org_unit_path ?? "Organization"}
       </Link>
     </div>

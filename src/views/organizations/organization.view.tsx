@@ -199,7 +199,7 @@ function MemberItem({
       {member.retired_at === null ? null : <Badge tone="warning">Retired</Badge>}
       {draft === null ? <Badge tone={member.included ? "accent" : "neutral"}>{member.included ? "Included" : "Not scanned"}</Badge> : null}
       {member.account_id === null ? null : (
-        <Link href={accountPath(member.account_id)} aria-label={`Open ${member.name}`}>
+        <Link href={accountPath(member.account_id)} aria-label={`Account page of ${member.name}`}>
           Account page
         </Link>
       )}
@@ -354,7 +354,7 @@ function FleetCard({ orgRef }: { readonly orgRef: OrganizationRef }) {
               ) : null}
               <span className={shared.muted}>{unitLabel(m.failed_checks, "failedChecks")}</span>
               {m.scan_id === null ? null : (
-                <Link href={scanPath(m.scan_id)} aria-label={`Scan of ${m.account_name}`}>
+                <Link href={scanPath(m.scan_id)} aria-label={`Scan #${m.scan_id} of ${m.account_name}`}>
                   Scan #{m.scan_id}
                 </Link>
               )}

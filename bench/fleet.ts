@@ -245,8 +245,10 @@ const singleScan = async (env: ScanEnv, owner: Member, accountId: number, worker
   const done = await env.waitForScan(owner, scan.id, 60 * 60_000)
   const cpu = cpuBetween(before, cpuSnapshot(env, workers, dbName), resources)
   if (done.status !== "completed") throw new Error(`single-account scan ended ${done.status}: ${done.failure_reason ?? ""}`)
-  const [row] = await env.sql((q) => q<{ resources: number }>`SELECT coalesce(sum(resources_scanned), 0)::int AS resources FROM scan_services WHERE scan_id = ${scan.id}`)
-  return { ...cpu, resources_scanned: row!.resources, findings: done.findings_count as number }
+  const [row] = await env.sql((q) =>
+    q<{ resources: number; calls: number }>`SELECT coalesce(sum(resources_scanned), 0)::int AS resources, coalesce(sum(api_calls), 0)::int AS calls
+      FROM scan_services WHERE scan_id = ${scan.id}`)
+  return { ...cpu, resources_scanned: row!.resources, api_calls: row!.calls, findings: done.findings_count as number }
 }
 
 const fleetScan = async (env: ScanEnv, owner: Member, orgAccountId: number, workers: Workers, dbName: string, resources: number) => {
@@ -255,6 +257,7 @@ const fleetScan = async (env: ScanEnv, owner: Member, orgAccountId: number, work
   if (started.status !== 200) throw new Error(`POST /api/scans (organisation) answered ${started.status}: ${started.text}`)
   const fleetId = started.body.data.fleet_scan_id as number
   let fleet: any
+  const samples: Array<{ scans: number; jobs: number }> = []
   const deadline = Date.now() + 2 * 60 * 60_000
   for (;;) {
     const res = await env.call(owner, "GET", `/api/fleet-scans/${fleetId}`)
@@ -262,15 +265,22 @@ const fleetScan = async (env: ScanEnv, owner: Member, orgAccountId: number, work
     fleet = res.body.data
     if (fleet.status !== "running" && fleet.status !== "pending") break
     if (Date.now() > deadline) throw new Error(`fleet scan ${fleetId} still ${fleet.status}`)
-    await sleep(250)
+    // What runs, not what was started: member scans with a service job running, and those jobs.
+    const [active] = await env.sql((q) =>
+      q<{ scans: number; jobs: number }>`
+        SELECT count(DISTINCT ss.scan_id)::int AS scans, count(*)::int AS jobs
+        FROM scan_services ss JOIN scans s ON s.id = ss.scan_id WHERE s.fleet_scan_id = ${fleetId} AND ss.status = 'running'`)
+    samples.push(active!)
+    await sleep(500)
   }
   const cpu = cpuBetween(before, cpuSnapshot(env, workers, dbName), resources)
   // Member scans over the fleet scan's life: how many ran at once, and how long a free slot stayed free.
   const members = await env.sql((q) =>
-    q<{ start_ms: number; end_ms: number; resources: number }>`
+    q<{ start_ms: number; end_ms: number; resources: number; calls: number; findings: number }>`
       SELECT (extract(epoch FROM s.scan_start - f.started_at) * 1000)::float8 AS start_ms,
              (extract(epoch FROM coalesce(s.scan_end, now()) - f.started_at) * 1000)::float8 AS end_ms,
-             (SELECT coalesce(sum(ss.resources_scanned), 0) FROM scan_services ss WHERE ss.scan_id = s.id)::int AS resources
+             (SELECT coalesce(sum(ss.resources_scanned), 0) FROM scan_services ss WHERE ss.scan_id = s.id)::int AS resources,
+             (SELECT coalesce(sum(ss.api_calls), 0) FROM scan_services ss WHERE ss.scan_id = s.id)::int AS calls, s.findings_count AS findings
       FROM fleet_scans f JOIN scans s ON s.fleet_scan_id = f.id WHERE f.id = ${fleetId} ORDER BY s.scan_start`)
   const [span] = await env.sql((q) =>
     q<{ ms: number }>`SELECT (extract(epoch FROM coalesce(finished_at, now()) - started_at) * 1000)::float8 AS ms FROM fleet_scans WHERE id = ${fleetId}`)
@@ -294,8 +304,13 @@ const fleetScan = async (env: ScanEnv, owner: Member, orgAccountId: number, work
     members_failed: fleet.members_failed as number,
     failed_reasons: (fleet.members as Array<any>).filter((m) => m.state === "failed").slice(0, 5).map((m) => `${m.cloud_account_id}: ${m.reason}`),
     resources_scanned: members.reduce((sum, m) => sum + m.resources, 0),
+    api_calls: members.reduce((sum, m) => sum + m.calls, 0),
+    findings: members.reduce((sum, m) => sum + m.findings, 0),
     member_scans_in_flight_avg: +(busyMs / span!.ms).toFixed(2),
     member_scans_in_flight_peak: peak,
+    member_scans_running_jobs_avg: +(samples.reduce((a, x) => a + x.scans, 0) / Math.max(1, samples.length)).toFixed(2),
+    member_scans_running_jobs_peak: Math.max(0, ...samples.map((x) => x.scans)),
+    service_jobs_running_avg: +(samples.reduce((a, x) => a + x.jobs, 0) / Math.max(1, samples.length)).toFixed(1),
     member_scan_p50_s: seconds(durations[Math.floor((durations.length - 1) / 2)] ?? 0),
     member_scan_max_s: seconds(durations.at(-1) ?? 0),
     slot_idle_gap_median_s: seconds(gaps[Math.floor((gaps.length - 1) / 2)] ?? 0),
@@ -372,7 +387,10 @@ const main = async () => {
       line("PostgreSQL CPU: fleet | single", `${r.fleet.postgres_cpu_s} s | ${r.single.postgres_cpu_s} s`)
       line("moto CPU: fleet | single", `${r.fleet.moto_cpu_s} s | ${r.single.moto_cpu_s} s`)
       line("resources scanned (engine): fleet | single", `${r.fleet.resources_scanned} | ${r.single.resources_scanned}`)
+      line("cloud API calls (engine): fleet | single", `${r.fleet.api_calls} | ${r.single.api_calls}`)
+      line("findings written: fleet | single", `${r.fleet.findings} | ${r.single.findings}`)
       line("member scans in flight (avg / peak; cap)", `${r.fleet.member_scans_in_flight_avg} / ${r.fleet.member_scans_in_flight_peak}; ${CAP}`)
+      line("member scans with a service job running (avg / peak)", `${r.fleet.member_scans_running_jobs_avg} / ${r.fleet.member_scans_running_jobs_peak} (service jobs running: avg ${r.fleet.service_jobs_running_avg})`)
       line("member scan p50 / max; first member starts after", `${r.fleet.member_scan_p50_s} s / ${r.fleet.member_scan_max_s} s; ${r.fleet.first_member_start_s} s`)
       line("slot freed → next member started (median)", `${r.fleet.slot_idle_gap_median_s} s`)
       if (r.fleet.cpu_wait_share !== null) line("some task waiting for a CPU: fleet | single", `${Math.round(r.fleet.cpu_wait_share * 100)}% | ${Math.round((r.single.cpu_wait_share ?? 0) * 100)}% of the time`)

@@ -20,6 +20,7 @@ import { Api } from "../../src/contracts/api.ts"
 import { ProviderIds } from "../../src/contracts/constants.ts"
 import { Conflict, Forbidden, NotFound, ServiceUnavailable, Unauthorized, ValidationError } from "../../src/contracts/errors.ts"
 import { ScanningMessages, ScanningServerMessages, ValidationMessages } from "../../src/contracts/messages.ts"
+import { decodeServiceAccountKey } from "../../src/contracts/service-account-key.ts"
 import {
   AZURE_MANAGEMENT_GROUP_ID,
   DEFAULT_MEMBER_CONCURRENCY,
@@ -135,7 +136,11 @@ export const addOrganization = (request: Request, payload: AddAccountPayload) =>
     if (payload.test_only === true) return { ok: true, message: ScanningMessages.connectionSuccessful, data: { tested: true } }
     const selection = selectionOf(settings)
     const roleName = pid === ProviderIds.AWS ? settings?.member_role_name ?? DEFAULT_MEMBER_ROLE_NAME : null
-    const accessKeyId = pid === ProviderIds.AWS ? credentials.access_key ?? null : pid === ProviderIds.GCP ? null : credentials.client_id ?? null
+    // The public half each account shows (a GCP project added alone shows its service account's e-mail): the members too.
+    const gcpKey = pid === ProviderIds.GCP ? decodeServiceAccountKey(credentials.service_account_key) : undefined
+    const accessKeyId = pid === ProviderIds.AWS
+      ? credentials.access_key ?? null
+      : pid === ProviderIds.GCP ? (gcpKey?.ok === true ? gcpKey.key.client_email : null) : credentials.client_id ?? null
     const tenantId = pid === ProviderIds.Azure ? credentials.tenant_id ?? null : null
     const access = memberAccess(pid, credentials, { roleName, externalId, accessKeyId, tenantId })
     const probes = yield* probeMembers(pid, discovered.discovery, selection, access, config.awsEndpointUrl)

@@ -16,6 +16,7 @@
  * (added, moved, disabled, removed).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { SECRET_MASK } from "../../src/contracts/accounts.ts"
 import { OrganizationMessages } from "../../src/contracts/organizations.ts"
 import { ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { startCloudFixtureServer, type CloudFixtureServer } from "../support/cloud-fixture-server.ts"
@@ -222,7 +223,8 @@ describe("a GCP organisation", () => {
     const web = members.find((a) => a.account_id === PLANTED)
     const page = await env.call(gcpOwner, "GET", `/api/accounts/${web.id}`)
     expect(page.status, page.text).toBe(200)
-    expect(page.body.data.credential_data).toMatchObject({ aws_account_id: null, project_id: PLANTED })
+    // As a project added on its own: the project, the service account it is read as, and its key masked.
+    expect(page.body.data.credential_data).toEqual({ aws_account_id: null, access_key: null, secret_key: SECRET_MASK, project_id: PLANTED, client_email: orgKey.email })
     expect(page.text).not.toContain("PRIVATE KEY")
   })
 
@@ -283,8 +285,8 @@ describe("a GCP organisation", () => {
       const unreadable = byId.get(UNREADABLE)
       expect(unreadable).toMatchObject({ state: "failed", scan_status: "failed" })
       expect(unreadable.scan_id).toBeGreaterThan(0)
-      expect(unreadable.reason).toMatch(/PERMISSION_DENIED|cannot read|denied/i)
-      expect(unreadable.reason).toContain(UNREADABLE)
+      expect(unreadable.reason).toContain(`The service account ${orgKey.email} cannot read project ${UNREADABLE}`)
+      expect(unreadable.reason).toContain("'resourcemanager.projects.get' denied")
 
       // Every Google call of the member scans named a member project (none the key's own security-admin), every member
       // project was read, and the buckets listed were those of the readable members' own projects.
@@ -409,7 +411,9 @@ describe("an Azure management group", () => {
     expect(corp).toMatchObject({ account_name: "Corp 1", cloud_provider_id: AZURE, org_unit_path: "Contoso / Landing zones / Corp", retired_at: null })
     const page = await env.call(azureOwner, "GET", `/api/accounts/${corp.id}`)
     expect(page.status, page.text).toBe(200)
-    expect(page.body.data.credential_data).toMatchObject({ tenant_id: HARDENED.tenantId, client_id: HARDENED.clientId, subscription_id: SUB(4) })
+    expect(page.body.data.credential_data).toEqual({
+      aws_account_id: null, access_key: null, secret_key: SECRET_MASK, tenant_id: HARDENED.tenantId, client_id: HARDENED.clientId, subscription_id: SUB(4),
+    })
     expect(page.text).not.toContain(HARDENED.secret)
   })
 

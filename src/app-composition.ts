@@ -27,6 +27,7 @@ import { complianceEffectsFrom } from "./services/compliance-api.ts"
 import { scanEffectsFrom } from "./services/scan-api.ts"
 import { storageEffectsFrom } from "./services/workspace-storage-api.ts"
 import { organizationEffectsFrom } from "./services/organization-api.ts"
+import { fleetEffectsFrom } from "./services/fleet-api.ts"
 import { parseWorkspaceId } from "./services/storage.ts"
 import type { AppComposition } from "./views/composition.tsx"
 
@@ -86,6 +87,7 @@ export const composeApp = (services: AppServices, env: CompositionEnvironment): 
     compliance: complianceEffectsFrom(services),
     storage: storageEffectsFrom(services),
     organizations: organizationEffectsFrom(services),
+    fleet: fleetEffectsFrom(services),
     gates: {
       workspaceGate: workspaceGateMachineWith(services),
       permissionGate: permissionGateMachineWith(services),

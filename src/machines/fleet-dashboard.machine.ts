@@ -16,10 +16,13 @@
  * - `filters.cleared` — the user cleared the unit and tag filters.
  * - `fleet.retryRequested` — retry after the first load failed.
  * - `fleet.refreshRequested` — read the figures again.
+ *
+ * Alongside, the organisation itself (GET /api/organizations/{id}) is read once for its name and units tree (the unit
+ * filter's choices); if that fails the page still works, offering the units its members are in.
  */
 import { assign, fromPromise, setup } from "xstate"
 import type { AccountId } from "../contracts/ids.ts"
-import { FLEET_TAG, OrganizationMessages, type FleetDashboard, type FleetQuery, type FleetSort } from "../contracts/organizations.ts"
+import { FLEET_TAG, OrganizationMessages, type FleetDashboard, type FleetQuery, type FleetSort, type OrganizationDetail } from "../contracts/organizations.ts"
 import { errorOf, outputOf } from "./actor-output.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 
@@ -37,6 +40,8 @@ export interface FleetDashboardContext {
   readonly organizationId: AccountId
   readonly filters: FleetFilters
   readonly dashboard: FleetDashboard | null
+  /** The organisation (name, units); null until read or when it could not be. */
+  readonly organization: OrganizationDetail | null
   readonly error: string | null
   /** Why the last tag typed was not applied (null: it was). */
   readonly tagError: string | null
@@ -85,11 +90,16 @@ export const fleetDashboardMachine = setup({
     loadFleet: fromPromise<FleetDashboard, LoadInput>(async () => {
       throw new Error("loadFleet is not provided")
     }),
+    /** GET /api/organizations/{id}: its name and units. */
+    loadOrganization: fromPromise<OrganizationDetail, { readonly id: AccountId }>(async () => {
+      throw new Error("loadOrganization is not provided")
+    }),
   },
   guards: {
     isTagWellFormed: ({ event }) => event.type === "filter.tagSubmitted" && isTag(event.tag),
   },
   actions: {
+    assignOrganization: assign({ organization: ({ event }) => outputOf<OrganizationDetail>(event) }),
     assignDashboard: assign({ dashboard: ({ event }) => outputOf<FleetDashboard>(event), error: null }),
     assignError: assign({ error: ({ event }) => toFailure(errorOf(event), OrganizationMessages.loadFleetFailed).message }),
     assignUnit: assign({
@@ -109,7 +119,16 @@ export const fleetDashboardMachine = setup({
   },
 }).createMachine({
   id: "fleetDashboard",
-  context: ({ input }) => ({ organizationId: input.organizationId, filters: NO_FLEET_FILTERS, dashboard: null, error: null, tagError: null }),
+  context: ({ input }) => ({ organizationId: input.organizationId, filters: NO_FLEET_FILTERS, dashboard: null, organization: null, error: null, tagError: null }),
+  invoke: {
+    id: "loadOrganization",
+    src: "loadOrganization",
+    input: ({ context }) => ({ id: context.organizationId }),
+    /** The organisation's name and units arrived (the unit filter offers its whole tree). */
+    onDone: { actions: "assignOrganization" },
+    // Without it the unit filter offers the units the members are in; the dashboard itself does not need it.
+    onError: {},
+  },
   initial: "loading",
   states: {
     loading: {

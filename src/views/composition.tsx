@@ -6,7 +6,8 @@
  * - `AuthEffectsProvider` (sign-in, sign-up, verification, reset), `InvitationEffectsProvider`,
  *   `WorkspaceSelectionEffectsProvider`, `ShellEffectsProvider`, `TeamEffectsProvider`, `ProfileEffectsProvider`,
  *   `ScanEffectsProvider` (dashboard, accounts, scans, findings), `ComplianceEffectsProvider` (Compliance),
- *   `StorageEffectsProvider` (Storage, issue 30), `OrganizationEffectsProvider` (organisations, issue 31);
+ *   `StorageEffectsProvider` (Storage, issue 30), `OrganizationEffectsProvider` (organisations, issue 31),
+ *   `FleetEffectsProvider` (fleet dashboard, issue 31);
  * - `DashboardGatesProvider` (workspace and permission gates).
  * The clock (real timers in the browser, a `SimulatedClock` in tests) reaches the screens that take one.
  */
@@ -19,6 +20,7 @@ import type { ScanEffects } from "../machines/scan-effects.ts"
 import type { SessionActor } from "../machines/session.machine.ts"
 import type { ShellEffects } from "../machines/shell.machine.ts"
 import type { OrganizationEffects } from "../machines/organization-effects.ts"
+import type { FleetEffects } from "../machines/fleet-effects.ts"
 import type { StorageEffects } from "../machines/storage-effects.ts"
 import type { TeamEffects } from "../machines/team-effects.ts"
 import type { WorkspaceSelectionEffects } from "../machines/workspace-selection.machine.ts"
@@ -32,6 +34,7 @@ import { DashboardGatesProvider, type DashboardGateLogic } from "./route-gates.t
 import { ScanEffectsProvider, UNWIRED_SCAN_EFFECTS } from "./scanning/scan-effects-context.tsx"
 import { CompositionReadyContext, SessionProvider, type SessionStatus } from "./session-status.tsx"
 import { OrganizationEffectsProvider, UNWIRED_ORGANIZATION_EFFECTS } from "./organizations/organization-effects-context.tsx"
+import { FleetEffectsProvider, UNWIRED_FLEET_EFFECTS } from "./organizations/fleet-effects-context.tsx"
 import { StorageEffectsProvider, UNWIRED_STORAGE_EFFECTS } from "./storage/storage-effects-context.tsx"
 import { TeamEffectsProvider, UNWIRED_TEAM_EFFECTS } from "./team/team-effects-context.tsx"
 import {
@@ -52,6 +55,7 @@ export interface AppComposition {
   readonly compliance: ComplianceEffects
   readonly storage: StorageEffects
   readonly organizations: OrganizationEffects
+  readonly fleet: FleetEffects
   readonly gates: DashboardGateLogic
 }
 
@@ -116,7 +120,9 @@ export function CompositionProvider({ composition: source, clock, children }: Co
                       <ComplianceEffectsProvider effects={c?.compliance ?? UNWIRED_COMPLIANCE_EFFECTS} {...timers}>
                         <StorageEffectsProvider effects={c?.storage ?? UNWIRED_STORAGE_EFFECTS} {...timers}>
                           <OrganizationEffectsProvider effects={c?.organizations ?? UNWIRED_ORGANIZATION_EFFECTS} {...timers}>
-                            <DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider>
+                            <FleetEffectsProvider effects={c?.fleet ?? UNWIRED_FLEET_EFFECTS}>
+                              <DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider>
+                            </FleetEffectsProvider>
                           </OrganizationEffectsProvider>
                         </StorageEffectsProvider>
                       </ComplianceEffectsProvider>

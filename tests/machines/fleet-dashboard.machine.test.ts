@@ -1,32 +1,38 @@
 import { describe, expect, it } from "vitest"
 import { createActor } from "xstate"
 import type { AccountId } from "../../src/contracts/ids.ts"
-import type { FleetDashboard, FleetQuery } from "../../src/contracts/organizations.ts"
+import type { FleetDashboard, FleetQuery, OrganizationDetail } from "../../src/contracts/organizations.ts"
 import { fleetDashboardMachine, TAG_FORMAT_MESSAGE } from "../../src/machines/fleet-dashboard.machine.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
 import { controlled, httpFailure, never } from "./auth-fakes.ts"
 import { fleetDashboard, fleetMember } from "./fleet-fakes.ts"
-import { ORG_ID } from "./organization-fakes.ts"
+import { ORG_ID, organizationDetail } from "./organization-fakes.ts"
 import { environment } from "./scan-fakes.ts"
 
 const input = { organizationId: ORG_ID as AccountId }
 
 const start = () => {
   const load = controlled<{ readonly id: AccountId; readonly query: FleetQuery }, FleetDashboard>()
+  const organization = controlled<{ readonly id: AccountId }, OrganizationDetail>()
   const env = environment()
-  const actor = createActor(fleetDashboardMachine.provide({ actors: { loadFleet: load.logic }, actions: { notify: env.notify } }), { input }).start()
-  return { actor, load, env }
+  const actor = createActor(
+    fleetDashboardMachine.provide({ actors: { loadFleet: load.logic, loadOrganization: organization.logic }, actions: { notify: env.notify } }),
+    { input },
+  ).start()
+  return { actor, load, organization, env }
 }
 
 describe("fleet-dashboard machine", () => {
   it("drives every (state, event) edge", async () => {
-    const provided = fleetDashboardMachine.provide({ actors: { loadFleet: never() } })
+    const provided = fleetDashboardMachine.provide({ actors: { loadFleet: never(), loadOrganization: never() } })
     const coverage = await coverTransitions(provided, {
       input,
       createActor: (clock) => createActor(provided, { input, clock }),
       events: [
         { type: "xstate.done.actor.loadFleet", output: fleetDashboard([fleetMember(21)]) },
         { type: "xstate.error.actor.loadFleet", error: httpFailure("scan-load", 500) },
+        { type: "xstate.done.actor.loadOrganization", output: organizationDetail() },
+        { type: "xstate.error.actor.loadOrganization", error: httpFailure("scan-load", 500) },
         { type: "xstate.done.actor.reloadFleet", output: fleetDashboard([]) },
         { type: "xstate.error.actor.reloadFleet", error: httpFailure("scan-load", 500) },
         { type: "fleet.retryRequested" },
@@ -44,9 +50,12 @@ describe("fleet-dashboard machine", () => {
   })
 
   it("reads the fleet sorted by risk, then asks the server again for each unit, tag and sort; the figures shown are its answer", async () => {
-    const { actor, load } = start()
+    const { actor, load, organization } = start()
     try {
       expect(load.calls).toEqual([{ id: ORG_ID, query: {} }])
+      expect(organization.calls).toEqual([{ id: ORG_ID }])
+      await organization.resolve(organizationDetail())
+      expect(actor.getSnapshot().context.organization?.id).toBe(ORG_ID)
       await load.resolve(fleetDashboard([fleetMember(21, { risk: 90 }), fleetMember(22)]))
       expect(actor.getSnapshot().value).toBe("ready")
       expect(actor.getSnapshot().context.dashboard?.totals.members).toBe(2)
@@ -88,8 +97,11 @@ describe("fleet-dashboard machine", () => {
   })
 
   it("a failed first load shows its message and retries; a failed refresh toasts and keeps the figures", async () => {
-    const { actor, load, env } = start()
+    const { actor, load, organization, env } = start()
     try {
+      // The organisation's own answer is not needed to show the fleet.
+      await organization.reject(httpFailure("scan-load", 500))
+      expect(actor.getSnapshot().context.organization).toBeNull()
       await load.reject(httpFailure("scan-load", 500))
       expect(actor.getSnapshot().value).toBe("failed")
       expect(actor.getSnapshot().context.error).toBeTruthy()

@@ -58,6 +58,8 @@ const ResourceHistoryView = lazyScreen(() =>
 const FindingDetailView = lazyScreen(() => import("./scans/finding-detail.view.tsx").then((m) => m.FindingDetailView))
 const StorageView = lazyScreen(() => import("./storage/storage.view.tsx").then((m) => m.StorageView))
 const OrganizationView = lazyScreen(() => import("./organizations/organization.view.tsx").then((m) => m.OrganizationView))
+const FleetView = lazyScreen(() => import("./organizations/fleet.view.tsx").then((m) => m.FleetView))
+const FleetFindingsView = lazyScreen(() => import("./organizations/fleet-findings.view.tsx").then((m) => m.FleetFindingsView))
 
 export interface AppRoute {
   /** wouter pattern, absolute. */
@@ -93,6 +95,8 @@ export const ROUTES: ReadonlyArray<AppRoute> = [
   route("/dashboard/accounts/:accountId", AccountDetailView, "authenticated", true),
   route("/dashboard/accounts/:accountId/resource", ResourceHistoryView, "authenticated", true),
   route("/dashboard/accounts/:accountId/organization", OrganizationView, "authenticated", true),
+  route("/dashboard/organizations/:organizationId/fleet", FleetView, "authenticated", true),
+  route("/dashboard/organizations/:organizationId/findings", FleetFindingsView, "authenticated", true),
   route("/dashboard/scans", ScanListView, "authenticated", true),
   route("/dashboard/scans/:scanId", ScanDetailView, "authenticated", true),
   route("/dashboard/scans/:scanId/findings", FindingsView, "authenticated", true),

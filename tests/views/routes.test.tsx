@@ -36,6 +36,8 @@ const AUTHENTICATED: ReadonlyArray<readonly [string, string, { readonly heading:
   ["/dashboard/accounts/:accountId", "/dashboard/accounts/7", { text: "Failed to load account details" }],
   ["/dashboard/accounts/:accountId/resource", "/dashboard/accounts/7/resource?uid=arn%3Aaws%3As3%3A%3A%3Ab", { text: "Failed to load the resource. Please try again." }],
   ["/dashboard/accounts/:accountId/organization", "/dashboard/accounts/7/organization", { text: "Failed to load the organization. Please try again." }],
+  ["/dashboard/organizations/:organizationId/fleet", "/dashboard/organizations/7/fleet", { heading: "Fleet" }],
+  ["/dashboard/organizations/:organizationId/findings", "/dashboard/organizations/7/findings", { heading: "Findings across members" }],
   ["/dashboard/scans", "/dashboard/scans", { heading: "Security Scans" }],
   ["/dashboard/scans/:scanId", "/dashboard/scans/12", { heading: "Scan #12" }],
   ["/dashboard/scans/:scanId/findings", "/dashboard/scans/12/findings?service=s3", { heading: /^s3 findings$/i }],

@@ -31,6 +31,7 @@ import {
 } from "../../contracts/organizations.ts"
 import { unitLabel } from "../../contracts/outcomes.ts"
 import { latestFleetScan } from "../../machines/organization-effects.ts"
+import { fleetFindingsPath, fleetPath } from "../../machines/fleet-effects.ts"
 import { organizationMachine, type FleetState } from "../../machines/organization.machine.ts"
 import { canToggleMember, canToggleUnit, isMemberSelected, isUnitSelected } from "../../machines/organization-selection.ts"
 import { accountPath } from "../../machines/dashboard-accounts.machine.ts"
@@ -429,7 +430,7 @@ function OrganizationPage({ orgRef, organization }: { readonly orgRef: Organizat
             <h1 className={shared.title}>{organization.account_name}</h1>
             <p className={shared.subtitle}>
               {kind} · {organization.organization_id} ·{" "}
-              <Link href={accountPath(organization.id)}>Organization account</Link>
+              <Link href={accountPath(organization.id)}>Organization account</Link> · <Link href={fleetPath(organization.id)}>Fleet dashboard</Link> · <Link href={fleetFindingsPath(organization.id)}>Findings across members</Link>
             </p>
           </div>
         </div>

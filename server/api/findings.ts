@@ -11,7 +11,7 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../src/contracts/api.ts"
 import { NotFound, ValidationError } from "../../src/contracts/errors.ts"
-import { FindingListResponse, FindingResponse, FLEET_SEARCH_NEEDS_SCAN, INVALID_ACCOUNT_FILTER, type FindingsQuery } from "../../src/contracts/findings.ts"
+import { FindingListResponse, FindingResponse, FLEET_DEEP_PAGE_NEEDS_CURSOR, FLEET_SEARCH_NEEDS_SCAN, INVALID_ACCOUNT_FILTER, MAX_FLEET_OFFSET, type FindingsQuery } from "../../src/contracts/findings.ts"
 import { splitFilter } from "../../src/contracts/scans.ts"
 import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { DetailPaging, PageSizes } from "../../src/contracts/constants.ts"
@@ -73,7 +73,14 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
         const paging = { page: query.page ?? 1, pageSize: query.page_size ?? PageSizes.findings, cursor }
         const scanId = query.scan_id
         if (scanId === undefined) {
-          // Across accounts (issue 31): the latest completed scan of every account of the scope.
+          // Across accounts (issue 31): the latest completed scan of every account of the scope. Deep pages are read by
+          // cursor: an OFFSET over every latest finding of the workspace would cost each caller the whole list.
+          if (cursor === undefined && (paging.page - 1) * paging.pageSize > MAX_FLEET_OFFSET) {
+            return yield* new ValidationError({
+              message: FLEET_DEEP_PAGE_NEEDS_CURSOR,
+              errors: [{ path: "query.page", message: FLEET_DEEP_PAGE_NEEDS_CURSOR }],
+            })
+          }
           const scope = yield* parseFleetScope(query)
           return yield* cachedRead(request, FindingListResponse, scoped(request, READ, (ctx) =>
             Effect.map(listFleetFindings(ctx.workspaceId, scope, filter, order, paging), (page) => ({ ok: true as const, ...page }))))

@@ -298,6 +298,9 @@ export const FindingListTotals = Schema.Struct({
 export type FindingListTotals = typeof FindingListTotals.Type
 
 /** The validation message of a resource search (`q`) without `scan_id`: the search runs within one scan. */
+/** Across accounts (issue 31): the deepest page reachable by number; past it, pages are read with `cursor`. */
+export const MAX_FLEET_OFFSET = 10_000
+export const FLEET_DEEP_PAGE_NEEDS_CURSOR = "Pages past the first 10,000 findings across accounts are read with the cursor (next_cursor)"
 export const FLEET_SEARCH_NEEDS_SCAN = "Search by resource within one scan: add scan_id"
 /** The validation message of an `account_id` filter that is not a comma-joined list of account ids. */
 export const INVALID_ACCOUNT_FILTER = "account_id must be comma-joined account ids"

@@ -238,6 +238,15 @@ describe("scanning the fleet", () => {
     expect(next[0]!.due).toBe(true)
   }, 120_000)
 
+  it("findings across accounts answer the members' latest scans; deep pages need the cursor", async () => {
+    const across = await env.call(owner, "GET", `/api/findings?organization_id=${orgAccountId}&check=s3_bucket_versioning_enabled&status=fail`)
+    expect(across.status, across.text).toBe(200)
+    expect(across.body.data.map((f: any) => f.aws_account_id)).toEqual([ids["web"]])
+    const deep = await env.call(owner, "GET", "/api/findings?page=1000&page_size=50")
+    expect(deep.status).toBe(400)
+    expect(deep.body.message).toContain("cursor")
+  })
+
   it("another workspace sees none of it", async () => {
     expect((await env.call(outsider, "GET", `/api/organizations/${orgAccountId}`)).status).toBe(404)
     expect((await env.call(outsider, "GET", `/api/fleet-scans/${fleet.fleet_scan_id}`)).status).toBe(404)

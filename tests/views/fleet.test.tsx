@@ -1,0 +1,113 @@
+// @vitest-environment happy-dom
+/**
+ * The fleet pages (issue 31 item 4) rendered with fake fleet, organisation and scanning effects inside the app's root:
+ * the dashboard's totals stated with their units, members × severity with stale members marked and account links,
+ * the unit filter asking the server again; the findings across members naming each row's account and unit, and
+ * 'Load more' following the server's cursor.
+ */
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react"
+import { afterEach, describe, expect, it } from "vitest"
+import { Route, Switch } from "wouter"
+import { memoryLocation } from "wouter/memory-location"
+import { SimulatedClock } from "xstate"
+import type { FindingListResponse, FindingsQuery } from "../../src/contracts/findings.ts"
+import type { FleetQuery } from "../../src/contracts/organizations.ts"
+import type { OrganizationEffects } from "../../src/machines/organization-effects.ts"
+import { App } from "../../src/views/app.tsx"
+import { FleetEffectsProvider } from "../../src/views/organizations/fleet-effects-context.tsx"
+import { FleetFindingsView } from "../../src/views/organizations/fleet-findings.view.tsx"
+import { FleetView } from "../../src/views/organizations/fleet.view.tsx"
+import { OrganizationEffectsProvider, UNWIRED_ORGANIZATION_EFFECTS } from "../../src/views/organizations/organization-effects-context.tsx"
+import { ScanEffectsProvider } from "../../src/views/scanning/scan-effects-context.tsx"
+import { SessionStatusContext } from "../../src/views/session-status.tsx"
+import { fleetDashboard, fleetMember } from "../machines/fleet-fakes.ts"
+import { ORG_ID, organizationDetail } from "../machines/organization-fakes.ts"
+import { finding } from "../machines/scan-fakes.ts"
+import { defaultWorld, fakeScanEffects, settle } from "./scan-render.tsx"
+
+afterEach(cleanup)
+
+const members = [
+  fleetMember(21, { account_name: "Payments", risk: 90, failing_resources: { critical: 1200, high: 4, medium: 0, low: 0 }, failing_resources_total: 1204 }),
+  fleetMember(22, { account_name: "Sandbox", stale: true, latest_scan_id: null, latest_scan_at: null }),
+]
+
+const renderAt = async (path: string, listFindings?: (q: FindingsQuery) => FindingListResponse) => {
+  const fleetCalls: FleetQuery[] = []
+  const findingCalls: FindingsQuery[] = []
+  const organizations: OrganizationEffects = { ...UNWIRED_ORGANIZATION_EFFECTS, loadOrganization: async () => organizationDetail() }
+  const scans = fakeScanEffects(defaultWorld(), listFindings === undefined ? {} : {
+    listFindings: async (q) => {
+      findingCalls.push(q)
+      return listFindings(q)
+    },
+  })
+  const fleet = {
+    loadFleet: async ({ query }: { readonly query: FleetQuery }) => {
+      fleetCalls.push(query)
+      return fleetDashboard(members)
+    },
+  }
+  const clock = new SimulatedClock()
+  render(
+    <SessionStatusContext value="authenticated">
+      <ScanEffectsProvider effects={scans.effects} clock={clock} saveFile={() => {}}>
+        <OrganizationEffectsProvider effects={organizations} clock={clock}>
+          <FleetEffectsProvider effects={fleet}>
+            <App clock={clock} location={memoryLocation({ path })}>
+              <Switch>
+                <Route path="/dashboard/organizations/:organizationId/fleet">
+                  <FleetView />
+                </Route>
+                <Route path="/dashboard/organizations/:organizationId/findings">
+                  <FleetFindingsView />
+                </Route>
+              </Switch>
+            </App>
+          </FleetEffectsProvider>
+        </OrganizationEffectsProvider>
+      </ScanEffectsProvider>
+    </SessionStatusContext>,
+  )
+  await settle()
+  return { fleetCalls, findingCalls }
+}
+
+describe("fleet dashboard", () => {
+  it("states totals with their units, lists members by risk with stale ones marked and links to each member", async () => {
+    const { fleetCalls } = await renderAt(`/dashboard/organizations/${ORG_ID}/fleet`)
+    expect(fleetCalls).toEqual([{}])
+    const totals = screen.getByLabelText("Fleet totals")
+    expect(within(totals).getAllByText("2 member accounts").length).toBeGreaterThan(0)
+    expect(within(totals).getByText("1,209 failing resources")).toBeTruthy()
+    const table = screen.getByRole("table", { name: /Member accounts/ })
+    const rows = within(table).getAllByRole("row").slice(1)
+    expect(within(rows[0]!).getByRole("link", { name: "Payments" }).getAttribute("href")).toBe("/dashboard/accounts/21")
+    expect(within(rows[0]!).getByText("1,200")).toBeTruthy()
+    expect(within(rows[1]!).getByText("Never scanned")).toBeTruthy()
+  })
+})
+
+describe("findings across members", () => {
+  it("names each row's account and unit, links to the finding and loads more by cursor", async () => {
+    const page = (ids: ReadonlyArray<number>, next: string | null): FindingListResponse => ({
+      ok: true,
+      data: ids.map((id) => finding(id, { account_id: 21, account_name: "Payments", organization_id: ORG_ID, org_unit_path: "Root / Prod" })),
+      pagination: { page: 1, total_pages: 2, total: 3, page_size: 50 },
+      totals: { findings: 3, findings_unfiltered: 3, resources_checked: 3, resources_failing: 3, resources_matched: null, accounts: 2 },
+      next_cursor: next,
+    })
+    const { findingCalls } = await renderAt(`/dashboard/organizations/${ORG_ID}/findings`, (q) => (q.cursor === undefined ? page([1, 2], "c2") : page([3], null)))
+    expect(findingCalls).toEqual([{ organization_id: ORG_ID, page: 1, page_size: 50 }])
+    const table = screen.getByRole("table", { name: "Findings across member accounts" })
+    const first = within(table).getAllByRole("row")[1]!
+    expect(within(first).getByRole("link", { name: "Payments" }).getAttribute("href")).toBe("/dashboard/accounts/21")
+    expect(within(first).getByText("Root / Prod")).toBeTruthy()
+    expect(within(first).getAllByRole("link")[0]!.getAttribute("href")).toMatch(/^\/dashboard\/scans\/11\/findings\/1\?service=/)
+    fireEvent.click(screen.getByRole("button", { name: "Load more" }))
+    await settle()
+    expect(findingCalls[1]).toEqual({ organization_id: ORG_ID, cursor: "c2", page_size: 50 })
+    expect(within(table).getAllByRole("row")).toHaveLength(4)
+    expect(screen.queryByRole("button", { name: "Load more" })).toBeNull()
+  })
+})

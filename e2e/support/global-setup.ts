@@ -69,7 +69,8 @@ export default async function setup(project: TestProject) {
   let output = ""
   child.stdout?.on("data", (d: Buffer) => { output += d.toString() })
   child.stderr?.on("data", (d: Buffer) => { output += d.toString() })
-  const deadline = Date.now() + 90_000
+  // A cold start builds the SPA and starts the embedded database; on a busy machine that alone can pass a minute.
+  const deadline = Date.now() + 240_000
   let lastError: unknown
   for (;;) {
     if (child.exitCode !== null) throw new Error(`product exited early (${child.exitCode}):\n${output.slice(-4000)}`)

@@ -71,7 +71,7 @@ const TARGET_CPU_PER_1000 = 3
 process.env["TEST_DATABASE_URL"] ||= "postgres://postgres@127.0.0.1:5432/postgres"
 
 const seconds = (ms: number) => +(ms / 1000).toFixed(2)
-const line = (label: string, value: string) => console.log(`  ${label.padEnd(50)}${value}`)
+const line = (label: string, value: string) => console.log(`  ${label.padEnd(56)}${value}`)
 
 // ---------------------------------------------------------------------------------------------------------------
 // Seeding: the same 30 resources per member, and MEMBERS times them in the single account.

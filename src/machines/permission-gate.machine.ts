@@ -40,7 +40,9 @@ import type { DashboardRouteState, NavigationRequest } from "./navigation.ts"
 /** The permissions a path needs (any one of them, or all for admin pages), or null when it needs none beyond a session. */
 export const requiredPermissionsFor = (location: string): PermissionRequirement | null => {
   const path = (location.split(/[?#]/)[0] ?? "").replace(/\/+$/, "")
-  if (/^\/dashboard\/accounts\/[^/]+(?:\/resource)?$/.test(path)) return ACCOUNT_ROUTE_PERMISSIONS
+  if (/^\/dashboard\/accounts\/[^/]+(?:\/resource|\/organization)?$/.test(path)) return ACCOUNT_ROUTE_PERMISSIONS
+  // Organisations (issue 31): the fleet dashboard and the findings across its members read like an account page.
+  if (/^\/dashboard\/organizations\/[^/]+\/(?:fleet|findings)$/.test(path)) return ACCOUNT_ROUTE_PERMISSIONS
   if (/^\/dashboard\/scans(?:\/.*)?$/.test(path)) return SCANS_ROUTE_PERMISSIONS
   if (path === "/dashboard/users") return USER_MANAGEMENT_PERMISSIONS
   if (path === "/dashboard/storage") return ADMIN_REQUIREMENT

@@ -41,6 +41,9 @@ export const memberRow = style({
 export const memberName = style({ fontWeight: vars.font.weightMedium, color: vars.color.text, overflowWrap: "anywhere" })
 export const memberDetail = style({ flexBasis: "100%", fontSize: vars.font.sizeSm, color: vars.color.textMuted, overflowWrap: "anywhere" })
 
+/** The sync's changes, one group per kind, each as wide as the card (member lines are long). */
+export const changeGroups = style({ margin: 0, display: "flex", flexDirection: "column", gap: vars.space.md })
+
 export const changeList = style({ margin: 0, paddingLeft: vars.space.lg, display: "flex", flexDirection: "column", gap: vars.space.xxs })
 
 export const list = style({ listStyle: "none", margin: 0, padding: 0, display: "flex", flexDirection: "column", gap: vars.space.sm })

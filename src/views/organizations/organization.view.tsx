@@ -148,7 +148,7 @@ function SyncResult({ orgRef }: { readonly orgRef: OrganizationRef }) {
       {changeCount(sync.changes) === 0 ? (
         <p className={shared.muted}>The organization is as it was: no member joined, left, moved or changed.</p>
       ) : (
-        <dl className={shared.facts}>
+        <dl className={css.changeGroups}>
           {CHANGE_LABELS.filter(([key]) => sync.changes[key].length > 0).map(([key, label]) => (
             <Fact key={key} label={`${label} (${sync.changes[key].length})`}>
               <ul className={css.changeList}>

@@ -136,6 +136,16 @@ describe("organisations", () => {
     expect(await card.getByRole("link", { name: `Members and fleet of ${ORG_NAME}` }).getAttribute("href")).toBe(`/dashboard/accounts/${organizationId}/organization`)
     await page.getByText("Member", { exact: true }).first().waitFor()
     await lookFromTop(page, "organization-dashboard")
+
+    // The fleet dashboard and the findings across the members, reached from the organisation page's links.
+    await page.goto(`${baseUrl()}/dashboard/accounts/${organizationId}/organization`)
+    await page.getByRole("link", { name: "Fleet dashboard" }).click()
+    await page.getByRole("heading", { level: 1, name: `Fleet of ${ORG_NAME}` }).waitFor({ timeout: 30_000 })
+    await lookFromTop(page, "organization-fleet-dashboard")
+    await page.goto(`${baseUrl()}/dashboard/accounts/${organizationId}/organization`)
+    await page.getByRole("link", { name: "Findings across members" }).click()
+    await page.getByRole("heading", { level: 1, name: `Findings across ${ORG_NAME}` }).waitFor({ timeout: 30_000 })
+    await lookFromTop(page, "organization-fleet-findings")
     await page.close()
   })
 })

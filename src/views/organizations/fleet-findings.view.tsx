@@ -17,6 +17,7 @@ import { fleetPath } from "../../machines/fleet-effects.ts"
 import { accountPath } from "../../machines/dashboard-accounts.machine.ts"
 import { findingPath } from "../../machines/findings-list.machine.ts"
 import { organizationPath } from "../../machines/organization-effects.ts"
+import { Card } from "../ui/card.tsx"
 import { Button } from "../ui/button.tsx"
 import { DataTable, type ScanTableFeatures } from "../ui/data-table.tsx"
 import { Link } from "../ui/link.tsx"
@@ -236,10 +237,10 @@ export function FleetFindingsView() {
           actions={<Button onPress={() => findingsRef.send({ type: "findings.retryRequested" })}>Retry</Button>}
         />
       ) : (
-        <>
+        <Card title="Findings" level={2} description="Each member account's latest completed scan.">
           <Filters findingsRef={findingsRef} />
           {loading ? <LoadingBox label="Loading the findings" /> : <Rows findingsRef={findingsRef} />}
-        </>
+        </Card>
       )}
     </div>
   )

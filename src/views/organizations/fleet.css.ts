@@ -4,7 +4,11 @@ import { vars } from "../ui/theme.css.ts"
 
 export const filters = style({ display: "flex", flexWrap: "wrap", alignItems: "flex-end", gap: vars.space.md })
 export const filter = style({ minWidth: "180px", flex: "1 1 180px", maxWidth: "320px" })
-export const totals = style({ display: "grid", gridTemplateColumns: "repeat(auto-fit, minmax(170px, 1fr))", gap: vars.space.md, margin: 0 })
+/** The totals sit on a surface like a card, so their labels keep their contrast (they are not on the page's tint). */
+export const totals = style({
+  display: "grid", gridTemplateColumns: "repeat(auto-fit, minmax(170px, 1fr))", gap: vars.space.md, margin: 0,
+  padding: vars.space.md, background: vars.color.surface, border: `1px solid ${vars.color.border}`, borderRadius: vars.radius.lg,
+})
 export const memberCell = style({ display: "flex", flexDirection: "column", gap: vars.space.xxs, minWidth: 0 })
 export const trendTable = style({ width: "100%", borderCollapse: "collapse", fontSize: vars.font.sizeSm })
 export const trendWrap = style({ overflowX: "auto", maxHeight: "320px", overflowY: "auto" })

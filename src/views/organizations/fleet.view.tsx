@@ -186,7 +186,7 @@ function Trend({ fleetRef }: { readonly fleetRef: FleetRef }) {
   const days = [...trend].reverse()
   return (
     <Card title="Trend" level={2} description={`The last ${trend.length} days: every member counted by its latest completed scan at the end of the day (UTC).`}>
-      <div className={css.trendWrap}>
+      <div className={css.trendWrap} tabIndex={0} role="region" aria-label="Fleet trend by day, scrollable">
         <table className={css.trendTable}>
           <thead>
             <tr>
@@ -262,8 +262,10 @@ export function FleetView() {
       {loading || failed ? null : (
         <>
           <Totals fleetRef={fleetRef} />
-          <Filters fleetRef={fleetRef} />
-          <Members fleetRef={fleetRef} />
+          <Card title="Members" level={2} description="Each member account by its latest completed scan, sorted as chosen.">
+            <Filters fleetRef={fleetRef} />
+            <Members fleetRef={fleetRef} />
+          </Card>
           <Trend fleetRef={fleetRef} />
         </>
       )}

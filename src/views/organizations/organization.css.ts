@@ -10,7 +10,7 @@ export const figures = style({
 })
 
 export const figure = style({ display: "flex", flexDirection: "column", gap: vars.space.xxs, minWidth: 0 })
-export const figureLabel = style({ fontSize: vars.font.sizeXs, color: vars.color.textSubtle, textTransform: "uppercase", letterSpacing: "0.04em" })
+export const figureLabel = style({ fontSize: vars.font.sizeXs, color: vars.color.textMuted, textTransform: "uppercase", letterSpacing: "0.04em" })
 export const figureValue = style({ fontSize: vars.font.sizeLg, fontWeight: vars.font.weightSemibold, color: vars.color.text, margin: 0 })
 
 export const tree = style({ listStyle: "none", margin: 0, padding: 0, display: "flex", flexDirection: "column", gap: vars.space.sm })

@@ -68,6 +68,14 @@ export const severityCountsOf = (outcomeCounts: Readonly<Record<string, Readonly
   return { failing_resources, failed_checks }
 }
 
+/**
+ * SQL: the failing resources of scan `x` from its `outcome_counts` — the rank-0 (failed) entries of the four
+ * severities, read by key. Only failed checks hold failing resources: a check passed with exceptions has every open
+ * failing resource muted, and remediated, not evaluated and passed checks have none (docs/outcomes.md §2); the
+ * posture overview's sums agree (tests/organizations/fleet.test.ts, the trend).
+ */
+const FAILING_OF_SQL = `(${SEVERITIES.map((_, i) => `coalesce((x.outcome_counts #>> '{0:${i},2}')::int, 0)`).join(" + ")})`
+
 /** The organisation account (provider), or NotFound when `id` is not an organisation of the workspace. */
 export const organizationAccount = Effect.fn("Fleet.organizationAccount")(function* (workspaceId: number, id: number) {
   const sql = yield* SqlClient.SqlClient
@@ -128,7 +136,9 @@ export const fleetMembers = Effect.fn("Fleet.members")(function* (
            a.latest_scan_id, s.scan_start AS latest_scan_at, s.outcome_counts,
            (s.scan_start IS NULL OR s.scan_start < now() - make_interval(days => ${staleDays})) AS stale
     FROM accounts a
-    LEFT JOIN scans s ON s.workspace_id = a.workspace_id AND s.id = a.latest_scan_id
+    -- One probe of the scans' key per member (a plain join may hash every scan of the workspace).
+    LEFT JOIN LATERAL (SELECT s.scan_start, s.outcome_counts FROM scans s
+                       WHERE s.workspace_id = a.workspace_id AND s.id = a.latest_scan_id LIMIT 1) s ON true
     WHERE a.workspace_id = ${workspaceId} AND a.organization_id = ${organizationId} AND a.retired_at IS NULL ${unit} ${tag}
     ORDER BY a.account_name, a.id`
   return rows
@@ -210,8 +220,7 @@ export const fleetTrend = Effect.fn("Fleet.trend")(function* (workspaceId: numbe
   const from = new Date(days[0]!.end - DAY_MS)
   const ids = memberIds as Array<number>
   const rows = memberIds.length === 0 ? [] : yield* sql<{ account_id: number; id: number; scan_start: Date | string; failed_checks: number; failing: number }>`
-    SELECT x.account_id, x.id, x.scan_start, x.failed_findings AS failed_checks,
-           (SELECT coalesce(sum((c.value ->> 2)::int), 0) FROM jsonb_each(x.outcome_counts) c)::int AS failing
+    SELECT x.account_id, x.id, x.scan_start, x.failed_findings AS failed_checks, ${sql.literal(FAILING_OF_SQL)} AS failing
     FROM (
       SELECT s.account_id, s.id, s.scan_start, s.failed_findings, s.outcome_counts FROM scans s
       WHERE s.workspace_id = ${workspaceId} AND s.account_id = ANY(${ids}::int[]) AND s.status = 'completed' AND s.scan_start >= ${from}

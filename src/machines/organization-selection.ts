@@ -2,50 +2,33 @@
  * Which members of an organisation are scanned (issue 31, `MemberSelection` in src/contracts/organizations.ts), as pure
  * rules over its units tree, and the organisation page's checkbox toggles expressed as edits of the selection.
  *
- * The rule (the contract's "empty include lists mean every unit / every account; excludes win over includes"):
- * a member is selected when neither it nor any unit above it is excluded, and either both include lists are empty, or
- * it is listed in `include_accounts`, or a unit above it (or its own) is in `include_units`. A unit is selected on
- * the same terms (without the account lists). Only active members are scanned whatever the selection says; the
- * server's `included` flag is the saved truth, these rules preview an edit before it is saved.
+ * The rule is the contract's `memberIncluded` (src/contracts/organizations.ts), imported, never restated: the server
+ * applies it on every sync, so the page previews exactly what will be saved. An excluded account never is; an included
+ * account always is (even under an excluded unit); else a member under an excluded unit is not; else every member is
+ * when no unit is included, otherwise members under an included unit. A unit is selected when a member of it that no
+ * account list names would be. Only active members are scanned whatever the selection says; the server's `included`
+ * flag is the saved truth, these rules preview an edit before it is saved.
  *
- * Invariants (tests/machines/organization.machine.test.ts): toggling a unit or member that can be toggled flips its
- * selection and never changes a sibling's; toggling twice gives back the same selection as far as every unit and member
- * are concerned.
+ * Invariants (tests/machines/organization.machine.test.ts): the preview agrees with `memberIncluded` for every
+ * selection; toggling a unit or member that can be toggled flips its selection and never changes a sibling's; toggling
+ * twice gives back the same selection as far as every unit and member are concerned.
  */
-import type { MemberSelection, OrganizationMember, OrganizationUnit } from "../contracts/organizations.ts"
+import { EMPTY_SELECTION, memberIncluded, unitChainOf, type MemberSelection, type OrganizationMember, type OrganizationUnit } from "../contracts/organizations.ts"
 
 type Units = ReadonlyArray<Pick<OrganizationUnit, "unit_id" | "parent_unit_id">>
 
-/** The unit and every unit above it (nearest first); cycles and unknown parents end the walk. */
-export const unitChain = (units: Units, unitId: string): ReadonlyArray<string> => {
-  const byId = new Map(units.map((u) => [u.unit_id, u]))
-  const chain: string[] = []
-  let current: string | null = unitId
-  while (current !== null && !chain.includes(current)) {
-    chain.push(current)
-    current = byId.get(current)?.parent_unit_id ?? null
-  }
-  return chain
-}
+/** The unit and every unit above it (nearest first): the contract's `unitChainOf`; cycles and unknown parents end the walk. */
+export const unitChain = (units: Units, unitId: string): ReadonlyArray<string> =>
+  unitChainOf(unitId, new Map(units.map((u) => [u.unit_id, u.parent_unit_id])))
 
-const restricts = (s: MemberSelection): boolean => s.include_units.length > 0 || s.include_accounts.length > 0
-
-/** An excluded unit at or above this one: nothing below it can be selected (excludes win). */
-export const isUnitBlocked = (s: MemberSelection, units: Units, unitId: string): boolean =>
-  unitChain(units, unitId).some((id) => s.exclude_units.includes(id))
-
-export const isUnitSelected = (s: MemberSelection, units: Units, unitId: string): boolean => {
-  const chain = unitChain(units, unitId)
-  if (chain.some((id) => s.exclude_units.includes(id))) return false
-  return !restricts(s) || chain.some((id) => s.include_units.includes(id))
-}
+/** A unit is selected when a member of it that neither account list names would be included (the contract's rule). */
+export const isUnitSelected = (s: MemberSelection, units: Units, unitId: string): boolean =>
+  memberIncluded("", unitChain(units, unitId), { ...EMPTY_SELECTION, include_units: s.include_units, exclude_units: s.exclude_units })
 
 type Member = Pick<OrganizationMember, "cloud_account_id" | "unit_id">
 
-export const isMemberSelected = (s: MemberSelection, units: Units, m: Member): boolean => {
-  if (s.exclude_accounts.includes(m.cloud_account_id) || isUnitBlocked(s, units, m.unit_id)) return false
-  return !restricts(s) || s.include_accounts.includes(m.cloud_account_id) || unitChain(units, m.unit_id).some((id) => s.include_units.includes(id))
-}
+export const isMemberSelected = (s: MemberSelection, units: Units, m: Member): boolean =>
+  memberIncluded(m.cloud_account_id, unitChain(units, m.unit_id), s)
 
 const without = (list: ReadonlyArray<string>, id: string): ReadonlyArray<string> => list.filter((x) => x !== id)
 const withId = (list: ReadonlyArray<string>, id: string): ReadonlyArray<string> => (list.includes(id) ? list : [...list, id])
@@ -54,8 +37,11 @@ const withId = (list: ReadonlyArray<string>, id: string): ReadonlyArray<string> 
 export const canToggleUnit = (s: MemberSelection, units: Units, unitId: string): boolean =>
   !unitChain(units, unitId).slice(1).some((id) => s.exclude_units.includes(id))
 
-/** A member can be toggled unless its unit (or one above) is excluded. */
-export const canToggleMember = (s: MemberSelection, units: Units, m: Member): boolean => !isUnitBlocked(s, units, m.unit_id)
+/**
+ * Every member can be toggled: an account listed in `include_accounts` is included even under an excluded unit (the
+ * contract's rule), so checking a member under an excluded unit includes that member alone.
+ */
+export const canToggleMember = (_s: MemberSelection, _units: Units, _m: Member): boolean => true
 
 /**
  * The selection with the unit flipped. Deselecting excludes it (includes are kept: excludes win, and dropping the last

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { createActor, SimulatedClock } from "xstate"
 import type { AccountId } from "../../src/contracts/ids.ts"
-import { EMPTY_SELECTION, type FleetScan, type MemberSelection, type OrganizationDetail, type OrganizationSync } from "../../src/contracts/organizations.ts"
+import { EMPTY_SELECTION, memberIncluded, unitChainOf, type FleetScan, type MemberSelection, type OrganizationDetail, type OrganizationSync } from "../../src/contracts/organizations.ts"
 import type { ScanStartPayload, ScanStartResponse } from "../../src/contracts/scans.ts"
 import type { SelectionSaved, SyncDone } from "../../src/machines/organization-effects.ts"
 import { FLEET_REFRESH_MS, organizationMachine, type FleetState } from "../../src/machines/organization.machine.ts"
@@ -227,7 +227,20 @@ describe("organisation selection rules", () => {
     expect(everything(EMPTY_SELECTION).every(Boolean)).toBe(true)
     const s = { ...EMPTY_SELECTION, include_units: ["ou-prod"], exclude_accounts: ["222222222222"] }
     expect(members.map((m) => isMemberSelected(s, units, m))).toEqual([false, true, false])
-    expect(isMemberSelected({ ...EMPTY_SELECTION, include_accounts: ["444444444444"], exclude_units: ["ou-dev"] }, units, members[2]!)).toBe(false)
+    // An included account is scanned even under an excluded unit, as the server's rule says.
+    expect(isMemberSelected({ ...EMPTY_SELECTION, include_accounts: ["444444444444"], exclude_units: ["ou-dev"] }, units, members[2]!)).toBe(true)
+    // Including an account does not narrow the others: with no included unit every member is included.
+    expect(members.map((m) => isMemberSelected({ ...EMPTY_SELECTION, include_accounts: ["444444444444"] }, units, m))).toEqual([true, true, true])
+  })
+
+  it("previews exactly the server's rule (the contract's memberIncluded over unitChainOf) for every selection", () => {
+    const parentOf = new Map(units.map((u) => [u.unit_id, u.parent_unit_id]))
+    fc.assert(
+      fc.property(selection, (s) => {
+        for (const m of members) expect(isMemberSelected(s, units, m)).toBe(memberIncluded(m.cloud_account_id, unitChainOf(m.unit_id, parentOf), s))
+        for (const m of members) expect(canToggleMember(s, units, m)).toBe(true)
+      }),
+    )
   })
 
   it("a toggle flips what it names and nothing outside it; a member toggled twice selects what it did", () => {

@@ -119,11 +119,16 @@ describe("organisation page", () => {
     expect((dev as HTMLInputElement).checked).toBe(true)
     await press(dev)
     expect((screen.getByRole("checkbox", { name: "Dev · 1 member account" }) as HTMLInputElement).checked).toBe(false)
-    // Below an excluded unit nothing can be chosen.
-    expect((screen.getByRole("checkbox", { name: /Member 444444444444/ }) as HTMLInputElement).disabled).toBe(true)
+    // Below an excluded unit a member is out, and can be brought back alone (the contract's rule: an included account wins).
+    const member = screen.getByRole("checkbox", { name: /Member 444444444444/ }) as HTMLInputElement
+    expect(member.checked).toBe(false)
+    expect(member.disabled).toBe(false)
+    await press(member)
+    expect((screen.getByRole("checkbox", { name: /Member 444444444444/ }) as HTMLInputElement).checked).toBe(true)
+    expect((screen.getByRole("checkbox", { name: "Dev · 1 member account" }) as HTMLInputElement).checked).toBe(false)
     await press(screen.getByRole("button", { name: "Save selection" }))
     expect(calls.filter((c) => c.name === "saveSelection").map((c) => c.payload)).toEqual([
-      { id: ORG_ID, selection: { include_units: [], exclude_units: ["ou-dev"], include_accounts: [], exclude_accounts: [] } },
+      { id: ORG_ID, selection: { include_units: [], exclude_units: ["ou-dev"], include_accounts: ["444444444444"], exclude_accounts: [] } },
     ])
     expect(screen.queryByRole("checkbox", { name: "Dev · 1 member account" })).toBeNull()
     expect(await screen.findByText("Member selection saved")).toBeTruthy()

@@ -18,6 +18,7 @@ import {
   AlreadyVerified,
   Conflict,
   EmailNotVerified,
+  Forbidden,
   Gone,
   InvalidCredentials,
   InvalidToken,
@@ -38,6 +39,7 @@ import {
   VerificationMessages,
 } from "../../src/contracts/messages.ts"
 import { BuiltInRoleIds } from "../../src/contracts/permissions.ts"
+import { SsoMessages } from "../../src/contracts/sso.ts"
 import { record } from "../audit/audit-log.ts"
 import { signAccessToken } from "../auth/access-token.ts"
 import { AuthConfig } from "../auth/auth-config.ts"
@@ -56,6 +58,7 @@ import { inScope, setScope, standalone } from "../auth/rls.ts"
 import { onUniqueViolation, sqlDefects } from "../auth/sql-errors.ts"
 import { buildUser, findUserByAnyEmail, findUserByEmail, findUserById, normalizeEmail, normalizeTimezone } from "../auth/users.ts"
 import { Mailer } from "../mail/mailer.ts"
+import { passwordRefusedFor } from "../sso/connections.ts"
 import { passwordChangedMail, passwordResetMail, verificationMail } from "../mail/templates.ts"
 import { clientAddress } from "./middleware/authentication.ts"
 import { hit, peek, peekMany, refusalWait, reset } from "./middleware/rate-limit.ts"
@@ -144,6 +147,11 @@ export const AuthHandlers = HttpApiBuilder.group(
         return yield* rateLimited(wait)
       }
       const user = yield* findUserByEmail(email)
+      // A domain whose workspace requires single sign-on: no password sign-in, except the owner's (docs/sso.md).
+      if (yield* passwordRefusedFor(email, user?.id)) {
+        yield* record({ action: "auth.sign_in_sso_required", actorUserId: user?.id, details: { email }, ip })
+        return yield* new Forbidden({ message: SsoMessages.ssoRequired })
+      }
       const valid = user === undefined
         ? yield* verifyPassword(dummyHash, payload.password).pipe(Effect.as(false))
         : yield* verifyPassword(user.password_hash, payload.password)
@@ -352,6 +360,10 @@ export const AuthHandlers = HttpApiBuilder.group(
       const email = normalizeEmail(emailInput)
       const address = yield* hit(`forgot:address:${ip}`, config.sensitivePerAddress)
       if (!address.allowed) return yield* rateLimited(address.retryAfterSeconds)
+      // Decided from the domain (and the owner's id), so the refusal says nothing about whether the account exists.
+      if (yield* passwordRefusedFor(email, (yield* findUserByEmail(email))?.id)) {
+        return yield* new Forbidden({ message: SsoMessages.ssoRequired })
+      }
       // Per-address mail flood protection: silently send nothing more (the answer must not differ).
       const perEmail = yield* hit(`forgot:email:${email}`, { limit: 3, windowSeconds: 15 * 60 })
       const user = perEmail.allowed ? yield* findUserByEmail(email) : undefined
@@ -374,8 +386,13 @@ export const AuthHandlers = HttpApiBuilder.group(
     })
 
     const resetPassword = Effect.fn("Auth.resetPassword")(function* (token: string, newPassword: string, ip: string) {
-      if ((yield* peekResetToken(token)) === undefined) {
+      const found = yield* peekResetToken(token)
+      if (found === undefined) {
         return yield* new InvalidToken({ message: OtherMessages.invalidResetLink })
+      }
+      // A link mailed before the workspace required single sign-on no longer sets a password.
+      if (yield* passwordRefusedFor(found.email, (yield* findUserByEmail(found.email))?.id)) {
+        return yield* new Forbidden({ message: SsoMessages.ssoRequired })
       }
       const passwordHash = yield* hashPassword(newPassword, config.passwordParams)
       return yield* inScope({})(Effect.gen(function* () {

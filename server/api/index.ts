@@ -20,6 +20,7 @@ import { PostureHandlers } from "./posture.ts"
 import { ProfileHandlers } from "./profile.ts"
 import { ProvidersHandlers } from "./providers.ts"
 import { ScansHandlers } from "./scans.ts"
+import { SsoHandlers } from "./sso.ts"
 import { StorageHandlers } from "./storage.ts"
 import { SystemHandlers } from "./system.ts"
 import { TeamHandlers } from "./team.ts"
@@ -41,4 +42,5 @@ export const ApiHandlers = Layer.mergeAll(
   StorageHandlers,
   OrganizationsHandlers,
   AccountGroupsHandlers,
+  SsoHandlers,
 )

@@ -35,6 +35,11 @@ export type AuditAction =
   | "invitation.resent"
   | "invitation.canceled"
   | "invitation.accepted"
+  | "sso.configured"
+  | "sso.removed"
+  | "auth.sso_sign_in"
+  | "auth.sso_sign_in_failed"
+  | "auth.sign_in_sso_required"
 
 export interface AuditEntry {
   readonly action: AuditAction

@@ -31,6 +31,16 @@ import {
   SyncsResponse,
 } from "./organizations.ts"
 import { RetentionSetting, WorkspaceStorageResponse } from "./storage.ts"
+import {
+  OidcCallbackQuery,
+  SamlAcsPayload,
+  SsoConnectionPayload,
+  SsoExchangePayload,
+  SsoExchangeResponse,
+  SsoSettingsResponse,
+  SsoStartPayload,
+  SsoStartResponse,
+} from "./sso.ts"
 import { AccountGroupDeleteResponse, AccountGroupIdParams, AccountGroupPayload, AccountGroupResponse, AccountGroupsResponse } from "./account-groups.ts"
 import { OkMessage, Timestamp, withData } from "./common.ts"
 import {
@@ -200,7 +210,7 @@ export class AuthGroup extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("login", "/api/login", {
       payload: LoginPayload,
       success: LoginResponse,
-      error: [InvalidCredentials, EmailNotVerified, Unauthorized, ...CommonErrors],
+      error: [InvalidCredentials, EmailNotVerified, Unauthorized, Forbidden, ...CommonErrors],
     }),
     HttpApiEndpoint.post("signup", "/api/signup", {
       payload: SignupPayload,
@@ -224,7 +234,7 @@ export class AuthGroup extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("forgotPassword", "/api/forgot-password", {
       payload: ForgotPasswordPayload,
       success: OkMessage,
-      error: CommonErrors,
+      error: [Forbidden, ...CommonErrors],
     }),
     HttpApiEndpoint.post("validateResetToken", "/api/validate-reset-token", {
       payload: ValidateResetTokenPayload,
@@ -234,7 +244,7 @@ export class AuthGroup extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("resetPassword", "/api/reset-password", {
       payload: ResetPasswordPayload,
       success: OkMessage,
-      error: [InvalidToken, Gone, NotFound, ...CommonErrors],
+      error: [InvalidToken, Gone, NotFound, Forbidden, ...CommonErrors],
     }),
     /** The spec is uncertain between GET and POST: both are served. */
     HttpApiEndpoint.get("verifyEmail", "/api/verify-email", {
@@ -833,6 +843,217 @@ export class AccountGroupsGroup extends HttpApiGroup.make("accountGroups")
   ) {}
 
 // ---------------------------------------------------------------------------------------------------
+// single sign-on (beyond the spec, issue 33 part 3; src/contracts/sso.ts): configuration by workspace admins, public
+// sign-in calls (start, the identity provider's return, the one-time code exchange, SAML metadata)
+
+export class SsoGroup extends HttpApiGroup.make("sso")
+  .add(
+    HttpApiEndpoint.get("getSso", "/api/workspaces/:id/sso", {
+      params: WorkspaceIdParams,
+      success: SsoSettingsResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    /** Saves the whole configuration (the client secret may be omitted to keep the stored one). */
+    HttpApiEndpoint.put("putSso", "/api/workspaces/:id/sso", {
+      params: WorkspaceIdParams,
+      payload: SsoConnectionPayload,
+      success: SsoSettingsResponse,
+      error: [...WorkspaceErrors, Conflict, ...CommonErrors],
+    }),
+    HttpApiEndpoint.delete("deleteSso", "/api/workspaces/:id/sso", {
+      params: WorkspaceIdParams,
+      success: SsoSettingsResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    /** Public: the email's domain → its workspace's identity provider; answers the URL to send the browser to. */
+    HttpApiEndpoint.post("ssoStart", "/api/sso/start", {
+      payload: SsoStartPayload,
+      success: SsoStartResponse,
+      error: [NotFound, ServiceUnavailable, ...CommonErrors],
+    }),
+    /** The OpenID provider sends the browser back here: answered with a redirect to /login/sso (code or error). */
+    HttpApiEndpoint.get("oidcCallback", "/api/sso/oidc/callback", {
+      query: OidcCallbackQuery,
+      success: HttpApiSchema.Empty(302),
+      error: CommonErrors,
+    }),
+    /** SAML assertion consumer service (HTTP-POST binding): answered with a redirect to /login/sso. */
+    HttpApiEndpoint.post("samlAcs", "/api/sso/saml/acs", {
+      payload: SamlAcsPayload.pipe(HttpApiSchema.asFormUrlEncoded()),
+      success: HttpApiSchema.Empty(302),
+      error: CommonErrors,
+    }),
+    /** Our SAML service-provider metadata for the workspace (entity id, ACS URL). */
+    HttpApiEndpoint.get("samlMetadata", "/api/sso/saml/:id/metadata", {
+      params: WorkspaceIdParams,
+      success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "application/samlmetadata+xml" })),
+      error: [NotFound, ...CommonErrors],
+    }),
+    /** The one-time code of /login/sso?code=… → the normal session (as POST /api/login answers). */
+    HttpApiEndpoint.post("ssoExchange", "/api/sso/exchange", {
+      payload: SsoExchangePayload,
+      success: SsoExchangeResponse,
+      error: [InvalidToken, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Single sign-on",
+      description:
+        "Beyond the spec: a workspace's OpenID Connect or SAML 2.0 identity provider, its email domains, group → role mappings and the SSO requirement (configured by workspace admins), and the public sign-in calls.",
+    }),
+  ) {}
+
+// ---------------------------------------------------------------------------------------------------
+// API keys (beyond the spec, issue 33; src/contracts/api-keys.ts): sign-in only (a key cannot manage keys)
+
+export class ApiKeysGroup extends HttpApiGroup.make("apiKeys")
+  .add(
+    HttpApiEndpoint.get("list", "/api/api-keys", {
+      success: ApiKeysResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("create", "/api/api-keys", {
+      payload: CreateApiKeyPayload,
+      success: ApiKeyCreatedResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.delete("revoke", "/api/api-keys/:id", {
+      params: ApiKeyIdParams,
+      success: ApiKeyRevokeResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "API keys",
+      description:
+        "Beyond the spec: named keys for scripts and CI, sent as `Authorization: Bearer ca_live_…` or `X-API-Key: ca_live_…`. A key acts in its workspace with its role's permissions intersected with its creator's current ones; these three calls need a signed-in session (a key gets 403).",
+    }),
+  ) {}
+
+// ---------------------------------------------------------------------------------------------------
+// remediation approvals, four eyes (beyond the spec, issue 32; src/contracts/remediation-requests.ts)
+
+export class RemediationRequestsGroup extends HttpApiGroup.make("remediationRequests")
+  .add(
+    HttpApiEndpoint.get("getApproval", "/api/accounts/:id/approval", {
+      params: AccountIdParams,
+      success: ApprovalSettingResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.put("putApproval", "/api/accounts/:id/approval", {
+      params: AccountIdParams,
+      payload: ApprovalSetting,
+      success: ApprovalSettingResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("list", "/api/remediation-requests", {
+      query: RemediationRequestsQuery,
+      success: RemediationRequestsResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("approve", "/api/remediation-requests/:id/approve", {
+      params: RemediationRequestIdParams,
+      payload: DecisionPayload,
+      success: RemediationRequestResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("reject", "/api/remediation-requests/:id/reject", {
+      params: RemediationRequestIdParams,
+      payload: DecisionPayload,
+      success: RemediationRequestResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("cancel", "/api/remediation-requests/:id/cancel", {
+      params: RemediationRequestIdParams,
+      payload: DecisionPayload,
+      success: RemediationRequestResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Remediation approvals",
+      description:
+        "Beyond the spec: an account marked as requiring approval turns Remediate into a request that another member with remediate_findings approves or rejects; requests expire after the account's set time.",
+    }),
+  ) {}
+
+// ---------------------------------------------------------------------------------------------------
+// integrations: AWS Security Hub and Jira (beyond the spec: issue 33 parts 5 and 6; src/contracts/{security-hub,jira}.ts)
+
+export class SecurityHubGroup extends HttpApiGroup.make("securityHub")
+  .add(
+    HttpApiEndpoint.get("list", "/api/integrations/security-hub/accounts", {
+      success: SecurityHubAccountsResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.put("put", "/api/integrations/security-hub/accounts/:id", {
+      params: SecurityHubAccountParams,
+      payload: SecurityHubSettingsPayload,
+      success: SecurityHubSettingsResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("exportNow", "/api/integrations/security-hub/accounts/:id/export", {
+      params: SecurityHubAccountParams,
+      success: SecurityHubExportResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "AWS Security Hub",
+      description:
+        "Beyond the spec: per AWS account, send each completed scan's failing resources to the account's Security Hub as ASFF findings (BatchImportFindings), archiving fixed ones (workspace admins).",
+    }),
+  ) {}
+
+export class JiraGroup extends HttpApiGroup.make("jira")
+  .add(
+    HttpApiEndpoint.get("getConnection", "/api/integrations/jira", {
+      success: JiraConnectionResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.put("putConnection", "/api/integrations/jira", {
+      payload: JiraConnectionPayload,
+      success: JiraConnectionSaved,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.delete("deleteConnection", "/api/integrations/jira", {
+      success: JiraRemoveResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("testConnection", "/api/integrations/jira/test", {
+      success: JiraTestResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("findingIssues", "/api/findings/:id/jira-issues", {
+      params: FindingIssueParams,
+      success: FindingJiraIssuesResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("createIssues", "/api/findings/:id/jira-issues", {
+      params: FindingIssueParams,
+      payload: CreateJiraIssuesPayload,
+      success: CreateJiraIssuesResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("refreshIssues", "/api/findings/:id/jira-issues/refresh", {
+      params: FindingIssueParams,
+      success: FindingJiraIssuesResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Jira",
+      description:
+        "Beyond the spec: the workspace's Jira Cloud connection (workspace admins) and Jira issues created from findings (remediate_findings), with their refreshed statuses.",
+    }),
+  ) {}
+
+// ---------------------------------------------------------------------------------------------------
 
 export class Api extends HttpApi.make("cloud-audit")
   .add(SystemGroup)
@@ -850,6 +1071,7 @@ export class Api extends HttpApi.make("cloud-audit")
   .add(StorageGroup)
   .add(OrganizationsGroup)
   .add(AccountGroupsGroup)
+  .add(SsoGroup)
   .annotateMerge(
     OpenApi.annotations({
       title: "Cloud Audit API",
@@ -876,5 +1098,6 @@ export const GROUP_NAMES = [
   "storage",
   "organizations",
   "accountGroups",
+  "sso",
 ] as const
 export type GroupName = (typeof GROUP_NAMES)[number]

@@ -1,5 +1,5 @@
 /**
- * A GCP organisation and an Azure management group onboarded, synced and (GCP) scanned as a fleet, over real HTTP with
+ * A GCP organisation and an Azure management group onboarded, synced and scanned as a fleet, over real HTTP with
  * the worker in-process (tests/scanning/support.ts) and the loopback fixture server as Google Cloud and Azure
  * (GCP_ENDPOINT_URL / AZURE_ENDPOINT_URL): Resource Manager v3 folders and projects (./gcp-org-world.ts) and the
  * management-group descendants and subscription list (./azure-org-world.ts) next to the scanner worlds that sign the
@@ -13,15 +13,17 @@
  * member fails alone with Google's words and the bucket is found in web-prod-01 only.
  * Planted (Azure): Contoso's management groups with subscriptions Enabled, Warned, PastDue, Disabled, Deleted and one
  * the principal cannot list. Checked: the same onboarding, page, list, detail (member = subscription id) and sync
- * (added, moved, disabled, removed).
+ * (added, moved, disabled, removed), and a fleet scan (storage only) where every member's scan reads its own
+ * subscription, the subscription the app registration may not read fails alone with Azure's AuthorizationFailed, and a
+ * storage account accepting plain HTTP planted in Corp 1 is found there only (Connectivity's compliant one passes).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SECRET_MASK } from "../../src/contracts/accounts.ts"
 import { OrganizationMessages } from "../../src/contracts/organizations.ts"
 import { ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { startCloudFixtureServer, type CloudFixtureServer } from "../support/cloud-fixture-server.ts"
-import { emptySubscription, HARDENED, hardenedTenant } from "../scanner-azure/azure-fixtures.ts"
-import { installAzureWorld, newAzureWorld, type AzureWorld } from "../scanner-azure/azure-world.ts"
+import { armId, emptySubscription, HARDENED, hardenedTenant } from "../scanner-azure/azure-fixtures.ts"
+import { installAzureWorld, newAzureWorld, put, type AzureWorld } from "../scanner-azure/azure-world.ts"
 import { emptyProject } from "../scanner-gcp/gcp-fixtures.ts"
 import { addServiceAccount, installGcpWorld, newGcpWorld, type GcpWorld, type Json, type TestServiceAccount } from "../scanner-gcp/gcp-world.ts"
 import { sleep, startScanEnv, type Member, type ScanEnv } from "../scanning/support.ts"
@@ -440,6 +442,108 @@ describe("an Azure management group", () => {
     expect(detail.members.find((m: any) => m.cloud_account_id === SUB(8)).removed_at).not.toBeNull()
     expect(detail.members.find((m: any) => m.cloud_account_id === SUB(3))).toMatchObject({ state: "suspended", retired_reason: "suspended" })
   }, 60_000)
+
+  describe("a fleet scan", () => {
+    let fleet: any
+    /** The active members after the sync above: Sandbox, Connectivity, Corp 1, Online 1 and Corp 4. */
+    const scanned = [SUB(1), SUB(2), SUB(4), SUB(7), SUB(9)].sort()
+    /** Online 1 is not in the app's subscription list: the app may not read it, so its member scan fails alone. */
+    const UNREADABLE_SUB = SUB(7)
+    /** Corp 1 holds the planted storage account that accepts plain HTTP; Connectivity a compliant one. */
+    const PLANTED_SUB = SUB(4)
+    const HTTP_ACCOUNT = "corphttpstore"
+    const storageAccount = (subscriptionId: string, name: string, httpsOnly: boolean) => ({
+      id: armId(subscriptionId, "storage", "Microsoft.Storage/storageAccounts", name),
+      name,
+      type: "Microsoft.Storage/storageAccounts",
+      location: "westeurope",
+      tags: {},
+      kind: "StorageV2",
+      sku: { name: "Standard_LRS", tier: "Standard" },
+      properties: { supportsHttpsTrafficOnly: httpsOnly, minimumTlsVersion: "TLS1_2", allowBlobPublicAccess: false, provisioningState: "Succeeded" },
+    })
+
+    it("scans each member against its own subscription; the subscription the app may not read fails alone with Azure's words", async () => {
+      // Corp 4 came with the sync; the app registration may read every subscription of the tenant but Online 1.
+      azureWorld.subscriptions.set(SUB(9), emptySubscription({ tenantId: HARDENED.tenantId, subscriptionId: SUB(9) }, "Corp 4"))
+      put(azureWorld.subscriptions.get(PLANTED_SUB)!, storageAccount(PLANTED_SUB, HTTP_ACCOUNT, false))
+      put(azureWorld.subscriptions.get(SUB(2))!, storageAccount(SUB(2), "netopsstore", true))
+      const tenant = azureWorld.tenants.get(HARDENED.tenantId)!
+      const app = tenant.apps.get(HARDENED.clientId)!
+      tenant.apps.set(HARDENED.clientId, { ...app, subscriptions: new Set([...azureWorld.subscriptions.keys()].filter((id) => id !== UNREADABLE_SUB)) })
+      server.clearLog()
+      try {
+        const started = await env.call(azureOwner, "POST", "/api/scans", {
+          user_id: azureOwner.userId, account_id: orgAccountId, cloud_provider_id: AZURE, cloud_provider_name: "azure", services: ["storage"],
+        })
+        expect(started.status, started.text).toBe(200)
+        expect(started.body.message).toBe(OrganizationMessages.fleetScanStarted)
+        expect(started.body.data.members_total).toBe(scanned.length)
+        const deadline = Date.now() + 180_000
+        do {
+          await sleep(500)
+          fleet = (await env.call(azureOwner, "GET", `/api/fleet-scans/${started.body.data.fleet_scan_id}`)).body.data
+        } while (fleet.status === "running" && Date.now() < deadline)
+      } finally {
+        tenant.apps.set(HARDENED.clientId, app)
+      }
+      expect(fleet.status, JSON.stringify(fleet)).toBe("completed")
+      expect(fleet.members.map((m: any) => m.cloud_account_id).sort()).toEqual(scanned)
+      expect(fleet, JSON.stringify(fleet.members, null, 1)).toMatchObject({ members_total: 5, members_completed: 4, members_failed: 1, members_queued: 0, members_running: 0 })
+      const byId = new Map<string, any>(fleet.members.map((m: any) => [m.cloud_account_id, m]))
+      for (const id of scanned.filter((x) => x !== UNREADABLE_SUB)) {
+        expect(byId.get(id), id).toMatchObject({ state: "completed", scan_status: "completed", total_services: 1, reason: null })
+      }
+      const unreadable = byId.get(UNREADABLE_SUB)
+      expect(unreadable).toMatchObject({ state: "failed", scan_status: "failed" })
+      expect(unreadable.scan_id).toBeGreaterThan(0)
+      expect(unreadable.reason).toContain("AuthorizationFailed")
+      expect(unreadable.reason).toContain(`/subscriptions/${UNREADABLE_SUB}`)
+
+      // Every ARM call of the member scans named a member subscription, every member subscription was read, and the
+      // storage accounts were listed in the readable members' own subscriptions.
+      const calls = server.requests.filter((r) => r.host === "management.azure.com")
+      const subscriptionOf = (r: (typeof calls)[number]) => /^\/subscriptions\/([^/]+)/i.exec(r.path)?.[1]
+      expect(calls.length).toBeGreaterThan(0)
+      expect([...new Set(calls.flatMap((r) => subscriptionOf(r) ?? []))].sort()).toEqual(scanned)
+      const accountLists = calls.filter((r) => /^\/subscriptions\/[^/]+\/providers\/Microsoft\.Storage\/storageAccounts$/i.test(r.path))
+      expect([...new Set(accountLists.map(subscriptionOf))].sort()).toEqual(scanned.filter((x) => x !== UNREADABLE_SUB))
+      // Each member scan is an ordinary scan of the member's account.
+      for (const id of scanned) {
+        const m = byId.get(id)
+        const scan = (await env.call(azureOwner, "GET", `/api/scans/${m.scan_id}`)).body.data
+        expect(scan.account_id, id).toBe(m.account_id)
+      }
+    }, 240_000)
+
+    it("finds the storage account that accepts plain HTTP in its member's scan only", async () => {
+      const secureTransfer = async (subscriptionId: string) => {
+        const scanId = fleet.members.find((m: any) => m.cloud_account_id === subscriptionId).scan_id
+        const list = await env.call(azureOwner, "GET", `/api/findings?scan_id=${scanId}&check=storage_secure_transfer_required&page_size=50`)
+        expect(list.status, list.text).toBe(200)
+        return list.body.data.find((f: any) => f.check_id === "storage_secure_transfer_required")
+      }
+      const planted = await secureTransfer(PLANTED_SUB)
+      expect(planted?.status).toBe("fail")
+      const detail = await env.call(azureOwner, "GET", `/api/findings/${planted.id}?details_page_size=50`)
+      expect(detail.body.data.details.map((d: any) => [d.name, d.compliance, d.resource_id])).toEqual([
+        [HTTP_ACCOUNT, false, armId(PLANTED_SUB, "storage", "Microsoft.Storage/storageAccounts", HTTP_ACCOUNT)],
+      ])
+      // The compliant account of Connectivity passes; members without storage accounts have nothing failing.
+      expect((await secureTransfer(SUB(2)))?.status).toBe("pass")
+      for (const other of [SUB(1), SUB(9)]) {
+        const f = await secureTransfer(other)
+        expect(f === undefined || f.status !== "fail", other).toBe(true)
+      }
+      // Findings across the organisation's members: the only failing one is Corp 1's.
+      const across = await env.call(azureOwner, "GET", `/api/findings?organization_id=${orgAccountId}&check=storage_secure_transfer_required&status=fail&page_size=50`)
+      expect(across.status, across.text).toBe(200)
+      expect(across.body.data.map((f: any) => f.account_id)).toEqual([byIdOf(PLANTED_SUB)])
+      const list = (await env.call(azureOwner, "GET", `/api/organizations/${orgAccountId}/fleet-scans`)).body.data.fleet_scans
+      expect(list[0]).toMatchObject({ fleet_scan_id: fleet.fleet_scan_id, status: "completed", members_completed: 4, members_failed: 1 })
+    })
+    const byIdOf = (subscriptionId: string) => fleet.members.find((m: any) => m.cloud_account_id === subscriptionId).account_id
+  })
 
   it("another workspace sees none of it", async () => {
     expect((await env.call(outsider, "GET", `/api/organizations/${orgAccountId}`)).status).toBe(404)

@@ -28,6 +28,7 @@ import { scanEffectsFrom } from "./services/scan-api.ts"
 import { storageEffectsFrom } from "./services/workspace-storage-api.ts"
 import { organizationEffectsFrom } from "./services/organization-api.ts"
 import { fleetEffectsFrom } from "./services/fleet-api.ts"
+import { accountGroupsEffectsFrom } from "./services/account-groups-api.ts"
 import { parseWorkspaceId } from "./services/storage.ts"
 import type { AppComposition } from "./views/composition.tsx"
 
@@ -88,6 +89,7 @@ export const composeApp = (services: AppServices, env: CompositionEnvironment): 
     storage: storageEffectsFrom(services),
     organizations: organizationEffectsFrom(services),
     fleet: fleetEffectsFrom(services),
+    accountGroups: accountGroupsEffectsFrom(services),
     gates: {
       workspaceGate: workspaceGateMachineWith(services),
       permissionGate: permissionGateMachineWith(services),

@@ -46,6 +46,8 @@ export const requiredPermissionsFor = (location: string): PermissionRequirement 
   if (/^\/dashboard\/scans(?:\/.*)?$/.test(path)) return SCANS_ROUTE_PERMISSIONS
   if (path === "/dashboard/users") return USER_MANAGEMENT_PERMISSIONS
   if (path === "/dashboard/storage") return ADMIN_REQUIREMENT
+  // Account groups (issue 31 item 5) and the other workspace settings pages: workspace admins.
+  if (/^\/dashboard\/settings\/[^/]+$/.test(path)) return ADMIN_REQUIREMENT
   return null
 }
 

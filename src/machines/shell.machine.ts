@@ -109,6 +109,9 @@ export const requiredPermissionsFor = (path: string): PermissionRequirement | un
       return COMPLIANCE_ROUTE_PERMISSIONS
     case "storage":
       return ADMIN_REQUIREMENT
+    // Beyond the spec (issue 31 item 5): the workspace settings pages (/dashboard/settings/account-groups) are admins'.
+    case "settings":
+      return ADMIN_REQUIREMENT
     default:
       return undefined
   }

@@ -7,7 +7,7 @@
  *   `WorkspaceSelectionEffectsProvider`, `ShellEffectsProvider`, `TeamEffectsProvider`, `ProfileEffectsProvider`,
  *   `ScanEffectsProvider` (dashboard, accounts, scans, findings), `ComplianceEffectsProvider` (Compliance),
  *   `StorageEffectsProvider` (Storage, issue 30), `OrganizationEffectsProvider` (organisations, issue 31),
- *   `FleetEffectsProvider` (fleet dashboard, issue 31);
+ *   `FleetEffectsProvider` (fleet dashboard, issue 31), `AccountGroupsEffectsProvider` (Account groups, issue 31);
  * - `DashboardGatesProvider` (workspace and permission gates).
  * The clock (real timers in the browser, a `SimulatedClock` in tests) reaches the screens that take one.
  */
@@ -21,6 +21,7 @@ import type { SessionActor } from "../machines/session.machine.ts"
 import type { ShellEffects } from "../machines/shell.machine.ts"
 import type { OrganizationEffects } from "../machines/organization-effects.ts"
 import type { FleetEffects } from "../machines/fleet-effects.ts"
+import type { AccountGroupsEffects } from "../machines/account-groups-effects.ts"
 import type { StorageEffects } from "../machines/storage-effects.ts"
 import type { TeamEffects } from "../machines/team-effects.ts"
 import type { WorkspaceSelectionEffects } from "../machines/workspace-selection.machine.ts"
@@ -35,6 +36,7 @@ import { ScanEffectsProvider, UNWIRED_SCAN_EFFECTS } from "./scanning/scan-effec
 import { CompositionReadyContext, SessionProvider, type SessionStatus } from "./session-status.tsx"
 import { OrganizationEffectsProvider, UNWIRED_ORGANIZATION_EFFECTS } from "./organizations/organization-effects-context.tsx"
 import { FleetEffectsProvider, UNWIRED_FLEET_EFFECTS } from "./organizations/fleet-effects-context.tsx"
+import { AccountGroupsEffectsProvider, UNWIRED_ACCOUNT_GROUPS_EFFECTS } from "./account-groups/account-groups-effects-context.tsx"
 import { StorageEffectsProvider, UNWIRED_STORAGE_EFFECTS } from "./storage/storage-effects-context.tsx"
 import { TeamEffectsProvider, UNWIRED_TEAM_EFFECTS } from "./team/team-effects-context.tsx"
 import {
@@ -56,6 +58,8 @@ export interface AppComposition {
   readonly storage: StorageEffects
   readonly organizations: OrganizationEffects
   readonly fleet: FleetEffects
+  /** Beyond the spec (issue 31 item 5): the Account groups page; optional so older compositions (tests) need not name it. */
+  readonly accountGroups?: AccountGroupsEffects
   readonly gates: DashboardGateLogic
 }
 
@@ -121,7 +125,9 @@ export function CompositionProvider({ composition: source, clock, children }: Co
                         <StorageEffectsProvider effects={c?.storage ?? UNWIRED_STORAGE_EFFECTS} {...timers}>
                           <OrganizationEffectsProvider effects={c?.organizations ?? UNWIRED_ORGANIZATION_EFFECTS} {...timers}>
                             <FleetEffectsProvider effects={c?.fleet ?? UNWIRED_FLEET_EFFECTS}>
-                              <DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider>
+                              <AccountGroupsEffectsProvider effects={c?.accountGroups ?? UNWIRED_ACCOUNT_GROUPS_EFFECTS}>
+                                <DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider>
+                              </AccountGroupsEffectsProvider>
                             </FleetEffectsProvider>
                           </OrganizationEffectsProvider>
                         </StorageEffectsProvider>

@@ -60,6 +60,7 @@ const StorageView = lazyScreen(() => import("./storage/storage.view.tsx").then((
 const OrganizationView = lazyScreen(() => import("./organizations/organization.view.tsx").then((m) => m.OrganizationView))
 const FleetView = lazyScreen(() => import("./organizations/fleet.view.tsx").then((m) => m.FleetView))
 const FleetFindingsView = lazyScreen(() => import("./organizations/fleet-findings.view.tsx").then((m) => m.FleetFindingsView))
+const AccountGroupsView = lazyScreen(() => import("./account-groups/account-groups.view.tsx").then((m) => m.AccountGroupsView))
 
 export interface AppRoute {
   /** wouter pattern, absolute. */
@@ -103,6 +104,7 @@ export const ROUTES: ReadonlyArray<AppRoute> = [
   route("/dashboard/scans/:scanId/findings/:findingId", FindingDetailView, "authenticated", true),
   route("/dashboard/users", UserManagementView, "authenticated", true),
   route("/dashboard/storage", StorageView, "authenticated", true),
+  route("/dashboard/settings/account-groups", AccountGroupsView, "authenticated", true),
   route("/dashboard/compliance", ComplianceOverviewView, "authenticated", true),
   route("/dashboard/compliance/scans/:scanId/:frameworkId", ComplianceFrameworkView, "authenticated", true),
   route("/dashboard/compliance/scans/:scanId/:frameworkId/:requirementId", ComplianceRequirementView, "authenticated", true),

@@ -41,6 +41,7 @@ describe("route requirements (access §2)", () => {
     ["/dashboard/scans/3/findings/4?x=1", ["scan_service", "read_only"]],
     ["/dashboard/users", [...USER_MANAGEMENT_PERMISSIONS]],
     ["/dashboard/storage", { all: [...PERMISSIONS] }],
+    ["/dashboard/settings/account-groups", { all: [...PERMISSIONS] }],
     ["/dashboard", null],
     ["/dashboard/profile", null],
   ] as const)("%s needs any of %j", (path, expected) => {

@@ -242,6 +242,7 @@ describe("shell: route permissions and role texts", () => {
     expect(requiredPermissionsFor("/dashboard/users")).toEqual(USER_MANAGEMENT_PERMISSIONS)
     expect(USER_MANAGEMENT_PERMISSIONS).toHaveLength(8)
     expect(requiredPermissionsFor("/dashboard/storage")).toEqual({ all: PERMISSIONS })
+    expect(requiredPermissionsFor("/dashboard/settings/account-groups")).toEqual({ all: PERMISSIONS })
   })
 
   it("nobody without facts may open a restricted page; everyone may open an open one", () => {

@@ -146,21 +146,27 @@ describe("dashboard shell: user menu", () => {
     expect(currentPath()).toBe("/dashboard/users")
   })
 
-  it("a workspace admin (all 12 permissions, or the owner) also gets Storage (issue 30); one permission short does not", async () => {
+  it("a workspace admin (all 12 permissions, or the owner) also gets Storage and Account groups (issues 30, 31); one permission short does not", async () => {
     const shell = fakeShellEffects()
     const { currentPath } = renderAccess("/dashboard", { shell })
     await shell.load.resolve(data({ workspaceCount: 1, permissions: [...PERMISSIONS] }))
     const menu = await openMenu()
-    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Users", "Storage", "Profile", "Sign out"])
+    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Users", "Storage", "Account groups", "Profile", "Sign out"])
     await act(async () => {
       fireEvent.click(within(menu).getByRole("menuitem", { name: "Storage" }))
     })
     expect(currentPath()).toBe("/dashboard/storage")
+    await act(async () => {
+      fireEvent.click(within(await openMenu()).getByRole("menuitem", { name: "Account groups" }))
+    })
+    expect(currentPath()).toBe("/dashboard/settings/account-groups")
     cleanup()
     const almost = fakeShellEffects()
     renderAccess("/dashboard", { shell: almost })
     await almost.load.resolve(data({ workspaceCount: 1, permissions: PERMISSIONS.filter((p) => p !== "delete_custom_role") }))
-    expect(within(await openMenu()).queryByRole("menuitem", { name: "Storage" })).toBeNull()
+    const short = await openMenu()
+    expect(within(short).queryByRole("menuitem", { name: "Storage" })).toBeNull()
+    expect(within(short).queryByRole("menuitem", { name: "Account groups" })).toBeNull()
     cleanup()
     const owner = fakeShellEffects()
     renderAccess("/dashboard", { shell: owner })

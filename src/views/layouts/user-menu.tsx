@@ -1,12 +1,12 @@
 /**
  * The header's user menu (access §2 "Layouts"): the trigger shows the workspace name and 'Owner' or the role; the
  * entries are Switch workspace (only with more than one workspace), Users (only with a user-management permission),
- * Storage (workspace admins only, issue 30), Profile and Sign out. Which entries show comes from `snapshot.can(event)` on the shell machine; choosing one sends it.
+ * Storage and Account groups (workspace admins only, issues 30 and 31), Profile and Sign out. Which entries show comes from `snapshot.can(event)` on the shell machine; choosing one sends it.
  */
 import { useSelector } from "@xstate/react"
 import { Button as AriaButton, Header, Menu, MenuSection, MenuTrigger, Popover, type Key } from "react-aria-components"
 import { roleSummary } from "../../machines/shell.machine.ts"
-import { ChevronDownIcon, CrownIcon, LogOutIcon, ServerIcon, SwitchIcon, UserIcon, UsersIcon } from "../ui/icons.tsx"
+import { BuildingIcon, ChevronDownIcon, CrownIcon, LogOutIcon, ServerIcon, SwitchIcon, UserIcon, UsersIcon } from "../ui/icons.tsx"
 import { MenuItem, MenuSeparator } from "../ui/menu.tsx"
 import * as menuCss from "../ui/menu.css.ts"
 import { useShellActor } from "./shell-actor-context.tsx"
@@ -16,6 +16,7 @@ import * as css from "./shell.css.ts"
 export const USERS_HREF = "/dashboard/users"
 export const PROFILE_HREF = "/dashboard/profile"
 export const STORAGE_HREF = "/dashboard/storage"
+export const ACCOUNT_GROUPS_HREF = "/dashboard/settings/account-groups"
 
 export function UserMenu() {
   const shell = useShellActor()
@@ -23,6 +24,7 @@ export function UserMenu() {
   const canSwitch = useSelector(shell, (s) => s.can({ type: "workspace.switchRequested" }))
   const canManageUsers = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: USERS_HREF }))
   const canSeeStorage = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: STORAGE_HREF }))
+  const canSeeAccountGroups = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: ACCOUNT_GROUPS_HREF }))
   const canSignOut = useSelector(shell, (s) => s.can({ type: "signOut.requested" }))
 
   const onAction = (key: Key) => {
@@ -33,6 +35,8 @@ export function UserMenu() {
         return shell.send({ type: "navigation.requested", to: USERS_HREF })
       case "storage":
         return shell.send({ type: "navigation.requested", to: STORAGE_HREF })
+      case "account-groups":
+        return shell.send({ type: "navigation.requested", to: ACCOUNT_GROUPS_HREF })
       case "profile":
         return shell.send({ type: "navigation.requested", to: PROFILE_HREF })
       case "sign-out":
@@ -86,6 +90,12 @@ export function UserMenu() {
               <MenuItem id="storage" textValue="Storage">
                 <ServerIcon />
                 Storage
+              </MenuItem>
+            ) : null}
+            {canSeeAccountGroups ? (
+              <MenuItem id="account-groups" textValue="Account groups">
+                <BuildingIcon />
+                Account groups
               </MenuItem>
             ) : null}
             <MenuItem id="profile" textValue="Profile">

@@ -1,0 +1,59 @@
+/**
+ * What the Account groups page's machine needs from the outside world (beyond the spec, issue 31 item 5: GET, POST,
+ * PUT, DELETE /api/account-groups, and the organisations' units and the workspace's accounts to choose from), as
+ * types. Nothing here performs an effect: the real `AccountGroupsEffects` are built from the SPA services by
+ * `accountGroupsEffectsFrom(services)` (src/services/account-groups-api.ts) and reach the view through
+ * `<AccountGroupsEffectsProvider>` (src/views/account-groups/account-groups-effects-context.tsx); tests hand fakes to
+ * `machine.provide()`.
+ *
+ * Failures reject with a catalogue error value `{ type, message, status?, data? }`: the server's message for a 4xx
+ * (403 `AccountGroupMessages.adminOnly`, 409 `nameExists` or `groupInUse`, 404 `unitNotFound`, `accountNotFound` or
+ * `groupNotFound`), with a 400's field errors in `data.errors`.
+ */
+import type { AccountGroup, AccountGroupId, AccountGroupPayload } from "../contracts/account-groups.ts"
+import type { AccountId } from "../contracts/ids.ts"
+import type { EffectCall } from "./auth-effects.ts"
+
+/** An organisation unit a `unit` group can name (the organisation's id here, the unit's id and path). */
+export interface UnitChoice {
+  readonly organizationId: AccountId
+  readonly organizationName: string
+  readonly unitId: string
+  readonly path: string
+}
+
+/** An account a `manual` group can list. */
+export interface AccountChoice {
+  readonly id: AccountId
+  readonly name: string
+  /** The cloud-side id (AWS account, GCP project, Azure subscription); null when unknown. */
+  readonly cloudId: string | null
+  readonly provider: string
+}
+
+export interface AccountGroupChoices {
+  readonly units: ReadonlyArray<UnitChoice>
+  readonly accounts: ReadonlyArray<AccountChoice>
+}
+
+export interface AccountGroupsLoaded {
+  readonly groups: ReadonlyArray<AccountGroup>
+  readonly choices: AccountGroupChoices
+}
+
+export interface AccountGroupSaved {
+  readonly message: string
+  readonly group: AccountGroup
+}
+
+export interface AccountGroupsEffects {
+  /** GET /api/account-groups, with the units of every organisation and the workspace's accounts to choose from. */
+  readonly loadAccountGroups: EffectCall<void, AccountGroupsLoaded>
+  /** POST /api/account-groups (id null) or PUT /api/account-groups/{id}. */
+  readonly saveAccountGroup: EffectCall<{ readonly id: AccountGroupId | null; readonly payload: AccountGroupPayload }, AccountGroupSaved>
+  /** DELETE /api/account-groups/{id}: the server's message. */
+  readonly deleteAccountGroup: EffectCall<{ readonly id: AccountGroupId }, { readonly message: string }>
+}
+
+/** Where the page lives (a workspace admin's settings page, linked from the user menu next to Storage). */
+export const ACCOUNT_GROUPS_PATH = "/dashboard/settings/account-groups"

@@ -28,6 +28,7 @@ import { inScope } from "../auth/rls.ts"
 import type { JobContext, JobDefinition } from "../jobs/queue.ts"
 import { logLine } from "../log.ts"
 import { enqueueInTransaction } from "../scans/transactional-enqueue.ts"
+import { publishReportReady } from "../integrations/events.ts"
 import { checkInfo, frameworkById, type CatalogueFramework } from "./catalogue.ts"
 import { openFailing } from "./evaluate.ts"
 import { renderReport, type FailingCheck } from "./pdf.ts"
@@ -253,9 +254,10 @@ export const runReport = (p: ReportPayload, job: JobContext) =>
         }),
       catch: (cause) => cause,
     })
+    // The report and its `report.ready` event (webhooks, Slack) commit together.
     yield* scope(Effect.flatMap(SqlClient.SqlClient, (sql) =>
       sql`UPDATE compliance_reports SET status = 'completed', progress = 100, pages = ${result.pages}, bytes = ${bytes}, finished_at = now()
-          WHERE workspace_id = ${p.workspace_id} AND id = ${p.report_id}`))
+          WHERE workspace_id = ${p.workspace_id} AND id = ${p.report_id}`.pipe(Effect.andThen(publishReportReady(p.workspace_id, p.report_id)))))
     logLine("info", "compliance report completed", {
       report_id: p.report_id,
       pages: result.pages,

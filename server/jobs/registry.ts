@@ -7,6 +7,7 @@ import { complianceJobs } from "../compliance/jobs.ts"
 import { mailJobs } from "../mail/jobs.ts"
 import { organizationJobs } from "../organizations/jobs.ts"
 import { scanningJobs } from "../scans/jobs.ts"
+import { webhookJobs } from "../integrations/webhook-jobs.ts"
 import type { AnyJob } from "./queue.ts"
 
-export const jobs: ReadonlyArray<AnyJob> = [...scanningJobs, ...mailJobs, ...complianceJobs, ...organizationJobs]
+export const jobs: ReadonlyArray<AnyJob> = [...scanningJobs, ...mailJobs, ...complianceJobs, ...organizationJobs, ...webhookJobs]

@@ -19,6 +19,7 @@ import { awsChecks } from "../scanner/aws/catalogue.ts"
 import { azureChecks } from "../scanner/azure/catalogue.ts"
 import { gcpChecks } from "../scanner/gcp/catalogue.ts"
 import { recordAudit } from "../audit/scanning-audit.ts"
+import { publishMuteRuleCreated, publishMuteRuleExpired } from "../integrations/events.ts"
 import { applyMutes, globToLike, tagMatchSql, targetOf, type MuteScope } from "./mutes.ts"
 
 let knownChecks: ReadonlySet<string> | undefined
@@ -177,6 +178,7 @@ export const createMuteRule = (ctx: WorkspaceContext, payload: MuteRulePayload) 
       action: "mute_rule.created", workspaceId: ctx.workspaceId, actorUserId: ctx.userId, targetType: "mute_rule", targetId: id,
       details: { ...auditDetails(rule), rows_changed: changed }, ip: ctx.ip,
     })
+    yield* publishMuteRuleCreated(ctx.workspaceId, { id, ...c, expires_at: c.expires_at }, changed, ctx.userId)
     return { rule: (yield* getRule(ctx.workspaceId, id))!, changed }
   })
 
@@ -239,6 +241,7 @@ export const expireMuteRules = Effect.fn("MuteRules.expire")(function* (workspac
       action: "mute_rule.expired", workspaceId, actorUserId: null, targetType: "mute_rule", targetId: rule.id,
       details: { ...auditDetails(rule), rows_changed: changed },
     })
+    yield* publishMuteRuleExpired(workspaceId, rule, changed, null)
   }
   return expired.length
 })

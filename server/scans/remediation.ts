@@ -32,6 +32,7 @@ import { fixerInfo, fixTargetFor, runFixer, type FixOutcome } from "./fixers.ts"
 import { HistoryMessages, isSuperseded, recordRemediation, recountFindings, recountServices } from "../posture/algebra.ts"
 import { lockScan } from "./scans-store.ts"
 import { enqueueInTransaction } from "./transactional-enqueue.ts"
+import { publishRemediationCompleted } from "../integrations/events.ts"
 
 export const RemediatePayload = Schema.Struct({ workspace_id: Schema.Int, remediation_id: Schema.Int })
 export type RemediatePayload = typeof RemediatePayload.Type
@@ -268,6 +269,8 @@ const finishRemediation = (p: RemediatePayload, claimed: Claimed, outcome: FixOu
       }
       yield* sql`UPDATE remediations SET status = ${status === "failed" ? "failed" : "remediated"}, message = ${outcome.message.slice(0, 2000)}, finished_at = now()
                  WHERE workspace_id = ${p.workspace_id} AND id = ${p.remediation_id}`
+      // Webhooks and Slack: a remediation whose re-check passed (docs/integrations.md).
+      if (status !== "failed") yield* publishRemediationCompleted(p.workspace_id, p.remediation_id)
       yield* recordAudit({
         action: status === "failed" ? "remediation.failed" : "remediation.succeeded",
         workspaceId: p.workspace_id,

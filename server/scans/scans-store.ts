@@ -20,6 +20,7 @@ import { ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { iso, isoOrNull } from "../accounts/accounts-store.ts"
 import { providerDisplayName } from "../accounts/providers.ts"
 import { OUTCOME_COUNTS_SQL } from "../posture/algebra.ts"
+import { publishScanCompletion } from "../integrations/events.ts"
 
 interface ScanRow {
   readonly id: number
@@ -201,5 +202,6 @@ export const rollUpScan = Effect.fn("ScansStore.rollUp")(function* (workspaceId:
       FROM scan_services WHERE workspace_id = ${workspaceId} AND scan_id = ${scanId}
     ) a
     WHERE s.workspace_id = ${workspaceId} AND s.id = ${scanId} AND s.status IN ('pending', 'running')`
+  // Webhooks and Slack: `scan.completed` and `findings.new_failing`, once, when the scan is completed (no-op otherwise).
+  yield* publishScanCompletion(workspaceId, scanId)
 })
-

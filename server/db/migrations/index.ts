@@ -31,6 +31,7 @@ import m0021_retention from "./0021_retention.ts"
 import m0022_organizations from "./0022_organizations.ts"
 import m0023_account_groups from "./0023_account_groups.ts"
 import m0024_fleet_findings from "./0024_fleet_findings.ts"
+import m0026_webhooks from "./0026_webhooks.ts"
 import m0027_sso from "./0027_sso.ts"
 
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -57,5 +58,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0022_organizations": m0022_organizations,
   "0023_account_groups": m0023_account_groups,
   "0024_fleet_findings": m0024_fleet_findings,
+  "0026_webhooks": m0026_webhooks,
   "0027_sso": m0027_sso,
 }

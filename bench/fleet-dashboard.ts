@@ -19,6 +19,8 @@
  *   npm run bench:fleet-dashboard                          # PostgreSQL
  *   BENCH_BACKENDS=postgres,pglite BENCH_MEMBERS=100 node bench/fleet-dashboard.ts
  * PostgreSQL: TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres (a fresh database, dropped after).
+ * BENCH_KEEP=1 keeps the seeded database (its URL is printed); BENCH_DATABASE_URL=postgres://…/db then measures it as it
+ * is, without seeding (the organisation 'o-bench', a new admin of its workspace).
  * `fleetDashboardBench(backend)` answers the figures for another bench (bench:fleet) to print.
  */
 import { performance } from "node:perf_hooks"
@@ -27,7 +29,7 @@ import { SqlClient } from "effect/sql"
 import { frameworkById } from "../server/compliance/catalogue.ts"
 import { recountServices } from "../server/posture/algebra.ts"
 import { makeTestDatabase, withSql } from "../tests/support/db.ts"
-import { seedWorldMember, type WorldMember } from "../tests/support/findings-world.ts"
+import { seedWorldAdmin, seedWorldMember, type WorldMember } from "../tests/support/findings-world.ts"
 import { startTestServer } from "../tests/support/server.ts"
 
 const MEMBERS = Number(process.env["BENCH_MEMBERS"] ?? 500)
@@ -37,6 +39,9 @@ const CALLS = Number(process.env["BENCH_CALLS"] ?? 30)
 const TARGET_MS = 50
 const FRAMEWORK = "cis-aws-3.0.0"
 const PG_URL = process.env["TEST_DATABASE_URL"] || "postgres://postgres@127.0.0.1:5432/postgres"
+/** A database a previous seeding left (BENCH_KEEP=1): measured as it is. */
+const REUSE = process.env["BENCH_DATABASE_URL"]
+const KEEP = process.env["BENCH_KEEP"] === "1"
 
 const percentile = (sorted: ReadonlyArray<number>, p: number): number =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
@@ -163,11 +168,24 @@ const measure = async (base: string, member: WorldMember, name: string, path: st
 /** Seeds a fresh database of `backend`, measures, and answers the figures. */
 export const fleetDashboardBench = async (backend: "postgres" | "pglite") => {
   if (backend === "postgres") process.env["TEST_DATABASE_URL"] = PG_URL
-  const database = await makeTestDatabase({ kind: backend })
+  const database = REUSE !== undefined ? { url: REUSE, kind: backend, close: async () => {} } : await makeTestDatabase({ kind: backend })
   const server = await startTestServer({ database, env: { LOG_LEVEL: "error", READ_CACHE: "0" } })
   try {
-    const member = await seedWorldMember(server.databaseUrl, `fleet-bench-${Date.now()}`, server)
-    const seeded = await seedFleet(server.databaseUrl, member)
+    let member: WorldMember
+    let seeded: Awaited<ReturnType<typeof seedFleet>>
+    if (REUSE !== undefined) {
+      const [org] = await sqlOf(server.databaseUrl, (sql) => sql<{ id: number; workspace_id: number }>`
+        SELECT id, workspace_id FROM accounts WHERE cloud_account_id = 'o-bench' AND is_organization ORDER BY id DESC LIMIT 1`)
+      member = await seedWorldAdmin(server.databaseUrl, org!.workspace_id, `fleet-bench-${Date.now()}`, server)
+      const [facts] = await sqlOf(server.databaseUrl, (sql) => sql<{ scans: number; findings: number }>`
+        SELECT (SELECT count(*)::int FROM scans WHERE workspace_id = ${org!.workspace_id}) AS scans,
+               (SELECT count(*)::int FROM findings WHERE workspace_id = ${org!.workspace_id}) AS findings`)
+      seeded = { org: org!.id, scans: facts!.scans, findings: facts!.findings, seedSeconds: 0 }
+    } else {
+      member = await seedWorldMember(server.databaseUrl, `fleet-bench-${Date.now()}`, server)
+      seeded = await seedFleet(server.databaseUrl, member)
+      if (KEEP) console.log(`  kept: BENCH_DATABASE_URL=${server.databaseUrl}`)
+    }
     const o = `/api/organizations/${seeded.org}`
     const figures: Array<FleetFigure> = []
     for (const [name, path, target] of [
@@ -182,7 +200,7 @@ export const fleetDashboardBench = async (backend: "postgres" | "pglite") => {
     return { backend, ...seeded, figures }
   } finally {
     await server.stop()
-    await database.close()
+    if (!KEEP) await database.close()
   }
 }
 

@@ -155,22 +155,29 @@ interface Workers {
 const startWorkers = async (env: ScanEnv, secret: string, count: number): Promise<Workers> => {
   const dir = mkdtempSync(join(tmpdir(), "bench-fleet-"))
   const children: Array<{ child: ChildProcess; log: string }> = []
+  const workerEnv = {
+    PATH: process.env["PATH"] ?? "",
+    HOME: process.env["HOME"] ?? "/tmp",
+    DATA_DIR: dir,
+    DATABASE_URL: env.server.databaseUrl,
+    APP_SECRET_KEY: secret,
+    AWS_ENDPOINT_URL: env.moto.endpoint,
+    SCAN_REGIONS: process.env["SCAN_REGIONS"] ?? REGION,
+    NODE_ENV: "test",
+    LOG_LEVEL: "info",
+    ...(process.env["SCAN_CONCURRENCY"] === undefined ? {} : { SCAN_CONCURRENCY: process.env["SCAN_CONCURRENCY"] }),
+  }
+  // Migrations added since the API started (a long run) would stop the workers: `migrate` first, as production does.
+  const migrate = spawn(process.execPath, [MAIN, "migrate"], { env: workerEnv, stdio: "ignore" })
+  const migrated = await new Promise<number | null>((r) => migrate.once("exit", r))
+  if (migrated !== 0) throw new Error(`migrate exited ${migrated}`)
   for (let i = 0; i < count; i++) {
     const log = join(dir, `worker-${i}.log`)
     const fd = openSync(log, "w")
-    const child = spawn(process.execPath, [MAIN, "worker"], {
-      env: {
-        PATH: process.env["PATH"] ?? "",
-        HOME: process.env["HOME"] ?? "/tmp",
-        DATA_DIR: dir,
-        DATABASE_URL: env.server.databaseUrl,
-        APP_SECRET_KEY: secret,
-        AWS_ENDPOINT_URL: env.moto.endpoint,
-        SCAN_REGIONS: process.env["SCAN_REGIONS"] ?? REGION,
-        NODE_ENV: "test",
-        LOG_LEVEL: "info",
-        ...(process.env["SCAN_CONCURRENCY"] === undefined ? {} : { SCAN_CONCURRENCY: process.env["SCAN_CONCURRENCY"] }),
-      },
+    // BENCH_CPU_PROF=<dir>: each worker writes a V8 CPU profile there when it stops (node --cpu-prof).
+    const prof = process.env["BENCH_CPU_PROF"]
+    const child = spawn(process.execPath, [...(prof ? ["--cpu-prof", `--cpu-prof-dir=${resolve(prof)}`] : []), MAIN, "worker"], {
+      env: workerEnv,
       stdio: ["ignore", fd, fd],
     })
     closeSync(fd)

@@ -74,7 +74,7 @@ export const AREAS: ReadonlyArray<{ readonly name: string; readonly machines: Re
   { name: "Scans and findings", machines: ["launch-scan", "scan-list", "scan-detail", "findings-list", "finding-detail", "remediation"] },
   { name: "Posture", machines: ["posture-overview", "account-posture", "resource-history", "mute-rule-form"] },
   { name: "Compliance", machines: ["compliance-overview", "compliance-framework", "compliance-requirement"] },
-  { name: "Organisations", machines: ["organization", "fleet-dashboard", "fleet-findings", "account-groups"] },
+  { name: "Organisations", machines: ["organization", "fleet-dashboard", "fleet-compliance", "fleet-findings", "account-groups"] },
   { name: "Shell", machines: ["shell", "toast", "loading-overlay", "row-action-menu"] },
 ]
 

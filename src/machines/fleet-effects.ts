@@ -8,13 +8,30 @@
  *
  * Failures reject with a catalogue error value `{ type, message, status?, data? }` (the server's message for 4xx).
  */
+import type { Framework } from "../contracts/compliance.ts"
 import type { AccountId } from "../contracts/ids.ts"
-import type { FleetDashboard, FleetQuery } from "../contracts/organizations.ts"
+import type { FleetDashboard, FleetFilter, FleetQuery, OrgCompliance } from "../contracts/organizations.ts"
 import type { EffectCall } from "./auth-effects.ts"
+import type { DownloadedFile } from "./compliance-effects.ts"
+
+/** Which organisation compliance file: one row per requirement (CSV), members × requirements (CSV), or the PDF report. */
+export type OrgComplianceFileKind = "requirements" | "members" | "pdf"
+
+export interface OrgComplianceRequest {
+  readonly id: AccountId
+  readonly frameworkId: string
+  readonly filter: FleetFilter
+}
 
 export interface FleetEffects {
   /** GET /api/organizations/{id}/fleet?unit=&tag=&sort=&stale_days=: members × severity, totals and the 30-day trend. */
   readonly loadFleet: EffectCall<{ readonly id: AccountId; readonly query: FleetQuery }, FleetDashboard>
+  /** The frameworks of the organisation's provider (GET /api/organizations, GET /api/compliance/frameworks). */
+  readonly loadOrgFrameworks: EffectCall<{ readonly id: AccountId }, ReadonlyArray<Framework>>
+  /** GET /api/organizations/{id}/compliance/{framework}?unit=&tag=: per requirement, the members passing, failing, with exceptions. */
+  readonly loadOrgCompliance: EffectCall<OrgComplianceRequest, OrgCompliance>
+  /** GET …/compliance/{framework}/csv?part= or …/pdf, as a file named as the server names it. */
+  readonly downloadOrgCompliance: EffectCall<OrgComplianceRequest & { readonly kind: OrgComplianceFileKind }, DownloadedFile>
 }
 
 /** The fleet dashboard of an organisation account. */

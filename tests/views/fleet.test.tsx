@@ -11,7 +11,10 @@ import { Route, Switch } from "wouter"
 import { memoryLocation } from "wouter/memory-location"
 import { SimulatedClock } from "xstate"
 import type { FindingListResponse, FindingsQuery } from "../../src/contracts/findings.ts"
-import type { FleetQuery } from "../../src/contracts/organizations.ts"
+import { orgComplianceFileName, type FleetQuery } from "../../src/contracts/organizations.ts"
+import type { DownloadedFile } from "../../src/machines/compliance-effects.ts"
+import type { FleetEffects, OrgComplianceFileKind, OrgComplianceRequest } from "../../src/machines/fleet-effects.ts"
+import { ComplianceEffectsProvider, UNWIRED_COMPLIANCE_EFFECTS } from "../../src/views/compliance/compliance-effects-context.tsx"
 import type { OrganizationEffects } from "../../src/machines/organization-effects.ts"
 import { App } from "../../src/views/app.tsx"
 import { FleetEffectsProvider } from "../../src/views/organizations/fleet-effects-context.tsx"
@@ -20,7 +23,8 @@ import { FleetView } from "../../src/views/organizations/fleet.view.tsx"
 import { OrganizationEffectsProvider, UNWIRED_ORGANIZATION_EFFECTS } from "../../src/views/organizations/organization-effects-context.tsx"
 import { ScanEffectsProvider } from "../../src/views/scanning/scan-effects-context.tsx"
 import { SessionStatusContext } from "../../src/views/session-status.tsx"
-import { fleetDashboard, fleetMember } from "../machines/fleet-fakes.ts"
+import { framework } from "../machines/compliance-fakes.ts"
+import { fleetDashboard, fleetMember, orgCompliance } from "../machines/fleet-fakes.ts"
 import { ORG_ID, organizationDetail } from "../machines/organization-fakes.ts"
 import { finding } from "../machines/scan-fakes.ts"
 import { defaultWorld, fakeScanEffects, settle } from "./scan-render.tsx"
@@ -34,6 +38,9 @@ const members = [
 
 const renderAt = async (path: string, listFindings?: (q: FindingsQuery) => FindingListResponse) => {
   const fleetCalls: FleetQuery[] = []
+  const complianceCalls: OrgComplianceRequest[] = []
+  const downloadCalls: Array<OrgComplianceRequest & { readonly kind: OrgComplianceFileKind }> = []
+  const files: DownloadedFile[] = []
   const findingCalls: FindingsQuery[] = []
   const organizations: OrganizationEffects = { ...UNWIRED_ORGANIZATION_EFFECTS, loadOrganization: async () => organizationDetail() }
   const scans = fakeScanEffects(defaultWorld(), listFindings === undefined ? {} : {
@@ -42,10 +49,19 @@ const renderAt = async (path: string, listFindings?: (q: FindingsQuery) => Findi
       return listFindings(q)
     },
   })
-  const fleet = {
-    loadFleet: async ({ query }: { readonly query: FleetQuery }) => {
+  const fleet: FleetEffects = {
+    loadFleet: async ({ query }) => {
       fleetCalls.push(query)
       return fleetDashboard(members)
+    },
+    loadOrgFrameworks: async () => [framework("cis-aws-3.0.0"), { ...framework("aws-fsbp"), name: "AWS Foundational Security Best Practices" }],
+    loadOrgCompliance: async (request) => {
+      complianceCalls.push(request)
+      return orgCompliance(framework(request.frameworkId))
+    },
+    downloadOrgCompliance: async (request) => {
+      downloadCalls.push(request)
+      return { fileName: orgComplianceFileName(request.id, request.frameworkId, request.kind), contentType: "text/csv", content: "requirement" }
     },
   }
   const clock = new SimulatedClock()
@@ -54,6 +70,7 @@ const renderAt = async (path: string, listFindings?: (q: FindingsQuery) => Findi
       <ScanEffectsProvider effects={scans.effects} clock={clock} saveFile={() => {}}>
         <OrganizationEffectsProvider effects={organizations} clock={clock}>
           <FleetEffectsProvider effects={fleet}>
+            <ComplianceEffectsProvider effects={UNWIRED_COMPLIANCE_EFFECTS} saveFile={(file) => void files.push(file)}>
             <App clock={clock} location={memoryLocation({ path })}>
               <Switch>
                 <Route path="/dashboard/organizations/:organizationId/fleet">
@@ -64,13 +81,14 @@ const renderAt = async (path: string, listFindings?: (q: FindingsQuery) => Findi
                 </Route>
               </Switch>
             </App>
+            </ComplianceEffectsProvider>
           </FleetEffectsProvider>
         </OrganizationEffectsProvider>
       </ScanEffectsProvider>
     </SessionStatusContext>,
   )
   await settle()
-  return { fleetCalls, findingCalls }
+  return { fleetCalls, findingCalls, complianceCalls, downloadCalls, files }
 }
 
 describe("fleet dashboard", () => {
@@ -85,6 +103,30 @@ describe("fleet dashboard", () => {
     expect(within(rows[0]!).getByRole("link", { name: "Payments" }).getAttribute("href")).toBe("/dashboard/accounts/21")
     expect(within(rows[0]!).getByText("1,200")).toBeTruthy()
     expect(within(rows[1]!).getByText("Never scanned")).toBeTruthy()
+  })
+})
+
+describe("organisation compliance on the fleet page", () => {
+  it("lists each requirement with its members passing, failing (named) and with exceptions; follows the unit filter; downloads", async () => {
+    const { complianceCalls, downloadCalls, files } = await renderAt(`/dashboard/organizations/${ORG_ID}/fleet`)
+    expect(complianceCalls).toEqual([{ id: ORG_ID, frameworkId: "cis-aws-3.0.0", filter: {} }])
+    const section = screen.getByRole("region", { name: "Compliance" })
+    expect(within(section).getByText("2 of 3 member accounts")).toBeTruthy()
+    const table = within(section).getByRole("table", { name: /Requirements by member accounts/ })
+    const rows = within(table).getAllByRole("row").slice(1)
+    expect(rows).toHaveLength(2)
+    expect(rows[1]!.textContent).toContain("2.1.1")
+    expect(within(rows[1]!).getByText("Failing: member-21")).toBeTruthy()
+    const cells = within(rows[1]!).getAllByRole("cell").map((c) => c.textContent)
+    expect(cells.slice(1)).toEqual(["0", "1", "1", "0", "1"])
+    // The fleet page's unit filter narrows the compliance too.
+    fireEvent.change(screen.getByRole("form", { name: "Fleet filters" }).querySelector("select")!, { target: { value: "ou-prod" } })
+    await settle()
+    expect(complianceCalls.at(-1)).toEqual({ id: ORG_ID, frameworkId: "cis-aws-3.0.0", filter: { unit: "ou-prod" } })
+    fireEvent.click(within(section).getByRole("button", { name: "Members CSV" }))
+    await settle()
+    expect(downloadCalls).toEqual([{ id: ORG_ID, frameworkId: "cis-aws-3.0.0", filter: { unit: "ou-prod" }, kind: "members" }])
+    expect(files.map((f) => f.fileName)).toEqual([`organization-${ORG_ID}-cis-aws-3.0.0-compliance-members.csv`])
   })
 })
 

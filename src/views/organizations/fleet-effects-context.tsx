@@ -13,6 +13,9 @@ const noResponse: EffectFailure = { type: "NETWORK_ERROR", message: StatusMessag
 
 export const UNWIRED_FLEET_EFFECTS: FleetEffects = {
   loadFleet: () => Promise.reject(noResponse),
+  loadOrgFrameworks: () => Promise.reject(noResponse),
+  loadOrgCompliance: () => Promise.reject(noResponse),
+  downloadOrgCompliance: () => Promise.reject(noResponse),
 }
 
 const FleetEffectsContext = createContext<FleetEffects>(UNWIRED_FLEET_EFFECTS)

@@ -6,6 +6,8 @@
  * - Filters: unit (that unit and every unit under it), tag ("key" or "key:value"), sort (risk first by default).
  * - Members × severity: failing resources by severity, failed checks, risk, latest scan; stale members marked; each
  *   member links to its account page.
+ * - Compliance (src/views/organizations/fleet-compliance.tsx): per requirement of a framework, the members passing,
+ *   failing and with exceptions, for the unit and tag chosen; the requirements and members CSVs and the PDF report.
  * - The fleet's trend: the last 30 days, members scanned, failing resources and failed checks by day.
  * - Links to the organisation page and the findings across its members.
  */
@@ -33,6 +35,7 @@ import { TextField } from "../ui/text-field.tsx"
 import { effectActor, useNotifyAction } from "../screen-actors.ts"
 import { DateTimeText, ErrorBox, Fact, LoadingBox } from "../scanning/scan-parts.tsx"
 import * as shared from "../scanning/scanning.css.ts"
+import { FleetCompliance } from "./fleet-compliance.tsx"
 import { useFleetEffects } from "./fleet-effects-context.tsx"
 import { useOrganizationEnvironment } from "./organization-effects-context.tsx"
 import * as css from "./fleet.css.ts"
@@ -239,6 +242,8 @@ export function FleetView() {
   const failed = useSelector(fleetRef, (s) => s.matches("failed"))
   const error = useSelector(fleetRef, (s) => s.context.error)
   const name = useSelector(fleetRef, (s) => s.context.organization?.account_name ?? null)
+  const unit = useSelector(fleetRef, (s) => s.context.filters.unit)
+  const tag = useSelector(fleetRef, (s) => s.context.filters.tag)
   return (
     <div className={shared.page}>
       <header className={shared.pageHeader}>
@@ -266,6 +271,7 @@ export function FleetView() {
             <Filters fleetRef={fleetRef} />
             <Members fleetRef={fleetRef} />
           </Card>
+          <FleetCompliance organizationId={organizationId} unit={unit} tag={tag} />
           <Trend fleetRef={fleetRef} />
         </>
       )}

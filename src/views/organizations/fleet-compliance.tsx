@@ -1,0 +1,186 @@
+/**
+ * The fleet page's Compliance section (beyond the spec, issue 31 item 4), rendered from `fleetComplianceMachine`: for a
+ * framework of the organisation's provider, each requirement with its member accounts passing, failing (named),
+ * passing with exceptions, not evaluated and not scanned, by each member's latest completed scan and narrowed by the
+ * fleet page's unit and tag; the requirements CSV, the members × requirements CSV and the PDF report.
+ */
+import { useEffect, useMemo } from "react"
+import { useActorRef, useSelector } from "@xstate/react"
+import { createColumnHelper } from "@tanstack/react-table"
+import type { ActorRefFrom } from "xstate"
+import type { AccountId } from "../../contracts/ids.ts"
+import type { OrgRequirement } from "../../contracts/organizations.ts"
+import { unitLabel } from "../../contracts/outcomes.ts"
+import type { DownloadedFile } from "../../machines/compliance-effects.ts"
+import { fleetComplianceMachine } from "../../machines/fleet-compliance.machine.ts"
+import type { OrgComplianceFileKind } from "../../machines/fleet-effects.ts"
+import { Button } from "../ui/button.tsx"
+import { Card } from "../ui/card.tsx"
+import { DataTable, type ScanTableFeatures } from "../ui/data-table.tsx"
+import { DownloadIcon } from "../ui/icons.tsx"
+import { Select, SelectItem } from "../ui/select.tsx"
+import { effectActor, useNotifyAction } from "../screen-actors.ts"
+import { ErrorBox, Fact, LoadingBox } from "../scanning/scan-parts.tsx"
+import { useComplianceEnvironment } from "../compliance/compliance-effects-context.tsx"
+import * as shared from "../scanning/scanning.css.ts"
+import { useFleetEffects } from "./fleet-effects-context.tsx"
+import * as css from "./fleet.css.ts"
+
+type ComplianceRef = ActorRefFrom<typeof fleetComplianceMachine>
+
+function useComplianceLogic() {
+  const fleet = useFleetEffects()
+  // The browser's download, as the Compliance screens hand their CSV and PDF over (tests record them instead).
+  const { saveFile } = useComplianceEnvironment()
+  const notify = useNotifyAction()
+  return useMemo(
+    () =>
+      fleetComplianceMachine.provide({
+        actors: {
+          loadOrgFrameworks: effectActor(fleet.loadOrgFrameworks),
+          loadOrgCompliance: effectActor(fleet.loadOrgCompliance),
+          downloadOrgCompliance: effectActor(fleet.downloadOrgCompliance),
+        },
+        actions: { notify, saveFile: (_: unknown, file: DownloadedFile) => saveFile(file) },
+      }),
+    [fleet, notify, saveFile],
+  )
+}
+
+/** A requirement row with the names of its failing members. */
+interface RequirementRow extends OrgRequirement {
+  readonly failingNames: ReadonlyArray<string>
+}
+
+const helper = createColumnHelper<ScanTableFeatures, RequirementRow>()
+
+const count = (n: number) => n.toLocaleString("en-US")
+
+const columns = [
+  helper.display({
+    id: "requirement",
+    header: "Requirement",
+    cell: ({ row }) => (
+      <span className={css.memberCell}>
+        <span>
+          <span className={shared.identifier}>{row.original.id}</span> {row.original.title}
+        </span>
+        {row.original.failingNames.length === 0 ? null : (
+          <span className={shared.subtle}>{`Failing: ${row.original.failingNames.join(", ")}`}</span>
+        )}
+      </span>
+    ),
+  }),
+  helper.display({ id: "passed", header: "Passing", cell: ({ row }) => count(row.original.members.passed) }),
+  helper.display({ id: "failed", header: "Failing", cell: ({ row }) => count(row.original.members.failed) }),
+  helper.display({ id: "exceptions", header: "With exceptions", cell: ({ row }) => count(row.original.members.passed_with_exceptions) }),
+  helper.display({ id: "not_evaluated", header: "Not evaluated", cell: ({ row }) => count(row.original.members.not_evaluated + row.original.members.manual) }),
+  helper.display({ id: "not_scanned", header: "Not scanned", cell: ({ row }) => count(row.original.members.not_scanned) }),
+]
+
+const DOWNLOADS: ReadonlyArray<{ readonly kind: OrgComplianceFileKind; readonly label: string }> = [
+  { kind: "requirements", label: "Requirements CSV" },
+  { kind: "members", label: "Members CSV" },
+  { kind: "pdf", label: "PDF report" },
+]
+
+function Downloads({ complianceRef }: { readonly complianceRef: ComplianceRef }) {
+  const downloading = useSelector(complianceRef, (s) => s.context.downloading)
+  const canDownload = useSelector(complianceRef, (s) => s.can({ type: "download.requested", kind: "requirements" }))
+  return (
+    <div className={css.filters} role="group" aria-label="Compliance downloads">
+      {DOWNLOADS.map((d) => (
+        <Button
+          key={d.kind}
+          variant="secondary"
+          isPending={downloading === d.kind}
+          isDisabled={!canDownload}
+          onPress={() => complianceRef.send({ type: "download.requested", kind: d.kind })}
+        >
+          <DownloadIcon />
+          {d.label}
+        </Button>
+      ))}
+    </div>
+  )
+}
+
+function ComplianceBody({ complianceRef }: { readonly complianceRef: ComplianceRef }) {
+  const compliance = useSelector(complianceRef, (s) => s.context.compliance)
+  const frameworks = useSelector(complianceRef, (s) => s.context.frameworks)
+  const frameworkId = useSelector(complianceRef, (s) => s.context.frameworkId)
+  const busy = useSelector(complianceRef, (s) => s.matches({ view: "loading" }))
+  const rows = useMemo<ReadonlyArray<RequirementRow>>(() => {
+    if (compliance === null) return []
+    const names = new Map(compliance.members.map((m) => [m.account_id as number, m.account_name]))
+    return compliance.requirements.map((r) => ({ ...r, failingNames: r.failed_account_ids.map((id) => names.get(id) ?? `Account ${id}`) }))
+  }, [compliance])
+  if (compliance === null) return <LoadingBox label="Loading the organisation's compliance" />
+  const failing = compliance.requirements.filter((r) => r.members.failed > 0).length
+  return (
+    <>
+      <div className={css.filters}>
+        <Select
+          label="Framework"
+          className={css.filter}
+          selectedKey={frameworkId}
+          onSelectionChange={(key) => {
+            if (key !== null) complianceRef.send({ type: "framework.changed", frameworkId: String(key) })
+          }}
+        >
+          {frameworks.map((f) => (
+            <SelectItem key={f.id} id={f.id}>
+              {`${f.name} v${f.version}`}
+            </SelectItem>
+          ))}
+        </Select>
+      </div>
+      <dl className={css.totals} aria-label="Compliance totals">
+        <Fact label="Members scanned">{`${count(compliance.members_scanned)} of ${unitLabel(compliance.members_total, "members")}`}</Fact>
+        <Fact label="Requirements">{count(compliance.requirements.length)}</Fact>
+        <Fact label="Failing in some member">{`${count(failing)} ${failing === 1 ? "requirement" : "requirements"}`}</Fact>
+      </dl>
+      <Downloads complianceRef={complianceRef} />
+      <DataTable
+        label="Requirements by member accounts passing and failing"
+        columns={columns}
+        data={rows}
+        rowId={(r) => r.id}
+        endColumns={["passed", "failed", "exceptions", "not_evaluated", "not_scanned"]}
+        busy={busy}
+        empty="No requirement in this framework."
+      />
+    </>
+  )
+}
+
+/** The Compliance card of the fleet page; follows the page's unit and tag filters. */
+export function FleetCompliance({ organizationId, unit, tag }: { readonly organizationId: AccountId; readonly unit: string | null; readonly tag: string }) {
+  const complianceRef = useActorRef(useComplianceLogic(), { input: { organizationId } })
+  useEffect(() => {
+    complianceRef.send({ type: "filters.changed", unit, tag })
+  }, [complianceRef, unit, tag])
+  const failed = useSelector(complianceRef, (s) => s.matches({ view: "failed" }))
+  const empty = useSelector(complianceRef, (s) => s.matches({ view: "empty" }))
+  const error = useSelector(complianceRef, (s) => s.context.error)
+  return (
+    <Card
+      title="Compliance"
+      aria-label="Compliance"
+      level={2}
+      description="Per requirement, the member accounts passing, failing and passing with exceptions, by each member's latest completed scan, for the unit and tag chosen above."
+    >
+      {failed ? (
+        <ErrorBox
+          title="The organisation's compliance could not be loaded"
+          message={error ?? ""}
+          actions={<Button onPress={() => complianceRef.send({ type: "compliance.retryRequested" })}>Retry</Button>}
+        />
+      ) : empty ? (
+        <p className={shared.subtle}>No compliance framework covers this organisation's provider.</p>
+      ) : (
+        <ComplianceBody complianceRef={complianceRef} />
+      )}
+    </Card>
+  )
+}

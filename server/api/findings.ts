@@ -21,6 +21,7 @@ import { decodeCursor, getFinding, listFindings, scanAndService } from "../scans
 import { listFleetFindings } from "../scans/fleet-findings.ts"
 import { remediateJob } from "../scans/jobs.ts"
 import { requestRemediation } from "../scans/remediation.ts"
+import { approvalOfFinding, requestApproval } from "../remediation/approvals.ts"
 import { warmQueueCache } from "../scans/transactional-enqueue.ts"
 import { cachedRead } from "./middleware/read-cache.ts"
 import { parseFindingFilters } from "./scans.ts"
@@ -116,11 +117,15 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
         request,
         REMEDIATE,
         (ctx) =>
-          Effect.map(requestRemediation(ctx, params.id, payload.details, remediateJob), (details) => ({
-            ok: true,
-            message: ScanningServerMessages.remediationQueued,
-            data: { details },
-          })).pipe(Effect.catchTag("JobQueueError", (e) => Effect.die(e)), Effect.catchTag("JobPayloadInvalid", (e) => Effect.die(e))),
+          Effect.gen(function* () {
+            // An account requiring approval (issue 32) gets a request instead: 202, nothing runs before approval.
+            const approval = yield* approvalOfFinding(ctx.workspaceId, params.id)
+            if (approval?.requires_approval === true) {
+              return yield* requestApproval(ctx, params.id, payload.details, payload.comment ?? null, approval)
+            }
+            const details = yield* requestRemediation(ctx, params.id, payload.details, remediateJob)
+            return { ok: true, message: ScanningServerMessages.remediationQueued, data: { details } }
+          }).pipe(Effect.catchTag("JobQueueError", (e) => Effect.die(e)), Effect.catchTag("JobPayloadInvalid", (e) => Effect.die(e))),
         ScanningMessages.remediatePermissionDenied,
       ))),
 ).pipe(Layer.provide(AuthConfigFromApp))

@@ -19,6 +19,7 @@ import { OrganizationsHandlers } from "./organizations.ts"
 import { PostureHandlers } from "./posture.ts"
 import { ProfileHandlers } from "./profile.ts"
 import { ProvidersHandlers } from "./providers.ts"
+import { RemediationRequestsHandlers } from "./remediation-requests.ts"
 import { ScansHandlers } from "./scans.ts"
 import { SsoHandlers } from "./sso.ts"
 import { StorageHandlers } from "./storage.ts"
@@ -42,5 +43,6 @@ export const ApiHandlers = Layer.mergeAll(
   StorageHandlers,
   OrganizationsHandlers,
   AccountGroupsHandlers,
+  RemediationRequestsHandlers,
   SsoHandlers,
 )

@@ -35,12 +35,18 @@ export type ScanningAuditAction =
   | "organization.selection_updated"
   | "fleet_scan.started"
   | "fleet_scan.finished"
+  | "account.approval_updated"
+  | "remediation_request.created"
+  | "remediation_request.approved"
+  | "remediation_request.rejected"
+  | "remediation_request.expired"
+  | "remediation_request.cancelled"
 
 export interface ScanningAuditEntry {
   readonly action: ScanningAuditAction
   readonly workspaceId: number
   readonly actorUserId?: number | null | undefined
-  readonly targetType: "account" | "scan" | "finding" | "mute_rule" | "workspace" | "account_group" | "fleet_scan"
+  readonly targetType: "account" | "scan" | "finding" | "mute_rule" | "workspace" | "account_group" | "fleet_scan" | "remediation_request"
   readonly targetId: number
   readonly details?: Record<string, unknown>
   readonly ip?: string | undefined

@@ -13,6 +13,8 @@ export type MailKind =
   | "password_changed"
   | "address_in_use"
   | "scan_digest"
+  | "remediation_request"
+  | "remediation_decision"
 
 export interface MailMessage {
   readonly kind: MailKind
@@ -259,5 +261,86 @@ export const scanDigestMail = (p: {
       "<span style=\"font-size:12px;color:#6b7280\">You receive this email because you turned on scan digests in your profile. " +
         `<a href="${escapeHtml(offHref)}" style="color:#4b5563">Turn off scan digests</a></span>`,
     ], { label: "Open the scan", href: scanHref }),
+  }
+}
+
+/**
+ * To each member who may approve (issue 32, four eyes): a remediation of an account requiring approval was requested;
+ * the link opens the approvals inbox at the request.
+ */
+export const remediationRequestMail = (p: {
+  origin: string
+  to: string
+  firstName?: string | undefined
+  workspaceName: string
+  accountName: string
+  requester: string
+  title: string
+  resources: ReadonlyArray<string>
+  comment: string | null
+  requestId: number
+  expiresAt: string
+}): MailMessage => {
+  const href = link(p.origin, "/dashboard/approvals", { request: String(p.requestId) })
+  const what = `${p.title} on ${p.resources.join(", ")}`
+  return {
+    kind: "remediation_request",
+    to: p.to,
+    subject: `Approval needed: remediation on ${p.accountName}`,
+    links: [href],
+    text: [
+      greeting(p.firstName), "",
+      `${p.requester} asks to remediate ${what} in the account ${p.accountName} (workspace "${p.workspaceName}").`,
+      ...(p.comment === null ? [] : [`Their comment: ${p.comment}`]),
+      `Nothing runs until another member approves. The request expires at ${p.expiresAt}.`, "",
+      `Approve or reject it: ${href}`, "",
+    ].join("\n"),
+    html: layout("Approval needed", [
+      escapeHtml(greeting(p.firstName)),
+      `${escapeHtml(p.requester)} asks to remediate <strong>${escapeHtml(what)}</strong> in the account <strong>${escapeHtml(p.accountName)}</strong> (workspace <strong>${escapeHtml(p.workspaceName)}</strong>).`,
+      ...(p.comment === null ? [] : [`Their comment: ${escapeHtml(p.comment)}`]),
+      `Nothing runs until another member approves. The request expires at ${escapeHtml(p.expiresAt)}.`,
+    ], { label: "Review the request", href }),
+  }
+}
+
+/** To the requester: their remediation request was approved (the fix started), rejected or expired. */
+export const remediationDecisionMail = (p: {
+  origin: string
+  to: string
+  firstName?: string | undefined
+  accountName: string
+  title: string
+  resources: ReadonlyArray<string>
+  outcome: "approved" | "rejected" | "expired"
+  decider: string | null
+  comment: string | null
+  requestId: number
+  findingPath: string
+}): MailMessage => {
+  const href = link(p.origin, p.findingPath, {})
+  const what = `${p.title} on ${p.resources.join(", ")}`
+  const verdict = p.outcome === "expired"
+    ? "expired before anyone approved it; nothing was changed"
+    : p.outcome === "approved"
+      ? `was approved by ${p.decider ?? "another member"}; the remediation has started`
+      : `was rejected by ${p.decider ?? "another member"}; nothing was changed`
+  const sentence = `Your request to remediate ${what} in the account ${p.accountName} ${verdict}.`
+  return {
+    kind: "remediation_decision",
+    to: p.to,
+    subject: `Remediation request ${p.outcome}: ${p.accountName}`,
+    links: [href],
+    text: [
+      greeting(p.firstName), "",
+      sentence,
+      ...(p.comment === null ? [] : [`Comment: ${p.comment}`]), "",
+      `Open the finding: ${href}`, "",
+    ].join("\n"),
+    html: layout(`Remediation request ${p.outcome}`, [
+      escapeHtml(greeting(p.firstName)),
+      escapeHtml(sentence),
+      ...(p.comment === null ? [] : [`Comment: ${escapeHtml(p.comment)}`]),
+    ], { label: "Open the finding", href }),
   }
 }

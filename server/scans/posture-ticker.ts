@@ -9,6 +9,7 @@
  *      and waits for its next slot), advances each to its first slot after now — so two workers never launch the same
  *      slot and a slot missed while everything was down runs once; unmutes the rows of expired rules; queues the digests;
  *      then fails the abandoned remediations with the reason (`failAbandonedRemediations`), so their findings show it;
+ *      then expires the remediation requests nobody approved in time (issue 32, `expireDueRequests`);
  *   3. applies the retention of each workspace whose setting was last applied a day ago or more (./retention.ts
  *      `applyDueRetention`: one claim per workspace, then one short transaction per expired scan and per collected
  *      stream); a workspace without a retention setting is not listed for it.
@@ -28,6 +29,7 @@ import { Mailer } from "../mail/mailer.ts"
 import { recordAudit } from "../audit/scanning-audit.ts"
 import { runServiceJob, sweepJob } from "./jobs.ts"
 import { abandonedRemediation, failAbandonedRemediations } from "./remediation.ts"
+import { dueRequests, expireDueRequests } from "../remediation/approvals.ts"
 import { startScan } from "./launch.ts"
 import { warmQueueCache } from "./transactional-enqueue.ts"
 import { queueDigest } from "../posture/digest.ts"
@@ -54,10 +56,12 @@ export interface TickReport {
   readonly retained: number
   /** Organisations synced by their daily sync (issue 31). */
   readonly synced: number
+  /** Remediation requests expired before anyone approved them (issue 32). */
+  readonly requestsExpired: number
 }
 
 /** What one workspace's tick did (abandoned remediations are failed after it, in their own transactions). */
-type WorkspaceTick = Omit<TickReport, "abandoned" | "retained" | "synced">
+type WorkspaceTick = Omit<TickReport, "abandoned" | "retained" | "synced" | "requestsExpired">
 
 /** Launches one due schedule's scan; answers the scan id or why there is none. */
 const launchScheduled = (s: DueSchedule) =>
@@ -157,10 +161,11 @@ export const tickPosture = (now: Date) =>
           UNION SELECT workspace_id FROM scans
                 WHERE status = 'completed' AND digest_enqueued_at IS NULL AND scan_end > now() - ${DIGEST_WINDOW}::interval
           UNION SELECT workspace_id FROM remediations WHERE ${abandonedRemediation(sql)}
+          UNION ${dueRequests(sql, now)}
           UNION ${retentionDue(sql, now)}`
       }),
     )
-    const total = { launched: 0, skipped: 0, expired: 0, digests: 0, abandoned: 0, retained: 0 }
+    const total = { launched: 0, skipped: 0, expired: 0, digests: 0, abandoned: 0, retained: 0, requestsExpired: 0 }
     for (const w of workspaces) {
       // One workspace's failure (logged) never keeps the others' schedules, expiries and digests waiting.
       const failed = <A>(nothing: A) => (cause: unknown) =>
@@ -173,6 +178,8 @@ export const tickPosture = (now: Date) =>
       )
       // Each abandoned remediation in its own transactions, after the workspace's tick (which holds one).
       const abandoned = yield* failAbandonedRemediations(w.workspace_id).pipe(Effect.catchCause(failed(0)))
+      // Remediation requests past their expiry (issue 32): expired, audited, their requesters mailed.
+      const requestsExpired = yield* inScope({ workspaceId: w.workspace_id })(expireDueRequests(w.workspace_id, now)).pipe(Effect.catchCause(failed(0)))
       // Retention last: its own short transactions too (does nothing unless the workspace's run is due).
       const retained = yield* applyDueRetention(w.workspace_id, now).pipe(
         Effect.map((run) => run?.expired.length ?? 0),
@@ -183,6 +190,7 @@ export const tickPosture = (now: Date) =>
       total.expired += r.expired
       total.digests += r.digests
       total.abandoned += abandoned
+      total.requestsExpired += requestsExpired
       total.retained += retained
     }
     // Organisations whose daily sync is due (issue 31): their own transactions, after the workspaces' ticks.
@@ -192,7 +200,7 @@ export const tickPosture = (now: Date) =>
         return 0
       })),
     )
-    if (total.launched + total.skipped + total.expired + total.digests + total.abandoned + total.retained + synced > 0) {
+    if (total.launched + total.skipped + total.expired + total.digests + total.abandoned + total.retained + total.requestsExpired + synced > 0) {
       logLine("info", "posture tick", { ...total, synced })
     }
     return { ...total, synced } satisfies TickReport

@@ -147,6 +147,16 @@ import {
 } from "./scans.ts"
 import { FindingDetailQuery, FindingListResponse, FindingResponse, FindingsQuery, RemediatePayload, RemediateResponse } from "./findings.ts"
 import {
+  ApprovalSetting,
+  ApprovalSettingResponse,
+  DecisionPayload,
+  RemediationRequestedResponse,
+  RemediationRequestIdParams,
+  RemediationRequestResponse,
+  RemediationRequestsQuery,
+  RemediationRequestsResponse,
+} from "./remediation-requests.ts"
+import {
   ComplianceAccountsResponse,
   CreateReportPayload,
   FrameworkDetailResponse,
@@ -541,7 +551,8 @@ export class FindingsGroup extends HttpApiGroup.make("findings")
     HttpApiEndpoint.post("remediate", "/api/findings/:id/remediate", {
       params: FindingIdParams,
       payload: RemediatePayload,
-      success: RemediateResponse,
+      // 202 with the request created when the account requires approval (issue 32, ./remediation-requests.ts).
+      success: [RemediationRequestedResponse, RemediateResponse],
       error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
     }),
   )
@@ -905,6 +916,54 @@ export class SsoGroup extends HttpApiGroup.make("sso")
   ) {}
 
 // ---------------------------------------------------------------------------------------------------
+// remediation approvals, four eyes (beyond the spec, issue 32; src/contracts/remediation-requests.ts)
+
+export class RemediationRequestsGroup extends HttpApiGroup.make("remediationRequests")
+  .add(
+    HttpApiEndpoint.get("getApproval", "/api/accounts/:id/approval", {
+      params: AccountIdParams,
+      success: ApprovalSettingResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.put("putApproval", "/api/accounts/:id/approval", {
+      params: AccountIdParams,
+      payload: ApprovalSetting,
+      success: ApprovalSettingResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("list", "/api/remediation-requests", {
+      query: RemediationRequestsQuery,
+      success: RemediationRequestsResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("approve", "/api/remediation-requests/:id/approve", {
+      params: RemediationRequestIdParams,
+      payload: DecisionPayload,
+      success: RemediationRequestResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("reject", "/api/remediation-requests/:id/reject", {
+      params: RemediationRequestIdParams,
+      payload: DecisionPayload,
+      success: RemediationRequestResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("cancel", "/api/remediation-requests/:id/cancel", {
+      params: RemediationRequestIdParams,
+      payload: DecisionPayload,
+      success: RemediationRequestResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Remediation approvals",
+      description:
+        "Beyond the spec: an account marked as requiring approval turns Remediate into a request that another member with remediate_findings approves or rejects; requests expire after the account's set time.",
+    }),
+  ) {}
+
+// ---------------------------------------------------------------------------------------------------
 
 export class Api extends HttpApi.make("cloud-audit")
   .add(SystemGroup)
@@ -922,6 +981,7 @@ export class Api extends HttpApi.make("cloud-audit")
   .add(StorageGroup)
   .add(OrganizationsGroup)
   .add(AccountGroupsGroup)
+  .add(RemediationRequestsGroup)
   .add(SsoGroup)
   .annotateMerge(
     OpenApi.annotations({
@@ -949,6 +1009,7 @@ export const GROUP_NAMES = [
   "storage",
   "organizations",
   "accountGroups",
+  "remediationRequests",
   "sso",
 ] as const
 export type GroupName = (typeof GROUP_NAMES)[number]

@@ -320,8 +320,14 @@ export type FindingListResponse = typeof FindingListResponse.Type
 export const FindingResponse = withData(Finding)
 export type FindingResponse = typeof FindingResponse.Type
 
-/** POST /api/findings/{id}/remediate body: details (the detail row). */
-export const RemediatePayload = Schema.Struct({ details: DetailRow })
+/**
+ * POST /api/findings/{id}/remediate body: details (the detail row). Beyond the spec (issue 32): `comment`, the
+ * requester's reason, kept on the approval request when the account requires approval (ignored otherwise).
+ */
+export const RemediatePayload = Schema.Struct({
+  details: DetailRow,
+  comment: Schema.optionalKey(Schema.NullOr(Schema.String.check(Schema.isMaxLength(1000, { message: "Comments are at most 1000 characters" })))),
+})
 export type RemediatePayload = typeof RemediatePayload.Type
 
 /** Answer (not shown in the spec): the row with its `remediate` record as it stands now. */

@@ -34,6 +34,7 @@ import m0024_fleet_findings from "./0024_fleet_findings.ts"
 import m0026_webhooks from "./0026_webhooks.ts"
 import m0027_sso from "./0027_sso.ts"
 
+import m0030_remediation_approvals from "./0030_remediation_approvals.ts"
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_platform": m0001_platform,
   "0002_identity": m0002_identity,
@@ -60,4 +61,5 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0024_fleet_findings": m0024_fleet_findings,
   "0026_webhooks": m0026_webhooks,
   "0027_sso": m0027_sso,
+  "0030_remediation_approvals": m0030_remediation_approvals,
 }

@@ -25,6 +25,7 @@ import { SsoHandlers } from "./sso.ts"
 import { StorageHandlers } from "./storage.ts"
 import { SystemHandlers } from "./system.ts"
 import { TeamHandlers } from "./team.ts"
+import { WebhooksHandlers } from "./webhooks.ts"
 import { WorkspacesHandlers } from "./workspaces.ts"
 
 export const ApiHandlers = Layer.mergeAll(
@@ -45,4 +46,5 @@ export const ApiHandlers = Layer.mergeAll(
   AccountGroupsHandlers,
   RemediationRequestsHandlers,
   SsoHandlers,
+  WebhooksHandlers,
 )

@@ -136,7 +136,8 @@ export const createWebhook = (ctx: WorkspaceContext, payload: CreateWebhookPaylo
                  sealed_secret = ${secret === null ? null : sealWebhookValue(config.appSecretKey, binding, "secret", secret)}
                WHERE workspace_id = ${ctx.workspaceId} AND id = ${id}`
     yield* audit(ctx, "webhook.created", id, { kind: payload.kind, name: payload.name.trim(), url_hint: urlHint(url), events, min_severity: payload.min_severity ?? "low" })
-    return { webhook: yield* getWebhook(ctx.workspaceId, id), secret }
+    // The row was inserted in this transaction: not finding it is a defect, not a 404.
+    return { webhook: yield* getWebhook(ctx.workspaceId, id).pipe(Effect.catchTag("NotFound", (e) => Effect.die(e))), secret }
   })
 
 export const updateWebhook = (ctx: WorkspaceContext, id: number, payload: UpdateWebhookPayload) =>

@@ -32,6 +32,19 @@ import {
 } from "./organizations.ts"
 import { RetentionSetting, WorkspaceStorageResponse } from "./storage.ts"
 import {
+  CreateWebhookPayload,
+  DeliveriesQuery,
+  DeliveriesResponse,
+  DeliveryQueuedResponse,
+  UpdateWebhookPayload,
+  WebhookCreatedResponse,
+  WebhookDeletedResponse,
+  WebhookDeliveryParams,
+  WebhookIdParams,
+  WebhookResponse,
+  WebhooksResponse,
+} from "./webhooks.ts"
+import {
   OidcCallbackQuery,
   SamlAcsPayload,
   SsoConnectionPayload,
@@ -965,6 +978,59 @@ export class RemediationRequestsGroup extends HttpApiGroup.make("remediationRequ
 
 // ---------------------------------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------------------------------
+// webhooks and Slack (beyond the spec, issue 33; src/contracts/webhooks.ts, event bodies src/contracts/integrations-events.ts)
+
+export class WebhooksGroup extends HttpApiGroup.make("webhooks")
+  .add(
+    HttpApiEndpoint.get("list", "/api/integrations/webhooks", {
+      success: WebhooksResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    /** Creates a destination; the answer carries the signing secret, shown this once. */
+    HttpApiEndpoint.post("create", "/api/integrations/webhooks", {
+      payload: CreateWebhookPayload,
+      success: WebhookCreatedResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.patch("update", "/api/integrations/webhooks/:id", {
+      params: WebhookIdParams,
+      payload: UpdateWebhookPayload,
+      success: WebhookResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.delete("remove", "/api/integrations/webhooks/:id", {
+      params: WebhookIdParams,
+      success: WebhookDeletedResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    /** Queues a `webhook.test` event to this destination; answers its delivery. */
+    HttpApiEndpoint.post("test", "/api/integrations/webhooks/:id/test", {
+      params: WebhookIdParams,
+      success: DeliveryQueuedResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("deliveries", "/api/integrations/webhooks/:id/deliveries", {
+      params: WebhookIdParams,
+      query: DeliveriesQuery,
+      success: DeliveriesResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    /** Sends a delivery's body again, as a new delivery. */
+    HttpApiEndpoint.post("replay", "/api/integrations/webhooks/:id/deliveries/:delivery_id/replay", {
+      params: WebhookDeliveryParams,
+      success: DeliveryQueuedResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Webhooks",
+      description:
+        "Beyond the spec: webhook and Slack destinations of the workspace's events (scan completed, new failing resources, mute rules, remediations, reports), signed deliveries with retries, the delivery log and replay (workspace admins).",
+    }),
+  ) {}
+
 export class Api extends HttpApi.make("cloud-audit")
   .add(SystemGroup)
   .add(AuthGroup)
@@ -983,6 +1049,7 @@ export class Api extends HttpApi.make("cloud-audit")
   .add(AccountGroupsGroup)
   .add(RemediationRequestsGroup)
   .add(SsoGroup)
+  .add(WebhooksGroup)
   .annotateMerge(
     OpenApi.annotations({
       title: "Cloud Audit API",
@@ -1011,5 +1078,6 @@ export const GROUP_NAMES = [
   "accountGroups",
   "remediationRequests",
   "sso",
+  "webhooks",
 ] as const
 export type GroupName = (typeof GROUP_NAMES)[number]

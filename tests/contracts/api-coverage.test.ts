@@ -101,6 +101,14 @@ const EXTRA_CALLS = [
   "POST /api/account-groups",
   "PUT /api/account-groups/{id}",
   "DELETE /api/account-groups/{id}",
+  // webhooks and Slack (issue 33)
+  "GET /api/integrations/webhooks",
+  "POST /api/integrations/webhooks",
+  "PATCH /api/integrations/webhooks/{id}",
+  "DELETE /api/integrations/webhooks/{id}",
+  "POST /api/integrations/webhooks/{id}/test",
+  "GET /api/integrations/webhooks/{id}/deliveries",
+  "POST /api/integrations/webhooks/{id}/deliveries/{delivery_id}/replay",
   // organisations and fleets (issue 31)
   "GET /api/organizations",
   "GET /api/organizations/aws-template",
@@ -157,6 +165,7 @@ describe("OpenApi.fromApi(Api) lists every spec call", () => {
     expect((spec.tags ?? []).map((t) => t.name)).toEqual([
       "System", "Auth", "Workspaces", "Team", "Invitations", "Profile", "Cloud providers", "Accounts", "Scans", "Findings", "Compliance", "Posture", "Storage", "Organizations",
       "Account groups",
+      "Webhooks",
     ])
   })
 

@@ -10,6 +10,7 @@
 import { Layer } from "effect"
 import { AccountGroupsHandlers } from "./account-groups.ts"
 import { AccountsHandlers } from "./accounts.ts"
+import { ApiKeysHandlers } from "./api-keys.ts"
 import { AuthHandlers } from "./auth.ts"
 import { ComplianceHandlers } from "./compliance.ts"
 import { FindingsHandlers } from "./findings.ts"
@@ -47,4 +48,5 @@ export const ApiHandlers = Layer.mergeAll(
   RemediationRequestsHandlers,
   SsoHandlers,
   WebhooksHandlers,
+  ApiKeysHandlers,
 )

@@ -5,8 +5,8 @@
  *                                         and answers the storage page recomputed.
  *
  * The workspace is the one in the path (X-Workspace-ID is not read): the caller's membership of it is read in the
- * statement that opens its row-level-security scope (server/auth/rls.ts `inScopeForMember`), as for every
- * workspace-scoped call; not a member (or no such workspace) → 403 WorkspaceAccessDenied, the same answer either way.
+ * statement that opens its row-level-security scope (server/auth/rls.ts `inScopeForMember`, through `memberScope`, which
+ * also takes an admin's API key), as for every workspace-scoped call; not a member (or no such workspace) → 403 WorkspaceAccessDenied, the same answer either way.
  * Workspace admins only: the owner, or a member whose roles grant all 12 permissions; anyone else → 403 Forbidden
  * with StorageMessages.storagePermissionDenied. A body that does not decode as `RetentionSetting` → 400 with field
  * errors carrying the contract's messages (HttpApi's decoding, server/http/errors.ts).
@@ -17,15 +17,12 @@ import { Effect, Layer } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../src/contracts/api.ts"
-import { Forbidden, WorkspaceAccessDenied } from "../../src/contracts/errors.ts"
-import { AccessServerMessages } from "../../src/contracts/messages.ts"
+import { Forbidden } from "../../src/contracts/errors.ts"
 import { PERMISSIONS } from "../../src/contracts/permissions.ts"
 import { StorageMessages as M } from "../../src/contracts/storage.ts"
 import { AuthConfigFromApp } from "../auth/identity-layer.ts"
-import { inScopeForMember } from "../auth/rls.ts"
 import { saveRetention, readRetention, storageFigures } from "../scans/retention.ts"
-import { clientAddress, sessionRevoked, verifyBearer } from "./middleware/authentication.ts"
-import { toMembership, type WorkspaceContext } from "./middleware/workspace-scope.ts"
+import { memberScope, type WorkspaceContext } from "./middleware/workspace-scope.ts"
 
 /** A workspace admin: the owner, or a member holding every one of the 12 permissions. */
 export const isWorkspaceAdmin = (ctx: Pick<WorkspaceContext, "isOwner" | "permissions">): boolean =>
@@ -37,16 +34,11 @@ const asAdmin = <A, E, R>(
   workspaceId: number,
   body: (ctx: WorkspaceContext) => Effect.Effect<A, E, R>,
 ) =>
-  Effect.gen(function* () {
-    const caller = yield* verifyBearer(request)
-    return yield* inScopeForMember({ workspaceId, userId: caller.userId }, caller.sessionId, sessionRevoked, (row) =>
-      Effect.gen(function* () {
-        if (row === undefined) return yield* new WorkspaceAccessDenied({ message: AccessServerMessages.workspaceAccessDenied })
-        const ctx: WorkspaceContext = { ...caller, ...toMembership(row), workspaceId, ip: clientAddress(request) }
-        if (!isWorkspaceAdmin(ctx)) return yield* new Forbidden({ message: M.storagePermissionDenied })
-        return yield* body(ctx)
-      }))
-  }).pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
+  memberScope(request, () => Effect.succeed(workspaceId), (ctx) =>
+    Effect.gen(function* () {
+      if (!isWorkspaceAdmin(ctx)) return yield* new Forbidden({ message: M.storagePermissionDenied })
+      return yield* body(ctx)
+    })).pipe(Effect.catchTag("SqlError", (error) => Effect.die(error)))
 
 export const StorageHandlers = HttpApiBuilder.group(Api, "storage", (handlers) =>
   handlers

@@ -40,6 +40,8 @@ export type AuditAction =
   | "auth.sso_sign_in"
   | "auth.sso_sign_in_failed"
   | "auth.sign_in_sso_required"
+  | "api_key.created"
+  | "api_key.revoked"
 
 export interface AuditEntry {
   readonly action: AuditAction

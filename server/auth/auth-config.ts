@@ -78,6 +78,8 @@ export interface AuthSettings {
   /** Forgot-password and signup requests per client address. */
   readonly sensitivePerAddress: RateRule
   /** SMTP_URL; undefined → log + development outbox. */
+  /** Requests per API key (docs/api-keys.md): every call made with one key counts, whatever its client address. */
+  readonly apiKeyRequests: RateRule
   readonly smtpUrl: Redacted.Redacted<string> | undefined
   readonly smtpFrom: string
 }
@@ -112,6 +114,7 @@ export const defaultAuthSettings = (
   invitationChecksPerAddress: { limit: 30, windowSeconds: 15 * 60 },
   invitationChecksPerInviter: { limit: 50, windowSeconds: 60 * 60 },
   sensitivePerAddress: { limit: 30, windowSeconds: 15 * 60 },
+  apiKeyRequests: { limit: 600, windowSeconds: 60 },
   smtpUrl: undefined,
   smtpFrom: "Cloud Audit <no-reply@localhost>",
   ...overrides,

@@ -60,6 +60,26 @@ const sessionAlive = (sql: SqlClient.SqlClient, sessionId: string, userId: numbe
   sql`EXISTS (SELECT 1 FROM refresh_token_families
               WHERE id = ${isSessionId(sessionId) ? sessionId : NO_SESSION}::uuid AND user_id = ${userId} AND revoked_at IS NULL)`
 
+/**
+ * An API key presented by a request (server/auth/api-keys.ts): its id and the SHA-256 of the secret presented. Where a
+ * session id stands for a signed-in user, this stands for a key: the scope statement checks the key is still valid
+ * (not revoked, not expired, of that workspace and creator) instead of a session.
+ */
+export interface ApiKeyCredential {
+  readonly apiKeyId: number
+  readonly secretHash: string
+}
+
+/** Whether the request's credential is alive: the session (refresh-token family), or the API key. */
+const credentialAlive = (sql: SqlClient.SqlClient, credential: string | ApiKeyCredential, scope: { readonly workspaceId: number; readonly userId: number }) =>
+  typeof credential === "string"
+    ? sessionAlive(sql, credential, scope.userId)
+    : sql`EXISTS (SELECT 1 FROM api_keys WHERE id = ${credential.apiKeyId} AND secret_hash = ${credential.secretHash}
+                  AND workspace_id = ${scope.workspaceId} AND user_id = ${scope.userId} AND revoked_at IS NULL AND expires_at > now())`
+
+const credentialShaped = (credential: string | ApiKeyCredential): boolean =>
+  typeof credential === "string" ? isSessionId(credential) : /^[0-9a-f]{64}$/.test(credential.secretHash)
+
 /** Sets the scope inside an already open transaction (used by `inScope`, and to widen it after creating a workspace). */
 export const setScope = (scope: RlsScope) =>
   Effect.gen(function* () {
@@ -122,16 +142,18 @@ export interface MembershipRow {
  */
 export const inScopeForMember = <E2, A, E, R>(
   scope: { readonly workspaceId: number; readonly userId: number },
-  sessionId: string,
+  sessionId: string | ApiKeyCredential,
   onRevoked: () => E2,
   body: (membership: MembershipRow | undefined) => Effect.Effect<A, E, R>,
 ) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return yield* serialized(sql.withTransaction(Effect.gen(function* () {
+      // An API key's row is visible to the transaction that presents its secret (migration 0025), whatever the scope.
+      if (typeof sessionId !== "string") yield* sql`SELECT set_config('app.api_key_hash', ${sessionId.secretHash}, true)`
       const rows = yield* sql<MembershipRow & { alive: boolean | null; is_member: boolean | null; snapshot: string }>`
         WITH s AS MATERIALIZED (
-          SELECT ${scopeSettings(sql, scope)}, ${roleSwitch(sql)} AS role, ${sessionAlive(sql, sessionId, scope.userId)} AS alive
+          SELECT ${scopeSettings(sql, scope)}, ${roleSwitch(sql)} AS role, ${credentialAlive(sql, sessionId, scope)} AS alive
           OFFSET 0)
         SELECT s.alive, mb.is_member, mb.workspace_name, mb.is_owner, mb.role_id, mb.custom_role_id, mb.role_name, mb.granted,
                mb.account_group_ids,
@@ -155,7 +177,7 @@ export const inScopeForMember = <E2, A, E, R>(
           LEFT JOIN custom_roles cr ON cr.id = m.custom_role_id
           WHERE s.alive AND m.workspace_id = s.wid::int AND m.user_id = s.uid::int) mb ON true`
       const row = rows[0]
-      if (!isSessionId(sessionId) || row?.alive !== true) return yield* Effect.fail(onRevoked())
+      if (!credentialShaped(sessionId) || row?.alive !== true) return yield* Effect.fail(onRevoked())
       const capture = yield* Effect.serviceOption(SnapshotCapture)
       if (capture._tag === "Some") capture.value.snapshot = row.snapshot
       return yield* body(row.is_member === true ? row : undefined)

@@ -11,6 +11,11 @@ export interface Caller {
   readonly sessionId: string
   /** The workspace the access token was issued for (the default when no X-Workspace-ID header is sent). */
   readonly tokenWorkspaceId: number | undefined
+  /**
+   * Set when the request presented an API key (docs/api-keys.md) instead of a session: `userId` is then the key's
+   * creator, `sessionId` names the key, and the context's permissions and accounts are the key's.
+   */
+  readonly apiKeyId?: number | undefined
 }
 
 export interface WorkspaceContext extends Caller {

@@ -54,6 +54,7 @@ import {
   SsoStartPayload,
   SsoStartResponse,
 } from "./sso.ts"
+import { ApiKeyCreatedResponse, ApiKeyIdParams, ApiKeyRevokeResponse, ApiKeysResponse, CreateApiKeyPayload } from "./api-keys.ts"
 import { AccountGroupDeleteResponse, AccountGroupIdParams, AccountGroupPayload, AccountGroupResponse, AccountGroupsResponse } from "./account-groups.ts"
 import { OkMessage, Timestamp, withData } from "./common.ts"
 import {
@@ -1031,6 +1032,35 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
     }),
   ) {}
 
+// ---------------------------------------------------------------------------------------------------
+// API keys (beyond the spec, issue 33; src/contracts/api-keys.ts): sign-in only (a key cannot manage keys)
+
+export class ApiKeysGroup extends HttpApiGroup.make("apiKeys")
+  .add(
+    HttpApiEndpoint.get("list", "/api/api-keys", {
+      success: ApiKeysResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("create", "/api/api-keys", {
+      payload: CreateApiKeyPayload,
+      success: ApiKeyCreatedResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.delete("revoke", "/api/api-keys/:id", {
+      params: ApiKeyIdParams,
+      success: ApiKeyRevokeResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "API keys",
+      description:
+        "Beyond the spec: named keys for scripts and CI, sent as `Authorization: Bearer ca_live_…` or `X-API-Key: ca_live_…`. A key acts in its workspace with its role's permissions intersected with its creator's current ones; these three calls need a signed-in session (a key gets 403).",
+    }),
+  ) {}
+
+
 export class Api extends HttpApi.make("cloud-audit")
   .add(SystemGroup)
   .add(AuthGroup)
@@ -1050,12 +1080,13 @@ export class Api extends HttpApi.make("cloud-audit")
   .add(RemediationRequestsGroup)
   .add(SsoGroup)
   .add(WebhooksGroup)
+  .add(ApiKeysGroup)
   .annotateMerge(
     OpenApi.annotations({
       title: "Cloud Audit API",
       version: "0.1.0",
       description:
-        "Multi-workspace cloud security audit API. Authenticated calls carry `Authorization: Bearer <access_token>`; workspace-scoped calls also carry `X-Workspace-ID`.",
+        "Multi-workspace cloud security audit API. Authenticated calls carry `Authorization: Bearer <access_token>`; workspace-scoped calls also carry `X-Workspace-ID`. Scripts may send an API key instead (`Authorization: Bearer ca_live_…` or `X-API-Key: ca_live_…`): every workspace call its role allows works with it; sign-in-only calls answer 403.",
     }),
   ) {}
 
@@ -1079,5 +1110,6 @@ export const GROUP_NAMES = [
   "remediationRequests",
   "sso",
   "webhooks",
+  "apiKeys",
 ] as const
 export type GroupName = (typeof GROUP_NAMES)[number]

@@ -273,8 +273,11 @@ export const TYPE_OF_TAG: { readonly [K in ApiErrorTag]: ErrorType } = {
 export const isApiErrorTag = (u: unknown): u is ApiErrorTag =>
   typeof u === "string" && Object.prototype.hasOwnProperty.call(STATUS_OF_TAG, u)
 
-/** Errors every authenticated, workspace-scoped endpoint may answer with (declared on each endpoint). */
-export const AuthErrors = [Unauthorized, TokenExpired] as const
+/**
+ * Errors every authenticated endpoint may answer with (declared on each endpoint). Forbidden: a sign-in-only call made
+ * with an API key (docs/api-keys.md).
+ */
+export const AuthErrors = [Unauthorized, TokenExpired, Forbidden] as const
 export const WorkspaceErrors = [
   Unauthorized,
   TokenExpired,

@@ -109,6 +109,10 @@ const EXTRA_CALLS = [
   "POST /api/integrations/webhooks/{id}/test",
   "GET /api/integrations/webhooks/{id}/deliveries",
   "POST /api/integrations/webhooks/{id}/deliveries/{delivery_id}/replay",
+  // API keys (issue 33)
+  "GET /api/api-keys",
+  "POST /api/api-keys",
+  "DELETE /api/api-keys/{id}",
   // organisations and fleets (issue 31)
   "GET /api/organizations",
   "GET /api/organizations/aws-template",
@@ -166,6 +170,7 @@ describe("OpenApi.fromApi(Api) lists every spec call", () => {
       "System", "Auth", "Workspaces", "Team", "Invitations", "Profile", "Cloud providers", "Accounts", "Scans", "Findings", "Compliance", "Posture", "Storage", "Organizations",
       "Account groups",
       "Webhooks",
+      "API keys",
     ])
   })
 

@@ -3,11 +3,14 @@
  * (refresh-token family) must still be alive, so logout, password reset and reuse detection end access at once.
  * The contract declares no middleware (src/contracts/api.ts), so handlers call `authenticate(request)` themselves.
  *
- * Errors: Unauthorized (missing, malformed, bad signature, revoked session), TokenExpired (expired access token).
+ * Errors: Unauthorized (missing, malformed, bad signature, revoked session), TokenExpired (expired access token),
+ * Forbidden when the request presents an API key: `verifyBearer` and `authenticate` serve sign-in-only calls; the
+ * workspace calls take keys through `inWorkspace` (./workspace-scope.ts), which looks for a key first.
  */
 import { Effect, Option } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { TokenExpired, Unauthorized } from "../../../src/contracts/errors.ts"
+import { ApiKeyMessages, looksLikeApiKey } from "../../../src/contracts/api-keys.ts"
+import { Forbidden, TokenExpired, Unauthorized } from "../../../src/contracts/errors.ts"
 import { RefreshMessages, StatusMessages } from "../../../src/contracts/messages.ts"
 import { verifyAccessToken } from "../../auth/access-token.ts"
 import { isSessionActive } from "../../auth/refresh-tokens.ts"
@@ -22,6 +25,21 @@ export const bearerToken = (request: HttpServerRequest.HttpServerRequest): strin
   return m?.[1]
 }
 
+/**
+ * The API key a request presents (docs/api-keys.md): `X-API-Key`, or a bearer credential shaped like a key
+ * (`ca_live_…`). Whatever follows is judged by the key path (server/api/middleware/workspace-scope.ts); undefined when
+ * the request presents a session's access token or nothing.
+ */
+export const presentedApiKey = (request: HttpServerRequest.HttpServerRequest): string | undefined => {
+  const header = request.headers["x-api-key"]
+  if (header !== undefined) return header.trim()
+  const token = bearerToken(request)
+  return token !== undefined && looksLikeApiKey(token) ? token : undefined
+}
+
+/** The refusal of a sign-in-only call (password change, key management, the workspace list…) made with an API key. */
+export const apiKeyRefused = () => new Forbidden({ message: ApiKeyMessages.signInOnly })
+
 /** The client address used for rate limits: the socket's peer (proxies are not trusted blindly). */
 export const clientAddress = (request: HttpServerRequest.HttpServerRequest): string =>
   Option.getOrElse(request.remoteAddress, () => "unknown")
@@ -32,6 +50,7 @@ export const clientAddress = (request: HttpServerRequest.HttpServerRequest): str
  * per request. Everything else uses `authenticate`.
  */
 export const verifyBearer = Effect.fn("Authentication.verifyBearer")(function* (request: HttpServerRequest.HttpServerRequest) {
+  if (presentedApiKey(request) !== undefined) return yield* apiKeyRefused()
   const token = bearerToken(request)
   if (token === undefined) return yield* new Unauthorized({ message: StatusMessages.unauthorized })
   const claims = yield* verifyAccessToken(token).pipe(
@@ -50,6 +69,7 @@ export const sessionRevoked = () => new Unauthorized({ message: RefreshMessages.
 export const authenticate = Effect.fn("Authentication.authenticate")(function* (
   request: HttpServerRequest.HttpServerRequest,
 ) {
+  if (presentedApiKey(request) !== undefined) return yield* apiKeyRefused()
   const token = bearerToken(request)
   if (token === undefined) return yield* new Unauthorized({ message: StatusMessages.unauthorized })
   const claims = yield* verifyAccessToken(token).pipe(
@@ -66,6 +86,6 @@ export const authenticate = Effect.fn("Authentication.authenticate")(function* (
 
 /** For calls that behave differently when signed in (invitation accept): no token → undefined; a bad token fails. */
 export const authenticateOptional = (request: HttpServerRequest.HttpServerRequest) =>
-  bearerToken(request) === undefined && request.headers["authorization"] === undefined
+  bearerToken(request) === undefined && request.headers["authorization"] === undefined && presentedApiKey(request) === undefined
     ? Effect.succeed(undefined)
     : authenticate(request)

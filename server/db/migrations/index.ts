@@ -33,6 +33,7 @@ import m0023_account_groups from "./0023_account_groups.ts"
 import m0024_fleet_findings from "./0024_fleet_findings.ts"
 import m0026_webhooks from "./0026_webhooks.ts"
 import m0027_sso from "./0027_sso.ts"
+import m0025_api_keys from "./0025_api_keys.ts"
 
 import m0030_remediation_approvals from "./0030_remediation_approvals.ts"
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0026_webhooks": m0026_webhooks,
   "0027_sso": m0027_sso,
   "0030_remediation_approvals": m0030_remediation_approvals,
+  "0025_api_keys": m0025_api_keys,
 }

@@ -64,7 +64,7 @@ export const AREAS: ReadonlyArray<{ readonly name: string; readonly machines: Re
     name: "Access and identity",
     machines: [
       "session", "auth-gate", "permission-gate", "login", "signup", "forgot-password", "reset-password", "verify-email",
-      "verification-pending", "resend-verification", "invitation-accept", "invitation-signup",
+      "verification-pending", "resend-verification", "invitation-accept", "invitation-signup", "sso-sign-in",
     ],
   },
   { name: "Workspaces", machines: ["workspace-gate", "workspace-selection", "workspace-storage"] },

@@ -74,6 +74,8 @@ export const composeApp = (services: AppServices, env: CompositionEnvironment): 
     resendVerification: api.resendVerification,
     validateResetToken: api.validateResetToken,
     resetPassword: api.resetPassword,
+    ssoStart: api.ssoStart,
+    ssoExchange: api.ssoExchange,
   }
 
   return {

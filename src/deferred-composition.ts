@@ -19,6 +19,8 @@ const authWhenReady = (ready: Promise<AppComposition>): AuthEffects => ({
   resendVerification: (payload, signal) => ready.then((c) => c.auth.resendVerification(payload, signal)),
   validateResetToken: (payload, signal) => ready.then((c) => c.auth.validateResetToken(payload, signal)),
   resetPassword: (payload, signal) => ready.then((c) => c.auth.resetPassword(payload, signal)),
+  ssoStart: (payload, signal) => ready.then((c) => c.auth.ssoStart(payload, signal)),
+  ssoExchange: (payload, signal) => ready.then((c) => c.auth.ssoExchange(payload, signal)),
 })
 
 /**

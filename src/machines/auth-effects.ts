@@ -12,6 +12,7 @@
  * client maps each failure with the endpoint's §8 flow), so machines show `message` verbatim and branch on `type`.
  */
 import type { ErrorType } from "../contracts/errors.ts"
+import type { SsoExchangeResponse, SsoStartPayload, SsoStartResponse } from "../contracts/sso.ts"
 import type { ErrorHint } from "../contracts/error-mapping.ts"
 import type { OkMessage } from "../contracts/common.ts"
 import type {
@@ -69,6 +70,10 @@ export interface AuthEffects {
   readonly resendVerification: EffectCall<ResendVerificationPayload, ResendVerificationResponse>
   readonly validateResetToken: EffectCall<ValidateResetTokenPayload, ValidateResetTokenResponse>
   readonly resetPassword: EffectCall<ResetPasswordPayload, OkMessage>
+  /** POST /api/sso/start: the identity provider's URL for the email's domain (docs/sso.md). */
+  readonly ssoStart: EffectCall<SsoStartPayload, SsoStartResponse>
+  /** POST /api/sso/exchange: the one-time code of /login/sso → the session's tokens. */
+  readonly ssoExchange: EffectCall<{ readonly code: string }, SsoExchangeResponse>
 }
 
 // ---------------------------------------------------------------------------------------------------

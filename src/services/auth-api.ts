@@ -69,6 +69,7 @@ import type { Timezone, User } from "../contracts/auth.ts"
 import type { Invitation } from "../contracts/invitations.ts"
 import type { TeamMember } from "../contracts/team.ts"
 import type { Workspace } from "../contracts/workspaces.ts"
+import { SsoExchangeResponse, SsoStartResponse, type SsoStartPayload } from "../contracts/sso.ts"
 import { REFRESH_PATH, endpoint, pathWith, type ApiClient, type Endpoint } from "./api-client.ts"
 import { queryKeys, type Fetcher, type QueryKey } from "./query-cache.ts"
 
@@ -87,6 +88,8 @@ export const ACCESS_ENDPOINTS = {
     retry: false,
   }),
   userInfo: endpoint({ method: "GET", path: "/api/user-info", response: UserInfoResponse }),
+  ssoStart: endpoint({ method: "POST", path: "/api/sso/start", response: SsoStartResponse, flow: "login", refreshOn401: false }),
+  ssoExchange: endpoint({ method: "POST", path: "/api/sso/exchange", response: SsoExchangeResponse, flow: "login", refreshOn401: false }),
   forgotPassword: endpoint({
     method: "POST",
     path: "/api/forgot-password",
@@ -229,6 +232,8 @@ export interface AuthApi {
   readonly resetPassword: Call<ResetPasswordPayload, "resetPassword">
   readonly verifyEmail: Call<VerifyEmailParams, "verifyEmail">
   readonly resendVerification: Call<ResendVerificationPayload, "resendVerification">
+  readonly ssoStart: Call<SsoStartPayload, "ssoStart">
+  readonly ssoExchange: Call<{ readonly code: string }, "ssoExchange">
   // workspaces
   readonly workspaces: Query<"workspaces">
   readonly switchWorkspace: Call<SwitchWorkspacePayload, "switchWorkspace">
@@ -288,6 +293,8 @@ export const createAuthApi = (client: ApiClient): AuthApi => {
     verifyEmail: ({ token, email }, signal) =>
       client.request(E.verifyEmail, { query: { token, email }, ...signalOpt(signal) }),
     resendVerification: post("resendVerification"),
+    ssoStart: post("ssoStart"),
+    ssoExchange: post("ssoExchange"),
     workspaces: get("workspaces"),
     switchWorkspace: post("switchWorkspace"),
     acceptWorkspaceInvitation: post("acceptWorkspaceInvitation"),

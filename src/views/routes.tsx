@@ -22,6 +22,7 @@ const EmailVerificationSuccessView = lazyScreen(() =>
 )
 const ResetPasswordView = lazyScreen(() => import("./access/reset-password.view.tsx").then((m) => m.ResetPasswordView))
 const SignupView = lazyScreen(() => import("./access/signup.view.tsx").then((m) => m.SignupView))
+const SsoSignInView = lazyScreen(() => import("./access/sso-sign-in.view.tsx").then((m) => m.SsoSignInView))
 const VerificationPendingView = lazyScreen(() =>
   import("./access/verification-pending.view.tsx").then((m) => m.VerificationPendingView),
 )
@@ -82,6 +83,7 @@ const route = (path: string, view: ComponentType, access: RouteAccess, inDashboa
 export const ROUTES: ReadonlyArray<AppRoute> = [
   route("/login", LoginView, "public"),
   route("/signup", SignupView, "public"),
+  route("/login/sso", SsoSignInView, "public"),
   route("/reset-password", ResetPasswordView, "public"),
   route("/verify-email", VerifyEmailView, "verification"),
   route("/verification-pending", VerificationPendingView, "verification"),

@@ -30,6 +30,8 @@ export const fakeAuthEffects = () => {
     resendVerification: [],
     validateResetToken: [],
     resetPassword: [],
+    ssoStart: [],
+    ssoExchange: [],
   }
   const open: { [K in CallName]: Deferred<AnswerOf<K>>[] } = {
     login: [],
@@ -40,6 +42,8 @@ export const fakeAuthEffects = () => {
     resendVerification: [],
     validateResetToken: [],
     resetPassword: [],
+    ssoStart: [],
+    ssoExchange: [],
   }
   const stored: Array<{ token: string; workspaceId: number | null }> = []
   const call =
@@ -59,6 +63,8 @@ export const fakeAuthEffects = () => {
     resendVerification: call("resendVerification"),
     validateResetToken: call("validateResetToken"),
     resetPassword: call("resetPassword"),
+    ssoStart: call("ssoStart"),
+    ssoExchange: call("ssoExchange"),
     storePendingInvitation: (pending) => void stored.push(pending),
   }
   const settle = async <K extends CallName>(name: K, fn: (d: Deferred<AnswerOf<K>>) => void) => {

@@ -45,6 +45,8 @@ export const UNWIRED_AUTH_EFFECTS: AuthEffects = {
   resendVerification: unwired,
   validateResetToken: unwired,
   resetPassword: unwired,
+  ssoStart: unwired,
+  ssoExchange: unwired,
 }
 
 const AuthEffectsContext = createContext<AuthEffects>(UNWIRED_AUTH_EFFECTS)

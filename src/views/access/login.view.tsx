@@ -182,6 +182,7 @@ export function LoginView() {
             Sign in
           </Button>
         </Form>
+        <Link href="/login/sso">Sign in with SSO</Link>
         <p className={css.footer}>
           Don't have an account? <Link href="/signup">Sign up</Link>
         </p>

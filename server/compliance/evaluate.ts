@@ -4,9 +4,9 @@
  * the API, the CSV and the PDF all evaluate through here, so the screen and the downloads cannot disagree
  * (docs/outcomes.md).
  */
-import type { MuteException, RequirementResult, StatusCounts } from "../../src/contracts/compliance.ts"
+import type { MuteException, RequirementResult, RequirementStatus, StatusCounts } from "../../src/contracts/compliance.ts"
 import type { FindingOutcome as Outcome, Severity } from "../../src/contracts/findings.ts"
-import { checkOutcome, countStatuses, failingResources, requirementStatus } from "../../src/contracts/outcomes.ts"
+import { checkOutcome, countStatuses, failingResources, requirementStatus, type RequirementCheckFacts } from "../../src/contracts/outcomes.ts"
 import type { CatalogueFramework } from "./catalogue.ts"
 
 /** One finding of the scan, as compliance reads it. */
@@ -38,15 +38,28 @@ export interface FrameworkEvaluation {
 export const openFailing = (o: Pick<FindingOutcome, "status" | "resources_failing" | "resources_remediated" | "resources_muted">): number =>
   o.status === "fail" ? failingResources(o) : 0
 
+/** The findings of a requirement's mapped checks that ran in the scan. */
+const mappedOutcomes = <O>(checks: ReadonlyArray<string>, outcomes: ReadonlyMap<string, O>): Array<O> =>
+  checks.flatMap((id) => {
+    const o = outcomes.get(id)
+    return o === undefined ? [] : [o]
+  })
+
+/**
+ * Each requirement's status alone, by the rule `evaluateFramework` applies (what organisation compliance counts per
+ * member): no evidence, reasons or resource sums, so it needs only each check's status and counts.
+ */
+export const requirementStatuses = (
+  framework: CatalogueFramework,
+  outcomes: ReadonlyMap<string, RequirementCheckFacts>,
+): Array<RequirementStatus> => framework.requirements.map((r) => requirementStatus(r.checks.length, mappedOutcomes(r.checks, outcomes)))
+
 export const evaluateFramework = (
   framework: CatalogueFramework,
   outcomes: ReadonlyMap<string, FindingOutcome>,
 ): FrameworkEvaluation => {
   const requirements = framework.requirements.map((r): RequirementResult => {
-    const found = r.checks.flatMap((id) => {
-      const o = outcomes.get(id)
-      return o === undefined ? [] : [o]
-    })
+    const found = mappedOutcomes(r.checks, outcomes)
     const status = requirementStatus(r.checks.length, found)
     return {
       id: r.id,

@@ -1,8 +1,9 @@
 /**
  * Compliance over an organisation (issue 31 "See the fleet"; contract `OrgCompliance` in
  * src/contracts/organizations.ts): for one framework, each member that is not retired (the fleet's filters apply) is
- * evaluated on its latest completed scan by the per-scan evaluation itself (`evaluateFramework`,
- * server/compliance/evaluate.ts, over the same findings a scan's compliance reads: `scansOutcomes`), and each
+ * evaluated on its latest completed scan by the per-scan evaluation's own rule (`requirementStatuses`,
+ * server/compliance/evaluate.ts: the statuses `evaluateFramework` gives, over the same findings a scan's compliance
+ * reads, only their status and counts: `scansCheckFacts`; the member's counts are `countStatuses` of them), and each
  * requirement counts the members by the status it has there (unit: member accounts). A member without a completed
  * scan counts as `not_scanned`, never as failed or not evaluated. So the organisation's numbers are sums of the
  * members' own compliance answers (tests/organizations/org-compliance.test.ts holds them equal).
@@ -18,11 +19,12 @@ import { ComplianceMessages, type RequirementStatus } from "../../src/contracts/
 import { NotFound } from "../../src/contracts/errors.ts"
 import type { AccountId, ScanId } from "../../src/contracts/ids.ts"
 import type { FleetFilter, MemberStatusCounts, OrgCompliance, OrgRequirement } from "../../src/contracts/organizations.ts"
+import { countStatuses } from "../../src/contracts/outcomes.ts"
 import { csvLine } from "../export/csv.ts"
 import { fleetMembers, organizationAccount } from "../organizations/fleet.ts"
 import { frameworkById, providerKeyOf } from "./catalogue.ts"
-import { evaluateFramework } from "./evaluate.ts"
-import { scansOutcomes } from "./store.ts"
+import { requirementStatuses } from "./evaluate.ts"
+import { scansCheckFacts } from "./store.ts"
 
 const emptyCounts = (): { -readonly [K in keyof MemberStatusCounts]: number } => ({
   passed: 0,
@@ -53,7 +55,7 @@ export const organizationCompliance = Effect.fn("OrgCompliance.evaluate")(functi
   if (fw.framework.provider !== providerKeyOf(org.cloud_provider_id)) return yield* new NotFound({ message: ComplianceMessages.frameworkNotForProvider })
   const members = yield* fleetMembers(workspaceId, organizationId, filter)
   const checks = [...new Set(fw.requirements.flatMap((r) => r.checks))]
-  const outcomes = yield* scansOutcomes(workspaceId, members.flatMap((m) => (m.latest_scan_id === null ? [] : [m.latest_scan_id])), checks)
+  const outcomes = yield* scansCheckFacts(workspaceId, members.flatMap((m) => (m.latest_scan_id === null ? [] : [m.latest_scan_id])), checks)
   const counts = fw.requirements.map(emptyCounts)
   const failed = fw.requirements.map((): Array<AccountId> => [])
   const matrix: Array<Array<RequirementStatus | null>> = []
@@ -63,19 +65,19 @@ export const organizationCompliance = Effect.fn("OrgCompliance.evaluate")(functi
       matrix.push(fw.requirements.map(() => null))
       return { account_id: m.id as AccountId, account_name: m.account_name, cloud_account_id: m.cloud_account_id, unit_path: m.unit_path, scan_id: null, counts: null }
     }
-    const evaluation = evaluateFramework(fw, outcomes.get(m.latest_scan_id) ?? new Map())
-    evaluation.requirements.forEach((r, i) => {
-      counts[i]![r.status]++
-      if (r.status === "failed") failed[i]!.push(m.id as AccountId)
+    const statuses = requirementStatuses(fw, outcomes.get(m.latest_scan_id) ?? new Map())
+    statuses.forEach((status, i) => {
+      counts[i]![status]++
+      if (status === "failed") failed[i]!.push(m.id as AccountId)
     })
-    matrix.push(evaluation.requirements.map((r) => r.status))
+    matrix.push(statuses)
     return {
       account_id: m.id as AccountId,
       account_name: m.account_name,
       cloud_account_id: m.cloud_account_id,
       unit_path: m.unit_path,
       scan_id: m.latest_scan_id as ScanId,
-      counts: evaluation.counts,
+      counts: countStatuses(statuses),
     }
   })
   const requirements = fw.requirements.map((r, i): OrgRequirement => ({

@@ -16,6 +16,7 @@ import { iso } from "../accounts/accounts-store.ts"
 import { providerKeyOf } from "./catalogue.ts"
 import { exceptionsOf, joinScanMutes, REMEDIATED_ROW_SQL } from "../posture/algebra.ts"
 import type { FindingOutcome } from "./evaluate.ts"
+import type { RequirementCheckFacts } from "../../src/contracts/outcomes.ts"
 
 interface ScanRow {
   readonly id: number
@@ -75,28 +76,28 @@ export const scanOutcomes = Effect.fn("ComplianceStore.scanOutcomes")(function* 
 })
 
 /**
- * The findings of several scans (each member's latest, for organisation compliance) restricted to some checks (a
- * framework's mapped checks), by scan then check id. Without the mutes behind exceptions: a requirement's status and
- * counts never read them (`requirementStatus`), and the organisation view lists none.
+ * What a requirement's status needs of each finding of several scans (each member's latest, for organisation
+ * compliance) restricted to some checks (a framework's mapped checks), by scan then check id: the stored status and
+ * counts only (`requirementStatus`), so one narrow row per finding and no join; a requirement's status never reads the
+ * mutes behind exceptions, and the organisation view lists none.
  */
-export const scansOutcomes = Effect.fn("ComplianceStore.scansOutcomes")(function* (
+export const scansCheckFacts = Effect.fn("ComplianceStore.scansCheckFacts")(function* (
   workspaceId: number,
   scanIds: ReadonlyArray<number>,
   checkIds: ReadonlyArray<string>,
 ) {
-  const out = new Map<number, Map<string, FindingOutcome>>()
+  const out = new Map<number, Map<string, RequirementCheckFacts>>()
   if (scanIds.length === 0 || checkIds.length === 0) return out
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<OutcomeRow>`${selectOutcomes(sql)}
+  const rows = yield* sql<RequirementCheckFacts & { readonly scan_id: number; readonly check_id: string }>`
+    SELECT f.scan_id, f.check_id, f.status, f.resources_checked, f.resources_failing, f.resources_remediated, f.resources_muted
+    FROM findings f
     WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ANY(${scanIds as Array<number>}::int[]) AND f.check_id = ANY(${checkIds as Array<string>}::text[])`
-  const byScan = new Map<number, Array<OutcomeRow>>()
   for (const r of rows) {
-    const list = byScan.get(r.scan_id)
-    if (list === undefined) byScan.set(r.scan_id, [r])
-    else list.push(r)
+    let byCheck = out.get(r.scan_id)
+    if (byCheck === undefined) out.set(r.scan_id, (byCheck = new Map()))
+    byCheck.set(r.check_id, r)
   }
-  const none = new Map<number, FindingOutcome["mutes"]>()
-  for (const [scanId, list] of byScan) out.set(scanId, outcomesOf(list, none))
   return out
 })
 

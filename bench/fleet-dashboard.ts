@@ -182,8 +182,10 @@ export const fleetDashboardBench = async (backend: "postgres" | "pglite") => {
                (SELECT count(*)::int FROM findings WHERE workspace_id = ${org!.workspace_id}) AS findings`)
       seeded = { org: org!.id, scans: facts!.scans, findings: facts!.findings, seedSeconds: 0 }
     } else {
-      member = await seedWorldMember(server.databaseUrl, `fleet-bench-${Date.now()}`, server)
-      seeded = await seedFleet(server.databaseUrl, member)
+      const seeder = await seedWorldMember(server.databaseUrl, `fleet-bench-${Date.now()}`, server)
+      seeded = await seedFleet(server.databaseUrl, seeder)
+      // Seeding can outlast an access token (15 minutes): the calls are made by an administrator minted now.
+      member = await seedWorldAdmin(server.databaseUrl, seeder.workspaceId, `fleet-bench-${Date.now()}`, server)
       if (KEEP) console.log(`  kept: BENCH_DATABASE_URL=${server.databaseUrl}`)
     }
     const o = `/api/organizations/${seeded.org}`

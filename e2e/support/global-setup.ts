@@ -63,6 +63,8 @@ export default async function setup(project: TestProject) {
     APP_ORIGIN: baseUrl,
     NODE_ENV: "development",
     SMTP_URL: smtp.url,
+    // The identity providers and integration targets the tests start listen on 127.0.0.1 (docs/sso.md).
+    INTEGRATIONS_ALLOW_PRIVATE_TARGETS: "1",
   }
   delete env.DATABASE_URL
   child = spawn(process.execPath, ["server/main.ts", "start"], { env, stdio: ["ignore", "pipe", "pipe"] })

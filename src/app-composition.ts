@@ -29,6 +29,7 @@ import { storageEffectsFrom } from "./services/workspace-storage-api.ts"
 import { organizationEffectsFrom } from "./services/organization-api.ts"
 import { fleetEffectsFrom } from "./services/fleet-api.ts"
 import { accountGroupsEffectsFrom } from "./services/account-groups-api.ts"
+import { webhooksEffectsFrom } from "./services/webhooks-api.ts"
 import { parseWorkspaceId } from "./services/storage.ts"
 import type { AppComposition } from "./views/composition.tsx"
 
@@ -92,6 +93,7 @@ export const composeApp = (services: AppServices, env: CompositionEnvironment): 
     organizations: organizationEffectsFrom(services),
     fleet: fleetEffectsFrom(services),
     accountGroups: accountGroupsEffectsFrom(services),
+    webhooks: webhooksEffectsFrom(services),
     gates: {
       workspaceGate: workspaceGateMachineWith(services),
       permissionGate: permissionGateMachineWith(services),

@@ -88,7 +88,7 @@ export class RequestAborted extends Error {
 // ---------------------------------------------------------------------------------------------------
 // Endpoints
 
-export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE"
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
 
 /** One call of the contract: method, path, response schema and the error flow of its screen. */
 export interface Endpoint<A> {

@@ -23,6 +23,7 @@ import type { OrganizationEffects } from "../machines/organization-effects.ts"
 import type { FleetEffects } from "../machines/fleet-effects.ts"
 import type { AccountGroupsEffects } from "../machines/account-groups-effects.ts"
 import type { StorageEffects } from "../machines/storage-effects.ts"
+import type { WebhooksEffects } from "../machines/webhooks-effects.ts"
 import type { TeamEffects } from "../machines/team-effects.ts"
 import type { WorkspaceSelectionEffects } from "../machines/workspace-selection.machine.ts"
 import type { Clock } from "./app-actors.tsx"
@@ -38,6 +39,7 @@ import { OrganizationEffectsProvider, UNWIRED_ORGANIZATION_EFFECTS } from "./org
 import { FleetEffectsProvider, UNWIRED_FLEET_EFFECTS } from "./organizations/fleet-effects-context.tsx"
 import { AccountGroupsEffectsProvider, UNWIRED_ACCOUNT_GROUPS_EFFECTS } from "./account-groups/account-groups-effects-context.tsx"
 import { StorageEffectsProvider, UNWIRED_STORAGE_EFFECTS } from "./storage/storage-effects-context.tsx"
+import { UNWIRED_WEBHOOKS_EFFECTS, WebhooksEffectsProvider } from "./settings/webhooks-effects-context.tsx"
 import { TeamEffectsProvider, UNWIRED_TEAM_EFFECTS } from "./team/team-effects-context.tsx"
 import {
   UNWIRED_WORKSPACE_SELECTION_EFFECTS,
@@ -60,6 +62,8 @@ export interface AppComposition {
   readonly fleet: FleetEffects
   /** Beyond the spec (issue 31 item 5): the Account groups page; optional so older compositions (tests) need not name it. */
   readonly accountGroups?: AccountGroupsEffects
+  /** Beyond the spec (issue 33): the Webhooks page; optional like `accountGroups`. */
+  readonly webhooks?: WebhooksEffects
   readonly gates: DashboardGateLogic
 }
 
@@ -126,7 +130,7 @@ export function CompositionProvider({ composition: source, clock, children }: Co
                           <OrganizationEffectsProvider effects={c?.organizations ?? UNWIRED_ORGANIZATION_EFFECTS} {...timers}>
                             <FleetEffectsProvider effects={c?.fleet ?? UNWIRED_FLEET_EFFECTS}>
                               <AccountGroupsEffectsProvider effects={c?.accountGroups ?? UNWIRED_ACCOUNT_GROUPS_EFFECTS}>
-                                <DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider>
+                                <WebhooksEffectsProvider effects={c?.webhooks ?? UNWIRED_WEBHOOKS_EFFECTS}><DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider></WebhooksEffectsProvider>
                               </AccountGroupsEffectsProvider>
                             </FleetEffectsProvider>
                           </OrganizationEffectsProvider>

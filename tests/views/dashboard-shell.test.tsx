@@ -151,7 +151,7 @@ describe("dashboard shell: user menu", () => {
     const { currentPath } = renderAccess("/dashboard", { shell })
     await shell.load.resolve(data({ workspaceCount: 1, permissions: [...PERMISSIONS] }))
     const menu = await openMenu()
-    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Users", "Storage", "Account groups", "Profile", "Sign out"])
+    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Users", "Storage", "Account groups", "Webhooks", "Profile", "Sign out"])
     await act(async () => {
       fireEvent.click(within(menu).getByRole("menuitem", { name: "Storage" }))
     })
@@ -167,6 +167,7 @@ describe("dashboard shell: user menu", () => {
     const short = await openMenu()
     expect(within(short).queryByRole("menuitem", { name: "Storage" })).toBeNull()
     expect(within(short).queryByRole("menuitem", { name: "Account groups" })).toBeNull()
+    expect(within(short).queryByRole("menuitem", { name: "Webhooks" })).toBeNull()
     cleanup()
     const owner = fakeShellEffects()
     renderAccess("/dashboard", { shell: owner })

@@ -45,6 +45,7 @@ const AUTHENTICATED: ReadonlyArray<readonly [string, string, { readonly heading:
   ["/dashboard/users", "/dashboard/users", { heading: "User Management" }],
   ["/dashboard/storage", "/dashboard/storage", { heading: "Storage" }],
   ["/dashboard/settings/account-groups", "/dashboard/settings/account-groups", { heading: "Account groups" }],
+  ["/dashboard/settings/webhooks", "/dashboard/settings/webhooks", { heading: "Webhooks" }],
   ["/dashboard/compliance", "/dashboard/compliance", { heading: "Compliance" }],
   ["/dashboard/compliance/scans/:scanId/:frameworkId", "/dashboard/compliance/scans/12/cis-aws-3.0.0", { heading: "Framework" }],
   ["/dashboard/compliance/scans/:scanId/:frameworkId/:requirementId", "/dashboard/compliance/scans/12/cis-aws-3.0.0/1.10", { heading: "Requirement 1.10" }],

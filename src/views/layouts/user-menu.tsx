@@ -6,7 +6,7 @@
 import { useSelector } from "@xstate/react"
 import { Button as AriaButton, Header, Menu, MenuSection, MenuTrigger, Popover, type Key } from "react-aria-components"
 import { roleSummary } from "../../machines/shell.machine.ts"
-import { BuildingIcon, ChevronDownIcon, CrownIcon, LogOutIcon, ServerIcon, SwitchIcon, UserIcon, UsersIcon } from "../ui/icons.tsx"
+import { BuildingIcon, ChevronDownIcon, CrownIcon, LogOutIcon, SendIcon, ServerIcon, SwitchIcon, UserIcon, UsersIcon } from "../ui/icons.tsx"
 import { MenuItem, MenuSeparator } from "../ui/menu.tsx"
 import * as menuCss from "../ui/menu.css.ts"
 import { useShellActor } from "./shell-actor-context.tsx"
@@ -17,6 +17,7 @@ export const USERS_HREF = "/dashboard/users"
 export const PROFILE_HREF = "/dashboard/profile"
 export const STORAGE_HREF = "/dashboard/storage"
 export const ACCOUNT_GROUPS_HREF = "/dashboard/settings/account-groups"
+export const WEBHOOKS_HREF = "/dashboard/settings/webhooks"
 
 export function UserMenu() {
   const shell = useShellActor()
@@ -25,6 +26,7 @@ export function UserMenu() {
   const canManageUsers = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: USERS_HREF }))
   const canSeeStorage = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: STORAGE_HREF }))
   const canSeeAccountGroups = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: ACCOUNT_GROUPS_HREF }))
+  const canSeeWebhooks = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: WEBHOOKS_HREF }))
   const canSignOut = useSelector(shell, (s) => s.can({ type: "signOut.requested" }))
 
   const onAction = (key: Key) => {
@@ -37,6 +39,8 @@ export function UserMenu() {
         return shell.send({ type: "navigation.requested", to: STORAGE_HREF })
       case "account-groups":
         return shell.send({ type: "navigation.requested", to: ACCOUNT_GROUPS_HREF })
+      case "webhooks":
+        return shell.send({ type: "navigation.requested", to: WEBHOOKS_HREF })
       case "profile":
         return shell.send({ type: "navigation.requested", to: PROFILE_HREF })
       case "sign-out":
@@ -96,6 +100,12 @@ export function UserMenu() {
               <MenuItem id="account-groups" textValue="Account groups">
                 <BuildingIcon />
                 Account groups
+              </MenuItem>
+            ) : null}
+            {canSeeWebhooks ? (
+              <MenuItem id="webhooks" textValue="Webhooks">
+                <SendIcon />
+                Webhooks
               </MenuItem>
             ) : null}
             <MenuItem id="profile" textValue="Profile">

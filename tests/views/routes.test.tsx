@@ -15,6 +15,7 @@ afterEach(cleanup)
 const PUBLIC = [
   ["/login", "/login", "Sign in"],
   ["/signup", "/signup", "Create your account"],
+  ["/login/sso", "/login/sso", "Sign in with SSO"],
   ["/reset-password", "/reset-password?token=abc", "Reset password"],
   ["/verify-email", "/verify-email?token=t&email=a%40b.co", "Email verification"],
   ["/verification-pending", "/verification-pending", "Verify your email"],
@@ -45,7 +46,6 @@ const AUTHENTICATED: ReadonlyArray<readonly [string, string, { readonly heading:
   ["/dashboard/users", "/dashboard/users", { heading: "User Management" }],
   ["/dashboard/storage", "/dashboard/storage", { heading: "Storage" }],
   ["/dashboard/settings/account-groups", "/dashboard/settings/account-groups", { heading: "Account groups" }],
-  ["/dashboard/settings/webhooks", "/dashboard/settings/webhooks", { heading: "Webhooks" }],
   ["/dashboard/compliance", "/dashboard/compliance", { heading: "Compliance" }],
   ["/dashboard/compliance/scans/:scanId/:frameworkId", "/dashboard/compliance/scans/12/cis-aws-3.0.0", { heading: "Framework" }],
   ["/dashboard/compliance/scans/:scanId/:frameworkId/:requirementId", "/dashboard/compliance/scans/12/cis-aws-3.0.0/1.10", { heading: "Requirement 1.10" }],

@@ -59,7 +59,7 @@ export const RemediationRequestsHandlers = HttpApiBuilder.group(Api, "remediatio
           request,
           REMEDIATE,
           (ctx) =>
-            Effect.map(listRequests(ctx.workspaceId, { states, accountId: query.account_id, findingId: query.finding_id }), (data) => ({ ok: true, data })),
+            Effect.map(listRequests(ctx.workspaceId, ctx.userId, { states, accountId: query.account_id, findingId: query.finding_id }), (data) => ({ ok: true, data })),
           M.approvePermissionDenied,
         )
       }))

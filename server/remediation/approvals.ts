@@ -143,7 +143,8 @@ const selectRequests = (sql: SqlClient.SqlClient) => sql`
 const rowsOf = (r: Pick<RequestRow, "rows">): ReadonlyArray<RequestedRow> =>
   typeof r.rows === "string" ? (JSON.parse(r.rows) as ReadonlyArray<RequestedRow>) : r.rows
 
-const toRequest = (r: RequestRow): RemediationRequest => {
+/** The contract's request as `viewerId` sees it. */
+const toRequest = (r: RequestRow, viewerId: number): RemediationRequest => {
   const fixer = fixerInfo(r.check_id, r.cloud_provider_id)
   return {
     id: r.id as RemediationRequestId,
@@ -159,6 +160,7 @@ const toRequest = (r: RequestRow): RemediationRequest => {
     cuts_access: fixer?.cutsAccess ?? null,
     comment: r.comment,
     requested_by: r.requested_by === null ? null : { id: r.requested_by as UserId, email: r.requested_email ?? "" },
+    requested_by_you: r.requested_by === viewerId,
     requested_at: iso(r.requested_at),
     expires_at: iso(r.expires_at),
     decided_by: r.decided_by === null ? null : { id: r.decided_by as UserId, email: r.decided_email ?? "" },
@@ -171,9 +173,10 @@ const toRequest = (r: RequestRow): RemediationRequest => {
 /** Requests listed in the inbox at most (newest first). */
 export const INBOX_LIMIT = 200
 
-/** The inbox: the workspace's requests (those of allowed accounts), newest first, optionally of some states. */
+/** The inbox: the workspace's requests (those of allowed accounts) as `viewerId` sees them, newest first, optionally of some states. */
 export const listRequests = Effect.fn("Approvals.list")(function* (
   workspaceId: number,
+  viewerId: number,
   filter: { readonly states: ReadonlyArray<RequestState>; readonly accountId?: number | undefined; readonly findingId?: number | undefined },
 ) {
   const sql = yield* SqlClient.SqlClient
@@ -183,7 +186,7 @@ export const listRequests = Effect.fn("Approvals.list")(function* (
   const rows = yield* sql<RequestRow>`${selectRequests(sql)}
     WHERE r.workspace_id = ${workspaceId} ${states} ${account} ${finding}
     ORDER BY r.requested_at DESC, r.id DESC LIMIT ${INBOX_LIMIT}`
-  return rows.map(toRequest)
+  return rows.map((r) => toRequest(r, viewerId))
 })
 
 const loadRequest = (workspaceId: number, id: number, lock: boolean) =>
@@ -488,7 +491,7 @@ export const approveRequest = (
     const after = yield* decide(ctx, id, "approved", c, started)
     const approver = (yield* sql<{ email: string }>`SELECT email FROM users WHERE id = ${ctx.userId}`)[0]?.email ?? null
     yield* mailRequester(after, "approved", approver, c)
-    return toRequest(after)
+    return toRequest(after, ctx.userId)
   })
 
 /** Rejects a pending request of another member with a comment (required), audits, mails the requester. */
@@ -504,7 +507,7 @@ export const rejectRequest = (ctx: WorkspaceContext, id: number, comment: string
     const after = yield* decide(ctx, id, "rejected", c, [])
     const decider = (yield* sql<{ email: string }>`SELECT email FROM users WHERE id = ${ctx.userId}`)[0]?.email ?? null
     yield* mailRequester(after, "rejected", decider, c)
-    return toRequest(after)
+    return toRequest(after, ctx.userId)
   })
 
 /** The requester withdraws their pending request (audited; nobody is mailed). */
@@ -512,5 +515,5 @@ export const cancelRequest = (ctx: WorkspaceContext, id: number, comment: string
   Effect.gen(function* () {
     const r = yield* pendingRequest(ctx.workspaceId, id)
     if (r.requested_by !== ctx.userId) return yield* new Forbidden({ message: ApprovalMessages.onlyRequesterCancels })
-    return toRequest(yield* decide(ctx, id, "cancelled", cleanComment(comment), []))
+    return toRequest(yield* decide(ctx, id, "cancelled", cleanComment(comment), []), ctx.userId)
   })

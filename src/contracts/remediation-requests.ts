@@ -103,6 +103,8 @@ export const RemediationRequest = Schema.Struct({
   comment: Schema.NullOr(Schema.String),
   /** Null when the member has since been removed. */
   requested_by: Schema.NullOr(RequestMember),
+  /** The caller made this request (they may withdraw it, never decide it). */
+  requested_by_you: Schema.Boolean,
   requested_at: Timestamp,
   expires_at: Timestamp,
   decided_by: Schema.NullOr(RequestMember),
@@ -151,9 +153,13 @@ export type DecisionPayload = typeof DecisionPayload.Type
 export const RemediationRequestResponse = Schema.Struct({ ok: Schema.Boolean, message: Schema.String, data: RemediationRequest })
 export type RemediationRequestResponse = typeof RemediationRequestResponse.Type
 
-/** Who may approve a request: another member than its requester (the permission is checked by the server too). */
-export const canDecide = (request: Pick<RemediationRequest, "state" | "requested_by">, userId: number): boolean =>
-  request.state === "pending" && request.requested_by?.id !== userId
+/** Who may approve or reject a request: another member than its requester (the permission is checked by the server too). */
+export const canDecide = (request: Pick<RemediationRequest, "state" | "requested_by_you">): boolean =>
+  request.state === "pending" && !request.requested_by_you
+
+/** Who may withdraw a request: its requester, while it is pending. */
+export const canWithdraw = (request: Pick<RemediationRequest, "state" | "requested_by_you">): boolean =>
+  request.state === "pending" && request.requested_by_you
 
 /** The states a `state` filter names, or undefined when it names something else. */
 export const parseStateFilter = (value: string | undefined): ReadonlyArray<RequestState> | undefined => {

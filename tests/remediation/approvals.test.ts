@@ -157,6 +157,7 @@ describe("remediation approval (four eyes)", () => {
       rows: [{ resource_id: buckets[0], region: "us-east-1" }],
       comment: "Versioning is required by our backup policy",
       requested_by: { id: alice.userId, email: alice.email },
+      requested_by_you: false,
       decided_by: null,
     })
     expect(request.fix_description).toBe("Enables versioning on the bucket.")
@@ -280,7 +281,7 @@ describe("remediation approval (four eyes)", () => {
     expect((await env.call(bob, "POST", `/api/remediation-requests/${id}/cancel`, {})).status).toBe(403)
     const cancelled = await env.call(alice, "POST", `/api/remediation-requests/${id}/cancel`, {})
     expect(cancelled.status, cancelled.text).toBe(200)
-    expect(cancelled.body.data.state).toBe("cancelled")
+    expect(cancelled.body.data).toMatchObject({ state: "cancelled", requested_by_you: true })
     expect((await env.call(bob, "POST", `/api/remediation-requests/${id}/approve`, {})).status).toBe(409)
     expect((await auditOf(id)).map((a) => a.action)).toEqual(["remediation_request.created", "remediation_request.cancelled"])
   })

@@ -26,6 +26,7 @@ import type { AppServices } from "./services/app-services.ts"
 import { complianceEffectsFrom } from "./services/compliance-api.ts"
 import { scanEffectsFrom } from "./services/scan-api.ts"
 import { storageEffectsFrom } from "./services/workspace-storage-api.ts"
+import { integrationsEffectsFrom } from "./services/integrations-api.ts"
 import { organizationEffectsFrom } from "./services/organization-api.ts"
 import { fleetEffectsFrom } from "./services/fleet-api.ts"
 import { accountGroupsEffectsFrom } from "./services/account-groups-api.ts"
@@ -93,6 +94,7 @@ export const composeApp = (services: AppServices, env: CompositionEnvironment): 
     organizations: organizationEffectsFrom(services),
     fleet: fleetEffectsFrom(services),
     accountGroups: accountGroupsEffectsFrom(services),
+    integrations: integrationsEffectsFrom(services),
     webhooks: webhooksEffectsFrom(services),
     gates: {
       workspaceGate: workspaceGateMachineWith(services),

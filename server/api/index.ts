@@ -15,6 +15,7 @@ import { AuthHandlers } from "./auth.ts"
 import { ComplianceHandlers } from "./compliance.ts"
 import { FindingsHandlers } from "./findings.ts"
 import { InvitationsHandlers } from "./invitations.ts"
+import { JiraHandlers } from "./jira.ts"
 import { notImplemented } from "./not-implemented.ts"
 import { OrganizationsHandlers } from "./organizations.ts"
 import { PostureHandlers } from "./posture.ts"
@@ -22,6 +23,7 @@ import { ProfileHandlers } from "./profile.ts"
 import { ProvidersHandlers } from "./providers.ts"
 import { RemediationRequestsHandlers } from "./remediation-requests.ts"
 import { ScansHandlers } from "./scans.ts"
+import { SecurityHubHandlers } from "./security-hub.ts"
 import { SsoHandlers } from "./sso.ts"
 import { StorageHandlers } from "./storage.ts"
 import { SystemHandlers } from "./system.ts"
@@ -49,4 +51,6 @@ export const ApiHandlers = Layer.mergeAll(
   SsoHandlers,
   WebhooksHandlers,
   ApiKeysHandlers,
+  SecurityHubHandlers,
+  JiraHandlers,
 )

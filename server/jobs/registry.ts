@@ -4,10 +4,11 @@
  * queues listed here at start, so `JobQueue.send` works before any worker has started.
  */
 import { complianceJobs } from "../compliance/jobs.ts"
+import { integrationJobs } from "../integrations/jobs.ts"
 import { mailJobs } from "../mail/jobs.ts"
 import { organizationJobs } from "../organizations/jobs.ts"
 import { scanningJobs } from "../scans/jobs.ts"
 import { webhookJobs } from "../integrations/webhook-jobs.ts"
 import type { AnyJob } from "./queue.ts"
 
-export const jobs: ReadonlyArray<AnyJob> = [...scanningJobs, ...mailJobs, ...complianceJobs, ...organizationJobs, ...webhookJobs]
+export const jobs: ReadonlyArray<AnyJob> = [...scanningJobs, ...mailJobs, ...complianceJobs, ...organizationJobs, ...integrationJobs, ...webhookJobs]

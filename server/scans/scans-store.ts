@@ -21,6 +21,7 @@ import { iso, isoOrNull } from "../accounts/accounts-store.ts"
 import { providerDisplayName } from "../accounts/providers.ts"
 import { OUTCOME_COUNTS_SQL } from "../posture/algebra.ts"
 import { publishScanCompletion } from "../integrations/events.ts"
+import { onScanCompleted } from "../integrations/jobs.ts"
 
 interface ScanRow {
   readonly id: number
@@ -171,10 +172,13 @@ export const lockScan = Effect.fn("ScansStore.lockScan")(function* (workspaceId:
   return rows[0]?.status
 })
 
-/** Recomputes the scan's status and counts from its service rows (call with the scan row locked). */
+/**
+ * Recomputes the scan's status and counts from its service rows (call with the scan row locked). When this completes
+ * the scan, the integrations that follow completed scans are told in the same transaction (Security Hub export).
+ */
 export const rollUpScan = Effect.fn("ScansStore.rollUp")(function* (workspaceId: number, scanId: number) {
   const sql = yield* SqlClient.SqlClient
-  yield* sql`
+  const rolled = yield* sql<{ status: string; account_id: number }>`
     UPDATE scans s SET
       completed_services = a.completed,
       findings_count = a.findings,
@@ -201,7 +205,10 @@ export const rollUpScan = Effect.fn("ScansStore.rollUp")(function* (workspaceId:
              coalesce(sum(fixed), 0)::int AS fixed
       FROM scan_services WHERE workspace_id = ${workspaceId} AND scan_id = ${scanId}
     ) a
-    WHERE s.workspace_id = ${workspaceId} AND s.id = ${scanId} AND s.status IN ('pending', 'running')`
+    WHERE s.workspace_id = ${workspaceId} AND s.id = ${scanId} AND s.status IN ('pending', 'running')
+    RETURNING s.status, s.account_id`
+  if (rolled[0]?.status === "completed") yield* onScanCompleted(workspaceId, rolled[0].account_id, scanId)
   // Webhooks and Slack: `scan.completed` and `findings.new_failing`, once, when the scan is completed (no-op otherwise).
   yield* publishScanCompletion(workspaceId, scanId)
 })
+

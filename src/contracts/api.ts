@@ -55,6 +55,24 @@ import {
   SsoStartResponse,
 } from "./sso.ts"
 import { ApiKeyCreatedResponse, ApiKeyIdParams, ApiKeyRevokeResponse, ApiKeysResponse, CreateApiKeyPayload } from "./api-keys.ts"
+import {
+  SecurityHubAccountParams,
+  SecurityHubAccountsResponse,
+  SecurityHubExportResponse,
+  SecurityHubSettingsPayload,
+  SecurityHubSettingsResponse,
+} from "./security-hub.ts"
+import {
+  CreateJiraIssuesPayload,
+  CreateJiraIssuesResponse,
+  FindingIssueParams,
+  FindingJiraIssuesResponse,
+  JiraConnectionPayload,
+  JiraConnectionResponse,
+  JiraConnectionSaved,
+  JiraRemoveResponse,
+  JiraTestResponse,
+} from "./jira.ts"
 import { AccountGroupDeleteResponse, AccountGroupIdParams, AccountGroupPayload, AccountGroupResponse, AccountGroupsResponse } from "./account-groups.ts"
 import { OkMessage, Timestamp, withData } from "./common.ts"
 import {
@@ -1061,6 +1079,79 @@ export class ApiKeysGroup extends HttpApiGroup.make("apiKeys")
   ) {}
 
 
+// ---------------------------------------------------------------------------------------------------
+// integrations: AWS Security Hub and Jira (beyond the spec: issue 33 parts 5 and 6; src/contracts/{security-hub,jira}.ts)
+
+export class SecurityHubGroup extends HttpApiGroup.make("securityHub")
+  .add(
+    HttpApiEndpoint.get("list", "/api/integrations/security-hub/accounts", {
+      success: SecurityHubAccountsResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.put("put", "/api/integrations/security-hub/accounts/:id", {
+      params: SecurityHubAccountParams,
+      payload: SecurityHubSettingsPayload,
+      success: SecurityHubSettingsResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("exportNow", "/api/integrations/security-hub/accounts/:id/export", {
+      params: SecurityHubAccountParams,
+      success: SecurityHubExportResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "AWS Security Hub",
+      description:
+        "Beyond the spec: per AWS account, send each completed scan's failing resources to the account's Security Hub as ASFF findings (BatchImportFindings), archiving fixed ones (workspace admins).",
+    }),
+  ) {}
+
+export class JiraGroup extends HttpApiGroup.make("jira")
+  .add(
+    HttpApiEndpoint.get("getConnection", "/api/integrations/jira", {
+      success: JiraConnectionResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.put("putConnection", "/api/integrations/jira", {
+      payload: JiraConnectionPayload,
+      success: JiraConnectionSaved,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.delete("deleteConnection", "/api/integrations/jira", {
+      success: JiraRemoveResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("testConnection", "/api/integrations/jira/test", {
+      success: JiraTestResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("findingIssues", "/api/findings/:id/jira-issues", {
+      params: FindingIssueParams,
+      success: FindingJiraIssuesResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("createIssues", "/api/findings/:id/jira-issues", {
+      params: FindingIssueParams,
+      payload: CreateJiraIssuesPayload,
+      success: CreateJiraIssuesResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("refreshIssues", "/api/findings/:id/jira-issues/refresh", {
+      params: FindingIssueParams,
+      success: FindingJiraIssuesResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Jira",
+      description:
+        "Beyond the spec: the workspace's Jira Cloud connection (workspace admins) and Jira issues created from findings (remediate_findings), with their refreshed statuses.",
+    }),
+  ) {}
+
 export class Api extends HttpApi.make("cloud-audit")
   .add(SystemGroup)
   .add(AuthGroup)
@@ -1081,6 +1172,8 @@ export class Api extends HttpApi.make("cloud-audit")
   .add(SsoGroup)
   .add(WebhooksGroup)
   .add(ApiKeysGroup)
+  .add(SecurityHubGroup)
+  .add(JiraGroup)
   .annotateMerge(
     OpenApi.annotations({
       title: "Cloud Audit API",
@@ -1111,5 +1204,7 @@ export const GROUP_NAMES = [
   "sso",
   "webhooks",
   "apiKeys",
+  "securityHub",
+  "jira",
 ] as const
 export type GroupName = (typeof GROUP_NAMES)[number]

@@ -23,6 +23,7 @@ import type { OrganizationEffects } from "../machines/organization-effects.ts"
 import type { FleetEffects } from "../machines/fleet-effects.ts"
 import type { AccountGroupsEffects } from "../machines/account-groups-effects.ts"
 import type { StorageEffects } from "../machines/storage-effects.ts"
+import type { IntegrationsEffects } from "../machines/integrations-effects.ts"
 import type { WebhooksEffects } from "../machines/webhooks-effects.ts"
 import type { TeamEffects } from "../machines/team-effects.ts"
 import type { WorkspaceSelectionEffects } from "../machines/workspace-selection.machine.ts"
@@ -39,6 +40,7 @@ import { OrganizationEffectsProvider, UNWIRED_ORGANIZATION_EFFECTS } from "./org
 import { FleetEffectsProvider, UNWIRED_FLEET_EFFECTS } from "./organizations/fleet-effects-context.tsx"
 import { AccountGroupsEffectsProvider, UNWIRED_ACCOUNT_GROUPS_EFFECTS } from "./account-groups/account-groups-effects-context.tsx"
 import { StorageEffectsProvider, UNWIRED_STORAGE_EFFECTS } from "./storage/storage-effects-context.tsx"
+import { IntegrationsEffectsProvider, UNWIRED_INTEGRATIONS_EFFECTS } from "./settings/integrations-effects-context.tsx"
 import { UNWIRED_WEBHOOKS_EFFECTS, WebhooksEffectsProvider } from "./settings/webhooks-effects-context.tsx"
 import { TeamEffectsProvider, UNWIRED_TEAM_EFFECTS } from "./team/team-effects-context.tsx"
 import {
@@ -62,6 +64,8 @@ export interface AppComposition {
   readonly fleet: FleetEffects
   /** Beyond the spec (issue 31 item 5): the Account groups page; optional so older compositions (tests) need not name it. */
   readonly accountGroups?: AccountGroupsEffects
+  /** Beyond the spec (issue 33): the Integrations page (Jira, Security Hub); optional like `accountGroups`. */
+  readonly integrations?: IntegrationsEffects
   /** Beyond the spec (issue 33): the Webhooks page; optional like `accountGroups`. */
   readonly webhooks?: WebhooksEffects
   readonly gates: DashboardGateLogic
@@ -130,7 +134,9 @@ export function CompositionProvider({ composition: source, clock, children }: Co
                           <OrganizationEffectsProvider effects={c?.organizations ?? UNWIRED_ORGANIZATION_EFFECTS} {...timers}>
                             <FleetEffectsProvider effects={c?.fleet ?? UNWIRED_FLEET_EFFECTS}>
                               <AccountGroupsEffectsProvider effects={c?.accountGroups ?? UNWIRED_ACCOUNT_GROUPS_EFFECTS}>
-                                <WebhooksEffectsProvider effects={c?.webhooks ?? UNWIRED_WEBHOOKS_EFFECTS}><DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider></WebhooksEffectsProvider>
+                                <WebhooksEffectsProvider effects={c?.webhooks ?? UNWIRED_WEBHOOKS_EFFECTS}><IntegrationsEffectsProvider effects={c?.integrations ?? UNWIRED_INTEGRATIONS_EFFECTS}>
+                                  <DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider>
+                                </IntegrationsEffectsProvider></WebhooksEffectsProvider>
                               </AccountGroupsEffectsProvider>
                             </FleetEffectsProvider>
                           </OrganizationEffectsProvider>

@@ -58,6 +58,7 @@ const ResourceHistoryView = lazyScreen(() =>
 )
 const FindingDetailView = lazyScreen(() => import("./scans/finding-detail.view.tsx").then((m) => m.FindingDetailView))
 const StorageView = lazyScreen(() => import("./storage/storage.view.tsx").then((m) => m.StorageView))
+const IntegrationsView = lazyScreen(() => import("./settings/integrations.view.tsx").then((m) => m.IntegrationsView))
 const WebhooksView = lazyScreen(() => import("./settings/webhooks.view.tsx").then((m) => m.WebhooksView))
 const OrganizationView = lazyScreen(() => import("./organizations/organization.view.tsx").then((m) => m.OrganizationView))
 const FleetView = lazyScreen(() => import("./organizations/fleet.view.tsx").then((m) => m.FleetView))
@@ -107,6 +108,7 @@ export const ROUTES: ReadonlyArray<AppRoute> = [
   route("/dashboard/scans/:scanId/findings/:findingId", FindingDetailView, "authenticated", true),
   route("/dashboard/users", UserManagementView, "authenticated", true),
   route("/dashboard/storage", StorageView, "authenticated", true),
+  route("/dashboard/settings/integrations", IntegrationsView, "authenticated", true),
   route("/dashboard/settings/webhooks", WebhooksView, "authenticated", true),
   route("/dashboard/settings/account-groups", AccountGroupsView, "authenticated", true),
   route("/dashboard/compliance", ComplianceOverviewView, "authenticated", true),

@@ -118,6 +118,17 @@ const EXTRA_CALLS = [
   "POST /api/integrations/webhooks/{id}/test",
   "GET /api/integrations/webhooks/{id}/deliveries",
   "POST /api/integrations/webhooks/{id}/deliveries/{delivery_id}/replay",
+  // AWS Security Hub and Jira (issue 33)
+  "GET /api/integrations/security-hub/accounts",
+  "PUT /api/integrations/security-hub/accounts/{id}",
+  "POST /api/integrations/security-hub/accounts/{id}/export",
+  "GET /api/integrations/jira",
+  "PUT /api/integrations/jira",
+  "DELETE /api/integrations/jira",
+  "POST /api/integrations/jira/test",
+  "GET /api/findings/{id}/jira-issues",
+  "POST /api/findings/{id}/jira-issues",
+  "POST /api/findings/{id}/jira-issues/refresh",
   // API keys (issue 33)
   "GET /api/api-keys",
   "POST /api/api-keys",
@@ -182,6 +193,8 @@ describe("OpenApi.fromApi(Api) lists every spec call", () => {
       "Single sign-on",
       "Webhooks",
       "API keys",
+      "AWS Security Hub",
+      "Jira",
     ])
   })
 

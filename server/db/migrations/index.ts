@@ -36,6 +36,7 @@ import m0027_sso from "./0027_sso.ts"
 import m0025_api_keys from "./0025_api_keys.ts"
 
 import m0030_remediation_approvals from "./0030_remediation_approvals.ts"
+import m0028_jira_security_hub from "./0028_jira_security_hub.ts"
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_platform": m0001_platform,
   "0002_identity": m0002_identity,
@@ -64,4 +65,5 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0027_sso": m0027_sso,
   "0030_remediation_approvals": m0030_remediation_approvals,
   "0025_api_keys": m0025_api_keys,
+  "0028_jira_security_hub": m0028_jira_security_hub,
 }

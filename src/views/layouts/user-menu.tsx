@@ -1,12 +1,12 @@
 /**
  * The header's user menu (access §2 "Layouts"): the trigger shows the workspace name and 'Owner' or the role; the
  * entries are Switch workspace (only with more than one workspace), Users (only with a user-management permission),
- * Storage and Account groups (workspace admins only, issues 30 and 31), Profile and Sign out. Which entries show comes from `snapshot.can(event)` on the shell machine; choosing one sends it.
+ * Storage, Account groups and Integrations (workspace admins only, issues 30, 31 and 33), Profile and Sign out. Which entries show comes from `snapshot.can(event)` on the shell machine; choosing one sends it.
  */
 import { useSelector } from "@xstate/react"
 import { Button as AriaButton, Header, Menu, MenuSection, MenuTrigger, Popover, type Key } from "react-aria-components"
 import { roleSummary } from "../../machines/shell.machine.ts"
-import { BuildingIcon, ChevronDownIcon, CrownIcon, LogOutIcon, SendIcon, ServerIcon, SwitchIcon, UserIcon, UsersIcon } from "../ui/icons.tsx"
+import { BuildingIcon, ChevronDownIcon, CrownIcon, LinkIcon, LogOutIcon, SendIcon, ServerIcon, SwitchIcon, UserIcon, UsersIcon } from "../ui/icons.tsx"
 import { MenuItem, MenuSeparator } from "../ui/menu.tsx"
 import * as menuCss from "../ui/menu.css.ts"
 import { useShellActor } from "./shell-actor-context.tsx"
@@ -17,6 +17,7 @@ export const USERS_HREF = "/dashboard/users"
 export const PROFILE_HREF = "/dashboard/profile"
 export const STORAGE_HREF = "/dashboard/storage"
 export const ACCOUNT_GROUPS_HREF = "/dashboard/settings/account-groups"
+export const INTEGRATIONS_HREF = "/dashboard/settings/integrations"
 export const WEBHOOKS_HREF = "/dashboard/settings/webhooks"
 
 export function UserMenu() {
@@ -26,6 +27,7 @@ export function UserMenu() {
   const canManageUsers = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: USERS_HREF }))
   const canSeeStorage = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: STORAGE_HREF }))
   const canSeeAccountGroups = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: ACCOUNT_GROUPS_HREF }))
+  const canSeeIntegrations = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: INTEGRATIONS_HREF }))
   const canSeeWebhooks = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: WEBHOOKS_HREF }))
   const canSignOut = useSelector(shell, (s) => s.can({ type: "signOut.requested" }))
 
@@ -39,6 +41,8 @@ export function UserMenu() {
         return shell.send({ type: "navigation.requested", to: STORAGE_HREF })
       case "account-groups":
         return shell.send({ type: "navigation.requested", to: ACCOUNT_GROUPS_HREF })
+      case "integrations":
+        return shell.send({ type: "navigation.requested", to: INTEGRATIONS_HREF })
       case "webhooks":
         return shell.send({ type: "navigation.requested", to: WEBHOOKS_HREF })
       case "profile":
@@ -100,6 +104,12 @@ export function UserMenu() {
               <MenuItem id="account-groups" textValue="Account groups">
                 <BuildingIcon />
                 Account groups
+              </MenuItem>
+            ) : null}
+            {canSeeIntegrations ? (
+              <MenuItem id="integrations" textValue="Integrations">
+                <LinkIcon />
+                Integrations
               </MenuItem>
             ) : null}
             {canSeeWebhooks ? (

@@ -46,6 +46,7 @@ import {
 import * as css from "../scanning/scanning.css.ts"
 import { RemediationDialog, type RemediationRef } from "./remediation-dialog.tsx"
 import { MuteDialog } from "./mute-dialog.tsx"
+import { FindingJiraCard } from "./finding-jira-card.tsx"
 import type { MuteRuleFormRef } from "../accounts/mute-rule-form-dialog.tsx"
 import { PostureMessages, resourcePath } from "../../contracts/posture.ts"
 import { Link } from "../ui/link.tsx"
@@ -373,6 +374,7 @@ function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef;
         <DetailsTable findingRef={findingRef} finding={finding} />
         <DetailsPager findingRef={findingRef} finding={finding} />
       </Card>
+      <FindingJiraCard findingId={finding.id} canCreate={canMute} viewerKnown={viewerKnown} hasFailing={finding.superseded !== true && failingResources(finding) > 0} />
       {dialog === undefined ? null : <RemediationDialog dialogRef={dialog} guidance={finding.remediation} />}
       {muteDialog === undefined ? null : <MuteDialog dialogRef={muteDialog} resourceId={muteResource} accountName={finding.account_name} />}
     </>

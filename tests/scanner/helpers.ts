@@ -10,7 +10,8 @@ import { expect } from "vitest"
 import type { CheckResult, DetailRow } from "../../server/scanner/check.ts"
 import { makeAwsClients, type AwsClients, type AwsCredentialsInput } from "../../server/scanner/aws/clients.ts"
 import { scanService, type ScanServiceInput, type ScanServiceResult } from "../../server/scanner/aws/scan-service.ts"
-import { remediateFinding, type RemediationResult } from "../../server/remediation/aws/remediate.ts"
+import { previewFinding, readFixedState, remediateFinding, undoFinding, type RemediationResult } from "../../server/remediation/aws/remediate.ts"
+import { diffStates, toJson, type Json, type Preview } from "../../server/remediation/plan.ts"
 import type { Moto } from "../support/moto.ts"
 
 export const REGIONS = ["us-east-1", "eu-west-1"] as const
@@ -153,4 +154,58 @@ export async function expectFixed(
   const fixed = rowFor(after, checkId, resourceId)
   expect(fixed.compliant, `${checkId} ${resourceId} after the fix: ${fixed.reason}`).toBe(true)
   return result
+}
+
+export interface RoundTrip {
+  readonly preview: Preview
+  readonly result: RemediationResult
+  /** Seconds of the apply (with its verification scan) and of the undo (with its re-read). */
+  readonly applySeconds: number
+  readonly undoSeconds: number
+}
+
+/**
+ * Issue 32 on moto, for one check and one failing resource: the preview changes nothing (the fixer's state and the
+ * resource's full state read by `snapshot` are identical before and after it), the fix is verified, and the undo brings
+ * the state back to the pre-image field by field; a fresh scan then fails the resource again.
+ */
+export async function expectRoundTrip(
+  moto: Moto,
+  service: string,
+  checkId: string,
+  resourceId: string,
+  snapshot: () => Promise<unknown>,
+  options: { readonly region?: string; readonly now?: Date } = {},
+): Promise<RoundTrip> {
+  const scanOptions = { checkIds: [checkId], regions: [options.region ?? "us-east-1"], ...(options.now === undefined ? {} : { now: options.now }) }
+  const row = rowFor(await scan(moto, service, scanOptions), checkId, resourceId)
+  expect(row.compliant, `${checkId} ${resourceId} should fail before the fix: ${row.reason}`).toBe(false)
+  const input = { credentials: testKeys, checkId, row, endpoint: moto.endpoint, maxAttempts: 1, ...(options.now === undefined ? {} : { now: options.now }) }
+
+  const fullBefore = toJson(await snapshot())
+  const stateBefore = await readFixedState(input)
+  const preview = await previewFinding(input)
+  expect(preview.calls.length, `${checkId}: the preview plans calls`).toBeGreaterThan(0)
+  expect(preview.cli.split("\n").length).toBe(preview.calls.length)
+  expect(preview.state).toEqual(stateBefore)
+  expect(diffStates(fullBefore, toJson(await snapshot())), `${checkId}: the preview changed the resource`).toEqual([])
+  expect(diffStates(stateBefore, await readFixedState(input))).toEqual([])
+
+  let t = performance.now()
+  const result = await remediateFinding(input)
+  const applySeconds = (performance.now() - t) / 1000
+  expect(result.status, `${checkId} ${resourceId}: ${result.message}`).toBe("remediated")
+  expect(result.pre_image).toEqual(stateBefore)
+  expect(result.post_image).toBeDefined()
+  expect(diffStates(result.pre_image, result.post_image).length, `${checkId}: the fix changed the state it reads`).toBeGreaterThan(0)
+
+  t = performance.now()
+  const undone = await undoFinding({ ...input, plan: result.plan!, outputs: result.outputs ?? [], preImage: result.pre_image as Json, postImage: result.post_image as Json, force: false })
+  const undoSeconds = (performance.now() - t) / 1000
+  expect(undone.differences).toEqual([])
+  expect(undone.status, `${checkId} ${resourceId}: ${undone.message}`).toBe("undone")
+  expect(diffStates(stateBefore, await readFixedState(input)), `${checkId}: state after undo`).toEqual([])
+  const again = rowFor(await scan(moto, service, scanOptions), checkId, resourceId)
+  expect(again.compliant, `${checkId} ${resourceId} fails again after the undo`).toBe(false)
+  return { preview, result, applySeconds, undoSeconds }
 }

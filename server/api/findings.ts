@@ -20,7 +20,7 @@ import { READ, REMEDIATE, scoped } from "./middleware/scanning-access.ts"
 import { decodeCursor, getFinding, listFindings, scanAndService } from "../scans/findings-store.ts"
 import { listFleetFindings } from "../scans/fleet-findings.ts"
 import { remediateJob } from "../scans/jobs.ts"
-import { requestRemediation } from "../scans/remediation.ts"
+import { requestRemediationWithId } from "../scans/remediation.ts"
 import { approvalOfFinding, requestApproval } from "../remediation/approvals.ts"
 import { warmQueueCache } from "../scans/transactional-enqueue.ts"
 import { cachedRead } from "./middleware/read-cache.ts"
@@ -123,8 +123,8 @@ export const FindingsHandlers = HttpApiBuilder.group(Api, "findings", (handlers)
             if (approval?.requires_approval === true) {
               return yield* requestApproval(ctx, params.id, payload.details, payload.comment ?? null, approval)
             }
-            const details = yield* requestRemediation(ctx, params.id, payload.details, remediateJob)
-            return { ok: true, message: ScanningServerMessages.remediationQueued, data: { details } }
+            const { details, id } = yield* requestRemediationWithId(ctx, params.id, payload.details, remediateJob)
+            return { ok: true, message: ScanningServerMessages.remediationQueued, id, data: { details } }
           }).pipe(Effect.catchTag("JobQueueError", (e) => Effect.die(e)), Effect.catchTag("JobPayloadInvalid", (e) => Effect.die(e))),
         ScanningMessages.remediatePermissionDenied,
       ))),

@@ -22,6 +22,7 @@ import { PostureHandlers } from "./posture.ts"
 import { ProfileHandlers } from "./profile.ts"
 import { ProvidersHandlers } from "./providers.ts"
 import { RemediationRequestsHandlers } from "./remediation-requests.ts"
+import { RemediationsHandlers } from "./remediations.ts"
 import { ScansHandlers } from "./scans.ts"
 import { SecurityHubHandlers } from "./security-hub.ts"
 import { SsoHandlers } from "./sso.ts"
@@ -47,10 +48,11 @@ export const ApiHandlers = Layer.mergeAll(
   StorageHandlers,
   OrganizationsHandlers,
   AccountGroupsHandlers,
+  ApiKeysHandlers,
   RemediationRequestsHandlers,
   SsoHandlers,
-  WebhooksHandlers,
-  ApiKeysHandlers,
   SecurityHubHandlers,
   JiraHandlers,
+  WebhooksHandlers,
+  RemediationsHandlers,
 )

@@ -8,7 +8,8 @@ import { integrationJobs } from "../integrations/jobs.ts"
 import { mailJobs } from "../mail/jobs.ts"
 import { organizationJobs } from "../organizations/jobs.ts"
 import { scanningJobs } from "../scans/jobs.ts"
+import { remediationUndoJobs } from "../scans/remediation-undo.ts"
 import { webhookJobs } from "../integrations/webhook-jobs.ts"
 import type { AnyJob } from "./queue.ts"
 
-export const jobs: ReadonlyArray<AnyJob> = [...scanningJobs, ...mailJobs, ...complianceJobs, ...organizationJobs, ...integrationJobs, ...webhookJobs]
+export const jobs: ReadonlyArray<AnyJob> = [...scanningJobs, ...mailJobs, ...complianceJobs, ...organizationJobs, ...integrationJobs, ...webhookJobs, ...remediationUndoJobs]

@@ -23,6 +23,7 @@ import { fixerFor as engineFixerFor, remediateFinding } from "../remediation/aws
 import { azureFixerFor, remediateAzureFinding } from "../remediation/azure/remediate.ts"
 import { gcpFixerFor, remediateGcpFinding } from "../remediation/gcp/remediate.ts"
 import type { StoredRow } from "./finding-rows.ts"
+import type { FixPlan, Json } from "../remediation/plan.ts"
 
 export interface FixerInfo {
   readonly description: string
@@ -53,6 +54,13 @@ export interface FixOutcome {
   /** "remediated": fixed and verified; "pass": already compliant, nothing changed; "failed": with the reason. */
   readonly status: "remediated" | "pass" | "failed"
   readonly message: string
+  /** Plan fixers (issue 32): what was planned and changed, kept for the undo. */
+  readonly record?: {
+    readonly preImage: Json | undefined
+    readonly plan: FixPlan | undefined
+    readonly outputs: ReadonlyArray<Json> | undefined
+    readonly postImage: Json | undefined
+  }
 }
 
 /** Which engine runs the fix, with its credentials and endpoint overrides. */
@@ -88,6 +96,8 @@ export const runFixer = async (input: {
   readonly checkId: string
   readonly row: StoredRow
   readonly signal: AbortSignal
+  /** Called with the pre-image and the plan before the first call changes anything (AWS plan fixers). */
+  readonly beforeApply?: (record: { readonly preImage: Json; readonly plan: FixPlan }) => Promise<void>
 }): Promise<FixOutcome> => {
   const row = toEngineRow(input.row)
   const t = input.target
@@ -114,6 +124,12 @@ export const runFixer = async (input: {
             row,
             ...(t.endpoint === undefined ? {} : { endpoint: t.endpoint }),
             signal: input.signal,
+            ...(input.beforeApply === undefined ? {} : { beforeApply: input.beforeApply }),
           })
-  return { status: result.status, message: result.message }
+  const engine = result as { readonly pre_image?: Json; readonly plan?: FixPlan; readonly outputs?: ReadonlyArray<Json>; readonly post_image?: Json }
+  return {
+    status: result.status,
+    message: result.message,
+    ...(engine.plan === undefined ? {} : { record: { preImage: engine.pre_image, plan: engine.plan, outputs: engine.outputs, postImage: engine.post_image } }),
+  }
 }

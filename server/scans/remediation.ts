@@ -32,6 +32,8 @@ import { fixerInfo, fixTargetFor, runFixer, type FixOutcome } from "./fixers.ts"
 import { HistoryMessages, isSuperseded, recordRemediation, recountFindings, recountServices } from "../posture/algebra.ts"
 import { lockScan } from "./scans-store.ts"
 import { enqueueInTransaction } from "./transactional-enqueue.ts"
+import { UNDO_RETENTION_DAYS } from "../../src/contracts/remediations.ts"
+import type { FixPlan, Json } from "../remediation/plan.ts"
 import { publishRemediationCompleted } from "../integrations/events.ts"
 
 export const RemediatePayload = Schema.Struct({ workspace_id: Schema.Int, remediation_id: Schema.Int })
@@ -66,7 +68,7 @@ const remediateStatus = (row: Pick<ResultRow, "remediate">): unknown => row.reme
 
 
 /** The finding's row the client names: its `result_seq` when it still holds that resource, else resource id + region. */
-const findResultRow = (workspaceId: number, findingId: number, wanted: Readonly<Record<string, unknown>>) =>
+export const findResultRow = (workspaceId: number, findingId: number, wanted: Readonly<Record<string, unknown>>) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const seq = wanted["result_seq"]
@@ -86,8 +88,11 @@ const findResultRow = (workspaceId: number, findingId: number, wanted: Readonly<
     return byId[0]
   })
 
-/** The API side: validates, records "pending" on the row, enqueues the job (same transaction), audits. */
-export const requestRemediation = (
+/**
+ * The API side: validates, records "pending" on the row, enqueues the job (same transaction), audits. Answers the row
+ * and the remediation's id (GET /api/remediations/{id}, undo: server/scans/remediation-undo.ts).
+ */
+export const requestRemediationWithId = (
   ctx: WorkspaceContext,
   findingId: number,
   wanted: DetailRow,
@@ -126,7 +131,7 @@ export const requestRemediation = (
       // anyone: 'running' far longer than its attempts can take is abandoned, recorded as failed, and a new request may
       // go ahead. Anything younger is really in progress.
       const abandoned = yield* sql<{ id: number }>`
-        UPDATE remediations SET status = 'failed', message = ${ScanningServerMessages.remediationWorkerLost}, finished_at = now()
+        UPDATE remediations SET status = 'failed', state = 'failed', message = ${ScanningServerMessages.remediationWorkerLost}, finished_at = now()
         WHERE workspace_id = ${ctx.workspaceId} AND finding_id = ${findingId} AND resource_id = ${row.resource_id}
           AND region = ${row.region} AND ${abandonedRemediation(sql)}
         RETURNING id`
@@ -181,8 +186,16 @@ export const requestRemediation = (
       },
       ip: ctx.ip,
     })
-    return toDetailRow({ ...row, remediate: record })
+    return { details: toDetailRow({ ...row, remediate: record }), id: remediationId }
   })
+
+/** The API side of a remediation (see requestRemediationWithId), answering the row only. */
+export const requestRemediation = (
+  ctx: WorkspaceContext,
+  findingId: number,
+  wanted: DetailRow,
+  job: JobDefinition<string, RemediatePayload, any>,
+) => Effect.map(requestRemediationWithId(ctx, findingId, wanted, job), (r) => r.details)
 
 interface Claimed {
   readonly findingId: number
@@ -269,6 +282,16 @@ const finishRemediation = (p: RemediatePayload, claimed: Claimed, outcome: FixOu
       }
       yield* sql`UPDATE remediations SET status = ${status === "failed" ? "failed" : "remediated"}, message = ${outcome.message.slice(0, 2000)}, finished_at = now()
                  WHERE workspace_id = ${p.workspace_id} AND id = ${p.remediation_id}`
+      // Issue 32: the state the fix changed and its plan, for the undo (offered UNDO_RETENTION_DAYS after a verified fix).
+      const rec = outcome.record
+      yield* sql`UPDATE remediations SET state = ${status === "failed" ? "failed" : "verified"},
+                   pre_image = coalesce(${rec?.preImage === undefined ? null : JSON.stringify(rec.preImage)}::jsonb, pre_image),
+                   plan = coalesce(${rec?.plan === undefined ? null : JSON.stringify(rec.plan)}::jsonb, plan),
+                   outputs = ${rec?.outputs === undefined ? null : JSON.stringify(rec.outputs)}::jsonb,
+                   post_image = ${rec?.postImage === undefined ? null : JSON.stringify(rec.postImage)}::jsonb,
+                   applied_at = CASE WHEN ${rec?.outputs !== undefined} THEN coalesce(applied_at, now()) ELSE applied_at END,
+                   undo_until = CASE WHEN ${status === "remediated" && rec?.postImage !== undefined} THEN now() + make_interval(days => ${UNDO_RETENTION_DAYS}) END
+                 WHERE workspace_id = ${p.workspace_id} AND id = ${p.remediation_id}`
       // Webhooks and Slack: a remediation whose re-check passed (docs/integrations.md).
       if (status !== "failed") yield* publishRemediationCompleted(p.workspace_id, p.remediation_id)
       yield* recordAudit({
@@ -346,6 +369,14 @@ export const runRemediation = (p: RemediatePayload, job: JobContext) =>
     if (target === undefined) {
       return yield* finishRemediation(p, claimed, { status: "failed", message: ScanningServerMessages.credentialsUnreadable })
     }
+    // The pre-image and the plan are stored before the first call changes anything (issue 32).
+    const run = Effect.runPromiseWith(yield* Effect.context<SqlClient.SqlClient>())
+    const beforeApply = (r: { readonly preImage: Json; readonly plan: FixPlan }) =>
+      run(inScope({ workspaceId: p.workspace_id })(Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`UPDATE remediations SET pre_image = ${JSON.stringify(r.preImage)}::jsonb, plan = ${JSON.stringify(r.plan)}::jsonb, state = 'applied', provider = 'aws'
+                   WHERE workspace_id = ${p.workspace_id} AND id = ${p.remediation_id}`
+      })))
     const outcome = yield* Effect.tryPromise({
       try: () =>
         runFixer({
@@ -353,6 +384,7 @@ export const runRemediation = (p: RemediatePayload, job: JobContext) =>
           checkId: claimed.checkId,
           row: claimed.row,
           signal: AbortSignal.any([job.signal, AbortSignal.timeout(REMEDIATION_TIMEOUT_MS)]),
+          beforeApply,
         }),
       catch: (error) => error,
     }).pipe(

@@ -32,6 +32,16 @@ import {
 } from "./organizations.ts"
 import { RetentionSetting, WorkspaceStorageResponse } from "./storage.ts"
 import {
+  RemediationConflict,
+  RemediationIdParams,
+  RemediationListResponse,
+  RemediationPreviewPayload,
+  RemediationPreviewResponse,
+  RemediationResponse,
+  RemediationsQuery,
+  UndoPayload,
+} from "./remediations.ts"
+import {
   CreateWebhookPayload,
   DeliveriesQuery,
   DeliveriesResponse,
@@ -948,6 +958,34 @@ export class SsoGroup extends HttpApiGroup.make("sso")
   ) {}
 
 // ---------------------------------------------------------------------------------------------------
+// API keys (beyond the spec, issue 33; src/contracts/api-keys.ts): sign-in only (a key cannot manage keys)
+
+export class ApiKeysGroup extends HttpApiGroup.make("apiKeys")
+  .add(
+    HttpApiEndpoint.get("list", "/api/api-keys", {
+      success: ApiKeysResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.post("create", "/api/api-keys", {
+      payload: CreateApiKeyPayload,
+      success: ApiKeyCreatedResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.delete("revoke", "/api/api-keys/:id", {
+      params: ApiKeyIdParams,
+      success: ApiKeyRevokeResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "API keys",
+      description:
+        "Beyond the spec: named keys for scripts and CI, sent as `Authorization: Bearer ca_live_…` or `X-API-Key: ca_live_…`. A key acts in its workspace with its role's permissions intersected with its creator's current ones; these three calls need a signed-in session (a key gets 403).",
+    }),
+  ) {}
+
+// ---------------------------------------------------------------------------------------------------
 // remediation approvals, four eyes (beyond the spec, issue 32; src/contracts/remediation-requests.ts)
 
 export class RemediationRequestsGroup extends HttpApiGroup.make("remediationRequests")
@@ -994,90 +1032,6 @@ export class RemediationRequestsGroup extends HttpApiGroup.make("remediationRequ
         "Beyond the spec: an account marked as requiring approval turns Remediate into a request that another member with remediate_findings approves or rejects; requests expire after the account's set time.",
     }),
   ) {}
-
-// ---------------------------------------------------------------------------------------------------
-
-// ---------------------------------------------------------------------------------------------------
-// webhooks and Slack (beyond the spec, issue 33; src/contracts/webhooks.ts, event bodies src/contracts/integrations-events.ts)
-
-export class WebhooksGroup extends HttpApiGroup.make("webhooks")
-  .add(
-    HttpApiEndpoint.get("list", "/api/integrations/webhooks", {
-      success: WebhooksResponse,
-      error: [...WorkspaceErrors, ...CommonErrors],
-    }),
-    /** Creates a destination; the answer carries the signing secret, shown this once. */
-    HttpApiEndpoint.post("create", "/api/integrations/webhooks", {
-      payload: CreateWebhookPayload,
-      success: WebhookCreatedResponse,
-      error: [...WorkspaceErrors, ...CommonErrors],
-    }),
-    HttpApiEndpoint.patch("update", "/api/integrations/webhooks/:id", {
-      params: WebhookIdParams,
-      payload: UpdateWebhookPayload,
-      success: WebhookResponse,
-      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
-    }),
-    HttpApiEndpoint.delete("remove", "/api/integrations/webhooks/:id", {
-      params: WebhookIdParams,
-      success: WebhookDeletedResponse,
-      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
-    }),
-    /** Queues a `webhook.test` event to this destination; answers its delivery. */
-    HttpApiEndpoint.post("test", "/api/integrations/webhooks/:id/test", {
-      params: WebhookIdParams,
-      success: DeliveryQueuedResponse,
-      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
-    }),
-    HttpApiEndpoint.get("deliveries", "/api/integrations/webhooks/:id/deliveries", {
-      params: WebhookIdParams,
-      query: DeliveriesQuery,
-      success: DeliveriesResponse,
-      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
-    }),
-    /** Sends a delivery's body again, as a new delivery. */
-    HttpApiEndpoint.post("replay", "/api/integrations/webhooks/:id/deliveries/:delivery_id/replay", {
-      params: WebhookDeliveryParams,
-      success: DeliveryQueuedResponse,
-      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
-    }),
-  )
-  .annotateMerge(
-    OpenApi.annotations({
-      title: "Webhooks",
-      description:
-        "Beyond the spec: webhook and Slack destinations of the workspace's events (scan completed, new failing resources, mute rules, remediations, reports), signed deliveries with retries, the delivery log and replay (workspace admins).",
-    }),
-  ) {}
-
-// ---------------------------------------------------------------------------------------------------
-// API keys (beyond the spec, issue 33; src/contracts/api-keys.ts): sign-in only (a key cannot manage keys)
-
-export class ApiKeysGroup extends HttpApiGroup.make("apiKeys")
-  .add(
-    HttpApiEndpoint.get("list", "/api/api-keys", {
-      success: ApiKeysResponse,
-      error: [...WorkspaceErrors, ...CommonErrors],
-    }),
-    HttpApiEndpoint.post("create", "/api/api-keys", {
-      payload: CreateApiKeyPayload,
-      success: ApiKeyCreatedResponse,
-      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
-    }),
-    HttpApiEndpoint.delete("revoke", "/api/api-keys/:id", {
-      params: ApiKeyIdParams,
-      success: ApiKeyRevokeResponse,
-      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
-    }),
-  )
-  .annotateMerge(
-    OpenApi.annotations({
-      title: "API keys",
-      description:
-        "Beyond the spec: named keys for scripts and CI, sent as `Authorization: Bearer ca_live_…` or `X-API-Key: ca_live_…`. A key acts in its workspace with its role's permissions intersected with its creator's current ones; these three calls need a signed-in session (a key gets 403).",
-    }),
-  ) {}
-
 
 // ---------------------------------------------------------------------------------------------------
 // integrations: AWS Security Hub and Jira (beyond the spec: issue 33 parts 5 and 6; src/contracts/{security-hub,jira}.ts)
@@ -1152,6 +1106,93 @@ export class JiraGroup extends HttpApiGroup.make("jira")
     }),
   ) {}
 
+// ---------------------------------------------------------------------------------------------------
+
+// ---------------------------------------------------------------------------------------------------
+// webhooks and Slack (beyond the spec, issue 33; src/contracts/webhooks.ts, event bodies src/contracts/integrations-events.ts)
+
+export class WebhooksGroup extends HttpApiGroup.make("webhooks")
+  .add(
+    HttpApiEndpoint.get("list", "/api/integrations/webhooks", {
+      success: WebhooksResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    /** Creates a destination; the answer carries the signing secret, shown this once. */
+    HttpApiEndpoint.post("create", "/api/integrations/webhooks", {
+      payload: CreateWebhookPayload,
+      success: WebhookCreatedResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.patch("update", "/api/integrations/webhooks/:id", {
+      params: WebhookIdParams,
+      payload: UpdateWebhookPayload,
+      success: WebhookResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.delete("remove", "/api/integrations/webhooks/:id", {
+      params: WebhookIdParams,
+      success: WebhookDeletedResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    /** Queues a `webhook.test` event to this destination; answers its delivery. */
+    HttpApiEndpoint.post("test", "/api/integrations/webhooks/:id/test", {
+      params: WebhookIdParams,
+      success: DeliveryQueuedResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("deliveries", "/api/integrations/webhooks/:id/deliveries", {
+      params: WebhookIdParams,
+      query: DeliveriesQuery,
+      success: DeliveriesResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    /** Sends a delivery's body again, as a new delivery. */
+    HttpApiEndpoint.post("replay", "/api/integrations/webhooks/:id/deliveries/:delivery_id/replay", {
+      params: WebhookDeliveryParams,
+      success: DeliveryQueuedResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Webhooks",
+      description:
+        "Beyond the spec: webhook and Slack destinations of the workspace's events (scan completed, new failing resources, mute rules, remediations, reports), signed deliveries with retries, the delivery log and replay (workspace admins).",
+    }),
+  ) {}
+
+// ---------------------------------------------------------------------------------------------------
+// remediation preview and undo (beyond the spec: issue 32; src/contracts/remediations.ts, docs/remediation.md)
+
+export class RemediationsGroup extends HttpApiGroup.make("remediations")
+  .add(
+    /** What the fix of one row would do, read from the cloud without changing it. Needs remediate_findings. */
+    HttpApiEndpoint.post("preview", "/api/findings/:id/remediation-preview", {
+      params: FindingIdParams,
+      payload: RemediationPreviewPayload,
+      success: RemediationPreviewResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("list", "/api/remediations", {
+      query: RemediationsQuery,
+      success: RemediationListResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("get", "/api/remediations/:id", {
+      params: RemediationIdParams,
+      success: RemediationResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    /** Restores the state before the fix (a job); 409 RemediationConflict with the difference unless `force`. */
+    HttpApiEndpoint.post("undo", "/api/remediations/:id/undo", {
+      params: RemediationIdParams,
+      payload: UndoPayload,
+      success: RemediationResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, RemediationConflict, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Remediations", description: "Remediation preview, history and undo (issue 32)." })) {}
+
 export class Api extends HttpApi.make("cloud-audit")
   .add(SystemGroup)
   .add(AuthGroup)
@@ -1174,6 +1215,7 @@ export class Api extends HttpApi.make("cloud-audit")
   .add(ApiKeysGroup)
   .add(SecurityHubGroup)
   .add(JiraGroup)
+  .add(RemediationsGroup)
   .annotateMerge(
     OpenApi.annotations({
       title: "Cloud Audit API",
@@ -1206,5 +1248,6 @@ export const GROUP_NAMES = [
   "apiKeys",
   "securityHub",
   "jira",
+  "remediations",
 ] as const
 export type GroupName = (typeof GROUP_NAMES)[number]

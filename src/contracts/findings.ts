@@ -334,6 +334,8 @@ export type RemediatePayload = typeof RemediatePayload.Type
 export const RemediateResponse = Schema.Struct({
   ok: Schema.Boolean,
   message: Schema.String,
+  /** Beyond the spec (issue 32): the remediation's id (GET /api/remediations/{id}, its undo). */
+  id: Schema.optionalKey(Schema.Int),
   data: Schema.Struct({ details: DetailRow }),
 })
 export type RemediateResponse = typeof RemediateResponse.Type

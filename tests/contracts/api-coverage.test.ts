@@ -110,6 +110,15 @@ const EXTRA_CALLS = [
   "POST /api/sso/saml/acs",
   "GET /api/sso/saml/{id}/metadata",
   "POST /api/sso/exchange",
+  // API keys (issue 33)
+  "GET /api/api-keys",
+  "POST /api/api-keys",
+  "DELETE /api/api-keys/{id}",
+  // remediation preview and undo (issue 32)
+  "POST /api/findings/{id}/remediation-preview",
+  "GET /api/remediations",
+  "GET /api/remediations/{id}",
+  "POST /api/remediations/{id}/undo",
   // webhooks and Slack (issue 33)
   "GET /api/integrations/webhooks",
   "POST /api/integrations/webhooks",
@@ -129,10 +138,6 @@ const EXTRA_CALLS = [
   "GET /api/findings/{id}/jira-issues",
   "POST /api/findings/{id}/jira-issues",
   "POST /api/findings/{id}/jira-issues/refresh",
-  // API keys (issue 33)
-  "GET /api/api-keys",
-  "POST /api/api-keys",
-  "DELETE /api/api-keys/{id}",
   // organisations and fleets (issue 31)
   "GET /api/organizations",
   "GET /api/organizations/aws-template",
@@ -195,6 +200,7 @@ describe("OpenApi.fromApi(Api) lists every spec call", () => {
       "API keys",
       "AWS Security Hub",
       "Jira",
+      "Remediations",
     ])
   })
 

@@ -31,12 +31,13 @@ import m0021_retention from "./0021_retention.ts"
 import m0022_organizations from "./0022_organizations.ts"
 import m0023_account_groups from "./0023_account_groups.ts"
 import m0024_fleet_findings from "./0024_fleet_findings.ts"
+import m0025_api_keys from "./0025_api_keys.ts"
 import m0026_webhooks from "./0026_webhooks.ts"
 import m0027_sso from "./0027_sso.ts"
-import m0025_api_keys from "./0025_api_keys.ts"
-
-import m0030_remediation_approvals from "./0030_remediation_approvals.ts"
 import m0028_jira_security_hub from "./0028_jira_security_hub.ts"
+import m0029_remediation_undo from "./0029_remediation_undo.ts"
+import m0030_remediation_approvals from "./0030_remediation_approvals.ts"
+
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_platform": m0001_platform,
   "0002_identity": m0002_identity,
@@ -61,9 +62,10 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0022_organizations": m0022_organizations,
   "0023_account_groups": m0023_account_groups,
   "0024_fleet_findings": m0024_fleet_findings,
+  "0025_api_keys": m0025_api_keys,
   "0026_webhooks": m0026_webhooks,
   "0027_sso": m0027_sso,
-  "0030_remediation_approvals": m0030_remediation_approvals,
-  "0025_api_keys": m0025_api_keys,
   "0028_jira_security_hub": m0028_jira_security_hub,
+  "0029_remediation_undo": m0029_remediation_undo,
+  "0030_remediation_approvals": m0030_remediation_approvals,
 }

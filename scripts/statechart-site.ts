@@ -64,11 +64,11 @@ export const AREAS: ReadonlyArray<{ readonly name: string; readonly machines: Re
     name: "Access and identity",
     machines: [
       "session", "auth-gate", "permission-gate", "login", "signup", "forgot-password", "reset-password", "verify-email",
-      "verification-pending", "resend-verification", "invitation-accept", "invitation-signup", "sso-sign-in",
+      "verification-pending", "resend-verification", "invitation-accept", "invitation-signup", "sso-sign-in", "sso-settings",
     ],
   },
   { name: "Workspaces", machines: ["workspace-gate", "workspace-selection", "workspace-storage", "integrations-settings", "webhooks-settings"] },
-  { name: "Team", machines: ["team-members", "add-member", "edit-member", "delete-member", "invite-members", "invitations-list"] },
+  { name: "Team", machines: ["team-members", "add-member", "edit-member", "delete-member", "invite-members", "invitations-list", "custom-roles"] },
   { name: "Profile", machines: ["profile", "change-password", "digest-preference"] },
   { name: "Cloud accounts", machines: ["dashboard-accounts", "account-details", "add-account"] },
   { name: "Scans and findings", machines: ["launch-scan", "scan-list", "scan-detail", "findings-list", "finding-detail", "remediation", "finding-jira"] },

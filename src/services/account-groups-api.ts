@@ -5,6 +5,9 @@
  * accounts.ts); failures reject with the client's catalogue error (the server's message for 4xx, with a 400's field
  * errors in `data.errors`). The workspace travels in the client's `X-Workspace-ID` header like every account call.
  *
+ * The team page's custom-role editor reads the custom roles (GET /api/roles) and the groups it can limit them to, and
+ * saves and deletes roles (POST, PUT, DELETE /api/roles/custom).
+ *
  * The page's choices are read alongside the groups: every organisation's units (GET /api/organizations, then each
  * organisation's detail) and the workspace's accounts of each provider (GET /api/accounts?cloud_provider_id=), without
  * the organisation rows themselves.
@@ -16,7 +19,10 @@ import {
   AccountGroupsResponse,
 } from "../contracts/account-groups.ts"
 import { AccountsResponse } from "../contracts/accounts.ts"
+import { OkMessage } from "../contracts/common.ts"
 import { ProviderIds } from "../contracts/constants.ts"
+import { AccessServerMessages } from "../contracts/server-messages.ts"
+import { CustomRoleResponse, RolesResponse } from "../contracts/team.ts"
 import { OrganizationResponse, OrganizationsResponse } from "../contracts/organizations.ts"
 import type { AccountChoice, AccountGroupsEffects, UnitChoice } from "../machines/account-groups-effects.ts"
 import { endpoint, pathWith, type Endpoint } from "./api-client.ts"
@@ -30,6 +36,10 @@ export const ACCOUNT_GROUP_ENDPOINTS = {
   organizations: endpoint({ method: "GET", path: "/api/organizations", response: OrganizationsResponse }),
   organization: endpoint({ method: "GET", path: "/api/organizations/:id", response: OrganizationResponse }),
   accounts: endpoint({ method: "GET", path: "/api/accounts", response: AccountsResponse }),
+  roles: endpoint({ method: "GET", path: "/api/roles", response: RolesResponse }),
+  createRole: endpoint({ method: "POST", path: "/api/roles/custom", response: CustomRoleResponse }),
+  updateRole: endpoint({ method: "PUT", path: "/api/roles/custom/:id", response: CustomRoleResponse }),
+  deleteRole: endpoint({ method: "DELETE", path: "/api/roles/custom/:id", response: OkMessage }),
 } satisfies Record<string, Endpoint<unknown>>
 
 const signalOpt = (signal: AbortSignal | undefined) => (signal === undefined ? {} : { signal })
@@ -74,6 +84,28 @@ export const accountGroupsEffectsFrom = (services: Pick<AppServices, "client">):
     deleteAccountGroup: async ({ id }, signal) => {
       const answer = await client.request(at(E.remove, id), signalOpt(signal))
       return { message: answer.message || AccountGroupMessages.groupDeleted }
+    },
+    loadCustomRoles: async (_, signal) => {
+      const [roles, groups] = await Promise.all([
+        client.request(E.roles, signalOpt(signal)).then((r) => r.data.custom_roles),
+        // Only admins whose own role is not limited may read (and so choose) groups: anyone else edits the rest of a role.
+        client.request(E.list, signalOpt(signal)).then(
+          (r) => r.data.map((g) => ({ id: g.id, name: g.name })),
+          (error: unknown) => {
+            if ((error as { status?: unknown }).status === 403) return null
+            throw error
+          },
+        ),
+      ])
+      return { roles, groups }
+    },
+    saveCustomRole: async ({ id, payload }, signal) => {
+      const answer = await client.request(id === null ? E.createRole : at(E.updateRole, id), { body: payload, ...signalOpt(signal) })
+      return { message: answer.message || (id === null ? AccessServerMessages.roleCreated : AccessServerMessages.roleUpdated), role: answer.data }
+    },
+    deleteCustomRole: async ({ id }, signal) => {
+      const answer = await client.request(at(E.deleteRole, id), signalOpt(signal))
+      return { message: answer.message || AccessServerMessages.roleDeleted }
     },
   }
 }

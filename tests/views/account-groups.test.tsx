@@ -12,7 +12,7 @@ import { memoryLocation } from "wouter/memory-location"
 import { SimulatedClock } from "xstate"
 import { AccountGroupMessages, type AccountGroupId, type AccountGroupPayload } from "../../src/contracts/account-groups.ts"
 import type { AccountGroupsEffects, AccountGroupsLoaded } from "../../src/machines/account-groups-effects.ts"
-import { AccountGroupsEffectsProvider } from "../../src/views/account-groups/account-groups-effects-context.tsx"
+import { AccountGroupsEffectsProvider, UNWIRED_ACCOUNT_GROUPS_EFFECTS } from "../../src/views/account-groups/account-groups-effects-context.tsx"
 import { AccountGroupsView } from "../../src/views/account-groups/account-groups.view.tsx"
 import { App } from "../../src/views/app.tsx"
 import { preloadScreens } from "../../src/views/routes.tsx"
@@ -36,6 +36,7 @@ const renderPage = async (load: () => Promise<AccountGroupsLoaded>, overrides: P
   const saved: Array<{ id: AccountGroupId | null; payload: AccountGroupPayload }> = []
   const deleted: AccountGroupId[] = []
   const effects: AccountGroupsEffects = {
+    ...UNWIRED_ACCOUNT_GROUPS_EFFECTS,
     loadAccountGroups: load,
     saveAccountGroup: async (input) => {
       saved.push(input)

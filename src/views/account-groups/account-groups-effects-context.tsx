@@ -20,7 +20,14 @@ export interface AccountGroupsEnvironment {
 const noResponse: EffectFailure = { type: "NETWORK_ERROR", message: StatusMessages.noResponse }
 const unwired = (): Promise<never> => Promise.reject(noResponse)
 
-export const UNWIRED_ACCOUNT_GROUPS_EFFECTS: AccountGroupsEffects = { loadAccountGroups: unwired, saveAccountGroup: unwired, deleteAccountGroup: unwired }
+export const UNWIRED_ACCOUNT_GROUPS_EFFECTS: AccountGroupsEffects = {
+  loadAccountGroups: unwired,
+  saveAccountGroup: unwired,
+  deleteAccountGroup: unwired,
+  loadCustomRoles: unwired,
+  saveCustomRole: unwired,
+  deleteCustomRole: unwired,
+}
 
 const AccountGroupsEffectsContext = createContext<AccountGroupsEnvironment>({ effects: UNWIRED_ACCOUNT_GROUPS_EFFECTS, clock: undefined })
 

@@ -1,6 +1,7 @@
 /**
  * /dashboard/users (access §2 "User Management"): heading 'User Management', subtitle 'Manage workspace members and
- * their permissions', the 'Invite team members' button, the Pending invitations card and the Team members card.
+ * their permissions', the 'Invite team members' button, the Pending invitations card, the Team members card and (beyond
+ * the spec) the Custom roles card (custom-roles-card.tsx: permissions and the account groups a role is limited to).
  *
  * Four actors, no god machine: `teamMembersMachine` (table, row rules, add / edit / delete dialogs),
  * `invitationsListMachine` (invitations, resend, cancel), `inviteMembersMachine` (the invite modal) and one
@@ -9,6 +10,7 @@
  */
 import { useActorRef, useSelector } from "@xstate/react"
 import { Button } from "../ui/button.tsx"
+import { CustomRolesCard } from "./custom-roles-card.tsx"
 import { InvitationsCard } from "./invitations-card.tsx"
 import { InviteMembersDialog } from "./invite-members-dialog.tsx"
 import { MemberDialogs } from "./member-dialogs.tsx"
@@ -42,6 +44,7 @@ export function UserManagementView() {
       </header>
       <InvitationsCard listRef={invitations} menuRef={invitationMenu} origin={origin} />
       <TeamMembersCard teamRef={team} menuRef={teamMenu} />
+      <CustomRolesCard />
       <MemberDialogs teamRef={team} />
       <InviteMembersDialog actorRef={invite} />
     </div>

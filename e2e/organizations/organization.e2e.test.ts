@@ -3,8 +3,10 @@
  * made the management account of an organisation with a 'Prod' unit and two member accounts; the owner onboards it in
  * the add-account wizard ('AWS Organization', the member role's CloudFormation template shown), lands on the
  * organisation page (members with their unit, the units tree), edits the selection, syncs, scans the organisation
- * (members' progress) and finds the organisation and its members on the dashboard. Every screen is looked at (1280 px
- * and 390 px screenshots in e2e/artifacts/, axe).
+ * (members' progress) and finds the organisation and its members on the dashboard; then groups the organisation's unit
+ * on the Account groups page (a group a custom role is limited to cannot be deleted) and reads the organisation's
+ * compliance on the fleet page (requirements by members, the CSV download). Every screen is looked at (1280 px and
+ * 390 px screenshots in e2e/artifacts/, axe).
  */
 import {
   CreateAccountCommand,
@@ -146,6 +148,63 @@ describe("organisations", () => {
     await page.getByRole("link", { name: "Findings across members" }).click()
     await page.getByRole("heading", { level: 1, name: `Findings across ${ORG_NAME}` }).waitFor({ timeout: 30_000 })
     await lookFromTop(page, "organization-fleet-findings")
+    await page.close()
+  })
+
+  it("groups the organisation's unit on the Account groups page; a group that limits a role cannot be deleted", async () => {
+    const organizations = await api<{ data: { organizations: Array<{ id: number; account_name: string }> } }>("/api/organizations")
+    const organizationId = organizations.data.organizations.find((o) => o.account_name === ORG_NAME)!.id
+    const page = await newPage(browser)
+    await signIn(page, owner.email, owner.password)
+    await page.goto(`${baseUrl()}/dashboard`)
+    // The user menu offers the page to a workspace admin.
+    await page.getByRole("button", { name: /Owner/ }).first().click()
+    await page.getByRole("menuitem", { name: "Account groups" }).click()
+    await page.waitForURL((url) => url.pathname === "/dashboard/settings/account-groups", { timeout: 20_000 })
+    await page.getByRole("heading", { level: 1, name: "Account groups" }).waitFor({ timeout: 30_000 })
+    await page.getByText("No account group yet.", { exact: false }).waitFor({ timeout: 30_000 })
+
+    // A unit group: the contract's messages first, then the unit picked among the organisation's units.
+    await page.getByRole("button", { name: "New group" }).click()
+    const dialog = page.getByRole("dialog", { name: "New account group" })
+    await dialog.getByRole("button", { name: "Create group" }).click()
+    await dialog.getByText("Please enter a group name").waitFor()
+    await dialog.getByText("Please choose an organisation unit").waitFor()
+    await field(dialog, "Name").fill("Prod team")
+    await dialog.getByRole("button", { name: /^Choose a unit/ }).click()
+    await page.getByRole("option", { name: new RegExp(`^${ORG_NAME} · Root / Prod-`) }).click()
+    await look(page, "account-groups-form")
+    await dialog.getByRole("button", { name: "Create group" }).click()
+    const card = page.getByRole("listitem", { name: "Prod team" })
+    await card.waitFor({ timeout: 30_000 })
+    expect(await card.textContent()).toMatch(/Root \/ Prod-\w+ and every unit below it/)
+    expect(await card.textContent()).toContain("Holds 2 accounts")
+
+    // A custom role limited to the group: deleting the group is refused with the server's words.
+    const groups = await api<{ data: Array<{ id: number; name: string }> }>("/api/account-groups")
+    const groupId = groups.data.find((g) => g.name === "Prod team")!.id
+    await api("/api/roles/custom", { method: "POST", body: JSON.stringify({ name: "Prod reader", permissions: ["read_only"], account_group_ids: [groupId] }) })
+    await page.reload()
+    await page.getByRole("listitem", { name: "Prod team" }).getByText("Limits 1 custom role.").waitFor({ timeout: 30_000 })
+    await lookFromTop(page, "account-groups")
+    await page.getByRole("button", { name: "Delete Prod team" }).click()
+    const confirm = page.getByRole("alertdialog", { name: "Delete account group" })
+    await confirm.getByRole("button", { name: "Delete group" }).click()
+    await confirm.getByRole("alert").getByText("This group limits a role; remove it from the role first").waitFor({ timeout: 30_000 })
+    await look(page, "account-groups-delete-refused")
+    await confirm.getByRole("button", { name: "Cancel" }).click()
+    await page.getByRole("listitem", { name: "Prod team" }).waitFor()
+
+    // The fleet page's Compliance card: per requirement, the members passing, failing, with exceptions; the CSV download.
+    await page.goto(`${baseUrl()}/dashboard/organizations/${organizationId}/fleet`)
+    const compliance = page.getByRole("region", { name: "Compliance", exact: true })
+    const requirements = compliance.getByRole("table", { name: /Requirements by member accounts/ })
+    await requirements.waitFor({ timeout: 60_000 })
+    expect(await compliance.textContent()).toMatch(/Members scanned.*of \d+ member accounts?/)
+    const [download] = await Promise.all([page.waitForEvent("download"), compliance.getByRole("button", { name: "Requirements CSV" }).click()])
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^organization-${organizationId}-[a-z0-9.-]+-compliance-requirements\\.csv$`))
+    await compliance.scrollIntoViewIfNeeded()
+    await look(page, "organization-fleet-compliance")
     await page.close()
   })
 })

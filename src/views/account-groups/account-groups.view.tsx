@@ -281,7 +281,9 @@ function DeleteDialog({ groupsRef }: { readonly groupsRef: GroupsRef }) {
         {error === null ? null : <AlertBox tone="error">{error}</AlertBox>}
         <p className={css.accountNames}>
           {`Delete the group ${group.name}? Its accounts are not affected. `}
-          {group.role_ids.length > 0 ? AccountGroupMessages.groupInUse : "No role is limited to it."}
+          {group.role_ids.length > 0
+            ? `It limits ${plural(group.role_ids.length, "custom role", "custom roles")}.`
+            : "No role is limited to it."}
         </p>
         <DialogFooter>
           <Button variant="secondary" isDisabled={deleting} onPress={() => groupsRef.send({ type: "delete.cancelled" })}>

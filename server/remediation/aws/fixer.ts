@@ -244,11 +244,12 @@ const hcl = (v: unknown, indent = "  "): string => {
 
 /** A Terraform block from attribute pairs (nested blocks as [name, attrs] entries). */
 export const tfBlock = (kind: string, type: string, name: string, body: ReadonlyArray<readonly [string, unknown]>, indent = ""): string => {
+  const inner = `${indent}  `
   const lines = body.map(([k, v]) =>
-    Array.isArray(v) && v[0] === "__block__" ? tfBlock("", k, "", v[1] as ReadonlyArray<readonly [string, unknown]>, `${indent}  `) : `${indent}  ${k} = ${hcl(v, `${indent}  `)}`,
+    Array.isArray(v) && v[0] === "__block__" ? tfBlock("", k, "", v[1] as ReadonlyArray<readonly [string, unknown]>, inner) : `${inner}${k} = ${hcl(v, inner)}`,
   )
-  const head = kind === "" ? `${indent}  ${type} {` : `${kind} ${JSON.stringify(type)} ${JSON.stringify(name)} {`
-  return [head, ...lines, `${kind === "" ? `${indent}  ` : ""}}`].join("\n")
+  const head = kind === "" ? `${indent}${type} {` : `${indent}${kind} ${JSON.stringify(type)} ${JSON.stringify(name)} {`
+  return [head, ...lines, `${indent}}`].join("\n")
 }
 
 /** A nested block value for tfBlock. */

@@ -123,5 +123,10 @@ describe("remediation preview and undo over HTTP", () => {
     expect(twice.body.message).toBe(RemediationMessages.alreadyUndone)
     const audit = await env.sql((q) => q<{ action: string }>`SELECT action FROM audit_log WHERE action LIKE 'remediation.%' ORDER BY id`)
     expect(audit.map((a) => a.action)).toEqual(["remediation.requested", "remediation.succeeded", "remediation.undo_requested", "remediation.undone"])
+    // Webhooks and Slack hear of the fix and of its undo (server/integrations/events.ts).
+    const events = await env.sql((q) => q<{ type: string; data: any }>`SELECT type, data FROM integration_events WHERE type LIKE 'remediation.%' ORDER BY created_at`)
+    expect(events.map((e) => e.type)).toEqual(["remediation.completed", "remediation.undone"])
+    expect(events[1]!.data.remediation).toMatchObject({ id: remediationId, check_id: CHECK, resource_id: bucket })
+    expect(events[1]!.data.actor).toMatchObject({ id: owner.userId })
   }, 120_000)
 })

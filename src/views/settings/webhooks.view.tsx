@@ -29,6 +29,7 @@ import { effectActor, useNotifyAction } from "../screen-actors.ts"
 import { ErrorBox, Fact, formatDateTime, LoadingBox } from "../scanning/scan-parts.tsx"
 import * as scanCss from "../scanning/scanning.css.ts"
 import * as css from "../storage/storage.css.ts"
+import * as pageCss from "./webhooks.css.ts"
 import { useWebhooksEffects } from "./webhooks-effects-context.tsx"
 
 type WebhooksRef = ActorRefFrom<typeof webhooksSettingsMachine>
@@ -133,7 +134,7 @@ function WebhookForm({ webhooksRef }: { readonly webhooksRef: WebhooksRef }) {
             {(choice) => <SelectItem id={choice.id}>{choice.name}</SelectItem>}
           </Select>
         </div>
-        <fieldset className={css.section} aria-label="Events">
+        <fieldset className={pageCss.events} aria-label="Events">
           <legend className={css.subheading}>Events</legend>
           {INTEGRATION_EVENT_TYPES.map((type) => (
             <Checkbox

@@ -14,7 +14,8 @@
  * Then, over real HTTP against the in-process API with the validated read cache off (READ_CACHE=0: every call is a full
  * read), BENCH_CALLS (30) calls each after one cold call: the dashboard (default sort; a unit; a tag with the stale
  * sort), organisation compliance (JSON; CSV both parts) and the PDF — first call, p50, p95 (ms), answer size.
- * Exit code 1 when a p95 of the dashboard or of compliance JSON exceeds 50 ms.
+ * Exit code 1 when a p95 of the dashboard or of compliance JSON exceeds 50 ms. Figures also go to
+ * bench/results/fleet-dashboard.json, with the machine's load around them.
  *
  *   npm run bench:fleet-dashboard                          # PostgreSQL
  *   BENCH_BACKENDS=postgres,pglite BENCH_MEMBERS=100 node bench/fleet-dashboard.ts
@@ -23,6 +24,9 @@
  * is, without seeding (the organisation 'o-bench', a new admin of its workspace).
  * `fleetDashboardBench(backend)` answers the figures for another bench (bench:fleet) to print.
  */
+import { mkdirSync, writeFileSync } from "node:fs"
+import { loadavg } from "node:os"
+import { resolve } from "node:path"
 import { performance } from "node:perf_hooks"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -209,8 +213,12 @@ export const fleetDashboardBench = async (backend: "postgres" | "pglite") => {
 const main = async () => {
   const backends = (process.env["BENCH_BACKENDS"] ?? "postgres").split(",").map((s) => s.trim()) as ReadonlyArray<"postgres" | "pglite">
   let failed = false
+  const runs: Array<unknown> = []
   for (const backend of backends) {
+    const loadBefore = +loadavg()[0]!.toFixed(2)
     const run = await fleetDashboardBench(backend)
+    // The machine's 1-minute load (as `uptime` prints it) around the measures: other work moves every figure.
+    runs.push({ ...run, members: MEMBERS, scans_per_member: SCANS, calls: CALLS, load_1m: [loadBefore, +loadavg()[0]!.toFixed(2)] })
     console.log(`\n${backend}: ${MEMBERS} members × ${SCANS} completed scans (${run.scans.toLocaleString("en-US")} scans, ` +
       `${run.findings.toLocaleString("en-US")} findings) seeded in ${run.seedSeconds.toFixed(1)} s; ${CALLS} calls each, read cache off`)
     console.log("  call                                      first ms   p50 ms   p95 ms   answer")
@@ -221,6 +229,10 @@ const main = async () => {
         `${(f.bytes / 1024).toFixed(0)} KB${over ? `   OVER ${TARGET_MS} ms` : ""}`)
     }
   }
+  const results = resolve(import.meta.dirname, "results/fleet-dashboard.json")
+  mkdirSync(resolve(results, ".."), { recursive: true })
+  writeFileSync(results, `${JSON.stringify({ bench: "fleet-dashboard", runs, at: new Date().toISOString() }, null, 2)}\n`)
+  console.log(`(written to ${results})`)
   if (failed) process.exitCode = 1
 }
 

@@ -31,6 +31,7 @@ import { organizationEffectsFrom } from "./services/organization-api.ts"
 import { fleetEffectsFrom } from "./services/fleet-api.ts"
 import { accountGroupsEffectsFrom } from "./services/account-groups-api.ts"
 import { webhooksEffectsFrom } from "./services/webhooks-api.ts"
+import { apiKeysEffectsFrom } from "./services/api-keys-api.ts"
 import { parseWorkspaceId } from "./services/storage.ts"
 import type { AppComposition } from "./views/composition.tsx"
 
@@ -96,6 +97,7 @@ export const composeApp = (services: AppServices, env: CompositionEnvironment): 
     accountGroups: accountGroupsEffectsFrom(services),
     integrations: integrationsEffectsFrom(services),
     webhooks: webhooksEffectsFrom(services),
+    apiKeys: apiKeysEffectsFrom(services),
     gates: {
       workspaceGate: workspaceGateMachineWith(services),
       permissionGate: permissionGateMachineWith(services),

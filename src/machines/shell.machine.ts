@@ -109,9 +109,10 @@ export const requiredPermissionsFor = (path: string): PermissionRequirement | un
       return COMPLIANCE_ROUTE_PERMISSIONS
     case "storage":
       return ADMIN_REQUIREMENT
-    // Beyond the spec (issue 31 item 5): the workspace settings pages (/dashboard/settings/account-groups) are admins'.
+    // Beyond the spec (issue 31 item 5): the workspace settings pages (/dashboard/settings/account-groups) are admins',
+    // except API keys (issue 33), where every member manages their own.
     case "settings":
-      return ADMIN_REQUIREMENT
+      return pathSegments(path)[2] === "api-keys" ? undefined : ADMIN_REQUIREMENT
     default:
       return undefined
   }

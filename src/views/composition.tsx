@@ -25,6 +25,7 @@ import type { AccountGroupsEffects } from "../machines/account-groups-effects.ts
 import type { StorageEffects } from "../machines/storage-effects.ts"
 import type { IntegrationsEffects } from "../machines/integrations-effects.ts"
 import type { WebhooksEffects } from "../machines/webhooks-effects.ts"
+import type { ApiKeysEffects } from "../machines/api-keys-effects.ts"
 import type { TeamEffects } from "../machines/team-effects.ts"
 import type { WorkspaceSelectionEffects } from "../machines/workspace-selection.machine.ts"
 import type { Clock } from "./app-actors.tsx"
@@ -42,6 +43,7 @@ import { AccountGroupsEffectsProvider, UNWIRED_ACCOUNT_GROUPS_EFFECTS } from "./
 import { StorageEffectsProvider, UNWIRED_STORAGE_EFFECTS } from "./storage/storage-effects-context.tsx"
 import { IntegrationsEffectsProvider, UNWIRED_INTEGRATIONS_EFFECTS } from "./settings/integrations-effects-context.tsx"
 import { UNWIRED_WEBHOOKS_EFFECTS, WebhooksEffectsProvider } from "./settings/webhooks-effects-context.tsx"
+import { ApiKeysEffectsProvider, UNWIRED_API_KEYS_EFFECTS } from "./settings/api-keys-effects-context.tsx"
 import { TeamEffectsProvider, UNWIRED_TEAM_EFFECTS } from "./team/team-effects-context.tsx"
 import {
   UNWIRED_WORKSPACE_SELECTION_EFFECTS,
@@ -66,6 +68,8 @@ export interface AppComposition {
   readonly accountGroups?: AccountGroupsEffects
   /** Beyond the spec (issue 33): the Integrations page (Jira, Security Hub); optional like `accountGroups`. */
   readonly integrations?: IntegrationsEffects
+  /** Beyond the spec (issue 33): the API keys page; optional like `accountGroups`. */
+  readonly apiKeys?: ApiKeysEffects
   /** Beyond the spec (issue 33): the Webhooks page; optional like `accountGroups`. */
   readonly webhooks?: WebhooksEffects
   readonly gates: DashboardGateLogic
@@ -135,7 +139,7 @@ export function CompositionProvider({ composition: source, clock, children }: Co
                             <FleetEffectsProvider effects={c?.fleet ?? UNWIRED_FLEET_EFFECTS}>
                               <AccountGroupsEffectsProvider effects={c?.accountGroups ?? UNWIRED_ACCOUNT_GROUPS_EFFECTS}>
                                 <WebhooksEffectsProvider effects={c?.webhooks ?? UNWIRED_WEBHOOKS_EFFECTS}><IntegrationsEffectsProvider effects={c?.integrations ?? UNWIRED_INTEGRATIONS_EFFECTS}>
-                                  <DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider>
+                                  <ApiKeysEffectsProvider effects={c?.apiKeys ?? UNWIRED_API_KEYS_EFFECTS}><DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider></ApiKeysEffectsProvider>
                                 </IntegrationsEffectsProvider></WebhooksEffectsProvider>
                               </AccountGroupsEffectsProvider>
                             </FleetEffectsProvider>

@@ -126,7 +126,7 @@ describe("dashboard shell: user menu", () => {
     renderAccess("/dashboard", { shell })
     await shell.load.resolve(data({ workspaceCount: 1, permissions: ["read_only"] }))
     const menu = await openMenu()
-    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Profile", "Sign out"])
+    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["API keys", "Profile", "Sign out"])
   })
 
   it("several workspaces and a user-management permission: Switch workspace, Users, Profile, Sign out", async () => {
@@ -137,6 +137,7 @@ describe("dashboard shell: user menu", () => {
     expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual([
       "Switch workspace",
       "Users",
+      "API keys",
       "Profile",
       "Sign out",
     ])
@@ -151,7 +152,7 @@ describe("dashboard shell: user menu", () => {
     const { currentPath } = renderAccess("/dashboard", { shell })
     await shell.load.resolve(data({ workspaceCount: 1, permissions: [...PERMISSIONS] }))
     const menu = await openMenu()
-    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Users", "Storage", "Account groups", "Webhooks", "Profile", "Sign out"])
+    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Users", "Storage", "Account groups", "Integrations", "Webhooks", "API keys", "Profile", "Sign out"])
     await act(async () => {
       fireEvent.click(within(menu).getByRole("menuitem", { name: "Storage" }))
     })

@@ -19,6 +19,7 @@ export const STORAGE_HREF = "/dashboard/storage"
 export const ACCOUNT_GROUPS_HREF = "/dashboard/settings/account-groups"
 export const INTEGRATIONS_HREF = "/dashboard/settings/integrations"
 export const WEBHOOKS_HREF = "/dashboard/settings/webhooks"
+export const API_KEYS_HREF = "/dashboard/settings/api-keys"
 
 export function UserMenu() {
   const shell = useShellActor()
@@ -28,6 +29,7 @@ export function UserMenu() {
   const canSeeStorage = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: STORAGE_HREF }))
   const canSeeAccountGroups = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: ACCOUNT_GROUPS_HREF }))
   const canSeeIntegrations = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: INTEGRATIONS_HREF }))
+  const canSeeApiKeys = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: API_KEYS_HREF }))
   const canSeeWebhooks = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: WEBHOOKS_HREF }))
   const canSignOut = useSelector(shell, (s) => s.can({ type: "signOut.requested" }))
 
@@ -43,6 +45,8 @@ export function UserMenu() {
         return shell.send({ type: "navigation.requested", to: ACCOUNT_GROUPS_HREF })
       case "integrations":
         return shell.send({ type: "navigation.requested", to: INTEGRATIONS_HREF })
+      case "api-keys":
+        return shell.send({ type: "navigation.requested", to: API_KEYS_HREF })
       case "webhooks":
         return shell.send({ type: "navigation.requested", to: WEBHOOKS_HREF })
       case "profile":
@@ -116,6 +120,12 @@ export function UserMenu() {
               <MenuItem id="webhooks" textValue="Webhooks">
                 <SendIcon />
                 Webhooks
+              </MenuItem>
+            ) : null}
+            {canSeeApiKeys ? (
+              <MenuItem id="api-keys" textValue="API keys">
+                <LinkIcon />
+                API keys
               </MenuItem>
             ) : null}
             <MenuItem id="profile" textValue="Profile">

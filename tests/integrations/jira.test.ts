@@ -7,9 +7,14 @@
  * finding, the permission to create, and another workspace kept out. The finding comes from a real S3 scan on moto.
  */
 import { CreateBucketCommand } from "@aws-sdk/client-s3"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { JiraMessages } from "../../src/contracts/jira.ts"
+import { AppConfig } from "../../server/config.ts"
+import { refreshWorkspaceIssues } from "../../server/integrations/jira.ts"
+import { JobQueue, type JobQueueShape } from "../../server/jobs/queue.ts"
 import { makeAwsClients, type AwsClients } from "../../server/scanner/aws/clients.ts"
+import { withSql } from "../support/db.ts"
 import { startJiraStub, type JiraStub } from "../support/jira-stub.ts"
 import { addMotoAccount, MOTO_KEYS, Roles, startScanEnv, uniq, type Member, type ScanEnv } from "../scanning/support.ts"
 
@@ -168,4 +173,36 @@ describe("issues from a finding", () => {
     expect((await env.call(outsider, "GET", `/api/findings/${later}/jira-issues`)).status).toBe(404)
     expect((await env.call(outsider, "POST", `/api/findings/${later}/jira-issues`, { mode: "finding" })).status).toBe(404)
   }, 240_000)
+
+  it("the refresh job reads the statuses of issues not done and queues itself again while some remain", async () => {
+    jira.transition("SEC-3", "Done", "done")
+    const inserted: Array<{ name: string; rows: ReadonlyArray<{ data: unknown; startAfter?: unknown; singletonKey?: unknown }> }> = []
+    // pg-boss seen through the job queue service: what the job asks to enqueue is recorded (the chain's next run).
+    const queue = {
+      boss: {
+        insert: async (name: string, rows: ReadonlyArray<{ data: unknown }>) => {
+          inserted.push({ name, rows })
+          return rows.map((_, i) => `job-${i}`)
+        },
+        getWipData: () => [],
+      },
+    } as unknown as JobQueueShape
+    const run = () =>
+      withSql(env.server.databaseUrl, refreshWorkspaceIssues({ workspace_id: owner.workspaceId }).pipe(
+        Effect.provide(AppConfig.layerFrom(env.server.config)),
+        Effect.provideService(JobQueue, queue),
+      ))
+    await run()
+    const rows = await env.sql((q) => q<{ issue_key: string; status_category: string; refreshed_at: Date | null }>`
+      SELECT issue_key, status_category, refreshed_at FROM jira_issues WHERE workspace_id = ${owner.workspaceId} ORDER BY issue_key`)
+    expect(rows.map((r) => [r.issue_key, r.status_category])).toEqual([["SEC-1", "indeterminate"], ["SEC-2", "done"], ["SEC-3", "done"]])
+    expect(inserted.map((i) => [i.name, i.rows[0]?.startAfter, i.rows[0]?.singletonKey])).toEqual([
+      ["integrations.jira-refresh", 900, `jira-refresh:${owner.workspaceId}`],
+    ])
+    jira.transition("SEC-1", "Done", "done")
+    await run()
+    expect(inserted.length).toBe(1)
+    const open = await env.sql((q) => q<{ n: number }>`SELECT count(*)::int AS n FROM jira_issues WHERE workspace_id = ${owner.workspaceId} AND status_category <> 'done'`)
+    expect(open[0]!.n).toBe(0)
+  })
 })

@@ -40,7 +40,7 @@ import {
   RunInstancesCommand,
   DescribeSubnetsCommand,
 } from "@aws-sdk/client-ec2"
-import { CreateAccessKeyCommand, CreateLoginProfileCommand, CreateRoleCommand, CreateUserCommand, GetAccountPasswordPolicyCommand, ListAccessKeysCommand, UpdateAccountPasswordPolicyCommand } from "@aws-sdk/client-iam"
+import { CreateAccessKeyCommand, CreateLoginProfileCommand, CreateRoleCommand, CreateUserCommand, GetAccountPasswordPolicyCommand, ListAccessKeysCommand, PutUserPolicyCommand, UpdateAccountPasswordPolicyCommand } from "@aws-sdk/client-iam"
 import { CreateFunctionCommand, CreateFunctionUrlConfigCommand, GetFunctionUrlConfigCommand } from "@aws-sdk/client-lambda"
 import { CreateRepositoryCommand, DescribeRepositoriesCommand } from "@aws-sdk/client-ecr"
 import { DescribeLogGroupsCommand } from "@aws-sdk/client-cloudwatch-logs"
@@ -272,6 +272,35 @@ describe("remediation preview and undo on moto (issue 32)", () => {
     const forced = await undoFinding({ ...undo, force: true })
     expect(forced.status).toBe("undone")
     expect(forced.state).toEqual(fixed.pre_image)
+  })
+
+  it("permissions: credentials that may read but not revoke get 'denied' from EC2 DryRun, and the preview still changes nothing", async () => {
+    const iam = c.get("iam", E)
+    await iam.send(new CreateUserCommand({ UserName: "u-reader" }))
+    await iam.send(
+      new PutUserPolicyCommand({
+        UserName: "u-reader",
+        PolicyName: "read-only",
+        PolicyDocument: JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Action: ["sts:GetCallerIdentity", "ec2:Describe*"], Resource: "*" }] }),
+      }),
+    )
+    const key = (await iam.send(new CreateAccessKeyCommand({ UserName: "u-reader" }))).AccessKey!
+    const group = await (async () => {
+      const g = await c.get("ec2", E).send(new CreateSecurityGroupCommand({ GroupName: "u-denied", Description: "denied", VpcId: id("vpc") }))
+      await c.get("ec2", E).send(new AuthorizeSecurityGroupIngressCommand({ GroupId: g.GroupId, IpPermissions: [{ IpProtocol: "tcp", FromPort: 22, ToPort: 22, IpRanges: [{ CidrIp: "0.0.0.0/0" }] }] }))
+      return g.GroupId ?? ""
+    })()
+    const checkId = "ec2_securitygroup_allow_ingress_from_internet_to_admin_ports_ipv4"
+    const row = rowFor(await scan(moto, "ec2", { checkIds: [checkId], regions: [E] }), checkId, group)
+    const before = await groupState(group)()
+    await moto.enforceAuth(true)
+    try {
+      const preview = await previewFinding({ credentials: { accessKeyId: key.AccessKeyId!, secretAccessKey: key.SecretAccessKey! }, checkId, row, endpoint: moto.endpoint, maxAttempts: 1 })
+      expect(preview.permissions).toEqual([{ action: "ec2:RevokeSecurityGroupIngress", status: "denied", how: "EC2 DryRun" }])
+    } finally {
+      await moto.enforceAuth(false)
+    }
+    expect(await groupState(group)()).toEqual(before)
   })
 
   it("every fixer of S3, EC2/VPC, IAM and compute plans (preview and undo); the rest keep their apply until converted", () => {

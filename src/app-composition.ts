@@ -25,6 +25,7 @@ import { workspaceSelectionEffectsFromServices } from "./machines/workspace-sele
 import type { AppServices } from "./services/app-services.ts"
 import { complianceEffectsFrom } from "./services/compliance-api.ts"
 import { scanEffectsFrom } from "./services/scan-api.ts"
+import { approvalsEffectsFrom } from "./services/approvals-api.ts"
 import { storageEffectsFrom } from "./services/workspace-storage-api.ts"
 import { integrationsEffectsFrom } from "./services/integrations-api.ts"
 import { organizationEffectsFrom } from "./services/organization-api.ts"
@@ -92,6 +93,7 @@ export const composeApp = (services: AppServices, env: CompositionEnvironment): 
     scan: scanEffectsFrom(services),
     compliance: complianceEffectsFrom(services),
     storage: storageEffectsFrom(services),
+    approvals: approvalsEffectsFrom(services),
     organizations: organizationEffectsFrom(services),
     fleet: fleetEffectsFrom(services),
     accountGroups: accountGroupsEffectsFrom(services),

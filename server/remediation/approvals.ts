@@ -33,7 +33,7 @@ import {
   type RequestedRow,
   type RequestState,
 } from "../../src/contracts/remediation-requests.ts"
-import type { AccountId, FindingId, UserId } from "../../src/contracts/ids.ts"
+import type { AccountId, FindingId, ScanId, UserId } from "../../src/contracts/ids.ts"
 import type { RemediationRequestId } from "../../src/contracts/remediation-requests.ts"
 import type { WorkspaceContext } from "../auth/workspace-context.ts"
 import { recordAudit } from "../audit/scanning-audit.ts"
@@ -152,6 +152,7 @@ const toRequest = (r: RequestRow, viewerId: number): RemediationRequest => {
     account_id: r.account_id as AccountId,
     account_name: r.account_name,
     finding_id: r.finding_id as FindingId,
+    scan_id: r.scan_id as ScanId,
     check_id: r.check_id,
     title: r.title,
     severity: r.severity,

@@ -15,7 +15,7 @@
  *   (`RemediationRequestedResponse`) instead of starting the fix.
  */
 import { Schema } from "effect"
-import { AccountId, FindingId, UserId, idParam } from "./ids.ts"
+import { AccountId, FindingId, ScanId, UserId, idParam } from "./ids.ts"
 import { NullableTimestamp, Timestamp, withData } from "./common.ts"
 
 export const RemediationRequestId = Schema.Int.check(Schema.isGreaterThan(0)).pipe(Schema.brand("RemediationRequestId"))
@@ -92,6 +92,8 @@ export const RemediationRequest = Schema.Struct({
   account_id: AccountId,
   account_name: Schema.String,
   finding_id: FindingId,
+  /** The scan of the finding (its page is /dashboard/scans/{scan_id}/findings/{finding_id}). */
+  scan_id: ScanId,
   check_id: Schema.String,
   /** The finding's title (the check's). */
   title: Schema.String,

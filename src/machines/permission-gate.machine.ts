@@ -46,6 +46,8 @@ export const requiredPermissionsFor = (location: string): PermissionRequirement 
   if (/^\/dashboard\/scans(?:\/.*)?$/.test(path)) return SCANS_ROUTE_PERMISSIONS
   if (path === "/dashboard/users") return USER_MANAGEMENT_PERMISSIONS
   if (path === "/dashboard/storage") return ADMIN_REQUIREMENT
+  // The approvals inbox (issue 32, four eyes): members who may remediate, and so approve.
+  if (path === "/dashboard/approvals") return ["remediate_findings"]
   // API keys (issue 33): every member manages their own keys.
   if (path === "/dashboard/settings/api-keys") return null
   // Account groups (issue 31 item 5) and the other workspace settings pages: workspace admins.

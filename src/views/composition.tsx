@@ -22,6 +22,7 @@ import type { ShellEffects } from "../machines/shell.machine.ts"
 import type { OrganizationEffects } from "../machines/organization-effects.ts"
 import type { FleetEffects } from "../machines/fleet-effects.ts"
 import type { AccountGroupsEffects } from "../machines/account-groups-effects.ts"
+import type { ApprovalsEffects } from "../machines/approvals-effects.ts"
 import type { StorageEffects } from "../machines/storage-effects.ts"
 import type { IntegrationsEffects } from "../machines/integrations-effects.ts"
 import type { WebhooksEffects } from "../machines/webhooks-effects.ts"
@@ -40,6 +41,7 @@ import { CompositionReadyContext, SessionProvider, type SessionStatus } from "./
 import { OrganizationEffectsProvider, UNWIRED_ORGANIZATION_EFFECTS } from "./organizations/organization-effects-context.tsx"
 import { FleetEffectsProvider, UNWIRED_FLEET_EFFECTS } from "./organizations/fleet-effects-context.tsx"
 import { AccountGroupsEffectsProvider, UNWIRED_ACCOUNT_GROUPS_EFFECTS } from "./account-groups/account-groups-effects-context.tsx"
+import { ApprovalsEffectsProvider, UNWIRED_APPROVALS_EFFECTS } from "./approvals/approvals-effects-context.tsx"
 import { StorageEffectsProvider, UNWIRED_STORAGE_EFFECTS } from "./storage/storage-effects-context.tsx"
 import { IntegrationsEffectsProvider, UNWIRED_INTEGRATIONS_EFFECTS } from "./settings/integrations-effects-context.tsx"
 import { UNWIRED_WEBHOOKS_EFFECTS, WebhooksEffectsProvider } from "./settings/webhooks-effects-context.tsx"
@@ -72,6 +74,8 @@ export interface AppComposition {
   readonly apiKeys?: ApiKeysEffects
   /** Beyond the spec (issue 33): the Webhooks page; optional like `accountGroups`. */
   readonly webhooks?: WebhooksEffects
+  /** Beyond the spec (issue 32): the approvals inbox and the account page's approval setting; optional like `accountGroups`. */
+  readonly approvals?: ApprovalsEffects
   readonly gates: DashboardGateLogic
 }
 
@@ -139,7 +143,7 @@ export function CompositionProvider({ composition: source, clock, children }: Co
                             <FleetEffectsProvider effects={c?.fleet ?? UNWIRED_FLEET_EFFECTS}>
                               <AccountGroupsEffectsProvider effects={c?.accountGroups ?? UNWIRED_ACCOUNT_GROUPS_EFFECTS}>
                                 <WebhooksEffectsProvider effects={c?.webhooks ?? UNWIRED_WEBHOOKS_EFFECTS}><IntegrationsEffectsProvider effects={c?.integrations ?? UNWIRED_INTEGRATIONS_EFFECTS}>
-                                  <ApiKeysEffectsProvider effects={c?.apiKeys ?? UNWIRED_API_KEYS_EFFECTS}><DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider></ApiKeysEffectsProvider>
+                                  <ApiKeysEffectsProvider effects={c?.apiKeys ?? UNWIRED_API_KEYS_EFFECTS}><ApprovalsEffectsProvider effects={c?.approvals ?? UNWIRED_APPROVALS_EFFECTS}><DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider></ApprovalsEffectsProvider></ApiKeysEffectsProvider>
                                 </IntegrationsEffectsProvider></WebhooksEffectsProvider>
                               </AccountGroupsEffectsProvider>
                             </FleetEffectsProvider>

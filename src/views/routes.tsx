@@ -65,6 +65,7 @@ const OrganizationView = lazyScreen(() => import("./organizations/organization.v
 const FleetView = lazyScreen(() => import("./organizations/fleet.view.tsx").then((m) => m.FleetView))
 const FleetFindingsView = lazyScreen(() => import("./organizations/fleet-findings.view.tsx").then((m) => m.FleetFindingsView))
 const AccountGroupsView = lazyScreen(() => import("./account-groups/account-groups.view.tsx").then((m) => m.AccountGroupsView))
+const ApprovalsView = lazyScreen(() => import("./approvals/approvals.view.tsx").then((m) => m.ApprovalsView))
 
 export interface AppRoute {
   /** wouter pattern, absolute. */
@@ -109,6 +110,7 @@ export const ROUTES: ReadonlyArray<AppRoute> = [
   route("/dashboard/scans/:scanId/findings/:findingId", FindingDetailView, "authenticated", true),
   route("/dashboard/users", UserManagementView, "authenticated", true),
   route("/dashboard/storage", StorageView, "authenticated", true),
+  route("/dashboard/approvals", ApprovalsView, "authenticated", true),
   route("/dashboard/settings/integrations", IntegrationsView, "authenticated", true),
   route("/dashboard/settings/webhooks", WebhooksView, "authenticated", true),
   route("/dashboard/settings/api-keys", ApiKeysView, "authenticated", true),

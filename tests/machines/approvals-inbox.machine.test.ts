@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { createActor } from "xstate"
-import type { AccountId, FindingId, UserId } from "../../src/contracts/ids.ts"
+import type { AccountId, FindingId, ScanId, UserId } from "../../src/contracts/ids.ts"
 import { ApprovalMessages, type RemediationRequest, type RemediationRequestId, type RequestState } from "../../src/contracts/remediation-requests.ts"
 import type { Decided, DecisionInput } from "../../src/machines/approvals-effects.ts"
 import { approvalsInboxMachine, orderedRequests } from "../../src/machines/approvals-inbox.machine.ts"
@@ -20,6 +20,7 @@ const request = (id: number, patch: Partial<RemediationRequest> = {}): Remediati
   account_id: 3 as AccountId,
   account_name: "Production",
   finding_id: 40 as FindingId,
+  scan_id: 12 as ScanId,
   check_id: "s3_bucket_versioning_enabled",
   title: "S3 bucket versioning is enabled",
   severity: "medium",

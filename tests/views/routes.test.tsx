@@ -45,6 +45,7 @@ const AUTHENTICATED: ReadonlyArray<readonly [string, string, { readonly heading:
   ["/dashboard/scans/:scanId/findings/:findingId", "/dashboard/scans/12/findings/99?service=s3", { text: "Finding #99" }],
   ["/dashboard/users", "/dashboard/users", { heading: "User Management" }],
   ["/dashboard/storage", "/dashboard/storage", { heading: "Storage" }],
+  ["/dashboard/approvals", "/dashboard/approvals", { heading: "Approvals" }],
   ["/dashboard/settings/account-groups", "/dashboard/settings/account-groups", { heading: "Account groups" }],
   ["/dashboard/settings/api-keys", "/dashboard/settings/api-keys", { heading: "API keys" }],
   ["/dashboard/settings/integrations", "/dashboard/settings/integrations", { heading: "Integrations" }],

@@ -1,12 +1,12 @@
 /**
  * The header's user menu (access §2 "Layouts"): the trigger shows the workspace name and 'Owner' or the role; the
  * entries are Switch workspace (only with more than one workspace), Users (only with a user-management permission),
- * Storage, Account groups and Integrations (workspace admins only, issues 30, 31 and 33), Profile and Sign out. Which entries show comes from `snapshot.can(event)` on the shell machine; choosing one sends it.
+ * Approvals (members with remediate_findings, issue 32), Storage, Account groups and Integrations (workspace admins only, issues 30, 31 and 33), Profile and Sign out. Which entries show comes from `snapshot.can(event)` on the shell machine; choosing one sends it.
  */
 import { useSelector } from "@xstate/react"
 import { Button as AriaButton, Header, Menu, MenuSection, MenuTrigger, Popover, type Key } from "react-aria-components"
 import { roleSummary } from "../../machines/shell.machine.ts"
-import { BuildingIcon, ChevronDownIcon, CrownIcon, LinkIcon, LogOutIcon, SendIcon, ServerIcon, SwitchIcon, UserIcon, UsersIcon } from "../ui/icons.tsx"
+import { ClipboardCheckIcon, BuildingIcon, ChevronDownIcon, CrownIcon, LinkIcon, LogOutIcon, SendIcon, ServerIcon, SwitchIcon, UserIcon, UsersIcon } from "../ui/icons.tsx"
 import { MenuItem, MenuSeparator } from "../ui/menu.tsx"
 import * as menuCss from "../ui/menu.css.ts"
 import { useShellActor } from "./shell-actor-context.tsx"
@@ -16,6 +16,7 @@ import * as css from "./shell.css.ts"
 export const USERS_HREF = "/dashboard/users"
 export const PROFILE_HREF = "/dashboard/profile"
 export const STORAGE_HREF = "/dashboard/storage"
+export const APPROVALS_HREF = "/dashboard/approvals"
 export const ACCOUNT_GROUPS_HREF = "/dashboard/settings/account-groups"
 export const INTEGRATIONS_HREF = "/dashboard/settings/integrations"
 export const WEBHOOKS_HREF = "/dashboard/settings/webhooks"
@@ -27,6 +28,7 @@ export function UserMenu() {
   const canSwitch = useSelector(shell, (s) => s.can({ type: "workspace.switchRequested" }))
   const canManageUsers = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: USERS_HREF }))
   const canSeeStorage = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: STORAGE_HREF }))
+  const canSeeApprovals = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: APPROVALS_HREF }))
   const canSeeAccountGroups = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: ACCOUNT_GROUPS_HREF }))
   const canSeeIntegrations = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: INTEGRATIONS_HREF }))
   const canSeeApiKeys = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: API_KEYS_HREF }))
@@ -41,6 +43,8 @@ export function UserMenu() {
         return shell.send({ type: "navigation.requested", to: USERS_HREF })
       case "storage":
         return shell.send({ type: "navigation.requested", to: STORAGE_HREF })
+      case "approvals":
+        return shell.send({ type: "navigation.requested", to: APPROVALS_HREF })
       case "account-groups":
         return shell.send({ type: "navigation.requested", to: ACCOUNT_GROUPS_HREF })
       case "integrations":
@@ -126,6 +130,12 @@ export function UserMenu() {
               <MenuItem id="api-keys" textValue="API keys">
                 <LinkIcon />
                 API keys
+              </MenuItem>
+            ) : null}
+            {canSeeApprovals ? (
+              <MenuItem id="approvals" textValue="Approvals">
+                <ClipboardCheckIcon />
+                Approvals
               </MenuItem>
             ) : null}
             <MenuItem id="profile" textValue="Profile">

@@ -90,7 +90,7 @@ export const makeSamlIdp = (options: { readonly entityId: string; readonly ssoUr
         attribute("lastName", [user.lastName ?? "Ell"]),
         attribute("groups", user.groups ?? []),
       ].join("")
-      const response = await idp.createLoginResponse(sp, { extract: request.extract as samlify.Types.ExtractorResult }, "post", { email: user.email }, {
+      const response = await idp.createLoginResponse(sp, { extract: request.extract } as Parameters<typeof idp.createLoginResponse>[1], "post", { email: user.email }, {
         relayState: query["RelayState"] ?? "",
         customTagReplacement: (template: string) => {
           const id = `_${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`

@@ -4,7 +4,7 @@
  * composition root). Answers are decoded with src/contracts/api-keys.ts; failures reject with the client's catalogue
  * error (the server's message for 4xx).
  *
- * The roles offered are those whose permissions the member holds (GET /api/roles, with the member's own roles from
+ * The roles offered (fewest permissions first) are those whose permissions the member holds (GET /api/roles, with the member's own roles from
  * GET /api/user/permissions; the owner holds all): the server refuses any other anyway. The account groups come from
  * GET /api/account-groups; a member who may not read them (403) is offered none.
  */
@@ -48,10 +48,11 @@ export const apiKeysEffectsFrom = (services: Pick<AppServices, "client">): ApiKe
       const held = new Set([...mine.roles, ...mine.custom_roles].flatMap((r) => r.permissions.map((p) => p.name)))
       const grantable = (r: { readonly permissions: ReadonlyArray<{ readonly name: string }> }) =>
         mine.is_owner === true || r.permissions.every((p) => held.has(p.name))
+      // Least privilege first: the dialog preselects the first choice.
       const choices: ReadonlyArray<KeyRoleChoice> = [
-        ...roles.roles.filter(grantable).map((r) => ({ id: r.id as number, name: r.name, isCustom: false })),
-        ...roles.custom_roles.filter(grantable).map((r) => ({ id: r.id as number, name: r.name, isCustom: true })),
-      ]
+        ...roles.roles.filter(grantable).map((r) => ({ id: r.id as number, name: r.name, isCustom: false, weight: r.permissions.length })),
+        ...roles.custom_roles.filter(grantable).map((r) => ({ id: r.id as number, name: r.name, isCustom: true, weight: r.permissions.length })),
+      ].sort((a, b) => a.weight - b.weight).map((c) => ({ id: c.id, name: c.name, isCustom: c.isCustom }))
       return { keys, roles: choices, groups }
     },
     createApiKey: async (payload, signal) => {

@@ -42,6 +42,7 @@ export type AuditAction =
   | "auth.sign_in_sso_required"
   | "api_key.created"
   | "api_key.revoked"
+  | "api_key.first_used"
 
 export interface AuditEntry {
   readonly action: AuditAction

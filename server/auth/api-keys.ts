@@ -4,15 +4,15 @@
  * - A secret is `ca_live_` + 32 random bytes (base64url). Only its hex SHA-256 is stored (`secret_hash`) with its last
  *   four characters; the creation answer is the only place the secret ever appears.
  * - `findPresentedKey` looks a presented secret up by its hash (one short transaction that also records the last use:
- *   time and client address), compares the stored hash in constant time, and says whether the key is revoked or
- *   expired. Nothing is cached: a revocation or an expiry holds from the next request on.
+ *   time and client address; the first use is audited `api_key.first_used`), compares the stored hash in constant
+ *   time, and says whether the key is revoked or expired. Nothing is cached: a revocation or an expiry holds from the next request on.
  * - `keyGrant` reads, in the request's scope (after its member's scope statement), what the key's own role allows: the
  *   role's permission ids now, and the accounts the role's groups and the key's groups hold now. The request then
  *   acts with the intersection of those and of its creator's current permissions and accounts
  *   (server/api/middleware/workspace-scope.ts), so a member who loses a permission, an account or their membership
  *   takes it from their keys at once.
  * - `listKeys`, `createKey`, `revokeKey`: the management calls (server/api/api-keys.ts), audited in the identity
- *   audit log (`api_key.created`, `api_key.revoked`).
+ *   audit log (`api_key.created`, `api_key.revoked`; with `api_key.first_used`).
  */
 import { Effect } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
@@ -55,7 +55,19 @@ export const findPresentedKey = (secret: string, ip: string) =>
     const row = rows[0]
     if (row === undefined || !safeEqual(row.secret_hash, hash)) return undefined
     if (!row.revoked && !row.expired) {
-      yield* sql`UPDATE api_keys SET last_used_at = now(), last_used_ip = ${ip} WHERE id = ${row.id}`
+      // The previous last use is read under the row lock, so two first requests at once audit one first use.
+      const used = yield* sql<{ first_use: boolean }>`
+        UPDATE api_keys k SET last_used_at = now(), last_used_ip = ${ip}
+        FROM (SELECT id, last_used_at FROM api_keys WHERE id = ${row.id} FOR UPDATE) prev
+        WHERE k.id = prev.id
+        RETURNING prev.last_used_at IS NULL AS first_use`
+      if (used[0]?.first_use === true) {
+        // The audit row belongs to the key's workspace: that workspace is put in scope for the insert.
+        yield* sql`SELECT set_config('app.workspace_id', ${String(row.workspace_id)}, true)`
+        yield* record({
+          action: "api_key.first_used", workspaceId: row.workspace_id, actorUserId: row.user_id, targetType: "api_key", targetId: row.id, ip,
+        })
+      }
     }
     return {
       id: row.id, workspaceId: row.workspace_id, userId: row.user_id, secretHash: row.secret_hash, revoked: row.revoked, expired: row.expired,

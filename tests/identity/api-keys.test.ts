@@ -183,7 +183,7 @@ describe.each(kinds)("API keys over the API on %s", (kind) => {
     expect(after.body).toMatchObject({ _tag: "Unauthorized", message: ApiKeyMessages.revokedKey })
     const audit = await sql(Effect.flatMap(SqlClient.SqlClient, (q) =>
       q<{ action: string }>`SELECT action FROM audit_log WHERE target_type = 'api_key' AND target_id = ${String(key.id)} ORDER BY id`))
-    expect(audit.map((r) => r.action)).toEqual(["api_key.created", "api_key.revoked"])
+    expect(audit.map((r) => r.action)).toEqual(["api_key.created", "api_key.first_used", "api_key.revoked"])
     const listed = (await call(owner, "GET", "/api/api-keys")).body.data.find((k: { id: number }) => k.id === key.id)
     expect(listed.status).toBe("revoked")
 

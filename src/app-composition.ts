@@ -28,6 +28,7 @@ import { scanEffectsFrom } from "./services/scan-api.ts"
 import { approvalsEffectsFrom } from "./services/approvals-api.ts"
 import { storageEffectsFrom } from "./services/workspace-storage-api.ts"
 import { integrationsEffectsFrom } from "./services/integrations-api.ts"
+import { ssoSettingsEffectsFrom } from "./services/sso-api.ts"
 import { organizationEffectsFrom } from "./services/organization-api.ts"
 import { fleetEffectsFrom } from "./services/fleet-api.ts"
 import { accountGroupsEffectsFrom } from "./services/account-groups-api.ts"
@@ -98,6 +99,7 @@ export const composeApp = (services: AppServices, env: CompositionEnvironment): 
     fleet: fleetEffectsFrom(services),
     accountGroups: accountGroupsEffectsFrom(services),
     integrations: integrationsEffectsFrom(services),
+    sso: ssoSettingsEffectsFrom(services),
     webhooks: webhooksEffectsFrom(services),
     apiKeys: apiKeysEffectsFrom(services),
     gates: {

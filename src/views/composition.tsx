@@ -44,6 +44,8 @@ import { AccountGroupsEffectsProvider, UNWIRED_ACCOUNT_GROUPS_EFFECTS } from "./
 import { ApprovalsEffectsProvider, UNWIRED_APPROVALS_EFFECTS } from "./approvals/approvals-effects-context.tsx"
 import { StorageEffectsProvider, UNWIRED_STORAGE_EFFECTS } from "./storage/storage-effects-context.tsx"
 import { IntegrationsEffectsProvider, UNWIRED_INTEGRATIONS_EFFECTS } from "./settings/integrations-effects-context.tsx"
+import { SsoEffectsProvider, UNWIRED_SSO_EFFECTS } from "./settings/sso-effects-context.tsx"
+import type { SsoSettingsEffects } from "../machines/sso-effects.ts"
 import { UNWIRED_WEBHOOKS_EFFECTS, WebhooksEffectsProvider } from "./settings/webhooks-effects-context.tsx"
 import { ApiKeysEffectsProvider, UNWIRED_API_KEYS_EFFECTS } from "./settings/api-keys-effects-context.tsx"
 import { TeamEffectsProvider, UNWIRED_TEAM_EFFECTS } from "./team/team-effects-context.tsx"
@@ -70,6 +72,8 @@ export interface AppComposition {
   readonly accountGroups?: AccountGroupsEffects
   /** Beyond the spec (issue 33): the Integrations page (Jira, Security Hub); optional like `accountGroups`. */
   readonly integrations?: IntegrationsEffects
+  /** Beyond the spec (issue 33 part 3): the single-sign-on settings page; optional like `accountGroups`. */
+  readonly sso?: SsoSettingsEffects
   /** Beyond the spec (issue 33): the API keys page; optional like `accountGroups`. */
   readonly apiKeys?: ApiKeysEffects
   /** Beyond the spec (issue 33): the Webhooks page; optional like `accountGroups`. */
@@ -143,7 +147,7 @@ export function CompositionProvider({ composition: source, clock, children }: Co
                             <FleetEffectsProvider effects={c?.fleet ?? UNWIRED_FLEET_EFFECTS}>
                               <AccountGroupsEffectsProvider effects={c?.accountGroups ?? UNWIRED_ACCOUNT_GROUPS_EFFECTS}>
                                 <WebhooksEffectsProvider effects={c?.webhooks ?? UNWIRED_WEBHOOKS_EFFECTS}><IntegrationsEffectsProvider effects={c?.integrations ?? UNWIRED_INTEGRATIONS_EFFECTS}>
-                                  <ApiKeysEffectsProvider effects={c?.apiKeys ?? UNWIRED_API_KEYS_EFFECTS}><ApprovalsEffectsProvider effects={c?.approvals ?? UNWIRED_APPROVALS_EFFECTS}><DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider></ApprovalsEffectsProvider></ApiKeysEffectsProvider>
+                                  <ApiKeysEffectsProvider effects={c?.apiKeys ?? UNWIRED_API_KEYS_EFFECTS}><ApprovalsEffectsProvider effects={c?.approvals ?? UNWIRED_APPROVALS_EFFECTS}><SsoEffectsProvider effects={c?.sso ?? UNWIRED_SSO_EFFECTS}><DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider></SsoEffectsProvider></ApprovalsEffectsProvider></ApiKeysEffectsProvider>
                                 </IntegrationsEffectsProvider></WebhooksEffectsProvider>
                               </AccountGroupsEffectsProvider>
                             </FleetEffectsProvider>

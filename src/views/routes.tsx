@@ -59,6 +59,7 @@ const ResourceHistoryView = lazyScreen(() =>
 const FindingDetailView = lazyScreen(() => import("./scans/finding-detail.view.tsx").then((m) => m.FindingDetailView))
 const StorageView = lazyScreen(() => import("./storage/storage.view.tsx").then((m) => m.StorageView))
 const IntegrationsView = lazyScreen(() => import("./settings/integrations.view.tsx").then((m) => m.IntegrationsView))
+const SsoSettingsView = lazyScreen(() => import("./settings/sso-settings.view.tsx").then((m) => m.SsoSettingsView))
 const ApiKeysView = lazyScreen(() => import("./settings/api-keys.view.tsx").then((m) => m.ApiKeysView))
 const WebhooksView = lazyScreen(() => import("./settings/webhooks.view.tsx").then((m) => m.WebhooksView))
 const OrganizationView = lazyScreen(() => import("./organizations/organization.view.tsx").then((m) => m.OrganizationView))
@@ -112,6 +113,7 @@ export const ROUTES: ReadonlyArray<AppRoute> = [
   route("/dashboard/storage", StorageView, "authenticated", true),
   route("/dashboard/approvals", ApprovalsView, "authenticated", true),
   route("/dashboard/settings/integrations", IntegrationsView, "authenticated", true),
+  route("/dashboard/settings/sso", SsoSettingsView, "authenticated", true),
   route("/dashboard/settings/webhooks", WebhooksView, "authenticated", true),
   route("/dashboard/settings/api-keys", ApiKeysView, "authenticated", true),
   route("/dashboard/settings/account-groups", AccountGroupsView, "authenticated", true),

@@ -152,7 +152,7 @@ describe("dashboard shell: user menu", () => {
     const { currentPath } = renderAccess("/dashboard", { shell })
     await shell.load.resolve(data({ workspaceCount: 1, permissions: [...PERMISSIONS] }))
     const menu = await openMenu()
-    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Users", "Storage", "Account groups", "Integrations", "Webhooks", "API keys", "Profile", "Sign out"])
+    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Users", "Storage", "Account groups", "Integrations", "Single sign-on", "Webhooks", "API keys", "Profile", "Sign out"])
     await act(async () => {
       fireEvent.click(within(menu).getByRole("menuitem", { name: "Storage" }))
     })

@@ -47,6 +47,7 @@ const AUTHENTICATED: ReadonlyArray<readonly [string, string, { readonly heading:
   ["/dashboard/storage", "/dashboard/storage", { heading: "Storage" }],
   ["/dashboard/approvals", "/dashboard/approvals", { heading: "Approvals" }],
   ["/dashboard/settings/account-groups", "/dashboard/settings/account-groups", { heading: "Account groups" }],
+  ["/dashboard/settings/sso", "/dashboard/settings/sso", { heading: "Single sign-on" }],
   ["/dashboard/settings/api-keys", "/dashboard/settings/api-keys", { heading: "API keys" }],
   ["/dashboard/settings/integrations", "/dashboard/settings/integrations", { heading: "Integrations" }],
   ["/dashboard/settings/webhooks", "/dashboard/settings/webhooks", { heading: "Webhooks" }],

@@ -19,6 +19,7 @@ export const STORAGE_HREF = "/dashboard/storage"
 export const APPROVALS_HREF = "/dashboard/approvals"
 export const ACCOUNT_GROUPS_HREF = "/dashboard/settings/account-groups"
 export const INTEGRATIONS_HREF = "/dashboard/settings/integrations"
+export const SSO_HREF = "/dashboard/settings/sso"
 export const WEBHOOKS_HREF = "/dashboard/settings/webhooks"
 export const API_KEYS_HREF = "/dashboard/settings/api-keys"
 
@@ -31,6 +32,7 @@ export function UserMenu() {
   const canSeeApprovals = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: APPROVALS_HREF }))
   const canSeeAccountGroups = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: ACCOUNT_GROUPS_HREF }))
   const canSeeIntegrations = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: INTEGRATIONS_HREF }))
+  const canSeeSso = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: SSO_HREF }))
   const canSeeApiKeys = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: API_KEYS_HREF }))
   const canSeeWebhooks = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: WEBHOOKS_HREF }))
   const canSignOut = useSelector(shell, (s) => s.can({ type: "signOut.requested" }))
@@ -49,6 +51,8 @@ export function UserMenu() {
         return shell.send({ type: "navigation.requested", to: ACCOUNT_GROUPS_HREF })
       case "integrations":
         return shell.send({ type: "navigation.requested", to: INTEGRATIONS_HREF })
+      case "sso":
+        return shell.send({ type: "navigation.requested", to: SSO_HREF })
       case "api-keys":
         return shell.send({ type: "navigation.requested", to: API_KEYS_HREF })
       case "webhooks":
@@ -118,6 +122,12 @@ export function UserMenu() {
               <MenuItem id="integrations" textValue="Integrations">
                 <LinkIcon />
                 Integrations
+              </MenuItem>
+            ) : null}
+            {canSeeSso ? (
+              <MenuItem id="sso" textValue="Single sign-on">
+                <LinkIcon />
+                Single sign-on
               </MenuItem>
             ) : null}
             {canSeeWebhooks ? (

@@ -98,6 +98,18 @@ describe("single sign-on in the browser", () => {
     await page.close()
   })
 
+  it("the owner sees the settings on /dashboard/settings/sso (from the user menu)", async () => {
+    const page = await open()
+    await signIn(page, owner.email, owner.password)
+    await page.getByRole("banner").getByRole("button").last().click()
+    await page.getByRole("menuitem", { name: "Single sign-on" }).click()
+    await waitForPath(page, "/dashboard/settings/sso")
+    await page.getByRole("heading", { level: 1, name: "Single sign-on" }).waitFor()
+    await expect.poll(() => page.getByLabel(/^Email domains/).inputValue()).toBe(domain)
+    await look(page, "sso-settings")
+    await page.close()
+  })
+
   it("a refusal from the sign-in shows on /login/sso with a way to start again", async () => {
     const page = await open()
     await page.goto(`${baseUrl()}/login/sso?error=emailDomainMismatch`)

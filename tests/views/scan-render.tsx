@@ -15,6 +15,8 @@ import type { CloudProvider } from "../../src/contracts/providers.ts"
 import type { ExportedFile, ScanEffects, ScanViewer } from "../../src/machines/scan-effects.ts"
 import { App } from "../../src/views/app.tsx"
 import { ScanEffectsProvider } from "../../src/views/scanning/scan-effects-context.tsx"
+import { ApprovalsEffectsProvider } from "../../src/views/approvals/approvals-effects-context.tsx"
+import type { ApprovalsEffects } from "../../src/machines/approvals-effects.ts"
 import { SessionStatusContext } from "../../src/views/session-status.tsx"
 import { flush } from "../machines/auth-fakes.ts"
 import { account, accountDetail, finding, muteRule, providers, scan, schedule } from "../machines/scan-fakes.ts"
@@ -188,6 +190,14 @@ export interface RenderScanOptions {
   readonly screen: ReactNode
 }
 
+/** The account page's approval card (issue 32) reads the default setting: approval off, 72 hours. */
+const APPROVALS: ApprovalsEffects = {
+  listRequests: async () => [],
+  decide: async () => Promise.reject(new Error("no decision in the scanning views")),
+  loadApprovalSetting: async () => ({ requires_approval: false, expiry_hours: 72 }),
+  saveApprovalSetting: async ({ setting }) => ({ message: "Approval setting saved", setting }),
+}
+
 export const renderScan = async (path: string, options: RenderScanOptions) => {
   const world = options.world ?? defaultWorld()
   const fake = fakeScanEffects(world, options.overrides)
@@ -198,12 +208,14 @@ export const renderScan = async (path: string, options: RenderScanOptions) => {
   const result = render(
     <SessionStatusContext value="authenticated">
       <ScanEffectsProvider effects={fake.effects} clock={clock} saveFile={(f) => void files.push(f)}>
-        <App clock={clock} location={location}>
-          <Switch>
-            <Route path={options.pattern}>{options.screen}</Route>
-            <Route>elsewhere</Route>
-          </Switch>
-        </App>
+        <ApprovalsEffectsProvider effects={APPROVALS} clock={clock}>
+          <App clock={clock} location={location}>
+            <Switch>
+              <Route path={options.pattern}>{options.screen}</Route>
+              <Route>elsewhere</Route>
+            </Switch>
+          </App>
+        </ApprovalsEffectsProvider>
       </ScanEffectsProvider>
     </SessionStatusContext>,
   )

@@ -26,6 +26,7 @@ import { ErrorBox, Fact, formatDateTime, LoadingBox, RunStatusBadge } from "../s
 import * as shared from "../scanning/scanning.css.ts"
 import * as css from "./account-detail.css.ts"
 import { AccountPosture } from "./account-posture.tsx"
+import { ApprovalSettingCard } from "../approvals/approval-setting-card.tsx"
 
 type DetailsRef = ActorRefFrom<typeof accountDetailsMachine>
 
@@ -250,6 +251,7 @@ function AccountDetails({ accountId }: { readonly accountId: AccountId }) {
             <LatestScanCard detailsRef={detailsRef} />
             <CredentialsCard detailsRef={detailsRef} />
             <AccountPosture accountId={accountId} accountName={detail.account_name} />
+            <ApprovalSettingCard accountId={accountId} />
           </div>
         </>
       )}

@@ -46,7 +46,7 @@ import { guard } from "./middleware/input-guard.ts"
 import { toMembership, type WorkspaceContext } from "./middleware/workspace-scope.ts"
 import { isWorkspaceAdmin } from "./storage.ts"
 
-/** Runs `body` in the scope of the path's workspace for one of its admins. */
+/** Runs `body` in the scope of the path's workspace for one of its admins (the owner, or every permission, unlimited). */
 const asAdmin = <A, E, R>(
   request: HttpServerRequest.HttpServerRequest,
   workspaceId: number,
@@ -58,7 +58,8 @@ const asAdmin = <A, E, R>(
       Effect.gen(function* () {
         if (row === undefined) return yield* new WorkspaceAccessDenied({ message: AccessServerMessages.workspaceAccessDenied })
         const ctx: WorkspaceContext = { ...caller, ...toMembership(row), workspaceId, ip: clientAddress(request) }
-        if (!isWorkspaceAdmin(ctx)) return yield* new Forbidden({ message: M.permissionDenied })
+        // A role limited to account groups is not an admin here: its holder could map a group to an unlimited role.
+        if (!isWorkspaceAdmin(ctx) || ctx.accountGroupIds !== null) return yield* new Forbidden({ message: M.permissionDenied })
         return yield* body(ctx)
       }))
   })

@@ -126,7 +126,20 @@ const statements = [
   `CREATE POLICY sso_domains_update ON sso_domains FOR UPDATE USING (workspace_id = app_current_workspace_id())
      WITH CHECK (workspace_id = app_current_workspace_id())`,
   `CREATE POLICY sso_domains_delete ON sso_domains FOR DELETE USING (workspace_id = app_current_workspace_id())`,
+  // Read-cache triggers (migration 0014): a change of the configuration, the owned domains, the group mappings or the
+  // linked identities ends every cached answer of the workspace. Login states and hand-off codes are single-use
+  // sign-in records no workspace read shows (UNTRACKED_SSO_TABLES).
+  ...["sso_connections", "sso_domains", "sso_group_roles", "sso_identities"].flatMap((table) => [
+    ...([["insert", "NEW TABLE AS new_rows"], ["update", "NEW TABLE AS new_rows"], ["delete", "OLD TABLE AS old_rows"]] as const).map(
+      ([event, referencing]) => `CREATE TRIGGER ${table}_note_${event} AFTER ${event.toUpperCase()} ON ${table}
+         REFERENCING ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION note_workspace_change()`,
+    ),
+    `CREATE TRIGGER ${table}_note_truncate AFTER TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION note_workspace_change()`,
+  ]),
 ]
+
+/** Workspace tables of this migration without read-cache triggers (see above); the read-cache test reads it. */
+export const UNTRACKED_SSO_TABLES = ["sso_login_states", "sso_handoffs"] as const
 
 export default Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient

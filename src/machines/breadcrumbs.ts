@@ -47,6 +47,19 @@ const idOf = (segment: string): string => (segment.startsWith(":") ? segment.sli
 export const capitalise = (segment: string): string =>
   segment === "" ? segment : segment.charAt(0).toLocaleUpperCase("en-US") + segment.slice(1)
 
+/**
+ * Beyond the spec: the settings pages (/dashboard/settings/<page>) have no settings index, so the "settings" segment
+ * is skipped like "dashboard", and each page is named as its menu entry names it.
+ */
+const SETTINGS_SEGMENT = "settings"
+const SETTINGS_PAGE_LABELS: Readonly<Record<string, string>> = {
+  "account-groups": "Account groups",
+  "api-keys": "API keys",
+  integrations: "Integrations",
+  sso: "Single sign-on",
+  webhooks: "Webhooks",
+}
+
 /** The crumbs of a path, Dashboard first; the last one has no link. */
 export const breadcrumbsFor = (pathname: string): ReadonlyArray<Crumb> => {
   const segments = pathSegments(pathname)
@@ -56,6 +69,12 @@ export const breadcrumbsFor = (pathname: string): ReadonlyArray<Crumb> => {
     href += `/${encodeURIComponent(segment)}`
     const previous = index === 0 ? undefined : segments[index - 1]
     if (segment === "dashboard" || segment === "accounts") return
+    if (previous === "dashboard" && segment === SETTINGS_SEGMENT) return
+    const settingsLabel = index >= 2 && segments[index - 2] === "dashboard" && previous === SETTINGS_SEGMENT ? SETTINGS_PAGE_LABELS[segment] : undefined
+    if (settingsLabel !== undefined) {
+      crumbs.push({ label: settingsLabel, href })
+      return
+    }
     if (isIdSegment(segment) && previous === "scans") {
       crumbs.push({ label: scanTitle(idOf(segment)), href })
     } else if (isIdSegment(segment) && previous === "accounts") {

@@ -54,6 +54,12 @@ describe("breadcrumbs: the spec's routes", () => {
     expect(visibleBreadcrumbs("/dashboard/scans/12")).toHaveLength(3)
   })
 
+  it("names the settings pages as their menu entries, without a crumb for the missing settings index", () => {
+    expect(breadcrumbsFor("/dashboard/settings/api-keys")).toEqual([{ label: "Dashboard", href: "/dashboard" }, { label: "API keys" }])
+    expect(breadcrumbsFor("/dashboard/settings/sso")).toEqual([{ label: "Dashboard", href: "/dashboard" }, { label: "Single sign-on" }])
+    expect(breadcrumbsFor("/dashboard/settings/account-groups").map((c) => c.label)).toEqual(["Dashboard", "Account groups"])
+  })
+
   it("has a back button on account and scan detail pages only", () => {
     expect(backTargetFor("/dashboard/accounts/7")).toBe("/dashboard?section=accounts")
     expect(backTargetFor("/dashboard/scans/12")).toBe("/dashboard/scans")
@@ -63,8 +69,17 @@ describe("breadcrumbs: the spec's routes", () => {
   })
 })
 
+/** The settings pages' names (beyond the spec: /dashboard/settings/<page>, the "settings" segment skipped). */
+const SETTINGS_LABELS: Record<string, string> = {
+  "account-groups": "Account groups",
+  "api-keys": "API keys",
+  integrations: "Integrations",
+  sso: "Single sign-on",
+  webhooks: "Webhooks",
+}
+
 const segment = fc.oneof(
-  fc.constantFrom("dashboard", "scans", "accounts", "findings", "users", "profile", "settings", "12", "7", ":id", "ünïcode", "a b"),
+  fc.constantFrom("dashboard", "scans", "accounts", "findings", "users", "profile", "settings", "sso", "api-keys", "12", "7", ":id", "ünïcode", "a b"),
   fc.stringMatching(/^[a-z0-9:_-]{1,8}$/),
 )
 const pathArb = fc.array(segment, { maxLength: 7 }).map((segments) => `/${segments.map(encodeURIComponent).join("/")}`)
@@ -88,7 +103,7 @@ describe("breadcrumbs: properties", () => {
     fc.assert(
       fc.property(pathArb, (path) => {
         const segments = pathSegments(path)
-        const kept = segments.filter((s) => s !== "dashboard" && s !== "accounts").length
+        const kept = segments.filter((s, i) => s !== "dashboard" && s !== "accounts" && !(s === "settings" && segments[i - 1] === "dashboard")).length
         const accountIds = segments.filter((s, i) => i > 0 && segments[i - 1] === "accounts" && isIdSegment(s)).length
         expect(breadcrumbsFor(path)).toHaveLength(1 + kept + accountIds)
       }),
@@ -109,6 +124,8 @@ describe("breadcrumbs: properties", () => {
             const prev = segments[i - 1]
             const id = s.replace(/^:/, "")
             if (s === "dashboard" || s === "accounts") return undefined
+            if (s === "settings" && prev === "dashboard") return undefined
+            if (prev === "settings" && segments[i - 2] === "dashboard" && s in SETTINGS_LABELS) return SETTINGS_LABELS[s]
             if (isIdSegment(s) && prev === "scans") return `Scan #${id}`
             if (isIdSegment(s) && prev === "accounts") return `Account #${id}`
             if (isIdSegment(s) && prev === "findings") return `Finding #${id}`

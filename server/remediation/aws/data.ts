@@ -2,8 +2,8 @@
 import { ModifyDBClusterCommand, ModifyDBClusterSnapshotAttributeCommand, ModifyDBInstanceCommand, ModifyDBSnapshotAttributeCommand } from "@aws-sdk/client-rds"
 import { CreateQueueCommand, GetQueueAttributesCommand, GetQueueUrlCommand, SetQueueAttributesCommand } from "@aws-sdk/client-sqs"
 import { SetTopicAttributesCommand } from "@aws-sdk/client-sns"
-import { UpdateContinuousBackupsCommand, UpdateTableCommand } from "@aws-sdk/client-dynamodb"
-import { FixError, sendOptions, type Fixer } from "./fixer.ts"
+import { DescribeContinuousBackupsCommand, DescribeTableCommand } from "@aws-sdk/client-dynamodb"
+import { awsCall, FixError, sendOptions, type Fixer } from "./fixer.ts"
 
 const modifyDb = (checkId: string, description: string, change: Record<string, boolean | number>, done: string, cutsAccess?: string): Fixer => ({
   checkIds: [checkId],
@@ -132,19 +132,38 @@ export const dataFixers: ReadonlyArray<Fixer> = [
   {
     checkIds: ["dynamodb_tables_pitr_enabled", "dynamodb_table_backed_up"],
     description: "Enables point-in-time recovery (continuous backups) on the table.",
-    apply: async (ctx, row) => {
-      await ctx.clients
-        .get("dynamodb", ctx.region)
-        .send(new UpdateContinuousBackupsCommand({ TableName: row.resource_id, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }), sendOptions(ctx))
-      return `Table ${row.resource_id} has point-in-time recovery.`
+    read: async (ctx, row) => {
+      const out = await ctx.clients.get("dynamodb", ctx.region).send(new DescribeContinuousBackupsCommand({ TableName: row.resource_id }), sendOptions(ctx))
+      return { PointInTimeRecoveryStatus: out.ContinuousBackupsDescription?.PointInTimeRecoveryDescription?.PointInTimeRecoveryStatus ?? null }
+    },
+    plan: (ctx, row, state) => {
+      const before = (state as { PointInTimeRecoveryStatus: string | null }).PointInTimeRecoveryStatus
+      const set = (enabled: boolean) =>
+        awsCall("dynamodb", "UpdateContinuousBackups", ctx.region, { TableName: row.resource_id, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: enabled } })
+      return {
+        calls: [set(true)],
+        effects: ["Continuous backups are billed by the table's size; the table can be restored to any second of the last 35 days."],
+        summary: `Table ${row.resource_id} has point-in-time recovery.`,
+        undo: { reversible: true, calls: [set(before === "ENABLED")], note: "Turning point-in-time recovery off again drops the restore window built meanwhile." },
+      }
     },
   },
   {
     checkIds: ["dynamodb_table_deletion_protection_enabled"],
     description: "Enables deletion protection on the table.",
-    apply: async (ctx, row) => {
-      await ctx.clients.get("dynamodb", ctx.region).send(new UpdateTableCommand({ TableName: row.resource_id, DeletionProtectionEnabled: true }), sendOptions(ctx))
-      return `Table ${row.resource_id} has deletion protection.`
+    read: async (ctx, row) => {
+      const out = await ctx.clients.get("dynamodb", ctx.region).send(new DescribeTableCommand({ TableName: row.resource_id }), sendOptions(ctx))
+      return { DeletionProtectionEnabled: out.Table?.DeletionProtectionEnabled ?? false }
+    },
+    plan: (ctx, row, state) => {
+      const before = (state as { DeletionProtectionEnabled: boolean }).DeletionProtectionEnabled
+      const set = (enabled: boolean) => awsCall("dynamodb", "UpdateTable", ctx.region, { TableName: row.resource_id, DeletionProtectionEnabled: enabled })
+      return {
+        calls: [set(true)],
+        effects: ["DeleteTable on this table is refused until deletion protection is turned off again (for instance by CloudFormation or Terraform stacks that replace it)."],
+        summary: `Table ${row.resource_id} has deletion protection.`,
+        undo: { reversible: true, calls: [set(before)] },
+      }
     },
   },
 ]

@@ -1,0 +1,66 @@
+/**
+ * Issue 32 on moto, the data-store fixers converted to the plan vocabulary (server/remediation/aws/data.ts): DynamoDB
+ * point-in-time recovery and deletion protection. For each, the preview changes nothing (the table's full state and
+ * the fixer's state are identical before and after it), apply is verified by a re-scan, and undo restores the state
+ * before the fix field by field (a fresh scan fails the table again) — `expectRoundTrip` (./helpers.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { CreateTableCommand, DescribeContinuousBackupsCommand, DescribeTableCommand } from "@aws-sdk/client-dynamodb"
+import { remediableChecks } from "../../server/remediation/aws/remediate.ts"
+import type { AwsClients } from "../../server/scanner/aws/clients.ts"
+import { startMoto, type Moto } from "../support/moto.ts"
+import { expectRoundTrip, seedClients } from "./helpers.ts"
+
+const E = "us-east-1"
+
+describe("data-store fixers: preview and undo on moto (issue 32)", () => {
+  let moto: Moto
+  let c: AwsClients
+  const tableState = (name: string) => async () => {
+    const ddb = c.get("dynamodb", E)
+    const table = (await ddb.send(new DescribeTableCommand({ TableName: name }))).Table
+    const backups = (await ddb.send(new DescribeContinuousBackupsCommand({ TableName: name }))).ContinuousBackupsDescription
+    return {
+      status: table?.TableStatus,
+      deletion_protection: table?.DeletionProtectionEnabled ?? false,
+      pitr: backups?.PointInTimeRecoveryDescription?.PointInTimeRecoveryStatus ?? null,
+      keys: table?.KeySchema,
+    }
+  }
+
+  beforeAll(async () => {
+    moto = await startMoto()
+    c = seedClients(moto)
+    for (const name of ["u-ddb-pitr", "u-ddb-protect"]) {
+      await c.get("dynamodb", E).send(new CreateTableCommand({
+        TableName: name,
+        KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
+        AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" }],
+        BillingMode: "PAY_PER_REQUEST",
+      }))
+    }
+  }, 120_000)
+  afterAll(async () => {
+    c?.destroy()
+    await moto?.stop()
+  })
+
+  it("DynamoDB point-in-time recovery: turned on, then off again by the undo", { timeout: 120_000 }, async () => {
+    const r = await expectRoundTrip(moto, "dynamodb", "dynamodb_tables_pitr_enabled", "u-ddb-pitr", tableState("u-ddb-pitr"))
+    expect(r.preview.calls.map((call) => call.operation)).toEqual(["UpdateContinuousBackups"])
+    expect(r.result.pre_image).toEqual({ PointInTimeRecoveryStatus: "DISABLED" })
+    expect(r.result.post_image).toEqual({ PointInTimeRecoveryStatus: "ENABLED" })
+  })
+
+  it("DynamoDB deletion protection: turned on, then off again by the undo", { timeout: 120_000 }, async () => {
+    const r = await expectRoundTrip(moto, "dynamodb", "dynamodb_table_deletion_protection_enabled", "u-ddb-protect", tableState("u-ddb-protect"))
+    expect(r.preview.calls.map((call) => call.operation)).toEqual(["UpdateTable"])
+    expect(r.result.pre_image).toEqual({ DeletionProtectionEnabled: false })
+    expect(r.result.post_image).toEqual({ DeletionProtectionEnabled: true })
+  })
+
+  it("lists both DynamoDB fixes as previewable", () => {
+    const previewable = remediableChecks().filter((r) => r.previewable).map((r) => r.checkId)
+    for (const check of ["dynamodb_tables_pitr_enabled", "dynamodb_table_backed_up", "dynamodb_table_deletion_protection_enabled"]) expect(previewable).toContain(check)
+  })
+})

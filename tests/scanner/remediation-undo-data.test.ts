@@ -1,11 +1,13 @@
 /**
  * Issue 32 on moto, the data-store fixers converted to the plan vocabulary (server/remediation/aws/data.ts): DynamoDB
- * point-in-time recovery and deletion protection. For each, the preview changes nothing (the table's full state and
+ * point-in-time recovery and deletion protection, and the RDS instance settings (deletion protection, public access,
+ * minor version upgrades, backup retention, tags copied to snapshots). For each, the preview changes nothing (the table's full state and
  * the fixer's state are identical before and after it), apply is verified by a re-scan, and undo restores the state
  * before the fix field by field (a fresh scan fails the table again) — `expectRoundTrip` (./helpers.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CreateTableCommand, DescribeContinuousBackupsCommand, DescribeTableCommand } from "@aws-sdk/client-dynamodb"
+import { CreateDBInstanceCommand, DescribeDBInstancesCommand } from "@aws-sdk/client-rds"
 import { remediableChecks } from "../../server/remediation/aws/remediate.ts"
 import type { AwsClients } from "../../server/scanner/aws/clients.ts"
 import { startMoto, type Moto } from "../support/moto.ts"
@@ -28,9 +30,27 @@ describe("data-store fixers: preview and undo on moto (issue 32)", () => {
     }
   }
 
+  const instanceState = (id: string) => async () => {
+    const db = (await c.get("rds", E).send(new DescribeDBInstancesCommand({ DBInstanceIdentifier: id }))).DBInstances?.[0]
+    return {
+      status: db?.DBInstanceStatus,
+      deletion_protection: db?.DeletionProtection,
+      public: db?.PubliclyAccessible,
+      minor: db?.AutoMinorVersionUpgrade,
+      retention: db?.BackupRetentionPeriod,
+      copy_tags: db?.CopyTagsToSnapshot,
+      engine: db?.Engine,
+    }
+  }
+
   beforeAll(async () => {
     moto = await startMoto()
     c = seedClients(moto)
+    await c.get("rds", E).send(new CreateDBInstanceCommand({
+      DBInstanceIdentifier: "u-db", Engine: "postgres", DBInstanceClass: "db.t3.micro", AllocatedStorage: 20,
+      MasterUsername: "dbadmin", MasterUserPassword: "not-a-real-secret-1", PubliclyAccessible: true, AutoMinorVersionUpgrade: false,
+      BackupRetentionPeriod: 0, DeletionProtection: false, CopyTagsToSnapshot: false,
+    }))
     for (const name of ["u-ddb-pitr", "u-ddb-protect"]) {
       await c.get("dynamodb", E).send(new CreateTableCommand({
         TableName: name,
@@ -59,8 +79,24 @@ describe("data-store fixers: preview and undo on moto (issue 32)", () => {
     expect(r.result.post_image).toEqual({ DeletionProtectionEnabled: true })
   })
 
+  it("RDS instance: deletion protection, public access, minor upgrades, backups, tags to snapshots — each undone to the value read", { timeout: 240_000 }, async () => {
+    const cases: ReadonlyArray<readonly [string, Record<string, unknown>, Record<string, unknown>]> = [
+      ["rds_instance_deletion_protection", { DeletionProtection: false }, { DeletionProtection: true }],
+      ["rds_instance_no_public_access", { PubliclyAccessible: true }, { PubliclyAccessible: false }],
+      ["rds_instance_minor_version_upgrade_enabled", { AutoMinorVersionUpgrade: false }, { AutoMinorVersionUpgrade: true }],
+      ["rds_instance_backup_enabled", { BackupRetentionPeriod: 0 }, { BackupRetentionPeriod: 7 }],
+      ["rds_instance_copy_tags_to_snapshots", { CopyTagsToSnapshot: false }, { CopyTagsToSnapshot: true }],
+    ]
+    for (const [check, before, after] of cases) {
+      const r = await expectRoundTrip(moto, "rds", check, "u-db", instanceState("u-db"))
+      expect(r.preview.calls.map((call) => call.operation), check).toEqual(["ModifyDBInstance"])
+      expect(r.result.pre_image, check).toEqual(before)
+      expect(r.result.post_image, check).toEqual(after)
+    }
+  })
+
   it("lists both DynamoDB fixes as previewable", () => {
     const previewable = remediableChecks().filter((r) => r.previewable).map((r) => r.checkId)
-    for (const check of ["dynamodb_tables_pitr_enabled", "dynamodb_table_backed_up", "dynamodb_table_deletion_protection_enabled"]) expect(previewable).toContain(check)
+    for (const check of ["dynamodb_tables_pitr_enabled", "dynamodb_table_backed_up", "dynamodb_table_deletion_protection_enabled", "rds_instance_deletion_protection", "rds_instance_no_public_access"]) expect(previewable).toContain(check)
   })
 })

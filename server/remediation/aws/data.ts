@@ -1,17 +1,36 @@
 /** Data-store fixers: RDS (public access, minor upgrades, backups, deletion protection, public snapshots), SQS/SNS encryption, DynamoDB PITR and deletion protection. */
-import { ModifyDBClusterCommand, ModifyDBClusterSnapshotAttributeCommand, ModifyDBInstanceCommand, ModifyDBSnapshotAttributeCommand } from "@aws-sdk/client-rds"
+import { DescribeDBInstancesCommand, ModifyDBClusterCommand, ModifyDBClusterSnapshotAttributeCommand, ModifyDBInstanceCommand, ModifyDBSnapshotAttributeCommand } from "@aws-sdk/client-rds"
 import { CreateQueueCommand, GetQueueAttributesCommand, GetQueueUrlCommand, SetQueueAttributesCommand } from "@aws-sdk/client-sqs"
 import { SetTopicAttributesCommand } from "@aws-sdk/client-sns"
 import { DescribeContinuousBackupsCommand, DescribeTableCommand } from "@aws-sdk/client-dynamodb"
 import { awsCall, FixError, sendOptions, type Fixer } from "./fixer.ts"
 
-const modifyDb = (checkId: string, description: string, change: Record<string, boolean | number>, done: string, cutsAccess?: string): Fixer => ({
+/**
+ * A DB instance setting changed by ModifyDBInstance (applied immediately): `read` answers the instance's current values
+ * of exactly the fields `change` sets, `plan` sets them and its undo sets the values read back.
+ */
+const modifyDb = (checkId: string, description: string, change: Record<string, boolean | number>, done: string, cutsAccess?: string, effects: ReadonlyArray<string> = []): Fixer => ({
   checkIds: [checkId],
   description,
   ...(cutsAccess === undefined ? {} : { cutsAccess }),
-  apply: async (ctx, row) => {
-    await ctx.clients.get("rds", ctx.region).send(new ModifyDBInstanceCommand({ DBInstanceIdentifier: row.resource_id, ApplyImmediately: true, ...change }), sendOptions(ctx))
-    return `DB instance ${row.resource_id}: ${done}.`
+  read: async (ctx, row) => {
+    const out = await ctx.clients.get("rds", ctx.region).send(new DescribeDBInstancesCommand({ DBInstanceIdentifier: row.resource_id }), sendOptions(ctx))
+    const instance = (out.DBInstances?.[0] ?? {}) as Record<string, unknown>
+    return Object.fromEntries(Object.keys(change).map((k) => [k, (instance[k] as boolean | number | undefined) ?? null]))
+  },
+  plan: (ctx, row, state) => {
+    const before = state as Readonly<Record<string, boolean | number | null>>
+    const restore = Object.fromEntries(Object.entries(before).filter(([, v]) => v !== null))
+    const modify = (values: Readonly<Record<string, unknown>>) =>
+      awsCall("rds", "ModifyDBInstance", ctx.region, { DBInstanceIdentifier: row.resource_id, ApplyImmediately: true, ...values })
+    return {
+      calls: [modify(change)],
+      effects: [...effects],
+      summary: `DB instance ${row.resource_id}: ${done}.`,
+      undo: Object.keys(restore).length === Object.keys(change).length
+        ? { reversible: true, calls: [modify(restore)] }
+        : { reversible: false, reason: `The instance did not report ${Object.keys(change).join(", ")} before the fix.` },
+    }
   },
 })
 
@@ -96,6 +115,7 @@ export const dataFixers: ReadonlyArray<Fixer> = [
     { PubliclyAccessible: false },
     "no longer publicly accessible",
     "Clients connecting from outside the VPC (over the internet) lose access to the database.",
+    ["The instance's endpoint resolves to its private address only; the change is applied at once, not in the maintenance window."],
   ),
   modifyDb("rds_instance_minor_version_upgrade_enabled", "Enables automatic minor engine version upgrades (during the maintenance window).", { AutoMinorVersionUpgrade: true }, "minor versions upgrade automatically"),
   modifyDb("rds_instance_backup_enabled", "Sets the automated backup retention to 7 days.", { BackupRetentionPeriod: 7 }, "backups kept for 7 days"),

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CreateTableCommand, DescribeContinuousBackupsCommand, DescribeTableCommand } from "@aws-sdk/client-dynamodb"
 import { CreateDBInstanceCommand, DescribeDBInstancesCommand } from "@aws-sdk/client-rds"
+import { CreateTopicCommand, GetTopicAttributesCommand } from "@aws-sdk/client-sns"
 import { remediableChecks } from "../../server/remediation/aws/remediate.ts"
 import type { AwsClients } from "../../server/scanner/aws/clients.ts"
 import { startMoto, type Moto } from "../support/moto.ts"
@@ -18,6 +19,7 @@ const E = "us-east-1"
 describe("data-store fixers: preview and undo on moto (issue 32)", () => {
   let moto: Moto
   let c: AwsClients
+  let topicArn = ""
   const tableState = (name: string) => async () => {
     const ddb = c.get("dynamodb", E)
     const table = (await ddb.send(new DescribeTableCommand({ TableName: name }))).Table
@@ -46,6 +48,7 @@ describe("data-store fixers: preview and undo on moto (issue 32)", () => {
   beforeAll(async () => {
     moto = await startMoto()
     c = seedClients(moto)
+    topicArn = (await c.get("sns", E).send(new CreateTopicCommand({ Name: "u-alerts" }))).TopicArn ?? ""
     await c.get("rds", E).send(new CreateDBInstanceCommand({
       DBInstanceIdentifier: "u-db", Engine: "postgres", DBInstanceClass: "db.t3.micro", AllocatedStorage: 20,
       MasterUsername: "dbadmin", MasterUserPassword: "not-a-real-secret-1", PubliclyAccessible: true, AutoMinorVersionUpgrade: false,
@@ -93,6 +96,17 @@ describe("data-store fixers: preview and undo on moto (issue 32)", () => {
       expect(r.result.pre_image, check).toEqual(before)
       expect(r.result.post_image, check).toEqual(after)
     }
+  })
+
+  it("SNS topic encryption: aws/sns on, then the key id read before (none) by the undo", { timeout: 120_000 }, async () => {
+    const topicState = async () => {
+      const { $metadata: _m, ...rest } = await c.get("sns", E).send(new GetTopicAttributesCommand({ TopicArn: topicArn }))
+      return rest
+    }
+    const r = await expectRoundTrip(moto, "sns", "sns_topics_kms_encryption_at_rest_enabled", topicArn, topicState)
+    expect(r.preview.calls.map((call) => call.operation)).toEqual(["SetTopicAttributes"])
+    expect(r.result.pre_image).toEqual({ KmsMasterKeyId: null })
+    expect(r.result.post_image).toEqual({ KmsMasterKeyId: "alias/aws/sns" })
   })
 
   it("lists both DynamoDB fixes as previewable", () => {

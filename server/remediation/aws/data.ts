@@ -1,7 +1,7 @@
 /** Data-store fixers: RDS (public access, minor upgrades, backups, deletion protection, public snapshots), SQS/SNS encryption, DynamoDB PITR and deletion protection. */
 import { DescribeDBInstancesCommand, ModifyDBClusterCommand, ModifyDBClusterSnapshotAttributeCommand, ModifyDBInstanceCommand, ModifyDBSnapshotAttributeCommand } from "@aws-sdk/client-rds"
 import { CreateQueueCommand, GetQueueAttributesCommand, GetQueueUrlCommand, SetQueueAttributesCommand } from "@aws-sdk/client-sqs"
-import { SetTopicAttributesCommand } from "@aws-sdk/client-sns"
+import { GetTopicAttributesCommand } from "@aws-sdk/client-sns"
 import { DescribeContinuousBackupsCommand, DescribeTableCommand } from "@aws-sdk/client-dynamodb"
 import { awsCall, FixError, sendOptions, type Fixer } from "./fixer.ts"
 
@@ -144,9 +144,19 @@ export const dataFixers: ReadonlyArray<Fixer> = [
     checkIds: ["sns_topics_kms_encryption_at_rest_enabled"],
     description: "Encrypts the topic with the AWS managed key alias/aws/sns.",
     cutsAccess: "Publishers from other AWS services (e.g. CloudWatch alarms, S3 events) need kms:GenerateDataKey/Decrypt on the key; with aws/sns they cannot, so use a customer managed key for those topics.",
-    apply: async (ctx, row) => {
-      await ctx.clients.get("sns", ctx.region).send(new SetTopicAttributesCommand({ TopicArn: row.resource_id, AttributeName: "KmsMasterKeyId", AttributeValue: "alias/aws/sns" }), sendOptions(ctx))
-      return `Topic ${row.resource_id} is encrypted with aws/sns.`
+    read: async (ctx, row) => {
+      const out = await ctx.clients.get("sns", ctx.region).send(new GetTopicAttributesCommand({ TopicArn: row.resource_id }), sendOptions(ctx))
+      return { KmsMasterKeyId: out.Attributes?.["KmsMasterKeyId"] ?? null }
+    },
+    plan: (ctx, row, state) => {
+      const before = (state as { KmsMasterKeyId: string | null }).KmsMasterKeyId
+      const set = (value: string) => awsCall("sns", "SetTopicAttributes", ctx.region, { TopicArn: row.resource_id, AttributeName: "KmsMasterKeyId", AttributeValue: value })
+      return {
+        calls: [set("alias/aws/sns")],
+        effects: ["Messages are encrypted at rest with aws/sns; AWS services publishing to the topic need a customer managed key instead."],
+        summary: `Topic ${row.resource_id} is encrypted with aws/sns.`,
+        undo: { reversible: true, calls: [set(before ?? "")], ...(before === null ? { note: "An empty key id turns encryption off again." } : {}) },
+      }
     },
   },
   {

@@ -1,13 +1,14 @@
 /**
  * Issue 32 on moto, the data-store fixers converted to the plan vocabulary (server/remediation/aws/data.ts): DynamoDB
  * point-in-time recovery and deletion protection, and the RDS instance settings (deletion protection, public access,
- * minor version upgrades, backup retention, tags copied to snapshots). For each, the preview changes nothing (the table's full state and
+ * minor version upgrades, backup retention, tags copied to snapshots), the RDS and Neptune cluster settings and SNS topic
+ * encryption. For each, the preview changes nothing (the table's full state and
  * the fixer's state are identical before and after it), apply is verified by a re-scan, and undo restores the state
  * before the fix field by field (a fresh scan fails the table again) — `expectRoundTrip` (./helpers.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CreateTableCommand, DescribeContinuousBackupsCommand, DescribeTableCommand } from "@aws-sdk/client-dynamodb"
-import { CreateDBInstanceCommand, DescribeDBInstancesCommand } from "@aws-sdk/client-rds"
+import { CreateDBClusterCommand, CreateDBInstanceCommand, DescribeDBClustersCommand, DescribeDBInstancesCommand } from "@aws-sdk/client-rds"
 import { CreateTopicCommand, GetTopicAttributesCommand } from "@aws-sdk/client-sns"
 import { remediableChecks } from "../../server/remediation/aws/remediate.ts"
 import type { AwsClients } from "../../server/scanner/aws/clients.ts"
@@ -48,6 +49,11 @@ describe("data-store fixers: preview and undo on moto (issue 32)", () => {
   beforeAll(async () => {
     moto = await startMoto()
     c = seedClients(moto)
+    await c.get("rds", E).send(new CreateDBClusterCommand({
+      DBClusterIdentifier: "u-cluster", Engine: "aurora-postgresql", MasterUsername: "dbadmin", MasterUserPassword: "not-a-real-secret-1",
+      DeletionProtection: false, CopyTagsToSnapshot: false,
+    }))
+    await c.get("rds", E).send(new CreateDBClusterCommand({ DBClusterIdentifier: "u-graph", Engine: "neptune", DeletionProtection: false, CopyTagsToSnapshot: false, BackupRetentionPeriod: 1 }))
     topicArn = (await c.get("sns", E).send(new CreateTopicCommand({ Name: "u-alerts" }))).TopicArn ?? ""
     await c.get("rds", E).send(new CreateDBInstanceCommand({
       DBInstanceIdentifier: "u-db", Engine: "postgres", DBInstanceClass: "db.t3.micro", AllocatedStorage: 20,
@@ -95,6 +101,35 @@ describe("data-store fixers: preview and undo on moto (issue 32)", () => {
       expect(r.preview.calls.map((call) => call.operation), check).toEqual(["ModifyDBInstance"])
       expect(r.result.pre_image, check).toEqual(before)
       expect(r.result.post_image, check).toEqual(after)
+    }
+  })
+
+  it("RDS cluster: deletion protection and tags to snapshots, each undone to the value read", { timeout: 120_000 }, async () => {
+    const clusterState = async () => {
+      const cl = (await c.get("rds", E).send(new DescribeDBClustersCommand({ DBClusterIdentifier: "u-cluster" }))).DBClusters?.[0]
+      return { status: cl?.Status, deletion_protection: cl?.DeletionProtection, copy_tags: cl?.CopyTagsToSnapshot, engine: cl?.Engine }
+    }
+    for (const [check, field] of [["rds_cluster_deletion_protection", "DeletionProtection"], ["rds_cluster_copy_tags_to_snapshots", "CopyTagsToSnapshot"]] as const) {
+      const r = await expectRoundTrip(moto, "rds", check, "u-cluster", clusterState)
+      expect(r.preview.calls.map((call) => call.operation), check).toEqual(["ModifyDBCluster"])
+      expect(r.result.pre_image, check).toEqual({ [field]: false })
+      expect(r.result.post_image, check).toEqual({ [field]: true })
+    }
+  })
+
+  it("Neptune cluster (the RDS API): deletion protection, tags to snapshots, 7-day backups, each undone to the value read", { timeout: 120_000 }, async () => {
+    const graphState = async () => {
+      const cl = (await c.get("rds", E).send(new DescribeDBClustersCommand({ DBClusterIdentifier: "u-graph" }))).DBClusters?.[0]
+      return { deletion_protection: cl?.DeletionProtection, copy_tags: cl?.CopyTagsToSnapshot, retention: cl?.BackupRetentionPeriod }
+    }
+    const cases = [
+      ["neptune_cluster_deletion_protection", { DeletionProtection: false }],
+      ["neptune_cluster_copy_tags_to_snapshots", { CopyTagsToSnapshot: false }],
+      ["neptune_cluster_backup_retention_7_days", { BackupRetentionPeriod: 1 }],
+    ] as const
+    for (const [check, before] of cases) {
+      const r = await expectRoundTrip(moto, "neptune", check, "u-graph", graphState)
+      expect(r.result.pre_image, check).toEqual(before)
     }
   })
 

@@ -1,5 +1,5 @@
 /** Data-store fixers: RDS (public access, minor upgrades, backups, deletion protection, public snapshots), SQS/SNS encryption, DynamoDB PITR and deletion protection. */
-import { DescribeDBInstancesCommand, ModifyDBClusterCommand, ModifyDBClusterSnapshotAttributeCommand, ModifyDBInstanceCommand, ModifyDBSnapshotAttributeCommand } from "@aws-sdk/client-rds"
+import { DescribeDBClustersCommand, DescribeDBInstancesCommand, ModifyDBClusterSnapshotAttributeCommand, ModifyDBInstanceCommand, ModifyDBSnapshotAttributeCommand } from "@aws-sdk/client-rds"
 import { CreateQueueCommand, GetQueueAttributesCommand, GetQueueUrlCommand, SetQueueAttributesCommand } from "@aws-sdk/client-sqs"
 import { GetTopicAttributesCommand } from "@aws-sdk/client-sns"
 import { DescribeContinuousBackupsCommand, DescribeTableCommand } from "@aws-sdk/client-dynamodb"
@@ -34,12 +34,28 @@ const modifyDb = (checkId: string, description: string, change: Record<string, b
   },
 })
 
+/** A cluster setting changed by ModifyDBCluster (applied immediately), read and undone like `modifyDb`. */
 const modifyCluster = (checkIds: ReadonlyArray<string>, description: string, change: Record<string, boolean | number>, done: string): Fixer => ({
   checkIds,
   description,
-  apply: async (ctx, row) => {
-    await ctx.clients.get("rds", ctx.region).send(new ModifyDBClusterCommand({ DBClusterIdentifier: row.resource_id, ApplyImmediately: true, ...change }), sendOptions(ctx))
-    return `Cluster ${row.resource_id}: ${done}.`
+  read: async (ctx, row) => {
+    const out = await ctx.clients.get("rds", ctx.region).send(new DescribeDBClustersCommand({ DBClusterIdentifier: row.resource_id }), sendOptions(ctx))
+    const cluster = (out.DBClusters?.[0] ?? {}) as Record<string, unknown>
+    return Object.fromEntries(Object.keys(change).map((k) => [k, (cluster[k] as boolean | number | undefined) ?? null]))
+  },
+  plan: (ctx, row, state) => {
+    const before = state as Readonly<Record<string, boolean | number | null>>
+    const restore = Object.fromEntries(Object.entries(before).filter(([, v]) => v !== null))
+    const modify = (values: Readonly<Record<string, unknown>>) =>
+      awsCall("rds", "ModifyDBCluster", ctx.region, { DBClusterIdentifier: row.resource_id, ApplyImmediately: true, ...values })
+    return {
+      calls: [modify(change)],
+      effects: [],
+      summary: `Cluster ${row.resource_id}: ${done}.`,
+      undo: Object.keys(restore).length === Object.keys(change).length
+        ? { reversible: true, calls: [modify(restore)] }
+        : { reversible: false, reason: `The cluster did not report ${Object.keys(change).join(", ")} before the fix.` },
+    }
   },
 })
 

@@ -67,7 +67,7 @@ export const AREAS: ReadonlyArray<{ readonly name: string; readonly machines: Re
       "verification-pending", "resend-verification", "invitation-accept", "invitation-signup", "sso-sign-in", "sso-settings",
     ],
   },
-  { name: "Workspaces", machines: ["workspace-gate", "workspace-selection", "workspace-storage", "integrations-settings", "webhooks-settings"] },
+  { name: "Workspaces", machines: ["workspace-gate", "workspace-selection", "workspace-storage", "integrations-settings", "webhooks-settings", "api-keys"] },
   { name: "Team", machines: ["team-members", "add-member", "edit-member", "delete-member", "invite-members", "invitations-list", "custom-roles"] },
   { name: "Profile", machines: ["profile", "change-password", "digest-preference"] },
   { name: "Cloud accounts", machines: ["dashboard-accounts", "account-details", "add-account", "approval-setting"] },

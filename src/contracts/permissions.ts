@@ -52,6 +52,8 @@ export const SCANS_ROUTE_PERMISSIONS = ["scan_service", "read_only"] as const sa
 export const ACCOUNT_ROUTE_PERMISSIONS = ["create_account", "read_only"] as const satisfies ReadonlyArray<PermissionName>
 /** Issue 14: the Compliance area needs only read access (read_only, or any scanning permission, as its API). */
 export const COMPLIANCE_ROUTE_PERMISSIONS = ["read_only", "create_account", "scan_service", "remediate_findings"] as const satisfies ReadonlyArray<PermissionName>
+/** Issue 32: the approvals inbox is for the members who may remediate, and so approve. */
+export const APPROVALS_ROUTE_PERMISSIONS = ["remediate_findings"] as const satisfies ReadonlyArray<PermissionName>
 
 /** What the checks need to know about the current user in the selected workspace. */
 export interface PermissionSubject {

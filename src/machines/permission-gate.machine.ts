@@ -24,6 +24,7 @@ import { OtherMessages, StatusMessages } from "../contracts/messages.ts"
 import {
   ACCOUNT_ROUTE_PERMISSIONS,
   ADMIN_REQUIREMENT,
+  APPROVALS_ROUTE_PERMISSIONS,
   SCANS_ROUTE_PERMISSIONS,
   USER_MANAGEMENT_PERMISSIONS,
   meetsRequirement,
@@ -47,7 +48,7 @@ export const requiredPermissionsFor = (location: string): PermissionRequirement 
   if (path === "/dashboard/users") return USER_MANAGEMENT_PERMISSIONS
   if (path === "/dashboard/storage") return ADMIN_REQUIREMENT
   // The approvals inbox (issue 32, four eyes): members who may remediate, and so approve.
-  if (path === "/dashboard/approvals") return ["remediate_findings"]
+  if (path === "/dashboard/approvals") return APPROVALS_ROUTE_PERMISSIONS
   // API keys (issue 33): every member manages their own keys.
   if (path === "/dashboard/settings/api-keys") return null
   // Account groups (issue 31 item 5) and the other workspace settings pages: workspace admins.

@@ -32,6 +32,7 @@ import { assertEvent, assign, fromCallback, fromPromise, setup } from "xstate"
 import {
   ACCOUNT_ROUTE_PERMISSIONS,
   ADMIN_REQUIREMENT,
+  APPROVALS_ROUTE_PERMISSIONS,
   COMPLIANCE_ROUTE_PERMISSIONS,
   OWNER_LABEL,
   SCANS_ROUTE_PERMISSIONS,
@@ -109,6 +110,9 @@ export const requiredPermissionsFor = (path: string): PermissionRequirement | un
       return COMPLIANCE_ROUTE_PERMISSIONS
     case "storage":
       return ADMIN_REQUIREMENT
+    // Beyond the spec (issue 32, four eyes): the approvals inbox is for the members who may remediate, and so approve.
+    case "approvals":
+      return APPROVALS_ROUTE_PERMISSIONS
     // Beyond the spec (issue 31 item 5): the workspace settings pages (/dashboard/settings/account-groups) are admins',
     // except API keys (issue 33), where every member manages their own.
     case "settings":

@@ -5,15 +5,21 @@
  * encryption. For each, the preview changes nothing (the table's full state and
  * the fixer's state are identical before and after it), apply is verified by a re-scan, and undo restores the state
  * before the fix field by field (a fresh scan fails the table again) — `expectRoundTrip` (./helpers.ts).
+ * Also the SQS dead-letter queue (created, then deleted by the undo) and SSE-SQS, RDS CloudWatch log exports and public
+ * DB / cluster snapshots. Apply and undo seconds of each are printed (`timing`).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { CreateTableCommand, DescribeContinuousBackupsCommand, DescribeTableCommand } from "@aws-sdk/client-dynamodb"
-import { CreateDBClusterCommand, CreateDBInstanceCommand, DescribeDBClustersCommand, DescribeDBInstancesCommand } from "@aws-sdk/client-rds"
+import {
+  CreateDBClusterCommand, CreateDBClusterSnapshotCommand, CreateDBInstanceCommand, CreateDBSnapshotCommand, DescribeDBClusterSnapshotAttributesCommand, DescribeDBClustersCommand,
+  DescribeDBInstancesCommand, DescribeDBSnapshotAttributesCommand, ModifyDBClusterSnapshotAttributeCommand, ModifyDBSnapshotAttributeCommand,
+} from "@aws-sdk/client-rds"
+import { CreateQueueCommand, GetQueueAttributesCommand, GetQueueUrlCommand, ListQueuesCommand } from "@aws-sdk/client-sqs"
 import { CreateTopicCommand, GetTopicAttributesCommand } from "@aws-sdk/client-sns"
 import { remediableChecks } from "../../server/remediation/aws/remediate.ts"
 import type { AwsClients } from "../../server/scanner/aws/clients.ts"
 import { startMoto, type Moto } from "../support/moto.ts"
-import { expectRoundTrip, seedClients } from "./helpers.ts"
+import { ACCOUNT, expectRoundTrip, seedClients, type RoundTrip } from "./helpers.ts"
 
 const E = "us-east-1"
 
@@ -46,9 +52,21 @@ describe("data-store fixers: preview and undo on moto (issue 32)", () => {
     }
   }
 
+  const timing = (check: string, r: RoundTrip) => console.info(`round trip ${check}: apply ${r.applySeconds.toFixed(2)} s, undo ${r.undoSeconds.toFixed(2)} s`)
+  const queueState = (name: string) => async () => {
+    const sqs = c.get("sqs", E)
+    const url = (await sqs.send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl
+    const attrs = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ["All"] }))).Attributes ?? {}
+    const { LastModifiedTimestamp: _t, ...rest } = attrs
+    const queues = ((await sqs.send(new ListQueuesCommand({}))).QueueUrls ?? []).sort()
+    return { ...rest, queues }
+  }
+
   beforeAll(async () => {
     moto = await startMoto()
     c = seedClients(moto)
+    await c.get("sqs", E).send(new CreateQueueCommand({ QueueName: "u-plain-q", Attributes: { SqsManagedSseEnabled: "false" } }))
+    await c.get("sqs", E).send(new CreateQueueCommand({ QueueName: "u-work-q" }))
     await c.get("rds", E).send(new CreateDBClusterCommand({
       DBClusterIdentifier: "u-cluster", Engine: "aurora-postgresql", MasterUsername: "dbadmin", MasterUserPassword: "not-a-real-secret-1",
       DeletionProtection: false, CopyTagsToSnapshot: false,
@@ -60,6 +78,10 @@ describe("data-store fixers: preview and undo on moto (issue 32)", () => {
       MasterUsername: "dbadmin", MasterUserPassword: "not-a-real-secret-1", PubliclyAccessible: true, AutoMinorVersionUpgrade: false,
       BackupRetentionPeriod: 0, DeletionProtection: false, CopyTagsToSnapshot: false,
     }))
+    await c.get("rds", E).send(new CreateDBSnapshotCommand({ DBInstanceIdentifier: "u-db", DBSnapshotIdentifier: "u-snap" }))
+    await c.get("rds", E).send(new ModifyDBSnapshotAttributeCommand({ DBSnapshotIdentifier: "u-snap", AttributeName: "restore", ValuesToAdd: ["all", "123456789012"] }))
+    await c.get("rds", E).send(new CreateDBClusterSnapshotCommand({ DBClusterIdentifier: "u-cluster", DBClusterSnapshotIdentifier: "u-csnap" }))
+    await c.get("rds", E).send(new ModifyDBClusterSnapshotAttributeCommand({ DBClusterSnapshotIdentifier: "u-csnap", AttributeName: "restore", ValuesToAdd: ["all"] }))
     for (const name of ["u-ddb-pitr", "u-ddb-protect"]) {
       await c.get("dynamodb", E).send(new CreateTableCommand({
         TableName: name,
@@ -142,6 +164,54 @@ describe("data-store fixers: preview and undo on moto (issue 32)", () => {
     expect(r.preview.calls.map((call) => call.operation)).toEqual(["SetTopicAttributes"])
     expect(r.result.pre_image).toEqual({ KmsMasterKeyId: null })
     expect(r.result.post_image).toEqual({ KmsMasterKeyId: "alias/aws/sns" })
+  })
+
+  it("SQS encryption: SSE-SQS on, then off again by the undo", { timeout: 120_000 }, async () => {
+    const check = "sqs_queues_server_side_encryption_enabled"
+    const r = await expectRoundTrip(moto, "sqs", check, `arn:aws:sqs:${E}:${ACCOUNT}:u-plain-q`, queueState("u-plain-q"))
+    timing(check, r)
+    expect(r.preview.calls.map((call) => call.operation)).toEqual(["SetQueueAttributes"])
+    expect(r.result.pre_image).toMatchObject({ SqsManagedSseEnabled: "false" })
+    expect(r.result.post_image).toMatchObject({ SqsManagedSseEnabled: "true" })
+  })
+
+  it("SQS dead-letter queue: created and redriven to, then the redrive policy removed and the queue deleted by the undo", { timeout: 120_000 }, async () => {
+    const check = "sqs_queues_dead_letter_queue_configured"
+    const r = await expectRoundTrip(moto, "sqs", check, `arn:aws:sqs:${E}:${ACCOUNT}:u-work-q`, queueState("u-work-q"))
+    timing(check, r)
+    expect(r.preview.calls.map((call) => call.operation)).toEqual(["CreateQueue", "SetQueueAttributes"])
+    expect(r.preview.reversible).toBe(true)
+    expect(r.result.pre_image).toMatchObject({ RedrivePolicy: null, DeadLetterQueueUrl: null })
+    expect(r.result.post_image).toMatchObject({ DeadLetterQueueUrl: expect.stringContaining("u-work-q-dlq") })
+    expect((await queueState("u-work-q")()).queues.some((u) => u.endsWith("/u-work-q-dlq"))).toBe(false)
+  })
+
+  it("RDS CloudWatch log exports: postgresql exported, then no longer by the undo", { timeout: 120_000 }, async () => {
+    const check = "rds_instance_integration_cloudwatch_logs"
+    const logsState = async () => ({ ...(await instanceState("u-db")()), exports: (await c.get("rds", E).send(new DescribeDBInstancesCommand({ DBInstanceIdentifier: "u-db" }))).DBInstances?.[0]?.EnabledCloudwatchLogsExports ?? [] })
+    const r = await expectRoundTrip(moto, "rds", check, "u-db", logsState)
+    timing(check, r)
+    expect(r.preview.calls.map((call) => call.params)).toEqual([{ DBInstanceIdentifier: "u-db", ApplyImmediately: true, CloudwatchLogsExportConfiguration: { EnableLogTypes: ["postgresql"] } }])
+    expect(r.result.pre_image).toEqual({ Engine: "postgres", EnabledCloudwatchLogsExports: [] })
+    expect(r.result.post_image).toEqual({ Engine: "postgres", EnabledCloudwatchLogsExports: ["postgresql"] })
+  })
+
+  it("public DB snapshot and cluster snapshot: 'all' removed (named accounts kept), then added back by the undo", { timeout: 120_000 }, async () => {
+    const snapState = async () =>
+      (await c.get("rds", E).send(new DescribeDBSnapshotAttributesCommand({ DBSnapshotIdentifier: "u-snap" }))).DBSnapshotAttributesResult?.DBSnapshotAttributes
+    const r = await expectRoundTrip(moto, "rds", "rds_snapshots_public_access", "u-snap", snapState)
+    timing("rds_snapshots_public_access", r)
+    expect(r.preview.calls.map((call) => call.operation)).toEqual(["ModifyDBSnapshotAttribute"])
+    expect(r.preview.effects.join(" ")).toContain("123456789012")
+    expect(r.result.pre_image).toEqual({ restore: ["123456789012", "all"] })
+    expect(r.result.post_image).toEqual({ restore: ["123456789012"] })
+    const clusterSnapState = async () =>
+      (await c.get("rds", E).send(new DescribeDBClusterSnapshotAttributesCommand({ DBClusterSnapshotIdentifier: "u-csnap" }))).DBClusterSnapshotAttributesResult?.DBClusterSnapshotAttributes
+    const rc = await expectRoundTrip(moto, "rds", "rds_cluster_snapshots_public_access", "u-csnap", clusterSnapState)
+    timing("rds_cluster_snapshots_public_access", rc)
+    expect(rc.preview.calls.map((call) => call.operation)).toEqual(["ModifyDBClusterSnapshotAttribute"])
+    expect(rc.result.pre_image).toEqual({ restore: ["all"] })
+    expect(rc.result.post_image).toEqual({ restore: [] })
   })
 
   it("lists both DynamoDB fixes as previewable", () => {

@@ -137,6 +137,20 @@ describe("SAML single sign-on in the browser", () => {
     await page.close()
   })
 
+  it("the owner sees the SAML connection and the values to register at the IdP on /dashboard/settings/sso", async () => {
+    const page = await open()
+    await signIn(page, owner.email, owner.password)
+    await page.goto(`${baseUrl()}/dashboard/settings/sso`)
+    await page.getByRole("heading", { level: 1, name: "Single sign-on" }).waitFor()
+    await expect.poll(() => page.getByLabel(/^Email domains/).inputValue()).toBe(domain)
+    expect(await page.getByLabel(/^Identity provider entity ID/).inputValue()).toBe(idpEntityId)
+    expect(await page.getByLabel(/^Single sign-on URL/).inputValue()).toBe(idp.idp.ssoUrl)
+    await page.getByText(`${baseUrl()}/api/sso/saml/acs`, { exact: true }).waitFor()
+    await page.getByText(`${baseUrl()}/api/sso/saml/${workspaceId}/metadata`, { exact: true }).waitFor()
+    await look(page, "saml-settings")
+    await page.close()
+  })
+
   it("with SSO required, a domain member's password sign-in is refused, SSO still signs them in, the owner keeps the password", async () => {
     const saved = await configure(true)
     expect(saved.data.connection?.domains).toEqual([domain])

@@ -34,9 +34,11 @@ import { openCredentials } from "../accounts/credential-vault.ts"
 import { recordAudit } from "../audit/scanning-audit.ts"
 import { publishRemediationUndone } from "../integrations/events.ts"
 import { recountFindings, recountServices } from "../posture/algebra.ts"
-import { previewFinding, readFixedState, undoFinding, describeFixError } from "../remediation/aws/remediate.ts"
-import { diffStates, type FixPlan, type Json, type PlannedCall } from "../remediation/plan.ts"
+import { previewFinding, readFixedState, undoFinding, describeFixError, type UndoResult } from "../remediation/aws/remediate.ts"
+import { describeGcpError, previewGcpFinding, readGcpFixedState, undoGcpFinding } from "../remediation/gcp/remediate.ts"
+import { diffStates, type FixPlan, type Json, type PlannedCall, type Preview } from "../remediation/plan.ts"
 import { renderAwsCli } from "../remediation/aws/fixer.ts"
+import { renderRestCommand } from "../remediation/rest.ts"
 import { fixTargetFor, toEngineRow, type FixTarget } from "./fixers.ts"
 import { findResultRow } from "./remediation.ts"
 import { selectResultRows, toDetailRow, type ResultRow } from "./results.ts"
@@ -48,16 +50,36 @@ export type UndoJobPayload = typeof UndoJobPayload.Type
 
 const UNDO_TIMEOUT_MS = 120_000
 
-/** The AWS engine's input for a target and row (the only engine with plans so far). */
-const awsInput = (target: FixTarget, checkId: string, row: ReturnType<typeof toEngineRow>, signal?: AbortSignal) => {
+/** What undo hands the engine besides the row: the stored plan, outputs and images. */
+interface UndoArgs { readonly signal?: AbortSignal; readonly plan: FixPlan; readonly outputs: ReadonlyArray<Json>; readonly preImage: Json; readonly postImage: Json; readonly force: boolean }
+
+/** The preview/read/undo of the target's engine for a check and row (engines with plans: AWS, GCP). */
+interface PlanEngine {
+  readonly preview: () => Promise<Preview>
+  readonly read: () => Promise<Json>
+  readonly undo: (args: UndoArgs) => Promise<UndoResult>
+  readonly describe: (error: unknown) => string
+}
+
+const engineOf = (target: FixTarget, checkId: string, row: ReturnType<typeof toEngineRow>, signal?: AbortSignal): PlanEngine | undefined => {
+  if (target.provider === "gcp") {
+    const input = { credentials: target.credentials, checkId, row, ...(target.endpoints === undefined ? {} : { endpoints: target.endpoints }), ...(signal === undefined ? {} : { signal }) }
+    return {
+      preview: () => previewGcpFinding(input),
+      read: () => readGcpFixedState(input),
+      undo: (a) => undoGcpFinding({ ...input, ...a }),
+      describe: describeGcpError,
+    }
+  }
   if (target.provider !== "aws") return undefined
-  return {
+  const input = {
     credentials: target.credentials,
     checkId,
     row,
     ...(target.endpoint === undefined ? {} : { endpoint: target.endpoint }),
     ...(signal === undefined ? {} : { signal }),
   }
+  return { preview: () => previewFinding(input), read: () => readFixedState(input), undo: (a) => undoFinding({ ...input, ...a }), describe: describeFixError }
 }
 
 /** The account's engine target, opened from its sealed credentials (undefined when they cannot sign). */
@@ -70,7 +92,7 @@ const targetOfAccount = (workspaceId: number, accountId: number, cloudProviderId
     return stored === undefined ? undefined : fixTargetFor(cloudProviderId, stored, config.awsEndpointUrl)
   })
 
-const engineFailure = (error: unknown) => new Conflict({ message: `The preview could not read the resource: ${describeFixError(error)}` })
+const engineFailure = (engine: PlanEngine) => (error: unknown) => new Conflict({ message: `The preview could not read the resource: ${engine.describe(error)}` })
 
 /** POST /api/findings/{id}/remediation-preview. */
 export const previewRemediation = (ctx: WorkspaceContext, findingId: number, payload: RemediationPreviewPayload) =>
@@ -94,9 +116,9 @@ export const previewRemediation = (ctx: WorkspaceContext, findingId: number, pay
     }
     const target = yield* targetOfAccount(ctx.workspaceId, finding.account_id, finding.cloud_provider_id)
     if (target === undefined) return yield* new Conflict({ message: ScanningServerMessages.credentialsUnreadable })
-    const input = awsInput(target, finding.check_id, toEngineRow(toDetailRow(row)))
-    if (input === undefined) return yield* new Conflict({ message: RemediationMessages.noPreview })
-    const preview = yield* Effect.tryPromise({ try: () => previewFinding(input), catch: engineFailure })
+    const engine = engineOf(target, finding.check_id, toEngineRow(toDetailRow(row)))
+    if (engine === undefined) return yield* new Conflict({ message: RemediationMessages.noPreview })
+    const preview = yield* Effect.tryPromise({ try: () => engine.preview(), catch: engineFailure(engine) })
     return { ...preview, undo_retention_days: UNDO_RETENTION_DAYS } satisfies RemediationPreview
   })
 
@@ -121,7 +143,7 @@ const selectRemediations = (sql: SqlClient.SqlClient) => sql`
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString())
 
 const callView = (calls: ReadonlyArray<PlannedCall>) =>
-  calls.map((c) => ({ service: c.service, operation: c.operation, region: c.region ?? null, params: c.provider === "aws" ? c.params : { method: c.method, url: c.url, body: c.body ?? null }, cli: c.provider === "aws" ? renderAwsCli(c) : "" }))
+  calls.map((c) => ({ service: c.service, operation: c.operation, region: c.region ?? null, params: c.provider === "aws" ? c.params : { method: c.method, url: c.url, body: c.body ?? null }, cli: c.provider === "aws" ? renderAwsCli(c) : renderRestCommand(c) }))
 
 /** Whether undo can be asked now, or why not. */
 const undoStatus = (r: RemediationRow, now: Date): { available: boolean; reason: string | null } => {
@@ -207,7 +229,7 @@ const storedRowInput = (workspaceId: number, r: RemediationRow) =>
     const row = rows[0]
     const engineRow = row !== undefined && row.resource_id === r.resource_id ? toEngineRow(toDetailRow(row)) : ({ resource_id: r.resource_id, region: r.region, compliant: false } as ReturnType<typeof toEngineRow>)
     const target = yield* targetOfAccount(workspaceId, r.account_id, r.cloud_provider_id)
-    return target === undefined ? undefined : awsInput(target, r.check_id, engineRow)
+    return target === undefined ? undefined : engineOf(target, r.check_id, engineRow)
   })
 
 /** POST /api/remediations/{id}/undo. */
@@ -221,7 +243,7 @@ export const requestUndo = (ctx: WorkspaceContext, id: number, force: boolean, j
     // Read the resource now (outside any lock: a cloud call), then decide under the row's lock.
     const input = yield* storedRowInput(ctx.workspaceId, r)
     if (input === undefined) return yield* new Conflict({ message: ScanningServerMessages.credentialsUnreadable })
-    const now = yield* Effect.tryPromise({ try: () => readFixedState(input), catch: (e) => new Conflict({ message: `The resource could not be read: ${describeFixError(e)}` }) })
+    const now = yield* Effect.tryPromise({ try: () => input.read(), catch: (e) => new Conflict({ message: `The resource could not be read: ${input.describe(e)}` }) })
     const differences = diffStates(r.post_image ?? null, now)
     if (differences.length > 0 && !force) {
       return yield* new RemediationConflict({ message: RemediationMessages.changedSinceFix, differences })
@@ -258,9 +280,9 @@ export const runUndo = (p: UndoJobPayload, job: JobContext) =>
     const outcome = input === undefined
       ? { status: "undo_failed" as const, message: ScanningServerMessages.credentialsUnreadable, differences: [] }
       : yield* Effect.tryPromise({
-          try: () => undoFinding({ ...input, signal, plan: r.plan!, outputs: r.outputs ?? [], preImage: r.pre_image ?? null, postImage: r.post_image ?? null, force: r.undo_force }),
+          try: () => input.undo({ signal, plan: r.plan!, outputs: r.outputs ?? [], preImage: r.pre_image ?? null, postImage: r.post_image ?? null, force: r.undo_force }),
           catch: (e) => e,
-        }).pipe(Effect.catch((e) => Effect.succeed({ status: "undo_failed" as const, message: `Undo failed: ${describeFixError(e)}`, differences: [] })))
+        }).pipe(Effect.catch((e) => Effect.succeed({ status: "undo_failed" as const, message: `Undo failed: ${input.describe(e)}`, differences: [] })))
     const state = outcome.status === "undone" ? "undone" : "undo_failed"
     logLine("info", "remediation undo finished", { remediation_id: p.remediation_id, status: outcome.status, job_id: job.id })
     yield* inScope({ workspaceId: p.workspace_id })(

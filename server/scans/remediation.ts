@@ -374,7 +374,7 @@ export const runRemediation = (p: RemediatePayload, job: JobContext) =>
     const beforeApply = (r: { readonly preImage: Json; readonly plan: FixPlan }) =>
       run(inScope({ workspaceId: p.workspace_id })(Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
-        yield* sql`UPDATE remediations SET pre_image = ${JSON.stringify(r.preImage)}::jsonb, plan = ${JSON.stringify(r.plan)}::jsonb, state = 'applied', provider = 'aws'
+        yield* sql`UPDATE remediations SET pre_image = ${JSON.stringify(r.preImage)}::jsonb, plan = ${JSON.stringify(r.plan)}::jsonb, state = 'applied', provider = ${target.provider}
                    WHERE workspace_id = ${p.workspace_id} AND id = ${p.remediation_id}`
       })))
     const outcome = yield* Effect.tryPromise({

@@ -13,6 +13,10 @@ import { GCP_SCOPE, type GcpEndpoints } from "../../scanner/gcp/endpoints.ts"
 import { durationSeconds } from "../../scanner/rest/engine.ts"
 import { sqlFlagFixes } from "../../scanner/gcp/checks/sql.ts"
 import { PUBLIC_MEMBERS, publicGrants } from "../../scanner/gcp/context.ts"
+import type { DetailRow } from "../../scanner/check.ts"
+import { diffStates, shellQuote, type Json, type PlanFixer, type RestCall } from "../plan.ts"
+import { registerRestCli, registerRestTerraform, type Settle } from "../rest.ts"
+import { tfName } from "../aws/fixer.ts"
 
 export interface GcpFixContext {
   readonly client: RestClient
@@ -109,116 +113,265 @@ interface PatchSpec {
   readonly done: string
 }
 
-/** One PATCH of the bucket named by the row (merge semantics: only the fields sent change). */
-const bucketPatch = (spec: PatchSpec & { readonly body: Record<string, unknown> }): GcpFixer => ({
+/** A GCP fixer of the plan vocabulary (read + plan), executed by `executeGcpCalls`. */
+export type GcpPlanFixer = PlanFixer<GcpFixContext, DetailRow>
+
+export type AnyGcpFixer = GcpFixer | GcpPlanFixer
+
+export const isGcpPlanFixer = (f: AnyGcpFixer): f is GcpPlanFixer => "plan" in f
+
+const gcpCall = (service: string, operation: string, method: RestCall["method"], url: string, body: unknown, action: string): RestCall => ({
+  provider: "gcp",
+  service,
+  operation,
+  method,
+  url,
+  ...(body === undefined ? {} : { body }),
+  audience: GCP_SCOPE,
+  action,
+})
+
+const Bucket = Schema.Struct({
+  name: Schema.String,
+  iamConfiguration: Schema.optionalKey(Schema.Struct({
+    uniformBucketLevelAccess: Schema.optionalKey(Schema.NullOr(Schema.Struct({ enabled: Schema.optionalKey(Schema.NullOr(Schema.Boolean)) }))),
+    publicAccessPrevention: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  })),
+  versioning: Schema.optionalKey(Schema.NullOr(Schema.Struct({ enabled: Schema.optionalKey(Schema.NullOr(Schema.Boolean)) }))),
+  softDeletePolicy: Schema.optionalKey(Schema.NullOr(Schema.Struct({ retentionDurationSeconds: Schema.optionalKey(Schema.NullOr(Schema.String)) }))),
+})
+type Bucket = typeof Bucket.Type
+
+const bucketUrl = (ctx: GcpFixContext, bucket: string) => `${ctx.endpoints.storage}/storage/v1/b/${encodeURIComponent(bucket)}`
+
+/**
+ * One PATCH of the bucket named by the row (merge semantics: only the fields sent change). `read` answers the one
+ * setting it changes, as the API means it when absent; the undo PATCHes the previous value back.
+ */
+const bucketPatch = <S extends Json>(spec: PatchSpec & {
+  readonly read: (b: Bucket) => S
+  readonly fixed: S
+  readonly body: (state: S) => Record<string, unknown>
+  readonly undoNote?: string
+}): GcpPlanFixer => ({
   checkIds: [spec.checkId],
   description: spec.description,
   ...(spec.cutsAccess === undefined ? {} : { cutsAccess: spec.cutsAccess }),
-  apply: async (ctx, row) => {
-    await ctx.client.json(
-      { method: "PATCH", url: `${ctx.endpoints.storage}/storage/v1/b/${encodeURIComponent(row.resource_id)}`, audience: GCP_SCOPE, op: "storage.buckets.patch", body: spec.body },
-      Schema.Struct({ name: Schema.String }),
-    )
-    return `${spec.done} on bucket ${row.resource_id}.`
+  read: async (ctx, row) => spec.read(await ctx.client.json({ url: bucketUrl(ctx, row.resource_id), audience: GCP_SCOPE, op: "storage.buckets.get" }, Bucket)),
+  plan: (ctx, row, state) => {
+    const url = bucketUrl(ctx, row.resource_id)
+    const patch = (s: S) => gcpCall("storage", "storage.buckets.patch", "PATCH", url, spec.body(s), "storage.buckets.update")
+    const summary = `${spec.done} on bucket ${row.resource_id}.`
+    if (diffStates(spec.fixed, state).length === 0) return { calls: [], effects: [], summary, undo: { reversible: true, calls: [] }, noop: "The bucket already has this setting." }
+    return { calls: [patch(spec.fixed)], effects: [], summary, undo: { reversible: true, calls: [patch(state as S)], ...(spec.undoNote === undefined ? {} : { note: spec.undoNote }) } }
   },
 })
 
-const SqlFlags = Schema.Struct({
-  settings: Schema.optionalKey(Schema.Struct({ databaseFlags: Schema.optionalKey(Schema.Array(Schema.Struct({ name: Schema.String, value: Schema.optionalKey(Schema.String) }))) })),
+const SqlInstance = Schema.Struct({
+  name: Schema.String,
+  settings: Schema.optionalKey(Schema.Struct({
+    backupConfiguration: Schema.optionalKey(Schema.NullOr(Schema.Struct({ enabled: Schema.optionalKey(Schema.NullOr(Schema.Boolean)) }))),
+    deletionProtectionEnabled: Schema.optionalKey(Schema.NullOr(Schema.Boolean)),
+    ipConfiguration: Schema.optionalKey(Schema.NullOr(Schema.Struct({ sslMode: Schema.optionalKey(Schema.NullOr(Schema.String)), requireSsl: Schema.optionalKey(Schema.NullOr(Schema.Boolean)) }))),
+    databaseFlags: Schema.optionalKey(Schema.NullOr(Schema.Array(Schema.Struct({ name: Schema.String, value: Schema.optionalKey(Schema.String) })))),
+  })),
 })
-
-/** One PATCH of the Cloud SQL instance's settings (fixed, or computed from the instance), waiting for the operation it starts. */
-const sqlPatch = (spec: PatchSpec & { readonly settings: Record<string, unknown> | ((ctx: GcpFixContext, instance: string) => Promise<Record<string, unknown>>) }): GcpFixer => ({
-  checkIds: [spec.checkId],
-  description: spec.description,
-  ...(spec.cutsAccess === undefined ? {} : { cutsAccess: spec.cutsAccess }),
-  apply: async (ctx, row) => {
-    const op = await ctx.client.json(
-      {
-        method: "PATCH",
-        url: sqlInstanceUrl(ctx, row.resource_id),
-        audience: GCP_SCOPE,
-        op: "sqladmin.instances.patch",
-        body: { settings: typeof spec.settings === "function" ? await spec.settings(ctx, row.resource_id) : spec.settings },
-      },
-      SqlOperation,
-    )
-    const final =
-      op.status === "DONE"
-        ? op
-        : await waitUntil(() => ctx.client.json({ url: `${ctx.endpoints.sqladmin}/v1/projects/${ctx.projectId}/operations/${op.name}`, audience: GCP_SCOPE, op: "sqladmin.operations.get" }, SqlOperation), (o) => o.status === "DONE", {
-            what: `Cloud SQL operation ${op.name}`,
-            ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
-          })
-    const failed = opError(final.error?.errors)
-    if (failed !== undefined) throw new FixError(`Cloud SQL operation failed: ${failed}`)
-    return `${spec.done} on Cloud SQL instance ${row.resource_id}.`
-  },
-})
+type SqlInstance = typeof SqlInstance.Type
 
 const sqlInstanceUrl = (ctx: GcpFixContext, instance: string) => `${ctx.endpoints.sqladmin}/v1/projects/${ctx.projectId}/instances/${encodeURIComponent(instance)}`
 
+/** One PATCH of the Cloud SQL instance's settings computed from the state `read` answered; the undo PATCHes it back. */
+const sqlPatch = <S extends Json>(spec: PatchSpec & {
+  readonly read: (i: SqlInstance) => S
+  readonly fixed: (state: S) => S
+  readonly settings: (state: S) => Record<string, unknown>
+  readonly effects?: ReadonlyArray<string>
+}): GcpPlanFixer => ({
+  checkIds: [spec.checkId],
+  description: spec.description,
+  ...(spec.cutsAccess === undefined ? {} : { cutsAccess: spec.cutsAccess }),
+  read: async (ctx, row) => spec.read(await ctx.client.json({ url: sqlInstanceUrl(ctx, row.resource_id), audience: GCP_SCOPE, op: "sqladmin.instances.get" }, SqlInstance)),
+  plan: (ctx, row, state) => {
+    const url = sqlInstanceUrl(ctx, row.resource_id)
+    const patch = (s: S) => gcpCall("sqladmin", "sqladmin.instances.patch", "PATCH", url, { settings: spec.settings(s) }, "cloudsql.instances.update")
+    const summary = `${spec.done} on Cloud SQL instance ${row.resource_id}.`
+    const fixed = spec.fixed(state as S)
+    if (diffStates(fixed, state).length === 0) return { calls: [], effects: [], summary, undo: { reversible: true, calls: [] }, noop: "The instance already has this setting." }
+    return { calls: [patch(fixed)], effects: spec.effects ?? [], summary, undo: { reversible: true, calls: [patch(state as S)] } }
+  },
+})
+
+interface FlagState { readonly databaseFlags: ReadonlyArray<{ readonly name: string; readonly value: string | null }>; readonly [k: string]: Json }
+
 /**
  * A database flag set to the CIS value (or removed). The API replaces the whole flag list, so the instance's other
- * flags are read first and sent back unchanged. Some flags restart the instance.
+ * flags are read first and sent back unchanged; the undo sends the previous list. Some flags restart the instance.
  */
-const sqlFlag = (fix: { readonly checkId: string; readonly flag: string; readonly value: string | null }): GcpFixer =>
-  sqlPatch({
+const sqlFlag = (fix: { readonly checkId: string; readonly flag: string; readonly value: string | null }): GcpPlanFixer =>
+  sqlPatch<FlagState>({
     checkId: fix.checkId,
     description: `${fix.value === null ? `Removes the '${fix.flag}' database flag` : `Sets the '${fix.flag}' database flag to ${fix.value}`}, keeping the other flags (some flags restart the instance).`,
     done: fix.value === null ? `Removed '${fix.flag}'` : `Set '${fix.flag}' to ${fix.value}`,
-    settings: async (ctx, instance) => {
-      const current = await ctx.client.json({ url: sqlInstanceUrl(ctx, instance), audience: GCP_SCOPE, op: "sqladmin.instances.get" }, SqlFlags)
-      const others = (current.settings?.databaseFlags ?? []).filter((f) => f.name !== fix.flag)
+    read: (i) => ({ databaseFlags: (i.settings?.databaseFlags ?? []).map((f) => ({ name: f.name, value: f.value ?? null })) }),
+    fixed: (s) => {
+      const current = s.databaseFlags.find((f) => f.name === fix.flag)
+      if (fix.value === null ? current === undefined : current?.value === fix.value) return s
+      const others = s.databaseFlags.filter((f) => f.name !== fix.flag)
       return { databaseFlags: fix.value === null ? others : [...others, { name: fix.flag, value: fix.value }] }
     },
+    settings: (s) => ({ databaseFlags: s.databaseFlags.map((f) => (f.value === null ? { name: f.name } : f)) }),
+    effects: ["Changing some database flags restarts the instance: connections are dropped for the restart."],
   })
+
+const KmsState = (k: typeof KmsKey.Type) => ({ rotationPeriod: k.rotationPeriod ?? null, nextRotationTime: k.nextRotationTime ?? null })
+
+// ---------------------------------------------------------------------------------------------------
+// gcloud commands and Terraform, generated from the calls.
+
+const gsFlag = (on: boolean | null | undefined, flag: string) => (on === true ? `--${flag}` : `--no-${flag}`)
+
+registerRestCli("storage.buckets.patch", (call) => {
+  const bucket = decodeURIComponent(call.url.slice(call.url.lastIndexOf("/") + 1))
+  const b = (call.body ?? {}) as Bucket
+  const opts: string[] = []
+  const ubla = b.iamConfiguration?.uniformBucketLevelAccess
+  if (ubla !== undefined) opts.push(gsFlag(ubla?.enabled, "uniform-bucket-level-access"))
+  const pap = b.iamConfiguration?.publicAccessPrevention
+  if (pap !== undefined) opts.push(pap === "enforced" ? "--public-access-prevention" : "--no-public-access-prevention")
+  if (b.versioning !== undefined) opts.push(gsFlag(b.versioning?.enabled, "versioning"))
+  const sd = b.softDeletePolicy?.retentionDurationSeconds
+  if (b.softDeletePolicy !== undefined) opts.push(sd === undefined || sd === null || sd === "0" ? "--clear-soft-delete" : `--soft-delete-duration=${sd}s`)
+  return ["gcloud storage buckets update", shellQuote(`gs://${bucket}`), ...opts].join(" ")
+})
+
+registerRestTerraform("storage.buckets.patch", (call) => {
+  const bucket = decodeURIComponent(call.url.slice(call.url.lastIndexOf("/") + 1))
+  const b = (call.body ?? {}) as Bucket
+  const lines: string[] = []
+  const ubla = b.iamConfiguration?.uniformBucketLevelAccess
+  if (ubla !== undefined) lines.push(`  uniform_bucket_level_access = ${ubla?.enabled === true}`)
+  const pap = b.iamConfiguration?.publicAccessPrevention
+  if (pap !== undefined) lines.push(`  public_access_prevention = ${JSON.stringify(pap ?? "inherited")}`)
+  if (b.versioning !== undefined) lines.push(`  versioning {\n    enabled = ${b.versioning?.enabled === true}\n  }`)
+  if (b.softDeletePolicy !== undefined) lines.push(`  soft_delete_policy {\n    retention_duration_seconds = ${Number(b.softDeletePolicy?.retentionDurationSeconds ?? 0)}\n  }`)
+  return [`# In the existing google_storage_bucket of ${bucket}, set:`, `resource "google_storage_bucket" ${JSON.stringify(tfName(bucket))} {`, `  name = ${JSON.stringify(bucket)}`, ...lines, "}"].join("\n")
+})
+
+registerRestCli("sqladmin.instances.patch", (call) => {
+  const instance = decodeURIComponent(call.url.slice(call.url.lastIndexOf("/") + 1))
+  const s = ((call.body ?? {}) as { settings?: NonNullable<SqlInstance["settings"]> }).settings ?? {}
+  const opts: string[] = []
+  if (s.backupConfiguration !== undefined) opts.push(s.backupConfiguration?.enabled === true ? "--backup" : "--no-backup")
+  if (s.deletionProtectionEnabled !== undefined) opts.push(s.deletionProtectionEnabled === true ? "--deletion-protection" : "--no-deletion-protection")
+  const ip = s.ipConfiguration
+  if (ip !== undefined && ip !== null) {
+    if (ip.sslMode !== undefined && ip.sslMode !== null) opts.push(`--ssl-mode=${ip.sslMode}`)
+    if (ip.requireSsl !== undefined) opts.push(ip.requireSsl === true ? "--require-ssl" : "--no-require-ssl")
+  }
+  if (s.databaseFlags !== undefined) {
+    const flags = s.databaseFlags ?? []
+    opts.push(flags.length === 0 ? "--clear-database-flags" : `--database-flags=${shellQuote(flags.map((f) => `${f.name}=${f.value ?? ""}`).join(","))}`)
+  }
+  return ["gcloud sql instances patch", shellQuote(instance), ...opts].join(" ")
+})
+
+registerRestTerraform("sqladmin.instances.patch", (call) => {
+  const instance = decodeURIComponent(call.url.slice(call.url.lastIndexOf("/") + 1))
+  const s = ((call.body ?? {}) as { settings?: NonNullable<SqlInstance["settings"]> }).settings ?? {}
+  const lines: string[] = []
+  if (s.deletionProtectionEnabled !== undefined) lines.push(`    deletion_protection_enabled = ${s.deletionProtectionEnabled === true}`)
+  if (s.backupConfiguration !== undefined) lines.push(`    backup_configuration {\n      enabled = ${s.backupConfiguration?.enabled === true}\n    }`)
+  const ip = s.ipConfiguration
+  if (ip !== undefined && ip !== null && ip.sslMode !== undefined && ip.sslMode !== null) lines.push(`    ip_configuration {\n      ssl_mode = ${JSON.stringify(ip.sslMode)}\n    }`)
+  for (const f of s.databaseFlags ?? []) lines.push(`    database_flags {\n      name  = ${JSON.stringify(f.name)}\n      value = ${JSON.stringify(f.value ?? "")}\n    }`)
+  return [`# In the existing google_sql_database_instance of ${instance}, set (database_flags replace the whole list):`, `resource "google_sql_database_instance" ${JSON.stringify(tfName(instance))} {`, `  name = ${JSON.stringify(instance)}`, "  settings {", ...lines, "  }", "}"].join("\n")
+})
+
+const kmsParts = (url: string) => /projects\/([^/]+)\/locations\/([^/]+)\/keyRings\/([^/]+)\/cryptoKeys\/([^/?]+)/.exec(url)
+
+registerRestCli("cloudkms.cryptoKeys.patch", (call) => {
+  const m = kmsParts(call.url)
+  const b = (call.body ?? {}) as { rotationPeriod?: string | null; nextRotationTime?: string | null }
+  const key = m === null ? "KEY" : `${m[4]} --keyring ${m[3]} --location ${m[2]} --project ${m[1]}`
+  const opts = b.rotationPeriod === null || b.rotationPeriod === undefined ? ["--remove-rotation-schedule"] : [`--rotation-period=${b.rotationPeriod}`, ...(b.nextRotationTime ? [`--next-rotation-time=${b.nextRotationTime}`] : [])]
+  return ["gcloud kms keys update", key, ...opts].join(" ")
+})
+
+registerRestTerraform("cloudkms.cryptoKeys.patch", (call) => {
+  const m = kmsParts(call.url)
+  const b = (call.body ?? {}) as { rotationPeriod?: string | null }
+  const name = m?.[4] ?? "key"
+  return [`# In the existing google_kms_crypto_key of ${name}, set:`, `resource "google_kms_crypto_key" ${JSON.stringify(tfName(name))} {`, `  name = ${JSON.stringify(name)}`, b.rotationPeriod ? `  rotation_period = ${JSON.stringify(b.rotationPeriod)}` : "  # rotation_period removed (no automatic rotation)", "}"].join("\n")
+})
 
 const computeBase = (ctx: GcpFixContext) => `${ctx.endpoints.compute}/compute/v1/projects/${ctx.projectId}`
 
-export const gcpFixers: ReadonlyArray<GcpFixer> = [
+export const gcpFixers: ReadonlyArray<AnyGcpFixer> = [
   bucketPatch({
     checkId: "storage_bucket_uniform_access",
     description: "Enables uniform bucket-level access on the bucket (can be turned off again within 90 days).",
     cutsAccess: "Object ACLs stop applying: readers who were granted access only through an object ACL lose it.",
-    body: { iamConfiguration: { uniformBucketLevelAccess: { enabled: true } } },
+    read: (b) => ({ uniformBucketLevelAccess: b.iamConfiguration?.uniformBucketLevelAccess?.enabled === true }),
+    fixed: { uniformBucketLevelAccess: true },
+    body: (s) => ({ iamConfiguration: { uniformBucketLevelAccess: { enabled: s.uniformBucketLevelAccess } } }),
+    undoNote: "Google allows turning uniform access off only within 90 days of turning it on.",
     done: "Enabled uniform bucket-level access",
   }),
   bucketPatch({
     checkId: "storage_bucket_not_public",
     description: "Enforces public access prevention on the bucket, which blocks every allUsers/allAuthenticatedUsers grant.",
     cutsAccess: "Anonymous and any-Google-account access to the bucket stops, including intentionally public websites.",
-    body: { iamConfiguration: { publicAccessPrevention: "enforced" } },
+    // Absent reads as the API's default, "inherited".
+    read: (b) => ({ publicAccessPrevention: b.iamConfiguration?.publicAccessPrevention ?? "inherited" }),
+    fixed: { publicAccessPrevention: "enforced" },
+    body: (s) => ({ iamConfiguration: { publicAccessPrevention: s.publicAccessPrevention } }),
     done: "Enforced public access prevention",
   }),
   bucketPatch({
     checkId: "storage_bucket_versioning_enabled",
     description: "Turns on object versioning (noncurrent versions are billed until a lifecycle rule removes them).",
-    body: { versioning: { enabled: true } },
+    read: (b) => ({ versioning: b.versioning?.enabled === true }),
+    fixed: { versioning: true },
+    body: (s) => ({ versioning: { enabled: s.versioning } }),
+    undoNote: "Undo suspends versioning; the noncurrent versions kept meanwhile stay until deleted.",
     done: "Enabled object versioning",
   }),
   bucketPatch({
     checkId: "storage_bucket_soft_delete_enabled",
     description: "Keeps deleted objects for 7 days (soft delete; the retained data is billed).",
-    body: { softDeletePolicy: { retentionDurationSeconds: "604800" } },
+    // Absent reads as no soft delete ("0"), as the check reads it.
+    read: (b) => ({ retentionDurationSeconds: b.softDeletePolicy?.retentionDurationSeconds ?? "0" }),
+    fixed: { retentionDurationSeconds: "604800" },
+    body: (s) => ({ softDeletePolicy: { retentionDurationSeconds: s.retentionDurationSeconds } }),
     done: "Enabled soft delete (7 days)",
   }),
   {
     checkIds: ["kms_key_rotation_90_days"],
     description: "Sets automatic rotation on the key: every 90 days (or its current shorter period), next rotation within that period.",
-    apply: async (ctx, row) => {
+    read: async (ctx, row) => {
       const name = row.resource_id
       if (!/^projects\/[^/]+\/locations\/[^/]+\/keyRings\/[^/]+\/cryptoKeys\/[^/]+$/.test(name)) throw new FixError(`"${name}" is not a crypto key name`)
-      const url = `${ctx.endpoints.cloudkms}/v1/${name}`
-      const current = await ctx.client.json({ url, audience: GCP_SCOPE, op: "cloudkms.cryptoKeys.get" }, KmsKey)
-      const existing = durationSeconds(current.rotationPeriod)
+      return KmsState(await ctx.client.json({ url: `${ctx.endpoints.cloudkms}/v1/${name}`, audience: GCP_SCOPE, op: "cloudkms.cryptoKeys.get" }, KmsKey))
+    },
+    plan: (ctx, row, state) => {
+      const name = row.resource_id
+      const prev = state as ReturnType<typeof KmsState>
+      const existing = durationSeconds(prev.rotationPeriod ?? undefined)
       const period = existing !== undefined && existing > 86_400 && existing <= 7_776_000 ? existing : 7_776_000
       const next = new Date(ctx.now.getTime() + period * 1000).toISOString()
-      await ctx.client.json(
-        { method: "PATCH", url: `${url}?updateMask=rotationPeriod,nextRotationTime`, audience: GCP_SCOPE, op: "cloudkms.cryptoKeys.patch", body: { rotationPeriod: `${period}s`, nextRotationTime: next } },
-        KmsKey,
-      )
-      return `Key ${name.slice(name.lastIndexOf("/") + 1)} now rotates every ${Math.round(period / 86_400)} days (next ${next}).`
+      const url = `${ctx.endpoints.cloudkms}/v1/${name}?updateMask=rotationPeriod,nextRotationTime`
+      const patch = (body: Json) => gcpCall("cloudkms", "cloudkms.cryptoKeys.patch", "PATCH", url, body, "cloudkms.cryptoKeys.update")
+      return {
+        calls: [patch({ rotationPeriod: `${period}s`, nextRotationTime: next })],
+        effects: [],
+        summary: `Key ${name.slice(name.lastIndexOf("/") + 1)} now rotates every ${Math.round(period / 86_400)} days (next ${next}).`,
+        undo: {
+          reversible: true,
+          // A field named in updateMask but absent from the body is cleared (a key that had no rotation schedule).
+          calls: [patch({ ...(prev.rotationPeriod === null ? {} : { rotationPeriod: prev.rotationPeriod }), ...(prev.nextRotationTime === null ? {} : { nextRotationTime: prev.nextRotationTime }) })],
+          note: "Key versions created by a rotation meanwhile are kept (they stay the primary version).",
+        },
+      }
     },
   },
   {
@@ -276,23 +429,31 @@ export const gcpFixers: ReadonlyArray<GcpFixer> = [
       return `Disabled serial port access on VM ${row.resource_id}.`
     },
   },
-  sqlPatch({
+  sqlPatch<{ readonly backupEnabled: boolean }>({
     checkId: "cloudsql_automated_backups",
     description: "Enables automated daily backups on the Cloud SQL instance (backup storage is billed).",
-    settings: { backupConfiguration: { enabled: true } },
+    read: (i) => ({ backupEnabled: i.settings?.backupConfiguration?.enabled === true }),
+    fixed: () => ({ backupEnabled: true }),
+    settings: (s) => ({ backupConfiguration: { enabled: s.backupEnabled } }),
     done: "Enabled automated backups",
   }),
-  sqlPatch({
+  sqlPatch<{ readonly deletionProtectionEnabled: boolean }>({
     checkId: "cloudsql_instance_deletion_protection",
     description: "Turns on deletion protection for the Cloud SQL instance.",
-    settings: { deletionProtectionEnabled: true },
+    read: (i) => ({ deletionProtectionEnabled: i.settings?.deletionProtectionEnabled === true }),
+    fixed: () => ({ deletionProtectionEnabled: true }),
+    settings: (s) => ({ deletionProtectionEnabled: s.deletionProtectionEnabled }),
     done: "Enabled deletion protection",
   }),
-  sqlPatch({
+  sqlPatch<{ readonly sslMode: string; readonly requireSsl: boolean }>({
     checkId: "cloudsql_instance_ssl_required",
     description: "Accepts only encrypted connections to the Cloud SQL instance (sslMode ENCRYPTED_ONLY).",
     cutsAccess: "Clients connecting without TLS are refused.",
-    settings: { ipConfiguration: { sslMode: "ENCRYPTED_ONLY", requireSsl: true } },
+    // Absent sslMode reads as the API's default, ALLOW_UNENCRYPTED_AND_ENCRYPTED.
+    read: (i) => ({ sslMode: i.settings?.ipConfiguration?.sslMode ?? "ALLOW_UNENCRYPTED_AND_ENCRYPTED", requireSsl: i.settings?.ipConfiguration?.requireSsl === true }),
+    fixed: () => ({ sslMode: "ENCRYPTED_ONLY", requireSsl: true }),
+    settings: (s) => ({ ipConfiguration: { sslMode: s.sslMode, requireSsl: s.requireSsl } }),
+    effects: ["Clients connecting without TLS are refused from then on."],
     done: "Required encrypted connections",
   }),
   ...sqlFlagFixes.map(sqlFlag),
@@ -328,3 +489,22 @@ export const gcpFixers: ReadonlyArray<GcpFixer> = [
     },
   },
 ]
+
+/** Waits for the long-running operation a GCP call started (Cloud SQL and Compute Engine operations). */
+export const gcpSettle = (ctx: GcpFixContext): Settle => async (call, output) => {
+  if (call.service === "sqladmin" && typeof output === "object" && output !== null && "name" in output) {
+    const op = Schema.decodeUnknownSync(SqlOperation)(output)
+    const final = op.status === "DONE" ? op : await waitUntil(() => ctx.client.json({ url: `${ctx.endpoints.sqladmin}/v1/projects/${ctx.projectId}/operations/${op.name}`, audience: GCP_SCOPE, op: "sqladmin.operations.get" }, SqlOperation), (o) => o.status === "DONE", {
+      what: `Cloud SQL operation ${op.name}`,
+      ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+    })
+    const failed = opError(final.error?.errors)
+    if (failed !== undefined) throw new FixError(`Cloud SQL operation failed: ${failed}`)
+    return final
+  }
+  if (call.service === "compute" && typeof output === "object" && output !== null && "name" in output) {
+    const op = Schema.decodeUnknownSync(ComputeOperation)(output)
+    await waitCompute(ctx, op)
+  }
+  return output
+}

@@ -13,15 +13,20 @@ import type { DetailRow } from "../../scanner/check.ts"
 import { gcpChecks } from "../../scanner/gcp/catalogue.ts"
 import { scanGcpService } from "../../scanner/gcp/scan-service.ts"
 import { openGcpSession, type GcpSessionInput } from "../../scanner/gcp/session.ts"
-import { gcpFixers, type GcpFixContext, type GcpFixer } from "./fixers.ts"
+import { diffStates, type FixPlan, type Json, type Preview } from "../plan.ts"
+import { executeRestCalls, renderedRestCalls, renderRestTerraform, restAction } from "../rest.ts"
+import { FixError } from "../../scanner/rest/remediation.ts"
+import { RestError } from "../../scanner/rest/http.ts"
+import { gcpFixers, gcpSettle, isGcpPlanFixer, type AnyGcpFixer, type GcpFixContext, type GcpPlanFixer } from "./fixers.ts"
+import type { UndoResult } from "../aws/remediate.ts"
 
-export function gcpFixerFor(checkId: string): GcpFixer | undefined {
+export function gcpFixerFor(checkId: string): AnyGcpFixer | undefined {
   return gcpFixers.find((f) => f.checkIds.includes(checkId))
 }
 
 /** Check ids with an automatic fix, what the fix does and whether it can cut access (for the UI). */
-export function gcpRemediableChecks(): ReadonlyArray<{ readonly checkId: string; readonly description: string; readonly cutsAccess?: string }> {
-  return gcpFixers.flatMap((f) => f.checkIds.map((checkId) => ({ checkId, description: f.description, ...(f.cutsAccess === undefined ? {} : { cutsAccess: f.cutsAccess }) })))
+export function gcpRemediableChecks(): ReadonlyArray<{ readonly checkId: string; readonly description: string; readonly cutsAccess?: string; readonly previewable: boolean }> {
+  return gcpFixers.flatMap((f) => f.checkIds.map((checkId) => ({ checkId, description: f.description, previewable: isGcpPlanFixer(f), ...(f.cutsAccess === undefined ? {} : { cutsAccess: f.cutsAccess }) })))
 }
 
 export interface GcpRemediateInput extends GcpSessionInput {
@@ -29,24 +34,148 @@ export interface GcpRemediateInput extends GcpSessionInput {
   readonly row: DetailRow
   /** Evaluation clock of the verification scan. */
   readonly now?: Date
+  /** Called with the pre-image and the plan before the first call changes anything (plan fixers; the job records them). */
+  readonly beforeApply?: (record: { readonly preImage: Json; readonly plan: FixPlan }) => Promise<void>
 }
 
-export async function remediateGcpFinding(input: GcpRemediateInput): Promise<RemediationResult> {
+/** The result of a GCP remediation; plan fixers add the images, the plan and the calls' outputs. */
+export type GcpRemediationResult = RemediationResult & {
+  readonly pre_image?: Json
+  readonly plan?: FixPlan
+  readonly outputs?: ReadonlyArray<Json>
+  readonly post_image?: Json
+}
+
+const sessionOf = (input: GcpRemediateInput) => {
+  const { checkId: _c, row: _r, now: _n, beforeApply: _b, ...session } = input
+  return session
+}
+
+const openCtx = async (input: GcpRemediateInput): Promise<GcpFixContext> => {
+  const s = await openGcpSession(sessionOf(input))
+  return { client: s.client, projectId: s.projectId, endpoints: s.endpoints, now: input.now ?? new Date(), ...(input.signal === undefined ? {} : { signal: input.signal }) }
+}
+
+/** The reason of an error thrown by a fixer or the REST client, in one sentence. */
+export const describeGcpError = (error: unknown): string =>
+  error instanceof FixError ? `${error.message}.` : error instanceof RestError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error)
+
+/**
+ * A plan fixer as a RestFixer for `runRemediation` (same verification flow): reads the pre-image, plans, records both
+ * (`beforeApply`), sends exactly the planned calls; the images, plan and outputs are collected in `record`.
+ */
+const planAsApply = (fixer: GcpPlanFixer, input: GcpRemediateInput, record: { -readonly [K in "pre_image" | "plan" | "outputs" | "post_image"]?: GcpRemediationResult[K] }) => ({
+  checkIds: fixer.checkIds,
+  description: fixer.description,
+  ...(fixer.cutsAccess === undefined ? {} : { cutsAccess: fixer.cutsAccess }),
+  apply: async (ctx: GcpFixContext, row: DetailRow) => {
+    const preImage = await fixer.read(ctx, row)
+    const plan = await fixer.plan(ctx, row, preImage)
+    record.pre_image = preImage
+    record.plan = plan
+    await input.beforeApply?.({ preImage, plan })
+    try {
+      record.outputs = await executeRestCalls(ctx.client, plan.calls, [], gcpSettle(ctx))
+    } catch (error) {
+      record.outputs = (error as { completed?: Json[] }).completed ?? []
+      throw error
+    }
+    return plan.noop ?? plan.summary
+  },
+})
+
+export async function remediateGcpFinding(input: GcpRemediateInput): Promise<GcpRemediationResult> {
   const check = gcpChecks.find((c) => c.id === input.checkId)
-  const { checkId: _c, row, now, ...session } = input
-  return runRemediation<GcpFixContext>({
+  const { row, now } = input
+  const session = sessionOf(input)
+  const found = gcpFixerFor(input.checkId)
+  const record: { -readonly [K in "pre_image" | "plan" | "outputs" | "post_image"]?: GcpRemediationResult[K] } = {}
+  let ctx: GcpFixContext | undefined
+  const result = await runRemediation<GcpFixContext>({
     checkId: input.checkId,
     row,
     checkKnown: check !== undefined,
-    fixer: gcpFixerFor(input.checkId),
-    open: async () => {
-      const s = await openGcpSession(session)
-      return { client: s.client, projectId: s.projectId, endpoints: s.endpoints, now: now ?? new Date(), ...(input.signal === undefined ? {} : { signal: input.signal }) }
-    },
+    fixer: found === undefined ? undefined : isGcpPlanFixer(found) ? planAsApply(found, input, record) : found,
+    open: async () => (ctx = await openCtx(input)),
     verify: async () => {
       if (check === undefined) return undefined
       const scan = await scanGcpService({ ...session, service: check.service, checkIds: [check.id], ...(now === undefined ? {} : { now }) })
       return scan.findings[0]?.details.find((d) => d.resource_id === row.resource_id && d.region === row.region)
     },
   })
+  // The post-image: the state after the calls (undo compares the state then with it).
+  if (found !== undefined && isGcpPlanFixer(found) && ctx !== undefined && record.plan !== undefined && result.action !== undefined) {
+    const post = await found.read(ctx, row).catch(() => undefined)
+    if (post !== undefined) record.post_image = post
+  }
+  return { ...result, ...Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) }
+}
+
+const planFixerOrFail = (checkId: string): GcpPlanFixer => {
+  const fixer = gcpFixerFor(checkId)
+  if (fixer === undefined) throw new FixError("No automatic remediation is available for this check; follow the remediation guidance")
+  if (!isGcpPlanFixer(fixer)) throw new FixError("This check's fix has no preview or undo yet")
+  return fixer
+}
+
+/**
+ * The preview: reads the state and plans; renders the gcloud commands and Terraform from the calls. Sends no changing
+ * call. The permissions are listed, not tested (GCP answers a missing one with a 403 at apply).
+ */
+export async function previewGcpFinding(input: GcpRemediateInput): Promise<Preview> {
+  const fixer = planFixerOrFail(input.checkId)
+  const ctx = await openCtx(input)
+  const state = await fixer.read(ctx, input.row)
+  const plan = await fixer.plan(ctx, input.row, state)
+  const calls = renderedRestCalls(plan.calls)
+  return {
+    check_id: input.checkId,
+    description: fixer.description,
+    cuts_access: fixer.cutsAccess ?? null,
+    noop: plan.noop ?? null,
+    calls,
+    effects: plan.effects,
+    permissions: [...new Set(plan.calls.map(restAction))].map((action) => ({ action, status: "unknown" as const, how: "Not tested before the fix: a missing permission is answered 403 when the call is sent" })),
+    reversible: plan.undo.reversible,
+    undo_calls: renderedRestCalls(plan.undo.reversible ? plan.undo.calls : []),
+    undo_note: plan.undo.reversible ? (plan.undo.note ?? null) : plan.undo.reason,
+    cli: calls.map((c) => c.cli).join("\n"),
+    terraform: plan.calls.length === 0 ? "" : renderRestTerraform(plan.calls),
+    state,
+  }
+}
+
+/** The fixer's state of the row's resource now (undo compares it with the post-image). */
+export async function readGcpFixedState(input: GcpRemediateInput): Promise<Json> {
+  const fixer = planFixerOrFail(input.checkId)
+  return fixer.read(await openCtx(input), input.row)
+}
+
+export interface GcpUndoInput extends GcpRemediateInput {
+  readonly plan: FixPlan
+  readonly outputs: ReadonlyArray<Json>
+  readonly preImage: Json
+  readonly postImage: Json
+  readonly force: boolean
+}
+
+/** Undo (same contract as the AWS one): conflict when the state differs from the post-image unless forced; the undo
+ *  calls; "undone" only when a re-read equals the pre-image field by field. */
+export async function undoGcpFinding(input: GcpUndoInput): Promise<UndoResult> {
+  const fixer = planFixerOrFail(input.checkId)
+  if (!input.plan.undo.reversible) return { status: "undo_failed", message: `This fix cannot be undone: ${input.plan.undo.reason}`, differences: [] }
+  const ctx = await openCtx(input)
+  const now = await fixer.read(ctx, input.row)
+  const changed = diffStates(input.postImage, now)
+  if (changed.length > 0 && !input.force) return { status: "conflict", message: "The resource changed since the fix; undo would overwrite those changes.", differences: changed, state: now }
+  try {
+    await executeRestCalls(ctx.client, input.plan.undo.calls, input.outputs, gcpSettle(ctx))
+  } catch (error) {
+    return { status: "undo_failed", message: `Undo failed: ${describeGcpError(error)}`, differences: [] }
+  }
+  const after = await fixer.read(ctx, input.row)
+  const differences = diffStates(input.preImage, after)
+  return differences.length === 0
+    ? { status: "undone", message: "Undone: the resource is back to its state before the fix (verified by re-reading it).", differences, state: after }
+    : { status: "undo_failed", message: "The undo calls succeeded but the resource does not match its state before the fix.", differences, state: after }
 }

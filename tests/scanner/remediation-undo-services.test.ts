@@ -21,7 +21,8 @@ import { CreateLoadBalancerCommand, DescribeLoadBalancerAttributesCommand, Modif
 import { GetBlockPublicAccessConfigurationCommand, PutBlockPublicAccessConfigurationCommand } from "@aws-sdk/client-emr"
 import { CreateDeliveryStreamCommand, DescribeDeliveryStreamCommand } from "@aws-sdk/client-firehose"
 import { GetDataCatalogEncryptionSettingsCommand } from "@aws-sdk/client-glue"
-import { previewFinding } from "../../server/remediation/aws/remediate.ts"
+import { awsFixers, previewFinding, remediableChecks } from "../../server/remediation/aws/remediate.ts"
+import { isPlanFixer } from "../../server/remediation/aws/fixer.ts"
 import type { AwsClients } from "../../server/scanner/aws/clients.ts"
 import { startMoto, type Moto } from "../support/moto.ts"
 import { ACCOUNT, expectRoundTrip, rowFor, scan, seedClients, testKeys, type RoundTrip } from "./helpers.ts"
@@ -241,4 +242,9 @@ describe("managed service fixers: preview and undo on moto (issue 32)", () => {
       expect(await domainState(), `${check}: the preview changed nothing`).toEqual(before)
     }
   })
+})
+
+it("every AWS fixer plans (read, plan, undo): none is left in the older apply shape", () => {
+  expect(awsFixers.filter((f) => !isPlanFixer(f)).flatMap((f) => f.checkIds)).toEqual([])
+  expect(remediableChecks().every((r) => r.previewable)).toBe(true)
 })

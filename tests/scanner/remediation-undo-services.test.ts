@@ -214,6 +214,7 @@ describe("managed service fixers: preview and undo on moto (issue 32)", () => {
     for (const check of ["elb_cross_zone_load_balancing", "elb_connection_draining"]) timing(check, await expectRoundTrip(moto, "elb", check, "u-legacy", elbState))
     const emr = await expectRoundTrip(moto, "emr", "emr_block_public_access_enabled", `${ACCOUNT}/${E}`, async () => (await c.get("emr", E).send(new GetBlockPublicAccessConfigurationCommand({}))).BlockPublicAccessConfiguration ?? null)
     timing("emr_block_public_access_enabled", emr)
+    expect(emr.preview.terraform).toContain('resource "aws_emr_block_public_access_configuration"')
     expect(emr.result.pre_image).toEqual({ BlockPublicSecurityGroupRules: true, PermittedPublicSecurityGroupRuleRanges: [{ MinRange: 0, MaxRange: 65535 }] })
     const ssm = await expectRoundTrip(moto, "ssm", "ssm_document_not_public", "u-doc", async () => strip(await c.get("ssm", E).send(new DescribeDocumentPermissionCommand({ Name: "u-doc", PermissionType: "Share" }))))
     timing("ssm_document_not_public", ssm)
@@ -238,6 +239,7 @@ describe("managed service fixers: preview and undo on moto (issue 32)", () => {
       const before = await domainState()
       const preview = await previewFinding({ credentials: testKeys, checkId: check, row, endpoint: moto.endpoint, maxAttempts: 1 })
       expect(preview.reversible, check).toBe(false)
+      expect(preview.terraform, check).toContain('resource "aws_opensearch_domain" "u_search"')
       expect(preview.undo_note, check).toContain(reason)
       expect(await domainState(), `${check}: the preview changed nothing`).toEqual(before)
     }

@@ -10,7 +10,7 @@ import { GetBlockPublicAccessConfigurationCommand } from "@aws-sdk/client-emr"
 import { DescribeDocumentPermissionCommand } from "@aws-sdk/client-ssm"
 import { DescribeBrokerCommand, ListBrokersCommand } from "@aws-sdk/client-mq"
 import type { Json } from "../plan.ts"
-import { awsCall, FixError, sendOptions, type Fixer } from "./fixer.ts"
+import { awsCall, FixError, nested, registerTerraform, sendOptions, tfBlock, tfName, type Fixer } from "./fixer.ts"
 
 const json = (v: unknown): Json => JSON.parse(JSON.stringify(v ?? null)) as Json
 
@@ -96,6 +96,50 @@ const domain = (
       undo: irreversible === undefined ? { reversible: true, calls: [update({ [key]: state as Record<string, unknown> })] } : { reversible: false, reason: irreversible },
     }
   },
+})
+
+const existing = (type: string, block: string): string => `# Set on the existing ${type} (other arguments unchanged):\n${block}`
+const snake = (s: string): string => s.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase()
+
+registerTerraform("redshift", "ModifyCluster", (call) => {
+  const { ClusterIdentifier: id, ...rest } = call.params as Record<string, unknown>
+  return existing("aws_redshift_cluster", tfBlock("resource", "aws_redshift_cluster", tfName(String(id)), [["cluster_identifier", id], ...Object.entries(rest).map(([k, v]) => [snake(k), v] as const)]))
+})
+registerTerraform("kinesis", "StartStreamEncryption", (call) =>
+  existing("aws_kinesis_stream", tfBlock("resource", "aws_kinesis_stream", tfName(String(call.params["StreamName"])), [["name", call.params["StreamName"]], ["encryption_type", call.params["EncryptionType"]], ["kms_key_id", call.params["KeyId"]]])),
+)
+registerTerraform("kinesis", "IncreaseStreamRetentionPeriod", (call) =>
+  existing("aws_kinesis_stream", tfBlock("resource", "aws_kinesis_stream", tfName(String(call.params["StreamName"])), [["name", call.params["StreamName"]], ["retention_period", call.params["RetentionPeriodHours"]]])),
+)
+registerTerraform("firehose", "StartDeliveryStreamEncryption", (call) =>
+  existing("aws_kinesis_firehose_delivery_stream", tfBlock("resource", "aws_kinesis_firehose_delivery_stream", tfName(String(call.params["DeliveryStreamName"])), [["name", call.params["DeliveryStreamName"]], ["server_side_encryption", nested([["enabled", true], ["key_type", "AWS_OWNED_CMK"]])]])),
+)
+registerTerraform("emr", "PutBlockPublicAccessConfiguration", (call) => {
+  const c = call.params["BlockPublicAccessConfiguration"] as { BlockPublicSecurityGroupRules: boolean; PermittedPublicSecurityGroupRuleRanges?: ReadonlyArray<{ MinRange: number; MaxRange: number }> }
+  return tfBlock("resource", "aws_emr_block_public_access_configuration", "this", [
+    ["block_public_security_group_rules", c.BlockPublicSecurityGroupRules],
+    ...(c.PermittedPublicSecurityGroupRuleRanges ?? []).map((r) => ["permitted_public_security_group_rule_range", nested([["min_range", r.MinRange], ["max_range", r.MaxRange]])] as const),
+  ])
+})
+registerTerraform("elb", "ModifyLoadBalancerAttributes", (call) => {
+  const a = call.params["LoadBalancerAttributes"] as { CrossZoneLoadBalancing?: { Enabled: boolean }; ConnectionDraining?: { Enabled: boolean; Timeout?: number } }
+  return existing("aws_elb", tfBlock("resource", "aws_elb", tfName(String(call.params["LoadBalancerName"])), [
+    ["name", call.params["LoadBalancerName"]],
+    ...(a.CrossZoneLoadBalancing === undefined ? [] : [["cross_zone_load_balancing", a.CrossZoneLoadBalancing.Enabled] as const]),
+    ...(a.ConnectionDraining === undefined ? [] : [["connection_draining", a.ConnectionDraining.Enabled] as const, ["connection_draining_timeout", a.ConnectionDraining.Timeout ?? 300] as const]),
+  ]))
+})
+registerTerraform("mq", "UpdateBroker", (call) => existing("aws_mq_broker", tfBlock("resource", "aws_mq_broker", "broker", [["auto_minor_version_upgrade", call.params["AutoMinorVersionUpgrade"]]])))
+registerTerraform("opensearch", "UpdateDomainConfig", (call) => {
+  const p = call.params as Record<string, Record<string, unknown> | string>
+  const body: Array<readonly [string, unknown]> = [["domain_name", p["DomainName"]]]
+  const n2n = p["NodeToNodeEncryptionOptions"] as Record<string, unknown> | undefined
+  const rest = p["EncryptionAtRestOptions"] as Record<string, unknown> | undefined
+  const endpoint = p["DomainEndpointOptions"] as Record<string, unknown> | undefined
+  if (n2n !== undefined) body.push(["node_to_node_encryption", nested([["enabled", n2n["Enabled"]]])])
+  if (rest !== undefined) body.push(["encrypt_at_rest", nested([["enabled", rest["Enabled"]]])])
+  if (endpoint !== undefined) body.push(["domain_endpoint_options", nested([["enforce_https", endpoint["EnforceHTTPS"]], ["tls_security_policy", endpoint["TLSSecurityPolicy"]]])])
+  return existing("aws_opensearch_domain", tfBlock("resource", "aws_opensearch_domain", tfName(String(p["DomainName"])), body))
 })
 
 export const serviceFixers: ReadonlyArray<Fixer> = [

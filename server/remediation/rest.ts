@@ -9,13 +9,13 @@
  *   renderRestTerraform(calls)                         per operation, the Terraform attributes expressing the call's end
  *                                                      state, or a comment saying no Terraform is generated for it
  */
-import { Schema } from "effect"
-import type { RestClient } from "../scanner/rest/http.ts"
+import type { RestClient, RestResponse } from "../scanner/rest/http.ts"
 import { FixError } from "../scanner/rest/remediation.ts"
 import { renderRestCli, resolveRefs, showRefs, type Json, type PlannedCall, type RestCall } from "./plan.ts"
 
-/** Waits for what a call started (a long-running operation) and answers the output to record. */
-export type Settle = (call: RestCall, output: unknown) => Promise<unknown>
+/** Waits for what a call started (a long-running operation: GCP operation body, Azure 202 + Azure-AsyncOperation)
+ *  and answers the output to record. */
+export type Settle = (call: RestCall, response: RestResponse) => Promise<unknown>
 
 /**
  * Sends `calls` in order with references resolved from `previous` (the apply's outputs, for an undo) followed by this
@@ -26,15 +26,15 @@ export async function executeRestCalls(
   client: RestClient,
   calls: ReadonlyArray<PlannedCall>,
   previous: ReadonlyArray<unknown> = [],
-  settle: Settle = async (_c, output) => output,
+  settle: Settle = async (_c, response) => response.body,
 ): Promise<Json[]> {
   const outputs: Json[] = []
   for (const [i, call] of calls.entries()) {
     try {
       if (call.provider === "aws") throw new FixError(`Call ${i + 1} is not a REST call`)
       const body = call.body === undefined ? undefined : resolveRefs(call.body, [...previous, ...outputs])
-      const out = await client.json({ method: call.method, url: call.url, audience: call.audience, op: call.operation, ...(body === undefined ? {} : { body }) }, Schema.Unknown)
-      outputs.push(JSON.parse(JSON.stringify((await settle(call, out)) ?? null)) as Json)
+      const response = await client.send({ method: call.method, url: call.url, audience: call.audience, op: call.operation, ...(body === undefined ? {} : { body }) })
+      outputs.push(JSON.parse(JSON.stringify((await settle(call, response)) ?? null)) as Json)
     } catch (error) {
       throw Object.assign(error instanceof Error ? error : new Error(String(error)), { completed: outputs })
     }

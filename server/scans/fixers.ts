@@ -96,7 +96,7 @@ export const runFixer = async (input: {
   readonly checkId: string
   readonly row: StoredRow
   readonly signal: AbortSignal
-  /** Called with the pre-image and the plan before the first call changes anything (AWS and GCP plan fixers). */
+  /** Called with the pre-image and the plan before the first call changes anything (plan fixers of every engine). */
   readonly beforeApply?: (record: { readonly preImage: Json; readonly plan: FixPlan }) => Promise<void>
 }): Promise<FixOutcome> => {
   const row = toEngineRow(input.row)
@@ -118,6 +118,7 @@ export const runFixer = async (input: {
             row,
             ...(t.endpoints === undefined ? {} : { endpoints: t.endpoints }),
             signal: input.signal,
+            ...(input.beforeApply === undefined ? {} : { beforeApply: input.beforeApply }),
           })
         : await remediateFinding({
             credentials: t.credentials,

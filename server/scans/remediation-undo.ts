@@ -2,7 +2,7 @@
  * Remediation preview, history and undo (issue 32; docs/remediation.md).
  *
  * - `previewRemediation`: the finding's row (by `result_seq`, or the detail row), the account's credentials opened in
- *   memory, then the engine's preview (reads only). AWS fixers have plans; a provider or check without one answers 409.
+ *   memory, then the engine's preview (reads only; AWS, GCP or Azure). A check whose fix has no plan answers 409.
  * - `listRemediations` / `getRemediation`: the rows of `remediations` with their state, images, calls and undo status.
  * - `requestUndo`: refuses what cannot be undone (irreversible, retention passed, not verified, done or in progress);
  *   re-reads the resource now and refuses with the field differences (409 RemediationConflict) when it changed since the
@@ -36,6 +36,7 @@ import { publishRemediationUndone } from "../integrations/events.ts"
 import { recountFindings, recountServices } from "../posture/algebra.ts"
 import { previewFinding, readFixedState, undoFinding, describeFixError, type UndoResult } from "../remediation/aws/remediate.ts"
 import { describeGcpError, previewGcpFinding, readGcpFixedState, undoGcpFinding } from "../remediation/gcp/remediate.ts"
+import { describeAzureError, previewAzureFinding, readAzureFixedState, undoAzureFinding } from "../remediation/azure/remediate.ts"
 import { diffStates, type FixPlan, type Json, type PlannedCall, type Preview } from "../remediation/plan.ts"
 import { renderAwsCli } from "../remediation/aws/fixer.ts"
 import { renderRestCommand } from "../remediation/rest.ts"
@@ -53,7 +54,7 @@ const UNDO_TIMEOUT_MS = 120_000
 /** What undo hands the engine besides the row: the stored plan, outputs and images. */
 interface UndoArgs { readonly signal?: AbortSignal; readonly plan: FixPlan; readonly outputs: ReadonlyArray<Json>; readonly preImage: Json; readonly postImage: Json; readonly force: boolean }
 
-/** The preview/read/undo of the target's engine for a check and row (engines with plans: AWS, GCP). */
+/** The preview/read/undo of the target's engine for a check and row (AWS, GCP, Azure). */
 interface PlanEngine {
   readonly preview: () => Promise<Preview>
   readonly read: () => Promise<Json>
@@ -71,7 +72,15 @@ const engineOf = (target: FixTarget, checkId: string, row: ReturnType<typeof toE
       describe: describeGcpError,
     }
   }
-  if (target.provider !== "aws") return undefined
+  if (target.provider === "azure") {
+    const input = { credentials: target.credentials, checkId, row, ...(target.endpoints === undefined ? {} : { endpoints: target.endpoints }), ...(signal === undefined ? {} : { signal }) }
+    return {
+      preview: () => previewAzureFinding(input),
+      read: () => readAzureFixedState(input),
+      undo: (a) => undoAzureFinding({ ...input, ...a }),
+      describe: describeAzureError,
+    }
+  }
   const input = {
     credentials: target.credentials,
     checkId,

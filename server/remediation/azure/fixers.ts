@@ -17,6 +17,9 @@ import { KEYVAULT_API } from "../../scanner/azure/collectors/keyvault.ts"
 import { WEB_API } from "../../scanner/azure/collectors/appservice.ts"
 import { ACR_API } from "../../scanner/azure/collectors/acr.ts"
 import { RECOVERY_API } from "../../scanner/azure/collectors/recovery.ts"
+import type { Json, PlanFixer, RestCall } from "../plan.ts"
+import { diffStates } from "../plan.ts"
+import type { Settle } from "../rest.ts"
 
 export interface AzureFixContext {
   readonly client: RestClient
@@ -57,15 +60,104 @@ async function armRead<S extends Schema.ConstraintDecoder<unknown>>(ctx: AzureFi
   return ctx.client.json({ url: `${ctx.endpoints.arm}${id}?api-version=${apiVersion}`, audience: ctx.endpoints.armAudience, op }, schema)
 }
 
-const accountPatch = (checkId: string, description: string, properties: Record<string, unknown>, done: string, cutsAccess?: string): AzureFixer => ({
-  checkIds: [checkId],
-  description,
-  ...(cutsAccess === undefined ? {} : { cutsAccess }),
-  apply: async (ctx, row) => {
-    await armWrite(ctx, "PATCH", armIdOf(ctx, row), STORAGE_API, { properties }, "Microsoft.Storage/storageAccounts/write")
-    return `${done} on storage account ${String(row["name"] ?? row.resource_id)}.`
+/** An Azure fixer of the plan vocabulary (read + plan), executed by `executeRestCalls` with `azureSettle`. */
+export type AzurePlanFixer = PlanFixer<AzureFixContext, DetailRow>
+
+export type AnyAzureFixer = AzureFixer | AzurePlanFixer
+
+export const isAzurePlanFixer = (f: AnyAzureFixer): f is AzurePlanFixer => "plan" in f
+
+const Resource = Schema.Record(Schema.String, Schema.Unknown)
+
+/** `actual`'s values at the leaves of `template` (absent as null): the state a PATCH of `template` changes. */
+const pickLike = (template: unknown, actual: unknown): Json => {
+  if (typeof template === "object" && template !== null && !Array.isArray(template)) {
+    const a = typeof actual === "object" && actual !== null ? (actual as Record<string, unknown>) : {}
+    return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, pickLike(v, a[k])]))
+  }
+  return actual === undefined ? null : (JSON.parse(JSON.stringify(actual)) as Json)
+}
+
+const withDefaults = (state: Json, defaults: Readonly<Record<string, Json>>, path = ""): Json =>
+  state === null
+    ? (defaults[path] ?? null)
+    : typeof state === "object" && !Array.isArray(state)
+      ? Object.fromEntries(Object.entries(state).map(([k, v]) => [k, withDefaults(v, defaults, path === "" ? k : `${path}.${k}`)]))
+      : state
+
+const nullLeaves = (state: Json, path = ""): string[] =>
+  state === null
+    ? [path]
+    : typeof state === "object" && !Array.isArray(state)
+      ? Object.entries(state).flatMap(([k, v]) => nullLeaves(v, path === "" ? k : `${path}.${k}`))
+      : []
+
+/**
+ * One PATCH of an ARM resource (merge semantics). `read` answers the resource's values of the fields the PATCH sets;
+ * the undo PATCHes them back. A field that was not set (the service default applied) cannot be unset by ARM: such a
+ * fix is irreversible and the preview says so before anything changes.
+ */
+const armPatch = (spec: {
+  readonly checkId: string
+  readonly description: string
+  readonly cutsAccess?: string
+  readonly done: string
+  readonly apiVersion: string
+  /** The ARM id to patch, validated against the row. */
+  readonly target: (ctx: AzureFixContext, row: DetailRow) => string
+  readonly body: Record<string, unknown>
+  readonly operation: string
+  readonly service: string
+  readonly noun: string
+  /** The documented meaning of an absent field (dotted path → value), read as that value. */
+  readonly defaults?: Readonly<Record<string, Json>>
+}): AzurePlanFixer => ({
+  checkIds: [spec.checkId],
+  description: spec.description,
+  ...(spec.cutsAccess === undefined ? {} : { cutsAccess: spec.cutsAccess }),
+  read: async (ctx, row) => withDefaults(pickLike(spec.body, await armRead(ctx, spec.target(ctx, row), spec.apiVersion, Resource, spec.operation.replace(/\/write$/, "/read"))), spec.defaults ?? {}),
+  plan: (ctx, row, state) => {
+    const id = spec.target(ctx, row)
+    const call = (body: unknown): RestCall => ({
+      provider: "azure",
+      service: spec.service,
+      operation: spec.operation,
+      method: "PATCH",
+      url: `${ctx.endpoints.arm}${id}?api-version=${spec.apiVersion}`,
+      body,
+      audience: ctx.endpoints.armAudience,
+      action: spec.operation,
+    })
+    const summary = `${spec.done} on ${spec.noun} ${String(row["name"] ?? id)}.`
+    const fixed = pickLike(spec.body, spec.body)
+    if (diffStates(fixed, state).length === 0) return { calls: [], effects: [], summary, undo: { reversible: true, calls: [] }, noop: "The resource already has this setting." }
+    const unset = nullLeaves(state)
+    return {
+      calls: [call(spec.body)],
+      effects: [],
+      summary,
+      undo:
+        unset.length === 0
+          ? { reversible: true, calls: [call(state)] }
+          : { reversible: false, reason: `${unset.join(", ")} was not set on the resource (the service default applied) and Azure has no call to unset it again.` },
+    }
   },
 })
+
+const accountPatch = (checkId: string, description: string, properties: Record<string, unknown>, done: string, cutsAccess?: string, defaults?: Readonly<Record<string, Json>>): AzurePlanFixer =>
+  armPatch({
+    ...(defaults === undefined ? {} : { defaults }),
+    checkId,
+    description,
+    ...(cutsAccess === undefined ? {} : { cutsAccess }),
+    done,
+    apiVersion: STORAGE_API,
+    target: armIdOf,
+    body: { properties },
+    operation: "Microsoft.Storage/storageAccounts/write",
+    service: "Microsoft.Storage",
+    noun: "storage account",
+  })
 
 /** PATCH `properties` of the row's resource (which must be of `type`). */
 const resourcePatch = (spec: {
@@ -76,17 +168,25 @@ const resourcePatch = (spec: {
   readonly properties: Record<string, unknown>
   readonly done: string
   readonly cutsAccess?: string
-}): AzureFixer => ({
-  checkIds: [spec.checkId],
-  description: spec.description,
-  ...(spec.cutsAccess === undefined ? {} : { cutsAccess: spec.cutsAccess }),
-  apply: async (ctx, row) => {
-    const id = armIdOf(ctx, row)
-    if (!new RegExp(`/providers/${spec.type.replace(/\./g, "\\.")}/[^/]+$`, "i").test(id)) throw new FixError(`"${id}" is not a ${spec.type} resource`)
-    await armWrite(ctx, "PATCH", id, spec.apiVersion, { properties: spec.properties }, `${spec.type}/write`)
-    return `${spec.done} on ${String(row["name"] ?? id)}.`
-  },
-})
+  readonly defaults?: Readonly<Record<string, Json>>
+}): AzurePlanFixer =>
+  armPatch({
+    ...(spec.defaults === undefined ? {} : { defaults: spec.defaults }),
+    checkId: spec.checkId,
+    description: spec.description,
+    ...(spec.cutsAccess === undefined ? {} : { cutsAccess: spec.cutsAccess }),
+    done: spec.done,
+    apiVersion: spec.apiVersion,
+    target: (ctx, row) => {
+      const id = armIdOf(ctx, row)
+      if (!new RegExp(`/providers/${spec.type.replace(/\./g, "\\.")}/[^/]+$`, "i").test(id)) throw new FixError(`"${id}" is not a ${spec.type} resource`)
+      return id
+    },
+    body: { properties: spec.properties },
+    operation: `${spec.type}/write`,
+    service: spec.type.slice(0, spec.type.indexOf("/")),
+    noun: "resource",
+  })
 
 /** Reads the account's firewall rules, changes them, and PATCHes the whole object back (PATCH replaces networkAcls). */
 async function patchNetworkAcls(ctx: AzureFixContext, row: DetailRow, change: (acls: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
@@ -138,20 +238,24 @@ const servicePut = (checkId: string, service: "blobServices" | "fileServices", d
   },
 })
 
-const siteConfig = (checkId: string, description: string, properties: Record<string, unknown>, done: string, cutsAccess?: string): AzureFixer => ({
-  checkIds: [checkId],
-  description,
-  ...(cutsAccess === undefined ? {} : { cutsAccess }),
-  apply: async (ctx, row) => {
-    await armWrite(ctx, "PATCH", `${armIdOf(ctx, row)}/config/web`, WEB_API, { properties }, "Microsoft.Web/sites/config/write")
-    return `${done} on app ${String(row["name"] ?? row.resource_id)}.`
-  },
-})
+const siteConfig = (checkId: string, description: string, properties: Record<string, unknown>, done: string, cutsAccess?: string): AzurePlanFixer =>
+  armPatch({
+    checkId,
+    description,
+    ...(cutsAccess === undefined ? {} : { cutsAccess }),
+    done,
+    apiVersion: WEB_API,
+    target: (ctx, row) => `${armIdOf(ctx, row)}/config/web`,
+    body: { properties },
+    operation: "Microsoft.Web/sites/config/write",
+    service: "Microsoft.Web",
+    noun: "app",
+  })
 
 const NetworkAcls = Schema.Struct({ properties: Schema.optionalKey(Schema.Struct({ networkAcls: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)) })) })
 const Identity = Schema.Struct({ identity: Schema.optionalKey(Schema.Struct({ type: Schema.optionalKey(Schema.String), userAssignedIdentities: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)) })) })
 
-export const azureFixers: ReadonlyArray<AzureFixer> = [
+export const azureFixers: ReadonlyArray<AnyAzureFixer> = [
   accountPatch("storage_secure_transfer_required", "Requires HTTPS for every request to the storage account.", { supportsHttpsTrafficOnly: true }, "Enabled secure transfer", "Clients that use plain HTTP endpoints are refused."),
   accountPatch("storage_minimum_tls_12", "Sets the account's minimum TLS version to 1.2.", { minimumTlsVersion: "TLS1_2" }, "Set minimum TLS 1.2", "Clients limited to TLS 1.0/1.1 can no longer connect."),
   accountPatch("storage_blob_anonymous_access_disabled", "Disallows anonymous (public) blob access on the account.", { allowBlobPublicAccess: false }, "Disabled anonymous blob access", "Containers that were intentionally public stop serving anonymous readers."),
@@ -218,14 +322,14 @@ export const azureFixers: ReadonlyArray<AzureFixer> = [
   siteConfig("app_ftp_deployment_disabled", "Disables FTP and FTPS deployments.", { ftpsState: "Disabled" }, "Disabled FTP deployments", "Deployment tools using FTP or FTPS stop working."),
   siteConfig("app_scm_min_tls_12", "Sets the minimum TLS version of the deployment (SCM) site to 1.2.", { scmMinTlsVersion: "1.2" }, "Set SCM minimum TLS 1.2", "Deployment clients limited to TLS 1.0/1.1 can no longer connect."),
   resourcePatch({ checkId: "app_client_certificates_on", type: "Microsoft.Web/sites", apiVersion: WEB_API, description: "Requires incoming client certificates (mutual TLS).", properties: { clientCertEnabled: true, clientCertMode: "Required" }, done: "Required client certificates", cutsAccess: "Clients without a certificate are refused." }),
-  accountPatch("storage_shared_key_access_disabled", "Disallows Shared Key (account key and SAS) authorization: requests must use Entra ID.", { allowSharedKeyAccess: false }, "Disabled Shared Key authorization", "Applications and SAS tokens that use the account keys stop working."),
+  accountPatch("storage_shared_key_access_disabled", "Disallows Shared Key (account key and SAS) authorization: requests must use Entra ID.", { allowSharedKeyAccess: false }, "Disabled Shared Key authorization", "Applications and SAS tokens that use the account keys stop working.", { "properties.allowSharedKeyAccess": true }),
   accountPatch("storage_public_network_access_disabled", "Disables public network access to the storage account.", { publicNetworkAccess: "Disabled" }, "Disabled public network access", PRIVATE_ONLY),
   resourcePatch({ checkId: "sql_minimal_tls_12", type: "Microsoft.Sql/servers", apiVersion: SQL_API, description: "Sets the server's minimal TLS version to 1.2.", properties: { minimalTlsVersion: "1.2" }, done: "Set minimal TLS 1.2", cutsAccess: "Clients limited to TLS 1.0/1.1 can no longer connect." }),
   resourcePatch({ checkId: "sql_public_network_access_disabled", type: "Microsoft.Sql/servers", apiVersion: SQL_API, description: "Disables public network access to the SQL server.", properties: { publicNetworkAccess: "Disabled" }, done: "Disabled public network access", cutsAccess: PRIVATE_ONLY }),
   resourcePatch({ checkId: "cosmosdb_account_minimum_tls_version", type: "Microsoft.DocumentDB/databaseAccounts", apiVersion: COSMOS_API, description: "Sets the account's minimal TLS version to 1.2.", properties: { minimalTlsVersion: "Tls12" }, done: "Set minimal TLS 1.2", cutsAccess: "Clients limited to TLS 1.0/1.1 can no longer connect." }),
   resourcePatch({ checkId: "cosmosdb_account_public_network_access_disabled", type: "Microsoft.DocumentDB/databaseAccounts", apiVersion: COSMOS_API, description: "Disables public network access to the Cosmos DB account.", properties: { publicNetworkAccess: "Disabled" }, done: "Disabled public network access", cutsAccess: PRIVATE_ONLY }),
-  resourcePatch({ checkId: "cosmosdb_account_use_aad_and_rbac", type: "Microsoft.DocumentDB/databaseAccounts", apiVersion: COSMOS_API, description: "Disables key-based (local) authentication: data access must use Entra ID and RBAC.", properties: { disableLocalAuth: true }, done: "Disabled local authentication", cutsAccess: "Applications using the account keys stop working." }),
-  resourcePatch({ checkId: "cosmosdb_account_automatic_failover_enabled", type: "Microsoft.DocumentDB/databaseAccounts", apiVersion: COSMOS_API, description: "Turns on service-managed failover to another region.", properties: { enableAutomaticFailover: true }, done: "Enabled automatic failover" }),
+  resourcePatch({ checkId: "cosmosdb_account_use_aad_and_rbac", type: "Microsoft.DocumentDB/databaseAccounts", apiVersion: COSMOS_API, description: "Disables key-based (local) authentication: data access must use Entra ID and RBAC.", properties: { disableLocalAuth: true }, done: "Disabled local authentication", cutsAccess: "Applications using the account keys stop working.", defaults: { "properties.disableLocalAuth": false } }),
+  resourcePatch({ checkId: "cosmosdb_account_automatic_failover_enabled", type: "Microsoft.DocumentDB/databaseAccounts", apiVersion: COSMOS_API, description: "Turns on service-managed failover to another region.", properties: { enableAutomaticFailover: true }, done: "Enabled automatic failover", defaults: { "properties.enableAutomaticFailover": false } }),
   resourcePatch({ checkId: "postgresql_flexible_server_public_network_access_disabled", type: "Microsoft.DBforPostgreSQL/flexibleServers", apiVersion: POSTGRES_API, description: "Disables public network access to the PostgreSQL flexible server.", properties: { network: { publicNetworkAccess: "Disabled" } }, done: "Disabled public network access", cutsAccess: PRIVATE_ONLY }),
   resourcePatch({ checkId: "mysql_flexible_server_public_network_access_disabled", type: "Microsoft.DBforMySQL/flexibleServers", apiVersion: MYSQL_API, description: "Disables public network access to the MySQL flexible server.", properties: { network: { publicNetworkAccess: "Disabled" } }, done: "Disabled public network access", cutsAccess: PRIVATE_ONLY }),
   resourcePatch({ checkId: "keyvault_rbac_enabled", type: "Microsoft.KeyVault/vaults", apiVersion: KEYVAULT_API, description: "Switches the vault's data-plane permissions from access policies to Azure RBAC.", properties: { enableRbacAuthorization: true }, done: "Enabled RBAC authorization", cutsAccess: "Access policies stop applying: principals need a Key Vault RBAC role assignment first." }),
@@ -253,3 +357,18 @@ export const azureFixers: ReadonlyArray<AzureFixer> = [
   resourcePatch({ checkId: "recovery_vault_immutability_enabled", type: "Microsoft.RecoveryServices/vaults", apiVersion: RECOVERY_API, description: "Makes the vault immutable in the Unlocked state (recovery points cannot be deleted early; locking it is left to you, as it is irreversible).", properties: { securitySettings: { immutabilitySettings: { state: "Unlocked" } } }, done: "Enabled immutability (unlocked)" }),
 ]
 
+
+/** Waits for the long-running operation an ARM write started (202/201 + Azure-AsyncOperation or Location). */
+export const azureSettle = (ctx: AzureFixContext): Settle => async (call, res) => {
+  if (res.status !== 202 && res.status !== 201) return res.body
+  const asyncUrl = res.headers.get("azure-asyncoperation")
+  const location = res.headers.get("location")
+  const signal = ctx.signal === undefined ? {} : { signal: ctx.signal }
+  if (asyncUrl !== null) {
+    const final = await waitUntil(() => ctx.client.json({ url: asyncUrl, audience: ctx.endpoints.armAudience, op: `${call.operation}/operation` }, AsyncStatus), (s) => ["Succeeded", "Failed", "Canceled"].includes(s.status), { what: call.operation, ...signal })
+    if (final.status !== "Succeeded") throw new FixError(`${call.operation} ${final.status.toLowerCase()}: ${final.error?.message ?? final.error?.code ?? "no details"}`)
+  } else if (location !== null) {
+    await waitUntil(() => ctx.client.send({ url: location, audience: ctx.endpoints.armAudience, op: `${call.operation}/operation` }), (r) => r.status !== 202, { what: call.operation, ...signal })
+  }
+  return res.body ?? null
+}

@@ -14,38 +14,159 @@ import { runRemediation, type RemediationResult } from "../../scanner/rest/remed
 import { azureChecks } from "../../scanner/azure/catalogue.ts"
 import { scanAzureService } from "../../scanner/azure/scan-service.ts"
 import { openAzureSession, type AzureSessionInput } from "../../scanner/azure/session.ts"
-import { azureFixers, type AzureFixContext, type AzureFixer } from "./fixers.ts"
+import { diffStates, type FixPlan, type Json, type Preview } from "../plan.ts"
+import { executeRestCalls, renderedRestCalls, renderRestTerraform, restAction } from "../rest.ts"
+import { FixError } from "../../scanner/rest/remediation.ts"
+import { RestError } from "../../scanner/rest/http.ts"
+import { azureFixers, azureSettle, isAzurePlanFixer, type AnyAzureFixer, type AzureFixContext, type AzurePlanFixer } from "./fixers.ts"
+import type { UndoResult } from "../aws/remediate.ts"
 
-export function azureFixerFor(checkId: string): AzureFixer | undefined {
+export function azureFixerFor(checkId: string): AnyAzureFixer | undefined {
   return azureFixers.find((f) => f.checkIds.includes(checkId))
 }
 
-export function azureRemediableChecks(): ReadonlyArray<{ readonly checkId: string; readonly description: string; readonly cutsAccess?: string }> {
-  return azureFixers.flatMap((f) => f.checkIds.map((checkId) => ({ checkId, description: f.description, ...(f.cutsAccess === undefined ? {} : { cutsAccess: f.cutsAccess }) })))
+export function azureRemediableChecks(): ReadonlyArray<{ readonly checkId: string; readonly description: string; readonly cutsAccess?: string; readonly previewable: boolean }> {
+  return azureFixers.flatMap((f) => f.checkIds.map((checkId) => ({ checkId, description: f.description, previewable: isAzurePlanFixer(f), ...(f.cutsAccess === undefined ? {} : { cutsAccess: f.cutsAccess }) })))
 }
 
 export interface AzureRemediateInput extends AzureSessionInput {
   readonly checkId: string
   readonly row: DetailRow
   readonly now?: Date
+  /** Called with the pre-image and the plan before the first call changes anything (plan fixers; the job records them). */
+  readonly beforeApply?: (record: { readonly preImage: Json; readonly plan: FixPlan }) => Promise<void>
 }
 
-export async function remediateAzureFinding(input: AzureRemediateInput): Promise<RemediationResult> {
+/** The result of an Azure remediation; plan fixers add the images, the plan and the calls' outputs. */
+export type AzureRemediationResult = RemediationResult & {
+  readonly pre_image?: Json
+  readonly plan?: FixPlan
+  readonly outputs?: ReadonlyArray<Json>
+  readonly post_image?: Json
+}
+
+type Record_ = { -readonly [K in "pre_image" | "plan" | "outputs" | "post_image"]?: AzureRemediationResult[K] }
+
+const sessionOf = (input: AzureRemediateInput) => {
+  const { checkId: _c, row: _r, now: _n, beforeApply: _b, ...session } = input
+  return session
+}
+
+const openCtx = async (input: AzureRemediateInput): Promise<AzureFixContext> => {
+  const s = await openAzureSession(sessionOf(input))
+  return { client: s.client, subscriptionId: s.subscriptionId, endpoints: s.endpoints, ...(input.signal === undefined ? {} : { signal: input.signal }) }
+}
+
+export const describeAzureError = (error: unknown): string =>
+  error instanceof FixError ? `${error.message}.` : error instanceof RestError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error)
+
+/** A plan fixer as a RestFixer for `runRemediation`: pre-image, plan, `beforeApply`, exactly the planned calls. */
+const planAsApply = (fixer: AzurePlanFixer, input: AzureRemediateInput, record: Record_) => ({
+  checkIds: fixer.checkIds,
+  description: fixer.description,
+  ...(fixer.cutsAccess === undefined ? {} : { cutsAccess: fixer.cutsAccess }),
+  apply: async (ctx: AzureFixContext, row: DetailRow) => {
+    const preImage = await fixer.read(ctx, row)
+    const plan = await fixer.plan(ctx, row, preImage)
+    record.pre_image = preImage
+    record.plan = plan
+    await input.beforeApply?.({ preImage, plan })
+    try {
+      record.outputs = await executeRestCalls(ctx.client, plan.calls, [], azureSettle(ctx))
+    } catch (error) {
+      record.outputs = (error as { completed?: Json[] }).completed ?? []
+      throw error
+    }
+    return plan.noop ?? plan.summary
+  },
+})
+
+export async function remediateAzureFinding(input: AzureRemediateInput): Promise<AzureRemediationResult> {
   const check = azureChecks.find((c) => c.id === input.checkId)
-  const { checkId: _c, row, now, ...session } = input
-  return runRemediation<AzureFixContext>({
+  const { row, now } = input
+  const session = sessionOf(input)
+  const found = azureFixerFor(input.checkId)
+  const record: Record_ = {}
+  let ctx: AzureFixContext | undefined
+  const result = await runRemediation<AzureFixContext>({
     checkId: input.checkId,
     row,
     checkKnown: check !== undefined,
-    fixer: azureFixerFor(input.checkId),
-    open: async () => {
-      const s = await openAzureSession(session)
-      return { client: s.client, subscriptionId: s.subscriptionId, endpoints: s.endpoints, ...(input.signal === undefined ? {} : { signal: input.signal }) }
-    },
+    fixer: found === undefined ? undefined : isAzurePlanFixer(found) ? planAsApply(found, input, record) : found,
+    open: async () => (ctx = await openCtx(input)),
     verify: async () => {
       if (check === undefined) return undefined
       const scan = await scanAzureService({ ...session, service: check.service, checkIds: [check.id], ...(now === undefined ? {} : { now }) })
       return scan.findings[0]?.details.find((d) => d.resource_id.toLowerCase() === row.resource_id.toLowerCase())
     },
   })
+  if (found !== undefined && isAzurePlanFixer(found) && ctx !== undefined && record.plan !== undefined && result.action !== undefined) {
+    const post = await found.read(ctx, row).catch(() => undefined)
+    if (post !== undefined) record.post_image = post
+  }
+  return { ...result, ...Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) }
+}
+
+const planFixerOrFail = (checkId: string): AzurePlanFixer => {
+  const fixer = azureFixerFor(checkId)
+  if (fixer === undefined) throw new FixError("No automatic remediation is available for this check; follow the remediation guidance")
+  if (!isAzurePlanFixer(fixer)) throw new FixError("This check's fix has no preview or undo yet")
+  return fixer
+}
+
+/** The preview: reads and plans; renders the `az rest` commands from the calls. Sends no changing call. */
+export async function previewAzureFinding(input: AzureRemediateInput): Promise<Preview> {
+  const fixer = planFixerOrFail(input.checkId)
+  const ctx = await openCtx(input)
+  const state = await fixer.read(ctx, input.row)
+  const plan = await fixer.plan(ctx, input.row, state)
+  const calls = renderedRestCalls(plan.calls)
+  return {
+    check_id: input.checkId,
+    description: fixer.description,
+    cuts_access: fixer.cutsAccess ?? null,
+    noop: plan.noop ?? null,
+    calls,
+    effects: plan.effects,
+    permissions: [...new Set(plan.calls.map(restAction))].map((action) => ({ action, status: "unknown" as const, how: "Not tested before the fix: a missing permission is answered AuthorizationFailed when the call is sent" })),
+    reversible: plan.undo.reversible,
+    undo_calls: renderedRestCalls(plan.undo.reversible ? plan.undo.calls : []),
+    undo_note: plan.undo.reversible ? (plan.undo.note ?? null) : plan.undo.reason,
+    cli: calls.map((c) => c.cli).join("\n"),
+    terraform: plan.calls.length === 0 ? "" : renderRestTerraform(plan.calls),
+    state,
+  }
+}
+
+export async function readAzureFixedState(input: AzureRemediateInput): Promise<Json> {
+  const fixer = planFixerOrFail(input.checkId)
+  return fixer.read(await openCtx(input), input.row)
+}
+
+export interface AzureUndoInput extends AzureRemediateInput {
+  readonly plan: FixPlan
+  readonly outputs: ReadonlyArray<Json>
+  readonly preImage: Json
+  readonly postImage: Json
+  readonly force: boolean
+}
+
+/** Undo (same contract as AWS and GCP). */
+export async function undoAzureFinding(input: AzureUndoInput): Promise<UndoResult> {
+  const fixer = planFixerOrFail(input.checkId)
+  if (!input.plan.undo.reversible) return { status: "undo_failed", message: `This fix cannot be undone: ${input.plan.undo.reason}`, differences: [] }
+  const ctx = await openCtx(input)
+  const now = await fixer.read(ctx, input.row)
+  const changed = diffStates(input.postImage, now)
+  if (changed.length > 0 && !input.force) return { status: "conflict", message: "The resource changed since the fix; undo would overwrite those changes.", differences: changed, state: now }
+  try {
+    await executeRestCalls(ctx.client, input.plan.undo.calls, input.outputs, azureSettle(ctx))
+  } catch (error) {
+    return { status: "undo_failed", message: `Undo failed: ${describeAzureError(error)}`, differences: [] }
+  }
+  const after = await fixer.read(ctx, input.row)
+  const differences = diffStates(input.preImage, after)
+  return differences.length === 0
+    ? { status: "undone", message: "Undone: the resource is back to its state before the fix (verified by re-reading it).", differences, state: after }
+    : { status: "undo_failed", message: "The undo calls succeeded but the resource does not match its state before the fix.", differences, state: after }
 }

@@ -491,7 +491,8 @@ export const gcpFixers: ReadonlyArray<AnyGcpFixer> = [
 ]
 
 /** Waits for the long-running operation a GCP call started (Cloud SQL and Compute Engine operations). */
-export const gcpSettle = (ctx: GcpFixContext): Settle => async (call, output) => {
+export const gcpSettle = (ctx: GcpFixContext): Settle => async (call, response) => {
+  const output = response.body
   if (call.service === "sqladmin" && typeof output === "object" && output !== null && "name" in output) {
     const op = Schema.decodeUnknownSync(SqlOperation)(output)
     const final = op.status === "DONE" ? op : await waitUntil(() => ctx.client.json({ url: `${ctx.endpoints.sqladmin}/v1/projects/${ctx.projectId}/operations/${op.name}`, audience: GCP_SCOPE, op: "sqladmin.operations.get" }, SqlOperation), (o) => o.status === "DONE", {

@@ -8,10 +8,13 @@
  *                                                      the exact `curl` / `az rest` form of plan.ts
  *   renderRestTerraform(calls)                         per operation, the Terraform attributes expressing the call's end
  *                                                      state, or a comment saying no Terraform is generated for it
+ *   previewRestFix / undoRestFix                       the preview and the undo of a REST fixer (one contract for GCP
+ *                                                      and Azure, as the AWS engine's)
  */
 import type { RestClient, RestResponse } from "../scanner/rest/http.ts"
 import { FixError } from "../scanner/rest/remediation.ts"
-import { renderRestCli, resolveRefs, showRefs, type Json, type PlannedCall, type RestCall } from "./plan.ts"
+import type { UndoResult } from "./aws/remediate.ts"
+import { diffStates, renderRestCli, resolveRefs, showRefs, type FixPlan, type Json, type PlanFixer, type PlannedCall, type Preview, type RestCall } from "./plan.ts"
 
 /** Waits for what a call started (a long-running operation: GCP operation body, Azure 202 + Azure-AsyncOperation)
  *  and answers the output to record. */
@@ -81,3 +84,65 @@ export const renderedRestCalls = (calls: ReadonlyArray<PlannedCall>) =>
       ? { service: c.service, operation: c.operation, region: c.region, params: c.params, cli: "" }
       : { service: c.service, operation: c.operation, region: c.region ?? null, params: { method: c.method, url: c.url, body: (showRefs(c.body) as unknown) ?? null }, cli: renderRestCommand(c) },
   )
+
+/**
+ * The preview of a REST fixer: reads and plans; renders the commands and Terraform from the calls. Sends no changing
+ * call. The permissions are listed, not tested (`missingPermission` says how the provider answers a missing one).
+ */
+export async function previewRestFix<Ctx, Row>(checkId: string, fixer: PlanFixer<Ctx, Row>, ctx: Ctx, row: Row, missingPermission: string): Promise<Preview> {
+  const state = await fixer.read(ctx, row)
+  const plan = await fixer.plan(ctx, row, state)
+  const calls = renderedRestCalls(plan.calls)
+  return {
+    check_id: checkId,
+    description: fixer.description,
+    cuts_access: fixer.cutsAccess ?? null,
+    noop: plan.noop ?? null,
+    calls,
+    effects: plan.effects,
+    permissions: [...new Set(plan.calls.map(restAction))].map((action) => ({ action, status: "unknown" as const, how: `Not tested before the fix: ${missingPermission}` })),
+    reversible: plan.undo.reversible,
+    undo_calls: renderedRestCalls(plan.undo.reversible ? plan.undo.calls : []),
+    undo_note: plan.undo.reversible ? (plan.undo.note ?? null) : plan.undo.reason,
+    cli: calls.map((c) => c.cli).join("\n"),
+    terraform: plan.calls.length === 0 ? "" : renderRestTerraform(plan.calls),
+    state,
+  }
+}
+
+export interface RestUndoInput<Row> {
+  readonly row: Row
+  readonly plan: FixPlan
+  readonly outputs: ReadonlyArray<Json>
+  readonly preImage: Json
+  readonly postImage: Json
+  readonly force: boolean
+}
+
+/**
+ * The undo of a REST fixer (same contract as the AWS one): a conflict when the state differs from the post-image
+ * unless forced; the undo calls; "undone" only when a re-read equals the pre-image field by field.
+ */
+export async function undoRestFix<Ctx extends { readonly client: RestClient }, Row>(
+  fixer: PlanFixer<Ctx, Row>,
+  openCtx: () => Promise<Ctx>,
+  input: RestUndoInput<Row>,
+  settle: (ctx: Ctx) => Settle,
+  describeError: (error: unknown) => string,
+): Promise<UndoResult> {
+  if (!input.plan.undo.reversible) return { status: "undo_failed", message: `This fix cannot be undone: ${input.plan.undo.reason}`, differences: [] }
+  const ctx = await openCtx()
+  const now = await fixer.read(ctx, input.row)
+  const changed = diffStates(input.postImage, now)
+  if (changed.length > 0 && !input.force) return { status: "conflict", message: "The resource changed since the fix; undo would overwrite those changes.", differences: changed, state: now }
+  try {
+    await executeRestCalls(ctx.client, input.plan.undo.calls, input.outputs, settle(ctx))
+  } catch (error) {
+    return { status: "undo_failed", message: `Undo failed: ${describeError(error)}`, differences: [] }
+  }
+  const after = await fixer.read(ctx, input.row)
+  const differences = diffStates(input.preImage, after)
+  return differences.length === 0
+    ? { status: "undone", message: "Undone: the resource is back to its state before the fix (verified by re-reading it).", differences, state: after }
+    : { status: "undo_failed", message: "The undo calls succeeded but the resource does not match its state before the fix.", differences, state: after }
+}

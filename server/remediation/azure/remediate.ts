@@ -14,8 +14,8 @@ import { runRemediation, type RemediationResult } from "../../scanner/rest/remed
 import { azureChecks } from "../../scanner/azure/catalogue.ts"
 import { scanAzureService } from "../../scanner/azure/scan-service.ts"
 import { openAzureSession, type AzureSessionInput } from "../../scanner/azure/session.ts"
-import { diffStates, type FixPlan, type Json, type Preview } from "../plan.ts"
-import { executeRestCalls, renderedRestCalls, renderRestTerraform, restAction } from "../rest.ts"
+import type { FixPlan, Json, Preview } from "../plan.ts"
+import { executeRestCalls, previewRestFix, undoRestFix } from "../rest.ts"
 import { FixError } from "../../scanner/rest/remediation.ts"
 import { RestError } from "../../scanner/rest/http.ts"
 import { azureFixers, azureSettle, isAzurePlanFixer, type AnyAzureFixer, type AzureFixContext, type AzurePlanFixer } from "./fixers.ts"
@@ -117,25 +117,7 @@ const planFixerOrFail = (checkId: string): AzurePlanFixer => {
 /** The preview: reads and plans; renders the `az rest` commands from the calls. Sends no changing call. */
 export async function previewAzureFinding(input: AzureRemediateInput): Promise<Preview> {
   const fixer = planFixerOrFail(input.checkId)
-  const ctx = await openCtx(input)
-  const state = await fixer.read(ctx, input.row)
-  const plan = await fixer.plan(ctx, input.row, state)
-  const calls = renderedRestCalls(plan.calls)
-  return {
-    check_id: input.checkId,
-    description: fixer.description,
-    cuts_access: fixer.cutsAccess ?? null,
-    noop: plan.noop ?? null,
-    calls,
-    effects: plan.effects,
-    permissions: [...new Set(plan.calls.map(restAction))].map((action) => ({ action, status: "unknown" as const, how: "Not tested before the fix: a missing permission is answered AuthorizationFailed when the call is sent" })),
-    reversible: plan.undo.reversible,
-    undo_calls: renderedRestCalls(plan.undo.reversible ? plan.undo.calls : []),
-    undo_note: plan.undo.reversible ? (plan.undo.note ?? null) : plan.undo.reason,
-    cli: calls.map((c) => c.cli).join("\n"),
-    terraform: plan.calls.length === 0 ? "" : renderRestTerraform(plan.calls),
-    state,
-  }
+  return previewRestFix(input.checkId, fixer, await openCtx(input), input.row, "a missing permission is answered AuthorizationFailed when the call is sent")
 }
 
 export async function readAzureFixedState(input: AzureRemediateInput): Promise<Json> {
@@ -153,20 +135,5 @@ export interface AzureUndoInput extends AzureRemediateInput {
 
 /** Undo (same contract as AWS and GCP). */
 export async function undoAzureFinding(input: AzureUndoInput): Promise<UndoResult> {
-  const fixer = planFixerOrFail(input.checkId)
-  if (!input.plan.undo.reversible) return { status: "undo_failed", message: `This fix cannot be undone: ${input.plan.undo.reason}`, differences: [] }
-  const ctx = await openCtx(input)
-  const now = await fixer.read(ctx, input.row)
-  const changed = diffStates(input.postImage, now)
-  if (changed.length > 0 && !input.force) return { status: "conflict", message: "The resource changed since the fix; undo would overwrite those changes.", differences: changed, state: now }
-  try {
-    await executeRestCalls(ctx.client, input.plan.undo.calls, input.outputs, azureSettle(ctx))
-  } catch (error) {
-    return { status: "undo_failed", message: `Undo failed: ${describeAzureError(error)}`, differences: [] }
-  }
-  const after = await fixer.read(ctx, input.row)
-  const differences = diffStates(input.preImage, after)
-  return differences.length === 0
-    ? { status: "undone", message: "Undone: the resource is back to its state before the fix (verified by re-reading it).", differences, state: after }
-    : { status: "undo_failed", message: "The undo calls succeeded but the resource does not match its state before the fix.", differences, state: after }
+  return undoRestFix(planFixerOrFail(input.checkId), () => openCtx(input), input, azureSettle, describeAzureError)
 }

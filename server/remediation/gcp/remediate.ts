@@ -13,8 +13,8 @@ import type { DetailRow } from "../../scanner/check.ts"
 import { gcpChecks } from "../../scanner/gcp/catalogue.ts"
 import { scanGcpService } from "../../scanner/gcp/scan-service.ts"
 import { openGcpSession, type GcpSessionInput } from "../../scanner/gcp/session.ts"
-import { diffStates, type FixPlan, type Json, type Preview } from "../plan.ts"
-import { executeRestCalls, renderedRestCalls, renderRestTerraform, restAction } from "../rest.ts"
+import type { FixPlan, Json, Preview } from "../plan.ts"
+import { executeRestCalls, previewRestFix, undoRestFix } from "../rest.ts"
 import { FixError } from "../../scanner/rest/remediation.ts"
 import { RestError } from "../../scanner/rest/http.ts"
 import { gcpFixers, gcpSettle, isGcpPlanFixer, type AnyGcpFixer, type GcpFixContext, type GcpPlanFixer } from "./fixers.ts"
@@ -124,25 +124,7 @@ const planFixerOrFail = (checkId: string): GcpPlanFixer => {
  */
 export async function previewGcpFinding(input: GcpRemediateInput): Promise<Preview> {
   const fixer = planFixerOrFail(input.checkId)
-  const ctx = await openCtx(input)
-  const state = await fixer.read(ctx, input.row)
-  const plan = await fixer.plan(ctx, input.row, state)
-  const calls = renderedRestCalls(plan.calls)
-  return {
-    check_id: input.checkId,
-    description: fixer.description,
-    cuts_access: fixer.cutsAccess ?? null,
-    noop: plan.noop ?? null,
-    calls,
-    effects: plan.effects,
-    permissions: [...new Set(plan.calls.map(restAction))].map((action) => ({ action, status: "unknown" as const, how: "Not tested before the fix: a missing permission is answered 403 when the call is sent" })),
-    reversible: plan.undo.reversible,
-    undo_calls: renderedRestCalls(plan.undo.reversible ? plan.undo.calls : []),
-    undo_note: plan.undo.reversible ? (plan.undo.note ?? null) : plan.undo.reason,
-    cli: calls.map((c) => c.cli).join("\n"),
-    terraform: plan.calls.length === 0 ? "" : renderRestTerraform(plan.calls),
-    state,
-  }
+  return previewRestFix(input.checkId, fixer, await openCtx(input), input.row, "a missing permission is answered 403 when the call is sent")
 }
 
 /** The fixer's state of the row's resource now (undo compares it with the post-image). */
@@ -162,20 +144,5 @@ export interface GcpUndoInput extends GcpRemediateInput {
 /** Undo (same contract as the AWS one): conflict when the state differs from the post-image unless forced; the undo
  *  calls; "undone" only when a re-read equals the pre-image field by field. */
 export async function undoGcpFinding(input: GcpUndoInput): Promise<UndoResult> {
-  const fixer = planFixerOrFail(input.checkId)
-  if (!input.plan.undo.reversible) return { status: "undo_failed", message: `This fix cannot be undone: ${input.plan.undo.reason}`, differences: [] }
-  const ctx = await openCtx(input)
-  const now = await fixer.read(ctx, input.row)
-  const changed = diffStates(input.postImage, now)
-  if (changed.length > 0 && !input.force) return { status: "conflict", message: "The resource changed since the fix; undo would overwrite those changes.", differences: changed, state: now }
-  try {
-    await executeRestCalls(ctx.client, input.plan.undo.calls, input.outputs, gcpSettle(ctx))
-  } catch (error) {
-    return { status: "undo_failed", message: `Undo failed: ${describeGcpError(error)}`, differences: [] }
-  }
-  const after = await fixer.read(ctx, input.row)
-  const differences = diffStates(input.preImage, after)
-  return differences.length === 0
-    ? { status: "undone", message: "Undone: the resource is back to its state before the fix (verified by re-reading it).", differences, state: after }
-    : { status: "undo_failed", message: "The undo calls succeeded but the resource does not match its state before the fix.", differences, state: after }
+  return undoRestFix(planFixerOrFail(input.checkId), () => openCtx(input), input, gcpSettle, describeGcpError)
 }

@@ -18,7 +18,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../src/contracts/api.ts"
 import { Conflict, Forbidden, InvalidToken, NotFound, ServiceUnavailable, WorkspaceAccessDenied } from "../../src/contracts/errors.ts"
 import { AccessServerMessages } from "../../src/contracts/messages.ts"
-import { safeReturnPath, type SsoConnectionPayload, SsoMessages as M, type SsoErrorKey } from "../../src/contracts/sso.ts"
+import { normalizeCertificatePem, safeReturnPath, type SsoConnectionPayload, SsoMessages as M, type SsoErrorKey } from "../../src/contracts/sso.ts"
 import { record } from "../audit/audit-log.ts"
 import { AuthConfig } from "../auth/auth-config.ts"
 import { randomToken } from "../auth/crypto.ts"
@@ -75,7 +75,7 @@ const samlSettings = (appOrigin: string, row: ConnectionRow): SamlSettings | und
   const sp = serviceProvider(appOrigin, row.workspace_id)
   return row.saml_idp_entity_id === null || row.saml_sso_url === null || row.saml_idp_certificate === null
     ? undefined
-    : { entityId: sp.saml_entity_id, acsUrl: sp.saml_acs_url, idpEntityId: row.saml_idp_entity_id, ssoUrl: row.saml_sso_url, certificate: row.saml_idp_certificate }
+    : { entityId: sp.saml_entity_id, acsUrl: sp.saml_acs_url, idpEntityId: row.saml_idp_entity_id, ssoUrl: row.saml_sso_url, certificate: normalizeCertificatePem(row.saml_idp_certificate) }
 }
 
 /** An error and its causes in one line (openid-client wraps the SSRF guard's refusal as the cause). */

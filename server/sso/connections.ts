@@ -11,6 +11,7 @@ import { SqlClient } from "effect/sql"
 import type { RoleId } from "../../src/contracts/ids.ts"
 import { CUSTOM_ROLE_ID_FLOOR } from "../../src/contracts/permissions.ts"
 import {
+  normalizeCertificatePem,
   normalizeDomain,
   type ServiceProviderSettings,
   type SsoConnection,
@@ -172,7 +173,7 @@ export const saveConnection = Effect.fn("Sso.saveConnection")(function* (
     oidc_client_secret_sealed: sealed,
     saml_idp_entity_id: saml?.idp_entity_id.trim() ?? null,
     saml_sso_url: saml?.sso_url.trim() ?? null,
-    saml_idp_certificate: saml?.certificate.trim() ?? null,
+    saml_idp_certificate: saml === undefined ? null : normalizeCertificatePem(saml.certificate),
     groups_attribute: payload.groups_attribute.trim(),
     default_role_id: defaultRole.roleId,
     default_custom_role_id: defaultRole.customRoleId,

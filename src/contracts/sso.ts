@@ -60,6 +60,19 @@ const DOMAIN_RE = /^(?=.{3,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][
 export const EmailDomain = Schema.String.check(Schema.isPattern(DOMAIN_RE, { message: SsoMessages.domainInvalid }))
 export const normalizeDomain = (value: string): string => value.trim().toLowerCase().replace(/^@/, "")
 
+/**
+ * A pasted PEM certificate in the form the SAML library reads: the base64 body between the markers with every space
+ * and line break removed, wrapped at 64 characters on lines of its own. A single-line text field strips the line
+ * breaks of a pasted certificate (browsers sanitize input values), and the library refuses such a one-line PEM, so
+ * every sign-in would fail. Text that is not one base64 certificate is answered trimmed, unchanged.
+ */
+export const normalizeCertificatePem = (value: string): string => {
+  const match = /^\s*-----BEGIN CERTIFICATE-----([\s\S]+?)-----END CERTIFICATE-----\s*$/.exec(value)
+  const body = match?.[1]?.replace(/\s+/g, "") ?? ""
+  if (body === "" || !/^[A-Za-z0-9+/]+={0,2}$/.test(body)) return value.trim()
+  return ["-----BEGIN CERTIFICATE-----", ...(body.match(/.{1,64}/g) ?? []), "-----END CERTIFICATE-----"].join("\n")
+}
+
 const httpsUrl = (message: string) =>
   Schema.String.check(Schema.isMaxLength(2048, { message }), Schema.isPattern(/^https?:\/\/[^\s]+$/, { message }))
 const required = (message: string, max = 2048) =>

@@ -111,4 +111,24 @@ describe("SAML single sign-on", () => {
     const failures = await env.sql((sql) => sql`SELECT count(*)::int AS n FROM audit_log WHERE workspace_id = ${owner.workspaceId} AND action = 'auth.sso_sign_in_failed'`)
     expect(failures[0].n).toBeGreaterThanOrEqual(5)
   })
+
+  it("signs people in with a certificate saved on one line (a PEM pasted into the settings page's text field)", async () => {
+    // A browser strips the line breaks of text pasted into a single-line field; the library refuses such a PEM.
+    const oneLine = idp.keys.certificate.replace(/\r?\n/g, "")
+    const saved = await env.as(owner, "PUT", `/api/workspaces/${owner.workspaceId}/sso`, {
+      protocol: "saml", enabled: true, require_sso: false, domains: [domain],
+      saml: { idp_entity_id: idp.entityId, sso_url: idp.ssoUrl, certificate: oneLine },
+      groups_attribute: "groups", default_role_id: BuiltInRoleIds.Auditor,
+      group_roles: [{ group: "secops", role_id: BuiltInRoleIds.SecurityEngineer }],
+    })
+    expect(saved.status).toBe(200)
+    expect(saved.body.data.connection.saml.certificate).toBe(idp.keys.certificate.trim())
+    const redirect = await start(`olive@${domain}`)
+    const { samlResponse, relayState } = await idp.respond(redirect, { email: `olive@${domain}`, groups: ["secops"] }, sp)
+    const landing = await post(samlResponse, relayState)
+    expect(landing.searchParams.get("error")).toBeNull()
+    const session = await env.call("POST", "/api/sso/exchange", { body: { code: landing.searchParams.get("code") } })
+    expect(session.status).toBe(200)
+    expect(session.body.data.roles[0].id).toBe(BuiltInRoleIds.SecurityEngineer)
+  })
 })

@@ -109,6 +109,7 @@ describe("SAML single sign-on in the browser", () => {
     await toIdp(page, email, "saml-start")
     await atIdpSignIn(page, email, "staff, secops", "saml-idp-login")
     await look(page, "saml-signed-in")
+    await page.getByText("Security Engineer").first().waitFor()
     // Just in time: the account and the membership were created by this sign-in, with the mapped role.
     const sam = await member(email)
     expect(sam, "the SAML sign-in admitted the person to the workspace").toBeDefined()
@@ -137,7 +138,7 @@ describe("SAML single sign-on in the browser", () => {
     await page.close()
   })
 
-  it("the owner sees the SAML connection and the values to register at the IdP on /dashboard/settings/sso", async () => {
+  it("the owner sees the SAML connection and the values to register at the IdP on /dashboard/settings/sso, and a pasted certificate works", async () => {
     const page = await open()
     await signIn(page, owner.email, owner.password)
     await page.goto(`${baseUrl()}/dashboard/settings/sso`)
@@ -148,7 +149,20 @@ describe("SAML single sign-on in the browser", () => {
     await page.getByText(`${baseUrl()}/api/sso/saml/acs`, { exact: true }).waitFor()
     await page.getByText(`${baseUrl()}/api/sso/saml/${workspaceId}/metadata`, { exact: true }).waitFor()
     await look(page, "saml-settings")
+    // The admin pastes the IdP's certificate into the one-line field (the browser drops its line breaks) and saves:
+    // people still sign in (the product stores it as a proper PEM).
+    const certificate = page.getByLabel(/^Signing certificate/)
+    await certificate.fill(idp.idp.keys.certificate)
+    expect(await certificate.inputValue()).not.toContain("\n")
+    await page.getByRole("button", { name: "Save", exact: true }).click()
+    await page.getByText(SsoMessages.saved).waitFor()
     await page.close()
+    const person = await open()
+    const email = `olive@${domain}`
+    await toIdp(person, email)
+    await atIdpSignIn(person, email, "secops")
+    expect((await member(email))?.role_id).toBe(BuiltInRoleIds.SecurityEngineer)
+    await person.close()
   })
 
   it("with SSO required, a domain member's password sign-in is refused, SSO still signs them in, the owner keeps the password", async () => {

@@ -55,4 +55,5 @@ export const ApiHandlers = Layer.mergeAll(
   JiraHandlers,
   WebhooksHandlers,
   RemediationsHandlers,
+  notImplemented("remediationBatches"),
 )

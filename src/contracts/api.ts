@@ -42,6 +42,18 @@ import {
   UndoPayload,
 } from "./remediations.ts"
 import {
+  BatchActionResponse,
+  BatchCreatedResponse,
+  BatchesQuery,
+  BatchItemsQuery,
+  BatchItemsResponse,
+  BatchUndoPayload,
+  CreateBatchPayload,
+  RemediationBatchesResponse,
+  RemediationBatchIdParams,
+  RemediationBatchResponse,
+} from "./remediation-batches.ts"
+import {
   CreateWebhookPayload,
   DeliveriesQuery,
   DeliveriesResponse,
@@ -1193,6 +1205,55 @@ export class RemediationsGroup extends HttpApiGroup.make("remediations")
   )
   .annotateMerge(OpenApi.annotations({ title: "Remediations", description: "Remediation preview, history and undo (issue 32)." })) {}
 
+// ---------------------------------------------------------------------------------------------------
+// bulk remediation (beyond the spec: issue 32 part 4; src/contracts/remediation-batches.ts, docs/remediation.md "Bulk")
+
+export class RemediationBatchesGroup extends HttpApiGroup.make("remediationBatches")
+  .add(
+    /** A selection of rows or every failing row of a check, fixed as one job. Needs remediate_findings. */
+    HttpApiEndpoint.post("create", "/api/remediation-batches", {
+      payload: CreateBatchPayload,
+      success: BatchCreatedResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("list", "/api/remediation-batches", {
+      query: BatchesQuery,
+      success: RemediationBatchesResponse,
+      error: [...WorkspaceErrors, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("get", "/api/remediation-batches/:id", {
+      params: RemediationBatchIdParams,
+      success: RemediationBatchResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    HttpApiEndpoint.get("items", "/api/remediation-batches/:id/items", {
+      params: RemediationBatchIdParams,
+      query: BatchItemsQuery,
+      success: BatchItemsResponse,
+      error: [...WorkspaceErrors, NotFound, ...CommonErrors],
+    }),
+    /** Items not yet started are skipped; running ones finish. */
+    HttpApiEndpoint.post("stop", "/api/remediation-batches/:id/stop", {
+      params: RemediationBatchIdParams,
+      success: BatchActionResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+    /** One undo of every fixed item; an item whose resource changed since its fix fails with its differences unless `force`. */
+    HttpApiEndpoint.post("undo", "/api/remediation-batches/:id/undo", {
+      params: RemediationBatchIdParams,
+      payload: BatchUndoPayload,
+      success: BatchActionResponse,
+      error: [...WorkspaceErrors, NotFound, Conflict, ...CommonErrors],
+    }),
+  )
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Bulk remediation",
+      description:
+        "Beyond the spec: remediate a selection of rows, or every failing row of a check, across the workspace's accounts as one job with progress, per-resource outcomes, stop and one undo for the whole batch (remediate_findings).",
+    }),
+  ) {}
+
 export class Api extends HttpApi.make("cloud-audit")
   .add(SystemGroup)
   .add(AuthGroup)
@@ -1216,6 +1277,7 @@ export class Api extends HttpApi.make("cloud-audit")
   .add(SecurityHubGroup)
   .add(JiraGroup)
   .add(RemediationsGroup)
+  .add(RemediationBatchesGroup)
   .annotateMerge(
     OpenApi.annotations({
       title: "Cloud Audit API",
@@ -1249,5 +1311,6 @@ export const GROUP_NAMES = [
   "securityHub",
   "jira",
   "remediations",
+  "remediationBatches",
 ] as const
 export type GroupName = (typeof GROUP_NAMES)[number]

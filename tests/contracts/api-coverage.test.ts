@@ -125,6 +125,13 @@ const EXTRA_CALLS = [
   "GET /api/remediations",
   "GET /api/remediations/{id}",
   "POST /api/remediations/{id}/undo",
+  // bulk remediation (issue 32 part 4)
+  "POST /api/remediation-batches",
+  "GET /api/remediation-batches",
+  "GET /api/remediation-batches/{id}",
+  "GET /api/remediation-batches/{id}/items",
+  "POST /api/remediation-batches/{id}/stop",
+  "POST /api/remediation-batches/{id}/undo",
   // webhooks and Slack (issue 33)
   "GET /api/integrations/webhooks",
   "POST /api/integrations/webhooks",
@@ -208,6 +215,7 @@ describe("OpenApi.fromApi(Api) lists every spec call", () => {
       "AWS Security Hub",
       "Jira",
       "Remediations",
+      "Bulk remediation",
     ])
   })
 

@@ -26,6 +26,7 @@ import type { AppServices } from "./services/app-services.ts"
 import { complianceEffectsFrom } from "./services/compliance-api.ts"
 import { scanEffectsFrom } from "./services/scan-api.ts"
 import { approvalsEffectsFrom } from "./services/approvals-api.ts"
+import { remediationBatchesEffectsFrom } from "./services/remediation-batches-api.ts"
 import { storageEffectsFrom } from "./services/workspace-storage-api.ts"
 import { integrationsEffectsFrom } from "./services/integrations-api.ts"
 import { ssoSettingsEffectsFrom } from "./services/sso-api.ts"
@@ -95,6 +96,7 @@ export const composeApp = (services: AppServices, env: CompositionEnvironment): 
     compliance: complianceEffectsFrom(services),
     storage: storageEffectsFrom(services),
     approvals: approvalsEffectsFrom(services),
+    remediationBatches: remediationBatchesEffectsFrom(services),
     organizations: organizationEffectsFrom(services),
     fleet: fleetEffectsFrom(services),
     accountGroups: accountGroupsEffectsFrom(services),

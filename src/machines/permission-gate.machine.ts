@@ -49,6 +49,8 @@ export const requiredPermissionsFor = (location: string): PermissionRequirement 
   if (path === "/dashboard/storage") return ADMIN_REQUIREMENT
   // The approvals inbox (issue 32, four eyes): members who may remediate, and so approve.
   if (path === "/dashboard/approvals") return APPROVALS_ROUTE_PERMISSIONS
+  // Bulk remediations (issue 32 part 4): members who may remediate.
+  if (/^\/dashboard\/remediations(?:\/.*)?$/.test(path)) return APPROVALS_ROUTE_PERMISSIONS
   // API keys (issue 33): every member manages their own keys.
   if (path === "/dashboard/settings/api-keys") return null
   // Account groups (issue 31 item 5) and the other workspace settings pages: workspace admins.

@@ -113,6 +113,9 @@ export const requiredPermissionsFor = (path: string): PermissionRequirement | un
     // Beyond the spec (issue 32, four eyes): the approvals inbox is for the members who may remediate, and so approve.
     case "approvals":
       return APPROVALS_ROUTE_PERMISSIONS
+    // Beyond the spec (issue 32 part 4): bulk remediations, for the members who may remediate.
+    case "remediations":
+      return APPROVALS_ROUTE_PERMISSIONS
     // Beyond the spec (issue 31 item 5): the workspace settings pages (/dashboard/settings/account-groups) are admins',
     // except API keys (issue 33), where every member manages their own.
     case "settings":

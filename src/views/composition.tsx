@@ -23,6 +23,7 @@ import type { OrganizationEffects } from "../machines/organization-effects.ts"
 import type { FleetEffects } from "../machines/fleet-effects.ts"
 import type { AccountGroupsEffects } from "../machines/account-groups-effects.ts"
 import type { ApprovalsEffects } from "../machines/approvals-effects.ts"
+import type { RemediationBatchesEffects } from "../machines/remediation-batches-effects.ts"
 import type { StorageEffects } from "../machines/storage-effects.ts"
 import type { IntegrationsEffects } from "../machines/integrations-effects.ts"
 import type { WebhooksEffects } from "../machines/webhooks-effects.ts"
@@ -42,6 +43,7 @@ import { OrganizationEffectsProvider, UNWIRED_ORGANIZATION_EFFECTS } from "./org
 import { FleetEffectsProvider, UNWIRED_FLEET_EFFECTS } from "./organizations/fleet-effects-context.tsx"
 import { AccountGroupsEffectsProvider, UNWIRED_ACCOUNT_GROUPS_EFFECTS } from "./account-groups/account-groups-effects-context.tsx"
 import { ApprovalsEffectsProvider, UNWIRED_APPROVALS_EFFECTS } from "./approvals/approvals-effects-context.tsx"
+import { RemediationBatchesEffectsProvider, UNWIRED_REMEDIATION_BATCHES_EFFECTS } from "./remediations/remediation-batches-effects-context.tsx"
 import { StorageEffectsProvider, UNWIRED_STORAGE_EFFECTS } from "./storage/storage-effects-context.tsx"
 import { IntegrationsEffectsProvider, UNWIRED_INTEGRATIONS_EFFECTS } from "./settings/integrations-effects-context.tsx"
 import { SsoEffectsProvider, UNWIRED_SSO_EFFECTS } from "./settings/sso-effects-context.tsx"
@@ -80,6 +82,8 @@ export interface AppComposition {
   readonly webhooks?: WebhooksEffects
   /** Beyond the spec (issue 32): the approvals inbox and the account page's approval setting; optional like `accountGroups`. */
   readonly approvals?: ApprovalsEffects
+  /** Beyond the spec (issue 32 part 4): bulk remediation (start, batch pages); optional like `accountGroups`. */
+  readonly remediationBatches?: RemediationBatchesEffects
   readonly gates: DashboardGateLogic
 }
 
@@ -147,7 +151,7 @@ export function CompositionProvider({ composition: source, clock, children }: Co
                             <FleetEffectsProvider effects={c?.fleet ?? UNWIRED_FLEET_EFFECTS}>
                               <AccountGroupsEffectsProvider effects={c?.accountGroups ?? UNWIRED_ACCOUNT_GROUPS_EFFECTS}>
                                 <WebhooksEffectsProvider effects={c?.webhooks ?? UNWIRED_WEBHOOKS_EFFECTS}><IntegrationsEffectsProvider effects={c?.integrations ?? UNWIRED_INTEGRATIONS_EFFECTS}>
-                                  <ApiKeysEffectsProvider effects={c?.apiKeys ?? UNWIRED_API_KEYS_EFFECTS}><ApprovalsEffectsProvider effects={c?.approvals ?? UNWIRED_APPROVALS_EFFECTS}><SsoEffectsProvider effects={c?.sso ?? UNWIRED_SSO_EFFECTS}><DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider></SsoEffectsProvider></ApprovalsEffectsProvider></ApiKeysEffectsProvider>
+                                  <ApiKeysEffectsProvider effects={c?.apiKeys ?? UNWIRED_API_KEYS_EFFECTS}><ApprovalsEffectsProvider effects={c?.approvals ?? UNWIRED_APPROVALS_EFFECTS}><RemediationBatchesEffectsProvider effects={c?.remediationBatches ?? UNWIRED_REMEDIATION_BATCHES_EFFECTS} {...timers}><SsoEffectsProvider effects={c?.sso ?? UNWIRED_SSO_EFFECTS}><DashboardGatesProvider logic={c?.gates ?? null}>{children}</DashboardGatesProvider></SsoEffectsProvider></RemediationBatchesEffectsProvider></ApprovalsEffectsProvider></ApiKeysEffectsProvider>
                                 </IntegrationsEffectsProvider></WebhooksEffectsProvider>
                               </AccountGroupsEffectsProvider>
                             </FleetEffectsProvider>

@@ -67,6 +67,8 @@ const FleetView = lazyScreen(() => import("./organizations/fleet.view.tsx").then
 const FleetFindingsView = lazyScreen(() => import("./organizations/fleet-findings.view.tsx").then((m) => m.FleetFindingsView))
 const AccountGroupsView = lazyScreen(() => import("./account-groups/account-groups.view.tsx").then((m) => m.AccountGroupsView))
 const ApprovalsView = lazyScreen(() => import("./approvals/approvals.view.tsx").then((m) => m.ApprovalsView))
+const RemediationBatchesView = lazyScreen(() => import("./remediations/remediation-batches.view.tsx").then((m) => m.RemediationBatchesView))
+const RemediationBatchView = lazyScreen(() => import("./remediations/remediation-batch.view.tsx").then((m) => m.RemediationBatchView))
 
 export interface AppRoute {
   /** wouter pattern, absolute. */
@@ -112,6 +114,8 @@ export const ROUTES: ReadonlyArray<AppRoute> = [
   route("/dashboard/users", UserManagementView, "authenticated", true),
   route("/dashboard/storage", StorageView, "authenticated", true),
   route("/dashboard/approvals", ApprovalsView, "authenticated", true),
+  route("/dashboard/remediations/batches", RemediationBatchesView, "authenticated", true),
+  route("/dashboard/remediations/batches/:batchId", RemediationBatchView, "authenticated", true),
   route("/dashboard/settings/integrations", IntegrationsView, "authenticated", true),
   route("/dashboard/settings/sso", SsoSettingsView, "authenticated", true),
   route("/dashboard/settings/webhooks", WebhooksView, "authenticated", true),

@@ -46,6 +46,8 @@ const AUTHENTICATED: ReadonlyArray<readonly [string, string, { readonly heading:
   ["/dashboard/users", "/dashboard/users", { heading: "User Management" }],
   ["/dashboard/storage", "/dashboard/storage", { heading: "Storage" }],
   ["/dashboard/approvals", "/dashboard/approvals", { heading: "Approvals" }],
+  ["/dashboard/remediations/batches", "/dashboard/remediations/batches", { heading: "Remediation batches" }],
+  ["/dashboard/remediations/batches/:batchId", "/dashboard/remediations/batches/12", { heading: "Remediation batch #12" }],
   ["/dashboard/settings/account-groups", "/dashboard/settings/account-groups", { heading: "Account groups" }],
   ["/dashboard/settings/sso", "/dashboard/settings/sso", { heading: "Single sign-on" }],
   ["/dashboard/settings/api-keys", "/dashboard/settings/api-keys", { heading: "API keys" }],

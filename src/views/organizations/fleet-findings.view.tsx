@@ -2,7 +2,9 @@
  * /dashboard/organizations/{organizationId}/findings (beyond the spec, issue 31 item 4 "findings across accounts"),
  * rendered from `fleetFindingsMachine`; lazy-loaded as its own chunk. The findings of the latest completed scan of
  * every member account, filtered on the server by account, unit, check, status, severity and service, 50 at a time
- * with 'Load more'; each row names its account and unit and links to the finding's page.
+ * with 'Load more'; each row names its account and unit and links to the finding's page. Beyond that (issue 32 part 4),
+ * once filtered to one check, a member holding remediate_findings fixes every failing resource of it across the listed
+ * accounts as one batch ("Remediate all failing (N)", confirmed in ../remediations/bulk-remediation.tsx's dialog).
  */
 import { useMemo, useState } from "react"
 import { useActorRef, useSelector } from "@xstate/react"
@@ -29,6 +31,8 @@ import { ErrorBox, FindingStatusBadge, LoadingBox, outcomeLabel, SeverityBadge }
 import * as shared from "../scanning/scanning.css.ts"
 import { useOrganizationEnvironment } from "./organization-effects-context.tsx"
 import * as css from "./fleet.css.ts"
+import { checkScopeOf } from "../../machines/bulk-remediation.machine.ts"
+import { BulkRemediationDialog, useBulkRemediation, useSelectionOffered, type BulkRef } from "../remediations/bulk-remediation.tsx"
 
 type FindingsRef = ActorRefFrom<typeof fleetFindingsMachine>
 
@@ -177,6 +181,22 @@ function Filters({ findingsRef }: { readonly findingsRef: FindingsRef }) {
   )
 }
 
+/** "Remediate all failing (N)": offered to members who may remediate once the list is filtered to one check. */
+function RemediateCheck({ findingsRef, bulkRef }: { readonly findingsRef: FindingsRef; readonly bulkRef: BulkRef }) {
+  const offered = useSelectionOffered(bulkRef)
+  const idle = useSelector(findingsRef, (s) => s.matches("ready"))
+  const scope = useSelector(findingsRef, (s) => checkScopeOf(s.context.filters.check, s.context.findings, s.context.nextCursor), (a, b) => JSON.stringify(a) === JSON.stringify(b))
+  if (!offered || scope === null) return null
+  return (
+    <div className={shared.actions}>
+      <Button isDisabled={!idle} onPress={() => bulkRef.send({ type: "check.remediateRequested", ...scope })}>
+        {`Remediate all failing (${scope.resources.toLocaleString("en-US")})`}
+      </Button>
+      <span className={shared.muted}>{`${scope.checkId} in ${scope.accounts === 1 ? "1 account" : `${scope.accounts.toLocaleString("en-US")} accounts`}`}</span>
+    </div>
+  )
+}
+
 function Rows({ findingsRef }: { readonly findingsRef: FindingsRef }) {
   const findings = useSelector(findingsRef, (s) => s.context.findings)
   const total = useSelector(findingsRef, (s) => s.context.total)
@@ -214,6 +234,7 @@ export function FleetFindingsView() {
   const params = useParams<{ organizationId: string }>()
   const organizationId = Number(params.organizationId) as AccountId
   const findingsRef = useActorRef(useFleetFindingsLogic(), { input: { organizationId } })
+  const bulkRef = useBulkRemediation()
   const loading = useSelector(findingsRef, (s) => s.matches("loadingScope") || s.matches("listing"))
   const failed = useSelector(findingsRef, (s) => s.matches("failed"))
   const error = useSelector(findingsRef, (s) => s.context.error)
@@ -239,9 +260,11 @@ export function FleetFindingsView() {
       ) : (
         <Card title="Findings" level={2} description="Each member account's latest completed scan.">
           <Filters findingsRef={findingsRef} />
+          {loading ? null : <RemediateCheck findingsRef={findingsRef} bulkRef={bulkRef} />}
           {loading ? <LoadingBox label="Loading the findings" /> : <Rows findingsRef={findingsRef} />}
         </Card>
       )}
+      <BulkRemediationDialog bulkRef={bulkRef} />
     </div>
   )
 }

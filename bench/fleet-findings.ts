@@ -3,7 +3,7 @@
  * BENCH_ACCOUNTS (500) member accounts in 8 units under 4 top units, each with BENCH_SCANS (30) completed daily scans of
  * 20 services × 15 checks (300 findings a scan: 4.5M findings, 150,000 of them in the latest scans), seeded through SQL
  * with the product's triggers on (each account's latest scan, the findings' `latest` flag) and each scan's stored counts
- * computed by the algebra's `OUTCOME_COUNTS_SQL` (as a scan's roll-up does). Finding texts have the size of the real
+ * computed by the algebra's `ROLLUP_SET_SQL` (as a scan's roll-up does). Finding texts have the size of the real
  * AWS checks' (title, description, remediation, compliance). Then, over real HTTP against the in-process API
  * (READ_CACHE=0: every call a full read), BENCH_CALLS (30) calls each, p50/p95 at the client of GET /api/findings
  * without scan_id: first page, a deep page by cursor (the middle of the list) and by number, filtered by status and
@@ -11,7 +11,8 @@
  *
  *   npm run bench:fleet-findings                                   # PostgreSQL, 500 × 30
  *   BENCH_BACKENDS=pglite BENCH_SCANS=3 npm run bench:fleet-findings
- * BENCH_DATABASE_URL=postgres://…/db measures a database seeded before (by this script's seed or the same SQL) as it is.
+ * BENCH_DATABASE_URL=postgres://…/db measures a database seeded before (by this script's seed or the same SQL) as it is;
+ * BENCH_KEEP=1 keeps the database this run seeds (its URL is printed).
  * BENCH_EXPLAIN=20 logs the plan (EXPLAIN ANALYZE) of every statement slower than 20 ms to the PostgreSQL server's log.
  * PostgreSQL: TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres (a fresh database, dropped after).
  */
@@ -22,7 +23,7 @@ import { performance } from "node:perf_hooks"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { startEmbeddedPostgres } from "../server/db/client.ts"
-import { OUTCOME_COUNTS_SQL, SEVERITY_ORDER_SQL, STATUS_ORDER_SQL } from "../server/posture/algebra.ts"
+import { ROLLUP_SET_SQL, SEVERITY_ORDER_SQL, STATUS_ORDER_SQL } from "../server/posture/algebra.ts"
 import { encodeCursor } from "../server/scans/findings-store.ts"
 import { makeTestDatabase, withSql, type TestDatabase } from "../tests/support/db.ts"
 import { seedWorldAdmin, seedWorldMember, type WorldMember } from "../tests/support/findings-world.ts"
@@ -40,6 +41,8 @@ const PAGE = 50
 const EXPLAIN = process.env["BENCH_EXPLAIN"]
 /** A database a previous seeding left (not dropped): measured as it is, without seeding. */
 const REUSE = process.env["BENCH_DATABASE_URL"]
+/** BENCH_KEEP=1 keeps the seeded database (its URL is printed) for BENCH_DATABASE_URL. */
+const KEEP = process.env["BENCH_KEEP"] === "1"
 
 const percentile = (sorted: ReadonlyArray<number>, p: number): number =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
@@ -89,6 +92,9 @@ const seed = (workspaceId: number, log: (line: string) => void) =>
       SELECT ${workspaceId}, a.id, 1, 'completed', now() - (${SCANS + 1} - k) * interval '1 day',
              now() - (${SCANS + 1} - k) * interval '1 day' + interval '10 minutes', ${SERVICES}, ${SERVICES}
       FROM accounts a, generate_series(1, ${SCANS}) k WHERE a.workspace_id = ${workspaceId} AND a.organization_id = ${org} ORDER BY k, a.id`
+    // Each scan moved its account's `latest_scan_id` (15,000 updates of 500 rows): vacuumed and analysed as autovacuum
+    // would, or every finding's `findings_latest` trigger reads the dead versions.
+    yield* sql`VACUUM ANALYZE accounts, scans`
     step(`${(ACCOUNTS * SCANS).toLocaleString("en-US")} scans`)
     yield* sql`
       INSERT INTO scan_services (workspace_id, scan_id, service_id, status, last_scanned_at)
@@ -137,8 +143,10 @@ const seed = (workspaceId: number, log: (line: string) => void) =>
         WHERE ss.workspace_id = ${workspaceId} AND ss.scan_id = ANY(${ids}::int[])`
       if ((i / batch) % 5 === 4 || i + batch >= scanIds.length) step(`findings of scans ${i + 1}–${Math.min(i + batch, scanIds.length)}`)
     }
-    // Each scan's stored counts, as its roll-up computes them.
-    yield* sql`UPDATE scans s SET outcome_counts = ${sql.literal(OUTCOME_COUNTS_SQL)}, findings_count = ${SERVICES * CHECKS}
+    // Analysed as autovacuum would after millions of new rows: the counts below read each scan's findings by its index.
+    yield* sql`ANALYZE findings`
+    // Each scan's stored counts, as its roll-up computes them (the algebra's `ROLLUP_SET_SQL`).
+    yield* sql`UPDATE scans s SET ${sql.literal(ROLLUP_SET_SQL)}, findings_count = ${SERVICES * CHECKS}
                WHERE s.workspace_id = ${workspaceId}`
     step("stored counts")
     return { org }
@@ -201,6 +209,7 @@ const runBackend = async (backend: "postgres" | "pglite") => {
       await withSql(url, seed(member.workspaceId, console.log))
       if (backend === "postgres") await withSql(url, Effect.flatMap(SqlClient.SqlClient, (sql) => sql`VACUUM ANALYZE`))
       console.log(`  ${backend}: seeded in ${sec(performance.now() - started)}${backend === "postgres" ? " (then VACUUM ANALYZE, as autovacuum would)" : ""}`)
+      if (KEEP) console.log(`  kept: BENCH_DATABASE_URL=${url}`)
     }
     // A cursor in the middle of the list (the default order), as a client paging that far would hold.
     const middle = await withSql(url, Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: number; k2: number; k3: number }>`
@@ -233,7 +242,7 @@ const runBackend = async (backend: "postgres" | "pglite") => {
     return out
   } finally {
     await server.stop()
-    await database.close()
+    if (!KEEP) await database.close()
     if (pgliteDir !== undefined) rmSync(pgliteDir, { recursive: true, force: true })
   }
 }

@@ -75,11 +75,25 @@ export const scanOutcomes = Effect.fn("ComplianceStore.scanOutcomes")(function* 
   return outcomesOf(rows, yield* exceptionsOf(workspaceId, [scanId]))
 })
 
+/** A check's stored facts in `scans.check_outcomes`: [status, resources checked, failing, remediated, muted]. */
+type StoredCheckFacts = readonly [RequirementCheckFacts["status"], number, number, number, number]
+
+/** The facts of one entry of `scans.check_outcomes` (server/posture/algebra.ts `CHECK_OUTCOMES_SQL`). */
+export const checkFactsOf = ([status, resources_checked, resources_failing, resources_remediated, resources_muted]: StoredCheckFacts): RequirementCheckFacts => ({
+  status,
+  resources_checked,
+  resources_failing,
+  resources_remediated,
+  resources_muted,
+})
+
 /**
- * What a requirement's status needs of each finding of several scans (each member's latest, for organisation
+ * What a requirement's status needs of each finding of several completed scans (each member's latest, for organisation
  * compliance) restricted to some checks (a framework's mapped checks), by scan then check id: the stored status and
- * counts only (`requirementStatus`), so one narrow row per finding and no join; a requirement's status never reads the
- * mutes behind exceptions, and the organisation view lists none.
+ * counts only (`requirementStatus`). They are the scan's stored roll-up (`scans.check_outcomes`, written from its
+ * findings with its other counts, migration 0032), so one row per scan: no pass over its findings. The object is read
+ * once per scan (`jsonb_each`; a lookup per check would detoast it once per check). A requirement's status never reads
+ * the mutes behind exceptions, and the organisation view lists none.
  */
 export const scansCheckFacts = Effect.fn("ComplianceStore.scansCheckFacts")(function* (
   workspaceId: number,
@@ -89,14 +103,14 @@ export const scansCheckFacts = Effect.fn("ComplianceStore.scansCheckFacts")(func
   const out = new Map<number, Map<string, RequirementCheckFacts>>()
   if (scanIds.length === 0 || checkIds.length === 0) return out
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<RequirementCheckFacts & { readonly scan_id: number; readonly check_id: string }>`
-    SELECT f.scan_id, f.check_id, f.status, f.resources_checked, f.resources_failing, f.resources_remediated, f.resources_muted
-    FROM findings f
-    WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ANY(${scanIds as Array<number>}::int[]) AND f.check_id = ANY(${checkIds as Array<string>}::text[])`
+  const rows = yield* sql<{ readonly id: number; readonly facts: Record<string, StoredCheckFacts> | string | null }>`
+    SELECT s.id, (SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each(s.check_outcomes) e
+                  WHERE e.key = ANY(${checkIds as Array<string>}::text[])) AS facts
+    FROM scans s
+    WHERE s.workspace_id = ${workspaceId} AND s.id = ANY(${scanIds as Array<number>}::int[])`
   for (const r of rows) {
-    let byCheck = out.get(r.scan_id)
-    if (byCheck === undefined) out.set(r.scan_id, (byCheck = new Map()))
-    byCheck.set(r.check_id, r)
+    const facts = typeof r.facts === "string" ? (JSON.parse(r.facts) as Record<string, StoredCheckFacts>) : (r.facts ?? {})
+    out.set(r.id, new Map(Object.entries(facts).map(([check, f]) => [check, checkFactsOf(f)])))
   }
   return out
 })

@@ -41,6 +41,32 @@ export const OUTCOME_COUNTS_SQL = `(SELECT coalesce(jsonb_object_agg(g.k, g.v), 
            jsonb_build_array(count(*), coalesce(sum(f.resources_checked), 0), coalesce(sum(${FAILING_RESOURCES_SQL}), 0)) AS v
     FROM findings f WHERE f.workspace_id = s.workspace_id AND f.scan_id = s.id GROUP BY 1) g)`
 
+/**
+ * SQL: each finding of scan `s` by check id, `[status, resources checked, resources failing, resources remediated,
+ * resources muted]` — the facts a requirement's status reads (`requirementStatus`) — stored as `scans.check_outcomes`
+ * (migration 0032) so organisation compliance evaluates a member from one row of its latest scan
+ * (server/compliance/store.ts `scansCheckFacts`, `checkFactsOf`).
+ */
+export const CHECK_OUTCOMES_SQL = `(SELECT coalesce(jsonb_object_agg(f.check_id, jsonb_build_array(f.status, f.resources_checked, f.resources_failing,
+      f.resources_remediated, f.resources_muted)), '{}'::jsonb)
+    FROM findings f WHERE f.workspace_id = s.workspace_id AND f.scan_id = s.id)`
+
+/**
+ * SQL: the failing resources of scan `s` (`failingResources` of its failed checks: status fail, not muted — the rank-0
+ * entries of `OUTCOME_COUNTS_SQL`), stored as `scans.failing_resources` (migration 0032) for the fleet dashboard's trend.
+ */
+export const SCAN_FAILING_RESOURCES_SQL = `(SELECT coalesce(sum(${FAILING_RESOURCES_SQL}), 0)::int
+    FROM findings f WHERE f.workspace_id = s.workspace_id AND f.scan_id = s.id AND f.status = 'fail' AND NOT f.muted)`
+
+/**
+ * SQL (a SET list on scan `s`): the scan's stored roll-up — `outcome_counts`, `check_outcomes`, `failing_resources` —
+ * written together, from its findings, by every statement that rolls a scan up (the roll-up as services complete,
+ * server/scans/scans-store.ts `rollUpScan`; `recountServices` below after a mute or a remediation changed a live scan).
+ * A superseded scan is never recounted, so what it said stays (docs/outcomes.md "History").
+ */
+export const ROLLUP_SET_SQL = `outcome_counts = ${OUTCOME_COUNTS_SQL}, check_outcomes = ${CHECK_OUTCOMES_SQL},
+                       failing_resources = ${SCAN_FAILING_RESOURCES_SQL}`
+
 /** SQL: the condition on a `results` row `r` that its remediation succeeded (`isRemediatedStatus`). */
 export const REMEDIATED_ROW_SQL = `coalesce(r.remediate->>'status', '') IN ('remediated', 'pass')`
 
@@ -292,7 +318,7 @@ export const recountServices = Effect.fn("Algebra.recountServices")(function* (
   const scans = [...new Set(unique.map((p) => p.scan_id))]
   yield* sql`
     UPDATE scans s SET findings_count = a.findings, passed_findings = a.passed, failed_findings = a.failed, muted_findings = a.muted,
-                       outcome_counts = ${sql.literal(OUTCOME_COUNTS_SQL)}
+                       ${sql.literal(ROLLUP_SET_SQL)}
     FROM (SELECT scan_id, coalesce(sum(findings_count), 0)::int AS findings, coalesce(sum(passed_findings), 0)::int AS passed,
                  coalesce(sum(failed_findings), 0)::int AS failed, coalesce(sum(muted_findings), 0)::int AS muted
           FROM scan_services WHERE workspace_id = ${workspaceId} AND scan_id = ANY(${scans}::int[]) GROUP BY scan_id) a

@@ -19,7 +19,7 @@ import type { AccountId, ScanId, ScanServiceId, ServiceId } from "../../src/cont
 import { ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { iso, isoOrNull } from "../accounts/accounts-store.ts"
 import { providerDisplayName } from "../accounts/providers.ts"
-import { OUTCOME_COUNTS_SQL } from "../posture/algebra.ts"
+import { CHECK_OUTCOMES_SQL, OUTCOME_COUNTS_SQL, SCAN_FAILING_RESOURCES_SQL } from "../posture/algebra.ts"
 import { publishScanCompletion } from "../integrations/events.ts"
 import { onScanCompleted } from "../integrations/jobs.ts"
 
@@ -188,6 +188,9 @@ export const rollUpScan = Effect.fn("ScansStore.rollUp")(function* (workspaceId:
       new_failing = a.new_failing,
       fixed = a.fixed,
       outcome_counts = ${sql.literal(OUTCOME_COUNTS_SQL)},
+      -- The rest of the stored roll-up (algebra ROLLUP_SET_SQL) once every service is done: what the scan says then.
+      check_outcomes = CASE WHEN a.open = 0 THEN ${sql.literal(CHECK_OUTCOMES_SQL)} ELSE s.check_outcomes END,
+      failing_resources = CASE WHEN a.open = 0 THEN ${sql.literal(SCAN_FAILING_RESOURCES_SQL)} ELSE s.failing_resources END,
       status = CASE WHEN a.open > 0 THEN (CASE WHEN a.started > 0 THEN 'running' ELSE s.status END)
                     WHEN a.completed > 0 THEN 'completed' ELSE 'failed' END,
       scan_end = CASE WHEN a.open > 0 THEN NULL ELSE coalesce(s.scan_end, now()) END,

@@ -345,3 +345,67 @@ describe("tenancy", () => {
     expect((await call(`/api/organizations/${org}/fleet`, other)).status).toBe(404)
   })
 })
+
+describe("the stored roll-up (migration 0032)", () => {
+  type Facts = readonly [string, number, number, number, number]
+  interface Stored { id: number; superseded: boolean; check_outcomes: Record<string, Facts>; failing_resources: number; outcome_counts: Record<string, ReadonlyArray<number>> }
+  /** Every completed scan of the workspace: its stored roll-up, and whether a later completed scan supersedes it. */
+  const stored = () => sql((q) => q<Stored>`
+    SELECT s.id, s.check_outcomes, s.failing_resources, s.outcome_counts,
+           EXISTS (SELECT 1 FROM scans t WHERE t.workspace_id = s.workspace_id AND t.account_id = s.account_id AND t.status = 'completed'
+                   AND (t.scan_start, t.id) > (s.scan_start, s.id)) AS superseded
+    FROM scans s WHERE s.workspace_id = ${member.workspaceId} AND s.status = 'completed' ORDER BY s.id`)
+  /** The roll-up computed here from the scan's findings, as they stand (`failingResources` of its failed checks). */
+  const computed = async (scanId: number) => {
+    const rows = await sql((q) => q<{ check_id: string; status: string; muted: boolean; resources_checked: number; resources_failing: number; resources_remediated: number; resources_muted: number }>`
+      SELECT check_id, status, muted, resources_checked, resources_failing, resources_remediated, resources_muted
+      FROM findings WHERE workspace_id = ${member.workspaceId} AND scan_id = ${scanId}`)
+    return {
+      check_outcomes: Object.fromEntries(rows.map((f) => [f.check_id, [f.status, f.resources_checked, f.resources_failing, f.resources_remediated, f.resources_muted]])),
+      failing_resources: rows.filter((f) => f.status === "fail" && !f.muted)
+        .reduce((n, f) => n + Math.max(0, f.resources_failing - f.resources_remediated - f.resources_muted), 0),
+    }
+  }
+  const failingOfCounts = (counts: Stored["outcome_counts"]) =>
+    Object.entries(counts).filter(([k]) => k.startsWith("0:")).reduce((n, [, v]) => n + Number(v[2] ?? 0), 0)
+
+  it("each completed scan stores its checks' facts and failing resources as its findings give them, and a mute rewrites the live scans only", async () => {
+    const before = await stored()
+    expect(before).toHaveLength(9)
+    for (const s of before) {
+      expect({ check_outcomes: s.check_outcomes, failing_resources: s.failing_resources }, `scan ${s.id}`).toEqual(await computed(s.id))
+      // The trend's number is the dashboard members' own: the failed entries of `outcome_counts`.
+      expect(s.failing_resources).toBe(failingOfCounts(s.outcome_counts))
+    }
+    expect(before.some((s) => s.failing_resources > 0)).toBe(true)
+    // A mute of a check failing in every scan (mapped[1]: b-2 always fails): live scans are recounted, superseded ones keep
+    // what they said (docs/outcomes.md "History").
+    const res = await fetch(`${server.baseUrl}/api/mute-rules`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${member.token}`, "x-workspace-id": String(member.workspaceId), "content-type": "application/json" },
+      body: JSON.stringify({ reason: "Accepted for the roll-up test", check_id: mapped[1] }),
+    })
+    expect(res.status, await res.text()).toBe(200)
+    const after = await stored()
+    let changed = 0
+    for (const [i, s] of after.entries()) {
+      const was = before[i]!
+      expect(s.id).toBe(was.id)
+      if (s.superseded) {
+        expect(s, `superseded scan ${s.id}`).toEqual(was)
+      } else {
+        expect({ check_outcomes: s.check_outcomes, failing_resources: s.failing_resources }, `live scan ${s.id}`).toEqual(await computed(s.id))
+        if (s.failing_resources !== was.failing_resources) changed++
+        expect(s.check_outcomes[mapped[1]!]![4]).toBeGreaterThan(0)
+      }
+    }
+    expect(changed).toBeGreaterThan(0)
+    // The surfaces follow: each member's dashboard numbers are still its latest scan's stored ones.
+    const dash = await fleet()
+    for (const m of dash.members) {
+      const own = after.find((s) => s.id === m.latest_scan_id)
+      if (own !== undefined) expect(m.failing_resources_total, m.account_name).toBe(own.failing_resources)
+    }
+    expect(dash.trend.at(-1)!.failing_resources).toBe(dash.members.filter((m) => m.latest_scan_id !== null).reduce((n, m) => n + m.failing_resources_total, 0))
+  }, 60_000)
+})

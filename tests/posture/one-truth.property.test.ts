@@ -7,8 +7,9 @@
  *   scan and service check counts (GET /api/scans/{id}); each finding's counts and outcome (the findings list, the
  *   finding's failing and muted row totals, the JSON export); each row's outcome (CSV and OCSF exports); requirement
  *   statuses and counts and framework counts and scores (compliance JSON, framework CSV, trend, the PDF's text via
- *   pdftotext); failing resources by severity and the top failing checks (overview); the digest email's numbers.
- * Superseded scans' rows are also compared with what they were when superseded (history is immutable).
+ *   pdftotext); failing resources by severity and the top failing checks (overview); the digest email's numbers; each
+ *   scan's stored roll-up (`check_outcomes`, `failing_resources`: what organisation compliance and the fleet trend read).
+ * Superseded scans' rows and roll-ups are also compared with what they were when superseded (history is immutable).
  *
  * World counts: NUM_RUNS worlds of 1–2 accounts × 2–3 scans × 3–8 checks × 0–6 rows (see the log line for the rows of
  * each world); the run takes well under a minute.
@@ -151,6 +152,11 @@ const remediate = (workspaceId: number, findingId: number, seq: number) =>
     yield* recountServices(workspaceId, yield* recountFindings(workspaceId, [findingId]))
   })
 
+/** A scan's stored roll-up beside `outcome_counts` (migration 0032): its checks' facts and failing resources. */
+const storedRollup = (workspaceId: number, scanId: number) =>
+  env.sql((sql) => sql<{ check_outcomes: Record<string, ReadonlyArray<string | number>>; failing_resources: number }>`
+    SELECT check_outcomes, failing_resources FROM scans WHERE workspace_id = ${workspaceId} AND id = ${scanId}`).then((r) => r[0]!)
+
 interface StoredRow {
   readonly scan_id: number
   readonly finding_id: number
@@ -267,6 +273,7 @@ const runWorld = async (world: ReadonlyArray<ReadonlyArray<ScanSpec>>) => {
   const w = owner.workspaceId
   const accounts: Array<{ id: number; cloud: string; scans: number[] }> = []
   const frozen = new Map<number, string>()
+  const frozenRollup = new Map<number, string>()
   const rules: number[] = []
   const start = Date.now() - 30 * 86_400_000
   let clock = 0
@@ -291,6 +298,7 @@ const runWorld = async (world: ReadonlyArray<ReadonlyArray<ScanSpec>>) => {
       await inDb(applyMutes(w, { scanId }))
       // The previous scan is superseded now: its rows must never change again.
       if (previous !== undefined) frozen.set(previous, JSON.stringify((await storedRows(w)).filter((r) => r.scan_id === previous)))
+      if (previous !== undefined) frozenRollup.set(previous, JSON.stringify(await storedRollup(w, previous)))
       for (const e of spec.events) {
         if (e.kind === "mute") {
           const body = e.scope === "pattern"
@@ -316,6 +324,7 @@ const runWorld = async (world: ReadonlyArray<ReadonlyArray<ScanSpec>>) => {
 
   const rows = await storedRows(w)
   for (const [scanId, before] of frozen) expect(JSON.stringify(rows.filter((r) => r.scan_id === scanId)), `superseded scan ${scanId}`).toBe(before)
+  for (const [scanId, before] of frozenRollup) expect(JSON.stringify(await storedRollup(w, scanId)), `roll-up of superseded scan ${scanId}`).toBe(before)
   const model = modelOf(rows)
   console.info(`one-truth world ${worldNo}: ${accounts.length} accounts, ${accounts.reduce((n, a) => n + a.scans.length, 0)} scans, ${rows.filter((r) => r.seq !== null).length} rows`)
 
@@ -323,6 +332,12 @@ const runWorld = async (world: ReadonlyArray<ReadonlyArray<ScanSpec>>) => {
     for (const scanId of account.scans) {
       const checks = model.get(scanId) ?? new Map<string, ModelCheck>()
       const list = [...checks.values()]
+      // The stored roll-up (migration 0032, what organisation compliance and the fleet trend read): each check's facts,
+      // and the failing resources of its failed checks.
+      expect(await storedRollup(w, scanId), `roll-up of scan ${scanId}`).toEqual({
+        check_outcomes: Object.fromEntries(list.map((m) => [m.check_id, [m.status, m.resources_checked, m.resources_failing, m.resources_remediated, m.resources_muted]])),
+        failing_resources: list.filter((m) => checkOutcome(m) === "failed").reduce((n, m) => n + failingResources(m), 0),
+      })
       // Scan and services (unit: checks).
       const scan = (await get(owner, `/api/scans/${scanId}`)).body.data
       expect(scan, `scan ${scanId}`).toMatchObject(scanCheckCounts(list))

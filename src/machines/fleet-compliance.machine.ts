@@ -12,7 +12,8 @@
  *
  * Events accepted:
  * - `framework.changed` { frameworkId } — the user chose another framework.
- * - `filters.changed` { unit, tag } — the fleet page's unit or tag filter changed (tag "" for none).
+ * - `filters.changed` { unit, tag } — the fleet page's unit or tag filter changed (tag "" for none); sent by the fleet
+ *   dashboard machine, which invokes this one as its `compliance` child.
  * - `compliance.retryRequested` — the user pressed retry after the compliance failed to load.
  * - `download.requested` { kind } — the user asked for the requirements CSV, the members CSV or the PDF report.
  */

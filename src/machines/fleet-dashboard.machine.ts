@@ -19,12 +19,17 @@
  *
  * Alongside, the organisation itself (GET /api/organizations/{id}) is read once for its name and units tree (the unit
  * filter's choices); if that fails the page still works, offering the units its members are in.
+ *
+ * The page's Compliance section is the `compliance` child (`fleetComplianceMachine`, invoked for the page's life): each
+ * unit or tag change (and clearing them) is forwarded to it as `filters.changed` { unit, tag }, so it reads the
+ * compliance for the same members as the table shows.
  */
-import { assign, fromPromise, setup } from "xstate"
+import { assign, fromPromise, sendTo, setup } from "xstate"
 import type { AccountId } from "../contracts/ids.ts"
 import { FLEET_TAG, OrganizationMessages, type FleetDashboard, type FleetQuery, type FleetSort, type OrganizationDetail } from "../contracts/organizations.ts"
 import { errorOf, outputOf } from "./actor-output.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
+import { fleetComplianceMachine } from "./fleet-compliance.machine.ts"
 
 /** The message shown under the tag field when the tag cannot be sent. */
 export const TAG_FORMAT_MESSAGE = 'Enter a tag as "key" or "key:value"'
@@ -94,6 +99,8 @@ export const fleetDashboardMachine = setup({
     loadOrganization: fromPromise<OrganizationDetail, { readonly id: AccountId }>(async () => {
       throw new Error("loadOrganization is not provided")
     }),
+    /** The Compliance section (as `compliance`), following the unit and tag filters. */
+    fleetCompliance: fleetComplianceMachine,
   },
   guards: {
     isTagWellFormed: ({ event }) => event.type === "filter.tagSubmitted" && isTag(event.tag),
@@ -114,21 +121,26 @@ export const fleetDashboardMachine = setup({
       filters: ({ context, event }) => (event.type === "sort.changed" ? { ...context.filters, sort: event.sort } : context.filters),
     }),
     clearFilters: assign({ filters: ({ context }) => ({ ...NO_FLEET_FILTERS, sort: context.filters.sort }), tagError: null }),
+    /** The unit and tag now applied, to the Compliance section (it ignores a change that is not one). */
+    forwardFilters: sendTo("compliance", ({ context }) => ({ type: "filters.changed" as const, unit: context.filters.unit, tag: context.filters.tag })),
     /** Environment: a toast. */
     notify: (_, _params: NotifyParams) => {},
   },
 }).createMachine({
   id: "fleetDashboard",
   context: ({ input }) => ({ organizationId: input.organizationId, filters: NO_FLEET_FILTERS, dashboard: null, organization: null, error: null, tagError: null }),
-  invoke: {
-    id: "loadOrganization",
-    src: "loadOrganization",
-    input: ({ context }) => ({ id: context.organizationId }),
-    /** The organisation's name and units arrived (the unit filter offers its whole tree). */
-    onDone: { actions: "assignOrganization" },
-    // Without it the unit filter offers the units the members are in; the dashboard itself does not need it.
-    onError: {},
-  },
+  invoke: [
+    {
+      id: "loadOrganization",
+      src: "loadOrganization",
+      input: ({ context }) => ({ id: context.organizationId }),
+      /** The organisation's name and units arrived (the unit filter offers its whole tree). */
+      onDone: { actions: "assignOrganization" },
+      // Without it the unit filter offers the units the members are in; the dashboard itself does not need it.
+      onError: {},
+    },
+    { id: "compliance", src: "fleetCompliance", input: ({ context }) => ({ organizationId: context.organizationId }) },
+  ],
   initial: "loading",
   states: {
     loading: {
@@ -150,13 +162,13 @@ export const fleetDashboardMachine = setup({
     ready: {
       description: "Totals, the members × severity table and the trend are shown; the filters can be changed.",
       on: {
-        "filter.unitChanged": { target: "refreshing", actions: "assignUnit" },
+        "filter.unitChanged": { target: "refreshing", actions: ["assignUnit", "forwardFilters"] },
         "filter.tagSubmitted": [
-          { guard: "isTagWellFormed", target: "refreshing", actions: "assignTag" },
+          { guard: "isTagWellFormed", target: "refreshing", actions: ["assignTag", "forwardFilters"] },
           { actions: "rejectTag" },
         ],
         "sort.changed": { target: "refreshing", actions: "assignSort" },
-        "filters.cleared": { target: "refreshing", actions: "clearFilters" },
+        "filters.cleared": { target: "refreshing", actions: ["clearFilters", "forwardFilters"] },
         "fleet.refreshRequested": "refreshing",
       },
     },
@@ -176,13 +188,13 @@ export const fleetDashboardMachine = setup({
       },
       on: {
         // A newer choice abandons the request in flight (re-entering restarts the invoke with the new query).
-        "filter.unitChanged": { target: "refreshing", reenter: true, actions: "assignUnit" },
+        "filter.unitChanged": { target: "refreshing", reenter: true, actions: ["assignUnit", "forwardFilters"] },
         "filter.tagSubmitted": [
-          { guard: "isTagWellFormed", target: "refreshing", reenter: true, actions: "assignTag" },
+          { guard: "isTagWellFormed", target: "refreshing", reenter: true, actions: ["assignTag", "forwardFilters"] },
           { actions: "rejectTag" },
         ],
         "sort.changed": { target: "refreshing", reenter: true, actions: "assignSort" },
-        "filters.cleared": { target: "refreshing", reenter: true, actions: "clearFilters" },
+        "filters.cleared": { target: "refreshing", reenter: true, actions: ["clearFilters", "forwardFilters"] },
       },
     },
   },

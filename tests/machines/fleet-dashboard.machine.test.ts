@@ -1,22 +1,32 @@
 import { describe, expect, it } from "vitest"
-import { createActor } from "xstate"
+import { createActor, type SnapshotFrom } from "xstate"
 import type { AccountId } from "../../src/contracts/ids.ts"
 import type { FleetDashboard, FleetQuery, OrganizationDetail } from "../../src/contracts/organizations.ts"
+import type { Framework } from "../../src/contracts/compliance.ts"
+import type { OrgCompliance } from "../../src/contracts/organizations.ts"
+import { fleetComplianceMachine } from "../../src/machines/fleet-compliance.machine.ts"
 import { fleetDashboardMachine, TAG_FORMAT_MESSAGE } from "../../src/machines/fleet-dashboard.machine.ts"
+import type { OrgComplianceRequest } from "../../src/machines/fleet-effects.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
 import { controlled, httpFailure, never } from "./auth-fakes.ts"
-import { fleetDashboard, fleetMember } from "./fleet-fakes.ts"
+import { framework } from "./compliance-fakes.ts"
+import { fleetDashboard, fleetMember, orgCompliance } from "./fleet-fakes.ts"
 import { ORG_ID, organizationDetail } from "./organization-fakes.ts"
 import { environment } from "./scan-fakes.ts"
 
 const input = { organizationId: ORG_ID as AccountId }
+/** The Compliance child with nothing answering (its own flows are in fleet-compliance.machine.test.ts). */
+const idleCompliance = fleetComplianceMachine.provide({ actors: { loadOrgFrameworks: never(), loadOrgCompliance: never(), downloadOrgCompliance: never() } })
 
 const start = () => {
   const load = controlled<{ readonly id: AccountId; readonly query: FleetQuery }, FleetDashboard>()
   const organization = controlled<{ readonly id: AccountId }, OrganizationDetail>()
   const env = environment()
   const actor = createActor(
-    fleetDashboardMachine.provide({ actors: { loadFleet: load.logic, loadOrganization: organization.logic }, actions: { notify: env.notify } }),
+    fleetDashboardMachine.provide({
+      actors: { loadFleet: load.logic, loadOrganization: organization.logic, fleetCompliance: idleCompliance },
+      actions: { notify: env.notify },
+    }),
     { input },
   ).start()
   return { actor, load, organization, env }
@@ -24,7 +34,7 @@ const start = () => {
 
 describe("fleet-dashboard machine", () => {
   it("drives every (state, event) edge", async () => {
-    const provided = fleetDashboardMachine.provide({ actors: { loadFleet: never(), loadOrganization: never() } })
+    const provided = fleetDashboardMachine.provide({ actors: { loadFleet: never(), loadOrganization: never(), fleetCompliance: idleCompliance } })
     const coverage = await coverTransitions(provided, {
       input,
       createActor: (clock) => createActor(provided, { input, clock }),
@@ -76,6 +86,47 @@ describe("fleet-dashboard machine", () => {
 
       actor.send({ type: "filters.cleared" })
       expect(load.calls.at(-1)).toEqual({ id: ORG_ID, query: { sort: "failing" } })
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("forwards each unit and tag change (and clearing them) to the Compliance child, which reads the compliance for the same members", async () => {
+    const frameworks = controlled<{ readonly id: AccountId }, ReadonlyArray<Framework>>()
+    const compliance = controlled<OrgComplianceRequest, OrgCompliance>()
+    const load = controlled<{ readonly id: AccountId; readonly query: FleetQuery }, FleetDashboard>()
+    const cis = framework("cis-aws-3.0.0")
+    const actor = createActor(
+      fleetDashboardMachine.provide({
+        actors: {
+          loadFleet: load.logic,
+          loadOrganization: never(),
+          fleetCompliance: fleetComplianceMachine.provide({
+            actors: { loadOrgFrameworks: frameworks.logic, loadOrgCompliance: compliance.logic, downloadOrgCompliance: never() },
+          }),
+        },
+      }),
+      { input },
+    ).start()
+    try {
+      const child = () => actor.getSnapshot().children["compliance"]!.getSnapshot() as SnapshotFrom<typeof fleetComplianceMachine>
+      expect(frameworks.calls).toEqual([{ id: ORG_ID }])
+      await load.resolve(fleetDashboard([fleetMember(21)]))
+      // A unit chosen before the frameworks arrive is kept for the first read.
+      actor.send({ type: "filter.unitChanged", unit: "ou-prod" })
+      expect(child().context.filter).toEqual({ unit: "ou-prod" })
+      await frameworks.resolve([cis])
+      expect(compliance.calls).toEqual([{ id: ORG_ID, frameworkId: "cis-aws-3.0.0", filter: { unit: "ou-prod" } }])
+      await compliance.resolve(orgCompliance(cis))
+      // A tag reads it again; a sort does not (it does not change who is counted); a malformed tag is not forwarded.
+      actor.send({ type: "filter.tagSubmitted", tag: "env:prod" })
+      expect(compliance.calls.at(-1)).toEqual({ id: ORG_ID, frameworkId: "cis-aws-3.0.0", filter: { unit: "ou-prod", tag: "env:prod" } })
+      actor.send({ type: "sort.changed", sort: "name" })
+      actor.send({ type: "filter.tagSubmitted", tag: ":bad" })
+      expect(compliance.calls).toHaveLength(2)
+      actor.send({ type: "filters.cleared" })
+      expect(compliance.calls.at(-1)).toEqual({ id: ORG_ID, frameworkId: "cis-aws-3.0.0", filter: {} })
+      expect(child().context.filter).toEqual({})
     } finally {
       actor.stop()
     }

@@ -4,11 +4,10 @@
  * passing with exceptions, not evaluated and not scanned, by each member's latest completed scan and narrowed by the
  * fleet page's unit and tag; the requirements CSV, the members × requirements CSV and the PDF report.
  */
-import { useEffect, useMemo } from "react"
-import { useActorRef, useSelector } from "@xstate/react"
+import { useMemo } from "react"
+import { useSelector } from "@xstate/react"
 import { createColumnHelper } from "@tanstack/react-table"
 import type { ActorRefFrom } from "xstate"
-import type { AccountId } from "../../contracts/ids.ts"
 import type { OrgRequirement } from "../../contracts/organizations.ts"
 import { unitLabel } from "../../contracts/outcomes.ts"
 import type { DownloadedFile } from "../../machines/compliance-effects.ts"
@@ -26,9 +25,10 @@ import * as shared from "../scanning/scanning.css.ts"
 import { useFleetEffects } from "./fleet-effects-context.tsx"
 import * as css from "./fleet.css.ts"
 
-type ComplianceRef = ActorRefFrom<typeof fleetComplianceMachine>
+export type ComplianceRef = ActorRefFrom<typeof fleetComplianceMachine>
 
-function useComplianceLogic() {
+/** The Compliance section's logic with the SPA's effects, handed to the fleet dashboard machine (its `compliance` child). */
+export function useComplianceLogic() {
   const fleet = useFleetEffects()
   // The browser's download, as the Compliance screens hand their CSV and PDF over (tests record them instead).
   const { saveFile } = useComplianceEnvironment()
@@ -154,12 +154,8 @@ function ComplianceBody({ complianceRef }: { readonly complianceRef: ComplianceR
   )
 }
 
-/** The Compliance card of the fleet page; follows the page's unit and tag filters. */
-export function FleetCompliance({ organizationId, unit, tag }: { readonly organizationId: AccountId; readonly unit: string | null; readonly tag: string }) {
-  const complianceRef = useActorRef(useComplianceLogic(), { input: { organizationId } })
-  useEffect(() => {
-    complianceRef.send({ type: "filters.changed", unit, tag })
-  }, [complianceRef, unit, tag])
+/** The Compliance card of the fleet page, rendered from the fleet dashboard's `compliance` child (which the dashboard keeps on the page's unit and tag). */
+export function FleetCompliance({ complianceRef }: { readonly complianceRef: ComplianceRef }) {
   const failed = useSelector(complianceRef, (s) => s.matches({ view: "failed" }))
   const empty = useSelector(complianceRef, (s) => s.matches({ view: "empty" }))
   const error = useSelector(complianceRef, (s) => s.context.error)

@@ -35,7 +35,7 @@ import { TextField } from "../ui/text-field.tsx"
 import { effectActor, useNotifyAction } from "../screen-actors.ts"
 import { DateTimeText, ErrorBox, Fact, LoadingBox } from "../scanning/scan-parts.tsx"
 import * as shared from "../scanning/scanning.css.ts"
-import { FleetCompliance } from "./fleet-compliance.tsx"
+import { FleetCompliance, useComplianceLogic, type ComplianceRef } from "./fleet-compliance.tsx"
 import { useFleetEffects } from "./fleet-effects-context.tsx"
 import { useOrganizationEnvironment } from "./organization-effects-context.tsx"
 import * as css from "./fleet.css.ts"
@@ -54,13 +54,14 @@ function useFleetLogic() {
   const fleet = useFleetEffects()
   const organizations = useOrganizationEnvironment().effects
   const notify = useNotifyAction()
+  const compliance = useComplianceLogic()
   return useMemo(
     () =>
       fleetDashboardMachine.provide({
-        actors: { loadFleet: effectActor(fleet.loadFleet), loadOrganization: effectActor(organizations.loadOrganization) },
+        actors: { loadFleet: effectActor(fleet.loadFleet), loadOrganization: effectActor(organizations.loadOrganization), fleetCompliance: compliance },
         actions: { notify },
       }),
-    [fleet, organizations, notify],
+    [fleet, organizations, notify, compliance],
   )
 }
 
@@ -242,8 +243,7 @@ export function FleetView() {
   const failed = useSelector(fleetRef, (s) => s.matches("failed"))
   const error = useSelector(fleetRef, (s) => s.context.error)
   const name = useSelector(fleetRef, (s) => s.context.organization?.account_name ?? null)
-  const unit = useSelector(fleetRef, (s) => s.context.filters.unit)
-  const tag = useSelector(fleetRef, (s) => s.context.filters.tag)
+  const complianceRef = useSelector(fleetRef, (s) => s.children["compliance"] as ComplianceRef | undefined)
   return (
     <div className={shared.page}>
       <header className={shared.pageHeader}>
@@ -271,7 +271,7 @@ export function FleetView() {
             <Filters fleetRef={fleetRef} />
             <Members fleetRef={fleetRef} />
           </Card>
-          <FleetCompliance organizationId={organizationId} unit={unit} tag={tag} />
+          {complianceRef === undefined ? null : <FleetCompliance complianceRef={complianceRef} />}
           <Trend fleetRef={fleetRef} />
         </>
       )}

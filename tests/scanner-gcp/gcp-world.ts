@@ -475,6 +475,14 @@ export function installGcpWorld(server: CloudFixtureServer, world: GcpWorld): vo
       return { body: { name, metadata: { "@type": "type.googleapis.com/google.protobuf.Empty" } } }
     }),
   )
+  server.route("POST", "serviceusage.googleapis.com", /^\/v1\/projects\/([^/]+)\/services\/([^/:]+):disable$/, (req, m) =>
+    withProject(req, m[1]!, "serviceusage", "serviceusage.services.disable", (p) => {
+      if (m[2] === "cloudasset.googleapis.com") p.cloudAssetState = "DISABLED"
+      const name = `operations/acf.p2-${p.projectNumber}-${++opCounter}`
+      serviceOps.set(name, 1)
+      return { body: { name, metadata: { "@type": "type.googleapis.com/google.protobuf.Empty" } } }
+    }),
+  )
   server.route("GET", "serviceusage.googleapis.com", /^\/v1\/(operations\/[^/]+)$/, (_req, m) => {
     const left = serviceOps.get(m[1]!)
     if (left === undefined) return googleError(404, "NOT_FOUND", "Operation not found")

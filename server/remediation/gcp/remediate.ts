@@ -17,16 +17,16 @@ import type { FixPlan, Json, Preview } from "../plan.ts"
 import { executeRestCalls, previewRestFix, undoRestFix } from "../rest.ts"
 import { FixError } from "../../scanner/rest/remediation.ts"
 import { RestError } from "../../scanner/rest/http.ts"
-import { gcpFixers, gcpSettle, isGcpPlanFixer, type AnyGcpFixer, type GcpFixContext, type GcpPlanFixer } from "./fixers.ts"
+import { gcpFixers, gcpSettle, type GcpFixContext, type GcpPlanFixer } from "./fixers.ts"
 import type { UndoResult } from "../aws/remediate.ts"
 
-export function gcpFixerFor(checkId: string): AnyGcpFixer | undefined {
+export function gcpFixerFor(checkId: string): GcpPlanFixer | undefined {
   return gcpFixers.find((f) => f.checkIds.includes(checkId))
 }
 
 /** Check ids with an automatic fix, what the fix does and whether it can cut access (for the UI). */
 export function gcpRemediableChecks(): ReadonlyArray<{ readonly checkId: string; readonly description: string; readonly cutsAccess?: string; readonly previewable: boolean }> {
-  return gcpFixers.flatMap((f) => f.checkIds.map((checkId) => ({ checkId, description: f.description, previewable: isGcpPlanFixer(f), ...(f.cutsAccess === undefined ? {} : { cutsAccess: f.cutsAccess }) })))
+  return gcpFixers.flatMap((f) => f.checkIds.map((checkId) => ({ checkId, description: f.description, previewable: true, ...(f.cutsAccess === undefined ? {} : { cutsAccess: f.cutsAccess }) })))
 }
 
 export interface GcpRemediateInput extends GcpSessionInput {
@@ -34,11 +34,11 @@ export interface GcpRemediateInput extends GcpSessionInput {
   readonly row: DetailRow
   /** Evaluation clock of the verification scan. */
   readonly now?: Date
-  /** Called with the pre-image and the plan before the first call changes anything (plan fixers; the job records them). */
+  /** Called with the pre-image and the plan before the first call changes anything (the job records them). */
   readonly beforeApply?: (record: { readonly preImage: Json; readonly plan: FixPlan }) => Promise<void>
 }
 
-/** The result of a GCP remediation; plan fixers add the images, the plan and the calls' outputs. */
+/** The result of a GCP remediation, with the images, the plan and the calls' outputs. */
 export type GcpRemediationResult = RemediationResult & {
   readonly pre_image?: Json
   readonly plan?: FixPlan
@@ -95,7 +95,7 @@ export async function remediateGcpFinding(input: GcpRemediateInput): Promise<Gcp
     checkId: input.checkId,
     row,
     checkKnown: check !== undefined,
-    fixer: found === undefined ? undefined : isGcpPlanFixer(found) ? planAsApply(found, input, record) : found,
+    fixer: found === undefined ? undefined : planAsApply(found, input, record),
     open: async () => (ctx = await openCtx(input)),
     verify: async () => {
       if (check === undefined) return undefined
@@ -104,7 +104,7 @@ export async function remediateGcpFinding(input: GcpRemediateInput): Promise<Gcp
     },
   })
   // The post-image: the state after the calls (undo compares the state then with it).
-  if (found !== undefined && isGcpPlanFixer(found) && ctx !== undefined && record.plan !== undefined && result.action !== undefined) {
+  if (found !== undefined && ctx !== undefined && record.plan !== undefined && result.action !== undefined) {
     const post = await found.read(ctx, row).catch(() => undefined)
     if (post !== undefined) record.post_image = post
   }
@@ -114,7 +114,6 @@ export async function remediateGcpFinding(input: GcpRemediateInput): Promise<Gcp
 const planFixerOrFail = (checkId: string): GcpPlanFixer => {
   const fixer = gcpFixerFor(checkId)
   if (fixer === undefined) throw new FixError("No automatic remediation is available for this check; follow the remediation guidance")
-  if (!isGcpPlanFixer(fixer)) throw new FixError("This check's fix has no preview or undo yet")
   return fixer
 }
 

@@ -16,11 +16,17 @@
  *   dashboard machine, which invokes this one as its `compliance` child.
  * - `compliance.retryRequested` — the user pressed retry after the compliance failed to load.
  * - `download.requested` { kind } — the user asked for the requirements CSV, the members CSV or the PDF report.
+ * - `page.requested` { page } — the user pressed Previous or Next under the requirements table (1-based).
+ *
+ * Paging: the answer is bounded by the framework (one row per requirement of the catalogue: at most 181 today, AWS
+ * FSBP), so it is read whole and paged here, `ORG_REQUIREMENTS_PAGE_SIZE` rows at a time (`requirementsPage`); the view
+ * renders one page only. Another framework goes back to page 1; a new answer for the same framework keeps the page
+ * (clamped to the last one).
  */
 import { and, assign, fromPromise, setup } from "xstate"
 import type { Framework } from "../contracts/compliance.ts"
 import type { AccountId } from "../contracts/ids.ts"
-import type { FleetFilter, OrgCompliance } from "../contracts/organizations.ts"
+import type { FleetFilter, OrgCompliance, OrgRequirement } from "../contracts/organizations.ts"
 import { errorOf, outputOf } from "./actor-output.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 import { notProvided } from "./building-blocks.ts"
@@ -39,6 +45,8 @@ export interface FleetComplianceContext {
   readonly error: string | null
   /** The file being downloaded. */
   readonly downloading: OrgComplianceFileKind | null
+  /** The page of the requirements table shown (1-based). */
+  readonly page: number
 }
 
 export interface FleetComplianceInput {
@@ -50,6 +58,33 @@ export type FleetComplianceEvent =
   | { readonly type: "filters.changed"; readonly unit: string | null; readonly tag: string }
   | { readonly type: "compliance.retryRequested" }
   | { readonly type: "download.requested"; readonly kind: OrgComplianceFileKind }
+  | { readonly type: "page.requested"; readonly page: number }
+
+/** Rows of the requirements table per page. */
+export const ORG_REQUIREMENTS_PAGE_SIZE = 50
+
+const pageCountOf = (total: number): number => Math.max(1, Math.ceil(total / ORG_REQUIREMENTS_PAGE_SIZE))
+
+export interface RequirementsPage {
+  readonly rows: ReadonlyArray<OrgRequirement>
+  /** 1-based. */
+  readonly page: number
+  readonly pageCount: number
+  /** 1-based position of the first and last row shown (0 and 0 without rows). */
+  readonly first: number
+  readonly last: number
+  readonly total: number
+}
+
+/** The requirements on the page shown (nothing before an answer). */
+export const requirementsPage = (context: Pick<FleetComplianceContext, "compliance" | "page">): RequirementsPage => {
+  const all = context.compliance?.requirements ?? []
+  const pageCount = pageCountOf(all.length)
+  const page = Math.min(Math.max(1, context.page), pageCount)
+  const start = (page - 1) * ORG_REQUIREMENTS_PAGE_SIZE
+  const rows = all.slice(start, start + ORG_REQUIREMENTS_PAGE_SIZE)
+  return { rows, page, pageCount, first: rows.length === 0 ? 0 : start + 1, last: start + rows.length, total: all.length }
+}
 
 /** The fleet page's filters as the compliance call takes them (only what is set). */
 export const complianceFilter = (unit: string | null, tag: string): FleetFilter => ({
@@ -93,6 +128,13 @@ export const fleetComplianceMachine = setup({
       event.type === "framework.changed" && event.frameworkId !== context.frameworkId && context.frameworks.some((f) => f.id === event.frameworkId),
     /** The fleet page's filters differ from those applied. */
     isOtherFilter: ({ context, event }) => event.type === "filters.changed" && !sameFilter(complianceFilter(event.unit, event.tag), context.filter),
+    /** The page asked for exists and is not the one shown. */
+    isOtherPage: ({ context, event }) =>
+      event.type === "page.requested" &&
+      Number.isInteger(event.page) &&
+      event.page >= 1 &&
+      event.page <= pageCountOf(context.compliance?.requirements.length ?? 0) &&
+      event.page !== requirementsPage(context).page,
   },
   actions: {
     /** Environment: a toast. */
@@ -103,7 +145,12 @@ export const fleetComplianceMachine = setup({
       const frameworks = outputOf<ReadonlyArray<Framework>>(event)
       return { frameworks, frameworkId: frameworks[0]?.id ?? null }
     }),
-    assignCompliance: assign({ compliance: ({ event }) => outputOf<OrgCompliance>(event), error: null }),
+    assignCompliance: assign(({ context, event }) => {
+      const compliance = outputOf<OrgCompliance>(event)
+      const sameFramework = context.compliance?.framework.id === compliance.framework.id
+      return { compliance, error: null, page: sameFramework ? Math.min(context.page, pageCountOf(compliance.requirements.length)) : 1 }
+    }),
+    assignPage: assign({ page: ({ context, event }) => (event.type === "page.requested" ? event.page : context.page) }),
     assignError: assign({ error: ({ event }) => failure(errorOf(event), ORG_COMPLIANCE_FAILED) }),
     assignFramework: assign({ frameworkId: ({ context, event }) => (event.type === "framework.changed" ? event.frameworkId : context.frameworkId) }),
     assignFilter: assign({ filter: ({ context, event }) => (event.type === "filters.changed" ? complianceFilter(event.unit, event.tag) : context.filter) }),
@@ -120,6 +167,7 @@ export const fleetComplianceMachine = setup({
     compliance: null,
     error: null,
     downloading: null,
+    page: 1,
   }),
   type: "parallel",
   states: {
@@ -176,8 +224,12 @@ export const fleetComplianceMachine = setup({
           },
         },
         ready: {
-          description: "Each requirement with its members passing, failing, with exceptions, not evaluated and not scanned.",
-          on: { "framework.changed": { guard: "isOtherFramework", target: "loading", actions: "assignFramework" } },
+          description: "Each requirement with its members passing, failing, with exceptions, not evaluated and not scanned, one page of rows at a time.",
+          on: {
+            "framework.changed": { guard: "isOtherFramework", target: "loading", actions: "assignFramework" },
+            /** Previous / Next: another page of the answer on screen (no request). */
+            "page.requested": { guard: "isOtherPage", actions: "assignPage" },
+          },
         },
         failed: {
           description: "The compliance could not be read: the error is shown with a retry button.",

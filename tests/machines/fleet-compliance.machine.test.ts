@@ -10,7 +10,13 @@ import type { Framework } from "../../src/contracts/compliance.ts"
 import type { AccountId } from "../../src/contracts/ids.ts"
 import type { OrgCompliance } from "../../src/contracts/organizations.ts"
 import type { DownloadedFile } from "../../src/machines/compliance-effects.ts"
-import { complianceFilter, fleetComplianceMachine, ORG_COMPLIANCE_FAILED } from "../../src/machines/fleet-compliance.machine.ts"
+import {
+  complianceFilter,
+  fleetComplianceMachine,
+  ORG_COMPLIANCE_FAILED,
+  ORG_REQUIREMENTS_PAGE_SIZE,
+  requirementsPage,
+} from "../../src/machines/fleet-compliance.machine.ts"
 import type { OrgComplianceFileKind, OrgComplianceRequest } from "../../src/machines/fleet-effects.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
 import { controlled, httpFailure, never } from "./auth-fakes.ts"
@@ -22,6 +28,12 @@ import { environment } from "./scan-fakes.ts"
 const input = { organizationId: ORG_ID as AccountId }
 const cis = framework("cis-aws-3.0.0")
 const fsbp = { ...framework("aws-fsbp"), name: "AWS Foundational Security Best Practices" }
+
+/** An answer of `n` requirements (paged by the machine). */
+const manyRequirements = (fw: Framework, n: number): OrgCompliance => {
+  const base = orgCompliance(fw)
+  return { ...base, requirements: Array.from({ length: n }, (_, i) => ({ ...base.requirements[1]!, id: `r.${i + 1}` })) }
+}
 
 const start = () => {
   const frameworks = controlled<{ readonly id: AccountId }, ReadonlyArray<Framework>>()
@@ -49,6 +61,7 @@ describe("fleet-compliance machine", () => {
         { type: "xstate.done.actor.loadOrgFrameworks", output: [] },
         { type: "xstate.error.actor.loadOrgFrameworks", error: httpFailure("generic", 500) },
         { type: "xstate.done.actor.loadOrgCompliance", output: orgCompliance(cis) },
+        { type: "xstate.done.actor.loadOrgCompliance", output: manyRequirements(cis, 120) },
         { type: "xstate.error.actor.loadOrgCompliance", error: httpFailure("generic", 500) },
         { type: "xstate.done.actor.downloadOrgCompliance", output: { fileName: "a.csv", contentType: "text/csv", content: "x" } },
         { type: "xstate.error.actor.downloadOrgCompliance", error: httpFailure("generic", 500) },
@@ -58,9 +71,17 @@ describe("fleet-compliance machine", () => {
         { type: "filters.changed", unit: null, tag: "" },
         { type: "compliance.retryRequested" },
         { type: "download.requested", kind: "members" },
+        { type: "page.requested", page: 2 },
       ],
       serializeState: (s) =>
-        JSON.stringify([s.value, s.context.frameworkId, s.context.frameworks.length, s.context.filter, s.context.compliance !== null]),
+        JSON.stringify([
+          s.value,
+          s.context.frameworkId,
+          s.context.frameworks.length,
+          s.context.filter,
+          s.context.compliance?.requirements.length ?? null,
+          s.context.page,
+        ]),
     })
     console.info(formatCoverage("fleetCompliance", coverage))
     expect(coverage.missing).toEqual([])
@@ -151,6 +172,33 @@ describe("fleet-compliance machine", () => {
       await download.reject(httpFailure("generic", 500))
       expect(actor.getSnapshot().context.downloading).toBeNull()
       expect(env.toasts.map((t) => t.kind)).toEqual(["error"])
+    } finally {
+      actor.stop()
+    }
+  })
+})
+
+describe("requirements paging", () => {
+  it("pages the answer on screen 50 rows at a time; an impossible page is ignored; another framework goes back to page 1", async () => {
+    const { actor, frameworks, load } = start()
+    try {
+      await frameworks.resolve([cis, fsbp])
+      await load.resolve(manyRequirements(cis, 10_000))
+      expect(requirementsPage(actor.getSnapshot().context)).toMatchObject({ page: 1, pageCount: 200, first: 1, last: 50, total: 10_000 })
+      expect(requirementsPage(actor.getSnapshot().context).rows).toHaveLength(ORG_REQUIREMENTS_PAGE_SIZE)
+      actor.send({ type: "page.requested", page: 200 })
+      const last = requirementsPage(actor.getSnapshot().context)
+      expect(last).toMatchObject({ page: 200, first: 9_951, last: 10_000 })
+      expect(last.rows[0]!.id).toBe("r.9951")
+      for (const page of [0, 201, 1.5, 200]) actor.send({ type: "page.requested", page })
+      expect(actor.getSnapshot().context.page).toBe(200)
+      // A filter's new answer for the same framework keeps the page, clamped to its last one.
+      actor.send({ type: "filters.changed", unit: "ou-prod", tag: "" })
+      await load.resolve(manyRequirements(cis, 120))
+      expect(requirementsPage(actor.getSnapshot().context)).toMatchObject({ page: 3, pageCount: 3, first: 101, last: 120 })
+      actor.send({ type: "framework.changed", frameworkId: "aws-fsbp" })
+      await load.resolve(manyRequirements(fsbp, 120))
+      expect(requirementsPage(actor.getSnapshot().context)).toMatchObject({ page: 1, first: 1, last: 50 })
     } finally {
       actor.stop()
     }

@@ -11,7 +11,7 @@ import { Route, Switch } from "wouter"
 import { memoryLocation } from "wouter/memory-location"
 import { SimulatedClock } from "xstate"
 import type { FindingListResponse, FindingsQuery } from "../../src/contracts/findings.ts"
-import { orgComplianceFileName, type FleetQuery } from "../../src/contracts/organizations.ts"
+import { orgComplianceFileName, type FleetQuery, type OrgCompliance } from "../../src/contracts/organizations.ts"
 import type { DownloadedFile } from "../../src/machines/compliance-effects.ts"
 import type { FleetEffects, OrgComplianceFileKind, OrgComplianceRequest } from "../../src/machines/fleet-effects.ts"
 import { ComplianceEffectsProvider, UNWIRED_COMPLIANCE_EFFECTS } from "../../src/views/compliance/compliance-effects-context.tsx"
@@ -36,7 +36,7 @@ const members = [
   fleetMember(22, { account_name: "Sandbox", stale: true, latest_scan_id: null, latest_scan_at: null }),
 ]
 
-const renderAt = async (path: string, listFindings?: (q: FindingsQuery) => FindingListResponse) => {
+const renderAt = async (path: string, listFindings?: (q: FindingsQuery) => FindingListResponse, complianceOf?: (request: OrgComplianceRequest) => OrgCompliance) => {
   const fleetCalls: FleetQuery[] = []
   const complianceCalls: OrgComplianceRequest[] = []
   const downloadCalls: Array<OrgComplianceRequest & { readonly kind: OrgComplianceFileKind }> = []
@@ -57,7 +57,7 @@ const renderAt = async (path: string, listFindings?: (q: FindingsQuery) => Findi
     loadOrgFrameworks: async () => [framework("cis-aws-3.0.0"), { ...framework("aws-fsbp"), name: "AWS Foundational Security Best Practices" }],
     loadOrgCompliance: async (request) => {
       complianceCalls.push(request)
-      return orgCompliance(framework(request.frameworkId))
+      return complianceOf === undefined ? orgCompliance(framework(request.frameworkId)) : complianceOf(request)
     },
     downloadOrgCompliance: async (request) => {
       downloadCalls.push(request)
@@ -127,6 +127,47 @@ describe("organisation compliance on the fleet page", () => {
     await settle()
     expect(downloadCalls).toEqual([{ id: ORG_ID, frameworkId: "cis-aws-3.0.0", filter: { unit: "ou-prod" }, kind: "members" }])
     expect(files.map((f) => f.fileName)).toEqual([`organization-${ORG_ID}-cis-aws-3.0.0-compliance-members.csv`])
+  })
+})
+
+describe("organisation compliance at size: one page of requirements rendered", () => {
+  it("10,000 requirement rows with 500 failing members each: 50 rows rendered, Previous / Next page through them, 5 failing members named per row", async () => {
+    const memberList = Array.from({ length: 500 }, (_, i) => ({
+      account_id: 1000 + i, account_name: `member-${1000 + i}`, cloud_account_id: String(100000001000 + i), unit_path: "Root", scan_id: 5000 + i, counts: null,
+    }))
+    const base = orgCompliance(framework("cis-aws-3.0.0"))
+    const requirement = base.requirements[1]!
+    const big = {
+      ...base,
+      members_total: 500,
+      members_scanned: 500,
+      members: memberList,
+      requirements: Array.from({ length: 10_000 }, (_, i) => ({
+        ...requirement,
+        id: `r.${i + 1}`,
+        members: { ...requirement.members, failed: 500 },
+        failed_account_ids: memberList.map((m) => m.account_id),
+      })),
+    } as unknown as OrgCompliance
+    const { complianceCalls } = await renderAt(`/dashboard/organizations/${ORG_ID}/fleet`, undefined, () => big)
+    const section = screen.getByRole("region", { name: "Compliance" })
+    expect(within(section).getByText("10,000")).toBeTruthy()
+    const table = within(section).getByRole("table", { name: /Requirements by member accounts/ })
+    let rows = within(table).getAllByRole("row").slice(1)
+    expect(rows).toHaveLength(50)
+    expect(rows[0]!.textContent).toContain("r.1 ")
+    expect(within(rows[0]!).getByText("Failing: member-1000, member-1001, member-1002, member-1003, member-1004 and 495 more")).toBeTruthy()
+    const pager = within(section).getByRole("group", { name: "Requirements pages" })
+    expect(within(pager).getByText("Requirements 1–50 of 10,000 · page 1 of 200")).toBeTruthy()
+    expect((within(pager).getByRole("button", { name: "Previous" }) as HTMLButtonElement).disabled).toBe(true)
+    fireEvent.click(within(pager).getByRole("button", { name: "Next" }))
+    await settle()
+    rows = within(table).getAllByRole("row").slice(1)
+    expect(rows).toHaveLength(50)
+    expect(rows[0]!.textContent).toContain("r.51 ")
+    expect(within(pager).getByText("Requirements 51–100 of 10,000 · page 2 of 200")).toBeTruthy()
+    // Paging reads nothing again: the page is cut from the answer on screen.
+    expect(complianceCalls).toHaveLength(1)
   })
 })
 

@@ -11,7 +11,7 @@ import type { ActorRefFrom } from "xstate"
 import type { OrgRequirement } from "../../contracts/organizations.ts"
 import { unitLabel } from "../../contracts/outcomes.ts"
 import type { DownloadedFile } from "../../machines/compliance-effects.ts"
-import { fleetComplianceMachine } from "../../machines/fleet-compliance.machine.ts"
+import { fleetComplianceMachine, requirementsPage } from "../../machines/fleet-compliance.machine.ts"
 import type { OrgComplianceFileKind } from "../../machines/fleet-effects.ts"
 import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
@@ -47,10 +47,13 @@ export function useComplianceLogic() {
   )
 }
 
-/** A requirement row with the names of its failing members. */
+/** A requirement row with the names of its first failing members (the members CSV names them all). */
 interface RequirementRow extends OrgRequirement {
   readonly failingNames: ReadonlyArray<string>
 }
+
+/** Failing members named per row; the rest are counted ("and N more"). */
+const NAMED_FAILING = 5
 
 const helper = createColumnHelper<ScanTableFeatures, RequirementRow>()
 
@@ -66,7 +69,13 @@ const columns = [
           <span className={shared.identifier}>{row.original.id}</span> {row.original.title}
         </span>
         {row.original.failingNames.length === 0 ? null : (
-          <span className={shared.subtle}>{`Failing: ${row.original.failingNames.join(", ")}`}</span>
+          <span className={shared.subtle}>
+            {`Failing: ${row.original.failingNames.join(", ")}${
+              row.original.failed_account_ids.length > row.original.failingNames.length
+                ? ` and ${count(row.original.failed_account_ids.length - row.original.failingNames.length)} more`
+                : ""
+            }`}
+          </span>
         )}
       </span>
     ),
@@ -110,11 +119,13 @@ function ComplianceBody({ complianceRef }: { readonly complianceRef: ComplianceR
   const frameworks = useSelector(complianceRef, (s) => s.context.frameworks)
   const frameworkId = useSelector(complianceRef, (s) => s.context.frameworkId)
   const busy = useSelector(complianceRef, (s) => s.matches({ view: "loading" }))
-  const rows = useMemo<ReadonlyArray<RequirementRow>>(() => {
-    if (compliance === null) return []
-    const names = new Map(compliance.members.map((m) => [m.account_id as number, m.account_name]))
-    return compliance.requirements.map((r) => ({ ...r, failingNames: r.failed_account_ids.map((id) => names.get(id) ?? `Account ${id}`) }))
-  }, [compliance])
+  const page = useSelector(complianceRef, (s) => requirementsPage(s.context), (a, b) => a.rows === b.rows || (a.page === b.page && a.rows.length === b.rows.length && a.rows.every((r, i) => r === b.rows[i])))
+  const names = useMemo(() => new Map((compliance?.members ?? []).map((m) => [m.account_id as number, m.account_name])), [compliance])
+  // Only the page shown is built and rendered.
+  const rows = useMemo<ReadonlyArray<RequirementRow>>(
+    () => page.rows.map((r) => ({ ...r, failingNames: r.failed_account_ids.slice(0, NAMED_FAILING).map((id) => names.get(id) ?? `Account ${id}`) })),
+    [page.rows, names],
+  )
   if (compliance === null) return <LoadingBox label="Loading the organisation's compliance" />
   const failing = compliance.requirements.filter((r) => r.members.failed > 0).length
   return (
@@ -150,6 +161,22 @@ function ComplianceBody({ complianceRef }: { readonly complianceRef: ComplianceR
         busy={busy}
         empty="No requirement in this framework."
       />
+      {page.pageCount > 1 ? (
+        <div className={css.pager} role="group" aria-label="Requirements pages">
+          <Button variant="secondary" size="sm" isDisabled={page.page <= 1} onPress={() => complianceRef.send({ type: "page.requested", page: page.page - 1 })}>
+            Previous
+          </Button>
+          <span className={shared.subtle}>{`Requirements ${count(page.first)}–${count(page.last)} of ${count(page.total)} · page ${page.page} of ${page.pageCount}`}</span>
+          <Button
+            variant="secondary"
+            size="sm"
+            isDisabled={page.page >= page.pageCount}
+            onPress={() => complianceRef.send({ type: "page.requested", page: page.page + 1 })}
+          >
+            Next
+          </Button>
+        </div>
+      ) : null}
     </>
   )
 }

@@ -12,3 +12,5 @@ export const totals = style({
 export const memberCell = style({ display: "flex", flexDirection: "column", gap: vars.space.xxs, minWidth: 0 })
 export const trendTable = style({ width: "100%", borderCollapse: "collapse", fontSize: vars.font.sizeSm })
 export const trendWrap = style({ overflowX: "auto", maxHeight: "320px", overflowY: "auto" })
+/** Previous / Next under the requirements table (wraps on a phone). */
+export const pager = style({ display: "flex", flexWrap: "wrap", alignItems: "center", justifyContent: "flex-end", gap: vars.space.md, paddingTop: vars.space.md })

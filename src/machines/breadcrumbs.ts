@@ -10,6 +10,7 @@
  * the first crumb is always Dashboard → /dashboard; only the last crumb lacks a link; every other crumb links.
  */
 import { accountTitle, findingTitle, scanTitle } from "../contracts/messages.ts"
+import { organizationPath } from "./organization-effects.ts"
 
 export interface Crumb {
   readonly label: string
@@ -97,9 +98,29 @@ export const isComplianceDetailPage = (pathname: string): boolean => {
   return segments[0] === "dashboard" && segments[1] === "compliance" && segments.length > 2
 }
 
-/** The crumbs to show, or none: hidden with a single crumb, on findings pages and on compliance detail pages. */
+/**
+ * Beyond the spec: the organisation pages (/dashboard/organizations/{id}/fleet) draw their own trail, naming the
+ * organisation account by its name once read (`organizationCrumbs`), not by its id.
+ */
+export const isOrganizationPage = (pathname: string): boolean => {
+  const segments = pathSegments(pathname)
+  return segments[0] === "dashboard" && segments[1] === "organizations" && segments.length > 2
+}
+
+/**
+ * The trail of an organisation page: Dashboard › Accounts › the organisation account (its name; 'Account #{id}' until
+ * it is read) linking to its organisation page › the page. The last crumb is plain text.
+ */
+export const organizationCrumbs = (organizationId: number | string, name: string | null, page: string): ReadonlyArray<Crumb> => [
+  { label: DASHBOARD_CRUMB_LABEL, href: DASHBOARD_PATH },
+  { label: "Accounts", href: ACCOUNTS_SECTION_HREF },
+  { label: name ?? accountTitle(organizationId), href: organizationPath(organizationId) },
+  { label: page },
+]
+
+/** The crumbs to show, or none: hidden with a single crumb, on findings pages, on compliance detail pages and on organisation pages. */
 export const visibleBreadcrumbs = (pathname: string): ReadonlyArray<Crumb> => {
-  if (isFindingsPage(pathname) || isComplianceDetailPage(pathname)) return []
+  if (isFindingsPage(pathname) || isComplianceDetailPage(pathname) || isOrganizationPage(pathname)) return []
   const crumbs = breadcrumbsFor(pathname)
   return crumbs.length > 1 ? crumbs : []
 }

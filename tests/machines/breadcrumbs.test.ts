@@ -7,9 +7,30 @@ import {
   capitalise,
   isFindingsPage,
   isIdSegment,
+  isOrganizationPage,
+  organizationCrumbs,
   pathSegments,
   visibleBreadcrumbs,
 } from "../../src/machines/breadcrumbs.ts"
+
+describe("breadcrumbs: organisation pages name the organisation account", () => {
+  it("the shell's bar is hidden on /dashboard/organizations/{id}/… (the page draws its own trail)", () => {
+    expect(isOrganizationPage("/dashboard/organizations/7/fleet")).toBe(true)
+    expect(visibleBreadcrumbs("/dashboard/organizations/7/fleet")).toEqual([])
+    expect(isOrganizationPage("/dashboard/accounts/7/organization")).toBe(false)
+    expect(visibleBreadcrumbs("/dashboard/accounts/7/organization").map((c) => c.label)).toEqual(["Dashboard", "Accounts", "Account #7", "Organization"])
+  })
+
+  it("the trail names the organisation by its name, linking to its organisation page; 'Account #{id}' until the name is read", () => {
+    expect(organizationCrumbs(7, "Acme root", "Fleet")).toEqual([
+      { label: "Dashboard", href: "/dashboard" },
+      { label: "Accounts", href: "/dashboard?section=accounts" },
+      { label: "Acme root", href: "/dashboard/accounts/7/organization" },
+      { label: "Fleet" },
+    ])
+    expect(organizationCrumbs(7, null, "Fleet").map((c) => c.label)).toEqual(["Dashboard", "Accounts", "Account #7", "Fleet"])
+  })
+})
 
 describe("breadcrumbs: the spec's routes", () => {
   it.each([

@@ -103,6 +103,10 @@ describe("fleet dashboard", () => {
     expect(within(rows[0]!).getByRole("link", { name: "Payments" }).getAttribute("href")).toBe("/dashboard/accounts/21")
     expect(within(rows[0]!).getByText("1,200")).toBeTruthy()
     expect(within(rows[1]!).getByText("Never scanned")).toBeTruthy()
+    // The trail names the organisation account by its name (not its id) and leads to its organisation page.
+    const trail = screen.getByRole("navigation", { name: "Breadcrumbs" })
+    expect(within(trail).getByRole("link", { name: "Acme organization" }).getAttribute("href")).toBe(`/dashboard/accounts/${ORG_ID}/organization`)
+    expect(trail.textContent).not.toContain(`${ORG_ID}`)
   })
 })
 

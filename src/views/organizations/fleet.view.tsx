@@ -20,6 +20,7 @@ import { SEVERITIES } from "../../contracts/findings.ts"
 import type { AccountId } from "../../contracts/ids.ts"
 import { FLEET_SORTS, type FleetMember, type FleetSort } from "../../contracts/organizations.ts"
 import { unitLabel } from "../../contracts/outcomes.ts"
+import { organizationCrumbs } from "../../machines/breadcrumbs.ts"
 import { accountPath } from "../../machines/dashboard-accounts.machine.ts"
 import { fleetDashboardMachine, hasFleetFilters } from "../../machines/fleet-dashboard.machine.ts"
 import { fleetFindingsPath } from "../../machines/fleet-effects.ts"
@@ -33,7 +34,7 @@ import { Link } from "../ui/link.tsx"
 import { Select, SelectItem } from "../ui/select.tsx"
 import { TextField } from "../ui/text-field.tsx"
 import { effectActor, useNotifyAction } from "../screen-actors.ts"
-import { DateTimeText, ErrorBox, Fact, LoadingBox } from "../scanning/scan-parts.tsx"
+import { CrumbTrail, DateTimeText, ErrorBox, Fact, LoadingBox } from "../scanning/scan-parts.tsx"
 import * as shared from "../scanning/scanning.css.ts"
 import { FleetCompliance, useComplianceLogic, type ComplianceRef } from "./fleet-compliance.tsx"
 import { useFleetEffects } from "./fleet-effects-context.tsx"
@@ -246,6 +247,7 @@ export function FleetView() {
   const complianceRef = useSelector(fleetRef, (s) => s.children["compliance"] as ComplianceRef | undefined)
   return (
     <div className={shared.page}>
+      <CrumbTrail crumbs={organizationCrumbs(organizationId, name, "Fleet")} />
       <header className={shared.pageHeader}>
         <div className={shared.titles}>
           <h1 className={shared.title}>{name === null ? "Fleet" : `Fleet of ${name}`}</h1>

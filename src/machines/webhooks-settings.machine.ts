@@ -11,6 +11,12 @@
  * `webhook.deleteRequested`, `webhook.testRequested`, `deliveries.opened`) run one at a time from `ready.idle`; a test
  * opens that destination's log. `delivery.replayRequested` replays one delivery of the open log and reloads it.
  *
+ * After a test is queued, its destination is watched until the test delivery has been tried: from `ready.idle`, every
+ * `WATCH_DELIVERY_MS` the list is read again (`ready.refreshingLastDelivery`, the row actions stay available); when the
+ * destination's `last_delivery_at` moves, its "Last delivery" shows the server's value, the watch stops and its open
+ * log is read again. It gives up after `WATCH_DELIVERY_TRIES` reads (the delivery job may be down); a failed read ends
+ * it silently (the list shown stays).
+ *
  * Events accepted:
  * - `webhooks.retryRequested` — retry after the list failed to load.
  * - `form.createOpened` / `form.editOpened` { id } — open the form empty, or with a destination's settings (its URL is
@@ -22,7 +28,7 @@
  * - `webhook.enabledToggled` { id, enabled }, `webhook.deleteRequested` { id }, `webhook.testRequested` { id }.
  * - `deliveries.opened` { id }, `deliveries.refreshRequested`, `deliveries.closed`, `delivery.replayRequested` { deliveryId }.
  */
-import { assertEvent, assign, fromPromise, setup } from "xstate"
+import { and, assertEvent, assign, fromPromise, setup } from "xstate"
 import { type Webhook, type WebhookDelivery, WebhookMessages } from "../contracts/webhooks.ts"
 import { errorOf, outputOf } from "./actor-output.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
@@ -73,7 +79,13 @@ export interface WebhooksContext {
   /** The destination a row action works on. */
   readonly pending: { readonly id: number; readonly enabled?: boolean } | null
   readonly replaying: number | null
+  /** The destination whose test delivery is awaited: its `last_delivery_at` when tested and the reads left. */
+  readonly watch: { readonly id: number; readonly before: string | null; readonly left: number } | null
 }
+
+/** How often the list is read again while a test delivery is awaited, and how many times at most (30 s). */
+export const WATCH_DELIVERY_MS = 1500
+export const WATCH_DELIVERY_TRIES = 20
 
 export type WebhooksEvent =
   | { readonly type: "webhooks.retryRequested" }
@@ -103,8 +115,24 @@ const notifyMessage = {
   params: ({ event }: { event: unknown }) => ({ kind: "success" as const, message: outputOf<{ message: string }>(event).message }),
 }
 
+/** What `ready.idle` accepts; a pending list read for the test delivery (`ready.refreshingLastDelivery`) accepts it too. */
+const IDLE_EVENTS = {
+  "form.createOpened": { target: "editing", actions: "openCreate" },
+  "form.editOpened": { guard: "isKnownWebhook", target: "editing", actions: "openEdit" },
+  "webhook.enabledToggled": { guard: "isKnownWebhook", target: "toggling", actions: "assignPending" },
+  "webhook.deleteRequested": { guard: "isKnownWebhook", target: "deleting", actions: "assignPending" },
+  "webhook.testRequested": { guard: "isKnownWebhook", target: "testing", actions: "assignPending" },
+  "deliveries.opened": { guard: "isKnownWebhook", target: "loadingDeliveries", actions: "selectOpened" },
+  "deliveries.refreshRequested": { guard: "hasSelection", target: "loadingDeliveries" },
+  "deliveries.closed": { actions: "closeLog" },
+  "delivery.replayRequested": { guard: "hasSelection", target: "replaying", actions: "assignReplaying" },
+} as const
+
+const lastDeliveryOf = (list: ReadonlyArray<Webhook>, id: number): string | null | undefined => list.find((w) => w.id === id)?.last_delivery_at
+
 export const webhooksSettingsMachine = setup({
   types: { context: {} as WebhooksContext, events: {} as WebhooksEvent },
+  delays: { watchDelivery: WATCH_DELIVERY_MS },
   actors: {
     /** GET the workspace's destinations. */
     loadWebhooks: fromPromise<ReadonlyArray<Webhook>, void>(notProvided("loadWebhooks")),
@@ -130,6 +158,18 @@ export const webhooksSettingsMachine = setup({
     hasSelection: ({ context }) => context.selected !== null,
     /** The deleted destination's log is the open one. */
     deletedSelected: ({ context }) => context.pending !== null && context.pending.id === context.selected,
+    /** A test delivery is awaited. */
+    isWatching: ({ context }) => context.watch !== null,
+    /** The list read again shows the watched destination's delivery tried (its `last_delivery_at` moved), or it is gone. */
+    deliveryTried: ({ context, event }) => {
+      if (context.watch === null) return false
+      const now = lastDeliveryOf(outputOf<ReadonlyArray<Webhook>>(event), context.watch.id)
+      return now === undefined || now !== context.watch.before
+    },
+    /** The watched destination's log is the open one. */
+    watchedSelected: ({ context }) => context.watch !== null && context.watch.id === context.selected,
+    /** The watch has reads left. */
+    hasWatchLeft: ({ context }) => context.watch !== null && context.watch.left > 1,
   },
   actions: {
     /** Environment: a toast. */
@@ -182,6 +222,12 @@ export const webhooksSettingsMachine = setup({
       },
     }),
     clearReplaying: assign({ replaying: null }),
+    startWatch: assign({
+      watch: ({ context }) =>
+        context.pending === null ? null : { id: context.pending.id, before: lastDeliveryOf(context.webhooks, context.pending.id) ?? null, left: WATCH_DELIVERY_TRIES },
+    }),
+    countWatch: assign({ watch: ({ context }) => (context.watch === null ? null : { ...context.watch, left: context.watch.left - 1 }) }),
+    stopWatch: assign({ watch: null }),
   },
 }).createMachine({
   id: "webhooksSettings",
@@ -196,6 +242,7 @@ export const webhooksSettingsMachine = setup({
     deliveriesError: null,
     pending: null,
     replaying: null,
+    watch: null,
   },
   initial: "loading",
   states: {
@@ -221,17 +268,28 @@ export const webhooksSettingsMachine = setup({
       states: {
         idle: {
           description: "Nothing is running: a destination can be added, edited, enabled, disabled, deleted or tested, and a delivery log opened.",
-          on: {
-            "form.createOpened": { target: "editing", actions: "openCreate" },
-            "form.editOpened": { guard: "isKnownWebhook", target: "editing", actions: "openEdit" },
-            "webhook.enabledToggled": { guard: "isKnownWebhook", target: "toggling", actions: "assignPending" },
-            "webhook.deleteRequested": { guard: "isKnownWebhook", target: "deleting", actions: "assignPending" },
-            "webhook.testRequested": { guard: "isKnownWebhook", target: "testing", actions: "assignPending" },
-            "deliveries.opened": { guard: "isKnownWebhook", target: "loadingDeliveries", actions: "selectOpened" },
-            "deliveries.refreshRequested": { guard: "hasSelection", target: "loadingDeliveries" },
-            "deliveries.closed": { actions: "closeLog" },
-            "delivery.replayRequested": { guard: "hasSelection", target: "replaying", actions: "assignReplaying" },
+          // While a test delivery is awaited, the list is read again after a pause.
+          after: { watchDelivery: { guard: "isWatching", target: "refreshingLastDelivery" } },
+          on: IDLE_EVENTS,
+        },
+        refreshingLastDelivery: {
+          description: "A test delivery is awaited: the list is read again for its destination's last delivery; the row actions stay available (one abandons this read).",
+          invoke: {
+            src: "loadWebhooks",
+            id: "refreshWebhooks",
+            onDone: [
+              /** The delivery was tried: "Last delivery" shows the server's value; the open log of that destination is read again. */
+              { guard: and(["deliveryTried", "watchedSelected"]), target: "loadingDeliveries", actions: ["assignLoaded", "stopWatch"] },
+              { guard: "deliveryTried", target: "idle", actions: ["assignLoaded", "stopWatch"] },
+              /** Not yet: another read after a pause. */
+              { guard: "hasWatchLeft", target: "idle", actions: ["assignLoaded", "countWatch"] },
+              /** Given up (the delivery job may be down): the list shown is the server's. */
+              { target: "idle", actions: ["assignLoaded", "stopWatch"] },
+            ],
+            /** The read failed: the watch ends, the list shown stays. */
+            onError: { target: "idle", actions: "stopWatch" },
           },
+          on: IDLE_EVENTS,
         },
         editing: {
           description: "The add / edit form is open.",
@@ -283,7 +341,8 @@ export const webhooksSettingsMachine = setup({
             src: "testWebhook",
             id: "testWebhook",
             input: ({ context }) => context.pending!.id,
-            onDone: { target: "loadingDeliveries", actions: ["selectTested", notifyMessage] },
+            /** Queued: its log opens, and the destination is watched until the delivery is tried. */
+            onDone: { target: "loadingDeliveries", actions: ["startWatch", "selectTested", notifyMessage] },
             onError: { target: "idle", actions: ["clearPending", notifyError(WebhookMessages.testFailed)] },
           },
         },

@@ -5,10 +5,10 @@
  * replay reloading it, and a non-admin's 403.
  */
 import { describe, expect, it } from "vitest"
-import { createActor } from "xstate"
+import { createActor, SimulatedClock } from "xstate"
 import { type Webhook, type WebhookDelivery, WebhookMessages } from "../../src/contracts/webhooks.ts"
 import type { DeliveryQueued, WebhookChanged, WebhookDraft, WebhookSaved } from "../../src/machines/webhooks-effects.ts"
-import { draftError, EMPTY_DRAFT, webhooksSettingsMachine } from "../../src/machines/webhooks-settings.machine.ts"
+import { draftError, EMPTY_DRAFT, WATCH_DELIVERY_MS, WATCH_DELIVERY_TRIES, webhooksSettingsMachine } from "../../src/machines/webhooks-settings.machine.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
 import { controlled, httpFailure, never } from "./auth-fakes.ts"
 import { environment } from "./scan-fakes.ts"
@@ -68,6 +68,10 @@ describe("webhooks-settings machine", () => {
       { type: "delivery.replayRequested", deliveryId: 5 },
       { type: "xstate.done.actor.replayDelivery", output: { message: WebhookMessages.replayQueued, delivery: delivery(6, 1, { replay_of: 5 as WebhookDelivery["id"] }) } },
       { type: "xstate.error.actor.replayDelivery", error: httpFailure("generic", 409, { message: WebhookMessages.replayDisabled }) },
+      { type: "xstate.after.watchDelivery.webhooksSettings.ready.idle" },
+      { type: "xstate.done.actor.refreshWebhooks", output: [hook(1), hook(2)] },
+      { type: "xstate.done.actor.refreshWebhooks", output: [hook(1), hook(2, { last_delivery_at: "2026-11-27T10:05:00.000Z" })] },
+      { type: "xstate.error.actor.refreshWebhooks", error: httpFailure("generic", 500) },
     ]
     const coverage = await coverTransitions(provided, {
       createActor: (clock) => createActor(provided, { clock }),
@@ -79,6 +83,7 @@ describe("webhooks-settings machine", () => {
           s.context.selected,
           s.context.pending?.id ?? null,
           draftError(s.context.draft) === null,
+          s.context.watch === null ? null : [s.context.watch.id, s.context.watch.left > 1],
         ]),
     })
     console.info(formatCoverage("webhooksSettings", coverage))
@@ -175,6 +180,61 @@ describe("webhooks-settings machine", () => {
       expect(actor.getSnapshot().context).toMatchObject({ selected: null, deliveries: [], pending: null })
       expect(actor.getSnapshot().context.webhooks.map((w) => w.id)).toEqual([1])
       expect(env.toasts.map((t) => t.message)).toEqual([WebhookMessages.updated, WebhookMessages.updated, WebhookMessages.testQueued, WebhookMessages.replayQueued, WebhookMessages.deleted])
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("after 'Send test' the destination's Last delivery is read again from the server once the test delivery was tried", async () => {
+    const clock = new SimulatedClock()
+    const fx = {
+      loadWebhooks: controlled<void, ReadonlyArray<Webhook>>(),
+      testWebhook: controlled<number, DeliveryQueued>(),
+      loadDeliveries: controlled<number, ReadonlyArray<WebhookDelivery>>(),
+    }
+    const actor = createActor(
+      webhooksSettingsMachine.provide({
+        actors: { loadWebhooks: fx.loadWebhooks.logic, testWebhook: fx.testWebhook.logic, loadDeliveries: fx.loadDeliveries.logic },
+      }),
+      { clock },
+    ).start()
+    try {
+      const before = "2026-11-27T09:00:00.000Z"
+      const after = "2026-11-27T10:05:00.000Z"
+      await fx.loadWebhooks.resolve([hook(1), hook(2, { last_delivery_at: before })])
+      actor.send({ type: "webhook.testRequested", id: 2 })
+      await fx.testWebhook.resolve({ message: WebhookMessages.testQueued, delivery: delivery(9, 2, { status: "pending", attempts: 0 }) })
+      await fx.loadDeliveries.resolve([delivery(9, 2, { status: "pending", attempts: 0 })])
+      expect(actor.getSnapshot().context.watch).toEqual({ id: 2, before, left: WATCH_DELIVERY_TRIES })
+      // Not tried yet: the list is read again after a pause, while the row actions stay available.
+      clock.increment(WATCH_DELIVERY_MS)
+      expect(fx.loadWebhooks.calls).toHaveLength(2)
+      expect(actor.getSnapshot().can({ type: "deliveries.closed" })).toBe(true)
+      await fx.loadWebhooks.resolve([hook(1), hook(2, { last_delivery_at: before })])
+      expect(actor.getSnapshot().context.watch?.left).toBe(WATCH_DELIVERY_TRIES - 1)
+      clock.increment(WATCH_DELIVERY_MS)
+      // Tried: "Last delivery" is the server's, the watch stops and the open log is read again.
+      await fx.loadWebhooks.resolve([hook(1), hook(2, { last_delivery_at: after })])
+      expect(actor.getSnapshot().context.webhooks.find((w) => w.id === 2)!.last_delivery_at).toBe(after)
+      expect(actor.getSnapshot().context.watch).toBeNull()
+      expect(fx.loadDeliveries.calls).toEqual([2, 2])
+      await fx.loadDeliveries.resolve([delivery(9, 2)])
+      clock.increment(WATCH_DELIVERY_MS * 3)
+      expect(fx.loadWebhooks.calls).toHaveLength(3)
+
+      // A delivery never tried (the job is down): the watch gives up after its reads.
+      actor.send({ type: "deliveries.closed" })
+      actor.send({ type: "webhook.testRequested", id: 1 })
+      await fx.testWebhook.resolve({ message: WebhookMessages.testQueued, delivery: delivery(10, 1, { status: "pending", attempts: 0 }) })
+      await fx.loadDeliveries.resolve([])
+      for (let i = 0; i < WATCH_DELIVERY_TRIES; i++) {
+        clock.increment(WATCH_DELIVERY_MS)
+        await fx.loadWebhooks.resolve([hook(1), hook(2, { last_delivery_at: after })])
+      }
+      expect(actor.getSnapshot().context.watch).toBeNull()
+      clock.increment(WATCH_DELIVERY_MS * 3)
+      expect(fx.loadWebhooks.calls).toHaveLength(3 + WATCH_DELIVERY_TRIES)
+      expect(actor.getSnapshot().matches({ ready: "idle" })).toBe(true)
     } finally {
       actor.stop()
     }

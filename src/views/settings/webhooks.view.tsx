@@ -162,7 +162,7 @@ function WebhookForm({ webhooksRef }: { readonly webhooksRef: WebhooksRef }) {
 }
 
 function WebhookCard({ webhooksRef, webhook }: { readonly webhooksRef: WebhooksRef; readonly webhook: Webhook }) {
-  const idle = useSelector(webhooksRef, (s) => s.matches({ ready: "idle" }))
+  const idle = useSelector(webhooksRef, (s) => s.matches({ ready: "idle" }) || s.matches({ ready: "refreshingLastDelivery" }))
   const busy = useSelector(webhooksRef, (s) => s.context.pending?.id === webhook.id)
   const open = useSelector(webhooksRef, (s) => s.context.selected === webhook.id)
   return (
@@ -205,7 +205,7 @@ function WebhookCard({ webhooksRef, webhook }: { readonly webhooksRef: WebhooksR
 const STATUS_TONE = { pending: "warning", delivered: "success", failed: "danger" } as const
 
 function DeliveryItem({ webhooksRef, delivery }: { readonly webhooksRef: WebhooksRef; readonly delivery: WebhookDelivery }) {
-  const idle = useSelector(webhooksRef, (s) => s.matches({ ready: "idle" }))
+  const idle = useSelector(webhooksRef, (s) => s.matches({ ready: "idle" }) || s.matches({ ready: "refreshingLastDelivery" }))
   const replaying = useSelector(webhooksRef, (s) => s.context.replaying === delivery.id)
   return (
     <li className={scanCss.itemCard} aria-label={`Delivery ${delivery.id}`}>
@@ -240,7 +240,7 @@ function DeliveryLog({ webhooksRef }: { readonly webhooksRef: WebhooksRef }) {
   const deliveries = useSelector(webhooksRef, (s) => s.context.deliveries)
   const error = useSelector(webhooksRef, (s) => s.context.deliveriesError)
   const loading = useSelector(webhooksRef, (s) => s.matches({ ready: "loadingDeliveries" }))
-  const idle = useSelector(webhooksRef, (s) => s.matches({ ready: "idle" }))
+  const idle = useSelector(webhooksRef, (s) => s.matches({ ready: "idle" }) || s.matches({ ready: "refreshingLastDelivery" }))
   if (selected === undefined) return null
   return (
     <Card title={`Deliveries of ${selected.name}`} aria-label="Deliveries" description="The newest 50, with what the destination answered. Replay sends the same body again.">

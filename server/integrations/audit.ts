@@ -7,6 +7,7 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { presentedKeyDetails } from "../audit/audit-log.ts"
 
 export type IntegrationAuditAction =
   | "security_hub.updated"
@@ -29,5 +30,5 @@ export const recordIntegrationAudit = Effect.fn("IntegrationAudit.record")(funct
   const sql = yield* SqlClient.SqlClient
   yield* sql`INSERT INTO audit_log (workspace_id, actor_user_id, action, target_type, target_id, details, ip)
     VALUES (${entry.workspaceId}, ${entry.actorUserId}, ${entry.action}, ${entry.targetType}, ${String(entry.targetId)},
-            ${JSON.stringify(entry.details ?? {})}::jsonb, ${entry.ip ?? null})`
+            ${JSON.stringify(entry.details ?? {})}::jsonb || ${presentedKeyDetails(sql)}, ${entry.ip ?? null})`
 })

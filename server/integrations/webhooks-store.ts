@@ -25,6 +25,7 @@ import {
   type WebhookDelivery,
   WebhookMessages as M,
 } from "../../src/contracts/webhooks.ts"
+import { presentedKeyDetails } from "../audit/audit-log.ts"
 import type { WorkspaceContext } from "../auth/workspace-context.ts"
 import { AppConfig } from "../config.ts"
 import { publishIntegrationEvent, queueDelivery } from "./events.ts"
@@ -41,7 +42,7 @@ type WebhookAuditAction = "webhook.created" | "webhook.updated" | "webhook.delet
 const audit = (ctx: WorkspaceContext, action: WebhookAuditAction, targetId: number, details: Record<string, unknown>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
     INSERT INTO audit_log (workspace_id, actor_user_id, action, target_type, target_id, details, ip)
-    VALUES (${ctx.workspaceId}, ${ctx.userId}, ${action}, 'webhook', ${String(targetId)}, ${JSON.stringify(details)}::jsonb, ${ctx.ip === "" ? null : ctx.ip})`)
+    VALUES (${ctx.workspaceId}, ${ctx.userId}, ${action}, 'webhook', ${String(targetId)}, ${JSON.stringify(details)}::jsonb || ${presentedKeyDetails(sql)}, ${ctx.ip === "" ? null : ctx.ip})`)
 
 interface WebhookRow {
   readonly id: number

@@ -173,6 +173,27 @@ describe.each(kinds)("API keys over the API on %s", (kind) => {
     expect(gone.body.message).toBe(ApiKeyMessages.creatorGone)
   })
 
+  it("an action done with a key names the key (id and name) in its audit row; the same action with a session does not", async () => {
+    const key = await createKey(owner, { name: "Terraform", role_id: BuiltInRoleIds.Admin })
+    const made = await withKey(key.secret, "POST", "/api/account-groups", { name: `By key ${kind}`, kind: "manual", account_ids: [ids.b] })
+    expect(made.status, JSON.stringify(made.body)).toBe(200)
+    const rows = await sql(Effect.flatMap(SqlClient.SqlClient, (q) =>
+      q<{ target_id: string; actor_user_id: number; details: Record<string, unknown> }>`
+        SELECT target_id, actor_user_id, details FROM audit_log
+        WHERE action = 'account_group.created' AND target_id IN (${String(made.body.data.id)}, ${String(ids.groupA)}) ORDER BY id`))
+    const byKey = rows.find((r) => r.target_id === String(made.body.data.id))!
+    const bySession = rows.find((r) => r.target_id === String(ids.groupA))!
+    // The actor stays the key's creator; the key is named beside it.
+    expect(byKey.actor_user_id).toBe(owner.userId)
+    expect(byKey.details["api_key"]).toEqual({ id: key.id, name: "Terraform" })
+    expect(bySession.details["api_key"]).toBeUndefined()
+    expect(JSON.stringify(byKey.details)).not.toContain(key.secret)
+    // The key's first use, audited by the key lookup, names it too.
+    const firstUse = await sql(Effect.flatMap(SqlClient.SqlClient, (q) =>
+      q<{ details: Record<string, unknown> }>`SELECT details FROM audit_log WHERE action = 'api_key.first_used' AND target_id = ${String(key.id)}`))
+    expect(firstUse[0]?.details["api_key"]).toEqual({ id: key.id, name: "Terraform" })
+  })
+
   it("revocation and expiry hold from the next request; unknown keys and other workspaces are refused", async () => {
     const key = await createKey(owner, { name: "Short lived", role_id: BuiltInRoleIds.Auditor })
     expect((await withKey(key.secret, "GET", "/api/scans")).status).toBe(200)

@@ -71,7 +71,7 @@ export const AREAS: ReadonlyArray<{ readonly name: string; readonly machines: Re
   { name: "Team", machines: ["team-members", "add-member", "edit-member", "delete-member", "invite-members", "invitations-list", "custom-roles"] },
   { name: "Profile", machines: ["profile", "change-password", "digest-preference"] },
   { name: "Cloud accounts", machines: ["dashboard-accounts", "account-details", "add-account", "approval-setting"] },
-  { name: "Scans and findings", machines: ["launch-scan", "scan-list", "scan-detail", "findings-list", "finding-detail", "remediation", "finding-jira", "approvals-inbox", "bulk-remediation", "remediation-batch", "remediation-batches"] },
+  { name: "Scans and findings", machines: ["launch-scan", "scan-list", "scan-detail", "findings-list", "finding-detail", "remediation", "remediation-history", "finding-jira", "approvals-inbox", "bulk-remediation", "remediation-batch", "remediation-batches"] },
   { name: "Posture", machines: ["posture-overview", "account-posture", "resource-history", "mute-rule-form"] },
   { name: "Compliance", machines: ["compliance-overview", "compliance-framework", "compliance-requirement"] },
   { name: "Organisations", machines: ["organization", "fleet-dashboard", "fleet-compliance", "fleet-findings", "account-groups"] },

@@ -137,4 +137,25 @@ export const RemediationMessages = {
   rowRequired: "Give the row to preview: result_seq or details",
   noPreview: "This check's fix has no preview yet",
   undoQueued: "Undo queued",
+  // The SPA's texts (issue 32 part 5): the remediate dialog's preview and the finding page's remediation history.
+  previewFailed: "Failed to load the remediation preview. Please try again.",
+  historyFailed: "Failed to load the remediation history. Please try again.",
+  undoFailed: "Failed to undo the remediation. Please try again.",
+  undoPermissionDenied: "You don't have permission to undo remediations",
 } as const
+
+/** "Undo no longer possible: …" on a remediation whose undo is not offered. */
+export const undoUnavailableText = (reason: string | null): string =>
+  `Undo no longer possible: ${reason ?? "this fix cannot be undone"}`
+
+/** States in which a remediation still moves on its own (the history polls while one is shown). */
+export const UNSETTLED_REMEDIATION_STATES: ReadonlySet<RemediationState> = new Set(["pending", "applied", "undoing"])
+
+const ConflictBody = Schema.Struct({ _tag: Schema.Literal("RemediationConflict"), message: Schema.String, differences: Schema.Array(StateDifferenceView) })
+export type StateDifference = typeof StateDifferenceView.Type
+
+/** The 409 `RemediationConflict` body of an undo refusal (its field differences), or null for any other error body. */
+export const remediationConflictOf = (body: unknown): { readonly message: string; readonly differences: ReadonlyArray<StateDifference> } | null => {
+  const decoded = Schema.decodeUnknownOption(ConflictBody)(body)
+  return decoded._tag === "Some" ? { message: decoded.value.message, differences: decoded.value.differences } : null
+}

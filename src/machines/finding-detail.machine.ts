@@ -29,7 +29,8 @@
  * - `finding.backRequested` — the user pressed Go Back: return to the service's findings list.
  * - `finding.retryRequested` — the user pressed Retry after the finding failed to load: load it again.
  * - `remediation.rowChanged` { rowIndex, row } — the open remediation dialog reports the row as the server answered:
- *   it replaces the row in the table, and polling starts when its remediation is pending.
+ *   it replaces the row in the table, polling starts when its remediation is pending, and the Remediation history card
+ *   (a `remediationHistoryMachine` child, issue 32) reads the finding's remediations again.
  * - `finding.changed` — raised by the machine when the finding changed outside a load: whether to poll is decided
  *   again.
  * - `details.pageRequested` { page } — the user asked for another page of the detail rows.
@@ -37,13 +38,14 @@
  *   back to page 1.
  * - `details.searchChanged` { q } — the user typed in the resource id search: read after 300 ms of quiet typing, back
  *   to page 1.
- * - `finding.reloadRequested` — raised by the machine when a mute rule was saved: the page of rows is read again.
+ * - `finding.reloadRequested` — raised by the machine when a mute rule was saved, or sent by the history card when a
+ *   remediation settled (an undo finished): the page of rows is read again.
  * - `row.remediateRequested` { rowIndex } — the user pressed 'Remediate' on a failing row.
  * - `row.viewRequested` { rowIndex } — the user pressed a row's 'View …' button to see its remediation record.
  * - `row.muteRequested` { rowIndex, today } — the user pressed Mute on a failing row that no rule mutes yet.
  * - `finding.muteRequested` { today } — the user pressed Mute check on the finding.
  */
-import { assign, enqueueActions, fromPromise, raise, setup } from "xstate"
+import { assign, enqueueActions, fromPromise, raise, sendTo, setup } from "xstate"
 import { remediationState, type DetailRow, type DetailStatus, type Finding, type FindingDetailQuery } from "../contracts/findings.ts"
 import { DetailPaging } from "../contracts/constants.ts"
 import type { FindingId, ScanId } from "../contracts/ids.ts"
@@ -51,6 +53,7 @@ import { ScanningMessages } from "../contracts/messages.ts"
 import { toFailure, type NavigateParams, type NotifyParams } from "./auth-effects.ts"
 import { remediationMachine, type RemediationOutput } from "./remediation.machine.ts"
 import { muteRuleFormMachine } from "./mute-rule-form.machine.ts"
+import { remediationHistoryMachine } from "./remediation-history.machine.ts"
 import { PostureMessages } from "../contracts/posture.ts"
 import type { ScanViewer } from "./scan-effects.ts"
 import { scanPath } from "./scan-list.machine.ts"
@@ -157,6 +160,8 @@ export const findingDetailMachine = setup({
     remediation: remediationMachine,
     /** The Mute dialog, starting with the finding's check (and a row's resource). */
     muteRule: muteRuleFormMachine,
+    /** The Remediation history card: the finding's remediations and their undo (issue 32). */
+    remediationHistory: remediationHistoryMachine,
   },
   delays: {
     /** While a row's remediation is pending, the finding is re-read every 5 s. */
@@ -220,6 +225,8 @@ export const findingDetailMachine = setup({
       return { finding: { ...context.finding, details } }
     }),
     announceChange: raise({ type: "finding.changed" }),
+    /** A remediation started (or was asked for): the history card reads the finding's remediations again. */
+    refreshHistory: sendTo("remediationHistory", { type: "history.refreshRequested" }),
     assignMuteTarget: assign({
       muteTarget: ({ context, event }) =>
         event.type === "row.muteRequested"
@@ -264,7 +271,7 @@ export const findingDetailMachine = setup({
   }),
   on: {
     "finding.backRequested": { actions: { type: "navigate", params: ({ context }) => ({ to: backPath(context) }) } },
-    "remediation.rowChanged": { actions: ["applyReportedRow", "announceChange"] },
+    "remediation.rowChanged": { actions: ["applyReportedRow", "announceChange", "refreshHistory"] },
   },
   states: {
     detail: {
@@ -382,6 +389,16 @@ export const findingDetailMachine = setup({
             /** The remediation dialog closed: its final row replaces the one in the table. */
             onDone: { target: "none", actions: "applyOutcome" },
           },
+        },
+      },
+    },
+    history: {
+      description: "The Remediation history card, for as long as the page is open.",
+      initial: "shown",
+      states: {
+        shown: {
+          description: "The card lists the finding's remediations and offers their undo.",
+          invoke: { id: "remediationHistory", src: "remediationHistory", input: ({ context }) => ({ findingId: context.findingId }) },
         },
       },
     },

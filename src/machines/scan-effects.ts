@@ -43,6 +43,8 @@ import type {
   ScanSchedule,
   ScanSchedulePayload,
 } from "../contracts/posture.ts"
+import type { RemediationRequestedResponse } from "../contracts/remediation-requests.ts"
+import type { Remediation, RemediationId, RemediationPreview, RemediationPreviewPayload } from "../contracts/remediations.ts"
 import { isEffectFailure, type EffectCall, type EffectFailure } from "./auth-effects.ts"
 
 /** Who is looking, as far as the scanning screens care (scanning §6). */
@@ -102,7 +104,14 @@ export interface ScanEffects {
   readonly listFindings: EffectCall<FindingsQuery, FindingListResponse>
   /** GET /api/findings/{id} with one page of its detail rows (the query's page, size, status filter and search). */
   readonly getFinding: EffectCall<{ readonly id: FindingId } & FindingDetailQuery, Finding>
-  readonly remediate: EffectCall<{ readonly id: FindingId; readonly details: DetailRow }, RemediateResponse>
+  /** The fix started (the row as the server now has it), or, on an account that requires approval, the request created (202). */
+  readonly remediate: EffectCall<{ readonly id: FindingId; readonly details: DetailRow }, RemediateResponse | RemediationRequestedResponse>
+  /** Beyond the spec (issue 32): POST /api/findings/{id}/remediation-preview, what the fix of one row would do. */
+  readonly previewRemediation: EffectCall<{ readonly id: FindingId; readonly payload: RemediationPreviewPayload }, RemediationPreview>
+  /** GET /api/remediations?finding_id=: the finding's remediations, newest first. */
+  readonly listRemediations: EffectCall<{ readonly finding_id: FindingId }, ReadonlyArray<Remediation>>
+  /** POST /api/remediations/{id}/undo: the remediation, now undoing; 409 `RemediationConflict` unless `force`. */
+  readonly undoRemediation: EffectCall<{ readonly id: RemediationId; readonly force: boolean }, Remediation>
   /** GET /api/scans/{id}/export: the file, named by `exportFileName`. */
   readonly exportFindings: EffectCall<ExportRequest, ExportedFile>
   /** Beyond the spec (issue 13): GET /api/mute-rules[?account_id] (the account's rules and the workspace-wide ones). */

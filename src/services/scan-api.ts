@@ -60,6 +60,14 @@ import {
   type MuteRulePayload,
   type ScanSchedulePayload,
 } from "../contracts/posture.ts"
+import { RemediationRequestedResponse } from "../contracts/remediation-requests.ts"
+import {
+  RemediationListResponse,
+  RemediationPreviewResponse,
+  RemediationResponse,
+  type RemediationId,
+  type RemediationPreviewPayload,
+} from "../contracts/remediations.ts"
 import type { ExportedFile, ExportRequest, ScanEffects, ScanViewer } from "../machines/scan-effects.ts"
 import { endpoint, pathWith, type ApiClient, type Clock, type Endpoint } from "./api-client.ts"
 import type { AppServices } from "./app-services.ts"
@@ -82,7 +90,17 @@ export const SCANNING_ENDPOINTS = {
   cancelScan: endpoint({ method: "POST", path: "/api/scans/:id/cancel", response: CancelScanResponse }),
   findings: endpoint({ method: "GET", path: "/api/findings", response: FindingListResponse, flow: "scan-load" }),
   finding: endpoint({ method: "GET", path: "/api/findings/:id", response: FindingResponse, flow: "finding-load" }),
-  remediate: endpoint({ method: "POST", path: "/api/findings/:id/remediate", response: RemediateResponse, flow: "remediation" }),
+  /** 200 with the row, or 202 with the approval request created (an account that requires approval, issue 32). */
+  remediate: endpoint({
+    method: "POST",
+    path: "/api/findings/:id/remediate",
+    response: Schema.Union([RemediationRequestedResponse, RemediateResponse]),
+    flow: "remediation",
+  }),
+  // Beyond the spec (issue 32): the preview of a fix, a finding's remediations and their undo (the server's messages).
+  remediationPreview: endpoint({ method: "POST", path: "/api/findings/:id/remediation-preview", response: RemediationPreviewResponse }),
+  remediations: endpoint({ method: "GET", path: "/api/remediations", response: RemediationListResponse }),
+  undoRemediation: endpoint({ method: "POST", path: "/api/remediations/:id/undo", response: RemediationResponse }),
   /** The body is a file: text (CSV) or JSON (JSON, OCSF). */
   exportScan: endpoint({ method: "GET", path: "/api/scans/:id/export", response: Schema.Unknown, flow: "export" }),
   // Beyond the spec (issue 13): mute rules, schedules, digest preference (the server's own messages).
@@ -117,6 +135,9 @@ export interface ScanApi {
   readonly findings: (query: FindingsQuery, signal?: AbortSignal) => Promise<Response<"findings">>
   readonly finding: (params: { readonly id: FindingId; readonly query?: FindingDetailQuery }, signal?: AbortSignal) => Promise<Response<"finding">>
   readonly remediate: (params: { readonly id: FindingId; readonly details: DetailRow }, signal?: AbortSignal) => Promise<Response<"remediate">>
+  readonly remediationPreview: (params: { readonly id: FindingId; readonly payload: RemediationPreviewPayload }, signal?: AbortSignal) => Promise<Response<"remediationPreview">>
+  readonly remediations: (query: { readonly finding_id: FindingId }, signal?: AbortSignal) => Promise<Response<"remediations">>
+  readonly undoRemediation: (params: { readonly id: RemediationId; readonly force: boolean }, signal?: AbortSignal) => Promise<Response<"undoRemediation">>
   readonly exportScan: (params: { readonly id: ScanId; readonly query: ExportQuery }, signal?: AbortSignal) => Promise<unknown>
   readonly muteRules: (query: { readonly account_id?: AccountId }, signal?: AbortSignal) => Promise<Response<"muteRules">>
   readonly createMuteRule: (payload: MuteRulePayload, signal?: AbortSignal) => Promise<Response<"createMuteRule">>
@@ -157,6 +178,9 @@ export const createScanApi = (client: ApiClient): ScanApi => {
     finding: ({ id, query }, signal) =>
       client.request(at("finding", { id }), { ...(query === undefined ? {} : { query: query as QueryValues }), ...signalOpt(signal) }),
     remediate: ({ id, details }, signal) => client.request(at("remediate", { id }), { body: { details }, ...signalOpt(signal) }),
+    remediationPreview: ({ id, payload }, signal) => client.request(at("remediationPreview", { id }), { body: payload, ...signalOpt(signal) }),
+    remediations: (query, signal) => client.request(E.remediations, { query, ...signalOpt(signal) }),
+    undoRemediation: ({ id, force }, signal) => client.request(at("undoRemediation", { id }), { body: force ? { force } : {}, ...signalOpt(signal) }),
     exportScan: ({ id, query }, signal) => client.request(at("exportScan", { id }), { query: query as QueryValues, ...signalOpt(signal) }),
     muteRules: (query, signal) => client.request(E.muteRules, { query: query as QueryValues, ...signalOpt(signal) }),
     createMuteRule: (payload, signal) => client.request(E.createMuteRule, { body: payload, ...signalOpt(signal) }),
@@ -300,6 +324,9 @@ export const scanEffectsFrom = (services: ScanServices, api: ScanApi = createSca
     listFindings: (query, signal) => api.findings(query, signal),
     getFinding: ({ id, ...query }, signal) => api.finding({ id, query }, signal).then((r) => r.data),
     remediate: (params, signal) => api.remediate(params, signal),
+    previewRemediation: (params, signal) => api.remediationPreview(params, signal).then((r) => r.data),
+    listRemediations: (query, signal) => api.remediations(query, signal).then((r) => r.data),
+    undoRemediation: (params, signal) => api.undoRemediation(params, signal).then((r) => r.data),
     exportFindings,
     listMuteRules: (query, signal) => api.muteRules(query, signal).then((r) => r.data),
     createMuteRule: (payload, signal) => api.createMuteRule(payload, signal),

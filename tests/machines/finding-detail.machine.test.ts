@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { createActor, SimulatedClock, type ActorRefFrom } from "xstate"
+import { createActor, createMachine, SimulatedClock, type ActorRefFrom } from "xstate"
 import type { DetailRow, Finding, FindingDetailQuery, RemediateResponse } from "../../src/contracts/findings.ts"
 import type { FindingId } from "../../src/contracts/ids.ts"
 import {
@@ -10,6 +10,9 @@ import {
 } from "../../src/machines/finding-detail.machine.ts"
 import { remediationMachine } from "../../src/machines/remediation.machine.ts"
 import { muteRuleFormMachine } from "../../src/machines/mute-rule-form.machine.ts"
+import { remediationHistoryMachine } from "../../src/machines/remediation-history.machine.ts"
+import type { Remediation, RemediationPreview, RemediationPreviewPayload } from "../../src/contracts/remediations.ts"
+import { preview, remediation } from "./remediation-fakes.ts"
 import type { ScanViewer } from "../../src/machines/scan-effects.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
 import { controlled, flush, httpFailure, never } from "./auth-fakes.ts"
@@ -32,6 +35,8 @@ const start = (serviceName: string | null = "s3", resource?: string) => {
   const getFinding = controlled<{ readonly id: FindingId } & FindingDetailQuery, Finding>()
   const loadViewer = controlled<void, ScanViewer>()
   const remediate = controlled<{ readonly id: FindingId; readonly details: DetailRow }, RemediateResponse>()
+  const previewRemediation = controlled<{ readonly id: FindingId; readonly payload: RemediationPreviewPayload }, RemediationPreview>()
+  const listRemediations = controlled<{ readonly finding_id: FindingId }, ReadonlyArray<Remediation>>()
   const env = environment()
   const clock = new SimulatedClock()
   const actor = createActor(
@@ -39,20 +44,26 @@ const start = (serviceName: string | null = "s3", resource?: string) => {
       actors: {
         getFinding: getFinding.logic,
         loadViewer: loadViewer.logic,
-        remediation: remediationMachine.provide({ actors: { remediate: remediate.logic }, actions: { notify: env.notify } }),
+        remediation: remediationMachine.provide({
+          actors: { remediate: remediate.logic, previewRemediation: previewRemediation.logic },
+          actions: { notify: env.notify },
+        }),
+        remediationHistory: remediationHistoryMachine.provide({ actors: { listRemediations: listRemediations.logic, undoRemediation: never() } }),
       },
       actions: { notify: env.notify, navigate: env.navigate },
     }),
     { input: { scanId: SCAN_ID, findingId: FINDING_ID, serviceName, ...(resource === undefined ? {} : { resource }) }, clock },
   ).start()
-  return { actor, getFinding, loadViewer, remediate, env, clock }
+  return { actor, getFinding, loadViewer, remediate, previewRemediation, listRemediations, env, clock }
 }
 
 describe("finding-detail machine", () => {
   it("drives every (state, event) edge", async () => {
     const provided = findingDetailMachine.provide({
       actors: {
-        getFinding: never(), loadViewer: never(), remediation: remediationMachine.provide({ actors: { remediate: never() } }),
+        getFinding: never(), loadViewer: never(), remediation: remediationMachine.provide({ actors: { remediate: never(), previewRemediation: never() } }),
+        // The card's own edges are driven in remediation-history.machine.test.ts; here it only has to receive events.
+        remediationHistory: createMachine({}),
         muteRule: muteRuleFormMachine.provide({ actors: { saveMuteRule: never() } }),
       },
     })
@@ -98,7 +109,7 @@ describe("finding-detail machine", () => {
     console.info(formatCoverage("findingDetail", coverage))
     expect(coverage.missing).toEqual([])
     expect(coverage.driven).toBe(coverage.total)
-  })
+  }, 300_000)
 
   it("a failed load shows the §8 text with Retry and Go Back", async () => {
     const { actor, getFinding, env } = start()
@@ -134,8 +145,9 @@ describe("finding-detail machine", () => {
   })
 
   it("remediates a row, polls every 5 s while it is pending, and the dialog follows until 'remediated'", async () => {
-    const { actor, getFinding, loadViewer, remediate, env, clock } = start()
+    const { actor, getFinding, loadViewer, remediate, previewRemediation, listRemediations, env, clock } = start()
     try {
+      await listRemediations.resolve([])
       await getFinding.resolve(finding(5))
       await loadViewer.resolve(viewer())
       // A compliant row has nothing to remediate.
@@ -143,6 +155,8 @@ describe("finding-detail machine", () => {
       expect(actor.getSnapshot().value).toMatchObject({ dialog: "none" })
       actor.send({ type: "row.remediateRequested", rowIndex: 0 })
       const dialog = actor.getSnapshot().children.remediation as ActorRefFrom<typeof remediationMachine>
+      expect(dialog.getSnapshot().value).toBe("previewing")
+      await previewRemediation.resolve(preview())
       expect(dialog.getSnapshot().value).toBe("confirming")
       dialog.send({ type: "remediation.confirmed" })
       expect(remediate.calls).toEqual([{ id: 5, details: nonCompliantRow }])
@@ -150,6 +164,9 @@ describe("finding-detail machine", () => {
       expect(env.toasts).toEqual([{ kind: "success", message: "Remediation started" }])
       expect(actor.getSnapshot().context.finding?.details[0]).toEqual(pendingRow)
       expect(actor.getSnapshot().value).toMatchObject({ detail: { loaded: "watching" } })
+      // The history card reads the finding's remediations again: the new one shows.
+      expect(listRemediations.calls).toHaveLength(2)
+      await listRemediations.resolve([remediation(1, { state: "pending" }, { available: false })])
 
       clock.increment(REMEDIATION_POLL_MS)
       expect(getFinding.calls).toHaveLength(2)
@@ -240,6 +257,22 @@ describe("finding-detail machine", () => {
       await getFinding.resolve(findingPage(5, 1, 2, { details: [pendingRow] }))
       clock.increment(REMEDIATION_POLL_MS)
       expect(getFinding.calls.at(-1)).toEqual({ id: 5, details_page: 1, details_page_size: 50, details_status: "fail" })
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("when the history card reports a settled remediation (an undo finished), the page of rows is read again", async () => {
+    const { actor, getFinding, listRemediations } = start()
+    try {
+      await getFinding.resolve(finding(5, { details: [remediatedRow(nonCompliantRow)] }))
+      await listRemediations.resolve([remediation(1, { state: "undoing" }, { available: false })])
+      const history = actor.getSnapshot().children["remediationHistory"]!
+      history.send({ type: "history.refreshRequested" })
+      await listRemediations.resolve([remediation(1, { state: "undone" }, { available: false })])
+      expect(getFinding.calls).toHaveLength(2)
+      await getFinding.resolve(finding(5))
+      expect(actor.getSnapshot().context.finding?.details[0]?.remediate).toBeUndefined()
     } finally {
       actor.stop()
     }

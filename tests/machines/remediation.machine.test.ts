@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest"
 import { createActor, SimulatedClock } from "xstate"
 import type { DetailRow, RemediateResponse } from "../../src/contracts/findings.ts"
 import type { FindingId } from "../../src/contracts/ids.ts"
-import { remediationMachine, type RemediationInput } from "../../src/machines/remediation.machine.ts"
+import { previewPayload, remediationMachine, type RemediationInput } from "../../src/machines/remediation.machine.ts"
+import type { RemediationPreview, RemediationPreviewPayload } from "../../src/contracts/remediations.ts"
+import type { RemediationRequestedResponse } from "../../src/contracts/remediation-requests.ts"
+import { preview } from "./remediation-fakes.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
 import { controlled, httpFailure, never } from "./auth-fakes.ts"
 import { environment, failedRow, nonCompliantRow, pendingRow, remediatedRow } from "./scan-fakes.ts"
@@ -16,23 +19,33 @@ const input = (overrides: Partial<RemediationInput> = {}): RemediationInput => (
 })
 
 const start = (overrides: Partial<RemediationInput> = {}) => {
-  const remediate = controlled<{ readonly id: FindingId; readonly details: DetailRow }, RemediateResponse>()
+  const remediate = controlled<{ readonly id: FindingId; readonly details: DetailRow }, RemediateResponse | RemediationRequestedResponse>()
+  const previewRemediation = controlled<{ readonly id: FindingId; readonly payload: RemediationPreviewPayload }, RemediationPreview>()
   const env = environment()
   const reported: unknown[] = []
   const actor = createActor(
     remediationMachine.provide({
-      actors: { remediate: remediate.logic },
+      actors: { remediate: remediate.logic, previewRemediation: previewRemediation.logic },
       actions: { notify: env.notify, reportRow: ({ context }) => void reported.push(context.row) },
     }),
     { input: input(overrides), clock: new SimulatedClock() },
   ).start()
-  return { actor, remediate, env, reported }
+  return { actor, remediate, previewRemediation, env, reported }
+}
+
+const approvalAnswer: RemediationRequestedResponse = {
+  ok: true,
+  message: "Remediation request sent for approval",
+  data: { details: nonCompliantRow, approval_request: { id: 3 as never, state: "pending", expires_at: "2025-03-04T11:00:00.000Z" } },
 }
 
 describe("remediation machine", () => {
   it("drives every (state, event) edge (with and without the permission, with and without a record)", async () => {
-    const provided = remediationMachine.provide({ actors: { remediate: never() }, actions: { reportRow: () => {} } })
+    const provided = remediationMachine.provide({ actors: { remediate: never(), previewRemediation: never() }, actions: { reportRow: () => {} } })
     const events = [
+      { type: "xstate.done.actor.previewRemediation", output: preview() },
+      { type: "xstate.error.actor.previewRemediation", error: httpFailure("generic", 409, { message: "This check's fix has no preview yet" }) },
+      { type: "xstate.done.actor.remediate", output: approvalAnswer },
       { type: "xstate.done.actor.remediate", output: { ok: true, message: "Remediation started", data: { details: pendingRow } } },
       { type: "xstate.done.actor.remediate", output: { ok: true, message: "Remediation failed", data: { details: failedRow() } } },
       { type: "xstate.error.actor.remediate", error: httpFailure("remediation", 500) },
@@ -59,9 +72,13 @@ describe("remediation machine", () => {
   })
 
   it("confirms, sends the row, shows the answer and reports it to the finding page", async () => {
-    const { actor, remediate, env, reported } = start()
+    const { actor, remediate, previewRemediation, env, reported } = start()
     try {
+      expect(actor.getSnapshot().value).toBe("previewing")
+      expect(previewRemediation.calls).toEqual([{ id: 5, payload: { details: nonCompliantRow } }])
+      await previewRemediation.resolve(preview())
       expect(actor.getSnapshot().value).toBe("confirming")
+      expect(actor.getSnapshot().context.preview?.calls[0]?.operation).toBe("PutPublicAccessBlock")
       actor.send({ type: "remediation.confirmed" })
       expect(remediate.calls).toEqual([{ id: 5, details: nonCompliantRow }])
       await remediate.resolve({ ok: true, message: "Remediation started", data: { details: pendingRow } })
@@ -76,8 +93,9 @@ describe("remediation machine", () => {
   })
 
   it("a failed call toasts 'Failed to remediate finding. Please try again.' and offers Try again", async () => {
-    const { actor, remediate, env } = start()
+    const { actor, remediate, previewRemediation, env } = start()
     try {
+      await previewRemediation.resolve(preview())
       actor.send({ type: "remediation.confirmed" })
       await remediate.reject(httpFailure("remediation", 500))
       expect(actor.getSnapshot().value).toBe("failed")
@@ -115,8 +133,9 @@ describe("remediation machine", () => {
   })
 
   it("without remediate_findings nothing is sent and the spec's toast shows", async () => {
-    const { actor, remediate, env } = start({ canRemediate: false })
+    const { actor, remediate, previewRemediation, env } = start({ canRemediate: false })
     try {
+      await previewRemediation.resolve(preview())
       actor.send({ type: "remediation.confirmed" })
       expect(remediate.calls).toEqual([])
       expect(env.toasts).toEqual([{ kind: "error", message: "You don't have permission to remediate findings" }])
@@ -135,5 +154,48 @@ describe("remediation machine", () => {
     } finally {
       actor.stop()
     }
+  })
+
+  it("a preview that fails to load shows the server's reason with Retry; Retry reads it again; the row is asked by result_seq", async () => {
+    const row = { ...nonCompliantRow, result_seq: 4 }
+    const { actor, previewRemediation, remediate } = start({ row })
+    try {
+      expect(previewRemediation.calls).toEqual([{ id: 5, payload: { result_seq: 4 } }])
+      await previewRemediation.reject(httpFailure("generic", 409, { message: "This check's fix has no preview yet" }))
+      expect(actor.getSnapshot().value).toBe("previewFailed")
+      expect(actor.getSnapshot().context.error).toBe("This check's fix has no preview yet")
+      actor.send({ type: "preview.retried" })
+      expect(actor.getSnapshot().value).toBe("previewing")
+      await previewRemediation.reject(httpFailure("generic", 500))
+      expect(actor.getSnapshot().context.error).not.toBe("")
+      actor.send({ type: "dialog.closed" })
+      expect(actor.getSnapshot().status).toBe("done")
+      expect(actor.getSnapshot().output).toEqual({ rowIndex: 0, row, changed: false })
+      expect(remediate.calls).toEqual([])
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("on an account that requires approval the answer is the request: 'Approval requested', the row unchanged", async () => {
+    const { actor, previewRemediation, remediate, env, reported } = start()
+    try {
+      await previewRemediation.resolve(preview())
+      actor.send({ type: "remediation.confirmed" })
+      await remediate.resolve(approvalAnswer)
+      expect(actor.getSnapshot().value).toBe("requested")
+      expect(actor.getSnapshot().context.approval).toEqual(approvalAnswer.data.approval_request)
+      expect(reported).toEqual([])
+      expect(env.toasts).toEqual([{ kind: "success", message: "Remediation request sent for approval" }])
+      actor.send({ type: "dialog.closed" })
+      expect(actor.getSnapshot().output).toEqual({ rowIndex: 0, row: nonCompliantRow, changed: false })
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("previewPayload: result_seq when the row has one, else the row", () => {
+    expect(previewPayload({ ...nonCompliantRow, result_seq: 0 })).toEqual({ result_seq: 0 })
+    expect(previewPayload(nonCompliantRow)).toEqual({ details: nonCompliantRow })
   })
 })

@@ -22,6 +22,8 @@ import { flush } from "../machines/auth-fakes.ts"
 import { account, accountDetail, finding, muteRule, providers, scan, schedule } from "../machines/scan-fakes.ts"
 import type { MuteRule, PostureOverview, ResourceHistory, ScanSchedule } from "../../src/contracts/posture.ts"
 import { preloadScreens } from "../../src/views/routes.tsx"
+import type { Remediation } from "../../src/contracts/remediations.ts"
+import { preview } from "../machines/remediation-fakes.ts"
 
 // Every screen but sign-in loads lazily; fetched up front, rendering a route is synchronous as in a warm browser.
 await preloadScreens()
@@ -38,6 +40,8 @@ export interface ScanWorld {
   digest: boolean
   overview: PostureOverview
   resources: ResourceHistory[]
+  /** The finding page's remediations (issue 32). */
+  remediations: Remediation[]
 }
 
 export const defaultWorld = (): ScanWorld => ({
@@ -56,6 +60,7 @@ export const defaultWorld = (): ScanWorld => ({
   digest: false,
   overview: { accounts: [], top_failing_checks: [], stale_after_days: 7 },
   resources: [],
+  remediations: [],
 })
 
 export interface Call {
@@ -139,6 +144,15 @@ export const fakeScanEffects = (world: ScanWorld, overrides: Partial<ScanEffects
       message: "Remediation started",
       data: { details: { ...details, remediate: { status: "pending", message: null, attempted_at: "2025-03-01T11:00:00.000Z", attempted_by: 7 as never } } },
     })),
+    previewRemediation: log("previewRemediation", () => preview()),
+    listRemediations: log("listRemediations", () => world.remediations),
+    undoRemediation: log("undoRemediation", ({ id }) => {
+      const i = world.remediations.findIndex((r) => r.id === id)
+      if (i < 0) throw { type: "NOT_FOUND", message: "Remediation not found", status: 404 }
+      const undoing = { ...world.remediations[i]!, state: "undoing" as const, undo: { ...world.remediations[i]!.undo, available: false } }
+      world.remediations[i] = undoing
+      return undoing
+    }),
     listMuteRules: log("listMuteRules", () => world.muteRules),
     createMuteRule: log("createMuteRule", (p) => {
       const rule = muteRule(world.muteRules.length + 3, {

@@ -4,13 +4,13 @@
  * the answer shows as code with Copy and a .json download (a data: URL: the view fetches nothing), the member role's
  * own template as a second download, and the AWS CLI commands deploying the stack.
  */
-import { useState } from "react"
 import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
 import type { addAccountMachine } from "../../machines/add-account.machine.ts"
 import { TextField } from "../ui/text-field.tsx"
 import { AlertBox } from "../ui/alert-box.tsx"
 import { Button } from "../ui/button.tsx"
+import { CopyButton } from "../ui/copy-button.tsx"
 import { link } from "../ui/link.css.ts"
 import * as shared from "../scanning/scanning.css.ts"
 import * as css from "./organization-template.css.ts"
@@ -18,22 +18,6 @@ import * as css from "./organization-template.css.ts"
 type WizardRef = ActorRefFrom<typeof addAccountMachine>
 
 const jsonDataUrl = (text: string): string => `data:application/json;charset=utf-8,${encodeURIComponent(text)}`
-
-function CopyButton({ text, label }: { readonly text: string; readonly label: string }) {
-  const [copied, setCopied] = useState(false)
-  return (
-    <Button
-      variant="secondary"
-      size="sm"
-      aria-label={label}
-      onPress={() => {
-        void navigator.clipboard?.writeText(text).then(() => setCopied(true), () => setCopied(false))
-      }}
-    >
-      {copied ? "Copied" : "Copy"}
-    </Button>
-  )
-}
 
 export function OrganizationTemplate({ wizardRef }: { readonly wizardRef: WizardRef }) {
   const template = useSelector(wizardRef, (s) => s.context.template)

@@ -16,6 +16,7 @@ import { findingDetailMachine } from "../../machines/finding-detail.machine.ts"
 import { findingsListMachine } from "../../machines/findings-list.machine.ts"
 import { launchScanMachine, type LaunchOptions } from "../../machines/launch-scan.machine.ts"
 import { remediationMachine } from "../../machines/remediation.machine.ts"
+import { remediationHistoryMachine } from "../../machines/remediation-history.machine.ts"
 import { accountPostureMachine } from "../../machines/account-posture.machine.ts"
 import { muteRuleFormMachine } from "../../machines/mute-rule-form.machine.ts"
 import type { MuteRulePayload, MuteRuleResponse } from "../../contracts/posture.ts"
@@ -208,10 +209,14 @@ export function useFindingDetailLogic() {
           getFinding: effectActor(env.effects.getFinding),
           loadViewer: plainActor(env.effects.loadViewer),
           remediation: remediationMachine.provide({
-            actors: { remediate: effectActor(env.effects.remediate) },
+            actors: { remediate: effectActor(env.effects.remediate), previewRemediation: effectActor(env.effects.previewRemediation) },
             actions: { notify: env.notify },
           }),
           muteRule: muteRuleFormLogic(env),
+          remediationHistory: remediationHistoryMachine.provide({
+            actors: { listRemediations: effectActor(env.effects.listRemediations), undoRemediation: effectActor(env.effects.undoRemediation) },
+            actions: { notify: env.notify },
+          }),
         },
         actions: { notify: env.notify, navigate: env.navigate },
       }),

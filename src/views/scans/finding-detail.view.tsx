@@ -3,7 +3,8 @@
  * `findingDetailMachine`; lazy-loaded as its own chunk. Breadcrumbs Dashboard > Scans > Scan #id > Findings >
  * Finding #id; the finding's facts and guidance; the details table honouring `field_labels` (5 array items, 150 → 97
  * character strings with a length note) with a remediation button per row ('Remediate' on non-compliant rows without a
- * record, else 'View Success' / 'View Remediated' / 'View Error' / 'View Status'); the remediation dialog. A failed
+ * record, else 'View Success' / 'View Remediated' / 'View Error' / 'View Status'); the remediation dialog (with the
+ * fix's preview) and, beyond the spec (issue 32), the Remediation history card with Undo. A failed
  * load offers Retry and Go Back.
  * Beyond the spec, the table shows one server page of the rows (failing first): a resource id search, a status filter
  * (all, failing, passing, remediated) and Previous / Next with the position, so a finding of 100,000 resources stays
@@ -47,6 +48,7 @@ import * as css from "../scanning/scanning.css.ts"
 import { RemediationDialog, type RemediationRef } from "./remediation-dialog.tsx"
 import { MuteDialog } from "./mute-dialog.tsx"
 import { FindingJiraCard } from "./finding-jira-card.tsx"
+import { RemediationHistoryCard, type RemediationHistoryRef } from "./remediation-history-card.tsx"
 import type { MuteRuleFormRef } from "../accounts/mute-rule-form-dialog.tsx"
 import { PostureMessages, resourcePath } from "../../contracts/posture.ts"
 import { Link } from "../ui/link.tsx"
@@ -307,6 +309,7 @@ function DetailsPager({ findingRef, finding }: { readonly findingRef: FindingRef
 function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef; readonly finding: Finding }) {
   const dialog = useSelector(findingRef, (s) => s.children.remediation as RemediationRef | undefined)
   const muteDialog = useSelector(findingRef, (s) => s.children["muteRule"] as MuteRuleFormRef | undefined)
+  const history = useSelector(findingRef, (s) => s.children["remediationHistory"] as RemediationHistoryRef | undefined)
   const muteResource = useSelector(findingRef, (s) => s.context.muteTarget?.resourceId ?? null)
   const canMute = useSelector(findingRef, selectCanRemediate)
   const viewerKnown = useSelector(findingRef, (s) => s.matches({ viewer: "ready" }))
@@ -374,6 +377,7 @@ function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef;
         <DetailsTable findingRef={findingRef} finding={finding} />
         <DetailsPager findingRef={findingRef} finding={finding} />
       </Card>
+      {history === undefined ? null : <RemediationHistoryCard historyRef={history} canUndo={canMute} viewerKnown={viewerKnown} />}
       <FindingJiraCard findingId={finding.id} canCreate={canMute} viewerKnown={viewerKnown} hasFailing={finding.superseded !== true && failingResources(finding) > 0} />
       {dialog === undefined ? null : <RemediationDialog dialogRef={dialog} guidance={finding.remediation} />}
       {muteDialog === undefined ? null : <MuteDialog dialogRef={muteDialog} resourceId={muteResource} accountName={finding.account_name} />}

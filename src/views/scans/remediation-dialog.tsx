@@ -1,13 +1,16 @@
 /**
- * The remediation dialog of one detail row (scanning §2, §4, §6), over a `remediationMachine` child: confirm
+ * The remediation dialog of one detail row (scanning §2, §4, §6), over a `remediationMachine` child: the fix's
+ * preview (issue 32: calls, effects, permissions, reversibility, CLI and Terraform; its failure with Retry), confirm
  * 'Remediate' (disabled with "You need the 'remediate_findings' permission to fix this issue" without the
  * permission), the call in flight, its failure with 'Try again', or the record (status, message collapsed over 100
- * characters with Show more / Show less, when and by whom) with 'Try again' after a failed remediation.
+ * characters with Show more / Show less, when and by whom) with 'Try again' after a failed remediation; on an account
+ * that requires approval, "Approval requested" (the request waits in Approvals).
  */
 import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
 import { canRetryRemediation, remediationState, type RemediationRecord } from "../../contracts/findings.ts"
 import { ScanningMessages } from "../../contracts/messages.ts"
+import { RemediationMessages } from "../../contracts/remediations.ts"
 import type { remediationMachine } from "../../machines/remediation.machine.ts"
 import { AlertBox } from "../ui/alert-box.tsx"
 import { Badge, type BadgeTone } from "../ui/badge.tsx"
@@ -15,6 +18,7 @@ import { Button } from "../ui/button.tsx"
 import { Dialog, DialogFooter } from "../ui/dialog.tsx"
 import { Spinner } from "../ui/spinner.tsx"
 import { remediationMessageView } from "./detail-values.ts"
+import { RemediationPreviewView } from "./remediation-preview.tsx"
 import { Fact, formatDateTime, GatedButton } from "../scanning/scan-parts.tsx"
 import * as css from "../scanning/scanning.css.ts"
 import * as local from "./scans.css.ts"
@@ -81,13 +85,19 @@ export function RemediationDialog({ dialogRef, guidance }: { readonly dialogRef:
   const remediating = useSelector(dialogRef, (s) => s.matches("remediating"))
   const failed = useSelector(dialogRef, (s) => s.matches("failed"))
   const viewing = useSelector(dialogRef, (s) => s.matches("viewing"))
+  const previewing = useSelector(dialogRef, (s) => s.matches("previewing"))
+  const previewFailed = useSelector(dialogRef, (s) => s.matches("previewFailed"))
+  const requested = useSelector(dialogRef, (s) => s.matches("requested"))
+  const preview = useSelector(dialogRef, (s) => s.context.preview)
+  const approval = useSelector(dialogRef, (s) => s.context.approval)
   const close = () => dialogRef.send({ type: "dialog.closed" })
   const resource = typeof row["resource_id"] === "string" ? row["resource_id"] : typeof row["resource"] === "string" ? row["resource"] : null
   const retryable = failed || (viewing && canRetryRemediation(row))
 
   return (
     <Dialog
-      title={confirming ? "Remediate resource" : "Remediation"}
+      title={confirming || previewing || previewFailed ? "Remediate resource" : requested ? "Approval requested" : "Remediation"}
+      size={confirming && preview !== null ? "lg" : "md"}
       isOpen
       onOpenChange={(open) => {
         if (!open && !remediating) close()
@@ -101,11 +111,36 @@ export function RemediationDialog({ dialogRef, guidance }: { readonly dialogRef:
           Resource: <span className={css.mono}>{resource}</span>
         </p>
       )}
+      {previewing ? (
+        <div className={css.stateBox}>
+          <Spinner aria-label="Loading the preview" />
+          <p className={css.muted}>Reading the resource to preview the fix…</p>
+        </div>
+      ) : null}
+      {previewFailed ? (
+        <AlertBox
+          tone="error"
+          title={error ?? RemediationMessages.previewFailed}
+          action={
+            <Button variant="secondary" size="sm" onPress={() => dialogRef.send({ type: "preview.retried" })}>
+              Retry
+            </Button>
+          }
+        />
+      ) : null}
       {confirming ? (
         <>
           <p>The automatic fix for this check is applied to the resource, then the resource is checked again.</p>
           {guidance === null ? null : <p className={local.guidance}>{guidance}</p>}
+          {preview === null ? null : <RemediationPreviewView preview={preview} />}
         </>
+      ) : null}
+      {requested ? (
+        <AlertBox tone="info" title="Approval requested">
+          This account requires approval: another member with the remediate_findings permission approves the fix in
+          Approvals before it runs.
+          {approval === null ? null : ` The request expires ${formatDateTime(approval.expires_at)}.`}
+        </AlertBox>
       ) : null}
       {remediating ? (
         <div className={css.stateBox}>
@@ -120,7 +155,7 @@ export function RemediationDialog({ dialogRef, guidance }: { readonly dialogRef:
       {viewing && row.remediate !== undefined ? <RecordView dialogRef={dialogRef} record={row.remediate} /> : null}
       <DialogFooter>
         <Button variant="secondary" onPress={close} isDisabled={remediating}>
-          {confirming ? "Cancel" : "Close"}
+          {confirming || previewing || previewFailed ? "Cancel" : "Close"}
         </Button>
         {confirming ? (
           <GatedButton

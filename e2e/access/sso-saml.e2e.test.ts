@@ -149,11 +149,20 @@ describe("SAML single sign-on in the browser", () => {
     await page.getByText(`${baseUrl()}/api/sso/saml/acs`, { exact: true }).waitFor()
     await page.getByText(`${baseUrl()}/api/sso/saml/${workspaceId}/metadata`, { exact: true }).waitFor()
     await look(page, "saml-settings")
-    // The admin pastes the IdP's certificate into the one-line field (the browser drops its line breaks) and saves:
-    // people still sign in (the product stores it as a proper PEM).
+    // The certificate field is a text area: a pasted PEM keeps its line breaks. A certificate that does not parse as
+    // X.509 is refused by the server, its reason shown on the field; the IdP's own certificate is saved and people
+    // sign in with it.
     const certificate = page.getByLabel(/^Signing certificate/)
-    await certificate.fill(idp.idp.keys.certificate)
-    expect(await certificate.inputValue()).not.toContain("\n")
+    expect(await certificate.evaluate((el) => el.tagName)).toBe("TEXTAREA")
+    const pem = idp.idp.keys.certificate.trim()
+    await certificate.fill(pem.replace(/\n[A-Za-z0-9+/=]{64}\n/, "\n"))
+    await page.getByRole("button", { name: "Save", exact: true }).click()
+    await page.getByText(SsoMessages.certificateUnreadable).first().waitFor()
+    expect(await certificate.getAttribute("aria-invalid")).toBe("true")
+    await look(page, "saml-settings-bad-certificate")
+    await certificate.fill(pem)
+    expect(await certificate.inputValue()).toContain("\n")
+    expect(await certificate.getAttribute("aria-invalid")).toBeNull()
     await page.getByRole("button", { name: "Save", exact: true }).click()
     await page.getByText(SsoMessages.saved).waitFor()
     await page.close()

@@ -16,7 +16,7 @@ import { Effect, Layer, Redacted } from "effect"
 import { HttpServerResponse, type HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../src/contracts/api.ts"
-import { Conflict, Forbidden, InvalidToken, NotFound, ServiceUnavailable, WorkspaceAccessDenied } from "../../src/contracts/errors.ts"
+import { Conflict, Forbidden, InvalidToken, NotFound, ServiceUnavailable, ValidationError, WorkspaceAccessDenied } from "../../src/contracts/errors.ts"
 import { AccessServerMessages } from "../../src/contracts/messages.ts"
 import { normalizeCertificatePem, safeReturnPath, type SsoConnectionPayload, SsoMessages as M, type SsoErrorKey } from "../../src/contracts/sso.ts"
 import { record } from "../audit/audit-log.ts"
@@ -120,6 +120,8 @@ export const SsoHandlers = HttpApiBuilder.group(
                 message: payload.protocol === "oidc" ? M.issuerInvalid : M.ssoUrlInvalid,
                 data: { error_type: "settings_required" },
               })
+            case "badCertificate":
+              return yield* new ValidationError({ message: M.certificateUnreadable, errors: [{ path: "saml.certificate", message: M.certificateUnreadable }] })
             case "unknownRole":
               return yield* new Conflict({ message: M.roleUnknown, data: { error_type: "unknown_role" } })
             case "domainTaken":

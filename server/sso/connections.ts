@@ -6,6 +6,7 @@
  * APP_SECRET_KEY for the purpose "sso-client-secret", with the workspace id as associated data (a sealed secret
  * copied to another workspace's row does not open); it is opened only to talk to the provider and never answered.
  */
+import { X509Certificate } from "node:crypto"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import type { RoleId } from "../../src/contracts/ids.ts"
@@ -127,8 +128,23 @@ export type SaveOutcome =
   | { readonly _tag: "saved"; readonly created: boolean; readonly before: SsoConnection | null }
   | { readonly _tag: "missingSecret" }
   | { readonly _tag: "missingSettings" }
+  | { readonly _tag: "badCertificate" }
   | { readonly _tag: "unknownRole"; readonly roleId: number }
   | { readonly _tag: "domainTaken"; readonly domain: string }
+
+/**
+ * Whether the pasted SAML signing certificate (normalised as stored: `normalizeCertificatePem`) parses as one X.509
+ * certificate. The contract only checks the PEM markers; without this a certificate with a damaged body would be saved
+ * and every sign-in would fail.
+ */
+export const isReadableCertificate = (pem: string): boolean => {
+  try {
+    new X509Certificate(normalizeCertificatePem(pem))
+    return true
+  } catch {
+    return false
+  }
+}
 
 /** Replaces the workspace's connection with `payload` (inside the workspace's scope). */
 export const saveConnection = Effect.fn("Sso.saveConnection")(function* (
@@ -141,6 +157,7 @@ export const saveConnection = Effect.fn("Sso.saveConnection")(function* (
   const fail = <T extends SaveOutcome>(outcome: T) => outcome
   if (payload.protocol === "oidc" && payload.oidc === undefined) return fail({ _tag: "missingSettings" as const })
   if (payload.protocol === "saml" && payload.saml === undefined) return fail({ _tag: "missingSettings" as const })
+  if (payload.protocol === "saml" && !isReadableCertificate(payload.saml!.certificate)) return fail({ _tag: "badCertificate" as const })
   let sealed: string | null = null
   if (payload.protocol === "oidc") {
     const given = payload.oidc!.client_secret

@@ -33,6 +33,7 @@ export const SsoMessages = {
   ssoUrlInvalid: "Enter the single sign-on URL of your identity provider (https://…)",
   entityIdRequired: "Enter the identity provider's entity ID",
   certificateInvalid: "Paste the identity provider's signing certificate (PEM)",
+  certificateUnreadable: "This is not a valid X.509 certificate. Paste the identity provider's whole signing certificate (PEM)",
   groupRequired: "Enter a group name",
   roleUnknown: "Choose a role of this workspace",
   discoveryFailed: "Could not read the identity provider's configuration from its issuer URL",

@@ -6,7 +6,9 @@
  * `loading` → `ready` or `failed` (the server's words; a 403 says only admins can configure SSO; `settings.retryRequested`).
  * In `ready` the form edits every field; a submitted form is checked against the contract (`SsoConnectionPayload`)
  * and goes to `saving` when it passes, otherwise the first problem shows; `saving` → `ready` with the saved settings
- * (a success toast; the client secret field empties, the server keeps the secret) or `ready` with the server's words.
+ * (a success toast; the client secret field empties, the server keeps the secret) or `ready` with the server's words,
+ * and a 400's field errors (`data.errors` [{ path, message }], e.g. `saml.certificate` for a certificate that is not
+ * X.509) on their fields (`fieldErrors`) until that field is changed.
  * `connection.removeRequested` → `removing` → `ready` without a connection.
  *
  * Events accepted:
@@ -97,6 +99,29 @@ export interface SsoSettingsContext {
   readonly roles: ReadonlyArray<SsoRoleOption>
   readonly form: SsoFormValues
   readonly error: string | undefined
+  /** The server's refusal of a field (a 400's `errors`), shown on it until it is changed. */
+  readonly fieldErrors: Partial<Record<SsoField, string>>
+}
+
+const SSO_FIELDS: ReadonlyArray<SsoField> = [
+  "protocol", "enabled", "require_sso", "domains", "issuer", "client_id", "client_secret",
+  "idp_entity_id", "sso_url", "certificate", "groups_attribute", "default_role_id",
+]
+
+/** A 400's field errors (`errors: [{ path, message }]`, paths like `saml.certificate`) on the form's fields. */
+export const serverSsoFieldErrors = (error: unknown): Partial<Record<SsoField, string>> => {
+  const data = toFailure(error).data
+  const list = typeof data === "object" && data !== null ? (data as { errors?: unknown }).errors : undefined
+  if (!Array.isArray(list)) return {}
+  const out: Partial<Record<SsoField, string>> = {}
+  for (const item of list) {
+    const path = (item as { path?: unknown }).path
+    const message = (item as { message?: unknown }).message
+    if (typeof path !== "string" || typeof message !== "string") continue
+    const field = SSO_FIELDS.find((f) => f === path.replace(/^(saml|oidc)\./, ""))
+    if (field !== undefined && out[field] === undefined) out[field] = message
+  }
+  return out
 }
 
 export type SsoSettingsEvent =
@@ -132,15 +157,16 @@ export const ssoSettingsMachine = setup({
     notify: (_, _params: NotifyParams) => {},
     assignLoaded: assign(({ event }) => {
       const loaded = outputOf<SsoSettingsLoaded>(event)
-      return { settings: loaded.settings, roles: loaded.roles, form: formOf(loaded.settings), error: undefined }
+      return { settings: loaded.settings, roles: loaded.roles, form: formOf(loaded.settings), error: undefined, fieldErrors: {} }
     }),
     assignSaved: assign(({ event }) => {
       const settings = outputOf<SsoSettings>(event)
-      return { settings, form: formOf(settings), error: undefined }
+      return { settings, form: formOf(settings), error: undefined, fieldErrors: {} }
     }),
     assignField: assign(({ context, event }) => {
       assertEvent(event, "field.changed")
-      return { form: { ...context.form, [event.field]: event.value }, error: undefined }
+      const { [event.field]: _changed, ...fieldErrors } = context.fieldErrors
+      return { form: { ...context.form, [event.field]: event.value }, error: undefined, fieldErrors }
     }),
     addMapping: assign(({ context }) => ({
       form: { ...context.form, mappings: [...context.form.mappings, { group: "", role_id: context.form.default_role_id }] },
@@ -157,12 +183,16 @@ export const ssoSettingsMachine = setup({
       return { form: { ...context.form, mappings: context.form.mappings.filter((_, i) => i !== event.index) } }
     }),
     showProblem: assign({ error: ({ context }) => formProblem(context.form) }),
-    assignError: assign({ error: ({ event }) => toFailure(errorOf(event), SsoMessages.saveFailed).message }),
+    assignError: assign({ error: ({ event }) => toFailure(errorOf(event), SsoMessages.saveFailed).message, fieldErrors: () => ({}) }),
+    assignSaveError: assign({
+      error: ({ event }) => toFailure(errorOf(event), SsoMessages.saveFailed).message,
+      fieldErrors: ({ event }) => serverSsoFieldErrors(errorOf(event)),
+    }),
     assignLoadError: assign({ error: ({ event }) => toFailure(errorOf(event), SsoMessages.loadFailed).message }),
   },
 }).createMachine({
   id: "ssoSettings",
-  context: { settings: undefined, roles: [], form: EMPTY_FORM, error: undefined },
+  context: { settings: undefined, roles: [], form: EMPTY_FORM, error: undefined, fieldErrors: {} },
   initial: "loading",
   states: {
     loading: {
@@ -197,7 +227,8 @@ export const ssoSettingsMachine = setup({
           target: "ready",
           actions: ["assignSaved", { type: "notify", params: { kind: "success", message: SsoMessages.saved } }],
         },
-        onError: { target: "ready", actions: "assignError" },
+        /** Refused or failed: the server's words above the form, and a 400's field errors on their fields. */
+        onError: { target: "ready", actions: "assignSaveError" },
       },
     },
     removing: {

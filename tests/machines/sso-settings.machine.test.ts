@@ -22,6 +22,12 @@ const saved: SsoSettings = {
   },
   service_provider: sp,
 }
+/** The server's 400 for a certificate that does not parse as X.509. */
+const certificateRefusal = httpFailure("generic", 400, {
+  _tag: "ValidationError",
+  message: SsoMessages.certificateUnreadable,
+  errors: [{ path: "saml.certificate", message: SsoMessages.certificateUnreadable }],
+})
 const loaded = (settings: SsoSettings): SsoSettingsLoaded => ({ settings, roles: [{ id: 2, name: "Security Engineer" }, { id: 3, name: "Auditor" }] })
 
 const start = () => {
@@ -56,6 +62,7 @@ describe("sso-settings machine: transition coverage", () => {
         { type: "connection.removeRequested" },
         { type: "xstate.done.actor.0.ssoSettings.saving", output: saved },
         { type: "xstate.error.actor.0.ssoSettings.saving", error: httpFailure("generic", 409, { message: SsoMessages.domainTaken }) },
+        { type: "xstate.error.actor.0.ssoSettings.saving", error: certificateRefusal },
         { type: "xstate.done.actor.0.ssoSettings.removing", output: none },
         { type: "xstate.error.actor.0.ssoSettings.removing", error: httpFailure("generic", 500) },
       ],
@@ -68,6 +75,30 @@ describe("sso-settings machine: transition coverage", () => {
 })
 
 describe("sso-settings machine: behaviour", () => {
+  it("shows the server's refusal of the certificate on its field until it is changed", async () => {
+    const { actor, load, save } = start()
+    try {
+      await load.resolve(loaded(none))
+      actor.send({ type: "field.changed", field: "protocol", value: "saml" })
+      actor.send({ type: "field.changed", field: "domains", value: "corp.example" })
+      actor.send({ type: "field.changed", field: "idp_entity_id", value: "https://idp.corp.example/saml" })
+      actor.send({ type: "field.changed", field: "sso_url", value: "https://idp.corp.example/sso" })
+      actor.send({ type: "field.changed", field: "certificate", value: "-----BEGIN CERTIFICATE-----\nMIIBroken\n-----END CERTIFICATE-----" })
+      actor.send({ type: "form.submitted" })
+      expect(save.calls).toHaveLength(1)
+      await save.reject(certificateRefusal)
+      expect(actor.getSnapshot().context.fieldErrors).toEqual({ certificate: SsoMessages.certificateUnreadable })
+      expect(actor.getSnapshot().context.form.certificate).toContain("MIIBroken")
+      // Another field keeps it; changing the certificate clears it.
+      actor.send({ type: "field.changed", field: "sso_url", value: "https://idp.corp.example/sso2" })
+      expect(actor.getSnapshot().context.fieldErrors.certificate).toBe(SsoMessages.certificateUnreadable)
+      actor.send({ type: "field.changed", field: "certificate", value: "" })
+      expect(actor.getSnapshot().context.fieldErrors).toEqual({})
+    } finally {
+      actor.stop()
+    }
+  })
+
   it("shows the saved connection in the form, the secret left empty (kept by the server)", async () => {
     const { actor, load } = start()
     try {

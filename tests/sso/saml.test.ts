@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BuiltInRoleIds } from "../../src/contracts/permissions.ts"
+import { SsoMessages } from "../../src/contracts/sso.ts"
 import { type Env, type Session, startIdentityEnv, uniq } from "../identity/support.ts"
 import { makeKeyPair, makeSamlIdp, type SamlIdp, stripSignatures, tamper } from "./saml-idp.ts"
 
@@ -110,6 +111,24 @@ describe("SAML single sign-on", () => {
     expect((await post(answerToFirst.samlResponse, secondRelay)).searchParams.get("error")).toBe("signInFailed")
     const failures = await env.sql((sql) => sql`SELECT count(*)::int AS n FROM audit_log WHERE workspace_id = ${owner.workspaceId} AND action = 'auth.sso_sign_in_failed'`)
     expect(failures[0].n).toBeGreaterThanOrEqual(5)
+  })
+
+  it("refuses a certificate that does not parse as X.509 with a field error on saml.certificate, keeping the saved one", async () => {
+    const body = idp.keys.certificate.split("\n").filter((l) => !l.startsWith("-----")).join("")
+    // The PEM markers are there (the contract's check passes) but the body is damaged: half of it, then a wrong byte.
+    const damaged = `-----BEGIN CERTIFICATE-----\n${body.slice(0, Math.floor(body.length / 2)).replace(/.$/, "A")}\n-----END CERTIFICATE-----`
+    for (const certificate of [damaged, "-----BEGIN CERTIFICATE-----\nnot base64 at all!\n-----END CERTIFICATE-----"]) {
+      const refused = await env.as(owner, "PUT", `/api/workspaces/${owner.workspaceId}/sso`, {
+        protocol: "saml", enabled: true, require_sso: false, domains: [domain],
+        saml: { idp_entity_id: idp.entityId, sso_url: idp.ssoUrl, certificate },
+        groups_attribute: "groups", default_role_id: BuiltInRoleIds.Auditor, group_roles: [],
+      })
+      expect(refused.status).toBe(400)
+      expect(refused.body.message).toBe(SsoMessages.certificateUnreadable)
+      expect(refused.body.errors).toEqual([{ path: "saml.certificate", message: SsoMessages.certificateUnreadable }])
+    }
+    const kept = await env.as(owner, "GET", `/api/workspaces/${owner.workspaceId}/sso`)
+    expect(kept.body.data.connection.saml.certificate).toBe(idp.keys.certificate.trim())
   })
 
   it("signs people in with a certificate saved on one line (a PEM pasted into the settings page's text field)", async () => {

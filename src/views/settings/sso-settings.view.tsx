@@ -21,21 +21,27 @@ import { useSsoEffects } from "./sso-effects-context.tsx"
 
 type SsoRef = ActorRefFrom<typeof ssoSettingsMachine>
 
-function Field({ actor, field, label, type = "text", description }: {
+function Field({ actor, field, label, type = "text", description, rows }: {
   readonly actor: SsoRef
   readonly field: SsoField
   readonly label: string
   readonly type?: "text" | "password" | "url"
   readonly description?: string
+  /** A multi-line text area of this many rows. */
+  readonly rows?: number
 }) {
   const value = useSelector(actor, (s) => s.context.form[field])
+  const error = useSelector(actor, (s) => s.context.fieldErrors[field])
   return (
     <TextField
       label={label}
       type={type}
       value={value}
       onChange={(v) => actor.send({ type: "field.changed", field, value: v })}
+      isInvalid={error !== undefined}
+      {...(error === undefined ? {} : { errorMessage: error })}
       {...(description === undefined ? {} : { description })}
+      {...(rows === undefined ? {} : { rows, monospace: true })}
     />
   )
 }
@@ -156,7 +162,13 @@ export function SsoSettingsView() {
                 <>
                   <Field actor={actor} field="idp_entity_id" label="Identity provider entity ID" />
                   <Field actor={actor} field="sso_url" label="Single sign-on URL" type="url" />
-                  <Field actor={actor} field="certificate" label="Signing certificate (PEM)" />
+                  <Field
+                    actor={actor}
+                    field="certificate"
+                    label="Signing certificate (PEM)"
+                    rows={8}
+                    description="The whole PEM, its BEGIN and END CERTIFICATE lines included"
+                  />
                 </>
               )}
               <Field actor={actor} field="groups_attribute" label="Groups claim or attribute" />

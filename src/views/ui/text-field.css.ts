@@ -39,6 +39,18 @@ export const control = style({
   },
 })
 
+/** The text area variant (`rows`): as tall as its rows, keeps line breaks, resizable in height. */
+export const multiline = style({
+  height: "auto",
+  padding: `${vars.space.sm} ${vars.space.md}`,
+  lineHeight: 1.4,
+  resize: "vertical",
+  whiteSpace: "pre-wrap",
+})
+
+/** A text area of pasted keys and certificates (`monospace`): fixed-width, broken anywhere on a phone. */
+export const monospace = style({ fontFamily: vars.font.mono, fontSize: vars.font.sizeSm, wordBreak: "break-all" })
+
 export const description = style({ fontSize: vars.font.sizeXs, color: vars.color.textSubtle })
 
 export const error = style({ fontSize: vars.font.sizeXs, color: vars.color.dangerText, fontWeight: vars.font.weightMedium })

@@ -4,6 +4,7 @@ import {
   Input,
   Label,
   Text,
+  TextArea,
   TextField as AriaTextField,
   type TextFieldProps as AriaTextFieldProps,
   type ValidationResult,
@@ -17,16 +18,28 @@ export interface TextFieldProps extends Omit<AriaTextFieldProps, "children" | "c
   readonly errorMessage?: string | ((validation: ValidationResult) => string)
   readonly placeholder?: string
   readonly className?: string
+  /** A multi-line text area of this many rows (a pasted PEM keeps its line breaks) instead of a one-line input. */
+  readonly rows?: number
+  /** The text area in a fixed-width font (keys, certificates). */
+  readonly monospace?: boolean
 }
 
-export function TextField({ label, description, errorMessage, placeholder, className, ...props }: TextFieldProps) {
+export function TextField({ label, description, errorMessage, placeholder, className, rows, monospace = false, ...props }: TextFieldProps) {
   return (
     <AriaTextField {...props} className={[css.field, className].filter(Boolean).join(" ")}>
       <Label className={css.label}>
         {label}
         {props.isRequired ? <span className={css.requiredMark} aria-hidden="true">*</span> : null}
       </Label>
-      <Input className={css.control} {...(placeholder === undefined ? {} : { placeholder })} />
+      {rows === undefined ? (
+        <Input className={css.control} {...(placeholder === undefined ? {} : { placeholder })} />
+      ) : (
+        <TextArea
+          className={[css.control, css.multiline, monospace ? css.monospace : undefined].filter(Boolean).join(" ")}
+          rows={rows}
+          {...(placeholder === undefined ? {} : { placeholder })}
+        />
+      )}
       <FieldHelp description={description} errorMessage={errorMessage} />
     </AriaTextField>
   )

@@ -101,6 +101,7 @@ function DecisionForm({ inboxRef, request }: { readonly inboxRef: InboxRef; read
         label={draft.kind === "reject" ? "Why is it rejected?" : "Comment (optional)"}
         description={draft.kind === "reject" ? "The requester receives this comment by email." : "Kept with the request and sent to the requester."}
         value={draft.comment}
+        rows={3}
         onChange={(value) => inboxRef.send({ type: "comment.changed", value })}
         isRequired={draft.kind === "reject"}
         isDisabled={submitting}
@@ -171,7 +172,9 @@ function RequestCard({ inboxRef, request, focused }: { readonly inboxRef: InboxR
             )}
             {request.decision_comment === null ? null : <Fact label="Decision comment">{request.decision_comment}</Fact>}
           </dl>
-          <Link href={`/dashboard/scans/${request.scan_id}/findings/${request.finding_id}`}>{`Open the finding of request ${request.id}`}</Link>
+          <Link href={`/dashboard/scans/${request.scan_id}/findings/${request.finding_id}`} aria-label={`Open the finding of request ${request.id}`}>
+            Open the finding
+          </Link>
           <DecisionForm inboxRef={inboxRef} request={request} />
         </div>
       </Card>

@@ -21,6 +21,7 @@ import { OrganizationsHandlers } from "./organizations.ts"
 import { PostureHandlers } from "./posture.ts"
 import { ProfileHandlers } from "./profile.ts"
 import { ProvidersHandlers } from "./providers.ts"
+import { RemediationBatchesHandlers } from "./remediation-batches.ts"
 import { RemediationRequestsHandlers } from "./remediation-requests.ts"
 import { RemediationsHandlers } from "./remediations.ts"
 import { ScansHandlers } from "./scans.ts"
@@ -55,5 +56,5 @@ export const ApiHandlers = Layer.mergeAll(
   JiraHandlers,
   WebhooksHandlers,
   RemediationsHandlers,
-  notImplemented("remediationBatches"),
+  RemediationBatchesHandlers,
 )

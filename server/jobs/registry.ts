@@ -9,7 +9,8 @@ import { mailJobs } from "../mail/jobs.ts"
 import { organizationJobs } from "../organizations/jobs.ts"
 import { scanningJobs } from "../scans/jobs.ts"
 import { remediationUndoJobs } from "../scans/remediation-undo.ts"
+import { remediationBatchJobs } from "../scans/remediation-batches.ts"
 import { webhookJobs } from "../integrations/webhook-jobs.ts"
 import type { AnyJob } from "./queue.ts"
 
-export const jobs: ReadonlyArray<AnyJob> = [...scanningJobs, ...mailJobs, ...complianceJobs, ...organizationJobs, ...integrationJobs, ...webhookJobs, ...remediationUndoJobs]
+export const jobs: ReadonlyArray<AnyJob> = [...scanningJobs, ...mailJobs, ...complianceJobs, ...organizationJobs, ...integrationJobs, ...webhookJobs, ...remediationUndoJobs, ...remediationBatchJobs]

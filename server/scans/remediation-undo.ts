@@ -241,8 +241,11 @@ const storedRowInput = (workspaceId: number, r: RemediationRow) =>
     return target === undefined ? undefined : engineOf(target, r.check_id, engineRow)
   })
 
-/** POST /api/remediations/{id}/undo. */
-export const requestUndo = (ctx: WorkspaceContext, id: number, force: boolean, job: typeof undoJob) =>
+/**
+ * POST /api/remediations/{id}/undo. Without `job` nothing is enqueued: the caller runs the undo itself (`runUndo`; the
+ * undo of a bulk remediation's item, server/scans/remediation-batches.ts).
+ */
+export const requestUndo = (ctx: Pick<WorkspaceContext, "workspaceId" | "userId" | "ip">, id: number, force: boolean, job: typeof undoJob | undefined) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const r = yield* loadRemediation(ctx.workspaceId, id)
@@ -264,8 +267,10 @@ export const requestUndo = (ctx: WorkspaceContext, id: number, force: boolean, j
     yield* sql`UPDATE remediations SET state = 'undoing', undo_requested_by = ${ctx.userId}, undo_requested_at = now(), undo_force = ${force},
                  undo_message = ${RemediationMessages.undoQueued}, undo_differences = NULL, undone_at = NULL
                WHERE workspace_id = ${ctx.workspaceId} AND id = ${id}`
-    const [jobId] = yield* enqueueInTransaction(job, [{ payload: { workspace_id: ctx.workspaceId, remediation_id: id } }], { workspaceId: ctx.workspaceId, userId: ctx.userId })
-    yield* sql`UPDATE remediations SET undo_job_id = ${jobId ?? null} WHERE workspace_id = ${ctx.workspaceId} AND id = ${id}`
+    if (job !== undefined) {
+      const [jobId] = yield* enqueueInTransaction(job, [{ payload: { workspace_id: ctx.workspaceId, remediation_id: id } }], { workspaceId: ctx.workspaceId, userId: ctx.userId })
+      yield* sql`UPDATE remediations SET undo_job_id = ${jobId ?? null} WHERE workspace_id = ${ctx.workspaceId} AND id = ${id}`
+    }
     yield* recordAudit({
       action: "remediation.undo_requested",
       workspaceId: ctx.workspaceId,

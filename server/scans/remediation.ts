@@ -90,13 +90,14 @@ export const findResultRow = (workspaceId: number, findingId: number, wanted: Re
 
 /**
  * The API side: validates, records "pending" on the row, enqueues the job (same transaction), audits. Answers the row
- * and the remediation's id (GET /api/remediations/{id}, undo: server/scans/remediation-undo.ts).
+ * and the remediation's id (GET /api/remediations/{id}, undo: server/scans/remediation-undo.ts). Without `job` nothing
+ * is enqueued: the caller runs the remediation itself (a bulk remediation's item, server/scans/remediation-batches.ts).
  */
 export const requestRemediationWithId = (
-  ctx: WorkspaceContext,
+  ctx: Pick<WorkspaceContext, "workspaceId" | "userId" | "ip">,
   findingId: number,
   wanted: DetailRow,
-  job: JobDefinition<string, RemediatePayload, any>,
+  job: JobDefinition<string, RemediatePayload, any> | undefined,
 ) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
@@ -166,11 +167,13 @@ export const requestRemediationWithId = (
                VALUES (${ctx.workspaceId}, ${findingId}, ${row.seq}, ${JSON.stringify(record)}::jsonb)
                ON CONFLICT (workspace_id, finding_id, pos) DO UPDATE SET remediate = excluded.remediate`
     yield* sql`UPDATE findings SET updated_at = now() WHERE workspace_id = ${ctx.workspaceId} AND id = ${findingId}`
-    const [jobId] = yield* enqueueInTransaction(job, [{ payload: { workspace_id: ctx.workspaceId, remediation_id: remediationId } }], {
-      workspaceId: ctx.workspaceId,
-      userId: ctx.userId,
-    })
-    yield* sql`UPDATE remediations SET job_id = ${jobId ?? null} WHERE workspace_id = ${ctx.workspaceId} AND id = ${remediationId}`
+    if (job !== undefined) {
+      const [jobId] = yield* enqueueInTransaction(job, [{ payload: { workspace_id: ctx.workspaceId, remediation_id: remediationId } }], {
+        workspaceId: ctx.workspaceId,
+        userId: ctx.userId,
+      })
+      yield* sql`UPDATE remediations SET job_id = ${jobId ?? null} WHERE workspace_id = ${ctx.workspaceId} AND id = ${remediationId}`
+    }
     yield* recordAudit({
       action: "remediation.requested",
       workspaceId: ctx.workspaceId,
@@ -284,9 +287,14 @@ const finishRemediation = (p: RemediatePayload, claimed: Claimed, outcome: FixOu
                  WHERE workspace_id = ${p.workspace_id} AND id = ${p.remediation_id}`
       // Issue 32: the state the fix changed and its plan, for the undo (offered UNDO_RETENTION_DAYS after a verified fix).
       const rec = outcome.record
+      // An attempt after a dead one (its worker killed after the calls) re-reads the resource, finds nothing to change
+      // and keeps the first attempt's pre-image and plan: the undo restores the state before the fix, not after it.
+      const keepEarlier = rec?.plan !== undefined && rec.plan.calls.length === 0
       yield* sql`UPDATE remediations SET state = ${status === "failed" ? "failed" : "verified"},
-                   pre_image = coalesce(${rec?.preImage === undefined ? null : JSON.stringify(rec.preImage)}::jsonb, pre_image),
-                   plan = coalesce(${rec?.plan === undefined ? null : JSON.stringify(rec.plan)}::jsonb, plan),
+                   pre_image = CASE WHEN ${keepEarlier} AND pre_image IS NOT NULL THEN pre_image
+                     ELSE coalesce(${rec?.preImage === undefined ? null : JSON.stringify(rec.preImage)}::jsonb, pre_image) END,
+                   plan = CASE WHEN ${keepEarlier} AND plan IS NOT NULL THEN plan
+                     ELSE coalesce(${rec?.plan === undefined ? null : JSON.stringify(rec.plan)}::jsonb, plan) END,
                    outputs = ${rec?.outputs === undefined ? null : JSON.stringify(rec.outputs)}::jsonb,
                    post_image = ${rec?.postImage === undefined ? null : JSON.stringify(rec.postImage)}::jsonb,
                    applied_at = CASE WHEN ${rec?.outputs !== undefined} THEN coalesce(applied_at, now()) ELSE applied_at END,
@@ -374,7 +382,10 @@ export const runRemediation = (p: RemediatePayload, job: JobContext) =>
     const beforeApply = (r: { readonly preImage: Json; readonly plan: FixPlan }) =>
       run(inScope({ workspaceId: p.workspace_id })(Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
-        yield* sql`UPDATE remediations SET pre_image = ${JSON.stringify(r.preImage)}::jsonb, plan = ${JSON.stringify(r.plan)}::jsonb, state = 'applied', provider = ${target.provider}
+        // A plan without calls after a dead attempt (see finishRemediation) keeps the stored pre-image and plan.
+        const keepEarlier = r.plan.calls.length === 0
+        yield* sql`UPDATE remediations SET pre_image = CASE WHEN ${keepEarlier} AND pre_image IS NOT NULL THEN pre_image ELSE ${JSON.stringify(r.preImage)}::jsonb END,
+                     plan = CASE WHEN ${keepEarlier} AND plan IS NOT NULL THEN plan ELSE ${JSON.stringify(r.plan)}::jsonb END, state = 'applied', provider = ${target.provider}
                    WHERE workspace_id = ${p.workspace_id} AND id = ${p.remediation_id}`
       })))
     const outcome = yield* Effect.tryPromise({

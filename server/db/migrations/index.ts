@@ -37,6 +37,7 @@ import m0027_sso from "./0027_sso.ts"
 import m0028_jira_security_hub from "./0028_jira_security_hub.ts"
 import m0029_remediation_undo from "./0029_remediation_undo.ts"
 import m0030_remediation_approvals from "./0030_remediation_approvals.ts"
+import m0031_remediation_batches from "./0031_remediation_batches.ts"
 import m0032_scan_rollup from "./0032_scan_rollup.ts"
 
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
@@ -69,5 +70,6 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0028_jira_security_hub": m0028_jira_security_hub,
   "0029_remediation_undo": m0029_remediation_undo,
   "0030_remediation_approvals": m0030_remediation_approvals,
+  "0031_remediation_batches": m0031_remediation_batches,
   "0032_scan_rollup": m0032_scan_rollup,
 }

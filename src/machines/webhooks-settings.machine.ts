@@ -11,7 +11,8 @@
  * `webhook.deleteRequested`, `webhook.testRequested`, `deliveries.opened`) run one at a time from `ready.idle`; a test
  * opens that destination's log. `delivery.replayRequested` replays one delivery of the open log and reloads it.
  *
- * After a test is queued, its destination is watched until the test delivery has been tried: from `ready.idle`, every
+ * After a test is queued, its destination is watched until the test delivery was delivered or given up (the server
+ * moves `last_delivery_at` then, not on a failed attempt that will be retried): from `ready.idle`, every
  * `WATCH_DELIVERY_MS` the list is read again (`ready.refreshingLastDelivery`, the row actions stay available); when the
  * destination's `last_delivery_at` moves, its "Last delivery" shows the server's value, the watch stops and its open
  * log is read again. It gives up after `WATCH_DELIVERY_TRIES` reads (the delivery job may be down); a failed read ends

@@ -2,10 +2,11 @@
  * A fake Azure on the loopback fixture server: the Entra ID v2 token endpoint (client credentials: tenant, app,
  * secret and a `/.default` scope are checked; one token per audience), a generic Azure Resource Manager over a
  * store of resources keyed by id (lists by parent path with `{value, nextLink}` pages, GET/PUT/PATCH by id,
- * `{error:{code,message}}` bodies, 202 + Azure-AsyncOperation for long-running PUTs, unregistered providers), and
+ * `{error:{code,message}}` bodies, 202 + Azure-AsyncOperation for long-running PUTs, unregistered providers; a PUT
+ * replaces the settings it sends, a PATCH merges; managed identities get a principal), and
  * Microsoft Graph v1.0 (the authorization policy and the other tenant settings of AzureTenant.graph).
  */
-import { randomBytes } from "node:crypto"
+import { randomBytes, randomUUID } from "node:crypto"
 import { decodePageToken, encodePageToken, type CloudFixtureServer, type FixtureReply, type FixtureRequest } from "../support/cloud-fixture-server.ts"
 
 export type Json = Record<string, unknown>
@@ -228,6 +229,32 @@ export function installAzureWorld(server: CloudFixtureServer, world: AzureWorld)
     return page(req, items)
   })
 
+  /**
+   * A PUT replaces the resource's settings it sends (each member of `properties` whole, as ARM's create-or-replace;
+   * read-only members the client does not send, e.g. a configuration's defaultValue, stay); a PATCH merges.
+   */
+  const putOver = (current: Json, body: Json): Json => ({ ...current, ...body, properties: { ...((current["properties"] ?? {}) as Json), ...((body["properties"] ?? {}) as Json) } })
+
+  /**
+   * A managed identity (ManagedServiceIdentity) after a write that set `identity.type`: SystemAssigned creates the
+   * identity's service principal (principalId, tenantId, kept while the type keeps SystemAssigned); a type without it
+   * deletes them, a type without UserAssigned drops the user-assigned identities.
+   */
+  const withIdentity = (next: Json, current: Json | undefined, body: Json, tenantId: string): Json => {
+    const sent = body["identity"] as Json | undefined
+    if (sent === undefined || typeof sent["type"] !== "string") return next
+    const type = String(sent["type"])
+    const before = (current?.["identity"] ?? {}) as Json
+    const { principalId: _p, tenantId: _t, userAssignedIdentities, ...rest } = (next["identity"] ?? {}) as Json
+    const identity: Json = {
+      ...rest,
+      type,
+      ...(/SystemAssigned/i.test(type) ? { principalId: before["principalId"] ?? randomUUID(), tenantId: before["tenantId"] ?? tenantId } : {}),
+      ...(/UserAssigned/i.test(type) && userAssignedIdentities !== undefined ? { userAssignedIdentities } : {}),
+    }
+    return { ...next, identity }
+  }
+
   const write = (req: FixtureRequest, subscriptionId: string, replace: boolean): FixtureReply => {
     const sub = subscriptionFor(req, subscriptionId)
     if (isReply(sub)) return sub
@@ -238,10 +265,10 @@ export function installAzureWorld(server: CloudFixtureServer, world: AzureWorld)
     // TDE changes are long-running: 202 + Azure-AsyncOperation, applied when the operation completes.
     if (/\/transparentdataencryption\/current$/.test(key) && current !== undefined) {
       const op = randomBytes(6).toString("hex")
-      asyncOps.set(op, { left: 1, apply: () => sub.resources.set(key, mergePatch(current, body)) })
+      asyncOps.set(op, { left: 1, apply: () => sub.resources.set(key, putOver(current, body)) })
       return { status: 202, headers: { "azure-asyncoperation": `${armBase}/subscriptions/${subscriptionId}/providers/Microsoft.Sql/locations/eastus/operationResults/${op}?api-version=2021-11-01`, "retry-after": "0" } }
     }
-    const next = current === undefined ? { id: req.path, name: req.path.slice(req.path.lastIndexOf("/") + 1), ...body } : mergePatch(current, body)
+    const next = withIdentity(current === undefined ? { id: req.path, name: req.path.slice(req.path.lastIndexOf("/") + 1), ...body } : replace ? putOver(current, body) : mergePatch(current, body), current, body, sub.tenantId)
     sub.resources.set(key, next)
     return { status: current === undefined ? 201 : 200, body: next }
   }

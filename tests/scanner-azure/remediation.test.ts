@@ -94,7 +94,8 @@ describe("Azure fixers: fail -> fix -> verified pass", () => {
     expect(blob).toEqual({ deleteRetentionPolicy: { enabled: true, days: 7 }, containerDeleteRetentionPolicy: { enabled: true, days: 7 }, isVersioningEnabled: true })
     const file = stored(`${STORAGE}/fileServices/default`)["properties"] as Json
     expect((file["protocolSettings"] as Json)["smb"]).toEqual({ versions: "SMB2.1;SMB3.0;SMB3.1.1", channelEncryption: "AES-128-CCM;AES-128-GCM;AES-256-GCM" })
-    expect(stored(APP)["identity"]).toEqual({ type: "SystemAssigned" })
+    // Assigning the system identity created its service principal.
+    expect(stored(APP)["identity"]).toEqual({ type: "SystemAssigned", principalId: expect.stringMatching(/^[0-9a-f-]{36}$/), tenantId: INSECURE.tenantId })
     // The vault's two security settings were written one at a time: each PATCH kept the other.
     expect((stored(id("backup", "Microsoft.RecoveryServices/vaults", "bad-rsv"))["properties"] as Json)["securitySettings"]).toEqual({ immutabilitySettings: { state: "Unlocked" }, softDeleteSettings: { softDeleteState: "Enabled" } })
   })

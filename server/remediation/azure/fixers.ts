@@ -3,13 +3,18 @@
  * anonymous access, cross-tenant replication, trusted services bypass, Entra authorization default), blob and file
  * service soft delete and versioning, SQL database TDE, App Service settings (HTTPS only, FTPS, TLS 1.2, HTTP/2,
  * remote debugging, managed identity, FTP off, SCM TLS 1.2, client certificates), and the exposure and TLS settings of
- * SQL servers, flexible servers, Cosmos DB accounts and key vaults. Writes read the current object first where the API replaces nested objects,
- * and wait for long-running operations (202 + Azure-AsyncOperation / Location).
+ * SQL servers, flexible servers, Cosmos DB accounts and key vaults. Every fixer is a plan fixer (server/remediation/plan.ts):
+ * `read` answers the fields its call writes, as the official ARM model names them (an absent field read as its documented
+ * default, server/scanner/azure/collectors/defaults.ts), `plan` builds the exact ARM calls (method, URL with api-version,
+ * body) and their undo from that pre-image. Where the API replaces a nested object (networkAcls, the blob and file
+ * service properties) the whole object is read and written. The executor waits for long-running operations (202 +
+ * Azure-AsyncOperation / Location, `azureSettle`).
  */
 import { Schema } from "effect"
 import type { DetailRow } from "../../scanner/check.ts"
 import type { RestClient } from "../../scanner/rest/http.ts"
-import { FixError, waitUntil, type RestFixer } from "../../scanner/rest/remediation.ts"
+import { FixError, waitUntil } from "../../scanner/rest/remediation.ts"
+import { documentedDefaults } from "../../scanner/azure/collectors/defaults.ts"
 import type { AzureEndpoints } from "../../scanner/azure/endpoints.ts"
 import { STORAGE_API } from "../../scanner/azure/collectors/storage.ts"
 import { COSMOS_API, MYSQL_API, POSTGRES_API, SQL_API } from "../../scanner/azure/collectors/databases.ts"
@@ -17,9 +22,10 @@ import { KEYVAULT_API } from "../../scanner/azure/collectors/keyvault.ts"
 import { WEB_API } from "../../scanner/azure/collectors/appservice.ts"
 import { ACR_API } from "../../scanner/azure/collectors/acr.ts"
 import { RECOVERY_API } from "../../scanner/azure/collectors/recovery.ts"
-import type { Json, PlanFixer, RestCall } from "../plan.ts"
-import { diffStates } from "../plan.ts"
-import type { Settle } from "../rest.ts"
+import type { FixPlan, Json, PlanFixer, RestCall } from "../plan.ts"
+import { diffStates, toJson } from "../plan.ts"
+import { registerRestTerraform, type Settle } from "../rest.ts"
+import { tfName } from "../aws/fixer.ts"
 
 export interface AzureFixContext {
   readonly client: RestClient
@@ -27,8 +33,6 @@ export interface AzureFixContext {
   readonly endpoints: AzureEndpoints
   readonly signal?: AbortSignal
 }
-
-export type AzureFixer = RestFixer<AzureFixContext>
 
 const AsyncStatus = Schema.Struct({ status: Schema.String, error: Schema.optionalKey(Schema.Struct({ code: Schema.optionalKey(Schema.String), message: Schema.optionalKey(Schema.String) })) })
 
@@ -40,32 +44,12 @@ const armIdOf = (ctx: AzureFixContext, row: DetailRow): string => {
   return id
 }
 
-/** PUT/PATCH an ARM resource and wait for a long-running operation to finish. */
-async function armWrite(ctx: AzureFixContext, method: "PUT" | "PATCH", id: string, apiVersion: string, body: unknown, op: string): Promise<void> {
-  const url = `${ctx.endpoints.arm}${id}?api-version=${apiVersion}`
-  const res = await ctx.client.send({ method, url, audience: ctx.endpoints.armAudience, op, body })
-  if (res.status !== 202 && res.status !== 201) return
-  const asyncUrl = res.headers.get("azure-asyncoperation")
-  const location = res.headers.get("location")
-  const signal = ctx.signal === undefined ? {} : { signal: ctx.signal }
-  if (asyncUrl !== null) {
-    const final = await waitUntil(() => ctx.client.json({ url: asyncUrl, audience: ctx.endpoints.armAudience, op: `${op}/operation` }, AsyncStatus), (s) => ["Succeeded", "Failed", "Canceled"].includes(s.status), { what: op, ...signal })
-    if (final.status !== "Succeeded") throw new FixError(`${op} ${final.status.toLowerCase()}: ${final.error?.message ?? final.error?.code ?? "no details"}`)
-  } else if (location !== null) {
-    await waitUntil(() => ctx.client.send({ url: location, audience: ctx.endpoints.armAudience, op: `${op}/operation` }), (r) => r.status !== 202, { what: op, ...signal })
-  }
-}
-
 async function armRead<S extends Schema.ConstraintDecoder<unknown>>(ctx: AzureFixContext, id: string, apiVersion: string, schema: S, op: string): Promise<S["Type"]> {
   return ctx.client.json({ url: `${ctx.endpoints.arm}${id}?api-version=${apiVersion}`, audience: ctx.endpoints.armAudience, op }, schema)
 }
 
 /** An Azure fixer of the plan vocabulary (read + plan), executed by `executeRestCalls` with `azureSettle`. */
 export type AzurePlanFixer = PlanFixer<AzureFixContext, DetailRow>
-
-export type AnyAzureFixer = AzureFixer | AzurePlanFixer
-
-export const isAzurePlanFixer = (f: AnyAzureFixer): f is AzurePlanFixer => "plan" in f
 
 const Resource = Schema.Record(Schema.String, Schema.Unknown)
 
@@ -188,16 +172,203 @@ const resourcePatch = (spec: {
     noun: "resource",
   })
 
-/** Reads the account's firewall rules, changes them, and PATCHes the whole object back (PATCH replaces networkAcls). */
-async function patchNetworkAcls(ctx: AzureFixContext, row: DetailRow, change: (acls: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
-  const id = armIdOf(ctx, row)
-  const current = await armRead(ctx, id, STORAGE_API, NetworkAcls, "Microsoft.Storage/storageAccounts/read")
-  await armWrite(ctx, "PATCH", id, STORAGE_API, { properties: { networkAcls: change(current.properties?.networkAcls ?? { defaultAction: "Allow" }) } }, "Microsoft.Storage/storageAccounts/write")
+/** The documented meaning of an absent field (server/scanner/azure/collectors/defaults.ts, the checks' one table). */
+const documented = (id: string): Json => {
+  const d = documentedDefaults.find((x) => x.id === id)
+  if (d === undefined || typeof d.absent === "function") throw new Error(`No documented default "${id}"`)
+  return d.absent
 }
 
-const Configuration = Schema.Struct({ properties: Schema.optionalKey(Schema.Struct({ value: Schema.optionalKey(Schema.String) })) })
+/** One ARM call of a plan: `method` on `id` at `apiVersion`, the permission being the operation itself. */
+const armCall = (ctx: AzureFixContext, method: "PUT" | "PATCH", id: string, apiVersion: string, operation: string, body: unknown): RestCall => ({
+  provider: "azure",
+  service: operation.slice(0, operation.indexOf("/")),
+  operation,
+  method,
+  url: `${ctx.endpoints.arm}${id}?api-version=${apiVersion}`,
+  body,
+  audience: ctx.endpoints.armAudience,
+  action: operation,
+})
 
-/** Sets one server parameter of a flexible server (`value` may derive the new value from the current one). */
+/** The row's ARM id, which must name a resource of the given path (`Microsoft.Sql/servers/[^/]+/databases`). */
+const typedId = (ctx: AzureFixContext, row: DetailRow, path: string, what: string): string => {
+  const id = armIdOf(ctx, row)
+  if (!new RegExp(`/providers/${path}/[^/]+$`, "i").test(id)) throw new FixError(`"${id}" is not a ${what}`)
+  return id
+}
+
+const nameOf = (row: DetailRow): string => String(row["name"] ?? row.resource_id)
+const asObject = (v: Json | undefined): Readonly<Record<string, Json>> => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Readonly<Record<string, Json>>) : {})
+const noop = (summary: string, why: string): FixPlan => ({ calls: [], effects: [], summary, undo: { reversible: true, calls: [] }, noop: why })
+
+const NetworkAcls = Schema.Struct({ properties: Schema.optionalKey(Schema.Struct({ networkAcls: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)) })) })
+
+/**
+ * The storage account firewall (`properties.networkAcls`, a NetworkRuleSet that a PATCH replaces whole): `read` answers
+ * the whole rule set (absent: no firewall, `defaultAction` Allow; an absent `bypass` is "AzureServices", the documented
+ * defaults), the fix PATCHes it changed by `change`, the undo PATCHes the rule set read.
+ */
+const firewallFix = (spec: {
+  readonly checkId: string
+  readonly description: string
+  readonly cutsAccess?: string
+  readonly change: (acls: Readonly<Record<string, Json>>) => Readonly<Record<string, Json>>
+  readonly effects: (acls: Readonly<Record<string, Json>>) => ReadonlyArray<string>
+  readonly done: string
+}): AzurePlanFixer => ({
+  checkIds: [spec.checkId],
+  description: spec.description,
+  ...(spec.cutsAccess === undefined ? {} : { cutsAccess: spec.cutsAccess }),
+  read: async (ctx, row) => {
+    const acls = (await armRead(ctx, armIdOf(ctx, row), STORAGE_API, NetworkAcls, "Microsoft.Storage/storageAccounts/read")).properties?.networkAcls
+    const read = acls === undefined ? asObject(documented("storage.accounts properties.networkAcls")) : asObject(toJson(acls))
+    return { properties: { networkAcls: { ...read, bypass: read["bypass"] ?? documented("storage.accounts properties.networkAcls.bypass") } } }
+  },
+  plan: (ctx, row, state) => {
+    const id = armIdOf(ctx, row)
+    const acls = asObject(asObject(asObject(state)["properties"])["networkAcls"])
+    const next = spec.change(acls)
+    const summary = `${spec.done} on storage account ${nameOf(row)}.`
+    if (diffStates(acls, next).length === 0) return noop(summary, "The firewall already has this setting.")
+    const call = (networkAcls: Json) => armCall(ctx, "PATCH", id, STORAGE_API, "Microsoft.Storage/storageAccounts/write", { properties: { networkAcls } })
+    return { calls: [call(next)], effects: spec.effects(acls), summary, undo: { reversible: true, calls: [call(acls)] } }
+  },
+})
+
+const bypassList = (acls: Readonly<Record<string, Json>>): string[] => String(acls["bypass"] ?? "None").split(",").map((s) => s.trim()).filter((s) => s !== "" && s !== "None")
+const count = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`
+const rulesKept = (acls: Readonly<Record<string, Json>>): string => {
+  const ip = Array.isArray(acls["ipRules"]) ? acls["ipRules"].length : 0
+  const vnet = Array.isArray(acls["virtualNetworkRules"]) ? acls["virtualNetworkRules"].length : 0
+  const instances = Array.isArray(acls["resourceAccessRules"]) ? acls["resourceAccessRules"].length : 0
+  return `${count(ip, "IP rule")}, ${count(vnet, "virtual network rule")} and ${count(instances, "resource instance rule")}`
+}
+
+const Properties = Schema.Struct({ properties: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)) })
+
+/**
+ * Blob or file service settings (`{account}/blobServices/default`, `fileServices/default`): the PUT replaces the
+ * service's properties, so `read` answers them all (the changed one read as its documented default when absent), the
+ * fix PUTs them with `patch` merged in and the undo PUTs them back as read.
+ */
+const servicePut = (spec: {
+  readonly checkId: string
+  readonly service: "blobServices" | "fileServices"
+  readonly description: string
+  /** The one property the fix sets, with the id of its documented default in defaults.ts. */
+  readonly key: string
+  readonly value: Json
+  readonly defaultId: string
+  readonly done: string
+  readonly effects?: ReadonlyArray<string>
+}): AzurePlanFixer => {
+  // A retention policy is satisfied when enabled, whatever its days (the check reads `enabled`).
+  const satisfied = (current: Json | undefined) => (typeof spec.value === "object" && spec.value !== null ? asObject(current)["enabled"] === true : current === spec.value)
+  const operation = `Microsoft.Storage/storageAccounts/${spec.service}/write`
+  return {
+    checkIds: [spec.checkId],
+    description: spec.description,
+    read: async (ctx, row) => {
+      const id = `${typedId(ctx, row, "Microsoft.Storage/storageAccounts", "storage account")}/${spec.service}/default`
+      const properties = asObject(toJson((await armRead(ctx, id, STORAGE_API, Properties, `Microsoft.Storage/storageAccounts/${spec.service}/read`)).properties ?? {}))
+      return { properties: { ...properties, [spec.key]: properties[spec.key] ?? documented(spec.defaultId) } }
+    },
+    plan: (ctx, row, state) => {
+      const id = `${typedId(ctx, row, "Microsoft.Storage/storageAccounts", "storage account")}/${spec.service}/default`
+      const properties = asObject(asObject(state)["properties"])
+      const summary = `${spec.done} on storage account ${nameOf(row)}.`
+      if (satisfied(properties[spec.key])) return noop(summary, "The service already has this setting.")
+      const others = Object.keys(properties).filter((k) => k !== spec.key).sort()
+      return {
+        calls: [armCall(ctx, "PUT", id, STORAGE_API, operation, { properties: { ...properties, [spec.key]: spec.value } })],
+        effects: [...(others.length === 0 ? [] : [`The PUT replaces the ${spec.service === "blobServices" ? "blob" : "file"} service properties: the others are written back as read (${others.join(", ")}).`]), ...(spec.effects ?? [])],
+        summary,
+        undo: { reversible: true, calls: [armCall(ctx, "PUT", id, STORAGE_API, operation, { properties })] },
+      }
+    },
+  }
+}
+
+const Tde = Schema.Struct({ properties: Schema.optionalKey(Schema.Struct({ state: Schema.optionalKey(Schema.String) })) })
+
+/** SQL database TDE (`{database}/transparentDataEncryption/current`, a long-running PUT of `properties.state`). */
+const sqlTde: AzurePlanFixer = {
+  checkIds: ["sql_database_tde_enabled"],
+  description: "Turns on Transparent Data Encryption for the database (online; the initial encryption scan runs in the background).",
+  read: async (ctx, row) => {
+    const id = `${typedId(ctx, row, "Microsoft.Sql/servers/[^/]+/databases", "SQL database")}/transparentDataEncryption/current`
+    return { properties: { state: (await armRead(ctx, id, SQL_API, Tde, "Microsoft.Sql/servers/databases/transparentDataEncryption/read")).properties?.state ?? null } }
+  },
+  plan: (ctx, row, state) => {
+    const id = `${typedId(ctx, row, "Microsoft.Sql/servers/[^/]+/databases", "SQL database")}/transparentDataEncryption/current`
+    const before = asObject(asObject(state)["properties"])["state"] ?? null
+    const summary = `Enabled TDE on database ${nameOf(row)}.`
+    if (before === "Enabled") return noop(summary, "TDE is already enabled.")
+    const call = (s: Json) => armCall(ctx, "PUT", id, SQL_API, "Microsoft.Sql/servers/databases/transparentDataEncryption/write", { properties: { state: s } })
+    return {
+      calls: [call("Enabled")],
+      effects: ["The database's data files are encrypted by a background scan (online); the database stays available."],
+      summary,
+      undo:
+        before === null
+          ? { reversible: false, reason: "Azure did not report the database's TDE state (properties.state), so there is no state to put back." }
+          : { reversible: true, calls: [call(before)], note: "Undo sets the state back to Disabled: the data files are decrypted by a background scan." },
+    }
+  },
+}
+
+const Identity = Schema.Struct({
+  identity: Schema.optionalKey(Schema.Struct({ type: Schema.optionalKey(Schema.String), principalId: Schema.optionalKey(Schema.String), userAssignedIdentities: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)) })),
+})
+
+/**
+ * App Service managed identity (the site's `identity`, ManagedServiceIdentity): `read` answers the identity type
+ * (absent: "None", as the check reads it), the system identity's principal (`principalId`, read-only, set by Azure
+ * when it creates the identity's service principal) and the user-assigned identities (ids). The fix PATCHes the type
+ * with SystemAssigned added; the undo PATCHes the type read, which makes Azure delete the service principal it created.
+ */
+const appManagedIdentity: AzurePlanFixer = {
+  checkIds: ["app_managed_identity"],
+  description: "Adds a system-assigned managed identity to the app (existing user-assigned identities are kept).",
+  read: async (ctx, row) => {
+    const identity = (await armRead(ctx, typedId(ctx, row, "Microsoft.Web/sites", "Microsoft.Web/sites resource"), WEB_API, Identity, "Microsoft.Web/sites/read")).identity
+    return { identity: { type: identity?.type ?? "None", principalId: identity?.principalId ?? null, userAssignedIdentities: Object.keys(identity?.userAssignedIdentities ?? {}).sort() } }
+  },
+  plan: (ctx, row, state) => {
+    const id = typedId(ctx, row, "Microsoft.Web/sites", "Microsoft.Web/sites resource")
+    const identity = asObject(asObject(state)["identity"])
+    const type = String(identity["type"] ?? "None")
+    const assigned = Array.isArray(identity["userAssignedIdentities"]) ? identity["userAssignedIdentities"].map(String) : []
+    const summary = `Assigned a system managed identity to app ${nameOf(row)}.`
+    if (/SystemAssigned/i.test(type)) return noop(summary, "The app already has a system-assigned identity.")
+    const call = (t: string) =>
+      armCall(ctx, "PATCH", id, WEB_API, "Microsoft.Web/sites/write", { identity: { type: t, ...(assigned.length === 0 ? {} : { userAssignedIdentities: Object.fromEntries(assigned.map((u) => [u, {}])) }) } })
+    return {
+      calls: [call(/UserAssigned/i.test(type) ? "SystemAssigned, UserAssigned" : "SystemAssigned")],
+      effects: [
+        "Azure creates a service principal for the app in the subscription's Microsoft Entra tenant (the system-assigned identity; its object id is the app's identity.principalId after the fix). It has no role assignments until you grant some.",
+        ...(assigned.length === 0 ? [] : [`The user-assigned identities stay assigned: ${assigned.join(", ")}.`]),
+      ],
+      summary,
+      undo: {
+        reversible: true,
+        calls: [call(type)],
+        note: `Undo sets the identity type back to ${type}: Azure deletes the service principal the fix created. Role assignments granted to it meanwhile stop working, and an identity assigned later gets a new object id.`,
+      },
+    }
+  },
+}
+
+const Configuration = Schema.Struct({
+  properties: Schema.optionalKey(Schema.Struct({ value: Schema.optionalKey(Schema.String), source: Schema.optionalKey(Schema.String), isDynamicConfig: Schema.optionalKey(Schema.Boolean) })),
+})
+
+/**
+ * One server parameter of a flexible server (`{server}/configurations/{name}`, Configuration): `read` answers its
+ * `value` and `source` ("system-default" or "user-override"), the fix PUTs the new value as a user override (`value`
+ * may derive it from the current one), the undo PUTs the value and source read.
+ */
 const flexibleParameter = (spec: {
   readonly checkId: string
   readonly engine: "postgresql" | "mysql"
@@ -205,38 +376,69 @@ const flexibleParameter = (spec: {
   readonly value: string | ((current: string) => string)
   readonly description: string
   readonly cutsAccess?: string
-}): AzureFixer => {
+}): AzurePlanFixer => {
   const [provider, apiVersion] = spec.engine === "postgresql" ? ["Microsoft.DBforPostgreSQL", POSTGRES_API] : ["Microsoft.DBforMySQL", MYSQL_API]
+  const target = (ctx: AzureFixContext, row: DetailRow) => `${typedId(ctx, row, `${provider}/flexibleServers`, `${provider} flexible server`)}/configurations/${spec.parameter}`
+  const read = (ctx: AzureFixContext, row: DetailRow) => armRead(ctx, target(ctx, row), apiVersion, Configuration, `${provider}/flexibleServers/configurations/read`)
   return {
     checkIds: [spec.checkId],
     description: spec.description,
     ...(spec.cutsAccess === undefined ? {} : { cutsAccess: spec.cutsAccess }),
-    apply: async (ctx, row) => {
-      const server = armIdOf(ctx, row)
-      if (!new RegExp(`/providers/${provider}/flexibleServers/[^/]+$`, "i").test(server)) throw new FixError(`"${server}" is not a ${provider} flexible server`)
-      const id = `${server}/configurations/${spec.parameter}`
-      const next = typeof spec.value === "string" ? spec.value : spec.value((await armRead(ctx, id, apiVersion, Configuration, `${provider}/flexibleServers/configurations/read`)).properties?.value ?? "")
-      await armWrite(ctx, "PUT", id, apiVersion, { properties: { value: next, source: "user-override" } }, `${provider}/flexibleServers/configurations/write`)
-      return `Set '${spec.parameter}' to ${next} on ${String(row["name"] ?? server)}.`
+    read: async (ctx, row) => {
+      const p = (await read(ctx, row)).properties
+      return { properties: { value: p?.value ?? null, source: p?.source ?? null } }
+    },
+    plan: async (ctx, row, state) => {
+      const before = asObject(asObject(state)["properties"])
+      const value = typeof before["value"] === "string" ? before["value"] : null
+      const source = typeof before["source"] === "string" ? before["source"] : null
+      const next = typeof spec.value === "string" ? spec.value : spec.value(value ?? "")
+      const summary = `Set '${spec.parameter}' to ${next} on ${nameOf(row)}.`
+      if (value === next) return noop(summary, `'${spec.parameter}' is already ${next}.`)
+      const call = (v: string, s: string) => armCall(ctx, "PUT", target(ctx, row), apiVersion, `${provider}/flexibleServers/configurations/write`, { properties: { value: v, source: s } })
+      // Effects only: whether the parameter needs a restart (Configuration.isDynamicConfig, read-only).
+      const dynamic = (await read(ctx, row)).properties?.isDynamicConfig
+      return {
+        calls: [call(next, "user-override")],
+        effects: dynamic === false ? [`'${spec.parameter}' is a static parameter: the new value takes effect after the server restarts (the fix does not restart it).`] : [],
+        summary,
+        undo:
+          value === null || source === null
+            ? { reversible: false, reason: `Azure did not report the ${value === null ? "value" : "source"} of '${spec.parameter}', so there is nothing to put back.` }
+            : { reversible: true, calls: [call(value, source)], ...(source === "system-default" ? { note: `Undo puts back the server's default value ${value} with source system-default.` } : {}) },
+      }
     },
   }
 }
 
-const PRIVATE_ONLY = "Clients outside the private endpoints or virtual networks lose access."
+/** The ARM id a call's URL addresses (without the endpoint and the api-version). */
+const armPath = (url: string): string => {
+  const path = new URL(url).pathname
+  return path.slice(Math.max(0, path.search(/\/subscriptions\//i)))
+}
 
-const Properties = Schema.Struct({ properties: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)) })
+/** A server parameter as the azurerm resource holding it (a value put back as the server default has none). */
+for (const [provider, resource] of [["Microsoft.DBforPostgreSQL", "azurerm_postgresql_flexible_server_configuration"], ["Microsoft.DBforMySQL", "azurerm_mysql_flexible_server_configuration"]] as const) {
+  registerRestTerraform(`${provider}/flexibleServers/configurations/write`, (call) => {
+    const m = /^\/subscriptions\/[^/]+\/resourceGroups\/([^/]+)\/providers\/[^/]+\/flexibleServers\/([^/]+)\/configurations\/([^/]+)$/i.exec(armPath(call.url))
+    const [rg, server, name] = [m?.[1] ?? "", m?.[2] ?? "", decodeURIComponent(m?.[3] ?? "")]
+    const p = ((call.body ?? {}) as { properties?: { value?: string; source?: string } }).properties ?? {}
+    const label = JSON.stringify(tfName(`${server}_${name}`))
+    if (p.source === "system-default") return `# ${name} on ${server} goes back to the server default (source system-default): no ${resource} expresses that; drop the resource from your configuration and run the command above.`
+    const where: ReadonlyArray<readonly [string, string]> = provider === "Microsoft.DBforPostgreSQL" ? [["server_id", armPath(call.url).replace(/\/configurations\/[^/]+$/, "")]] : [["resource_group_name", rg], ["server_name", server]]
+    const attrs: ReadonlyArray<readonly [string, string]> = [["name", name], ...where, ["value", p.value ?? ""]]
+    const width = Math.max(...attrs.map(([k]) => k.length))
+    return [`resource "${resource}" ${label} {`, ...attrs.map(([k, v]) => `  ${k.padEnd(width)} = ${JSON.stringify(v)}`), "}"].join("\n")
+  })
+}
 
-/** Blob/file service settings: read the current properties, merge, PUT them back whole. */
-const servicePut = (checkId: string, service: "blobServices" | "fileServices", description: string, patch: Record<string, unknown>, done: string): AzureFixer => ({
-  checkIds: [checkId],
-  description,
-  apply: async (ctx, row) => {
-    const id = `${armIdOf(ctx, row)}/${service}/default`
-    const current = await armRead(ctx, id, STORAGE_API, Properties, `Microsoft.Storage/storageAccounts/${service}/read`)
-    await armWrite(ctx, "PUT", id, STORAGE_API, { properties: { ...(current.properties ?? {}), ...patch } }, `Microsoft.Storage/storageAccounts/${service}/write`)
-    return `${done} on storage account ${String(row["name"] ?? row.resource_id)}.`
-  },
+registerRestTerraform("Microsoft.Sql/servers/databases/transparentDataEncryption/write", (call) => {
+  const db = armPath(call.url).replace(/\/transparentDataEncryption\/current$/i, "")
+  const state = ((call.body ?? {}) as { properties?: { state?: string } }).properties?.state
+  return [`# In the existing azurerm_mssql_database of ${db}, set:`, `resource "azurerm_mssql_database" ${JSON.stringify(tfName(db.slice(db.lastIndexOf("/") + 1)))} {`, `  transparent_data_encryption_enabled = ${state === "Enabled"}`, "}"].join("\n")
 })
+
+const PRIVATE_ONLY = "Clients outside the private endpoints or virtual networks lose access."
 
 const siteConfig = (checkId: string, description: string, properties: Record<string, unknown>, done: string, cutsAccess?: string): AzurePlanFixer =>
   armPatch({
@@ -252,69 +454,34 @@ const siteConfig = (checkId: string, description: string, properties: Record<str
     noun: "app",
   })
 
-const NetworkAcls = Schema.Struct({ properties: Schema.optionalKey(Schema.Struct({ networkAcls: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)) })) })
-const Identity = Schema.Struct({ identity: Schema.optionalKey(Schema.Struct({ type: Schema.optionalKey(Schema.String), userAssignedIdentities: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)) })) })
-
-export const azureFixers: ReadonlyArray<AnyAzureFixer> = [
+export const azureFixers: ReadonlyArray<AzurePlanFixer> = [
   accountPatch("storage_secure_transfer_required", "Requires HTTPS for every request to the storage account.", { supportsHttpsTrafficOnly: true }, "Enabled secure transfer", "Clients that use plain HTTP endpoints are refused."),
   accountPatch("storage_minimum_tls_12", "Sets the account's minimum TLS version to 1.2.", { minimumTlsVersion: "TLS1_2" }, "Set minimum TLS 1.2", "Clients limited to TLS 1.0/1.1 can no longer connect."),
   accountPatch("storage_blob_anonymous_access_disabled", "Disallows anonymous (public) blob access on the account.", { allowBlobPublicAccess: false }, "Disabled anonymous blob access", "Containers that were intentionally public stop serving anonymous readers."),
   accountPatch("storage_cross_tenant_replication_disabled", "Disallows object replication to other Entra tenants.", { allowCrossTenantReplication: false }, "Disabled cross-tenant replication"),
   accountPatch("storage_default_to_entra_authorization", "Makes the portal use Microsoft Entra authorization by default for the account.", { defaultToOAuthAuthentication: true }, "Defaulted portal access to Entra authorization"),
-  {
-    checkIds: ["storage_trusted_azure_services"],
+  firewallFix({
+    checkId: "storage_trusted_azure_services",
     description: "Adds AzureServices to the firewall bypass list (network rules are otherwise kept as they are).",
-    apply: async (ctx, row) => {
-      await patchNetworkAcls(ctx, row, (acls) => {
-        const bypass = String(acls["bypass"] ?? "None").split(",").map((s) => s.trim()).filter((s) => s !== "" && s !== "None")
-        return { ...acls, bypass: [...new Set([...bypass, "AzureServices"])].join(", ") }
-      })
-      return `Trusted Azure services may now bypass the firewall of ${String(row["name"] ?? row.resource_id)}.`
-    },
-  },
-  {
-    checkIds: ["storage_default_network_access_deny"],
+    change: (acls) => ({ ...acls, bypass: [...new Set([...bypassList(acls), "AzureServices"])].join(", ") }),
+    effects: (acls) => [`Trusted Azure services (backup, monitoring, Event Grid, …) reach the account through the firewall; ${rulesKept(acls)} and the default action ${String(acls["defaultAction"])} are kept.`],
+    done: "Let trusted Azure services bypass the firewall",
+  }),
+  firewallFix({
+    checkId: "storage_default_network_access_deny",
     description: "Sets the storage firewall's default action to Deny (existing IP and virtual network rules and bypasses are kept).",
     cutsAccess: "Clients not covered by an IP rule, a virtual network rule, a private endpoint or a bypass lose access.",
-    apply: async (ctx, row) => {
-      await patchNetworkAcls(ctx, row, (acls) => ({ ...acls, defaultAction: "Deny" }))
-      return `The firewall of ${String(row["name"] ?? row.resource_id)} now denies by default.`
-    },
-  },
-  servicePut("storage_blob_soft_delete", "blobServices", "Keeps deleted blobs for 7 days (soft delete; storage of deleted data is billed).", { deleteRetentionPolicy: { enabled: true, days: 7 } }, "Enabled blob soft delete (7 days)"),
-  servicePut("storage_container_soft_delete", "blobServices", "Keeps deleted containers for 7 days.", { containerDeleteRetentionPolicy: { enabled: true, days: 7 } }, "Enabled container soft delete (7 days)"),
-  servicePut("storage_blob_versioning", "blobServices", "Turns on blob versioning (previous versions are billed).", { isVersioningEnabled: true }, "Enabled blob versioning"),
-  servicePut("storage_file_share_soft_delete", "fileServices", "Keeps deleted file shares for 7 days.", { shareDeleteRetentionPolicy: { enabled: true, days: 7 } }, "Enabled file share soft delete (7 days)"),
-  {
-    checkIds: ["sql_database_tde_enabled"],
-    description: "Turns on Transparent Data Encryption for the database (online; the initial encryption scan runs in the background).",
-    apply: async (ctx, row) => {
-      const id = armIdOf(ctx, row)
-      if (!/\/providers\/Microsoft\.Sql\/servers\/[^/]+\/databases\/[^/]+$/i.test(id)) throw new FixError(`"${id}" is not a SQL database`)
-      await armWrite(ctx, "PUT", `${id}/transparentDataEncryption/current`, SQL_API, { properties: { state: "Enabled" } }, "Microsoft.Sql/servers/databases/transparentDataEncryption/write")
-      return `Enabled TDE on database ${String(row["name"] ?? id)}.`
-    },
-  },
-  {
-    checkIds: ["app_https_only"],
-    description: "Turns on HTTPS Only: HTTP requests are redirected to HTTPS.",
-    apply: async (ctx, row) => {
-      await armWrite(ctx, "PATCH", armIdOf(ctx, row), WEB_API, { properties: { httpsOnly: true } }, "Microsoft.Web/sites/write")
-      return `Enabled HTTPS Only on app ${String(row["name"] ?? row.resource_id)}.`
-    },
-  },
-  {
-    checkIds: ["app_managed_identity"],
-    description: "Adds a system-assigned managed identity to the app (existing user-assigned identities are kept).",
-    apply: async (ctx, row) => {
-      const id = armIdOf(ctx, row)
-      const current = await armRead(ctx, id, WEB_API, Identity, "Microsoft.Web/sites/read")
-      const type = current.identity?.type ?? "None"
-      const next = /UserAssigned/i.test(type) ? "SystemAssigned, UserAssigned" : "SystemAssigned"
-      await armWrite(ctx, "PATCH", id, WEB_API, { identity: { type: next, ...(current.identity?.userAssignedIdentities === undefined ? {} : { userAssignedIdentities: current.identity.userAssignedIdentities }) } }, "Microsoft.Web/sites/write")
-      return `Assigned a system managed identity to app ${String(row["name"] ?? id)}.`
-    },
-  },
+    change: (acls) => ({ ...acls, defaultAction: "Deny" }),
+    effects: (acls) => [`Only the ${rulesKept(acls)}, private endpoints and the bypass (${bypassList(acls).join(", ") || "None"}) still admit clients.`],
+    done: "Set the firewall's default action to Deny",
+  }),
+  servicePut({ checkId: "storage_blob_soft_delete", service: "blobServices", description: "Keeps deleted blobs for 7 days (soft delete; storage of deleted data is billed).", key: "deleteRetentionPolicy", value: { enabled: true, days: 7 }, defaultId: "storage.blob_services properties.deleteRetentionPolicy", done: "Enabled blob soft delete (7 days)" }),
+  servicePut({ checkId: "storage_container_soft_delete", service: "blobServices", description: "Keeps deleted containers for 7 days.", key: "containerDeleteRetentionPolicy", value: { enabled: true, days: 7 }, defaultId: "storage.blob_services properties.containerDeleteRetentionPolicy", done: "Enabled container soft delete (7 days)" }),
+  servicePut({ checkId: "storage_blob_versioning", service: "blobServices", description: "Turns on blob versioning (previous versions are billed).", key: "isVersioningEnabled", value: true, defaultId: "storage.blob_services properties.isVersioningEnabled", done: "Enabled blob versioning", effects: ["Every overwrite or delete keeps the previous version (billed). Undo turns versioning off; versions created meanwhile are kept until deleted."] }),
+  servicePut({ checkId: "storage_file_share_soft_delete", service: "fileServices", description: "Keeps deleted file shares for 7 days.", key: "shareDeleteRetentionPolicy", value: { enabled: true, days: 7 }, defaultId: "storage.file_services properties.shareDeleteRetentionPolicy", done: "Enabled file share soft delete (7 days)" }),
+  sqlTde,
+  resourcePatch({ checkId: "app_https_only", type: "Microsoft.Web/sites", apiVersion: WEB_API, description: "Turns on HTTPS Only: HTTP requests are redirected to HTTPS.", properties: { httpsOnly: true }, done: "Enabled HTTPS Only", defaults: { "properties.httpsOnly": documented("appservice.sites properties.httpsOnly") } }),
+  appManagedIdentity,
   siteConfig("app_ftps_only", "Allows only FTPS for FTP deployments (plain FTP is refused).", { ftpsState: "FtpsOnly" }, "Set FTP state to FTPS only", "Deployment tools using plain FTP stop working."),
   siteConfig("app_min_tls_12", "Sets the app's minimum inbound TLS version to 1.2.", { minTlsVersion: "1.2" }, "Set minimum TLS 1.2", "Clients limited to TLS 1.0/1.1 can no longer connect."),
   siteConfig("app_http2_enabled", "Enables HTTP/2 for the app.", { http20Enabled: true }, "Enabled HTTP/2"),

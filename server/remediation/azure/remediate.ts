@@ -18,26 +18,26 @@ import type { FixPlan, Json, Preview } from "../plan.ts"
 import { executeRestCalls, previewRestFix, undoRestFix } from "../rest.ts"
 import { FixError } from "../../scanner/rest/remediation.ts"
 import { RestError } from "../../scanner/rest/http.ts"
-import { azureFixers, azureSettle, isAzurePlanFixer, type AnyAzureFixer, type AzureFixContext, type AzurePlanFixer } from "./fixers.ts"
+import { azureFixers, azureSettle, type AzureFixContext, type AzurePlanFixer } from "./fixers.ts"
 import type { UndoResult } from "../aws/remediate.ts"
 
-export function azureFixerFor(checkId: string): AnyAzureFixer | undefined {
+export function azureFixerFor(checkId: string): AzurePlanFixer | undefined {
   return azureFixers.find((f) => f.checkIds.includes(checkId))
 }
 
 export function azureRemediableChecks(): ReadonlyArray<{ readonly checkId: string; readonly description: string; readonly cutsAccess?: string; readonly previewable: boolean }> {
-  return azureFixers.flatMap((f) => f.checkIds.map((checkId) => ({ checkId, description: f.description, previewable: isAzurePlanFixer(f), ...(f.cutsAccess === undefined ? {} : { cutsAccess: f.cutsAccess }) })))
+  return azureFixers.flatMap((f) => f.checkIds.map((checkId) => ({ checkId, description: f.description, previewable: true, ...(f.cutsAccess === undefined ? {} : { cutsAccess: f.cutsAccess }) })))
 }
 
 export interface AzureRemediateInput extends AzureSessionInput {
   readonly checkId: string
   readonly row: DetailRow
   readonly now?: Date
-  /** Called with the pre-image and the plan before the first call changes anything (plan fixers; the job records them). */
+  /** Called with the pre-image and the plan before the first call changes anything (the job records them). */
   readonly beforeApply?: (record: { readonly preImage: Json; readonly plan: FixPlan }) => Promise<void>
 }
 
-/** The result of an Azure remediation; plan fixers add the images, the plan and the calls' outputs. */
+/** The result of an Azure remediation, with the images, the plan and the calls' outputs once the fixer ran. */
 export type AzureRemediationResult = RemediationResult & {
   readonly pre_image?: Json
   readonly plan?: FixPlan
@@ -92,7 +92,7 @@ export async function remediateAzureFinding(input: AzureRemediateInput): Promise
     checkId: input.checkId,
     row,
     checkKnown: check !== undefined,
-    fixer: found === undefined ? undefined : isAzurePlanFixer(found) ? planAsApply(found, input, record) : found,
+    fixer: found === undefined ? undefined : planAsApply(found, input, record),
     open: async () => (ctx = await openCtx(input)),
     verify: async () => {
       if (check === undefined) return undefined
@@ -100,7 +100,7 @@ export async function remediateAzureFinding(input: AzureRemediateInput): Promise
       return scan.findings[0]?.details.find((d) => d.resource_id.toLowerCase() === row.resource_id.toLowerCase())
     },
   })
-  if (found !== undefined && isAzurePlanFixer(found) && ctx !== undefined && record.plan !== undefined && result.action !== undefined) {
+  if (found !== undefined && ctx !== undefined && record.plan !== undefined && result.action !== undefined) {
     const post = await found.read(ctx, row).catch(() => undefined)
     if (post !== undefined) record.post_image = post
   }
@@ -110,7 +110,6 @@ export async function remediateAzureFinding(input: AzureRemediateInput): Promise
 const planFixerOrFail = (checkId: string): AzurePlanFixer => {
   const fixer = azureFixerFor(checkId)
   if (fixer === undefined) throw new FixError("No automatic remediation is available for this check; follow the remediation guidance")
-  if (!isAzurePlanFixer(fixer)) throw new FixError("This check's fix has no preview or undo yet")
   return fixer
 }
 

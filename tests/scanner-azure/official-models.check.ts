@@ -45,6 +45,7 @@ import type * as keyvault from "../../server/scanner/azure/collectors/keyvault.t
 import type * as monitor from "../../server/scanner/azure/collectors/monitor.ts"
 import type * as network from "../../server/scanner/azure/collectors/network.ts"
 import type * as storage from "../../server/scanner/azure/collectors/storage.ts"
+import type { fixerReads } from "../../server/remediation/azure/fixers.ts"
 
 /**
  * The ARM envelope every decoder shares (context.ts ArmResource). Its generic members (kind, sku, identity, tags)
@@ -200,6 +201,11 @@ export type Checked = [
   Conforms<Mismatches<T<typeof databricks.Workspace>, Databricks.Workspace, typeof renames.workspace>>,
   Conforms<Mismatches<T<typeof acr.Registry>, Acr.Registry, typeof renames.registry>>,
   Conforms<Mismatches<T<typeof recovery.RecoveryVault>, Recovery.Vault, {}>>,
+  // The remediation fixers' reads (server/remediation/azure/fixers.ts): their pre-images are official fields too.
+  Conforms<Mismatches<T<typeof fixerReads.Tde>, Sql.LogicalDatabaseTransparentDataEncryption, {}>>,
+  Conforms<Mismatches<T<typeof fixerReads.Configuration>, Postgres.Configuration, {}>>,
+  Conforms<Mismatches<T<typeof fixerReads.Configuration>, MySql.Configuration, {}>>,
+  Conforms<Mismatches<NonNullable<T<typeof fixerReads.Identity>["identity"]>, AppService.ManagedServiceIdentity, {}>>,
 ]
 
 /** The check itself is checked: each of these decoder mistakes must fail to compile. */

@@ -200,7 +200,8 @@ describe("Azure plan fixers: preview, apply, undo", () => {
     const checkId = "mysql_audit_log_enabled"
     const cfg = `${MYSQL}/configurations/audit_log_enabled`
     const original = stored(cfg)
-    fx.world.subscriptions.get(S)!.resources.set(cfg.toLowerCase(), { ...original, properties: { ...(original["properties"] as Json), isDynamicConfig: false } })
+    // MySQL answers the string "False" (IsDynamicConfig), PostgreSQL a boolean.
+    fx.world.subscriptions.get(S)!.resources.set(cfg.toLowerCase(), { ...original, properties: { ...(original["properties"] as Json), isDynamicConfig: "False" } })
     try {
       const preview = await previewAzureFinding(input(checkId, await failingRow(checkId)))
       expect(preview.effects).toEqual(["'audit_log_enabled' is a static parameter: the new value takes effect after the server restarts (the fix does not restart it)."])

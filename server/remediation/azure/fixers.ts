@@ -361,7 +361,8 @@ const appManagedIdentity: AzurePlanFixer = {
 }
 
 const Configuration = Schema.Struct({
-  properties: Schema.optionalKey(Schema.Struct({ value: Schema.optionalKey(Schema.String), source: Schema.optionalKey(Schema.String), isDynamicConfig: Schema.optionalKey(Schema.Boolean) })),
+  // isDynamicConfig: a boolean for PostgreSQL, the string "True" / "False" for MySQL (IsDynamicConfig in the official models).
+  properties: Schema.optionalKey(Schema.Struct({ value: Schema.optionalKey(Schema.String), source: Schema.optionalKey(Schema.String), isDynamicConfig: Schema.optionalKey(Schema.Union([Schema.Boolean, Schema.String])) })),
 })
 
 /**
@@ -400,7 +401,7 @@ const flexibleParameter = (spec: {
       const dynamic = (await read(ctx, row)).properties?.isDynamicConfig
       return {
         calls: [call(next, "user-override")],
-        effects: dynamic === false ? [`'${spec.parameter}' is a static parameter: the new value takes effect after the server restarts (the fix does not restart it).`] : [],
+        effects: dynamic === false || (typeof dynamic === "string" && dynamic.toLowerCase() === "false") ? [`'${spec.parameter}' is a static parameter: the new value takes effect after the server restarts (the fix does not restart it).`] : [],
         summary,
         undo:
           value === null || source === null
@@ -437,6 +438,9 @@ registerRestTerraform("Microsoft.Sql/servers/databases/transparentDataEncryption
   const state = ((call.body ?? {}) as { properties?: { state?: string } }).properties?.state
   return [`# In the existing azurerm_mssql_database of ${db}, set:`, `resource "azurerm_mssql_database" ${JSON.stringify(tfName(db.slice(db.lastIndexOf("/") + 1)))} {`, `  transparent_data_encryption_enabled = ${state === "Enabled"}`, "}"].join("\n")
 })
+
+/** The decoders of the fixers' own reads, checked against the official models (tests/scanner-azure/official-models.check.ts). */
+export const fixerReads = { Tde, Identity, Configuration } as const
 
 const PRIVATE_ONLY = "Clients outside the private endpoints or virtual networks lose access."
 

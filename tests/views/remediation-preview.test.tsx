@@ -140,7 +140,7 @@ describe("Remediation history card", () => {
     const dialog = screen.getByRole("dialog", { name: "Undo remediation" })
     expect(within(dialog).getByText("DeletePublicAccessBlock", { exact: false })).toBeTruthy()
     await press(within(dialog).getByRole("button", { name: "Undo" }))
-    expect(within(dialog).getByText("The resource changed since the fix")).toBeTruthy()
+    expect(within(dialog).getByText(/^The resource changed since the fix; undo would overwrite those changes/)).toBeTruthy()
     const row = within(dialog).getByRole("row", { name: /RestrictPublicBuckets/ })
     expect(within(row).getAllByRole("cell").map((c) => c.textContent)).toEqual(["PublicAccessBlockConfiguration.RestrictPublicBuckets", "true", "false"])
     await press(within(dialog).getByRole("button", { name: "Undo anyway" }))

@@ -178,11 +178,8 @@ function UndoDialog({ historyRef }: { readonly historyRef: RemediationHistoryRef
       {target?.undo.reason == null ? null : <p className={shared.muted}>{target.undo.reason}</p>}
       {undoError === null ? null : <AlertBox tone="error" title={undoError} />}
       {conflicted && conflict !== null ? (
-        <AlertBox tone="warning" title="The resource changed since the fix">
-          <span className={css.section}>
-            <span>{conflict.message}</span>
-            <Differences differences={conflict.differences} />
-          </span>
+        <AlertBox tone="warning" title={conflict.message}>
+          <Differences differences={conflict.differences} />
         </AlertBox>
       ) : null}
       {undoing ? (

@@ -1,7 +1,6 @@
 /**
  * A completed scan's roll-up holds what the fleet's reads need (issue 31 benchmark: organisation compliance, the fleet
- * dashboard and findings across accounts at 500 members × 30 scans), so they read one row per member instead of its
- * scan's findings:
+ * dashboard at 500 members × 30 scans), so they read one row per member instead of its scan's findings:
  *
  * - `scans.check_outcomes`: each finding of the scan by check id, `[status, resources checked, resources failing,
  *   resources remediated, resources muted]` — exactly the facts a requirement's status reads (`requirementStatus`,
@@ -9,10 +8,6 @@
  *   algebra.ts `CHECK_OUTCOMES_SQL`) instead of reading 20,000 findings.
  * - `scans.failing_resources`: the scan's failing resources (`failingResources` of its failed checks: status fail, not
  *   muted — the rank-0 entries of `outcome_counts`), a number per scan for the fleet dashboard's trend.
- * - three trigram indexes over the latest findings' check id, title and policy check: the cross-account list's check
- *   filter (a case-insensitive "contains" over those three columns, server/scans/findings-store.ts `findingClauses`)
- *   reads the matching findings through them (a bitmap OR) instead of testing every latest finding of the scope.
- *   Without pg_trgm (migration 0017) the filter still works, reading the latest findings: no index then.
  *
  * Both columns are written with `outcome_counts`, by the same statements (the scan's roll-up, and `recountServices`
  * after a mute or a remediation changed a live scan), so every surface reads the same numbers; a superseded scan is
@@ -24,7 +19,6 @@
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { logLine } from "../../log.ts"
 
 /** Frozen copy of algebra `CHECK_OUTCOMES_SQL` (scan `s`) at the time of this migration. */
 const CHECK_OUTCOMES = `(SELECT coalesce(jsonb_object_agg(f.check_id, jsonb_build_array(f.status, f.resources_checked, f.resources_failing,
@@ -59,13 +53,4 @@ export default Effect.gen(function* () {
   }
   yield* sql.unsafe(`ALTER TABLE findings FORCE ROW LEVEL SECURITY`)
   yield* sql.unsafe(`ALTER TABLE scans FORCE ROW LEVEL SECURITY`)
-
-  const installed = yield* sql<{ ok: boolean }>`SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') AS ok`
-  if (installed[0]?.ok === true) {
-    for (const column of ["check_id", "title", "policy_check"]) {
-      yield* sql.unsafe(`CREATE INDEX findings_latest_${column}_trgm_idx ON findings USING gin (${column} gin_trgm_ops) WHERE latest`)
-    }
-  } else {
-    logLine("warn", "migration 0032: pg_trgm is not available; the findings across accounts' check filter reads the latest findings without an index")
-  }
 })

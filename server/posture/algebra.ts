@@ -272,6 +272,19 @@ export const digestNumbers = Effect.fn("Algebra.digestNumbers")(function* (works
 export const FULLY_MUTED = `f.status = 'fail' AND f.muted`
 
 /**
+ * SQL: a service's check counts from its findings `f` — total, failed (not muted), muted, not evaluated — as columns of
+ * one row (`recountServices`; server/scans/run-service.ts computes them in the statement that completes the service).
+ */
+export const SERVICE_COUNTS_SQL = `count(f.id)::int AS total,
+             count(f.id) FILTER (WHERE f.status = 'fail' AND NOT f.muted)::int AS failed,
+             count(f.id) FILTER (WHERE ${FULLY_MUTED})::int AS muted,
+             count(f.id) FILTER (WHERE f.status = 'not_evaluated')::int AS not_evaluated`
+
+/** SQL (a SET list on a service row): its stored check counts from `c`, a row of `SERVICE_COUNTS_SQL`. */
+export const SERVICE_COUNTS_SET_SQL = `findings_count = c.total, failed_findings = c.failed, muted_findings = c.muted,
+                                passed_findings = c.total - c.failed - c.muted - c.not_evaluated`
+
+/**
  * Recounts the services holding `pairs` (scan, service) from their findings — findings, failed (not muted), muted,
  * passed (pass and remediated; not evaluated ones are the rest) — and then, unless told not to, their scans, whatever
  * the scan's status (after a service completed, a remediation, or a mute rule changed findings). The findings are found
@@ -285,18 +298,14 @@ export const recountServices = Effect.fn("Algebra.recountServices")(function* (
   const sql = yield* SqlClient.SqlClient
   const unique = [...new Map(pairs.map((p) => [`${p.scan_id}:${p.service_id}`, p])).values()]
   if (unique.length === 0) return
-  const counts = sql`count(f.id)::int AS total,
-             count(f.id) FILTER (WHERE f.status = 'fail' AND NOT f.muted)::int AS failed,
-             count(f.id) FILTER (WHERE ${sql.literal(FULLY_MUTED)})::int AS muted,
-             count(f.id) FILTER (WHERE f.status = 'not_evaluated')::int AS not_evaluated`
+  const counts = sql.literal(SERVICE_COUNTS_SQL)
   const only = unique.length === 1 ? unique[0]! : undefined
   if (only !== undefined) {
     // One service (every completed service job): plain equalities. The unnest join below, once PostgreSQL has switched
     // the prepared statement to its generic plan, cost about 7–12 ms of embedded database time per call (0.4–0.66 s of
     // the main thread's time per 54-service scan in bench:scan), this one under 2 ms.
     yield* sql`
-    UPDATE scan_services ss SET findings_count = c.total, failed_findings = c.failed, muted_findings = c.muted,
-                                passed_findings = c.total - c.failed - c.muted - c.not_evaluated
+    UPDATE scan_services ss SET ${sql.literal(SERVICE_COUNTS_SET_SQL)}
     FROM (
       SELECT ${counts}
       FROM findings f WHERE f.workspace_id = ${workspaceId} AND f.scan_id = ${only.scan_id} AND f.service_id = ${only.service_id}
@@ -304,8 +313,7 @@ export const recountServices = Effect.fn("Algebra.recountServices")(function* (
     WHERE ss.workspace_id = ${workspaceId} AND ss.scan_id = ${only.scan_id} AND ss.service_id = ${only.service_id}`
   } else {
     yield* sql`
-    UPDATE scan_services ss SET findings_count = c.total, failed_findings = c.failed, muted_findings = c.muted,
-                                passed_findings = c.total - c.failed - c.muted - c.not_evaluated
+    UPDATE scan_services ss SET ${sql.literal(SERVICE_COUNTS_SET_SQL)}
     FROM (
       SELECT p.scan_id, p.service_id, ${counts}
       FROM unnest(${unique.map((p) => p.scan_id)}::int[], ${unique.map((p) => p.service_id)}::int[]) AS p(scan_id, service_id)

@@ -153,22 +153,25 @@ export type Delta = "first" | "new" | "unchanged" | "fixed"
 export const classify = (failingNow: boolean, uid: string, previous: ReadonlySet<string> | undefined): Delta =>
   previous === undefined ? "first" : failingNow ? (previous.has(uid) ? "unchanged" : "new") : previous.has(uid) ? "fixed" : "unchanged"
 
-/** The latest completed scan of the account before this one, and each of its checks' failing resources in this service. */
+/**
+ * The latest completed scan of the account before this one, and each of its checks' failing resources in this service,
+ * in one statement (the scan's id on every row; one row with no check when that scan has no finding of the service).
+ */
 const previousFailing = (target: WriteTarget) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const scans = yield* sql<{ id: number }>`
-      SELECT id FROM scans
-      WHERE workspace_id = ${target.workspaceId} AND account_id = ${target.accountId} AND status = 'completed' AND id <> ${target.scanId}
-      ORDER BY scan_start DESC, id DESC LIMIT 1`
-    const previousScanId = scans[0]?.id
+    const rows = yield* sql<{ scan_id: number; check_id: string | null; resource_uid: string | null }>`
+      SELECT p.id AS scan_id, f.check_id, r.resource_uid
+      FROM (SELECT id FROM scans
+            WHERE workspace_id = ${target.workspaceId} AND account_id = ${target.accountId} AND status = 'completed' AND id <> ${target.scanId}
+            ORDER BY scan_start DESC, id DESC LIMIT 1) p
+      LEFT JOIN findings f ON f.workspace_id = ${target.workspaceId} AND f.scan_id = p.id AND f.service_id = ${target.serviceId}
+      LEFT JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.rank = 0`
+    const previousScanId = rows[0]?.scan_id
     if (previousScanId === undefined) return undefined
-    const rows = yield* sql<{ check_id: string; resource_uid: string | null }>`
-      SELECT f.check_id, r.resource_uid
-      FROM findings f LEFT JOIN results r ON r.workspace_id = f.workspace_id AND r.finding_id = f.id AND r.rank = 0
-      WHERE f.workspace_id = ${target.workspaceId} AND f.scan_id = ${previousScanId} AND f.service_id = ${target.serviceId}`
     const byCheck = new Map<string, Set<string>>()
     for (const r of rows) {
+      if (r.check_id === null) continue
       let set = byCheck.get(r.check_id)
       if (set === undefined) byCheck.set(r.check_id, (set = new Set()))
       if (r.resource_uid !== null) set.add(r.resource_uid)

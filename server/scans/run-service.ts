@@ -25,7 +25,6 @@ import { AppConfig } from "../config.ts"
 import type { JobContext } from "../jobs/queue.ts"
 import { logLine } from "../log.ts"
 import { ScanSetupError, type ScanServiceResult } from "../scanner/aws/scan-service.ts"
-import { loadSealedAccount } from "../accounts/accounts-store.ts"
 import { scanServiceInThread } from "../scanner/aws/scan-in-thread.ts"
 import { scanAzureService } from "../scanner/azure/scan-service.ts"
 import { scanGcpService } from "../scanner/gcp/scan-service.ts"
@@ -33,7 +32,7 @@ import { openCredentials } from "../accounts/credential-vault.ts"
 import { toFindingDraft } from "./finding-rows.ts"
 import { writeFindings } from "./results.ts"
 import { fixTargetFor, type FixTarget } from "./fixers.ts"
-import { recountServices } from "../posture/algebra.ts"
+import { SERVICE_COUNTS_SET_SQL, SERVICE_COUNTS_SQL } from "../posture/algebra.ts"
 import { applyMutes } from "../posture/mutes.ts"
 import { lockScan, rollUpScan } from "./scans-store.ts"
 import { ScanningTexts } from "./texts.ts"
@@ -68,26 +67,48 @@ interface Claim {
   readonly serviceKey: string
   readonly accountId: number
   readonly regions: ReadonlyArray<string> | null
+  /** The account's provider and sealed credentials (server/accounts/credential-vault.ts), read with the claim. */
+  readonly cloudProviderId: number
+  readonly credentialsSealed: string
 }
 
+/** The open statuses of a scan or a service, as a SQL list. */
+const OPEN_SQL = "('pending', 'running')"
+
+/**
+ * Claims the service for this attempt: locks the scan row and then, while the scan is open, the service row, in ONE
+ * statement (the lateral subquery runs after the scan row is locked and only when the scan is open, so the lock order
+ * stays scan then service) which also reads the account's sealed credentials, then marks the service running (and a
+ * pending scan running) in a second one.
+ */
 const claim = (p: RunServicePayload, jobId: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    if (!isOpen(yield* lockScan(p.workspace_id, p.scan_id))) return undefined
     const rows = yield* sql<{
-      status: string; service_key: string; account_id: number; regions: ReadonlyArray<string> | null
+      status: string | null; service_key: string; account_id: number; regions: ReadonlyArray<string> | null
+      cloud_provider_id: number; credentials_sealed: string
     }>`
-      SELECT ss.status, cs.key AS service_key, s.account_id, s.regions
-      FROM scan_services ss JOIN scans s ON s.id = ss.scan_id JOIN cloud_services cs ON cs.id = ss.service_id
-      WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id} AND ss.scan_id = ${p.scan_id}
-      FOR UPDATE OF ss`
+      SELECT x.status, x.service_key, x.account_id, x.regions, x.cloud_provider_id, x.credentials_sealed
+      FROM (SELECT status FROM scans WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} FOR UPDATE) sc
+      LEFT JOIN LATERAL (
+        SELECT ss.status, cs.key AS service_key, s.account_id, s.regions, a.cloud_provider_id::int AS cloud_provider_id, a.credentials_sealed
+        FROM scan_services ss JOIN scans s ON s.id = ss.scan_id JOIN cloud_services cs ON cs.id = ss.service_id
+          JOIN accounts a ON a.workspace_id = s.workspace_id AND a.id = s.account_id
+        WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id} AND ss.scan_id = ${p.scan_id}
+          AND sc.status IN ${sql.literal(OPEN_SQL)}
+        FOR UPDATE OF ss) x ON true`
     const row = rows[0]
-    if (row === undefined || !isOpen(row.status)) return undefined
-    yield* sql`UPDATE scan_services SET status = 'running', started_at = coalesce(started_at, now()), heartbeat_at = now(),
-                 attempts = attempts + 1, job_id = ${jobId}
-               WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_service_id}`
-    yield* sql`UPDATE scans SET status = 'running' WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} AND status = 'pending'`
-    return { serviceKey: row.service_key, accountId: row.account_id, regions: row.regions } satisfies Claim
+    if (row === undefined || !isOpen(row.status ?? undefined)) return undefined
+    yield* sql`
+      WITH started AS (
+        UPDATE scans SET status = 'running' WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} AND status = 'pending' RETURNING id)
+      UPDATE scan_services SET status = 'running', started_at = coalesce(started_at, now()), heartbeat_at = now(),
+        attempts = attempts + 1, job_id = ${jobId}
+      WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_service_id}`
+    return {
+      serviceKey: row.service_key, accountId: row.account_id, regions: row.regions,
+      cloudProviderId: row.cloud_provider_id, credentialsSealed: row.credentials_sealed,
+    } satisfies Claim
   })
 
 /** Marks the service failed with a reason (unless it already finished) and rolls the scan up. */
@@ -110,16 +131,23 @@ export const completeService = (
   inScope({ workspaceId: p.workspace_id })(
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      if (!isOpen(yield* lockScan(p.workspace_id, p.scan_id))) return false
+      // The scan row, then (scan open) the service row locked in one statement, as in `claim`; with whether the
+      // workspace has any mute rule (server/posture/mutes.ts applies them to the new rows).
       const rows = yield* sql<{
-        status: string; service_id: number; service_key: string; account_id: number; cloud_account_id: string; cloud_provider_id: number
+        status: string | null; service_id: number; service_key: string; account_id: number; cloud_account_id: string; cloud_provider_id: number
+        any_mute_rule: boolean
       }>`
-        SELECT ss.status, ss.service_id, cs.key AS service_key, s.account_id, a.cloud_account_id, s.cloud_provider_id::int AS cloud_provider_id
-        FROM scan_services ss JOIN scans s ON s.id = ss.scan_id JOIN accounts a ON a.id = s.account_id
-          JOIN cloud_services cs ON cs.id = ss.service_id
-        WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id} FOR UPDATE OF ss`
+        SELECT x.status, x.service_id, x.service_key, x.account_id, x.cloud_account_id, x.cloud_provider_id, x.any_mute_rule
+        FROM (SELECT status FROM scans WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} FOR UPDATE) sc
+        LEFT JOIN LATERAL (
+          SELECT ss.status, ss.service_id, cs.key AS service_key, s.account_id, a.cloud_account_id, s.cloud_provider_id::int AS cloud_provider_id,
+                 EXISTS (SELECT 1 FROM mute_rules m WHERE m.workspace_id = ${p.workspace_id}) AS any_mute_rule
+          FROM scan_services ss JOIN scans s ON s.id = ss.scan_id JOIN accounts a ON a.id = s.account_id
+            JOIN cloud_services cs ON cs.id = ss.service_id
+          WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id} AND sc.status IN ${sql.literal(OPEN_SQL)}
+          FOR UPDATE OF ss) x ON true`
       const row = rows[0]
-      if (row === undefined || !isOpen(row.status)) return false
+      if (row === undefined || !isOpen(row.status ?? undefined)) return false
       const written = yield* writeFindings(
         {
           workspaceId: p.workspace_id,
@@ -134,26 +162,35 @@ export const completeService = (
         result.findings.map(toFindingDraft),
       )
       // The workspace's mute rules apply to the new rows at once (server/posture/mutes.ts).
-      yield* applyMutes(p.workspace_id, { scanId: p.scan_id, serviceId: row.service_id, ifAnyRule: true })
-      yield* sql`
-        UPDATE scan_services ss SET status = 'completed', last_scanned_at = now(), heartbeat_at = now(), error = NULL,
-          new_failing = f.new_failing, fixed = f.fixed,
-          resources_scanned = ${result.resourcesScanned}, api_calls = ${result.apiCalls}
-        FROM (SELECT coalesce(sum(resources_new), 0)::int AS new_failing, coalesce(sum(resources_fixed), 0)::int AS fixed
-              FROM findings WHERE workspace_id = ${p.workspace_id} AND scan_id = ${p.scan_id} AND service_id = ${row.service_id}) f
-        WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id}`
-      yield* recountServices(p.workspace_id, [{ scan_id: p.scan_id, service_id: row.service_id }], { scans: false })
+      if (row.any_mute_rule) yield* applyMutes(p.workspace_id, { scanId: p.scan_id, serviceId: row.service_id })
       // The first service to discover the account's enabled regions shares them with the services still to run,
-      // so each of those skips DescribeRegions (unless discovery itself failed and fell back to the home region).
-      if (result.regions !== undefined && result.regions.length > 0 && !(result.errors ?? []).some((e) => e.resourceType === "regions")) {
-        yield* sql`UPDATE scans SET regions = ${`{${result.regions.join(",")}}`}::text[]
-                   WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} AND regions IS NULL`
-      }
-      if (written.previousScanId !== null) {
-        // Only the first service to complete writes it (the others would write the scan row again unchanged).
-        yield* sql`UPDATE scans SET previous_scan_id = ${written.previousScanId}
-                   WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} AND previous_scan_id IS NULL`
-      }
+      // so each of those skips DescribeRegions (unless discovery itself failed and fell back to the home region); the
+      // first service to complete writes the scan it was compared with. Both in the statement completing the service.
+      const regions = result.regions !== undefined && result.regions.length > 0 && !(result.errors ?? []).some((e) => e.resourceType === "regions")
+        ? `{${result.regions.join(",")}}`
+        : undefined
+      const scanSets = [
+        ...(regions === undefined ? [] : [sql`regions = coalesce(regions, ${regions}::text[])`]),
+        ...(written.previousScanId === null ? [] : [sql`previous_scan_id = coalesce(previous_scan_id, ${written.previousScanId}::int)`]),
+      ]
+      const scanWrite = scanSets.length === 0 ? sql`` : sql`
+        WITH scan AS (
+          UPDATE scans SET ${sql.csv(scanSets)}
+          WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id}
+            AND (${sql.or([
+              ...(regions === undefined ? [] : [sql`regions IS NULL`]),
+              ...(written.previousScanId === null ? [] : [sql`previous_scan_id IS NULL`]),
+            ])})
+          RETURNING id)`
+      // The service's counts as `recountServices` writes them (server/posture/algebra.ts), in the same statement.
+      yield* sql`${scanWrite}
+        UPDATE scan_services ss SET status = 'completed', last_scanned_at = now(), heartbeat_at = now(), error = NULL,
+          new_failing = c.new_failing, fixed = c.fixed,
+          resources_scanned = ${result.resourcesScanned}, api_calls = ${result.apiCalls}, ${sql.literal(SERVICE_COUNTS_SET_SQL)}
+        FROM (SELECT coalesce(sum(f.resources_new), 0)::int AS new_failing, coalesce(sum(f.resources_fixed), 0)::int AS fixed,
+                     ${sql.literal(SERVICE_COUNTS_SQL)}
+              FROM findings f WHERE f.workspace_id = ${p.workspace_id} AND f.scan_id = ${p.scan_id} AND f.service_id = ${row.service_id}) c
+        WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id}`
       yield* rollUpScan(p.workspace_id, p.scan_id)
       return true
     }),
@@ -237,21 +274,12 @@ const scanWith = (
 export const runService = (p: RunServicePayload, job: JobContext) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
-    // The claim and the account's sealed credentials in one transaction (one round of BEGIN, scope and COMMIT less per
-    // service job).
-    const claimedWith = yield* inScope({ workspaceId: p.workspace_id })(
-      Effect.gen(function* () {
-        const claimed = yield* claim(p, job.id)
-        if (claimed === undefined) return undefined
-        return { claimed, account: yield* loadSealedAccount(p.workspace_id, claimed.accountId) }
-      }),
-    )
-    if (claimedWith === undefined) return
-    const { claimed, account } = claimedWith
-    if (account === undefined) return
-    const stored = openCredentials(config.appSecretKey, account.credentialsSealed, { workspaceId: p.workspace_id, accountId: account.id })
+    // The claim reads the account's sealed credentials too (one transaction, two statements besides its scope).
+    const claimed = yield* inScope({ workspaceId: p.workspace_id })(claim(p, job.id))
+    if (claimed === undefined) return
+    const stored = openCredentials(config.appSecretKey, claimed.credentialsSealed, { workspaceId: p.workspace_id, accountId: claimed.accountId })
     if (stored === undefined) return yield* failService(p, ScanningTexts.credentialsUnreadable)
-    const target = fixTargetFor(account.cloudProviderId, stored, config.awsEndpointUrl)
+    const target = fixTargetFor(claimed.cloudProviderId, stored, config.awsEndpointUrl)
     if (target === undefined) return yield* failService(p, "No cloud credentials are available to sign the scan's requests")
     const concurrency = yield* scanConcurrency
 

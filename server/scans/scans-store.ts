@@ -211,7 +211,8 @@ export const rollUpScan = Effect.fn("ScansStore.rollUp")(function* (workspaceId:
     WHERE s.workspace_id = ${workspaceId} AND s.id = ${scanId} AND s.status IN ('pending', 'running')
     RETURNING s.status, s.account_id`
   if (rolled[0]?.status === "completed") yield* onScanCompleted(workspaceId, rolled[0].account_id, scanId)
-  // Webhooks and Slack: `scan.completed` and `findings.new_failing`, once, when the scan is completed (no-op otherwise).
-  yield* publishScanCompletion(workspaceId, scanId)
+  // Webhooks and Slack: `scan.completed` and `findings.new_failing`, once, when the scan is completed (no-op otherwise:
+  // a scan the roll-up left open or failed, its row locked here, has nothing to publish, so its read is skipped).
+  if (rolled[0] === undefined || rolled[0].status === "completed") yield* publishScanCompletion(workspaceId, scanId)
 })
 

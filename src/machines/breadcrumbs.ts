@@ -61,6 +61,8 @@ const SETTINGS_PAGE_LABELS: Readonly<Record<string, string>> = {
   webhooks: "Webhooks",
 }
 
+const REMEDIATIONS_SEGMENT = "remediations"
+
 /** The crumbs of a path, Dashboard first; the last one has no link. */
 export const breadcrumbsFor = (pathname: string): ReadonlyArray<Crumb> => {
   const segments = pathSegments(pathname)
@@ -71,6 +73,12 @@ export const breadcrumbsFor = (pathname: string): ReadonlyArray<Crumb> => {
     const previous = index === 0 ? undefined : segments[index - 1]
     if (segment === "dashboard" || segment === "accounts") return
     if (previous === "dashboard" && segment === SETTINGS_SEGMENT) return
+    // Beyond the spec (issue 32 part 4): /dashboard/remediations has no page of its own; its batches are named.
+    if (previous === "dashboard" && segment === REMEDIATIONS_SEGMENT) return
+    if (previous === REMEDIATIONS_SEGMENT && segment === "batches") {
+      crumbs.push({ label: "Remediation batches", href })
+      return
+    }
     const settingsLabel = index >= 2 && segments[index - 2] === "dashboard" && previous === SETTINGS_SEGMENT ? SETTINGS_PAGE_LABELS[segment] : undefined
     if (settingsLabel !== undefined) {
       crumbs.push({ label: settingsLabel, href })
@@ -82,6 +90,8 @@ export const breadcrumbsFor = (pathname: string): ReadonlyArray<Crumb> => {
       crumbs.push({ label: "Accounts", href: ACCOUNTS_SECTION_HREF }, { label: accountTitle(idOf(segment)), href })
     } else if (isIdSegment(segment) && previous === "findings") {
       crumbs.push({ label: findingTitle(idOf(segment)), href })
+    } else if (isIdSegment(segment) && previous === "batches" && segments[index - 2] === REMEDIATIONS_SEGMENT) {
+      crumbs.push({ label: `Batch #${idOf(segment)}`, href })
     } else {
       crumbs.push({ label: capitalise(segment), href })
     }

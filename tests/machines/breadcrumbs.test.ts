@@ -79,6 +79,12 @@ describe("breadcrumbs: the spec's routes", () => {
     expect(breadcrumbsFor("/dashboard/settings/api-keys")).toEqual([{ label: "Dashboard", href: "/dashboard" }, { label: "API keys" }])
     expect(breadcrumbsFor("/dashboard/settings/sso")).toEqual([{ label: "Dashboard", href: "/dashboard" }, { label: "Single sign-on" }])
     expect(breadcrumbsFor("/dashboard/settings/account-groups").map((c) => c.label)).toEqual(["Dashboard", "Account groups"])
+    // Bulk remediation (issue 32 part 4): no crumb for the missing /dashboard/remediations page.
+    expect(breadcrumbsFor("/dashboard/remediations/batches/5")).toEqual([
+      { label: "Dashboard", href: "/dashboard" },
+      { label: "Remediation batches", href: "/dashboard/remediations/batches" },
+      { label: "Batch #5" },
+    ])
   })
 
   it("has a back button on account and scan detail pages only", () => {
@@ -100,7 +106,7 @@ const SETTINGS_LABELS: Record<string, string> = {
 }
 
 const segment = fc.oneof(
-  fc.constantFrom("dashboard", "scans", "accounts", "findings", "users", "profile", "settings", "sso", "api-keys", "12", "7", ":id", "ünïcode", "a b"),
+  fc.constantFrom("dashboard", "scans", "accounts", "findings", "users", "profile", "settings", "sso", "api-keys", "remediations", "batches", "12", "7", ":id", "ünïcode", "a b"),
   fc.stringMatching(/^[a-z0-9:_-]{1,8}$/),
 )
 const pathArb = fc.array(segment, { maxLength: 7 }).map((segments) => `/${segments.map(encodeURIComponent).join("/")}`)
@@ -124,7 +130,8 @@ describe("breadcrumbs: properties", () => {
     fc.assert(
       fc.property(pathArb, (path) => {
         const segments = pathSegments(path)
-        const kept = segments.filter((s, i) => s !== "dashboard" && s !== "accounts" && !(s === "settings" && segments[i - 1] === "dashboard")).length
+        const kept = segments.filter((s, i) =>
+          s !== "dashboard" && s !== "accounts" && !((s === "settings" || s === "remediations") && segments[i - 1] === "dashboard")).length
         const accountIds = segments.filter((s, i) => i > 0 && segments[i - 1] === "accounts" && isIdSegment(s)).length
         expect(breadcrumbsFor(path)).toHaveLength(1 + kept + accountIds)
       }),
@@ -146,10 +153,13 @@ describe("breadcrumbs: properties", () => {
             const id = s.replace(/^:/, "")
             if (s === "dashboard" || s === "accounts") return undefined
             if (s === "settings" && prev === "dashboard") return undefined
+            if (s === "remediations" && prev === "dashboard") return undefined
+            if (s === "batches" && prev === "remediations") return "Remediation batches"
             if (prev === "settings" && segments[i - 2] === "dashboard" && s in SETTINGS_LABELS) return SETTINGS_LABELS[s]
             if (isIdSegment(s) && prev === "scans") return `Scan #${id}`
             if (isIdSegment(s) && prev === "accounts") return `Account #${id}`
             if (isIdSegment(s) && prev === "findings") return `Finding #${id}`
+            if (isIdSegment(s) && prev === "batches" && segments[i - 2] === "remediations") return `Batch #${id}`
             return capitalise(s)
           })
           .filter((l): l is string => l !== undefined)

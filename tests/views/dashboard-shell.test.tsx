@@ -152,7 +152,7 @@ describe("dashboard shell: user menu", () => {
     const { currentPath } = renderAccess("/dashboard", { shell })
     await shell.load.resolve(data({ workspaceCount: 1, permissions: [...PERMISSIONS] }))
     const menu = await openMenu()
-    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Users", "Storage", "Account groups", "Integrations", "Single sign-on", "Webhooks", "API keys", "Approvals", "Profile", "Sign out"])
+    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Users", "Storage", "Account groups", "Integrations", "Single sign-on", "Webhooks", "API keys", "Approvals", "Remediation batches", "Profile", "Sign out"])
     await act(async () => {
       fireEvent.click(within(menu).getByRole("menuitem", { name: "Storage" }))
     })
@@ -171,6 +171,7 @@ describe("dashboard shell: user menu", () => {
     expect(within(short).queryByRole("menuitem", { name: "Webhooks" })).toBeNull()
     // The approvals inbox follows remediate_findings alone (issue 32), not the admin rule.
     expect(within(short).getByRole("menuitem", { name: "Approvals" })).toBeTruthy()
+    expect(within(short).getByRole("menuitem", { name: "Remediation batches" })).toBeTruthy()
     cleanup()
     const owner = fakeShellEffects()
     renderAccess("/dashboard", { shell: owner })

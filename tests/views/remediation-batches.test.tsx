@@ -22,6 +22,10 @@ import { RemediationBatchesEffectsProvider } from "../../src/views/remediations/
 import { RemediationBatchView } from "../../src/views/remediations/remediation-batch.view.tsx"
 import { RemediationBatchesView } from "../../src/views/remediations/remediation-batches.view.tsx"
 import { FindingsView } from "../../src/views/scans/findings.view.tsx"
+import { FleetFindingsView } from "../../src/views/organizations/fleet-findings.view.tsx"
+import { OrganizationEffectsProvider, UNWIRED_ORGANIZATION_EFFECTS } from "../../src/views/organizations/organization-effects-context.tsx"
+import { ORG_ID, organizationDetail } from "../machines/organization-fakes.ts"
+import type { FindingsQuery } from "../../src/contracts/findings.ts"
 import { ScanEffectsProvider } from "../../src/views/scanning/scan-effects-context.tsx"
 import { SessionStatusContext } from "../../src/views/session-status.tsx"
 import { flush } from "../machines/auth-fakes.ts"
@@ -69,21 +73,35 @@ const fakeBatches = (w: BatchWorld): RemediationBatchesEffects => ({
 
 const renderAt = async (path: string, pattern: string, view: ReactNode, scanWorld: ScanWorld = defaultWorld(), views: BatchView[] = []) => {
   const w: BatchWorld = { views, created: [], calls: [] }
-  const scans = fakeScanEffects(scanWorld)
+  const scans = fakeScanEffects(scanWorld, {
+    // Across accounts (no scan_id): the check filter is the server's "contains".
+    listFindings: async (q: FindingsQuery) => {
+      const rows = scanWorld.findings.filter((f) => q.check === undefined || f.check_id.includes(q.check))
+      return {
+        ok: true,
+        data: rows,
+        pagination: { page: 1, total_pages: 1, total: rows.length, page_size: 50 },
+        totals: { findings: rows.length, findings_unfiltered: scanWorld.findings.length, resources_checked: 0, resources_failing: 0, resources_matched: null },
+        next_cursor: null,
+      }
+    },
+  })
   const location = memoryLocation({ path, record: true })
   const clock = new SimulatedClock()
   clock.set(Date.parse("2026-11-27T10:00:00.000Z"))
   render(
     <SessionStatusContext value="authenticated">
       <ScanEffectsProvider effects={scans.effects} clock={clock} saveFile={() => {}}>
-        <RemediationBatchesEffectsProvider effects={fakeBatches(w)} clock={clock}>
-          <App clock={clock} location={location}>
-            <Switch>
-              <Route path={pattern}>{view}</Route>
-              <Route>elsewhere</Route>
-            </Switch>
-          </App>
-        </RemediationBatchesEffectsProvider>
+        <OrganizationEffectsProvider effects={{ ...UNWIRED_ORGANIZATION_EFFECTS, loadOrganization: async () => organizationDetail() }} clock={clock}>
+          <RemediationBatchesEffectsProvider effects={fakeBatches(w)} clock={clock}>
+            <App clock={clock} location={location}>
+              <Switch>
+                <Route path={pattern}>{view}</Route>
+                <Route>elsewhere</Route>
+              </Switch>
+            </App>
+          </RemediationBatchesEffectsProvider>
+        </OrganizationEffectsProvider>
       </ScanEffectsProvider>
     </SessionStatusContext>,
   )
@@ -158,6 +176,29 @@ describe("bulk remediation from the findings list", () => {
   })
 })
 
+describe("bulk remediation across accounts", () => {
+  it("filtered to one check, 'Remediate all failing (N)' fixes every failing resource of it in the listed accounts", async () => {
+    const world = defaultWorld()
+    world.findings = [
+      finding(1, { account_id: 21, account_name: "Payments", check_id: "s3_bucket_versioning_enabled", resources_failing: 3 }),
+      finding(2, { account_id: 22, account_name: "Sandbox", check_id: "s3_bucket_versioning_enabled", resources_failing: 2 }),
+      finding(3, { account_id: 22, account_name: "Sandbox", check_id: "iam_root_mfa_enabled", resources_failing: 1 }),
+    ]
+    const { w, currentUrl } = await renderAt(`/dashboard/organizations/${ORG_ID}/findings`, "/dashboard/organizations/:organizationId/findings", <FleetFindingsView />, world)
+    // Two checks listed: nothing offered yet.
+    expect(screen.queryByRole("button", { name: /^Remediate all failing/ })).toBeNull()
+    fireEvent.change(screen.getByRole("textbox", { name: "Check" }), { target: { value: "s3_bucket_versioning" } })
+    await press(screen.getByRole("button", { name: "Apply check" }))
+    expect(screen.getByText("s3_bucket_versioning_enabled in 2 accounts")).toBeTruthy()
+    await press(screen.getByRole("button", { name: "Remediate all failing (5)" }))
+    const dialog = await screen.findByRole("alertdialog", { name: "Remediate in bulk" })
+    expect(within(dialog).getByText("5 resources in 2 accounts will be remediated.")).toBeTruthy()
+    await press(within(dialog).getByRole("button", { name: "Remediate 5 resources" }))
+    expect(w.created).toEqual([{ check_id: "s3_bucket_versioning_enabled", account_ids: [21, 22] }])
+    expect(currentUrl()).toBe(`/dashboard/remediations/batches/${BATCH_ID}`)
+  })
+})
+
 const batchPage = (views: BatchView[]) =>
   renderAt(`/dashboard/remediations/batches/${BATCH_ID}`, "/dashboard/remediations/batches/:batchId", <RemediationBatchView />, defaultWorld(), views)
 
@@ -213,7 +254,8 @@ describe("the batch page", () => {
     await renderAt("/dashboard/remediations/batches", "/dashboard/remediations/batches", <RemediationBatchesView />)
     const table = screen.getByRole("table", { name: "Remediation batches" })
     expect(within(table).getByRole("link", { name: `#${BATCH_ID}` }).getAttribute("href")).toBe(`/dashboard/remediations/batches/${BATCH_ID}`)
-    expect(within(table).getByText("Every failing resource of s3_bucket_versioning_enabled")).toBeTruthy()
+    expect(within(table).getByText("s3_bucket_versioning_enabled").parentElement?.textContent).toBe("Every failing resource of s3_bucket_versioning_enabled")
+    expect(within(table).getByText("Selected resources")).toBeTruthy()
     expect(within(table).getByText("3 fixed · 0 failed · 1 skipped")).toBeTruthy()
   })
 })

@@ -1,12 +1,12 @@
 /**
  * The header's user menu (access §2 "Layouts"): the trigger shows the workspace name and 'Owner' or the role; the
  * entries are Switch workspace (only with more than one workspace), Users (only with a user-management permission),
- * Approvals (members with remediate_findings, issue 32), Storage, Account groups and Integrations (workspace admins only, issues 30, 31 and 33), Profile and Sign out. Which entries show comes from `snapshot.can(event)` on the shell machine; choosing one sends it.
+ * Approvals and Remediation batches (members with remediate_findings, issue 32), Storage, Account groups and Integrations (workspace admins only, issues 30, 31 and 33), Profile and Sign out. Which entries show comes from `snapshot.can(event)` on the shell machine; choosing one sends it.
  */
 import { useSelector } from "@xstate/react"
 import { Button as AriaButton, Header, Menu, MenuSection, MenuTrigger, Popover, type Key } from "react-aria-components"
 import { roleSummary } from "../../machines/shell.machine.ts"
-import { ClipboardCheckIcon, BuildingIcon, ChevronDownIcon, CrownIcon, LinkIcon, LogOutIcon, SendIcon, ServerIcon, SwitchIcon, UserIcon, UsersIcon } from "../ui/icons.tsx"
+import { ClipboardCheckIcon, BuildingIcon, ShieldCheckIcon, ChevronDownIcon, CrownIcon, LinkIcon, LogOutIcon, SendIcon, ServerIcon, SwitchIcon, UserIcon, UsersIcon } from "../ui/icons.tsx"
 import { MenuItem, MenuSeparator } from "../ui/menu.tsx"
 import * as menuCss from "../ui/menu.css.ts"
 import { useShellActor } from "./shell-actor-context.tsx"
@@ -17,6 +17,7 @@ export const USERS_HREF = "/dashboard/users"
 export const PROFILE_HREF = "/dashboard/profile"
 export const STORAGE_HREF = "/dashboard/storage"
 export const APPROVALS_HREF = "/dashboard/approvals"
+export const REMEDIATION_BATCHES_HREF = "/dashboard/remediations/batches"
 export const ACCOUNT_GROUPS_HREF = "/dashboard/settings/account-groups"
 export const INTEGRATIONS_HREF = "/dashboard/settings/integrations"
 export const SSO_HREF = "/dashboard/settings/sso"
@@ -30,6 +31,7 @@ export function UserMenu() {
   const canManageUsers = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: USERS_HREF }))
   const canSeeStorage = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: STORAGE_HREF }))
   const canSeeApprovals = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: APPROVALS_HREF }))
+  const canSeeBatches = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: REMEDIATION_BATCHES_HREF }))
   const canSeeAccountGroups = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: ACCOUNT_GROUPS_HREF }))
   const canSeeIntegrations = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: INTEGRATIONS_HREF }))
   const canSeeSso = useSelector(shell, (s) => s.can({ type: "navigation.requested", to: SSO_HREF }))
@@ -47,6 +49,8 @@ export function UserMenu() {
         return shell.send({ type: "navigation.requested", to: STORAGE_HREF })
       case "approvals":
         return shell.send({ type: "navigation.requested", to: APPROVALS_HREF })
+      case "remediation-batches":
+        return shell.send({ type: "navigation.requested", to: REMEDIATION_BATCHES_HREF })
       case "account-groups":
         return shell.send({ type: "navigation.requested", to: ACCOUNT_GROUPS_HREF })
       case "integrations":
@@ -146,6 +150,12 @@ export function UserMenu() {
               <MenuItem id="approvals" textValue="Approvals">
                 <ClipboardCheckIcon />
                 Approvals
+              </MenuItem>
+            ) : null}
+            {canSeeBatches ? (
+              <MenuItem id="remediation-batches" textValue="Remediation batches">
+                <ShieldCheckIcon />
+                Remediation batches
               </MenuItem>
             ) : null}
             <MenuItem id="profile" textValue="Profile">

@@ -33,7 +33,16 @@ const helper = createColumnHelper<ScanTableFeatures, RemediationBatch>()
 const columns = [
   helper.accessor("id", { header: "Batch", cell: ({ getValue }) => <Link href={batchPath(getValue())}>{`#${getValue()}`}</Link> }),
   helper.accessor("state", { header: "State", cell: ({ getValue }) => <Badge tone={BATCH_STATE_TONES[getValue()]}>{BATCH_STATE_LABELS[getValue()]}</Badge> }),
-  helper.display({ id: "scope", header: "Covers", cell: ({ row }) => <span className={scanCss.mono}>{scopeText(row.original)}</span> }),
+  helper.display({
+    id: "scope",
+    header: "Covers",
+    cell: ({ row }) =>
+      row.original.check_id === null ? scopeText(row.original) : (
+        <span>
+          Every failing resource of <span className={scanCss.mono}>{row.original.check_id}</span>
+        </span>
+      ),
+  }),
   helper.accessor("total", { header: "Resources", cell: ({ getValue }) => unitLabel(getValue(), "resources") }),
   helper.display({ id: "outcome", header: "Outcome", cell: ({ row }) => countsText(row.original) }),
   helper.display({ id: "by", header: "Started by", cell: ({ row }) => row.original.created_by?.email ?? "A removed member" }),

@@ -66,4 +66,4 @@ export const cell = style({
   fontSize: vars.font.sizeXs,
 })
 
-export const headCell = style([cell, { fontFamily: "inherit", color: vars.color.textSubtle, fontWeight: vars.font.weightSemibold }])
+export const headCell = style([cell, { fontFamily: "inherit", color: "inherit", fontWeight: vars.font.weightSemibold }])

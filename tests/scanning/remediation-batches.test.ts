@@ -14,7 +14,11 @@ import {
   DescribeSecurityGroupsCommand,
   type IpPermission,
 } from "@aws-sdk/client-ec2"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { inScope } from "../../server/auth/rls.ts"
+import { writeFindings } from "../../server/scans/results.ts"
 import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { BATCH_MAX_ROWS, BatchMessages } from "../../src/contracts/remediation-batches.ts"
 import { makeAwsClients, type AwsClients } from "../../server/scanner/aws/clients.ts"
@@ -325,4 +329,71 @@ describe.skipIf(!postgres)("bulk remediation on moto (PostgreSQL, worker process
     expect(list.body.pagination).toMatchObject({ total: stored, total_pages: Math.ceil(stored / 2) })
     expect(list.body.data[0].id).toBe(id)
   }, 600_000)
+
+  it("a member limited to account groups starts, counts and lists only their accounts' items", async () => {
+    // A second account of the workspace (seeded: a completed scan whose finding of the check has two failing rows).
+    const other = await env.sql((sql) => Effect.gen(function* () {
+      const ws = owner.workspaceId
+      const accountId = (yield* sql<{ id: number }>`
+        INSERT INTO accounts (workspace_id, cloud_provider_id, account_name, cloud_account_id, auth_method, credentials_sealed)
+        VALUES (${ws}, 1, 'Seeded account', '999999999999', 'access_key', 'v1.sealed') RETURNING id`)[0]!.id
+      const serviceId = (yield* sql<{ id: number }>`SELECT id FROM cloud_services WHERE cloud_provider_id = 1 AND key = 'ec2'`)[0]!.id
+      const scanId = (yield* sql<{ id: number }>`
+        INSERT INTO scans (workspace_id, account_id, cloud_provider_id, status, total_services, completed_services)
+        VALUES (${ws}, ${accountId}, 1, 'completed', 1, 1) RETURNING id`)[0]!.id
+      const scanServiceId = (yield* sql<{ id: number }>`
+        INSERT INTO scan_services (workspace_id, scan_id, service_id, status) VALUES (${ws}, ${scanId}, ${serviceId}, 'completed') RETURNING id`)[0]!.id
+      yield* inScope({ workspaceId: ws })(writeFindings({
+        workspaceId: ws, scanId, scanServiceId, serviceId, serviceKey: "ec2", accountId, cloudAccountId: "999999999999", cloudProviderId: 1,
+      }, [{
+        check_id: CHECK, severity: "high", status: "fail", not_evaluated_reason: null, title: "t", description: "d",
+        policy_check: "p", remediation: "r", field_labels: {}, compliance: [],
+        details: [
+          { resource_id: "sg-seeded1", region: "us-east-1", compliance: false, reason: "open" },
+          { resource_id: "sg-seeded2", region: "us-east-1", compliance: false, reason: "open" },
+        ],
+      }]))
+      yield* sql`UPDATE accounts SET latest_scan_id = ${scanId} WHERE id = ${accountId}`
+      return accountId
+    }).pipe(Effect.provideService(SqlClient.SqlClient, sql)))
+    const motoAccount = (await env.sql((sql) => sql<{ id: number }>`
+      SELECT id FROM accounts WHERE workspace_id = ${owner.workspaceId} AND account_name = 'Moto account'`))[0]!.id
+    // A custom role with every permission, limited to a group holding the seeded account only.
+    const limited = await env.member(owner, Roles.Auditor)
+    await env.sql((sql) => Effect.gen(function* () {
+      const ws = owner.workspaceId
+      const roleId = (yield* sql<{ id: number }>`
+        INSERT INTO custom_roles (workspace_id, name, limited_to_groups) VALUES (${ws}, 'Seeded lead', true) RETURNING id`)[0]!.id
+      yield* sql`INSERT INTO custom_role_permissions (custom_role_id, workspace_id, permission_id) SELECT ${roleId}, ${ws}, id FROM permissions`
+      const groupId = (yield* sql<{ id: number }>`INSERT INTO account_groups (workspace_id, name, kind) VALUES (${ws}, 'Seeded', 'manual') RETURNING id`)[0]!.id
+      yield* sql`INSERT INTO account_group_accounts (group_id, workspace_id, account_id) VALUES (${groupId}, ${ws}, ${other})`
+      yield* sql`INSERT INTO custom_role_account_groups (custom_role_id, workspace_id, group_id) VALUES (${roleId}, ${ws}, ${groupId})`
+      yield* sql`UPDATE memberships SET role_id = NULL, custom_role_id = ${roleId} WHERE workspace_id = ${ws} AND user_id = ${limited.userId}`
+    }))
+    // Their batch of the whole check takes their account's rows only; a row of another account is unknown to them.
+    const own = await env.call(limited, "POST", "/api/remediation-batches", { check_id: CHECK })
+    expect(own.status, own.text).toBe(202)
+    expect(own.body.data.total).toBe(2)
+    await env.call(owner, "POST", `/api/remediation-batches/${own.body.data.id}/stop`)
+    const seeded = await allItems(own.body.data.id)
+    expect(seeded.map((i) => i.account_id)).toEqual([other, other])
+    const foreign = await env.call(limited, "POST", "/api/remediation-batches", { rows: [{ finding_id: findingId, result_seq: 0 }] })
+    expect(foreign.status, foreign.text).toBe(404)
+    // The owner's selection spans both accounts; the limited member counts and lists only theirs.
+    const motoRow = (await detailed(env, owner, { id: findingId })).details.find((d: any) => original.has(d.resource_id) && d.compliance === false)
+    const both = await env.call(owner, "POST", "/api/remediation-batches", { rows: [
+      { finding_id: findingId, result_seq: motoRow.result_seq },
+      ...seeded.map((i) => ({ finding_id: i.finding_id, result_seq: i.result_seq })),
+    ] })
+    expect(both.status, both.text).toBe(202)
+    expect(both.body.data.total).toBe(3)
+    const seen = await env.call(limited, "GET", `/api/remediation-batches/${both.body.data.id}`)
+    expect(seen.status, seen.text).toBe(200)
+    expect(seen.body.data.total).toBe(2)
+    const listed = await env.call(limited, "GET", `/api/remediation-batches/${both.body.data.id}/items`)
+    expect(listed.body.data.map((i: any) => i.account_id)).toEqual([other, other])
+    expect((await env.call(owner, "GET", `/api/remediation-batches/${both.body.data.id}/items`)).body.data.map((i: any) => i.account_id))
+      .toEqual([motoAccount, other, other])
+    expect(motoAccount).not.toBe(other)
+  }, 120_000)
 })

@@ -68,7 +68,7 @@ const results = (prefix: string, checks: number, rows: number): Array<CheckResul
     const notEvaluated = c === checks - 1
     const details = notEvaluated
       ? []
-      : Array.from({ length: rows }, (_, i) => ({ resource_id: `${prefix}-res-${i}`, region: i % 2 === 0 ? "us-east-1" : "eu-west-1", compliant: i % 3 !== 0, n: i }))
+      : Array.from({ length: rows }, (_, i) => ({ resource_id: `${prefix}-res-${i}`, region: i % 2 === 0 ? "us-east-1" : "eu-west-1", compliant: i % 3 !== 0, reason: i % 3 !== 0 ? "closed" : "open", n: i }))
     return {
       check_id: `${prefix}_check_${c}`,
       service: "s3",

@@ -108,7 +108,7 @@ export const remediationHistoryMachine = setup({
       const now = unsettled(list)
       const settled = [...before].some((id) => !now.has(id) && list.some((r) => r.id === id))
       enqueue.assign({ remediations: list, error: null })
-      if (settled) enqueue("reportSettled")
+      if (settled) enqueue({ type: "reportSettled" } as never)
     }),
     assignListError: assign({ error: ({ event }) => toFailure(errorOf(event), RemediationMessages.historyFailed).message }),
     assignTarget: assign({

@@ -63,7 +63,7 @@ describe("finding-detail machine", () => {
       actors: {
         getFinding: never(), loadViewer: never(), remediation: remediationMachine.provide({ actors: { remediate: never(), previewRemediation: never() } }),
         // The card's own edges are driven in remediation-history.machine.test.ts; here it only has to receive events.
-        remediationHistory: createMachine({}),
+        remediationHistory: createMachine({}) as unknown as typeof remediationHistoryMachine,
         muteRule: muteRuleFormMachine.provide({ actors: { saveMuteRule: never() } }),
       },
     })

@@ -18,7 +18,7 @@ import { ScanningTexts } from "../../server/scans/texts.ts"
 import { CSV_COLUMNS } from "../../server/export/csv.ts"
 import { parseCsv } from "../../tests/scanning/csv-parse.ts"
 import { baseUrl, field, look, newPerson, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
-import { launchBrowser, newPage } from "../support/browser.ts"
+import { columnTexts, launchBrowser, newPage } from "../support/browser.ts"
 
 const FILE_NAME = /^scan-(\d+)-findings-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.csv$/
 
@@ -178,7 +178,7 @@ async function journey(j: ProviderJourney): Promise<void> {
   await page.getByRole("button", { name: "Show filters" }).click()
   await page.locator("label").filter({ hasText: /^Pass$/ }).click()
   await findings.getByRole("link", { name: passed.data[0]!.policy_check, exact: true }).waitFor()
-  const passStatuses = await findings.locator("tbody tr td:nth-child(3)").allTextContents()
+  const passStatuses = await columnTexts(findings, "Status")
   expect(passStatuses.length).toBeGreaterThan(0)
   for (const status of passStatuses) expect(status).toBe("Pass")
   await look(page, `${j.tag}-findings-passed`)
@@ -191,7 +191,7 @@ async function journey(j: ProviderJourney): Promise<void> {
   await findings.waitFor()
   await page.getByRole("button", { name: "Show filters" }).click()
   await page.locator("label").filter({ hasText: /^Fail$/ }).click()
-  const failStatuses = await findings.locator("tbody tr td:nth-child(3)").allTextContents()
+  const failStatuses = await columnTexts(findings, "Status")
   expect(failStatuses.length).toBeGreaterThan(0)
   for (const status of failStatuses) expect(status).toBe("Fail")
   await look(page, `${j.tag}-findings-failed`)

@@ -11,7 +11,7 @@ import { CreateUserCommand, IAMClient } from "@aws-sdk/client-iam"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { parseCsv } from "../../tests/scanning/csv-parse.ts"
 import { baseUrl, field, look, newPerson, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
-import { launchBrowser, newPage } from "../support/browser.ts"
+import { columnTexts, launchBrowser, newPage } from "../support/browser.ts"
 
 const MOTO_KEYS = { access: "AKIAIOSFODNN7EXAMPLE", secret: "moto-secret-key" }
 const ACCOUNT_NAME = "Moto Production"
@@ -142,7 +142,7 @@ describe("scanning journey (moto as the AWS account)", () => {
     const failRows = await findings.locator("tbody tr").count()
     expect(failRows).toBeGreaterThan(0)
     expect(failRows).toBeLessThan(allRows)
-    for (const status of await findings.locator("tbody tr td:nth-child(3)").allTextContents()) expect(status).toBe("Fail")
+    for (const status of await columnTexts(findings, "Status")) expect(status).toBe("Fail")
     await look(page, "scan-findings-filtered")
 
     // A finding → Remediate → wait for the job → 'View Remediated'.

@@ -176,6 +176,12 @@ describe("remediation preview and undo on moto (issue 32)", () => {
     expect(read.preview.terraform).toContain(`resource "aws_s3_bucket_public_access_block" "u_read" {`)
     expect(read.preview.terraform).toContain("restrict_public_buckets = true")
     expect(read.preview.permissions.map((p) => p.action)).toEqual(["s3:PutBucketPublicAccessBlock"])
+    // moto does not simulate IAM policies (an HTML error page): the preview says so in words, not the SDK's "Error".
+    expect(read.preview.permissions[0]).toEqual({
+      action: "s3:PutBucketPublicAccessBlock",
+      status: "unknown",
+      how: "IAM policy simulation unavailable: HTTP 500 with an answer that is not an AWS error document",
+    })
 
     // An existing partial block is written back as it was.
     const pab = await roundTrip("s3", "s3_bucket_level_public_access_block", "u-pab", s3State("u-pab"))

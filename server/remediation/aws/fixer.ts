@@ -172,7 +172,7 @@ export async function checkAwsPermissions(ctx: FixContext, calls: ReadonlyArray<
             ? { action, status: "allowed", how: "EC2 DryRun" }
             : code === "UnauthorizedOperation" || code === "AccessDenied"
               ? { action, status: "denied", how: "EC2 DryRun" }
-              : { action, status: "unknown", how: `EC2 DryRun: ${code ?? (error instanceof Error ? error.message : String(error))}` },
+              : { action, status: "unknown", how: `EC2 DryRun did not decide: ${whyUndecided(error)}` },
         )
       }
     } else {
@@ -189,11 +189,25 @@ export async function checkAwsPermissions(ctx: FixContext, calls: ReadonlyArray<
         byAction.set(r.EvalActionName, { action: r.EvalActionName, status: r.EvalDecision === "allowed" ? "allowed" : "denied", how: "IAM policy simulation" })
       }
     } catch (error) {
-      const reason = `IAM policy simulation unavailable: ${errorCode(error) ?? (error instanceof Error ? error.message : String(error))}`
+      const reason = `IAM policy simulation unavailable: ${whyUndecided(error)}`
       for (const a of simulate) byAction.set(a, { action: a, status: "unknown", how: reason })
     }
   }
   return [...byAction.values()]
+}
+
+/**
+ * What the cloud answered when a permission check could not decide: its error code and message (an emulator's or an
+ * SDK's generic "Error" code alone says nothing), kept to one short line.
+ */
+const whyUndecided = (error: unknown): string => {
+  const code = errorCode(error)
+  const status = (error as { readonly $metadata?: { readonly httpStatusCode?: number } } | null)?.$metadata?.httpStatusCode
+  const raw = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim()
+  // The SDK could not read the answer at all (an emulator's HTML error page, say): its parser's words help nobody.
+  const message = /Deserialization error/i.test(raw) ? `HTTP ${status ?? "error"} with an answer that is not an AWS error document` : raw
+  const said = code === undefined || code === "Error" || message.includes(code) ? message || (code ?? "no answer") : `${code}: ${message}`
+  return said.length > 160 ? `${said.slice(0, 157)}…` : said
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { apiAs, baseUrl, look, newPerson, signIn, signUpAndVerifyViaApi, waitForPath, type Person } from "../support/access.ts"
 import { launchBrowser, newPage } from "../support/browser.ts"
 import { motoClients } from "../support/moto.ts"
-import { addMotoAccount } from "../support/scans.ts"
+import { addMotoAccount, scanViaApi } from "../support/scans.ts"
 
 const ACCOUNT_NAME = "Moto Bulk"
 const BUCKETS = ["a", "b", "c"].map((s) => `bulk-${s}-${randomUUID().slice(0, 8)}`)
@@ -60,19 +60,7 @@ describe("bulk remediation (moto as the AWS account)", () => {
   it("select failing findings → batch → progress → completed → undo batch → undone", async () => {
     const accountId = await addMotoAccount(api, ACCOUNT_NAME)
     // An S3 scan of the account (the launch dialog is the scanning journey's; here only its findings matter).
-    const me = await api<{ data: { id: number } }>("/api/user-info")
-    const started = await api<{ data: { id: number } }>("/api/scans", {
-      method: "POST",
-      body: JSON.stringify({ user_id: me.data.id, account_id: accountId, cloud_provider_id: 1, cloud_provider_name: "aws", services: ["s3"] }),
-    })
-    const scanId = started.data.id
-    for (const deadline = Date.now() + 240_000; ;) {
-      const scan = await api<{ data: { status: string } }>(`/api/scans/${scanId}`)
-      if (scan.data.status === "completed") break
-      expect(scan.data.status).not.toBe("failed")
-      if (Date.now() > deadline) throw new Error(`scan ${scanId} still ${scan.data.status}`)
-      await new Promise((r) => setTimeout(r, 500))
-    }
+    const scanId = await scanViaApi(api, accountId, ["s3"])
     const page = await newPage(browser)
     await signIn(page, owner.email, owner.password)
 

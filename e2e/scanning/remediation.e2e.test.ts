@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { apiAs, baseUrl, look, newPerson, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
 import { launchBrowser, newPage } from "../support/browser.ts"
 import { motoClients } from "../support/moto.ts"
-import { addMotoAccount } from "../support/scans.ts"
+import { addMotoAccount, scanViaApi } from "../support/scans.ts"
 
 const ACCOUNT_NAME = "Moto Undo"
 const BUCKET = `undo-${randomUUID().slice(0, 8)}`
@@ -76,19 +76,7 @@ const remediate = async (page: Page, screenshots: boolean): Promise<void> => {
 describe("remediation preview and undo (moto as the AWS account)", () => {
   it("preview → confirm → fixed → undo → failing again; a change since the fix → conflict → Undo anyway", async () => {
     const accountId = await addMotoAccount(api, ACCOUNT_NAME)
-    const me = await api<{ data: { id: number } }>("/api/user-info")
-    const started = await api<{ data: { id: number } }>("/api/scans", {
-      method: "POST",
-      body: JSON.stringify({ user_id: me.data.id, account_id: accountId, cloud_provider_id: 1, cloud_provider_name: "aws", services: ["s3"] }),
-    })
-    const scanId = started.data.id
-    for (const deadline = Date.now() + 240_000; ;) {
-      const scan = await api<{ data: { status: string } }>(`/api/scans/${scanId}`)
-      if (scan.data.status === "completed") break
-      expect(scan.data.status).not.toBe("failed")
-      if (Date.now() > deadline) throw new Error(`scan ${scanId} still ${scan.data.status}`)
-      await new Promise((r) => setTimeout(r, 500))
-    }
+    const scanId = await scanViaApi(api, accountId, ["s3"])
     const findings = await api<{ data: Array<{ id: number; check_id: string }> }>(`/api/findings?scan_id=${scanId}&check=${CHECK}&page_size=100`)
     const findingId = findings.data.find((f) => f.check_id === CHECK)!.id
 

@@ -43,3 +43,20 @@ export const scanFromAccountPage = async (
   await page.getByRole("region", { name: "Summary" }).getByText("Completed", { exact: true }).waitFor({ timeout: 180_000 })
   return scanId
 }
+
+/** Launches a scan of `services` of the account through the API and waits (polling) until it completed; answers its id. */
+export const scanViaApi = async (api: Api, accountId: number, services: ReadonlyArray<string>): Promise<number> => {
+  const me = await api<{ data: { id: number } }>("/api/user-info")
+  const started = await api<{ data: { id: number } }>("/api/scans", {
+    method: "POST",
+    body: JSON.stringify({ user_id: me.data.id, account_id: accountId, cloud_provider_id: 1, cloud_provider_name: "aws", services }),
+  })
+  const scanId = started.data.id
+  for (const deadline = Date.now() + 240_000; ;) {
+    const scan = await api<{ data: { status: string } }>(`/api/scans/${scanId}`)
+    if (scan.data.status === "completed") return scanId
+    expect(scan.data.status).not.toBe("failed")
+    if (Date.now() > deadline) throw new Error(`scan ${scanId} still ${scan.data.status}`)
+    await new Promise((r) => setTimeout(r, 500))
+  }
+}

@@ -34,7 +34,7 @@ import { Dialog, DialogFooter } from "../ui/dialog.tsx"
 import { Identifier } from "../ui/identifier.tsx"
 import { Link } from "../ui/link.tsx"
 import { effectActor, useNotifyAction } from "../screen-actors.ts"
-import { ErrorBox, Fact, formatDateTime, LoadingBox } from "../scanning/scan-parts.tsx"
+import { ErrorBox, Fact, formatDateTime, LabelledProgress, LoadingBox } from "../scanning/scan-parts.tsx"
 import * as scanCss from "../scanning/scanning.css.ts"
 import { useRemediationBatchesEnvironment } from "./remediation-batches-effects-context.tsx"
 import * as css from "./remediations.css.ts"
@@ -131,25 +131,9 @@ function useBatchLogic() {
 
 /** Done items over the total, as a bar with its numbers. */
 function Progress({ batch }: { readonly batch: RemediationBatch }) {
-  const percent = Math.round(batchProgress(batch) * 100)
   const done = batch.total - batch.counts.pending - batch.counts.running
   const label = `${done.toLocaleString("en-US")} of ${unitLabel(batch.total, "resources")} done`
-  return (
-    <div className={css.progressRow}>
-      <div
-        className={css.progressTrack}
-        role="progressbar"
-        aria-label="Batch progress"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        aria-valuetext={label}
-      >
-        <div className={css.progressFill} style={{ width: `${percent}%` }} />
-      </div>
-      <span className={scanCss.muted}>{label}</span>
-    </div>
-  )
+  return <LabelledProgress name="Batch progress" label={label} percent={Math.round(batchProgress(batch) * 100)} className={css.progressRow} />
 }
 
 const COUNT_LABELS: ReadonlyArray<readonly [keyof RemediationBatch["counts"], string]> = [

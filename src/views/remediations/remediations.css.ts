@@ -25,17 +25,8 @@ export const counts = style({
   margin: 0,
 })
 
-export const progressRow = style({ display: "flex", flexDirection: "column", gap: vars.space.xs })
-
-export const progressTrack = style({
-  height: 10,
-  width: "100%",
-  borderRadius: vars.radius.full,
-  background: vars.color.surfaceHover,
-  overflow: "hidden",
-})
-
-export const progressFill = style({ height: "100%", background: vars.color.accent, borderRadius: vars.radius.full, transition: "width 300ms ease" })
+/** The batch page's bar spans the card (the scan lists' bar is narrow). */
+export const progressRow = style({ width: "100%" })
 
 export const message = style({ color: vars.color.textMuted, fontSize: vars.font.sizeSm, overflowWrap: "anywhere", maxWidth: 420 })
 

@@ -134,13 +134,17 @@ export function FindingStatusBadge({ status, reason }: { readonly status: string
 
 /** completed_services / total_services as a bar with its numbers. */
 export function ServicesProgress({ completed, total, percent }: { readonly completed: number; readonly total: number; readonly percent: number }) {
-  const label = `${completed} of ${total} services`
+  return <LabelledProgress name="Scan progress" label={`${completed} of ${total} services`} percent={percent} />
+}
+
+/** A determinate bar (0–100) named `name`, with its numbers written beside it and read out as its value. */
+export function LabelledProgress({ name, label, percent, className }: { readonly name: string; readonly label: string; readonly percent: number; readonly className?: string }) {
   return (
-    <div className={css.progress}>
+    <div className={className === undefined ? css.progress : `${css.progress} ${className}`}>
       <div
         className={css.progressTrack}
         role="progressbar"
-        aria-label="Scan progress"
+        aria-label={name}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={percent}

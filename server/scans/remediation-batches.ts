@@ -40,8 +40,9 @@ import {
   type RemediationBatch,
 } from "../../src/contracts/remediation-batches.ts"
 import { ScanningServerMessages } from "../../src/contracts/messages.ts"
+import { PERMISSION_IDS } from "../../src/contracts/permissions.ts"
 import type { WorkspaceContext } from "../auth/workspace-context.ts"
-import { inScope } from "../auth/rls.ts"
+import { inScope, parseAccountLimit } from "../auth/rls.ts"
 import { recordAudit } from "../audit/scanning-audit.ts"
 import { defineJob, type JobContext } from "../jobs/queue.ts"
 import { logLine } from "../log.ts"
@@ -393,6 +394,33 @@ const settleItem = (workspaceId: number, itemId: number) =>
   }))
 
 /**
+ * Why the batch's starter may no longer have `accountId`'s resource fixed (undefined: they may): no longer a member,
+ * no longer holding remediate_findings (the owner holds every permission), or their role is now limited to account
+ * groups without that account — read as the request scope reads a membership (server/auth/rls.ts).
+ */
+const starterRefusal = (sql: SqlClient.SqlClient, workspaceId: number, createdBy: number | null, accountId: number) =>
+  Effect.gen(function* () {
+    if (createdBy === null) return BatchMessages.starterGone
+    const rows = yield* sql<{ may: boolean; account_ids: string }>`
+      SELECT (w.owner_id = m.user_id OR ${PERMISSION_IDS.remediate_findings} IN (
+                SELECT rp.permission_id::int FROM role_permissions rp WHERE rp.role_id = m.role_id
+                UNION ALL
+                SELECT crp.permission_id::int FROM custom_role_permissions crp WHERE crp.custom_role_id = m.custom_role_id)) AS may,
+             CASE WHEN cr.limited_to_groups AND w.owner_id <> m.user_id
+                  THEN app_role_account_ids(m.workspace_id, m.custom_role_id) ELSE '' END AS account_ids
+      FROM memberships m
+      JOIN workspaces w ON w.id = m.workspace_id
+      LEFT JOIN custom_roles cr ON cr.id = m.custom_role_id
+      WHERE m.workspace_id = ${workspaceId} AND m.user_id = ${createdBy}`
+    const row = rows[0]
+    if (row === undefined) return BatchMessages.starterGone
+    if (!row.may) return BatchMessages.starterMayNot
+    const accounts = parseAccountLimit(row.account_ids)
+    if (accounts !== null && !accounts.includes(accountId)) return BatchMessages.starterMayNot
+    return undefined
+  })
+
+/**
  * Claims the batch's next pending item (pending → running) and creates its remediation in the same transaction; the
  * batch row is read shared, so a stop (which locks it) either sees the item running or skips it. Answers the item and
  * its remediation id (undefined: skipped now), or undefined when nothing is left to claim.
@@ -415,6 +443,12 @@ const claimNext = (p: BatchJobPayload, createdBy: number | null) =>
     const account = yield* sql<{ requires_approval: boolean }>`SELECT requires_approval FROM accounts WHERE workspace_id = ${p.workspace_id} AND id = ${item.account_id}`
     if (account[0]?.requires_approval !== false) {
       yield* skip(account[0] === undefined ? ScanningServerMessages.findingNotFound : BatchMessages.needsApproval)
+      return { item, remediationId: undefined }
+    }
+    // Each item runs in its starter's name: what they may do now, not when they started (a revoked role stops the rest).
+    const refusal = yield* starterRefusal(sql, p.workspace_id, createdBy, item.account_id)
+    if (refusal !== undefined) {
+      yield* skip(refusal)
       return { item, remediationId: undefined }
     }
     const ctx: Ctx = { workspaceId: p.workspace_id, userId: createdBy as number, ip: "" }

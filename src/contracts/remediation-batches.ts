@@ -66,6 +66,8 @@ export const BatchMessages = {
   undoInProgress: "The batch is being undone",
   stopped: "Stopped before it started",
   needsApproval: "The account requires approval: remediate this resource on its own to request it",
+  starterGone: "The person who started the batch is no longer a member of the workspace",
+  starterMayNot: "The person who started the batch may no longer remediate this account's findings",
   superseded: "A newer scan of the account replaced this row's scan",
   alreadyRemediated: "Already remediated or in progress",
   irreversible: "This fix cannot be undone",

@@ -396,4 +396,27 @@ describe.skipIf(!postgres)("bulk remediation on moto (PostgreSQL, worker process
       .toEqual([motoAccount, other, other])
     expect(motoAccount).not.toBe(other)
   }, 120_000)
+
+  it("a starter whose role loses remediate_findings mid-batch: the items not yet started are skipped with the reason", async () => {
+    const engineer = await env.member(owner, Roles.SecurityEngineer)
+    const created = await env.call(engineer, "POST", "/api/remediation-batches", { check_id: CHECK })
+    expect(created.status, `${created.text} ${serverErrors()}`).toBe(202)
+    const id = created.body.data.id
+    const total = created.body.data.total
+    expect(total).toBeGreaterThan(50)
+    await waitBatch(id, (b) => b.counts.fixed >= 3)
+    await env.sql((sql) => sql`UPDATE memberships SET role_id = ${Roles.Auditor} WHERE workspace_id = ${owner.workspaceId} AND user_id = ${engineer.userId}`)
+    const done = await waitBatch(id, (b) => b.state === "completed" || b.state === "failed")
+    const items = await allItems(id)
+    const refused = items.filter((i) => i.message === BatchMessages.starterMayNot)
+    // Only what was already claimed when the role changed ran; nothing started after it.
+    expect(refused.length).toBeGreaterThan(total / 2)
+    expect(refused.every((i) => i.state === "skipped" && i.remediation_id === null)).toBe(true)
+    expect(done.counts.fixed + done.counts.failed + done.counts.skipped).toBe(total)
+    // The owner takes the fixed ones back as one batch.
+    const undo = await env.call(owner, "POST", `/api/remediation-batches/${id}/undo`, {})
+    expect(undo.status, undo.text).toBe(200)
+    const undone = await waitBatch(id, (b) => b.state === "undone" || b.state === "undo_failed")
+    expect(undone.counts.undone).toBe(done.counts.fixed)
+  }, 600_000)
 })

@@ -25,7 +25,7 @@
  *
  * Cost (bench/fleet-dashboard.ts): one statement for the members (with their latest scan's row), one for the trend's
  * scans (the window's completed scans of the members and, per member, the last one before it: index probes of
- * `scans_account_idx`), whatever the size of the scans' findings.
+ * `scans_account_idx`, index-only since migration 0033), whatever the size of the scans' findings.
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"

@@ -39,6 +39,7 @@ import m0029_remediation_undo from "./0029_remediation_undo.ts"
 import m0030_remediation_approvals from "./0030_remediation_approvals.ts"
 import m0031_remediation_batches from "./0031_remediation_batches.ts"
 import m0032_scan_rollup from "./0032_scan_rollup.ts"
+import m0033_scans_trend_index from "./0033_scans_trend_index.ts"
 
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_platform": m0001_platform,
@@ -72,4 +73,5 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0030_remediation_approvals": m0030_remediation_approvals,
   "0031_remediation_batches": m0031_remediation_batches,
   "0032_scan_rollup": m0032_scan_rollup,
+  "0033_scans_trend_index": m0033_scans_trend_index,
 }

@@ -10,7 +10,6 @@ import { useSearch } from "wouter"
 import type { ActorRefFrom } from "xstate"
 import { StatusMessages } from "../../contracts/messages.ts"
 import { readLoginRouteState } from "../../machines/auth-effects.ts"
-import { forgotPasswordMachine } from "../../machines/forgot-password.machine.ts"
 import { loginMachine, readLoginQuery } from "../../machines/login.machine.ts"
 import { lazyScreen } from "../lazy-screen.tsx"
 import { AuthLayout } from "../layouts/auth-layout.tsx"
@@ -22,10 +21,10 @@ import { Link } from "../ui/link.tsx"
 import { PasswordField } from "../ui/password-field.tsx"
 import { TextField } from "../ui/text-field.tsx"
 import { AuthHeader, ResendVerification, type ResendRef } from "./auth-parts.tsx"
+import type { ForgotPasswordRequest } from "./forgot-password-dialog.tsx"
 import {
   effectActor,
   useAuthEffects,
-  useNotifyAction,
   useResendVerificationLogic,
   useRouteState,
   useScreenActorOptions,
@@ -36,7 +35,6 @@ type LoginRef = ActorRefFrom<typeof loginMachine>
 
 function useLoginActors() {
   const effects = useAuthEffects()
-  const notify = useNotifyAction()
   const resendLogic = useResendVerificationLogic()
   const routeState = readLoginRouteState(useRouteState())
   const search = useSearch()
@@ -52,17 +50,8 @@ function useLoginActors() {
       }),
     [effects, resendLogic],
   )
-  const forgotLogic = useMemo(
-    () =>
-      forgotPasswordMachine.provide({
-        actors: { forgotPassword: effectActor(effects.forgotPassword) },
-        actions: { notify },
-      }),
-    [effects, notify],
-  )
   const login = useActorRef(loginLogic, useScreenActorOptions({ routeState, pendingInvitation: readLoginQuery(search) }))
-  const forgot = useActorRef(forgotLogic, useScreenActorOptions({}))
-  return { login, forgot }
+  return { login }
 }
 
 function RouteMessage({ actorRef }: { readonly actorRef: LoginRef }) {
@@ -101,28 +90,26 @@ function UnverifiedBox({ actorRef }: { readonly actorRef: LoginRef }) {
 
 // The modal (and react-aria's overlay code) is not part of the first load: sign-in shows without it, and the module is
 // fetched once the page is up, so that opening it is immediate.
-const ForgotPasswordDialog = lazyScreen(() =>
-  import("./forgot-password-dialog.tsx").then((m) => m.ForgotPasswordDialog),
-)
+const ForgotPasswordFlow = lazyScreen(() => import("./forgot-password-dialog.tsx").then((m) => m.ForgotPasswordFlow))
 
-function ForgotPassword({ actorRef }: { readonly actorRef: ActorRefFrom<typeof forgotPasswordMachine> }) {
-  const used = useSelector(actorRef, (s) => !s.matches("closed"))
-  const [opened, setOpened] = useState(false)
-  if (used && !opened) setOpened(true)
+/** The modal's flow, once the link was pressed (the module is fetched once the page is up, so opening is immediate). */
+function ForgotPassword({ request }: { readonly request: ForgotPasswordRequest | null }) {
   useEffect(() => {
-    ForgotPasswordDialog.preload().catch(() => {
+    ForgotPasswordFlow.preload().catch(() => {
       // Offline: opening the dialog tries again.
     })
   }, [])
-  return opened ? (
+  return request === null ? null : (
     <Suspense fallback={null}>
-      <ForgotPasswordDialog actorRef={actorRef} />
+      <ForgotPasswordFlow request={request} />
     </Suspense>
-  ) : null
+  )
 }
 
 export function LoginView() {
-  const { login, forgot } = useLoginActors()
+  const { login } = useLoginActors()
+  // Which press of 'Forgot your password?' the modal answers (null: never pressed); its flow is the modal's machine.
+  const [forgotRequest, setForgotRequest] = useState<ForgotPasswordRequest | null>(null)
   const email = useSelector(login, (s) => s.context.email)
   const password = useSelector(login, (s) => s.context.password)
   const passwordVisible = useSelector(login, (s) => s.context.passwordVisible)
@@ -173,7 +160,7 @@ export function LoginView() {
             />
             <AriaButton
               className={`${css.linkButton} ${css.fieldAction}`}
-              onPress={() => forgot.send({ type: "dialog.opened", email: login.getSnapshot().context.email.trim() })}
+              onPress={() => setForgotRequest((r) => ({ email: login.getSnapshot().context.email.trim(), press: (r?.press ?? 0) + 1 }))}
             >
               Forgot your password?
             </AriaButton>
@@ -187,7 +174,7 @@ export function LoginView() {
           Don't have an account? <Link href="/signup">Sign up</Link>
         </p>
       </div>
-      <ForgotPassword actorRef={forgot} />
+      <ForgotPassword request={forgotRequest} />
     </AuthLayout>
   )
 }

@@ -10,7 +10,7 @@ import type { Browser, Page } from "playwright-core"
 import { CreateBucketCommand } from "@aws-sdk/client-s3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { apiAs, baseUrl, look, newPerson, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
-import { launchBrowser, newPage } from "../support/browser.ts"
+import { columnTexts, launchBrowser, newPage } from "../support/browser.ts"
 import { motoClients, openSshGroup, removePlanted } from "../support/moto.ts"
 import { addMotoAccount, scanFromAccountPage } from "../support/scans.ts"
 
@@ -56,14 +56,7 @@ const totalsLine = (t: ListAnswer["totals"], active: boolean) =>
   (t.resources_matched === null ? "" : ` · ${plural(t.resources_matched, "matching resource", "matching resources")}`)
 
 /** The list's rows as the table shows them (the Service column's cells). */
-const shownServices = async (page: Page): Promise<ReadonlyArray<string>> => {
-  const table = page.getByRole("table", { name: "Findings" })
-  const rows = table.locator("tbody tr")
-  const n = await rows.count()
-  const services: Array<string> = []
-  for (let i = 0; i < n; i++) services.push((await rows.nth(i).locator("td").first().textContent()) ?? "")
-  return services
-}
+const shownServices = (page: Page): Promise<ReadonlyArray<string>> => columnTexts(page.getByRole("table", { name: "Findings" }), "Service")
 
 describe("findings list on the server (moto as the AWS account)", () => {
   it("all services of a scan → search, status and service filters answered by the server → counts are the API's totals", async () => {

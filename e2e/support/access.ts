@@ -103,28 +103,42 @@ export const signUpAndVerifyViaApi = async (person: Person): Promise<void> => {
 }
 
 /**
- * An API caller as `person` in their first workspace: each call signs in, then sends the request with the token and the
- * workspace; expects a 200 and answers the JSON body.
+ * An API caller as `person` in their first workspace: signs in on the first call and keeps the session (signing in
+ * again when the server answers 401, e.g. after a password change), then sends each request with the token and the
+ * workspace; expects a 200 and answers the JSON body. One sign-in per caller, not per call: the server counts
+ * successful sign-ins per client address (100 per 15 minutes), and a journey that polls would otherwise spend them.
  */
-export const apiAs =
-  (person: Person) =>
-  async <T,>(path: string, init: RequestInit = {}): Promise<T> => {
+export const apiAs = (person: Person) => {
+  let session: { readonly token: string; readonly workspaceId: number } | undefined
+  const signInOnce = async () => {
     const login = await fetch(`${baseUrl()}/api/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ email: person.email, password: person.password }),
     })
+    expect(login.status, await login.clone().text()).toBe(200)
     const token = ((await login.json()) as { access_token: string }).access_token
     const workspaces = (await (await fetch(`${baseUrl()}/api/workspaces`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
       data: Array<{ workspace_id: number }>
     }
-    const r = await fetch(`${baseUrl()}${path}`, {
+    return { token, workspaceId: workspaces.data[0]!.workspace_id }
+  }
+  const send = (path: string, init: RequestInit, s: { readonly token: string; readonly workspaceId: number }) =>
+    fetch(`${baseUrl()}${path}`, {
       ...init,
-      headers: { authorization: `Bearer ${token}`, "x-workspace-id": String(workspaces.data[0]!.workspace_id), "content-type": "application/json" },
+      headers: { authorization: `Bearer ${s.token}`, "x-workspace-id": String(s.workspaceId), "content-type": "application/json" },
     })
+  return async <T,>(path: string, init: RequestInit = {}): Promise<T> => {
+    session ??= await signInOnce()
+    let r = await send(path, init, session)
+    if (r.status === 401) {
+      session = await signInOnce()
+      r = await send(path, init, session)
+    }
     expect(r.status, await r.clone().text()).toBe(200)
     return (await r.json()) as T
   }
+}
 
 /** Sign-in through the screen; resolves once the session has navigated away from /login. */
 export const signIn = async (page: Page, email: string, password: string): Promise<void> => {

@@ -94,19 +94,43 @@ const PRELUDE = `(() => {
   DOMParser.prototype.parseFromString = function (source, type) {
     return parse.call(this, typeof source === "string" && /html/i.test(String(type)) ? rename(source) : source, type)
   }
+  const applyRenamed = (root) => {
+    for (const element of root.querySelectorAll("[data-csp-style]")) {
+      if (element.style) element.style.cssText = element.getAttribute("data-csp-style")
+      element.removeAttribute("data-csp-style")
+    }
+  }
   const inner = Object.getOwnPropertyDescriptor(Element.prototype, "innerHTML")
   Object.defineProperty(Element.prototype, "innerHTML", {
     ...inner,
     set(html) {
       if (typeof html !== "string" || !/style/i.test(html)) return inner.set.call(this, html)
       inner.set.call(this, rename(html))
-      const root = this instanceof HTMLTemplateElement ? this.content : this
-      for (const element of root.querySelectorAll("[data-csp-style]")) {
-        if (element.style) element.style.cssText = element.getAttribute("data-csp-style")
-        element.removeAttribute("data-csp-style")
-      }
+      applyRenamed(this instanceof HTMLTemplateElement ? this.content : this)
     },
   })
+  // The other ways markup enters the page: the same renaming.
+  const adjacent = Element.prototype.insertAdjacentHTML
+  Element.prototype.insertAdjacentHTML = function (position, html) {
+    if (typeof html !== "string" || !/style/i.test(html)) return adjacent.call(this, position, html)
+    adjacent.call(this, position, rename(html))
+    applyRenamed(this.parentElement || this)
+  }
+  const fragment = Range.prototype.createContextualFragment
+  Range.prototype.createContextualFragment = function (html) {
+    if (typeof html !== "string" || !/style/i.test(html)) return fragment.call(this, html)
+    const parsed = fragment.call(this, rename(html))
+    applyRenamed(parsed)
+    return parsed
+  }
+  const setAttributeNS = Element.prototype.setAttributeNS
+  Element.prototype.setAttributeNS = function (ns, name, value) {
+    if (String(name).toLowerCase() === "style" && this.style) {
+      this.style.cssText = String(value)
+      return
+    }
+    return setAttributeNS.call(this, ns, name, value)
+  }
 })()
 `
 

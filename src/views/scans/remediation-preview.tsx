@@ -123,24 +123,24 @@ export function RemediationPreviewView({ preview }: { readonly preview: Remediat
               Terraform
             </Tab>
           </TabList>
-          <TabPanel id="cli" className={css.tabPanel}>
-            <pre className={css.code} tabIndex={0} aria-label="Command to run">
-              {preview.cli}
-            </pre>
-            <span className={css.row}>
-              <CopyButton text={preview.cli} label="Copy the command line" />
-            </span>
-          </TabPanel>
-          <TabPanel id="terraform" className={css.tabPanel}>
-            <pre className={css.code} tabIndex={0} aria-label="Terraform configuration">
-              {preview.terraform}
-            </pre>
-            <span className={css.row}>
-              <CopyButton text={preview.terraform} label="Copy the Terraform" />
-            </span>
-          </TabPanel>
+          <CodePanel id="cli" code={preview.cli} name="Command to run" copyLabel="Copy the command line" />
+          <CodePanel id="terraform" code={preview.terraform} name="Terraform configuration" copyLabel="Copy the Terraform" />
         </Tabs>
       )}
     </div>
+  )
+}
+
+/** One tab of the preview's code: the text, scrollable and focusable, with its Copy button. */
+function CodePanel({ id, code, name, copyLabel }: { readonly id: string; readonly code: string; readonly name: string; readonly copyLabel: string }) {
+  return (
+    <TabPanel id={id} className={css.tabPanel}>
+      <pre className={css.code} tabIndex={0} aria-label={name}>
+        {code}
+      </pre>
+      <span className={css.row}>
+        <CopyButton text={code} label={copyLabel} />
+      </span>
+    </TabPanel>
   )
 }

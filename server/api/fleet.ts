@@ -1,7 +1,8 @@
 /**
  * The fleet's read endpoints of the `organizations` group (issue 31 "See the fleet"; contracts in
  * src/contracts/organizations.ts): the fleet dashboard, and compliance over the organisation with its CSV and PDF.
- * Each needs READ (read_only or any scanning permission), like every other read; work is in
+ * The dashboard and the compliance JSON answer one page of members (`page`, `page_size`), their totals over all; the
+ * CSV and the PDF hold every member. Each needs READ (read_only or any scanning permission), like every other read; work is in
  * server/organizations/fleet.ts and server/compliance/organization.ts. Answers are catalogue errors only: 404 for an
  * organisation of another workspace (or an account that is no organisation), an unknown unit or framework, or a
  * framework of another provider.
@@ -15,7 +16,7 @@ import { COMPLIANCE_CSV_CONTENT_TYPE, REPORT_CONTENT_TYPE } from "../../src/cont
 import type { OrganizationsGroup } from "../../src/contracts/api.ts"
 import { orgComplianceFileName } from "../../src/contracts/organizations.ts"
 import { organizationReportPdf } from "../compliance/organization-report.ts"
-import { organizationCompliance, orgMembersCsv, orgRequirementsCsv, withoutMatrix } from "../compliance/organization.ts"
+import { organizationCompliance, orgCompliancePage, orgMembersCsv, orgRequirementsCsv } from "../compliance/organization.ts"
 import { fleetDashboard } from "../organizations/fleet.ts"
 import { READ, scoped } from "./middleware/scanning-access.ts"
 
@@ -35,7 +36,7 @@ export const fleet = ({ request, params, query }: Request<"fleet">) =>
 
 export const orgCompliance = ({ request, params, query }: Request<"orgCompliance">) =>
   scoped(request, READ, (ctx) =>
-    Effect.map(organizationCompliance(ctx.workspaceId, params.id, params.framework_id, query), (result) => ({ ok: true, data: withoutMatrix(result) })))
+    Effect.map(organizationCompliance(ctx.workspaceId, params.id, params.framework_id, query), (result) => ({ ok: true, data: orgCompliancePage(result, query) })))
 
 export const orgComplianceCsv = ({ request, params, query }: Request<"orgComplianceCsv">) =>
   Effect.map(

@@ -18,7 +18,18 @@ import { Effect } from "effect"
 import { ComplianceMessages, type RequirementStatus } from "../../src/contracts/compliance.ts"
 import { NotFound } from "../../src/contracts/errors.ts"
 import type { AccountId, ScanId } from "../../src/contracts/ids.ts"
-import type { FleetFilter, MemberStatusCounts, OrgCompliance, OrgRequirement } from "../../src/contracts/organizations.ts"
+import {
+  memberPageOf,
+  memberPagination,
+  ORG_FAILED_NAMED,
+  type FleetFilter,
+  type MemberPageQuery,
+  type MemberStatusCounts,
+  type OrgCompliance,
+  type OrgComplianceMember,
+  type OrgMemberRef,
+  type OrgRequirement,
+} from "../../src/contracts/organizations.ts"
 import { countStatuses } from "../../src/contracts/outcomes.ts"
 import { csvLine } from "../export/csv.ts"
 import { fleetMembers, organizationAccount } from "../organizations/fleet.ts"
@@ -36,7 +47,10 @@ const emptyCounts = (): { -readonly [K in keyof MemberStatusCounts]: number } =>
   not_scanned: 0,
 })
 
-export interface OrgComplianceResult extends OrgCompliance {
+/** The evaluation over every member the filters select: the API answers one page of it (`orgCompliancePage`). */
+export interface OrgComplianceResult extends Omit<OrgCompliance, "members_pagination"> {
+  /** Every member the filters select, by name. */
+  readonly members: ReadonlyArray<OrgComplianceMember>
   /** Per member (in `members` order), each requirement's status in its latest scan (null: not scanned). */
   readonly matrix: ReadonlyArray<ReadonlyArray<RequirementStatus | null>>
   /** The organisation account's name and cloud id, for the PDF. */
@@ -53,11 +67,12 @@ export const organizationCompliance = Effect.fn("OrgCompliance.evaluate")(functi
   const fw = frameworkById(frameworkId)
   if (fw === undefined) return yield* new NotFound({ message: ComplianceMessages.frameworkNotFound })
   if (fw.framework.provider !== providerKeyOf(org.cloud_provider_id)) return yield* new NotFound({ message: ComplianceMessages.frameworkNotForProvider })
-  const members = yield* fleetMembers(workspaceId, organizationId, filter)
+  const members = yield* fleetMembers(workspaceId, organizationId, filter, undefined, false)
   const checks = [...new Set(fw.requirements.flatMap((r) => r.checks))]
   const outcomes = yield* scansCheckFacts(workspaceId, members.flatMap((m) => (m.latest_scan_id === null ? [] : [m.latest_scan_id])), checks)
   const counts = fw.requirements.map(emptyCounts)
-  const failed = fw.requirements.map((): Array<AccountId> => [])
+  // The first ORG_FAILED_NAMED failing members of each requirement (members come by name); `counts` counts them all.
+  const failed = fw.requirements.map((): Array<OrgMemberRef> => [])
   const matrix: Array<Array<RequirementStatus | null>> = []
   const memberAnswers = members.map((m) => {
     if (m.latest_scan_id === null) {
@@ -68,7 +83,7 @@ export const organizationCompliance = Effect.fn("OrgCompliance.evaluate")(functi
     const statuses = requirementStatuses(fw, outcomes.get(m.latest_scan_id) ?? new Map())
     statuses.forEach((status, i) => {
       counts[i]![status]++
-      if (status === "failed") failed[i]!.push(m.id as AccountId)
+      if (status === "failed" && failed[i]!.length < ORG_FAILED_NAMED) failed[i]!.push({ account_id: m.id as AccountId, account_name: m.account_name })
     })
     matrix.push(statuses)
     return {
@@ -86,7 +101,7 @@ export const organizationCompliance = Effect.fn("OrgCompliance.evaluate")(functi
     title: r.title,
     assessment: r.assessment,
     members: counts[i]!,
-    failed_account_ids: failed[i]!,
+    failed_members: failed[i]!,
   }))
   return {
     organization_account_id: organizationId as AccountId,
@@ -103,8 +118,11 @@ export const organizationCompliance = Effect.fn("OrgCompliance.evaluate")(functi
   } satisfies OrgComplianceResult
 })
 
-/** The answer without the matrix (the API's `OrgCompliance`). */
-export const withoutMatrix = ({ matrix: _matrix, organization_name: _name, ...rest }: OrgComplianceResult): OrgCompliance => rest
+/** The API's `OrgCompliance`: the evaluation without the matrix, with one page of its members (totals stay over all). */
+export const orgCompliancePage = ({ matrix: _matrix, organization_name: _name, members, ...rest }: OrgComplianceResult, page: MemberPageQuery): OrgCompliance => {
+  const members_pagination = memberPagination(members.length, page)
+  return { ...rest, members: memberPageOf(members, members_pagination), members_pagination }
+}
 
 export const ORG_REQUIREMENTS_CSV_COLUMNS = [
   "framework",
@@ -124,7 +142,7 @@ export const ORG_REQUIREMENTS_CSV_COLUMNS = [
 ] as const
 
 /** Part `requirements`: one row per requirement, its members by status (unit: member accounts). */
-export const orgRequirementsCsv = (result: OrgCompliance): string => {
+export const orgRequirementsCsv = (result: OrgComplianceResult): string => {
   const sectionTitle = new Map(result.sections.map((s) => [s.id, s.title]))
   return [
     csvLine(ORG_REQUIREMENTS_CSV_COLUMNS),

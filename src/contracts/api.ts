@@ -18,6 +18,7 @@ import {
   AwsTemplateQuery,
   AwsTemplateResponse,
   FleetFilter,
+  OrgComplianceQuery,
   FleetQuery,
   FleetResponse,
   OrgComplianceCsvQuery,
@@ -838,7 +839,7 @@ export class OrganizationsGroup extends HttpApiGroup.make("organizations")
       success: FleetScanResponse,
       error: [...WorkspaceErrors, NotFound, ...CommonErrors],
     }),
-    /** The fleet dashboard: members (not retired) × severity by their latest completed scan, risk, stale members, totals, trend. */
+    /** The fleet dashboard: a page of the members (not retired) × severity by their latest completed scan, risk, stale members; totals and trend over all of them. */
     HttpApiEndpoint.get("fleet", "/api/organizations/:id/fleet", {
       params: AccountIdParams,
       query: FleetQuery,
@@ -848,7 +849,7 @@ export class OrganizationsGroup extends HttpApiGroup.make("organizations")
     /** Per requirement of the framework, the members passing, failing, with exceptions, not evaluated (latest completed scans). */
     HttpApiEndpoint.get("orgCompliance", "/api/organizations/:id/compliance/:framework_id", {
       params: OrgFrameworkParams,
-      query: FleetFilter,
+      query: OrgComplianceQuery,
       success: OrgComplianceResponse,
       error: [...WorkspaceErrors, NotFound, ...CommonErrors],
     }),

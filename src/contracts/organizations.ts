@@ -11,7 +11,7 @@
  */
 import { Schema } from "effect"
 import { AccountId, CloudProviderId, FleetScanId, ScanId } from "./ids.ts"
-import { Count, NullableTimestamp, RunStatus, Timestamp, withData } from "./common.ts"
+import { Count, NullableTimestamp, Pagination, RunStatus, Timestamp, withData } from "./common.ts"
 import { Assessment, Framework, FrameworkSection, RequirementId, StatusCounts } from "./compliance.ts"
 
 export const OrganizationMessages = {
@@ -283,11 +283,39 @@ export const FleetFilter = Schema.Struct({
 })
 export type FleetFilter = typeof FleetFilter.Type
 
+/** Members per page of the fleet dashboard and of organisation compliance (`page_size` default), and the most a page takes. */
+export const FLEET_PAGE_SIZE = 50
+export const MAX_FLEET_PAGE_SIZE = 200
+
+/**
+ * A page of members (the common numbered pagination, src/contracts/common.ts `Pagination`): `page` from 1 (default 1),
+ * `page_size` 1–MAX_FLEET_PAGE_SIZE (default FLEET_PAGE_SIZE). A page past the last answers no members (with the
+ * pagination saying how many pages there are).
+ */
+export const MemberPageQuery = Schema.Struct({
+  page: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 1_000_000 }))),
+  page_size: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_FLEET_PAGE_SIZE }))),
+})
+export type MemberPageQuery = typeof MemberPageQuery.Type
+
+/** The pagination of `total` members for a page query (defaults applied). */
+export const memberPagination = (total: number, query: MemberPageQuery): Pagination => {
+  const pageSize = query.page_size ?? FLEET_PAGE_SIZE
+  return { page: query.page ?? 1, page_size: pageSize, total, total_pages: Math.ceil(total / pageSize) }
+}
+
+/** The members of one page (`memberPagination`'s page) of an ordered list. */
+export const memberPageOf = <A>(all: ReadonlyArray<A>, pagination: Pagination): ReadonlyArray<A> => {
+  const size = pagination.page_size ?? FLEET_PAGE_SIZE
+  return all.slice((pagination.page - 1) * size, pagination.page * size)
+}
+
 /** GET /api/organizations/{id}/fleet */
 export const FleetQuery = Schema.Struct({
   ...FleetFilter.fields,
   sort: Schema.optionalKey(Schema.Literals(FLEET_SORTS)),
   stale_days: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_STALE_DAYS }))),
+  ...MemberPageQuery.fields,
 })
 export type FleetQuery = typeof FleetQuery.Type
 
@@ -345,10 +373,13 @@ export const FleetDashboard = Schema.Struct({
   stale_days: Count,
   unit: Schema.NullOr(Schema.String),
   tag: Schema.NullOr(Schema.String),
-  /** The members the filters select, sorted. */
+  /** One page of the members the filters select, sorted over all of them (`pagination`). */
   members: Schema.Array(FleetMember),
+  /** The page of `members` among all the members the filters select (`total`: all of them, = `totals.members`). */
+  pagination: Pagination,
+  /** Over every member the filters select (not only the page). */
   totals: FleetTotals,
-  /** FLEET_TREND_DAYS points, oldest first. */
+  /** FLEET_TREND_DAYS points, oldest first, over every member the filters select. */
   trend: Schema.Array(FleetTrendPoint),
 })
 export type FleetDashboard = typeof FleetDashboard.Type
@@ -370,14 +401,21 @@ export const MemberStatusCounts = Schema.Struct({
 })
 export type MemberStatusCounts = typeof MemberStatusCounts.Type
 
+/** Failing members named per requirement (`failed_members`); `members.failed` counts them all, the members CSV names each. */
+export const ORG_FAILED_NAMED = 5
+
+/** A member named by a requirement. */
+export const OrgMemberRef = Schema.Struct({ account_id: AccountId, account_name: Schema.String })
+export type OrgMemberRef = typeof OrgMemberRef.Type
+
 export const OrgRequirement = Schema.Struct({
   id: RequirementId,
   section_id: Schema.String,
   title: Schema.String,
   assessment: Assessment,
   members: MemberStatusCounts,
-  /** The members whose latest scan fails it. */
-  failed_account_ids: Schema.Array(AccountId),
+  /** The first ORG_FAILED_NAMED members (by name) whose latest scan fails it; `members.failed` counts them all. */
+  failed_members: Schema.Array(OrgMemberRef),
 })
 export type OrgRequirement = typeof OrgRequirement.Type
 
@@ -398,12 +436,19 @@ export const OrgCompliance = Schema.Struct({
   sections: Schema.Array(FrameworkSection),
   unit: Schema.NullOr(Schema.String),
   tag: Schema.NullOr(Schema.String),
+  /** Over every member the filters select (not only the page). */
   members_total: Count,
   members_scanned: Count,
+  /** Each requirement with the members by status, over every member the filters select. */
   requirements: Schema.Array(OrgRequirement),
+  /** One page of the members (by name) with their framework counts (`members_pagination`; the members CSV holds them all). */
   members: Schema.Array(OrgComplianceMember),
+  members_pagination: Pagination,
 })
 export type OrgCompliance = typeof OrgCompliance.Type
+/** GET /api/organizations/{id}/compliance/{framework_id}?unit=&tag=&page=&page_size= (the page is of `members`). */
+export const OrgComplianceQuery = Schema.Struct({ ...FleetFilter.fields, ...MemberPageQuery.fields })
+export type OrgComplianceQuery = typeof OrgComplianceQuery.Type
 export const OrgComplianceResponse = withData(OrgCompliance)
 export type OrgComplianceResponse = typeof OrgComplianceResponse.Type
 

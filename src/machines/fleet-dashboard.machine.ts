@@ -15,7 +15,13 @@
  * - `sort.changed` — the user chose how members are ordered.
  * - `filters.cleared` — the user cleared the unit and tag filters.
  * - `fleet.retryRequested` — retry after the first load failed.
- * - `fleet.refreshRequested` — read the figures again.
+ * - `fleet.refreshRequested` — read the figures again (the same page).
+ * - `page.requested` { page } — the user pressed Previous or Next under the members table (1-based).
+ *
+ * Paging: the server sorts every member the filters select and answers one page of them (`page`, FLEET_PAGE_SIZE
+ * members) with its `pagination`; totals and the trend are over all of them. The machine keeps the page asked for
+ * (`page`) and sends it with the filters; a filter or sort change goes back to page 1. Another page is read like a
+ * filter change (`refreshing`, keeping what is shown).
  *
  * Alongside, the organisation itself (GET /api/organizations/{id}) is read once for its name and units tree (the unit
  * filter's choices); if that fails the page still works, offering the units its members are in.
@@ -50,6 +56,8 @@ export interface FleetDashboardContext {
   readonly error: string | null
   /** Why the last tag typed was not applied (null: it was). */
   readonly tagError: string | null
+  /** The page of members asked for (1-based). */
+  readonly page: number
 }
 
 export interface FleetDashboardInput {
@@ -63,15 +71,37 @@ export type FleetDashboardEvent =
   | { readonly type: "filters.cleared" }
   | { readonly type: "fleet.retryRequested" }
   | { readonly type: "fleet.refreshRequested" }
+  | { readonly type: "page.requested"; readonly page: number }
 
 export const NO_FLEET_FILTERS: FleetFilters = { unit: null, tag: "", sort: "risk" }
 
-/** The query the filters ask the server (only what is set). */
-export const fleetQuery = (filters: FleetFilters): FleetQuery => ({
+/** The query the filters and the page ask the server (only what is set; page 1 and the server's page size by default). */
+export const fleetQuery = (filters: FleetFilters, page = 1): FleetQuery => ({
   ...(filters.unit === null ? {} : { unit: filters.unit }),
   ...(filters.tag === "" ? {} : { tag: filters.tag }),
   ...(filters.sort === "risk" ? {} : { sort: filters.sort }),
+  ...(page === 1 ? {} : { page }),
 })
+
+export interface MembersPage {
+  /** 1-based, as the server answered it. */
+  readonly page: number
+  readonly pageCount: number
+  /** 1-based position of the first and last member shown (0 and 0 without members). */
+  readonly first: number
+  readonly last: number
+  /** Every member the filters select. */
+  readonly total: number
+}
+
+/** Where the members shown sit among all of them, from the server's `pagination` (nothing before an answer). */
+export const membersPage = (dashboard: FleetDashboard | null): MembersPage => {
+  if (dashboard === null) return { page: 1, pageCount: 0, first: 0, last: 0, total: 0 }
+  const { page, page_size, total, total_pages } = dashboard.pagination
+  const start = (page - 1) * (page_size ?? dashboard.members.length)
+  const shown = dashboard.members.length
+  return { page, pageCount: total_pages, first: shown === 0 ? 0 : start + 1, last: start + shown, total }
+}
 
 export const hasFleetFilters = (filters: FleetFilters): boolean => filters.unit !== null || filters.tag !== ""
 
@@ -81,7 +111,7 @@ type LoadInput = { readonly id: AccountId; readonly query: FleetQuery }
 
 const loadInput = ({ context }: { readonly context: FleetDashboardContext }): LoadInput => ({
   id: context.organizationId,
-  query: fleetQuery(context.filters),
+  query: fleetQuery(context.filters, context.page),
 })
 
 export const fleetDashboardMachine = setup({
@@ -104,23 +134,36 @@ export const fleetDashboardMachine = setup({
   },
   guards: {
     isTagWellFormed: ({ event }) => event.type === "filter.tagSubmitted" && isTag(event.tag),
+    /** The page asked for exists (by the last answer) and is not the one asked for already. */
+    isOtherPage: ({ context, event }) =>
+      event.type === "page.requested" &&
+      Number.isInteger(event.page) &&
+      event.page >= 1 &&
+      event.page <= (context.dashboard?.pagination.total_pages ?? 0) &&
+      event.page !== context.page,
   },
   actions: {
     assignOrganization: assign({ organization: ({ event }) => outputOf<OrganizationDetail>(event) }),
     assignDashboard: assign({ dashboard: ({ event }) => outputOf<FleetDashboard>(event), error: null }),
     assignError: assign({ error: ({ event }) => toFailure(errorOf(event), OrganizationMessages.loadFleetFailed).message }),
+    // Another selection or order of members starts again at page 1.
     assignUnit: assign({
       filters: ({ context, event }) => (event.type === "filter.unitChanged" ? { ...context.filters, unit: event.unit } : context.filters),
+      page: 1,
     }),
     assignTag: assign({
       filters: ({ context, event }) => (event.type === "filter.tagSubmitted" ? { ...context.filters, tag: event.tag.trim() } : context.filters),
       tagError: null,
+      page: 1,
     }),
     rejectTag: assign({ tagError: TAG_FORMAT_MESSAGE }),
     assignSort: assign({
       filters: ({ context, event }) => (event.type === "sort.changed" ? { ...context.filters, sort: event.sort } : context.filters),
+      page: 1,
     }),
-    clearFilters: assign({ filters: ({ context }) => ({ ...NO_FLEET_FILTERS, sort: context.filters.sort }), tagError: null }),
+    clearFilters: assign({ filters: ({ context }) => ({ ...NO_FLEET_FILTERS, sort: context.filters.sort }), tagError: null, page: 1 }),
+    keepShownPage: assign({ page: ({ context }) => context.dashboard?.pagination.page ?? 1 }),
+    assignPage: assign({ page: ({ context, event }) => (event.type === "page.requested" ? event.page : context.page) }),
     /** The unit and tag now applied, to the Compliance section (it ignores a change that is not one). */
     forwardFilters: sendTo("compliance", ({ context }) => ({ type: "filters.changed" as const, unit: context.filters.unit, tag: context.filters.tag })),
     /** Environment: a toast. */
@@ -128,7 +171,7 @@ export const fleetDashboardMachine = setup({
   },
 }).createMachine({
   id: "fleetDashboard",
-  context: ({ input }) => ({ organizationId: input.organizationId, filters: NO_FLEET_FILTERS, dashboard: null, organization: null, error: null, tagError: null }),
+  context: ({ input }) => ({ organizationId: input.organizationId, filters: NO_FLEET_FILTERS, dashboard: null, organization: null, error: null, tagError: null, page: 1 }),
   invoke: [
     {
       id: "loadOrganization",
@@ -170,6 +213,8 @@ export const fleetDashboardMachine = setup({
         "sort.changed": { target: "refreshing", actions: "assignSort" },
         "filters.cleared": { target: "refreshing", actions: ["clearFilters", "forwardFilters"] },
         "fleet.refreshRequested": "refreshing",
+        /** Previous / Next under the members table: that page is read (the totals and trend come again with it). */
+        "page.requested": { guard: "isOtherPage", target: "refreshing", actions: "assignPage" },
       },
     },
     refreshing: {
@@ -180,10 +225,13 @@ export const fleetDashboardMachine = setup({
         input: loadInput,
         /** The answer replaces the figures shown. */
         onDone: { target: "ready", actions: "assignDashboard" },
-        /** The read failed: the figures stay and an error toast says so. */
+        /** The read failed: the figures stay (the page asked for is again the page shown) and an error toast says so. */
         onError: {
           target: "ready",
-          actions: { type: "notify", params: ({ event }) => ({ kind: "error", message: toFailure(errorOf(event), OrganizationMessages.loadFleetFailed).message }) },
+          actions: [
+            "keepShownPage",
+            { type: "notify", params: ({ event }) => ({ kind: "error", message: toFailure(errorOf(event), OrganizationMessages.loadFleetFailed).message }) },
+          ],
         },
       },
       on: {
@@ -195,6 +243,7 @@ export const fleetDashboardMachine = setup({
         ],
         "sort.changed": { target: "refreshing", reenter: true, actions: "assignSort" },
         "filters.cleared": { target: "refreshing", reenter: true, actions: ["clearFilters", "forwardFilters"] },
+        "page.requested": { guard: "isOtherPage", target: "refreshing", reenter: true, actions: "assignPage" },
       },
     },
   },

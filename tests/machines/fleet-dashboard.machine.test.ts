@@ -15,6 +15,8 @@ import { ORG_ID, organizationDetail } from "./organization-fakes.ts"
 import { environment } from "./scan-fakes.ts"
 
 const input = { organizationId: ORG_ID as AccountId }
+/** Page 1 of three (two members a page, five members). */
+const threePages = fleetDashboard([fleetMember(21), fleetMember(22)], { pagination: { page: 1, page_size: 2, total: 5, total_pages: 3 } })
 /** The Compliance child with nothing answering (its own flows are in fleet-compliance.machine.test.ts). */
 const idleCompliance = fleetComplianceMachine.provide({ actors: { loadOrgFrameworks: never(), loadOrgCompliance: never(), downloadOrgCompliance: never() } })
 
@@ -39,7 +41,7 @@ describe("fleet-dashboard machine", () => {
       input,
       createActor: (clock) => createActor(provided, { input, clock }),
       events: [
-        { type: "xstate.done.actor.loadFleet", output: fleetDashboard([fleetMember(21)]) },
+        { type: "xstate.done.actor.loadFleet", output: threePages },
         { type: "xstate.error.actor.loadFleet", error: httpFailure("scan-load", 500) },
         { type: "xstate.done.actor.loadOrganization", output: organizationDetail() },
         { type: "xstate.error.actor.loadOrganization", error: httpFailure("scan-load", 500) },
@@ -52,6 +54,9 @@ describe("fleet-dashboard machine", () => {
         { type: "filter.tagSubmitted", tag: ":bad" },
         { type: "sort.changed", sort: "stale" },
         { type: "filters.cleared" },
+        { type: "page.requested", page: 2 },
+        { type: "page.requested", page: 3 },
+        { type: "page.requested", page: 9 },
       ],
     })
     console.info(formatCoverage("fleetDashboard", coverage))
@@ -127,6 +132,53 @@ describe("fleet-dashboard machine", () => {
       actor.send({ type: "filters.cleared" })
       expect(compliance.calls.at(-1)).toEqual({ id: ORG_ID, frameworkId: "cis-aws-3.0.0", filter: {} })
       expect(child().context.filter).toEqual({})
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("pages the members on the server: the page asked for goes with the filters, a filter or sort change goes back to page 1", async () => {
+    const { actor, load, env } = start()
+    try {
+      await load.resolve(threePages)
+      // A page that does not exist (by the last answer), or the one shown, is not asked for.
+      actor.send({ type: "page.requested", page: 4 })
+      actor.send({ type: "page.requested", page: 0 })
+      actor.send({ type: "page.requested", page: 1 })
+      expect(load.calls).toHaveLength(1)
+      actor.send({ type: "page.requested", page: 2 })
+      expect(actor.getSnapshot().value).toBe("refreshing")
+      expect(load.calls.at(-1)).toEqual({ id: ORG_ID, query: { page: 2 } })
+      // A newer page abandons the older request.
+      actor.send({ type: "page.requested", page: 3 })
+      expect(load.calls.at(-1)).toEqual({ id: ORG_ID, query: { page: 3 } })
+      expect(load.aborted()).toBe(1)
+      // The abandoned request's answer is ignored.
+      await load.resolve(fleetDashboard([]))
+      expect(actor.getSnapshot().context.dashboard?.members).toHaveLength(2)
+      await load.resolve(fleetDashboard([fleetMember(25)], { pagination: { page: 3, page_size: 2, total: 5, total_pages: 3 } }))
+      expect(actor.getSnapshot().context.page).toBe(3)
+      expect(actor.getSnapshot().context.dashboard?.members.map((m) => m.account_id)).toEqual([25])
+      // The same page is read again on refresh; a sort or filter change asks page 1.
+      actor.send({ type: "fleet.refreshRequested" })
+      expect(load.calls.at(-1)).toEqual({ id: ORG_ID, query: { page: 3 } })
+      await load.resolve(fleetDashboard([fleetMember(25)], { pagination: { page: 3, page_size: 2, total: 5, total_pages: 3 } }))
+      actor.send({ type: "sort.changed", sort: "name" })
+      expect(load.calls.at(-1)).toEqual({ id: ORG_ID, query: { sort: "name" } })
+      await load.resolve(threePages)
+      actor.send({ type: "page.requested", page: 2 })
+      actor.send({ type: "filter.unitChanged", unit: "ou-prod" })
+      expect(load.calls.at(-1)).toEqual({ id: ORG_ID, query: { unit: "ou-prod", sort: "name" } })
+      await load.resolve(fleetDashboard([]))
+      await load.resolve(threePages)
+      expect(actor.getSnapshot().context.page).toBe(1)
+      // A page that failed to load: the page shown stays the page asked for, so Next asks for it again.
+      actor.send({ type: "page.requested", page: 2 })
+      await load.reject(httpFailure("scan-load", 500))
+      expect(actor.getSnapshot().context.page).toBe(1)
+      expect(env.toasts.map((t) => t.kind)).toEqual(["error"])
+      actor.send({ type: "page.requested", page: 2 })
+      expect(load.calls.at(-1)).toEqual({ id: ORG_ID, query: { unit: "ou-prod", sort: "name", page: 2 } })
     } finally {
       actor.stop()
     }

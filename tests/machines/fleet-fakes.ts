@@ -36,6 +36,7 @@ export const fleetDashboard = (members: ReadonlyArray<FleetMember>, overrides: R
     unit: null,
     tag: null,
     members,
+    pagination: { page: 1, page_size: 50, total: members.length, total_pages: Math.ceil(members.length / 50) },
     totals: {
       members: members.length,
       members_scanned: members.filter((m) => m.latest_scan_id !== null).length,
@@ -69,12 +70,12 @@ export const orgCompliance = (framework: Framework, overrides: Record<string, un
       {
         id: "1.4", section_id: "1", title: "Ensure no 'root' user account access key exists", assessment: "automated",
         members: { passed: 2, passed_with_exceptions: 0, failed: 0, not_evaluated: 0, manual: 0, not_applicable: 0, not_scanned: 1 },
-        failed_account_ids: [],
+        failed_members: [],
       },
       {
         id: "2.1.1", section_id: "2", title: "Ensure S3 Bucket Policy is set to deny HTTP requests", assessment: "automated",
         members: { passed: 0, passed_with_exceptions: 1, failed: 1, not_evaluated: 0, manual: 0, not_applicable: 0, not_scanned: 1 },
-        failed_account_ids: [21],
+        failed_members: [{ account_id: 21, account_name: "member-21" }],
       },
     ],
     members: [
@@ -82,5 +83,6 @@ export const orgCompliance = (framework: Framework, overrides: Record<string, un
       { account_id: 22, account_name: "member-22", cloud_account_id: "100000000022", unit_path: "Root / Prod", scan_id: 522, counts: { ...statusCounts, failed: 0, passed: 4, score: 100 } },
       { account_id: 23, account_name: "member-23", cloud_account_id: "100000000023", unit_path: "Root / Dev", scan_id: null, counts: null },
     ],
+    members_pagination: { page: 1, page_size: 50, total: 3, total_pages: 1 },
     ...overrides,
   })

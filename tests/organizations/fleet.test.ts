@@ -18,7 +18,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { ScanFramework } from "../../src/contracts/compliance.ts"
-import type { FleetDashboard, FleetMember, OrgCompliance } from "../../src/contracts/organizations.ts"
+import { FLEET_PAGE_SIZE, ORG_FAILED_NAMED, type FleetDashboard, type FleetMember, type OrgCompliance } from "../../src/contracts/organizations.ts"
 import { riskScore } from "../../src/contracts/outcomes.ts"
 import type { PostureOverview } from "../../src/contracts/posture.ts"
 import { frameworkById } from "../../server/compliance/catalogue.ts"
@@ -213,6 +213,53 @@ describe("the fleet dashboard", () => {
     expect((await call(`/api/organizations/${org}/fleet?unit=ou-nowhere`)).status).toBe(404)
   })
 
+  it("pages the members: the sort runs over every member, pages follow it without overlap, totals and trend do not depend on the page", async () => {
+    const whole = await fleet()
+    expect(whole.pagination).toEqual({ page: 1, page_size: FLEET_PAGE_SIZE, total: 4, total_pages: 1 })
+    for (const sort of ["risk", "name", "failing", "stale"] as const) {
+      const all = await fleet(`?sort=${sort}&page_size=4`)
+      const pages = [await fleet(`?sort=${sort}&page_size=3&page=1`), await fleet(`?sort=${sort}&page_size=3&page=2`)]
+      expect(pages.map((p) => p.pagination)).toEqual([
+        { page: 1, page_size: 3, total: 4, total_pages: 2 },
+        { page: 2, page_size: 3, total: 4, total_pages: 2 },
+      ])
+      // Page 1 is full, the last page holds the rest; together they are the whole sorted list (stable: the same order).
+      expect(pages.map((p) => p.members.length)).toEqual([3, 1])
+      expect(pages.flatMap((p) => p.members), sort).toEqual(all.members)
+      for (const p of pages) {
+        expect(p.totals, sort).toEqual(whole.totals)
+        expect(p.trend, sort).toEqual(whole.trend)
+      }
+    }
+    // One truth: the totals are the sums over all the pages.
+    const pages = await Promise.all([1, 2, 3, 4].map((page) => fleet(`?page_size=1&page=${page}`)))
+    const members = pages.flatMap((p) => p.members)
+    expect(members.map((m) => m.account_id).sort()).toEqual(whole.members.map((m) => m.account_id).sort())
+    const total = (f: (m: FleetMember) => number) => members.reduce((n, m) => n + f(m), 0)
+    expect(whole.totals.members).toBe(members.length)
+    expect(whole.totals.members_scanned).toBe(members.filter((m) => m.latest_scan_id !== null).length)
+    expect(whole.totals.members_stale).toBe(members.filter((m) => m.stale).length)
+    expect(whole.totals.failing_resources_total).toBe(total((m) => m.failing_resources_total))
+    expect(whole.totals.failed_checks_total).toBe(total((m) => m.failed_checks_total))
+    expect(whole.totals.risk).toBe(total((m) => m.risk))
+    for (const s of SEVERITIES) {
+      expect(whole.totals.failing_resources[s]).toBe(total((m) => m.failing_resources[s]))
+      expect(whole.totals.failed_checks[s]).toBe(total((m) => m.failed_checks[s]))
+    }
+    // A filtered set pages too, its totals over the filtered members only.
+    const prod = await fleet("?unit=ou-prod&page_size=1&page=2")
+    expect(prod.pagination).toEqual({ page: 2, page_size: 1, total: 2, total_pages: 2 })
+    expect(prod.totals.members).toBe(2)
+    // Past the last page: no members, the pagination and totals as ever; a page or size outside the contract: 400.
+    const past = await fleet("?page=3&page_size=3")
+    expect(past.members).toEqual([])
+    expect(past.pagination).toEqual({ page: 3, page_size: 3, total: 4, total_pages: 2 })
+    expect(past.totals).toEqual(whole.totals)
+    for (const bad of ["page=0", "page_size=0", "page_size=201", "page=x"]) {
+      expect((await call(`/api/organizations/${org}/fleet?${bad}`)).status, bad).toBe(400)
+    }
+  })
+
   it("the trend: per day of the last 30, each member counted by its latest completed scan as of that day", async () => {
     const dashboard = await fleet()
     const overview = await json<PostureOverview>("/api/posture/overview")
@@ -265,7 +312,10 @@ describe("compliance over the organisation", () => {
         if (status === "failed") failing.push(accountId)
       }
       expect(req.members, req.id).toEqual(expected)
-      expect([...req.failed_account_ids].sort()).toEqual(failing.sort())
+      // The failing members named: the first ORG_FAILED_NAMED by name (here every one: three members are scanned).
+      const byName = failing.map((id) => ({ account_id: id, account_name: Object.entries(accounts).find(([, a]) => a === id)![0] }))
+        .sort((a, b) => a.account_name.localeCompare(b.account_name))
+      expect(req.failed_members, req.id).toEqual(byName.slice(0, ORG_FAILED_NAMED))
     }
     for (const m of answer.members) {
       if (m.account_name === "fresh") expect(m.counts).toBeNull()
@@ -276,6 +326,32 @@ describe("compliance over the organisation", () => {
     expect(sum("failed")).toBeGreaterThan(0)
     expect(sum("passed")).toBeGreaterThan(0)
     expect(sum("passed_with_exceptions")).toBeGreaterThan(0)
+  })
+
+  it("pages its members (by name) while the requirements' counts stay over every member", async () => {
+    const whole = await json<OrgCompliance>(base())
+    expect(whole.members_pagination).toEqual({ page: 1, page_size: FLEET_PAGE_SIZE, total: 4, total_pages: 1 })
+    expect(whole.members.map((m) => m.account_name)).toEqual(["db", "dev", "fresh", "web"])
+    const pages = await Promise.all([1, 2].map((page) => json<OrgCompliance>(`${base()}?page_size=3&page=${page}`)))
+    expect(pages.map((p) => p.members.length)).toEqual([3, 1])
+    expect(pages.flatMap((p) => p.members)).toEqual(whole.members)
+    for (const p of pages) {
+      expect(p.members_pagination.total).toBe(4)
+      expect(p.members_pagination.total_pages).toBe(2)
+      expect(p.requirements).toEqual(whole.requirements)
+      expect([p.members_total, p.members_scanned]).toEqual([whole.members_total, whole.members_scanned])
+    }
+    // One truth: per requirement, the members counted failing are those whose own counts hold it failed (across pages).
+    const scanned = pages.flatMap((p) => p.members).filter((m) => m.counts !== null).length
+    for (const req of whole.requirements) {
+      expect(Object.values(req.members).reduce((n, x) => n + x, 0), req.id).toBe(whole.members_total)
+      expect(req.members.not_scanned).toBe(whole.members_total - scanned)
+    }
+    const past = await json<OrgCompliance>(`${base()}?page=9`)
+    expect(past.members).toEqual([])
+    expect(past.members_pagination).toEqual({ page: 9, page_size: FLEET_PAGE_SIZE, total: 4, total_pages: 1 })
+    expect(past.requirements).toEqual(whole.requirements)
+    expect((await call(`${base()}?page_size=500`)).status).toBe(400)
   })
 
   it("the CSV parts carry the same numbers (one row per requirement; members × requirements)", async () => {
@@ -308,7 +384,7 @@ describe("compliance over the organisation", () => {
       expect(cells[mHeader.indexOf("failed")]).toBe(m.counts === null ? "" : String(m.counts.failed))
       const statuses = cells.slice(11)
       full.requirements.forEach((req, k) => {
-        const expected = m.counts === null ? "not_scanned" : req.failed_account_ids.includes(m.account_id) ? "failed" : undefined
+        const expected = m.counts === null ? "not_scanned" : req.failed_members.some((f) => f.account_id === m.account_id) ? "failed" : undefined
         if (expected !== undefined) expect(statuses[k]).toBe(expected)
         else expect(statuses[k]).not.toBe("failed")
       })

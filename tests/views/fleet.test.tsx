@@ -11,7 +11,7 @@ import { Route, Switch } from "wouter"
 import { memoryLocation } from "wouter/memory-location"
 import { SimulatedClock } from "xstate"
 import type { FindingListResponse, FindingsQuery } from "../../src/contracts/findings.ts"
-import { orgComplianceFileName, type FleetQuery, type OrgCompliance } from "../../src/contracts/organizations.ts"
+import { orgComplianceFileName, type FleetDashboard, type FleetQuery, type OrgCompliance } from "../../src/contracts/organizations.ts"
 import type { DownloadedFile } from "../../src/machines/compliance-effects.ts"
 import type { FleetEffects, OrgComplianceFileKind, OrgComplianceRequest } from "../../src/machines/fleet-effects.ts"
 import { ComplianceEffectsProvider, UNWIRED_COMPLIANCE_EFFECTS } from "../../src/views/compliance/compliance-effects-context.tsx"
@@ -36,7 +36,12 @@ const members = [
   fleetMember(22, { account_name: "Sandbox", stale: true, latest_scan_id: null, latest_scan_at: null }),
 ]
 
-const renderAt = async (path: string, listFindings?: (q: FindingsQuery) => FindingListResponse, complianceOf?: (request: OrgComplianceRequest) => OrgCompliance) => {
+const renderAt = async (
+  path: string,
+  listFindings?: (q: FindingsQuery) => FindingListResponse,
+  complianceOf?: (request: OrgComplianceRequest) => OrgCompliance,
+  fleetOf?: (query: FleetQuery) => FleetDashboard,
+) => {
   const fleetCalls: FleetQuery[] = []
   const complianceCalls: OrgComplianceRequest[] = []
   const downloadCalls: Array<OrgComplianceRequest & { readonly kind: OrgComplianceFileKind }> = []
@@ -52,7 +57,7 @@ const renderAt = async (path: string, listFindings?: (q: FindingsQuery) => Findi
   const fleet: FleetEffects = {
     loadFleet: async ({ query }) => {
       fleetCalls.push(query)
-      return fleetDashboard(members)
+      return fleetOf === undefined ? fleetDashboard(members) : fleetOf(query)
     },
     loadOrgFrameworks: async () => [framework("cis-aws-3.0.0"), { ...framework("aws-fsbp"), name: "AWS Foundational Security Best Practices" }],
     loadOrgCompliance: async (request) => {
@@ -110,6 +115,41 @@ describe("fleet dashboard", () => {
   })
 })
 
+describe("fleet dashboard at size: one page of members from the server", () => {
+  it("shows the server's page of 120 members with the totals over all of them; Previous / Next ask the server for that page", async () => {
+    const all = Array.from({ length: 120 }, (_, i) => fleetMember(1000 + i, { account_name: `member-${1000 + i}` }))
+    const whole = fleetDashboard(all)
+    // The server's answer: the page asked for (50 members), the totals and trend over all 120.
+    const pageOf = (query: FleetQuery): FleetDashboard => {
+      const page = query.page ?? 1
+      return { ...whole, members: all.slice((page - 1) * 50, page * 50), pagination: { page, page_size: 50, total: 120, total_pages: 3 } }
+    }
+    const { fleetCalls } = await renderAt(`/dashboard/organizations/${ORG_ID}/fleet`, undefined, undefined, pageOf)
+    expect(fleetCalls).toEqual([{}])
+    expect(within(screen.getByLabelText("Fleet totals")).getAllByText("120 member accounts").length).toBeGreaterThan(0)
+    const table = screen.getByRole("table", { name: /Member accounts/ })
+    expect(within(table).getAllByRole("row").slice(1)).toHaveLength(50)
+    const pager = screen.getByRole("group", { name: "Member pages" })
+    expect(within(pager).getByText("Members 1–50 of 120 · page 1 of 3")).toBeTruthy()
+    expect((within(pager).getByRole("button", { name: "Previous" }) as HTMLButtonElement).disabled).toBe(true)
+    fireEvent.click(within(pager).getByRole("button", { name: "Next" }))
+    await settle()
+    fireEvent.click(within(screen.getByRole("group", { name: "Member pages" })).getByRole("button", { name: "Next" }))
+    await settle()
+    expect(fleetCalls).toEqual([{}, { page: 2 }, { page: 3 }])
+    const last = screen.getByRole("group", { name: "Member pages" })
+    expect(within(last).getByText("Members 101–120 of 120 · page 3 of 3")).toBeTruthy()
+    expect((within(last).getByRole("button", { name: "Next" }) as HTMLButtonElement).disabled).toBe(true)
+    const rows = within(screen.getByRole("table", { name: /Member accounts/ })).getAllByRole("row").slice(1)
+    expect(rows).toHaveLength(20)
+    expect(within(rows[0]!).getByRole("link", { name: "member-1100" })).toBeTruthy()
+    // Another sort goes back to the first page.
+    fireEvent.change(screen.getByRole("form", { name: "Fleet filters" }).querySelectorAll("select")[1]!, { target: { value: "name" } })
+    await settle()
+    expect(fleetCalls.at(-1)).toEqual({ sort: "name" })
+  })
+})
+
 describe("organisation compliance on the fleet page", () => {
   it("lists each requirement with its members passing, failing (named) and with exceptions; follows the unit filter; downloads", async () => {
     const { complianceCalls, downloadCalls, files } = await renderAt(`/dashboard/organizations/${ORG_ID}/fleet`)
@@ -150,7 +190,8 @@ describe("organisation compliance at size: one page of requirements rendered", (
         ...requirement,
         id: `r.${i + 1}`,
         members: { ...requirement.members, failed: 500 },
-        failed_account_ids: memberList.map((m) => m.account_id),
+        // The server names the first five (by name) and counts them all.
+        failed_members: memberList.slice(0, 5).map((m) => ({ account_id: m.account_id, account_name: m.account_name })),
       })),
     } as unknown as OrgCompliance
     const { complianceCalls } = await renderAt(`/dashboard/organizations/${ORG_ID}/fleet`, undefined, () => big)

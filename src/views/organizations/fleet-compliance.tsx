@@ -47,15 +47,7 @@ export function useComplianceLogic() {
   )
 }
 
-/** A requirement row with the names of its first failing members (the members CSV names them all). */
-interface RequirementRow extends OrgRequirement {
-  readonly failingNames: ReadonlyArray<string>
-}
-
-/** Failing members named per row; the rest are counted ("and N more"). */
-const NAMED_FAILING = 5
-
-const helper = createColumnHelper<ScanTableFeatures, RequirementRow>()
+const helper = createColumnHelper<ScanTableFeatures, OrgRequirement>()
 
 const count = (n: number) => n.toLocaleString("en-US")
 
@@ -68,11 +60,12 @@ const columns = [
         <span>
           <span className={shared.identifier}>{row.original.id}</span> {row.original.title}
         </span>
-        {row.original.failingNames.length === 0 ? null : (
+        {row.original.failed_members.length === 0 ? null : (
           <span className={shared.subtle}>
-            {`Failing: ${row.original.failingNames.join(", ")}${
-              row.original.failed_account_ids.length > row.original.failingNames.length
-                ? ` and ${count(row.original.failed_account_ids.length - row.original.failingNames.length)} more`
+            {/* The server names the first ORG_FAILED_NAMED failing members and counts them all (the members CSV names each). */}
+            {`Failing: ${row.original.failed_members.map((m) => m.account_name).join(", ")}${
+              row.original.members.failed > row.original.failed_members.length
+                ? ` and ${count(row.original.members.failed - row.original.failed_members.length)} more`
                 : ""
             }`}
           </span>
@@ -120,12 +113,6 @@ function ComplianceBody({ complianceRef }: { readonly complianceRef: ComplianceR
   const frameworkId = useSelector(complianceRef, (s) => s.context.frameworkId)
   const busy = useSelector(complianceRef, (s) => s.matches({ view: "loading" }))
   const page = useSelector(complianceRef, (s) => requirementsPage(s.context), (a, b) => a.rows === b.rows || (a.page === b.page && a.rows.length === b.rows.length && a.rows.every((r, i) => r === b.rows[i])))
-  const names = useMemo(() => new Map((compliance?.members ?? []).map((m) => [m.account_id as number, m.account_name])), [compliance])
-  // Only the page shown is built and rendered.
-  const rows = useMemo<ReadonlyArray<RequirementRow>>(
-    () => page.rows.map((r) => ({ ...r, failingNames: r.failed_account_ids.slice(0, NAMED_FAILING).map((id) => names.get(id) ?? `Account ${id}`) })),
-    [page.rows, names],
-  )
   if (compliance === null) return <LoadingBox label="Loading the organisation's compliance" />
   const failing = compliance.requirements.filter((r) => r.members.failed > 0).length
   return (
@@ -155,7 +142,7 @@ function ComplianceBody({ complianceRef }: { readonly complianceRef: ComplianceR
       <DataTable
         label="Requirements by member accounts passing and failing"
         columns={columns}
-        data={rows}
+        data={page.rows}
         rowId={(r) => r.id}
         endColumns={["passed", "failed", "exceptions", "not_evaluated", "not_scanned"]}
         busy={busy}

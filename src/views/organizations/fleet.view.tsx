@@ -5,7 +5,7 @@
  * - Totals with their units: member accounts (scanned, stale), failing resources, failed checks, risk points.
  * - Filters: unit (that unit and every unit under it), tag ("key" or "key:value"), sort (risk first by default).
  * - Members × severity: failing resources by severity, failed checks, risk, latest scan; stale members marked; each
- *   member links to its account page.
+ *   member links to its account page. One page of members (sorted by the server over all of them), Previous / Next.
  * - Compliance (src/views/organizations/fleet-compliance.tsx): per requirement of a framework, the members passing,
  *   failing and with exceptions, for the unit and tag chosen; the requirements and members CSVs and the PDF report.
  * - The fleet's trend: the last 30 days, members scanned, failing resources and failed checks by day.
@@ -22,7 +22,7 @@ import { FLEET_SORTS, type FleetMember, type FleetSort } from "../../contracts/o
 import { unitLabel } from "../../contracts/outcomes.ts"
 import { organizationCrumbs } from "../../machines/breadcrumbs.ts"
 import { accountPath } from "../../machines/dashboard-accounts.machine.ts"
-import { fleetDashboardMachine, hasFleetFilters } from "../../machines/fleet-dashboard.machine.ts"
+import { fleetDashboardMachine, hasFleetFilters, membersPage } from "../../machines/fleet-dashboard.machine.ts"
 import { fleetFindingsPath } from "../../machines/fleet-effects.ts"
 import { organizationPath } from "../../machines/organization-effects.ts"
 import { scanPath } from "../../machines/scan-list.machine.ts"
@@ -217,22 +217,43 @@ function Trend({ fleetRef }: { readonly fleetRef: FleetRef }) {
   )
 }
 
+const count = (n: number) => n.toLocaleString("en-US")
+
+function MembersPager({ fleetRef }: { readonly fleetRef: FleetRef }) {
+  const page = useSelector(fleetRef, (s) => membersPage(s.context.dashboard), (a, b) => a.page === b.page && a.pageCount === b.pageCount && a.first === b.first && a.last === b.last && a.total === b.total)
+  if (page.pageCount <= 1 && page.page <= 1) return null
+  return (
+    <div className={css.pager} role="group" aria-label="Member pages">
+      <Button variant="secondary" size="sm" isDisabled={page.page <= 1} onPress={() => fleetRef.send({ type: "page.requested", page: Math.min(page.page, page.pageCount + 1) - 1 })}>
+        Previous
+      </Button>
+      <span className={shared.subtle}>{`Members ${count(page.first)}–${count(page.last)} of ${count(page.total)} · page ${page.page} of ${page.pageCount}`}</span>
+      <Button variant="secondary" size="sm" isDisabled={page.page >= page.pageCount} onPress={() => fleetRef.send({ type: "page.requested", page: page.page + 1 })}>
+        Next
+      </Button>
+    </div>
+  )
+}
+
 function Members({ fleetRef }: { readonly fleetRef: FleetRef }) {
   const members = useSelector(fleetRef, (s) => s.context.dashboard?.members ?? [])
   const busy = useSelector(fleetRef, (s) => s.matches("refreshing"))
   const sort = useSelector(fleetRef, (s) => s.context.filters.sort)
   const sortColumn = sort === "name" ? "account_name" : sort === "failing" ? "failing_resources_total" : sort === "risk" ? "risk" : "latest"
   return (
-    <DataTable
-      label="Member accounts by failing resources per severity"
-      columns={memberColumns}
-      data={members}
-      rowId={(m) => String(m.account_id)}
-      endColumns={[...SEVERITIES, "failing_resources_total", "failed_checks_total", "risk"]}
-      busy={busy}
-      sortedBy={{ column: sortColumn, direction: sort === "name" ? "asc" : "desc" }}
-      empty="No member account matches these filters."
-    />
+    <>
+      <DataTable
+        label="Member accounts by failing resources per severity"
+        columns={memberColumns}
+        data={members}
+        rowId={(m) => String(m.account_id)}
+        endColumns={[...SEVERITIES, "failing_resources_total", "failed_checks_total", "risk"]}
+        busy={busy}
+        sortedBy={{ column: sortColumn, direction: sort === "name" ? "asc" : "desc" }}
+        empty="No member account matches these filters."
+      />
+      <MembersPager fleetRef={fleetRef} />
+    </>
   )
 }
 
@@ -269,7 +290,7 @@ export function FleetView() {
       {loading || failed ? null : (
         <>
           <Totals fleetRef={fleetRef} />
-          <Card title="Members" level={2} description="Each member account by its latest completed scan, sorted as chosen.">
+          <Card title="Members" level={2} description="Each member account by its latest completed scan, sorted as chosen over all of them, a page at a time.">
             <Filters fleetRef={fleetRef} />
             <Members fleetRef={fleetRef} />
           </Card>

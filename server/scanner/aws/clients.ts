@@ -268,6 +268,29 @@ export function makeHttpHandler(options: { readonly maxSockets?: number; readonl
   })
 }
 
+/**
+ * The SDK settings a client would otherwise resolve on its own from the environment and the shared config files
+ * (~/.aws/config), resolved once per process. Each client resolves them lazily through a chain of providers whose
+ * misses throw and catch an error apiece; a scan builds a client per (service, region) and a fleet scan a set per
+ * member, so that chain cost more CPU than the client's first call itself (bench/sdk-floor.ts). The product never
+ * reads profiles (credentials come from the account), so only the environment counts here: AWS_USE_FIPS_ENDPOINT and
+ * AWS_USE_DUALSTACK_ENDPOINT keep their documented meaning. Checksums are computed and validated only where an
+ * operation requires them (the SDK's "WHEN_REQUIRED"): a scanner's reads carry no payload to protect.
+ */
+let settings: Record<string, unknown> | undefined
+const envFlag = (name: string): boolean => (process.env[name] ?? "").toLowerCase() === "true"
+export const processSettings = (): Record<string, unknown> =>
+  (settings ??= {
+    defaultsMode: "legacy",
+    useFipsEndpoint: envFlag("AWS_USE_FIPS_ENDPOINT"),
+    useDualstackEndpoint: envFlag("AWS_USE_DUALSTACK_ENDPOINT"),
+    authSchemePreference: [],
+    userAgentAppId: "cloud-audit-scanner",
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+    useArnRegion: false,
+  })
+
 export function makeAwsClients(options: AwsClientOptions): AwsClients {
   const endpoint = options.endpoint ?? (process.env["AWS_ENDPOINT_URL"] || undefined)
   const homeRegion = options.homeRegion ?? "us-east-1"
@@ -294,6 +317,7 @@ export function makeAwsClients(options: AwsClientOptions): AwsClients {
     requestHandler,
     maxAttempts: options.maxAttempts ?? 5,
     retryMode: "adaptive",
+    ...processSettings(),
     ...(endpoint === undefined ? {} : { endpoint }),
   })
 

@@ -6,7 +6,7 @@
  */
 import type { MuteException, RequirementResult, RequirementStatus, StatusCounts } from "../../src/contracts/compliance.ts"
 import type { FindingOutcome as Outcome, Severity } from "../../src/contracts/findings.ts"
-import { checkOutcome, countStatuses, failingResources, requirementStatus, type RequirementCheckFacts } from "../../src/contracts/outcomes.ts"
+import { checkOutcome, countStatuses, failingResources, requirementStatus, requirementStatusOf, type RequirementCheckFacts } from "../../src/contracts/outcomes.ts"
 import type { CatalogueFramework } from "./catalogue.ts"
 
 /** One finding of the scan, as compliance reads it. */
@@ -57,6 +57,60 @@ export const requirementStatuses = (
   framework: CatalogueFramework,
   outcomes: ReadonlyMap<string, RequirementCheckFacts>,
 ): Array<RequirementStatus> => framework.requirements.map((r) => requirementStatus(r.checks.length, mappedOutcomes(r.checks, outcomes)))
+
+/** A framework prepared for evaluating many scans: its mapped checks, and per requirement their positions there. */
+export interface PreparedFramework {
+  readonly framework: CatalogueFramework
+  readonly checks: ReadonlyArray<string>
+  readonly positions: ReadonlyArray<ReadonlyArray<number>>
+}
+
+export const prepareFramework = (framework: CatalogueFramework): PreparedFramework => {
+  const checks = [...new Set(framework.requirements.flatMap((r) => r.checks))]
+  const at = new Map(checks.map((c, i) => [c, i]))
+  return { framework, checks, positions: framework.requirements.map((r) => r.checks.map((c) => at.get(c)!)) }
+}
+
+const FAILED = 1
+const NOT_EVALUATED = 2
+const WITH_EXCEPTIONS = 4
+const CHECKED = 8
+
+/** What one check's finding adds to the evidence of the requirements it maps to (`RequirementEvidence` as bits). */
+const evidenceBits = (f: RequirementCheckFacts | undefined): number => {
+  if (f === undefined) return 0
+  const o = checkOutcome(f)
+  return (o === "failed" ? FAILED : o === "not_evaluated" ? NOT_EVALUATED : o === "passed_with_exceptions" ? WITH_EXCEPTIONS : 0) | (f.resources_checked > 0 ? CHECKED : 0)
+}
+
+/**
+ * `requirementStatuses` for many scans (organisation compliance: each member's latest): each check's outcome is read
+ * once per scan (not once per requirement it maps to) and each requirement decided by `requirementStatusOf`, the rule
+ * `requirementStatus` applies; scans whose checks give the same evidence share one evaluation (`memo`, keyed by it).
+ * `factOf` answers a check's facts in the scan (undefined: it did not run).
+ */
+export const requirementStatusesOf = (
+  prepared: PreparedFramework,
+  factOf: (check: string) => RequirementCheckFacts | undefined,
+  memo: Map<string, ReadonlyArray<RequirementStatus>>,
+): ReadonlyArray<RequirementStatus> => {
+  const bits = prepared.checks.map((c) => evidenceBits(factOf(c)))
+  const key = String.fromCharCode(...bits.map((b) => 65 + b))
+  const known = memo.get(key)
+  if (known !== undefined) return known
+  const statuses = prepared.framework.requirements.map((r, i) => {
+    let b = 0
+    for (const p of prepared.positions[i]!) b |= bits[p]!
+    return requirementStatusOf(r.checks.length, {
+      failed: (b & FAILED) !== 0,
+      notEvaluated: (b & NOT_EVALUATED) !== 0,
+      withExceptions: (b & WITH_EXCEPTIONS) !== 0,
+      anyChecked: (b & CHECKED) !== 0,
+    })
+  })
+  memo.set(key, statuses)
+  return statuses
+}
 
 export const evaluateFramework = (
   framework: CatalogueFramework,

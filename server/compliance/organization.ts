@@ -1,8 +1,8 @@
 /**
  * Compliance over an organisation (issue 31 "See the fleet"; contract `OrgCompliance` in
  * src/contracts/organizations.ts): for one framework, each member that is not retired (the fleet's filters apply) is
- * evaluated on its latest completed scan by the per-scan evaluation's own rule (`requirementStatuses`,
- * server/compliance/evaluate.ts: the statuses `evaluateFramework` gives, over the same findings a scan's compliance
+ * evaluated on its latest completed scan by the per-scan evaluation's own rule (`requirementStatusesOf`,
+ * server/compliance/evaluate.ts: `requirementStatus`'s rule, the statuses `evaluateFramework` gives, over the same findings a scan's compliance
  * reads, only their status and counts: `scansCheckFacts`; the member's counts are `countStatuses` of them), and each
  * requirement counts the members by the status it has there (unit: member accounts). A member without a completed
  * scan counts as `not_scanned`, never as failed or not evaluated. So the organisation's numbers are sums of the
@@ -34,8 +34,8 @@ import { countStatuses } from "../../src/contracts/outcomes.ts"
 import { csvLine } from "../export/csv.ts"
 import { fleetMembers, organizationAccount } from "../organizations/fleet.ts"
 import { frameworkById, providerKeyOf } from "./catalogue.ts"
-import { requirementStatuses } from "./evaluate.ts"
-import { scansCheckFacts } from "./store.ts"
+import { prepareFramework, requirementStatusesOf } from "./evaluate.ts"
+import { checkFactsOf, scansCheckFacts } from "./store.ts"
 
 const emptyCounts = (): { -readonly [K in keyof MemberStatusCounts]: number } => ({
   passed: 0,
@@ -68,19 +68,31 @@ export const organizationCompliance = Effect.fn("OrgCompliance.evaluate")(functi
   if (fw === undefined) return yield* new NotFound({ message: ComplianceMessages.frameworkNotFound })
   if (fw.framework.provider !== providerKeyOf(org.cloud_provider_id)) return yield* new NotFound({ message: ComplianceMessages.frameworkNotForProvider })
   const members = yield* fleetMembers(workspaceId, organizationId, filter, undefined, false)
-  const checks = [...new Set(fw.requirements.flatMap((r) => r.checks))]
-  const outcomes = yield* scansCheckFacts(workspaceId, members.flatMap((m) => (m.latest_scan_id === null ? [] : [m.latest_scan_id])), checks)
+  const prepared = prepareFramework(fw)
+  const outcomes = yield* scansCheckFacts(workspaceId, members.flatMap((m) => (m.latest_scan_id === null ? [] : [m.latest_scan_id])))
+  // Members whose checks give the same evidence share one evaluation (and its counts).
+  const memo = new Map<string, ReadonlyArray<RequirementStatus>>()
+  const countsOf = new WeakMap<ReadonlyArray<RequirementStatus>, ReturnType<typeof countStatuses>>()
   const counts = fw.requirements.map(emptyCounts)
   // The first ORG_FAILED_NAMED failing members of each requirement (members come by name); `counts` counts them all.
   const failed = fw.requirements.map((): Array<OrgMemberRef> => [])
-  const matrix: Array<Array<RequirementStatus | null>> = []
+  const matrix: Array<ReadonlyArray<RequirementStatus | null>> = []
   const memberAnswers = members.map((m) => {
     if (m.latest_scan_id === null) {
       counts.forEach((c) => c.not_scanned++)
       matrix.push(fw.requirements.map(() => null))
       return { account_id: m.id as AccountId, account_name: m.account_name, cloud_account_id: m.cloud_account_id, unit_path: m.unit_path, scan_id: null, counts: null }
     }
-    const statuses = requirementStatuses(fw, outcomes.get(m.latest_scan_id) ?? new Map())
+    const facts = outcomes.get(m.latest_scan_id) ?? {}
+    const statuses = requirementStatusesOf(prepared, (check) => {
+      const f = facts[check]
+      return f === undefined ? undefined : checkFactsOf(f)
+    }, memo)
+    let memberCounts = countsOf.get(statuses)
+    if (memberCounts === undefined) {
+      memberCounts = countStatuses(statuses)
+      countsOf.set(statuses, memberCounts)
+    }
     statuses.forEach((status, i) => {
       counts[i]![status]++
       if (status === "failed" && failed[i]!.length < ORG_FAILED_NAMED) failed[i]!.push({ account_id: m.id as AccountId, account_name: m.account_name })
@@ -92,7 +104,7 @@ export const organizationCompliance = Effect.fn("OrgCompliance.evaluate")(functi
       cloud_account_id: m.cloud_account_id,
       unit_path: m.unit_path,
       scan_id: m.latest_scan_id as ScanId,
-      counts: countStatuses(statuses),
+      counts: memberCounts,
     }
   })
   const requirements = fw.requirements.map((r, i): OrgRequirement => ({

@@ -76,7 +76,7 @@ export const scanOutcomes = Effect.fn("ComplianceStore.scanOutcomes")(function* 
 })
 
 /** A check's stored facts in `scans.check_outcomes`: [status, resources checked, failing, remediated, muted]. */
-type StoredCheckFacts = readonly [RequirementCheckFacts["status"], number, number, number, number]
+export type StoredCheckFacts = readonly [RequirementCheckFacts["status"], number, number, number, number]
 
 /** The facts of one entry of `scans.check_outcomes` (server/posture/algebra.ts `CHECK_OUTCOMES_SQL`). */
 export const checkFactsOf = ([status, resources_checked, resources_failing, resources_remediated, resources_muted]: StoredCheckFacts): RequirementCheckFacts => ({
@@ -89,34 +89,22 @@ export const checkFactsOf = ([status, resources_checked, resources_failing, reso
 
 /**
  * What a requirement's status needs of each finding of several completed scans (each member's latest, for organisation
- * compliance) restricted to some checks (a framework's mapped checks), by scan then check id: the stored status and
- * counts only (`requirementStatus`). They are the scan's stored roll-up (`scans.check_outcomes`, written from its
- * findings with its other counts, migration 0032), so one row per scan: no pass over its findings. The object is sent
- * as stored and the framework's checks picked here: at 500 members × 40 checks that cost a third of reading the
- * findings, while picking them in SQL (`jsonb_each` and an aggregate per scan) cost as much as the findings (bench/
- * fleet-dashboard.ts). A requirement's status never reads the mutes behind exceptions, and the organisation view
- * lists none.
+ * compliance), by scan then check id: the stored status and counts only (`requirementStatus`; read one with
+ * `checkFactsOf`). They are the scan's stored roll-up (`scans.check_outcomes`, written from its findings with its other
+ * counts, migration 0032), so one row per scan: no pass over its findings. The object is sent as stored and the
+ * framework's checks picked by the caller, as it evaluates (server/compliance/evaluate.ts `requirementStatusesOf`): at
+ * 500 members × 40 checks that cost a third of reading the findings, while picking them in SQL (`jsonb_each` and an
+ * aggregate per scan) cost as much as the findings (bench/fleet-dashboard.ts). A requirement's status never reads the
+ * mutes behind exceptions, and the organisation view lists none.
  */
-export const scansCheckFacts = Effect.fn("ComplianceStore.scansCheckFacts")(function* (
-  workspaceId: number,
-  scanIds: ReadonlyArray<number>,
-  checkIds: ReadonlyArray<string>,
-) {
-  const out = new Map<number, Map<string, RequirementCheckFacts>>()
-  if (scanIds.length === 0 || checkIds.length === 0) return out
+export const scansCheckFacts = Effect.fn("ComplianceStore.scansCheckFacts")(function* (workspaceId: number, scanIds: ReadonlyArray<number>) {
+  const out = new Map<number, Readonly<Record<string, StoredCheckFacts>>>()
+  if (scanIds.length === 0) return out
   const sql = yield* SqlClient.SqlClient
   const rows = yield* sql<{ readonly id: number; readonly facts: Record<string, StoredCheckFacts> | string }>`
     SELECT s.id, s.check_outcomes AS facts FROM scans s
     WHERE s.workspace_id = ${workspaceId} AND s.id = ANY(${scanIds as Array<number>}::int[])`
-  for (const r of rows) {
-    const facts = typeof r.facts === "string" ? (JSON.parse(r.facts) as Record<string, StoredCheckFacts>) : r.facts
-    const byCheck = new Map<string, RequirementCheckFacts>()
-    for (const check of checkIds) {
-      const f = facts[check]
-      if (f !== undefined) byCheck.set(check, checkFactsOf(f))
-    }
-    out.set(r.id, byCheck)
-  }
+  for (const r of rows) out.set(r.id, typeof r.facts === "string" ? (JSON.parse(r.facts) as Record<string, StoredCheckFacts>) : r.facts)
   return out
 })
 

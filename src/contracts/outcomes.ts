@@ -168,12 +168,34 @@ export interface RequirementCheckFacts extends CheckFacts {
  *   passed                  — otherwise.
  */
 export const requirementStatus = (mappedChecks: number, outcomes: ReadonlyArray<RequirementCheckFacts>): RequirementStatus => {
-  if (mappedChecks === 0) return "manual"
   const o = outcomes.map(checkOutcome)
-  if (o.includes("failed")) return "failed"
-  if (o.includes("not_evaluated")) return "not_evaluated"
-  if (o.includes("passed_with_exceptions")) return "passed_with_exceptions"
-  if (outcomes.length === 0 || outcomes.every((c) => c.resources_checked === 0)) return "not_applicable"
+  return requirementStatusOf(mappedChecks, {
+    failed: o.includes("failed"),
+    notEvaluated: o.includes("not_evaluated"),
+    withExceptions: o.includes("passed_with_exceptions"),
+    anyChecked: outcomes.some((c) => c.resources_checked > 0),
+  })
+}
+
+/** What `requirementStatus` decides on: which outcomes the mapped checks that ran have, and whether any evaluated a resource. */
+export interface RequirementEvidence {
+  readonly failed: boolean
+  readonly notEvaluated: boolean
+  readonly withExceptions: boolean
+  readonly anyChecked: boolean
+}
+
+/**
+ * `requirementStatus`'s rule on the evidence alone (organisation compliance gathers it once per check for 500 members
+ * instead of once per requirement: server/compliance/evaluate.ts `requirementStatusesOf`).
+ */
+export const requirementStatusOf = (mappedChecks: number, e: RequirementEvidence): RequirementStatus => {
+  if (mappedChecks === 0) return "manual"
+  if (e.failed) return "failed"
+  if (e.notEvaluated) return "not_evaluated"
+  if (e.withExceptions) return "passed_with_exceptions"
+  // No mapped check ran, or those that ran evaluated no resource.
+  if (!e.anyChecked) return "not_applicable"
   return "passed"
 }
 

@@ -6,7 +6,8 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { countStatuses, REQUIREMENT_STATUSES, requirementStatus, scoreOf } from "../../src/contracts/compliance.ts"
 import { frameworkById } from "../../server/compliance/catalogue.ts"
-import { evaluateFramework, type FindingOutcome } from "../../server/compliance/evaluate.ts"
+import { evaluateFramework, prepareFramework, requirementStatuses, requirementStatusesOf, type FindingOutcome } from "../../server/compliance/evaluate.ts"
+import type { RequirementCheckFacts } from "../../src/contracts/outcomes.ts"
 
 /** A mapped check's finding: muted means every open failing resource is muted (its failing resources are all muted). */
 const outcome = fc.record({
@@ -108,6 +109,30 @@ describe("score and status rules", () => {
         expect(result.counts.total).toBe(62)
       }),
       { numRuns: 200 },
+    )
+  })
+
+  it("organisation compliance's evaluation of many scans (each check read once, equal evidence shared) gives each scan's own statuses", () => {
+    const fw = frameworkById("cis-aws-3.0.0")!
+    const prepared = prepareFramework(fw)
+    const facts: fc.Arbitrary<RequirementCheckFacts> = fc.record({
+      status: fc.constantFrom("pass" as const, "fail" as const, "remediated" as const, "not_evaluated" as const),
+      resources_checked: fc.nat({ max: 3 }),
+      resources_failing: fc.nat({ max: 3 }),
+      resources_remediated: fc.nat({ max: 2 }),
+      resources_muted: fc.nat({ max: 2 }),
+    })
+    const scan = fc.dictionary(fc.constantFrom(...prepared.checks), facts, { maxKeys: prepared.checks.length })
+    fc.assert(
+      fc.property(fc.array(scan, { minLength: 1, maxLength: 8 }), (scans) => {
+        const memo = new Map()
+        // Twice over: the second pass answers from the memo.
+        for (const one of [...scans, ...scans]) {
+          const own = requirementStatuses(fw, new Map(Object.entries(one)))
+          expect(requirementStatusesOf(prepared, (check) => one[check], memo)).toEqual(own)
+        }
+      }),
+      { numRuns: 300 },
     )
   })
 })

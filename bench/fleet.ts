@@ -31,6 +31,8 @@
  *   npm run bench:fleet                              # 100 members, 1 and 2 workers, cap 10
  *   npm run bench:fleet -- --members 10 --workers 2 --no-warmup     # a quick run
  *   npm run bench:fleet -- --cap 20 --reads
+ *   npm run bench:fleet -- --keep-alive      # workers to moto through a keep-alive proxy, as AWS keeps connections
+ *                                            # alive (moto closes each one)
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
@@ -50,7 +52,7 @@ import { type AwsClients, makeAwsClients } from "../server/scanner/aws/clients.t
 import { mapConcurrent } from "../server/scanner/pool.ts"
 import { makeTestDatabase } from "../tests/support/db.ts"
 import { addMotoAccount, MOTO_KEYS, type Member, type ScanEnv, sleep, startScan, startScanEnv } from "../tests/scanning/support.ts"
-import { cpuPressureMs, processCpuSeconds } from "./support/scan-bench.ts"
+import { cpuPressureMs, processCpuSeconds, startTrafficMeter, threadCpuSeconds } from "./support/scan-bench.ts"
 
 const { values: args } = parseArgs({
   options: {
@@ -59,6 +61,7 @@ const { values: args } = parseArgs({
     cap: { type: "string", default: "10" },
     "no-warmup": { type: "boolean", default: false },
     reads: { type: "boolean", default: false },
+    "keep-alive": { type: "boolean", default: false },
   },
 })
 const MEMBERS = Number(args.members)
@@ -153,7 +156,7 @@ interface Workers {
 }
 
 /** `count` × `node server/main.ts worker` on the API's database and secret, ready (their "worker started" logged). */
-const startWorkers = async (env: ScanEnv, secret: string, count: number): Promise<Workers> => {
+const startWorkers = async (env: ScanEnv, secret: string, count: number, endpoint: string): Promise<Workers> => {
   const dir = mkdtempSync(join(tmpdir(), "bench-fleet-"))
   const children: Array<{ child: ChildProcess; log: string }> = []
   const workerEnv = {
@@ -162,7 +165,7 @@ const startWorkers = async (env: ScanEnv, secret: string, count: number): Promis
     DATA_DIR: dir,
     DATABASE_URL: env.server.databaseUrl,
     APP_SECRET_KEY: secret,
-    AWS_ENDPOINT_URL: env.moto.endpoint,
+    AWS_ENDPOINT_URL: endpoint,
     SCAN_REGIONS: process.env["SCAN_REGIONS"] ?? REGION,
     NODE_ENV: "test",
     LOG_LEVEL: "info",
@@ -217,10 +220,13 @@ const postgresCpuSeconds = (name: string): number => {
   return total
 }
 
+/** The keep-alive meter's thread in this process (not the product's CPU), when the workers send through it. */
+let meterTid: number | undefined
+
 const cpuSnapshot = (env: ScanEnv, workers: Workers, dbName: string) => {
   const own = process.cpuUsage()
   return {
-    api: (own.user + own.system) / 1e6,
+    api: (own.user + own.system) / 1e6 - (meterTid === undefined ? 0 : threadCpuSeconds(meterTid)),
     workers: workers.pids.reduce((sum, pid) => sum + processCpuSeconds(pid), 0),
     postgres: postgresCpuSeconds(dbName),
     moto: processCpuSeconds(env.moto.pid),
@@ -365,7 +371,21 @@ const main = async () => {
   const secret = randomBytes(32).toString("base64url")
   const database = await makeTestDatabase({ kind: "postgres" })
   const dbName = new URL(database.url).pathname.slice(1)
+  // BENCH_PG_LOG=1: the server logs every statement of this database with its duration (its log, e.g.
+  // /var/log/postgresql/*.log; bench/support/pg-log-summary.ts sums them by statement), for sessions opened from now on.
+  if (process.env["BENCH_PG_LOG"] === "1") {
+    const admin = spawn("psql", [process.env["TEST_DATABASE_URL"]!, "-c", `ALTER DATABASE "${dbName}" SET log_min_duration_statement = 0`], { stdio: "ignore" })
+    await new Promise((r) => admin.once("exit", r))
+  }
   const env = await startScanEnv({ database, worker: false, env: { APP_SECRET_KEY: secret, LOG_LEVEL: "warn" } })
+  // `--keep-alive`: the workers send to moto through a keep-alive proxy (bench/support/traffic-worker.ts, as bench:scan
+  // does): moto answers every call with "Connection: close" where AWS keeps connections alive. Without it (the default)
+  // each call opens a TCP connection to moto.
+  const meter = args["keep-alive"] ? await startTrafficMeter() : undefined
+  if (meter !== undefined) {
+    await meter.setTarget(Number(new URL(env.moto.endpoint).port))
+    meterTid = meter.tid
+  }
   try {
     console.log(`fleet benchmark: ${MEMBERS} members, workers ${WORKERS.join(" and ")}, member cap ${CAP}, PostgreSQL database ${dbName}`)
     let t = performance.now()
@@ -401,7 +421,7 @@ const main = async () => {
     const rounds: Array<{ workers: number; cold: boolean; single: Awaited<ReturnType<typeof singleScan>>; fleet: Awaited<ReturnType<typeof fleetScan>> }> = []
     const plan = [...(args["no-warmup"] ? [] : [{ workers: Math.max(...WORKERS), cold: true }]), ...WORKERS.map((w) => ({ workers: w, cold: false }))]
     for (const round of plan) {
-      const workers = await startWorkers(env, secret, round.workers)
+      const workers = await startWorkers(env, secret, round.workers, meter?.url ?? env.moto.endpoint)
       try {
         console.log(`\n${round.cold ? "warm-up (cold emulator)" : "measured"} round, ${round.workers} worker process${round.workers === 1 ? "" : "es"}`)
         const s = await singleScan(env, solo, single.id, workers, dbName, singleResources)
@@ -480,6 +500,7 @@ const main = async () => {
       onboarding_load_1m: onboardLoad,
       rounds: rounds.map((r) => ({ ...r, ratio: +(r.fleet.wall_s / r.single.wall_s).toFixed(3) })),
       ...(args.reads ? { reads } : {}),
+      keep_alive: meter !== undefined,
       at: new Date().toISOString(),
     }
     mkdirSync(resolve(RESULTS, ".."), { recursive: true })
@@ -488,6 +509,7 @@ const main = async () => {
     const failed = rounds.filter((r) => r.fleet.members_failed > 0 || r.fleet.status !== "completed")
     if (failed.length > 0) process.exitCode = 1
   } finally {
+    await meter?.close()
     await env.stop()
   }
 }

@@ -32,7 +32,7 @@ import {
 } from "../../src/contracts/organizations.ts"
 import { countStatuses } from "../../src/contracts/outcomes.ts"
 import { csvLine } from "../export/csv.ts"
-import { fleetMembers, organizationAccount } from "../organizations/fleet.ts"
+import { fleetMembers, knownUnit, organizationAccount, readTogether } from "../organizations/fleet.ts"
 import { frameworkById, providerKeyOf } from "./catalogue.ts"
 import { prepareFramework, requirementStatusesOf } from "./evaluate.ts"
 import { checkFactsOf, scansCheckFacts } from "./store.ts"
@@ -63,11 +63,15 @@ export const organizationCompliance = Effect.fn("OrgCompliance.evaluate")(functi
   frameworkId: string,
   filter: FleetFilter,
 ) {
-  const org = yield* organizationAccount(workspaceId, organizationId)
+  // The organisation, the unit and the members are read at once (a foreign organisation is NotFound first).
+  const [org, , members] = yield* readTogether([
+    organizationAccount(workspaceId, organizationId),
+    knownUnit(workspaceId, organizationId, filter),
+    fleetMembers(workspaceId, { organizationId, filter }, undefined, false),
+  ])
   const fw = frameworkById(frameworkId)
   if (fw === undefined) return yield* new NotFound({ message: ComplianceMessages.frameworkNotFound })
   if (fw.framework.provider !== providerKeyOf(org.cloud_provider_id)) return yield* new NotFound({ message: ComplianceMessages.frameworkNotForProvider })
-  const members = yield* fleetMembers(workspaceId, organizationId, filter, undefined, false)
   const prepared = prepareFramework(fw)
   const outcomes = yield* scansCheckFacts(workspaceId, members.flatMap((m) => (m.latest_scan_id === null ? [] : [m.latest_scan_id])))
   // Members whose checks give the same evidence share one evaluation (and its counts).

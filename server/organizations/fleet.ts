@@ -29,9 +29,11 @@
  *
  * Cost (bench/fleet-dashboard.ts): one statement for the members (with their latest scan's row), one for the trend's
  * scans (the window's completed scans of the members and, per member, the last one before it: index probes of
- * `scans_account_idx`, index-only since migration 0033), whatever the size of the scans' findings.
+ * `scans_account_idx`, index-only since migration 0033), whatever the size of the scans' findings. The trend selects
+ * the members by the same condition, so both statements (and the organisation's and the unit's checks) run at once
+ * (`readTogether`): on two cores the database reads the trend while this process decodes the members.
  */
-import { Effect } from "effect"
+import { Effect, Exit } from "effect"
 import { SqlClient } from "effect/sql"
 import { NotFound } from "../../src/contracts/errors.ts"
 import { SEVERITIES, type Severity } from "../../src/contracts/findings.ts"
@@ -107,25 +109,14 @@ export interface MemberRow {
 
 const parsed = <A>(value: A | string): A => (typeof value === "string" ? (JSON.parse(value) as A) : value)
 
-/**
- * The organisation's members that are not retired, as the filters select them (by name), each with its latest
- * completed scan's row. NotFound for an unknown unit.
- */
-export const fleetMembers = Effect.fn("Fleet.members")(function* (
-  workspaceId: number,
-  organizationId: number,
-  filter: FleetFilter,
-  staleDays: number = DEFAULT_STALE_DAYS,
-  /** Read the latest scan's `outcome_counts` (the dashboard's numbers); compliance reads its own facts and goes without. */
-  withCounts = true,
-) {
-  const sql = yield* SqlClient.SqlClient
-  if (filter.unit !== undefined) {
-    const known = yield* sql<{ n: number }>`
-      SELECT count(*)::int AS n FROM organization_units
-      WHERE workspace_id = ${workspaceId} AND organization_id = ${organizationId} AND unit_id = ${filter.unit}`
-    if ((known[0]?.n ?? 0) === 0) return yield* new NotFound({ message: M.unitIdInvalid })
-  }
+/** The organisation's members that are not retired, as the filters select them. */
+export interface MemberSelection {
+  readonly organizationId: number
+  readonly filter: FleetFilter
+}
+
+/** The condition on `accounts a` of a selection (`unit`: that unit and every unit under it; `tag`: "key:value" or "key"). */
+const selectionWhere = (sql: SqlClient.SqlClient, workspaceId: number, { organizationId, filter }: MemberSelection) => {
   const unit = filter.unit === undefined ? sql`` : sql`AND a.org_unit_id IN (
       WITH RECURSIVE below AS (
         SELECT unit_id FROM organization_units
@@ -138,18 +129,56 @@ export const fleetMembers = Effect.fn("Fleet.members")(function* (
   const tag = filter.tag === undefined ? sql``
     : colon < 0 ? sql`AND a.tags ->> ${filter.tag} IS NOT NULL`
     : sql`AND a.tags ->> ${filter.tag.slice(0, colon)} = ${filter.tag.slice(colon + 1)}`
-  const rows = yield* sql<MemberRow>`
+  return sql`a.workspace_id = ${workspaceId} AND a.organization_id = ${organizationId} AND a.retired_at IS NULL ${unit} ${tag}`
+}
+
+/** NotFound for a `unit` filter the organisation does not have (as the last sync saw its units). */
+export const knownUnit = Effect.fn("Fleet.knownUnit")(function* (workspaceId: number, organizationId: number, filter: FleetFilter) {
+  if (filter.unit === undefined) return
+  const sql = yield* SqlClient.SqlClient
+  const known = yield* sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM organization_units
+    WHERE workspace_id = ${workspaceId} AND organization_id = ${organizationId} AND unit_id = ${filter.unit}`
+  if ((known[0]?.n ?? 0) === 0) return yield* new NotFound({ message: M.unitIdInvalid })
+})
+
+/**
+ * The organisation's members that are not retired, as the filters select them (by name), each with its latest
+ * completed scan's row. The filters are not checked here (`knownUnit`): an unknown unit selects no member.
+ */
+export const fleetMembers = Effect.fn("Fleet.members")(function* (
+  workspaceId: number,
+  selection: MemberSelection,
+  staleDays: number = DEFAULT_STALE_DAYS,
+  /** Read the latest scan's `outcome_counts` (the dashboard's numbers); compliance reads its own facts and goes without. */
+  withCounts = true,
+) {
+  const sql = yield* SqlClient.SqlClient
+  const counts = withCounts ? sql`s.outcome_counts` : sql`NULL::jsonb AS outcome_counts`
+  return yield* sql<MemberRow>`
     SELECT a.id, a.account_name, a.cloud_account_id, a.org_unit_id, coalesce(a.org_unit_path, '') AS unit_path, a.tags,
-           a.latest_scan_id, s.scan_start AS latest_scan_at, ${withCounts ? sql`s.outcome_counts` : sql`NULL::jsonb AS outcome_counts`},
+           a.latest_scan_id, s.scan_start AS latest_scan_at, ${counts},
            (s.scan_start IS NULL OR s.scan_start < now() - make_interval(days => ${staleDays})) AS stale
     FROM accounts a
     -- One probe of the scans' key per member (a plain join may hash every scan of the workspace).
-    LEFT JOIN LATERAL (SELECT s.scan_start, ${withCounts ? sql`s.outcome_counts` : sql`NULL::jsonb AS outcome_counts`} FROM scans s
+    LEFT JOIN LATERAL (SELECT s.scan_start, ${counts} FROM scans s
                        WHERE s.workspace_id = a.workspace_id AND s.id = a.latest_scan_id LIMIT 1) s ON true
-    WHERE a.workspace_id = ${workspaceId} AND a.organization_id = ${organizationId} AND a.retired_at IS NULL ${unit} ${tag}
+    WHERE ${selectionWhere(sql, workspaceId, selection)}
     ORDER BY a.account_name, a.id`
-  return rows
 })
+
+/**
+ * Several reads of one answer at once (each on its own connection: the database works on them together while this
+ * process decodes what has arrived), failing as they would one after the other: the first failure in their order.
+ */
+export const readTogether = <const T extends ReadonlyArray<Effect.Effect<unknown, unknown, unknown>>>(reads: T) =>
+  Effect.gen(function* () {
+    const exits = yield* Effect.all(reads.map((r) => Effect.exit(r)), { concurrency: "unbounded" })
+    for (const exit of exits) if (Exit.isFailure(exit)) return yield* exit
+    return exits.map((exit) => (exit as Exit.Success<unknown, unknown>).value) as unknown as {
+      -readonly [K in keyof T]: Effect.Success<T[K]>
+    }
+  }) as Effect.Effect<{ -readonly [K in keyof T]: Effect.Success<T[K]> }, Effect.Error<T[number]>, Effect.Services<T[number]>>
 
 const byRisk = (a: FleetMember, b: FleetMember) =>
   b.risk - a.risk || b.failed_checks_total - a.failed_checks_total || a.account_name.localeCompare(b.account_name) || a.account_id - b.account_id
@@ -223,24 +252,26 @@ export const trendDays = (now: Date): ReadonlyArray<{ readonly day: string; read
  * `failing_resources` and `failed_findings`); summing them per day here cost the database less than doing it in SQL
  * (a window and a series per scan) at 500 members × 30 daily scans (bench/fleet-dashboard.ts).
  */
-export const fleetTrend = Effect.fn("Fleet.trend")(function* (workspaceId: number, memberIds: ReadonlyArray<number>, now: Date) {
+export const fleetTrend = Effect.fn("Fleet.trend")(function* (workspaceId: number, selection: MemberSelection, now: Date) {
   const sql = yield* SqlClient.SqlClient
   const days = trendDays(now)
   const from = new Date(days[0]!.end - DAY_MS)
-  const ids = memberIds as Array<number>
-  const rows = memberIds.length === 0 ? [] : yield* sql<{ account_id: number; id: number; at: number; failed_checks: number; failing: number }>`
+  // The members as `fleetMembers` selects them (read at the same time as they are).
+  const rows = yield* sql<{ account_id: number; id: number; at: number; failed_checks: number; failing: number }>`
     SELECT x.account_id, x.id, (extract(epoch FROM x.scan_start) * 1000)::float8 AS at, x.failed_findings AS failed_checks,
            x.failing_resources AS failing
     FROM (
       SELECT s.account_id, s.id, s.scan_start, s.failed_findings, s.failing_resources FROM scans s
-      WHERE s.workspace_id = ${workspaceId} AND s.account_id = ANY(${ids}::int[]) AND s.status = 'completed' AND s.scan_start >= ${from}
+      WHERE s.workspace_id = ${workspaceId} AND s.account_id IN (SELECT a.id FROM accounts a WHERE ${selectionWhere(sql, workspaceId, selection)})
+        AND s.status = 'completed' AND s.scan_start >= ${from}
       UNION ALL
       SELECT b.account_id, b.id, b.scan_start, b.failed_findings, b.failing_resources
-      FROM unnest(${ids}::int[]) AS m(id)
+      FROM accounts a
       CROSS JOIN LATERAL (
         SELECT s.account_id, s.id, s.scan_start, s.failed_findings, s.failing_resources FROM scans s
-        WHERE s.workspace_id = ${workspaceId} AND s.account_id = m.id AND s.status = 'completed' AND s.scan_start < ${from}
+        WHERE s.workspace_id = ${workspaceId} AND s.account_id = a.id AND s.status = 'completed' AND s.scan_start < ${from}
         ORDER BY s.scan_start DESC, s.id DESC LIMIT 1) b
+      WHERE ${selectionWhere(sql, workspaceId, selection)}
     ) x`
   const byMember = new Map<number, Array<{ at: number; id: number; failed: number; failing: number }>>()
   for (const r of rows) {
@@ -248,19 +279,21 @@ export const fleetTrend = Effect.fn("Fleet.trend")(function* (workspaceId: numbe
     list.push({ at: Number(r.at), id: r.id, failed: r.failed_checks, failing: r.failing })
     byMember.set(r.account_id, list)
   }
-  const points = days.map((d): FleetTrendPoint => ({ day: d.day, members_scanned: 0, failing_resources: 0, failed_checks: 0 }))
+  const points = days.map((d) => ({ day: d.day, members_scanned: 0, failing_resources: 0, failed_checks: 0 }))
   for (const scans of byMember.values()) {
     scans.sort((a, b) => a.at - b.at || a.id - b.id)
     let next = 0
     let current: (typeof scans)[number] | undefined
-    days.forEach((d, i) => {
-      while (next < scans.length && scans[next]!.at < d.end) current = scans[next++]
-      if (current === undefined) return
+    for (let i = 0; i < days.length; i++) {
+      while (next < scans.length && scans[next]!.at < days[i]!.end) current = scans[next++]
+      if (current === undefined) continue
       const p = points[i]!
-      points[i] = { ...p, members_scanned: p.members_scanned + 1, failing_resources: p.failing_resources + current.failing, failed_checks: p.failed_checks + current.failed }
-    })
+      p.members_scanned++
+      p.failing_resources += current.failing
+      p.failed_checks += current.failed
+    }
   }
-  return points
+  return points as ReadonlyArray<FleetTrendPoint>
 })
 
 export interface FleetOptions extends FleetFilter, MemberPageQuery {
@@ -269,13 +302,18 @@ export interface FleetOptions extends FleetFilter, MemberPageQuery {
 }
 
 export const fleetDashboard = Effect.fn("Fleet.dashboard")(function* (workspaceId: number, organizationId: number, options: FleetOptions, now: Date = new Date()) {
-  yield* organizationAccount(workspaceId, organizationId)
   const sort = options.sort ?? "risk"
   const staleDays = options.stale_days ?? DEFAULT_STALE_DAYS
-  const rows = yield* fleetMembers(workspaceId, organizationId, options, staleDays)
+  const selection: MemberSelection = { organizationId, filter: options }
+  // The organisation, the unit, the members and the trend are read at once; a foreign organisation is NotFound first.
+  const [, , rows, trend] = yield* readTogether([
+    organizationAccount(workspaceId, organizationId),
+    knownUnit(workspaceId, organizationId, options),
+    fleetMembers(workspaceId, selection, staleDays),
+    fleetTrend(workspaceId, selection, now),
+  ])
   // Sorted and totalled over every member the filters select; only the page asked for is answered.
   const members = rows.map(toFleetMember).sort(SORTS[sort])
-  const trend = yield* fleetTrend(workspaceId, rows.map((r) => r.id), now)
   const pagination = memberPagination(members.length, options)
   return {
     organization_account_id: organizationId as AccountId,

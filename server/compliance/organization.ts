@@ -15,6 +15,7 @@
  * Fails with NotFound only: organisation, unit, framework, or a framework of another provider than the organisation's.
  */
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import { ComplianceMessages, type RequirementStatus } from "../../src/contracts/compliance.ts"
 import { NotFound } from "../../src/contracts/errors.ts"
 import type { AccountId, ScanId } from "../../src/contracts/ids.ts"
@@ -32,10 +33,10 @@ import {
 } from "../../src/contracts/organizations.ts"
 import { countStatuses } from "../../src/contracts/outcomes.ts"
 import { csvLine } from "../export/csv.ts"
-import { fleetMembers, knownUnit, organizationAccount, readTogether } from "../organizations/fleet.ts"
+import { fleetMembers, knownUnit, organizationAccount, readTogether, selectionWhere, type MemberSelection } from "../organizations/fleet.ts"
 import { frameworkById, providerKeyOf } from "./catalogue.ts"
 import { prepareFramework, requirementStatusesOf } from "./evaluate.ts"
-import { checkFactsOf, scansCheckFacts } from "./store.ts"
+import { checkFactsOf, scansCheckFacts, type StoredCheckFacts } from "./store.ts"
 
 const emptyCounts = (): { -readonly [K in keyof MemberStatusCounts]: number } => ({
   passed: 0,
@@ -57,23 +58,49 @@ export interface OrgComplianceResult extends Omit<OrgCompliance, "members_pagina
   readonly organization_name: string
 }
 
+/** Statements the members' check facts are read in at once (the database outputs each scan's `check_outcomes` as JSON text). */
+const FACT_PARTS = 2
+
+/**
+ * The stored check facts (`scansCheckFacts`) of the latest completed scan of every member of the selection, read
+ * while the members are (by the same condition), in FACT_PARTS statements at once. A member whose latest scan changed
+ * in between is read again by its scan (`organizationCompliance`).
+ */
+const selectionCheckFacts = Effect.fn("OrgCompliance.selectionCheckFacts")(function* (workspaceId: number, selection: MemberSelection) {
+  const sql = yield* SqlClient.SqlClient
+  const parts = yield* Effect.all(
+    Array.from({ length: FACT_PARTS }, (_, part) => sql<{ readonly id: number; readonly facts: Record<string, StoredCheckFacts> | string }>`
+      SELECT s.id, s.check_outcomes AS facts FROM scans s
+      WHERE s.workspace_id = ${workspaceId}
+        AND s.id IN (SELECT a.latest_scan_id FROM accounts a WHERE ${selectionWhere(sql, workspaceId, selection)} AND a.id % ${FACT_PARTS} = ${part})`),
+    { concurrency: "unbounded" },
+  )
+  const out = new Map<number, Readonly<Record<string, StoredCheckFacts>>>()
+  for (const rows of parts) for (const r of rows) out.set(r.id, typeof r.facts === "string" ? (JSON.parse(r.facts) as Record<string, StoredCheckFacts>) : r.facts)
+  return out
+})
+
 export const organizationCompliance = Effect.fn("OrgCompliance.evaluate")(function* (
   workspaceId: number,
   organizationId: number,
   frameworkId: string,
   filter: FleetFilter,
 ) {
-  // The organisation, the unit and the members are read at once (a foreign organisation is NotFound first).
-  const [org, , members] = yield* readTogether([
+  // The organisation, the unit, the members and their latest scans' facts are read at once (a foreign organisation is
+  // NotFound first).
+  const selection: MemberSelection = { organizationId, filter }
+  const [org, , members, facts] = yield* readTogether([
     organizationAccount(workspaceId, organizationId),
     knownUnit(workspaceId, organizationId, filter),
-    fleetMembers(workspaceId, { organizationId, filter }, undefined, false),
+    fleetMembers(workspaceId, selection, undefined, false),
+    selectionCheckFacts(workspaceId, selection),
   ])
   const fw = frameworkById(frameworkId)
   if (fw === undefined) return yield* new NotFound({ message: ComplianceMessages.frameworkNotFound })
   if (fw.framework.provider !== providerKeyOf(org.cloud_provider_id)) return yield* new NotFound({ message: ComplianceMessages.frameworkNotForProvider })
   const prepared = prepareFramework(fw)
-  const outcomes = yield* scansCheckFacts(workspaceId, members.flatMap((m) => (m.latest_scan_id === null ? [] : [m.latest_scan_id])))
+  const missed = members.flatMap((m) => (m.latest_scan_id === null || facts.has(m.latest_scan_id) ? [] : [m.latest_scan_id]))
+  const outcomes = missed.length === 0 ? facts : new Map([...facts, ...(yield* scansCheckFacts(workspaceId, missed))])
   // Members whose checks give the same evidence share one evaluation (and its counts).
   const memo = new Map<string, ReadonlyArray<RequirementStatus>>()
   const countsOf = new WeakMap<ReadonlyArray<RequirementStatus>, ReturnType<typeof countStatuses>>()

@@ -116,7 +116,7 @@ export interface MemberSelection {
 }
 
 /** The condition on `accounts a` of a selection (`unit`: that unit and every unit under it; `tag`: "key:value" or "key"). */
-const selectionWhere = (sql: SqlClient.SqlClient, workspaceId: number, { organizationId, filter }: MemberSelection) => {
+export const selectionWhere = (sql: SqlClient.SqlClient, workspaceId: number, { organizationId, filter }: MemberSelection) => {
   const unit = filter.unit === undefined ? sql`` : sql`AND a.org_unit_id IN (
       WITH RECURSIVE below AS (
         SELECT unit_id FROM organization_units

@@ -12,8 +12,9 @@
  * (BENCH_VERBOSE=1 shows its steps); `seedFleet` is exported for other benches.
  *
  * Then, over real HTTP against the in-process API with the validated read cache off (READ_CACHE=0: every call is a full
- * read), BENCH_CALLS (30) calls each after one cold call: the dashboard (default sort; a unit; a tag with the stale
- * sort), organisation compliance (JSON; CSV both parts) and the PDF — first call, p50, p95 (ms), answer size.
+ * read), BENCH_CALLS (30) calls each after one cold call: the dashboard (first page of 50 members, default sort; page
+ * 10; a unit; a tag with the stale sort), organisation compliance (JSON: first and tenth page of members; CSV both
+ * parts) and the PDF — first call, p50, p95 (ms), answer size.
  * Exit code 1 when a p95 of the dashboard or of compliance JSON exceeds 50 ms. Figures also go to
  * bench/results/fleet-dashboard.json, with the machine's load around them.
  *
@@ -22,10 +23,11 @@
  * PostgreSQL: TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres (a fresh database, dropped after).
  * BENCH_KEEP=1 keeps the seeded database (its URL is printed); BENCH_DATABASE_URL=postgres://…/db then measures it as it
  * is, without seeding (the organisation 'o-bench', a new admin of its workspace). BENCH_ONLY=regex measures only the
- * calls whose name matches (e.g. BENCH_ONLY='^dashboard|JSON').
+ * calls whose name matches (e.g. BENCH_ONLY='^dashboard|JSON'). BENCH_LABEL='stop 39' adds the run, so named, to the runs
+ * the results file holds (without it the file holds this run only).
  * `fleetDashboardBench(backend)` answers the figures for another bench (bench:fleet) to print.
  */
-import { mkdirSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { resolve } from "node:path"
 import { performance } from "node:perf_hooks"
@@ -47,6 +49,8 @@ const PG_URL = process.env["TEST_DATABASE_URL"] || "postgres://postgres@127.0.0.
 /** A database a previous seeding left (BENCH_KEEP=1): measured as it is. */
 const REUSE = process.env["BENCH_DATABASE_URL"]
 const KEEP = process.env["BENCH_KEEP"] === "1"
+/** BENCH_LABEL names the run (e.g. "stop 39") and keeps the earlier runs of bench/results/fleet-dashboard.json. */
+const LABEL = process.env["BENCH_LABEL"]
 /** BENCH_ONLY=regex measures the calls whose name matches (e.g. "dashboard|JSON"). */
 const ONLY = process.env["BENCH_ONLY"] === undefined ? undefined : new RegExp(process.env["BENCH_ONLY"])
 
@@ -214,9 +218,11 @@ export const fleetDashboardBench = async (backend: "postgres" | "pglite") => {
     const figures: Array<FleetFigure> = []
     for (const [name, path, target] of [
       ["dashboard", `${o}/fleet`, true],
+      ["dashboard, page 10", `${o}/fleet?page=10`, true],
       ["dashboard, one OU and below", `${o}/fleet?unit=ou-2`, true],
       ["dashboard, tag env:prod, stale first", `${o}/fleet?tag=env:prod&sort=stale`, true],
       ["compliance JSON", `${o}/compliance/${FRAMEWORK}`, true],
+      ["compliance JSON, members page 10", `${o}/compliance/${FRAMEWORK}?page=10`, true],
       ["compliance CSV (requirements)", `${o}/compliance/${FRAMEWORK}/csv`, true],
       ["compliance CSV (members)", `${o}/compliance/${FRAMEWORK}/csv?part=members`, true],
       ["compliance PDF", `${o}/compliance/${FRAMEWORK}/pdf`, false],
@@ -236,7 +242,15 @@ const main = async () => {
     const loadBefore = +loadavg()[0]!.toFixed(2)
     const run = await fleetDashboardBench(backend)
     // The machine's 1-minute load (as `uptime` prints it) around the measures: other work moves every figure.
-    runs.push({ ...run, members: MEMBERS, scans_per_member: SCANS, calls: CALLS, load_1m: [loadBefore, +loadavg()[0]!.toFixed(2)] })
+    runs.push({
+      ...(LABEL === undefined ? {} : { label: LABEL }),
+      ...run,
+      members: MEMBERS,
+      scans_per_member: SCANS,
+      calls: CALLS,
+      load_1m: [loadBefore, +loadavg()[0]!.toFixed(2)],
+      at: new Date().toISOString(),
+    })
     console.log(`\n${backend}: ${MEMBERS} members × ${SCANS} completed scans (${run.scans.toLocaleString("en-US")} scans, ` +
       `${run.findings.toLocaleString("en-US")} findings) seeded in ${run.seedSeconds.toFixed(1)} s; ${CALLS} calls each, read cache off`)
     console.log("  call                                      first ms   p50 ms   p95 ms   answer")
@@ -249,7 +263,9 @@ const main = async () => {
   }
   const results = resolve(import.meta.dirname, "results/fleet-dashboard.json")
   mkdirSync(resolve(results, ".."), { recursive: true })
-  writeFileSync(results, `${JSON.stringify({ bench: "fleet-dashboard", runs, at: new Date().toISOString() }, null, 2)}\n`)
+  // A labelled run (BENCH_LABEL="stop 39") is added to the runs kept there; an unlabelled one replaces them.
+  const kept = LABEL !== undefined && existsSync(results) ? ((JSON.parse(readFileSync(results, "utf8")) as { runs?: Array<unknown> }).runs ?? []) : []
+  writeFileSync(results, `${JSON.stringify({ bench: "fleet-dashboard", runs: [...kept, ...runs], at: new Date().toISOString() }, null, 2)}\n`)
   console.log(`(written to ${results})`)
   if (failed) process.exitCode = 1
 }

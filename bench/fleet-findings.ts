@@ -14,20 +14,26 @@
  * BENCH_DATABASE_URL=postgres://…/db measures a database seeded before (by this script's seed or the same SQL) as it is;
  * BENCH_KEEP=1 keeps the database this run seeds (its URL is printed).
  * BENCH_EXPLAIN=20 logs the plan (EXPLAIN ANALYZE) of every statement slower than 20 ms to the PostgreSQL server's log.
+ * Each run is appended to bench/results/fleet-findings.json (BENCH_LABEL names it, e.g. "before"/"after"), with the
+ * commit and the machine's 1-minute load around the measures; BENCH_RESULTS=0 leaves the file alone.
  * PostgreSQL: TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres (a fresh database, dropped after).
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { execSync } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { loadavg, tmpdir } from "node:os"
+import { join, resolve } from "node:path"
 import { performance } from "node:perf_hooks"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import { signAccessToken } from "../server/auth/access-token.ts"
+import { AuthConfig, defaultAuthSettings } from "../server/auth/auth-config.ts"
+import { createSession } from "../server/auth/refresh-tokens.ts"
 import { startEmbeddedPostgres } from "../server/db/client.ts"
 import { ROLLUP_SET_SQL, SEVERITY_ORDER_SQL, STATUS_ORDER_SQL } from "../server/posture/algebra.ts"
 import { encodeCursor } from "../server/scans/findings-store.ts"
 import { makeTestDatabase, withSql, type TestDatabase } from "../tests/support/db.ts"
 import { seedWorldAdmin, seedWorldMember, type WorldMember } from "../tests/support/findings-world.ts"
-import { startTestServer } from "../tests/support/server.ts"
+import { startTestServer, type TestServer } from "../tests/support/server.ts"
 
 const ACCOUNTS = Number(process.env["BENCH_ACCOUNTS"] ?? 500)
 const SCANS = Number(process.env["BENCH_SCANS"] ?? 30)
@@ -154,6 +160,28 @@ const seed = (workspaceId: number, log: (line: string) => void) =>
     return { org }
   })
 
+/**
+ * A member whose custom role (every permission) is limited to the account group of unit `unit` (docs/permissions.md
+ * "Account groups"): row-level security keeps them to its accounts, and its policies are part of each read's cost.
+ */
+const seedLimitedMember = (url: string, workspaceId: number, unit: string, server: TestServer) =>
+  withSql(url, Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const name = `bench-fleet-limited-${Date.now()}`
+    const org = (yield* sql<{ id: number }>`SELECT account_id AS id FROM organizations WHERE workspace_id = ${workspaceId}`)[0]!.id
+    const group = (yield* sql<{ id: number }>`INSERT INTO account_groups (workspace_id, name, kind, organization_id, unit_id)
+      VALUES (${workspaceId}, ${name}, 'unit', ${org}, ${unit}) RETURNING id`)[0]!.id
+    const role = (yield* sql<{ id: number }>`INSERT INTO custom_roles (workspace_id, name, limited_to_groups)
+      VALUES (${workspaceId}, ${name}, true) RETURNING id`)[0]!.id
+    yield* sql`INSERT INTO custom_role_permissions (custom_role_id, workspace_id, permission_id) SELECT ${role}, ${workspaceId}, id FROM permissions`
+    yield* sql`INSERT INTO custom_role_account_groups (custom_role_id, workspace_id, group_id) VALUES (${role}, ${workspaceId}, ${group})`
+    const userId = (yield* sql<{ id: number }>`INSERT INTO users (email, email_verified, password_hash) VALUES (${`${name}@world.example`}, true, 'x') RETURNING id`)[0]!.id
+    yield* sql`INSERT INTO memberships (workspace_id, user_id, custom_role_id) VALUES (${workspaceId}, ${userId}, ${role})`
+    const session = yield* createSession(userId, workspaceId)
+    const token = yield* signAccessToken({ userId, workspaceId, sessionId: session.familyId })
+    return { userId, workspaceId, token } satisfies WorldMember
+  }).pipe(Effect.provide(AuthConfig.layer(defaultAuthSettings({ secretKey: server.config.appSecretKey, appOrigin: server.baseUrl })) as Layer.Layer<AuthConfig>)))
+
 const timed = async (base: string, member: WorldMember, path: string) => {
   const started = performance.now()
   const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${member.token}`, "x-workspace-id": String(member.workspaceId) } })
@@ -220,7 +248,7 @@ const runBackend = async (backend: "postgres" | "pglite") => {
       ORDER BY 2, 3, 1 OFFSET ${Math.floor((ACCOUNTS * SERVICES * CHECKS) / 2)} LIMIT 1`))
     const m = middle[0]!
     const cursor = encodeURIComponent(encodeCursor(["status", "asc", m.k2, m.k2, m.k3, m.id]))
-    const calls: ReadonlyArray<[string, string]> = [
+    const calls: ReadonlyArray<readonly [string, string, "limited"?]> = [
       ["first page", `/api/findings?page_size=${PAGE}`],
       ["deep page (cursor, middle)", `/api/findings?page_size=${PAGE}&cursor=${cursor}`],
       // (A deep page by number is refused past MAX_FLEET_OFFSET: deep pages are read by cursor.)
@@ -231,12 +259,18 @@ const runBackend = async (backend: "postgres" | "pglite") => {
       ["check (text, 20 checks)", `/api/findings?page_size=${PAGE}&check=check_03`],
       ["service", `/api/findings?page_size=${PAGE}&service_id=${(await withSql(url, Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: number }>`SELECT id FROM cloud_services WHERE key = 'fleet07'`)))[0]!.id}`],
       ["sort=failing desc", `/api/findings?page_size=${PAGE}&sort=failing&order=desc`],
+      // A member limited to the account group of unit ou-a (1/4 of the accounts): the same reads under the group policies.
+      ["limited (ou-a): first page", `/api/findings?page_size=${PAGE}`, "limited"],
+      ["limited (ou-a): deep page (cursor)", `/api/findings?page_size=${PAGE}&cursor=${cursor}`, "limited"],
+      ["limited (ou-a): check (text)", `/api/findings?page_size=${PAGE}&check=check_03`, "limited"],
     ]
     const out: Array<[string, Awaited<ReturnType<typeof measure>>]> = []
-    for (const [name, path] of calls) {
+    for (const [name, path, who] of calls) {
       if (ONLY !== undefined && !ONLY.test(name)) continue
       // A fresh token per case (access tokens are short-lived).
-      const caller = await seedWorldAdmin(url, member.workspaceId, `bench-fleet-${Date.now()}`, server)
+      const caller = who === "limited"
+        ? await seedLimitedMember(url, member.workspaceId, "ou-a", server)
+        : await seedWorldAdmin(url, member.workspaceId, `bench-fleet-${Date.now()}`, server)
       const r = await measure(server.baseUrl, caller, path)
       console.log(`    ${name}: p50 ${f1(r.p50)} ms, p95 ${f1(r.p95)} ms`)
       out.push([name, r])
@@ -251,9 +285,30 @@ const runBackend = async (backend: "postgres" | "pglite") => {
 
 const main = async () => {
   console.log(`findings across accounts: ${ACCOUNTS} accounts × ${SCANS} scans × ${SERVICES * CHECKS} findings; ${CALLS} calls per figure (ms at the HTTP client)`)
+  const results = resolve(import.meta.dirname, "results/fleet-findings.json")
   for (const backend of BACKENDS) {
+    const loadBefore = +loadavg()[0]!.toFixed(2)
     const rows = await runBackend(backend)
-    console.log(`\n${backend}`)
+    const loadAfter = +loadavg()[0]!.toFixed(2)
+    if (process.env["BENCH_RESULTS"] !== "0") {
+      const file = existsSync(results)
+        ? JSON.parse(readFileSync(results, "utf8")) as { bench: string; runs: Array<unknown> }
+        : { bench: "fleet-findings", runs: [] }
+      const commit = (() => {
+        try {
+          return execSync("git rev-parse --short HEAD", { cwd: import.meta.dirname, encoding: "utf8" }).trim()
+        } catch {
+          return null
+        }
+      })()
+      file.runs.push({
+        label: process.env["BENCH_LABEL"] ?? null, at: new Date().toISOString(), commit, backend, accounts: ACCOUNTS,
+        scans_per_account: SCANS, calls: CALLS, load_1m: [loadBefore, loadAfter],
+        figures: rows.map(([name, r]) => ({ name, p50: +r.p50.toFixed(1), p95: +r.p95.toFixed(1), rows: r.rows, total: r.total, page: r.page })),
+      })
+      writeFileSync(results, `${JSON.stringify(file, null, 2)}\n`)
+    }
+    console.log(`\n${backend} (1-minute load ${loadBefore} → ${loadAfter})`)
     console.log(`${"call".padEnd(34)}${"p50".padStart(8)}${"p95".padStart(8)}${"rows".padStart(6)}${"total".padStart(9)}${"page".padStart(6)}`)
     for (const [name, r] of rows) {
       console.log(`${name.padEnd(34)}${f1(r.p50).padStart(8)}${f1(r.p95).padStart(8)}${String(r.rows).padStart(6)}${String(r.total).padStart(9)}${String(r.page).padStart(6)}`)

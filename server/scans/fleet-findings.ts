@@ -19,6 +19,7 @@ import { SEVERITIES } from "../../src/contracts/findings.ts"
 import type { AccountId } from "../../src/contracts/ids.ts"
 import { FAILING_RESOURCES_SQL, SEVERITY_ORDER_SQL, STATUS_ORDER_SQL } from "../posture/algebra.ts"
 import {
+  containsPattern,
   encodeCursor,
   findingClauses,
   selectFindings,
@@ -100,6 +101,9 @@ export const listFleetFindings = Effect.fn("FleetFindings.list")(function* (
   paging: ListPaging,
 ) {
   const sql = yield* SqlClient.SqlClient
+  // No JIT compilation for this statement (transaction-local): its plans are estimated costly (a hashed sub-plan per
+  // finding read) and PostgreSQL compiled them for ~1 s on the benchmark machine, longer than the whole read.
+  yield* sql`SELECT set_config('jit', 'off', true)`
   const inScope = scopeClause(sql, workspaceId, scope)
   const regions = some(filter.regions) ? filter.regions : undefined
   const desc = order.order === "desc"
@@ -110,19 +114,33 @@ export const listFleetFindings = Effect.fn("FleetFindings.list")(function* (
   // The rollup keys the status and severity filters keep (every key when a filter is absent).
   const k2s = some(filter.statuses) ? filter.statuses.map((s) => STATUS_RANK[s]!) : [0, 1, 2, 3, 4]
   const k3s = some(filter.severities) ? filter.severities.map((s) => SEVERITIES.indexOf(s as never)) : [0, 1, 2, 3]
-  // The scope's latest scans and their stored counts by (status rank, severity rank).
+  // The stored counts' keys ("status rank:severity rank") the filters keep, and those of the groups before a cursor's.
+  const kept = k2s.flatMap((k2) => k3s.map((k3) => [k2, k3] as const))
+  const keys = kept.map(([k2, k3]) => `${k2}:${k3}`)
+  const keysBefore = c === undefined ? [] : kept.filter(([k2, k3]) => k2 < c[3] || (k2 === c[3] && k3 < c[4])).map(([k2, k3]) => `${k2}:${k3}`)
+  // The scope's latest scans, and their stored counts summed in one pass: every key, the kept ones, and the kept ones
+  // before the cursor's group.
   const counted = sql`
     sc AS (SELECT a.latest_scan_id AS scan_id FROM accounts a WHERE ${inScope}),
     e AS (
-      SELECT split_part(x.key, ':', 1)::int AS k2, split_part(x.key, ':', 2)::int AS k3,
-             (x.value->>0)::int AS n, (x.value->>1)::int AS checked, (x.value->>2)::int AS failing
+      SELECT coalesce(sum((x.value->>0)::int), 0)::int AS unfiltered,
+             coalesce(sum((x.value->>0)::int) FILTER (WHERE x.key = ANY(${keys}::text[])), 0)::int AS total,
+             coalesce(sum((x.value->>1)::int) FILTER (WHERE x.key = ANY(${keys}::text[])), 0)::int AS checked,
+             coalesce(sum((x.value->>2)::int) FILTER (WHERE x.key = ANY(${keys}::text[])), 0)::int AS failing,
+             coalesce(sum((x.value->>0)::int) FILTER (WHERE x.key = ANY(${keysBefore}::text[])), 0)::int AS before
       FROM sc JOIN scans s ON s.workspace_id = ${workspaceId} AND s.id = sc.scan_id CROSS JOIN jsonb_each(s.outcome_counts) x
     )`
-  const keep = sql`(e.k2 = ANY(${k2s}::int[]) AND e.k3 = ANY(${k3s}::int[]))`
   // A latest finding of the scope. The scope's scans are one hashed set per statement: the IN sits under IS TRUE so the
   // planner never turns it into a join that would drive the read from the accounts (scan by scan, then a sort), with or
   // without table statistics (the embedded database has none); every finding read is then one hash probe.
   const latest = sql`findings f`
+  // The check filter: the latest findings of the (service, check) keys whose texts match it
+  // (`latest_checks_matching`, migration 0034: a walk over the distinct keys), each key's findings one range of
+  // `findings_latest_check_idx`; the filter itself (findingClauses) still decides each finding.
+  const checked = text(filter.check)
+    ? sql`latest_checks_matching(${containsPattern(filter.check.trim())}) lc
+          JOIN findings f ON f.workspace_id = ${workspaceId} AND f.latest AND f.service_id = lc.service_id AND f.check_id = lc.check_id`
+    : latest
   const ofScope = sql`(f.scan_id IN (SELECT a.latest_scan_id FROM accounts a WHERE ${inScope})) IS TRUE`
   const where = sql.and([sql`f.workspace_id = ${workspaceId}`, sql`f.latest`, ofScope, ...findingClauses(sql, filter)])
   const extra = sql`, p.k1, p.k2, p.k3, p.matched, a.organization_id, a.org_unit_path`
@@ -134,7 +152,7 @@ export const listFleetFindings = Effect.fn("FleetFindings.list")(function* (
     // Rows before the cursor: whole (status, severity) groups from the stored counts, and the cursor's own group up
     // to it from the index.
     const before = c === undefined ? sql`${offset}::int` : sql`(
-      coalesce((SELECT sum(e.n) FROM e WHERE ${keep} AND (e.k2, e.k3) < (${c[3]}, ${c[4]})), 0)
+      (SELECT e.before FROM e)
       + (SELECT count(*) FROM ${latest} WHERE ${where} AND (${status}) = ${c[3]} AND (${severity}) = ${c[4]} AND f.id <= ${c[5]}))::int`
     rows = yield* sql<Partial<PageRow> & TotalsRow>`
       WITH ${counted},
@@ -145,13 +163,9 @@ export const listFleetFindings = Effect.fn("FleetFindings.list")(function* (
         ORDER BY (${status}), (${severity}), f.id LIMIT ${paging.pageSize} OFFSET ${offset}
       ),
       totals AS (
-        SELECT (SELECT count(*)::int FROM sc) AS accounts,
-               (SELECT coalesce(sum(e.n), 0)::int FROM e) AS unfiltered,
-               (SELECT coalesce(sum(e.n), 0)::int FROM e WHERE ${keep}) AS total,
-               (SELECT coalesce(sum(e.checked), 0)::int FROM e WHERE ${keep}) AS checked,
-               (SELECT coalesce(sum(e.failing), 0)::int FROM e WHERE ${keep}) AS failing,
-               NULL::int AS total_matched,
-               ${before} AS before
+        SELECT (SELECT count(*)::int FROM sc) AS accounts, e.unfiltered, e.total, e.checked, e.failing,
+               NULL::int AS total_matched, ${before} AS before
+        FROM e
       )
       SELECT t.*, w.*
       FROM totals t
@@ -171,7 +185,7 @@ export const listFleetFindings = Effect.fn("FleetFindings.list")(function* (
       m AS (
         SELECT f.id, ${k1} AS k1, (${status}) AS k2, (${severity}) AS k3, ${matched} AS matched,
                f.resources_checked AS checked, ${sql.literal(FAILING_RESOURCES_SQL)} AS failing
-        FROM ${latest}
+        FROM ${checked}
         ${order.sort === "service" ? sql`JOIN cloud_services cs ON cs.id = f.service_id` : sql``}
         WHERE ${sql.and([where, ...serviceOnly,
           ...(regions === undefined ? [] : [sql`EXISTS (SELECT 1 FROM jsonb_object_keys(f.resources_by_region) k WHERE k IN ${sql.in(regions)})`])])}
@@ -179,16 +193,20 @@ export const listFleetFindings = Effect.fn("FleetFindings.list")(function* (
       page AS (
         SELECT m.* FROM m WHERE ${after} ORDER BY m.k1 ${dir}, m.k2, m.k3, m.id LIMIT ${paging.pageSize} OFFSET ${offset}
       ),
+      -- The totals of the filtered findings in one pass.
+      mt AS (
+        SELECT count(*)::int AS total, coalesce(sum(m.checked), 0)::int AS checked, coalesce(sum(m.failing), 0)::int AS failing,
+               sum(m.matched)::int AS total_matched,
+               ${c === undefined ? sql`${offset}::int` : sql`(count(*) FILTER (WHERE NOT ${after}))::int`} AS before
+        FROM m
+      ),
       totals AS (
         SELECT (SELECT count(*)::int FROM sc) AS accounts,
                ${filter.serviceId === undefined
-                 ? sql`(SELECT coalesce(sum(e.n), 0)::int FROM e)`
+                 ? sql`(SELECT e.unfiltered FROM e)`
                  : sql`(SELECT count(*)::int FROM ${latest} WHERE f.workspace_id = ${workspaceId} AND f.latest AND ${ofScope} AND f.service_id = ${filter.serviceId})`} AS unfiltered,
-               (SELECT count(*)::int FROM m) AS total,
-               (SELECT coalesce(sum(m.checked), 0)::int FROM m) AS checked,
-               (SELECT coalesce(sum(m.failing), 0)::int FROM m) AS failing,
-               (SELECT sum(m.matched)::int FROM m) AS total_matched,
-               ${c === undefined ? sql`${offset}::int` : sql`(SELECT count(*)::int FROM m WHERE NOT ${after})`} AS before
+               mt.total, mt.checked, mt.failing, mt.total_matched, mt.before
+        FROM mt
       )
       SELECT t.*, w.*
       FROM totals t

@@ -150,14 +150,37 @@ export function resolveRefs(params: unknown, outputs: ReadonlyArray<unknown>): u
   return params
 }
 
-/** How a reference shows in a rendered command before the apply answered it. */
-export const refPlaceholder = (r: OutputRef): string => `<${r.$ref.path.join(".")} answered by step ${r.$ref.call + 1}>`
+/**
+ * Where a rendered call stands, for its references: an undo's calls (`applyCalls`: how many calls the fix made, since an
+ * undo's references count the fix's outputs first, then its own) and, once the fix ran, its recorded `outputs`.
+ */
+export interface RefView {
+  readonly applyCalls: number
+  readonly outputs?: ReadonlyArray<unknown>
+}
 
-/** `params` with references shown as placeholders (rendering before apply). */
-export function showRefs(params: unknown): unknown {
-  if (isOutputRef(params)) return refPlaceholder(params)
-  if (Array.isArray(params)) return params.map(showRefs)
-  if (isObject(params)) return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, showRefs(v)]))
+/**
+ * How a reference shows in a rendered command before the call it names answered: "step k" in the fix's own calls; in
+ * an undo's, "step k of the fix" or "undo step k" (numbered as the undo's list shows them).
+ */
+export const refPlaceholder = (r: OutputRef, view?: RefView): string => {
+  const what = r.$ref.path.join(".")
+  const i = r.$ref.call
+  if (view === undefined) return `<${what} answered by step ${i + 1}>`
+  return i < view.applyCalls ? `<${what} answered by step ${i + 1} of the fix>` : `<${what} answered by undo step ${i - view.applyCalls + 1}>`
+}
+
+/**
+ * `params` with references shown as placeholders (rendering before the call runs); in an undo's calls (`view`), a
+ * reference to an output the fix recorded shows that value.
+ */
+export function showRefs(params: unknown, view?: RefView): unknown {
+  if (isOutputRef(params)) {
+    const known = view?.outputs !== undefined && params.$ref.call < view.applyCalls ? pick(view.outputs[params.$ref.call], params.$ref.path) : undefined
+    return known ?? refPlaceholder(params, view)
+  }
+  if (Array.isArray(params)) return params.map((p) => showRefs(p, view))
+  if (isObject(params)) return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, showRefs(v, view)]))
   return params
 }
 

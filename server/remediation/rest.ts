@@ -14,7 +14,7 @@
 import type { RestClient, RestResponse } from "../scanner/rest/http.ts"
 import { FixError } from "../scanner/rest/remediation.ts"
 import type { UndoResult } from "./aws/remediate.ts"
-import { diffStates, renderRestCli, resolveRefs, showRefs, type FixPlan, type Json, type PlanFixer, type PlannedCall, type Preview, type RestCall } from "./plan.ts"
+import { diffStates, renderRestCli, resolveRefs, showRefs, type FixPlan, type Json, type PlanFixer, type PlannedCall, type Preview, type RefView, type RestCall } from "./plan.ts"
 
 /** Waits for what a call started (a long-running operation: GCP operation body, Azure 202 + Azure-AsyncOperation)
  *  and answers the output to record. */
@@ -58,12 +58,15 @@ const terraformRenderers = new Map<string, RestRenderer>()
 export const registerRestCli = (operation: string, render: RestRenderer): void => void cliRenderers.set(operation, render)
 export const registerRestTerraform = (operation: string, render: RestRenderer): void => void terraformRenderers.set(operation, render)
 
-const shown = (call: RestCall): RestCall => (call.body === undefined ? call : { ...call, body: showRefs(call.body) })
+const shown = (call: RestCall, view?: RefView): RestCall => (call.body === undefined ? call : { ...call, body: showRefs(call.body, view) })
 
-/** The gcloud / az command of a call when one expresses it exactly, else the raw REST call (curl, `az rest`). */
-export function renderRestCommand(call: RestCall): string {
+/**
+ * The gcloud / az command of a call when one expresses it exactly, else the raw REST call (curl, `az rest`). `view`: the
+ * call is an undo's (plan.ts `showRefs`).
+ */
+export function renderRestCommand(call: RestCall, view?: RefView): string {
   const render = cliRenderers.get(call.operation)
-  return render === undefined ? renderRestCli(call) : render(shown(call))
+  return render === undefined ? renderRestCli(shown(call, view)) : render(shown(call, view))
 }
 
 /** Terraform for a plan's calls: each call's attributes, or a comment that none is generated for it. */
@@ -77,12 +80,12 @@ export function renderRestTerraform(calls: ReadonlyArray<PlannedCall>): string {
     .join("\n\n")
 }
 
-/** A rendered call of the preview (params: method, url, body). */
-export const renderedRestCalls = (calls: ReadonlyArray<PlannedCall>) =>
+/** A rendered call of the preview (params: method, url, body); `view`: the calls are an undo's (plan.ts `showRefs`). */
+export const renderedRestCalls = (calls: ReadonlyArray<PlannedCall>, view?: RefView) =>
   calls.map((c) =>
     c.provider === "aws"
       ? { service: c.service, operation: c.operation, region: c.region, params: c.params, cli: "" }
-      : { service: c.service, operation: c.operation, region: c.region ?? null, params: { method: c.method, url: c.url, body: (showRefs(c.body) as unknown) ?? null }, cli: renderRestCommand(c) },
+      : { service: c.service, operation: c.operation, region: c.region ?? null, params: { method: c.method, url: c.url, body: (showRefs(c.body, view) as unknown) ?? null }, cli: renderRestCommand(c, view) },
   )
 
 /**
@@ -102,7 +105,7 @@ export async function previewRestFix<Ctx, Row>(checkId: string, fixer: PlanFixer
     effects: plan.effects,
     permissions: [...new Set(plan.calls.map(restAction))].map((action) => ({ action, status: "unknown" as const, how: `Not tested before the fix: ${missingPermission}` })),
     reversible: plan.undo.reversible,
-    undo_calls: renderedRestCalls(plan.undo.reversible ? plan.undo.calls : []),
+    undo_calls: renderedRestCalls(plan.undo.reversible ? plan.undo.calls : [], { applyCalls: plan.calls.length }),
     undo_note: plan.undo.reversible ? (plan.undo.note ?? null) : plan.undo.reason,
     cli: calls.map((c) => c.cli).join("\n"),
     terraform: plan.calls.length === 0 ? "" : renderRestTerraform(plan.calls),

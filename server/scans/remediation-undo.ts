@@ -37,7 +37,7 @@ import { recountFindings, recountServices } from "../posture/algebra.ts"
 import { previewFinding, readFixedState, undoFinding, describeFixError, type UndoResult } from "../remediation/aws/remediate.ts"
 import { describeGcpError, previewGcpFinding, readGcpFixedState, undoGcpFinding } from "../remediation/gcp/remediate.ts"
 import { describeAzureError, previewAzureFinding, readAzureFixedState, undoAzureFinding } from "../remediation/azure/remediate.ts"
-import { diffStates, type FixPlan, type Json, type PlannedCall, type Preview } from "../remediation/plan.ts"
+import { diffStates, type FixPlan, type Json, type PlannedCall, type Preview, type RefView } from "../remediation/plan.ts"
 import { renderAwsCli } from "../remediation/aws/fixer.ts"
 import { renderRestCommand } from "../remediation/rest.ts"
 import { fixTargetFor, toEngineRow, type FixTarget } from "./fixers.ts"
@@ -151,8 +151,9 @@ const selectRemediations = (sql: SqlClient.SqlClient) => sql`
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString())
 
-const callView = (calls: ReadonlyArray<PlannedCall>) =>
-  calls.map((c) => ({ service: c.service, operation: c.operation, region: c.region ?? null, params: c.provider === "aws" ? c.params : { method: c.method, url: c.url, body: c.body ?? null }, cli: c.provider === "aws" ? renderAwsCli(c) : renderRestCommand(c) }))
+/** The calls as the history shows them; `view`: an undo's calls, whose references to the fix's answers show the values it recorded. */
+const callView = (calls: ReadonlyArray<PlannedCall>, view?: RefView) =>
+  calls.map((c) => ({ service: c.service, operation: c.operation, region: c.region ?? null, params: c.provider === "aws" ? c.params : { method: c.method, url: c.url, body: c.body ?? null }, cli: c.provider === "aws" ? renderAwsCli(c, view) : renderRestCommand(c, view) }))
 
 /** Whether undo can be asked now, or why not. */
 const undoStatus = (r: RemediationRow, now: Date): { available: boolean; reason: string | null } => {
@@ -192,7 +193,7 @@ const toRemediation = (r: RemediationRow, now: Date = new Date()): Remediation =
       available: status.available,
       reason: status.reason,
       until: iso(r.undo_until),
-      calls: callView(r.plan?.undo.reversible === true ? r.plan.undo.calls : []),
+      calls: r.plan?.undo.reversible === true ? callView(r.plan.undo.calls, { applyCalls: r.plan.calls.length, ...(r.outputs === null ? {} : { outputs: r.outputs }) }) : [],
       requested_at: iso(r.undo_requested_at),
       requested_by: r.undo_requested_by === null ? null : { id: r.undo_requested_by, email: r.undo_email ?? "" },
       forced: r.undo_force,

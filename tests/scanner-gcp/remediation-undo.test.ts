@@ -182,7 +182,7 @@ describe("GCP plan fixers: preview, apply, undo", () => {
     expect(preview.terraform).toContain('  secret_id = "bad-api-token"')
     expect(preview.terraform).toContain('members = ["serviceAccount:reader@insecure-proj.iam.gserviceaccount.com"]')
     expect(preview.undo_calls[1]!.params).toMatchObject({
-      body: { policy: { version: 1, bindings: [{ role: "roles/secretmanager.secretAccessor", members: ["allAuthenticatedUsers", "serviceAccount:reader@insecure-proj.iam.gserviceaccount.com"] }], etag: "<etag answered by step 3>" } },
+      body: { policy: { version: 1, bindings: [{ role: "roles/secretmanager.secretAccessor", members: ["allAuthenticatedUsers", "serviceAccount:reader@insecure-proj.iam.gserviceaccount.com"] }], etag: "<etag answered by undo step 1>" } },
     })
   })
 

@@ -46,6 +46,21 @@ describe("output references", () => {
     expect(showRefs(params)).toEqual({ FlowLogIds: ["<FlowLogIds.0 answered by step 3>"], Keep: "x" })
     expect(() => resolveRefs(params, [])).toThrow("The output of call 3 has no FlowLogIds.0")
   })
+
+  it("in an undo's calls, name the fix's step or the undo's own, and show what the fix answered once it ran", () => {
+    // A fix of 3 calls; its undo reads a token (call 3 of the list, its own step 1) and deletes what fix step 3 created.
+    const undo = { FlowLogIds: [ref(2, "FlowLogIds", 0)], etag: ref(3, "etag") }
+    expect(showRefs(undo, { applyCalls: 3 })).toEqual({
+      FlowLogIds: ["<FlowLogIds.0 answered by step 3 of the fix>"],
+      etag: "<etag answered by undo step 1>",
+    })
+    expect(showRefs(undo, { applyCalls: 3, outputs: [null, {}, { FlowLogIds: ["fl-1"] }] })).toEqual({ FlowLogIds: ["fl-1"], etag: "<etag answered by undo step 1>" })
+    // An output the fix did not record keeps its placeholder.
+    expect(showRefs(undo, { applyCalls: 3, outputs: [null, {}, {}] })).toEqual({
+      FlowLogIds: ["<FlowLogIds.0 answered by step 3 of the fix>"],
+      etag: "<etag answered by undo step 1>",
+    })
+  })
 })
 
 describe("renderers", () => {

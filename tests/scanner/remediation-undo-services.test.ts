@@ -106,7 +106,7 @@ describe("logging and services fixers: preview and undo on moto (issue 32)", () 
     const r = await expectRoundTrip(moto, "guardduty", check, `${ACCOUNT}/${E}`, async () => (await c.get("guardduty", E).send(new ListDetectorsCommand({}))).DetectorIds ?? [])
     timing(check, r)
     expect(r.preview.calls.map((call) => call.operation)).toEqual(["CreateDetector"])
-    expect(r.preview.undo_calls[0]?.cli).toContain("answered by step 1")
+    expect(r.preview.undo_calls[0]?.cli).toContain("answered by step 1 of the fix")
     expect(r.result.pre_image).toEqual({ DetectorId: null, Status: null })
   })
 

@@ -232,7 +232,7 @@ describe("remediation preview and undo on moto (issue 32)", () => {
     const flow = await roundTrip("vpc", "vpc_flow_logs_enabled", id("vpc"), () => settle(ec2().send(new DescribeFlowLogsCommand({ Filter: [{ Name: "resource-id", Values: [id("vpc")] }] }))))
     expect(flow.preview.calls.map((x) => x.operation)).toEqual(["CreateRole", "PutRolePolicy", "CreateLogGroup", "CreateFlowLogs"])
     // The undo deletes the flow log the apply created, by the id the apply answered.
-    expect(flow.preview.undo_calls[0]?.cli).toBe(`aws ec2 delete-flow-logs --region us-east-1 --flow-log-ids '<FlowLogIds.0 answered by step 4>'`)
+    expect(flow.preview.undo_calls[0]?.cli).toBe(`aws ec2 delete-flow-logs --region us-east-1 --flow-log-ids '<FlowLogIds.0 answered by step 4 of the fix>'`)
   })
 
   it("IAM: password policy written back as it was; access keys re-activated", { timeout: 240_000 }, async () => {

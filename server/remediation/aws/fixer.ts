@@ -10,7 +10,7 @@
 import type { DetailRow } from "../../scanner/check.ts"
 import type { AwsClients, ClientName } from "../../scanner/aws/clients.ts"
 import { errorCode } from "../../scanner/aws/errors.ts"
-import { resolveRefs, shellQuote, showRefs, type AwsCall, type Json, type OutputRef, type PermissionCheck, type PlanFixer, type PlannedCall } from "../plan.ts"
+import { resolveRefs, shellQuote, showRefs, type AwsCall, type Json, type OutputRef, type PermissionCheck, type PlanFixer, type PlannedCall, type RefView } from "../plan.ts"
 
 export interface FixContext {
   readonly clients: AwsClients
@@ -226,10 +226,13 @@ export const kebab = (s: string): string =>
 const cliValue = (v: unknown): string =>
   typeof v === "string" ? shellQuote(v) : typeof v === "number" ? String(v) : shellQuote(JSON.stringify(v))
 
-/** The AWS CLI command of one call: scalars as options, booleans as --x / --no-x, structures as JSON. */
-export function renderAwsCli(call: AwsCall): string {
+/**
+ * The AWS CLI command of one call: scalars as options, booleans as --x / --no-x, structures as JSON. `view`: the call is
+ * an undo's (plan.ts `showRefs`).
+ */
+export function renderAwsCli(call: AwsCall, view?: RefView): string {
   const parts = ["aws", CLI_SERVICE[call.service] ?? call.service, kebab(call.operation), "--region", call.region]
-  for (const [k, raw] of Object.entries(showRefs(call.params) as Record<string, unknown>)) {
+  for (const [k, raw] of Object.entries(showRefs(call.params, view) as Record<string, unknown>)) {
     if (raw === undefined) continue
     const name = `--${kebab(k)}`
     if (typeof raw === "boolean") parts.push(raw ? name : `--no-${kebab(k)}`)

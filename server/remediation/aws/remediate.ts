@@ -18,7 +18,7 @@ import { makeAwsClients, type AwsClients, type AwsCredentialsInput, type Command
 import { awsChecks } from "../../scanner/aws/catalogue.ts"
 import { classifyAwsError } from "../../scanner/aws/errors.ts"
 import { scanService } from "../../scanner/aws/scan-service.ts"
-import { diffStates, type FixPlan, type Json, type Preview, type StateDifference } from "../plan.ts"
+import { diffStates, type FixPlan, type Json, type Preview, type RefView, type StateDifference } from "../plan.ts"
 import { computeFixers } from "./compute.ts"
 import { dataFixers } from "./data.ts"
 import { ec2Fixers } from "./ec2.ts"
@@ -208,8 +208,8 @@ const planFixerOrFail = (checkId: string): AwsPlanFixer => {
   return fixer
 }
 
-const rendered = (plan: FixPlan["calls"]) =>
-  plan.map((c) => ({ service: c.service, operation: c.operation, region: c.region ?? null, params: c.provider === "aws" ? c.params : { method: c.method, url: c.url, body: c.body ?? null }, cli: c.provider === "aws" ? renderAwsCli(c) : "" }))
+const rendered = (plan: FixPlan["calls"], view?: RefView) =>
+  plan.map((c) => ({ service: c.service, operation: c.operation, region: c.region ?? null, params: c.provider === "aws" ? c.params : { method: c.method, url: c.url, body: c.body ?? null }, cli: c.provider === "aws" ? renderAwsCli(c, view) : "" }))
 
 /**
  * The preview: reads the state, plans, tests the permissions (EC2 DryRun, IAM simulation) and renders the commands.
@@ -233,7 +233,7 @@ export async function previewFinding(input: RemediateInput): Promise<Preview> {
       effects: plan.effects,
       permissions: permissions.length > 0 ? permissions : plan.calls.map((c) => ({ action: awsAction(c), status: "unknown" as const, how: "" })),
       reversible: plan.undo.reversible,
-      undo_calls: rendered(undoCalls),
+      undo_calls: rendered(undoCalls, { applyCalls: plan.calls.length }),
       undo_note: plan.undo.reversible ? (plan.undo.note ?? null) : plan.undo.reason,
       cli: calls.map((c) => c.cli).join("\n"),
       terraform: plan.calls.length === 0 ? "" : renderAwsTerraform(plan.calls),

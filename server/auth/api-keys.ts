@@ -18,6 +18,7 @@ import { Effect } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { API_KEY_PREFIX, ApiKeyMessages as M, type ApiKey, type CreateApiKeyPayload } from "../../src/contracts/api-keys.ts"
 import { Forbidden, NotFound } from "../../src/contracts/errors.ts"
+import { PERMISSION_IDS, type PermissionName } from "../../src/contracts/permissions.ts"
 import { record } from "../audit/audit-log.ts"
 import { randomToken, safeEqual, sha256Hex } from "./crypto.ts"
 import { canGrant, resolveRole } from "./roles.ts"
@@ -122,6 +123,20 @@ export const intersectLimits = (...limits: ReadonlyArray<ReadonlyArray<number> |
     (acc, limit) => (limit === null ? acc : acc === null ? [...limit].sort((a, b) => a - b) : acc.filter((id) => limit.includes(id))),
     null,
   )
+
+/**
+ * What a request made with a key may do (docs/api-keys.md): its creator's current permissions that the key's role
+ * also grants, and its creator's accounts intersected with the key's role's and the key's own groups' accounts.
+ * The request scope (server/api/middleware/workspace-scope.ts) and a batch started with the key
+ * (server/scans/remediation-batches.ts, at each item) both decide by it.
+ */
+export const keyEffectiveGrant = (
+  member: { readonly permissions: ReadonlyArray<PermissionName>; readonly accountIds: ReadonlyArray<number> | null },
+  grant: KeyGrant,
+) => ({
+  permissions: member.permissions.filter((p) => grant.granted.includes(PERMISSION_IDS[p])),
+  accountIds: intersectLimits(member.accountIds, grant.roleAccounts, grant.keyAccounts),
+})
 
 // ---- management ---------------------------------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@
  * Do not nest scopes: an inner scope would overwrite the outer settings for the rest of the transaction.
  */
 import { Context, Effect, Semaphore } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type Statement } from "effect/sql"
 
 export const API_ROLE = "cloud_audit_app"
 
@@ -125,6 +125,41 @@ export interface MembershipRow {
 }
 
 /**
+ * The membership of user `uid` in workspace `wid` as one row of `MembershipRow` columns (plus `is_member`, and
+ * `account_ids` as computed, not yet set): no row when they are not a member. The request's scope statement
+ * (`inScopeForMember`) reads it for the caller; a job acting in a member's name (server/scans/remediation-batches.ts)
+ * reads it with `readMembership`, so both decide what the member holds by the same rules.
+ */
+const membershipOf = (sql: SqlClient.SqlClient, wid: Statement.Fragment, uid: Statement.Fragment) => sql`
+          SELECT true AS is_member, w.name AS workspace_name, w.owner_id = ${uid} AS is_owner, m.role_id, m.custom_role_id,
+                 coalesce(r.name, cr.name) AS role_name,
+                 CASE WHEN w.owner_id = ${uid} THEN NULL ELSE ARRAY(
+                   SELECT rp.permission_id::int FROM role_permissions rp WHERE rp.role_id = m.role_id
+                   UNION ALL
+                   SELECT crp.permission_id::int FROM custom_role_permissions crp WHERE crp.custom_role_id = m.custom_role_id) END AS granted,
+                 CASE WHEN cr.limited_to_groups AND w.owner_id <> ${uid} THEN ARRAY(
+                   SELECT g.group_id FROM custom_role_account_groups g
+                   WHERE g.workspace_id = m.workspace_id AND g.custom_role_id = m.custom_role_id ORDER BY g.group_id) END AS account_group_ids,
+                 CASE WHEN cr.limited_to_groups AND w.owner_id <> ${uid}
+                      THEN app_role_account_ids(m.workspace_id, m.custom_role_id) ELSE '' END AS account_ids
+          FROM memberships m
+          JOIN workspaces w ON w.id = m.workspace_id
+          LEFT JOIN roles r ON r.id = m.role_id
+          LEFT JOIN custom_roles cr ON cr.id = m.custom_role_id
+          WHERE m.workspace_id = ${wid} AND m.user_id = ${uid}`
+
+/**
+ * The membership of `userId` in `workspaceId` now (undefined: not a member), read by the rules of the request scope
+ * (`membershipOf`) inside an already open scope of that workspace: for work done later in a member's name (a job).
+ */
+export const readMembership = (workspaceId: number, userId: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<MembershipRow>`${membershipOf(sql, sql`${workspaceId}::int`, sql`${userId}::int`)}`
+    return rows[0]
+  })
+
+/**
  * `inScopeForSession` for a workspace-scoped request, with the caller's membership (role and granted permissions)
  * read in the SAME statement: BEGIN, one statement (scope + session liveness + membership), the handler's statements,
  * COMMIT. The scope is set in a materialised CTE and the membership is a LATERAL subquery keyed on the values
@@ -159,23 +194,7 @@ export const inScopeForMember = <E2, A, E, R>(
                mb.account_group_ids,
                set_config('app.account_ids', CASE WHEN mb.is_member THEN mb.account_ids ELSE '{}' END, true) AS account_ids,
                pg_current_snapshot()::text AS snapshot
-        FROM s LEFT JOIN LATERAL (
-          SELECT true AS is_member, w.name AS workspace_name, w.owner_id = s.uid::int AS is_owner, m.role_id, m.custom_role_id,
-                 coalesce(r.name, cr.name) AS role_name,
-                 CASE WHEN w.owner_id = s.uid::int THEN NULL ELSE ARRAY(
-                   SELECT rp.permission_id::int FROM role_permissions rp WHERE rp.role_id = m.role_id
-                   UNION ALL
-                   SELECT crp.permission_id::int FROM custom_role_permissions crp WHERE crp.custom_role_id = m.custom_role_id) END AS granted,
-                 CASE WHEN cr.limited_to_groups AND w.owner_id <> s.uid::int THEN ARRAY(
-                   SELECT g.group_id FROM custom_role_account_groups g
-                   WHERE g.workspace_id = m.workspace_id AND g.custom_role_id = m.custom_role_id ORDER BY g.group_id) END AS account_group_ids,
-                 CASE WHEN cr.limited_to_groups AND w.owner_id <> s.uid::int
-                      THEN app_role_account_ids(m.workspace_id, m.custom_role_id) ELSE '' END AS account_ids
-          FROM memberships m
-          JOIN workspaces w ON w.id = m.workspace_id
-          LEFT JOIN roles r ON r.id = m.role_id
-          LEFT JOIN custom_roles cr ON cr.id = m.custom_role_id
-          WHERE s.alive AND m.workspace_id = s.wid::int AND m.user_id = s.uid::int) mb ON true`
+        FROM s LEFT JOIN LATERAL (${membershipOf(sql, sql`s.wid::int`, sql`s.uid::int`)} AND s.alive) mb ON true`
       const row = rows[0]
       if (!credentialShaped(sessionId) || row?.alive !== true) return yield* Effect.fail(onRevoked())
       const capture = yield* Effect.serviceOption(SnapshotCapture)

@@ -4,7 +4,8 @@
  * below `server/api` so that the domain never imports the HTTP layer; `server/api/middleware/workspace-scope.ts` builds
  * a `WorkspaceContext` from a request (token, X-Workspace-ID, membership) and re-exports these for the handlers.
  */
-import type { PermissionName } from "../../src/contracts/permissions.ts"
+import { PERMISSION_IDS, PERMISSIONS, type PermissionName } from "../../src/contracts/permissions.ts"
+import { parseAccountLimit, type MembershipRow } from "./rls.ts"
 
 export interface Caller {
   readonly userId: number
@@ -52,3 +53,22 @@ export const holds = (ctx: Pick<WorkspaceContext, "isOwner" | "permissions">, pe
 
 export const allows = (policy: Policy, ctx: Pick<WorkspaceContext, "isOwner" | "permissions">): boolean =>
   policy._tag === "member" || policy.permissions.some((p) => holds(ctx, p))
+
+/**
+ * A membership row (server/auth/rls.ts: the request scope's `inScopeForMember`, a job's `readMembership`) as the
+ * context's role and permission fields. The owner holds every permission and every account.
+ */
+export const toMembership = (row: MembershipRow) => {
+  const ids = row.granted ?? []
+  const granted = row.is_owner ? PERMISSIONS : PERMISSIONS.filter((p) => ids.includes(PERMISSION_IDS[p]))
+  return {
+    workspaceName: row.workspace_name,
+    isOwner: row.is_owner,
+    roleId: row.role_id,
+    customRoleId: row.custom_role_id,
+    roleName: row.role_name,
+    permissions: granted,
+    accountGroupIds: row.is_owner ? null : row.account_group_ids,
+    accountIds: row.is_owner ? null : parseAccountLimit(row.account_ids),
+  }
+}

@@ -19,6 +19,11 @@
  * - `requestBatchUndo` + `remediations.batch-undo` job: every fixed item (and every item whose undo failed) goes through
  *   the single undo (`requestUndo` without a job, then `runUndo`): a resource changed since its fix ends `undo_failed`
  *   with the field differences unless `force`.
+ * - Each item runs in the name of whoever started the batch (its undo: whoever asked for it) as they stand when the item
+ *   is claimed (`actorRefusal`): still a member holding remediate_findings on the item's account; when they used an API
+ *   key (`api_key_id` / `undo_api_key_id`, migration 0035), the key also still valid and its effective grant (its
+ *   role's permissions and its groups' accounts within the member's, docs/api-keys.md) covering it. Otherwise the item
+ *   is skipped (its undo fails) with the reason.
  * Start, stop, finish and undo of a batch are audited (`remediation_batch.*`); each item's remediation and undo publish
  * their usual integration events.
  */
@@ -40,9 +45,10 @@ import {
   type RemediationBatch,
 } from "../../src/contracts/remediation-batches.ts"
 import { ScanningServerMessages } from "../../src/contracts/messages.ts"
-import { PERMISSION_IDS } from "../../src/contracts/permissions.ts"
-import type { WorkspaceContext } from "../auth/workspace-context.ts"
-import { inScope, parseAccountLimit } from "../auth/rls.ts"
+import type { PermissionName } from "../../src/contracts/permissions.ts"
+import { keyEffectiveGrant, keyGrant } from "../auth/api-keys.ts"
+import { toMembership, type WorkspaceContext } from "../auth/workspace-context.ts"
+import { inScope, readMembership } from "../auth/rls.ts"
 import { recordAudit } from "../audit/scanning-audit.ts"
 import { defineJob, type JobContext } from "../jobs/queue.ts"
 import { logLine } from "../log.ts"
@@ -60,6 +66,8 @@ const BATCH_RETRY_LIMIT = 5
 const UNDO_RETRY_LIMIT = 2
 
 type Ctx = Pick<WorkspaceContext, "workspaceId" | "userId" | "ip">
+/** A request's caller, with the API key it presented (`WorkspaceContext.apiKeyId`; undefined: a signed-in member). */
+type RequestCtx = Ctx & Pick<WorkspaceContext, "apiKeyId">
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString())
 
@@ -72,6 +80,7 @@ interface BatchRow {
   stop_requested_by: number | null; stop_email: string | null; stop_requested_at: Date | string | null
   undo_requested_by: number | null; undo_email: string | null; undo_requested_at: Date | string | null
   counts: Record<string, number> | null; undoable: number; undo_until: Date | string | null
+  api_key_id: number | null; api_key_name: string | null; undo_api_key_id: number | null; undo_api_key_name: string | null
 }
 
 /** Undo of an item's remediation is possible now (the single undo's own rule, server/scans/remediation-undo.ts). */
@@ -82,9 +91,12 @@ const undoableRemediation = (sql: SqlClient.SqlClient) => sql`(r.state IN ('veri
 const selectBatches = (sql: SqlClient.SqlClient) => sql`
   SELECT b.id, b.state, b.check_id, b.created_by, cu.email AS created_email, b.created_at, b.started_at, b.finished_at,
          b.stop_requested_by, su.email AS stop_email, b.stop_requested_at, b.undo_requested_by, uu.email AS undo_email,
-         b.undo_requested_at, c.counts, coalesce(u.undoable, 0)::int AS undoable, u.undo_until
+         b.undo_requested_at, c.counts, coalesce(u.undoable, 0)::int AS undoable, u.undo_until,
+         b.api_key_id, ck.name AS api_key_name, b.undo_api_key_id, uk.name AS undo_api_key_name
   FROM remediation_batches b
   LEFT JOIN users cu ON cu.id = b.created_by LEFT JOIN users su ON su.id = b.stop_requested_by LEFT JOIN users uu ON uu.id = b.undo_requested_by
+  LEFT JOIN api_keys ck ON ck.workspace_id = b.workspace_id AND ck.id = b.api_key_id
+  LEFT JOIN api_keys uk ON uk.workspace_id = b.workspace_id AND uk.id = b.undo_api_key_id
   LEFT JOIN LATERAL (
     SELECT jsonb_object_agg(state, n) AS counts FROM (
       SELECT i.state, count(*)::int AS n FROM remediation_batch_items i WHERE i.workspace_id = b.workspace_id AND i.batch_id = b.id GROUP BY i.state) g
@@ -100,10 +112,12 @@ const toBatch = (b: BatchRow): RemediationBatch => {
   const total = Object.values(counts).reduce((a, n) => a + n, 0)
   const finished = b.state === "completed" || b.state === "stopped" || b.state === "failed" || b.state === "undo_failed"
   const member = (id: number | null, email: string | null) => (id === null ? null : { id, email: email ?? "" })
+  const key = (id: number | null, name: string | null) => (id === null ? null : { id, name: name ?? "" })
   return {
     id: b.id,
     state: b.state,
     created_by: member(b.created_by, b.created_email),
+    api_key: key(b.api_key_id, b.api_key_name),
     created_at: new Date(b.created_at).toISOString(),
     started_at: iso(b.started_at),
     finished_at: iso(b.finished_at),
@@ -116,6 +130,7 @@ const toBatch = (b: BatchRow): RemediationBatch => {
     stop_requested_by: member(b.stop_requested_by, b.stop_email),
     undo_requested_at: iso(b.undo_requested_at),
     undo_requested_by: member(b.undo_requested_by, b.undo_email),
+    undo_api_key: key(b.undo_api_key_id, b.undo_api_key_name),
   } as RemediationBatch
 }
 
@@ -230,7 +245,7 @@ const skipReason = (c: Candidate): string | undefined => {
 const invalid = (message: string, path: string) => new ValidationError({ message, errors: [{ path, message }] })
 
 /** POST /api/remediation-batches: validates, records the batch and its items, enqueues the job (one transaction). */
-export const createBatch = (ctx: Ctx, payload: CreateBatchPayload, job: typeof batchJob) =>
+export const createBatch = (ctx: RequestCtx, payload: CreateBatchPayload, job: typeof batchJob) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const hasRows = payload.rows !== undefined
@@ -285,8 +300,8 @@ export const createBatch = (ctx: Ctx, payload: CreateBatchPayload, job: typeof b
     if (!items.some((i) => i.skip === undefined)) return yield* invalid(BatchMessages.noRows, hasRows ? "rows" : "check_id")
 
     const inserted = yield* sql<{ id: number }>`
-      INSERT INTO remediation_batches (workspace_id, state, check_id, created_by)
-      VALUES (${ctx.workspaceId}, 'queued', ${payload.check_id ?? null}, ${ctx.userId}) RETURNING id`
+      INSERT INTO remediation_batches (workspace_id, state, check_id, created_by, api_key_id)
+      VALUES (${ctx.workspaceId}, 'queued', ${payload.check_id ?? null}, ${ctx.userId}, ${ctx.apiKeyId ?? null}) RETURNING id`
     const batchId = inserted[0]!.id
     yield* sql`
       INSERT INTO remediation_batch_items (workspace_id, batch_id, position, account_id, finding_id, result_seq, check_id, resource_id, region, state, message)
@@ -346,7 +361,7 @@ export const stopBatch = (ctx: Ctx, id: number) =>
   })
 
 /** POST /api/remediation-batches/{id}/undo. */
-export const requestBatchUndo = (ctx: Ctx, id: number, force: boolean, job: typeof batchUndoJob) =>
+export const requestBatchUndo = (ctx: RequestCtx, id: number, force: boolean, job: typeof batchUndoJob) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const locked = yield* sql<{ state: BatchState }>`SELECT state FROM remediation_batches WHERE workspace_id = ${ctx.workspaceId} AND id = ${id} FOR UPDATE`
@@ -361,8 +376,8 @@ export const requestBatchUndo = (ctx: Ctx, id: number, force: boolean, job: type
         AND r.workspace_id = i.workspace_id AND r.id = i.remediation_id AND ${undoableRemediation(sql)}
       RETURNING 1`
     if (marked.length === 0) return yield* new Conflict({ message: BatchMessages.notUndoable })
-    yield* sql`UPDATE remediation_batches SET state = 'undoing', undo_requested_by = ${ctx.userId}, undo_requested_at = now(), undo_force = ${force},
-                 finished_at = NULL WHERE workspace_id = ${ctx.workspaceId} AND id = ${id}`
+    yield* sql`UPDATE remediation_batches SET state = 'undoing', undo_requested_by = ${ctx.userId}, undo_api_key_id = ${ctx.apiKeyId ?? null},
+                 undo_requested_at = now(), undo_force = ${force}, finished_at = NULL WHERE workspace_id = ${ctx.workspaceId} AND id = ${id}`
     const [jobId] = yield* enqueueInTransaction(job, [{ payload: { workspace_id: ctx.workspaceId, batch_id: id } }], { workspaceId: ctx.workspaceId, userId: ctx.userId })
     yield* sql`UPDATE remediation_batches SET undo_job_id = ${jobId ?? null} WHERE workspace_id = ${ctx.workspaceId} AND id = ${id}`
     yield* recordAudit({
@@ -393,31 +408,48 @@ const settleItem = (workspaceId: number, itemId: number) =>
         AND r.workspace_id = i.workspace_id AND r.id = i.remediation_id AND r.status IN ('remediated', 'failed')`
   }))
 
+/** Who a batch's items (or its undo's items) run in the name of: a member, and the API key they used (null: none). */
+interface Actor { readonly userId: number | null; readonly apiKeyId: number | null }
+
+/** The reasons an item is refused, for the start and for the undo. */
+const STARTER_REFUSALS = {
+  gone: BatchMessages.starterGone, mayNot: BatchMessages.starterMayNot,
+  keyRevoked: BatchMessages.keyRevoked, keyExpired: BatchMessages.keyExpired, keyMayNot: BatchMessages.keyMayNot,
+} as const
+const UNDOER_REFUSALS = {
+  gone: BatchMessages.undoerGone, mayNot: BatchMessages.undoerMayNot,
+  keyRevoked: BatchMessages.undoKeyRevoked, keyExpired: BatchMessages.undoKeyExpired, keyMayNot: BatchMessages.undoKeyMayNot,
+} as const
+type Refusals = { readonly [K in keyof typeof STARTER_REFUSALS]: string }
+
 /**
- * Why the batch's starter may no longer have `accountId`'s resource fixed (undefined: they may): no longer a member,
- * no longer holding remediate_findings (the owner holds every permission), or their role is now limited to account
- * groups without that account — read as the request scope reads a membership (server/auth/rls.ts).
+ * Why `actor` may no longer have `accountId`'s resource fixed (or put back) now (undefined: they may), read in the
+ * batch's workspace scope as a request made now would decide: the API key they used revoked or expired (a request
+ * with it answers 401); the member no longer a member, no longer holding remediate_findings (the owner holds every
+ * permission) or no longer allowed that account (`readMembership`, `toMembership`: the request scope's rules); with
+ * a key, the key's effective grant (`keyEffectiveGrant`: its role's permissions and its groups' accounts within the
+ * member's, as server/api/middleware/workspace-scope.ts applies to a request) without remediate_findings or that account.
  */
-const starterRefusal = (sql: SqlClient.SqlClient, workspaceId: number, createdBy: number | null, accountId: number) =>
+const actorRefusal = (sql: SqlClient.SqlClient, workspaceId: number, actor: Actor, accountId: number, m: Refusals) =>
   Effect.gen(function* () {
-    if (createdBy === null) return BatchMessages.starterGone
-    const rows = yield* sql<{ may: boolean; account_ids: string }>`
-      SELECT (w.owner_id = m.user_id OR ${PERMISSION_IDS.remediate_findings} IN (
-                SELECT rp.permission_id::int FROM role_permissions rp WHERE rp.role_id = m.role_id
-                UNION ALL
-                SELECT crp.permission_id::int FROM custom_role_permissions crp WHERE crp.custom_role_id = m.custom_role_id)) AS may,
-             CASE WHEN cr.limited_to_groups AND w.owner_id <> m.user_id
-                  THEN app_role_account_ids(m.workspace_id, m.custom_role_id) ELSE '' END AS account_ids
-      FROM memberships m
-      JOIN workspaces w ON w.id = m.workspace_id
-      LEFT JOIN custom_roles cr ON cr.id = m.custom_role_id
-      WHERE m.workspace_id = ${workspaceId} AND m.user_id = ${createdBy}`
-    const row = rows[0]
-    if (row === undefined) return BatchMessages.starterGone
-    if (!row.may) return BatchMessages.starterMayNot
-    const accounts = parseAccountLimit(row.account_ids)
-    if (accounts !== null && !accounts.includes(accountId)) return BatchMessages.starterMayNot
-    return undefined
+    if (actor.apiKeyId !== null) {
+      const key = yield* sql<{ revoked: boolean; expired: boolean }>`
+        SELECT revoked_at IS NOT NULL AS revoked, expires_at <= now() AS expired FROM api_keys
+        WHERE workspace_id = ${workspaceId} AND id = ${actor.apiKeyId}`
+      if (key[0] === undefined || key[0].revoked) return m.keyRevoked
+      if (key[0].expired) return m.keyExpired
+    }
+    if (actor.userId === null) return m.gone
+    const row = yield* readMembership(workspaceId, actor.userId)
+    if (row === undefined) return m.gone
+    const member = toMembership(row)
+    const allowed = (may: { readonly permissions: ReadonlyArray<PermissionName>; readonly accountIds: ReadonlyArray<number> | null }) =>
+      may.permissions.includes("remediate_findings") && (may.accountIds === null || may.accountIds.includes(accountId))
+    if (!allowed(member)) return m.mayNot
+    if (actor.apiKeyId === null) return undefined
+    const grant = yield* keyGrant(actor.apiKeyId)
+    if (grant === undefined) return m.keyRevoked
+    return allowed(keyEffectiveGrant(member, grant)) ? undefined : m.keyMayNot
   })
 
 /**
@@ -425,7 +457,7 @@ const starterRefusal = (sql: SqlClient.SqlClient, workspaceId: number, createdBy
  * batch row is read shared, so a stop (which locks it) either sees the item running or skips it. Answers the item and
  * its remediation id (undefined: skipped now), or undefined when nothing is left to claim.
  */
-const claimNext = (p: BatchJobPayload, createdBy: number | null) =>
+const claimNext = (p: BatchJobPayload, starter: Actor) =>
   inScope({ workspaceId: p.workspace_id })(Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const batch = yield* sql<{ state: BatchState }>`SELECT state FROM remediation_batches WHERE workspace_id = ${p.workspace_id} AND id = ${p.batch_id} FOR SHARE`
@@ -445,13 +477,14 @@ const claimNext = (p: BatchJobPayload, createdBy: number | null) =>
       yield* skip(account[0] === undefined ? ScanningServerMessages.findingNotFound : BatchMessages.needsApproval)
       return { item, remediationId: undefined }
     }
-    // Each item runs in its starter's name: what they may do now, not when they started (a revoked role stops the rest).
-    const refusal = yield* starterRefusal(sql, p.workspace_id, createdBy, item.account_id)
+    // Each item runs in its starter's name: what they (and the API key they started it with) may do now, not when they
+    // started (a revoked role or key stops the rest).
+    const refusal = yield* actorRefusal(sql, p.workspace_id, starter, item.account_id, STARTER_REFUSALS)
     if (refusal !== undefined) {
       yield* skip(refusal)
       return { item, remediationId: undefined }
     }
-    const ctx: Ctx = { workspaceId: p.workspace_id, userId: createdBy as number, ip: "" }
+    const ctx: Ctx = { workspaceId: p.workspace_id, userId: starter.userId as number, ip: "" }
     const wanted = { resource_id: item.resource_id, region: item.region, result_seq: item.result_seq } as unknown as DetailRow
     const requested = yield* requestRemediationWithId(ctx, item.finding_id, wanted, undefined).pipe(
       Effect.map((r) => ({ id: r.id, message: undefined })),
@@ -497,9 +530,9 @@ export const runBatch = (p: BatchJobPayload, job: JobContext) =>
   Effect.gen(function* () {
     const started = yield* inScope({ workspaceId: p.workspace_id })(Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      return yield* sql<{ state: BatchState; created_by: number | null }>`
+      return yield* sql<{ state: BatchState; created_by: number | null; api_key_id: number | null }>`
         UPDATE remediation_batches SET state = CASE WHEN state = 'queued' THEN 'running' ELSE state END, started_at = coalesce(started_at, now())
-        WHERE workspace_id = ${p.workspace_id} AND id = ${p.batch_id} RETURNING state, created_by`
+        WHERE workspace_id = ${p.workspace_id} AND id = ${p.batch_id} RETURNING state, created_by, api_key_id`
     }))
     const batch = started[0]
     if (batch === undefined) return
@@ -532,7 +565,7 @@ export const runBatch = (p: BatchJobPayload, job: JobContext) =>
 
     const slot = Effect.gen(function* () {
       while (!job.signal.aborted) {
-        const next = yield* claimNext(p, batch.created_by)
+        const next = yield* claimNext(p, { userId: batch.created_by, apiKeyId: batch.api_key_id })
         if (next === undefined) return
         if (next.remediationId === undefined) continue
         yield* runRemediation({ workspace_id: p.workspace_id, remediation_id: next.remediationId }, job)
@@ -571,8 +604,11 @@ export const runBatchUndo = (p: BatchJobPayload, job: JobContext) =>
   Effect.gen(function* () {
     const rows = yield* inScope({ workspaceId: p.workspace_id })(Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      return yield* sql<{ id: number; remediation_id: number | null; rstate: string | null; undo_requested_by: number | null; undo_force: boolean }>`
-        SELECT i.id, i.remediation_id, r.state AS rstate, b.undo_requested_by, b.undo_force
+      return yield* sql<{
+        id: number; account_id: number; remediation_id: number | null; rstate: string | null
+        undo_requested_by: number | null; undo_api_key_id: number | null; undo_force: boolean
+      }>`
+        SELECT i.id, i.account_id, i.remediation_id, r.state AS rstate, b.undo_requested_by, b.undo_api_key_id, b.undo_force
         FROM remediation_batch_items i JOIN remediation_batches b ON b.workspace_id = i.workspace_id AND b.id = i.batch_id
         LEFT JOIN remediations r ON r.workspace_id = i.workspace_id AND r.id = i.remediation_id
         WHERE i.workspace_id = ${p.workspace_id} AND i.batch_id = ${p.batch_id} AND i.state = 'undoing' AND b.state = 'undoing'
@@ -590,8 +626,12 @@ export const runBatchUndo = (p: BatchJobPayload, job: JobContext) =>
         }))
         if (row.remediation_id === null) return yield* fail(BatchMessages.notUndoable)
         const remediationId = row.remediation_id
-        // Not asked yet (verified, or an earlier undo failed): the single undo's request, its conflict check included.
+        // Not asked yet (verified, or an earlier undo failed): the single undo's request, its conflict check included,
+        // in the name of whoever asked for the batch's undo (and the API key they used) as they stand now.
         if (row.rstate === "verified" || row.rstate === "undo_failed") {
+          const refusal = yield* inScope({ workspaceId: p.workspace_id })(Effect.flatMap(SqlClient.SqlClient, (sql) =>
+            actorRefusal(sql, p.workspace_id, { userId: row.undo_requested_by, apiKeyId: row.undo_api_key_id }, row.account_id, UNDOER_REFUSALS)))
+          if (refusal !== undefined) return yield* fail(refusal)
           const ctx: Ctx = { workspaceId: p.workspace_id, userId: row.undo_requested_by as number, ip: "" }
           const asked = yield* inScope({ workspaceId: p.workspace_id })(requestUndo(ctx, remediationId, row.undo_force, undefined)).pipe(
             Effect.map(() => undefined),

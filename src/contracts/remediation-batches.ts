@@ -18,7 +18,8 @@
  *   (409 when nothing can be undone, or the batch is still running).
  *
  * Items on an account that requires approval are not fixed by a batch (four eyes, ./remediation-requests.ts): they are
- * `skipped` with BatchMessages.needsApproval.
+ * `skipped` with BatchMessages.needsApproval. Each item runs in its starter's name as they stand when it starts; a
+ * batch started (or undone) with an API key also within what the key may do then (`api_key`, `undo_api_key`).
  * Errors: 400 ValidationError (neither or both of rows / check_id, too many rows, a row that is not a failing row of
  * its finding, no row to fix), 403 without remediate_findings, 404 another workspace's or an unknown batch, 409 Conflict.
  */
@@ -26,6 +27,7 @@ import { Schema } from "effect"
 import { AccountId, FindingId, UserId, idParam } from "./ids.ts"
 import { Count, NullableTimestamp, Pagination, Timestamp, withData } from "./common.ts"
 import { StateDifferenceView } from "./remediations.ts"
+import { ApiKeyId } from "./api-keys.ts"
 
 export const RemediationBatchId = Schema.Int.check(Schema.isGreaterThan(0)).pipe(Schema.brand("RemediationBatchId"))
 export type RemediationBatchId = typeof RemediationBatchId.Type
@@ -68,6 +70,14 @@ export const BatchMessages = {
   needsApproval: "The account requires approval: remediate this resource on its own to request it",
   starterGone: "The person who started the batch is no longer a member of the workspace",
   starterMayNot: "The person who started the batch may no longer remediate this account's findings",
+  undoerGone: "The person who asked for this undo is no longer a member of the workspace",
+  undoerMayNot: "The person who asked for this undo may no longer remediate this account's findings",
+  keyRevoked: "The API key that started this batch was revoked",
+  keyExpired: "The API key that started this batch has expired",
+  keyMayNot: "The API key that started this batch may not remediate this account's findings",
+  undoKeyRevoked: "The API key that asked for this undo was revoked",
+  undoKeyExpired: "The API key that asked for this undo has expired",
+  undoKeyMayNot: "The API key that asked for this undo may not remediate this account's findings",
   superseded: "A newer scan of the account replaced this row's scan",
   alreadyRemediated: "Already remediated or in progress",
   irreversible: "This fix cannot be undone",
@@ -110,11 +120,20 @@ export type BatchCounts = typeof BatchCounts.Type
 
 export const BatchMember = Schema.Struct({ id: UserId, email: Schema.String })
 
+/** The API key a request presented (docs/api-keys.md): the member it acts for is the batch's `created_by`. */
+export const BatchApiKey = Schema.Struct({ id: ApiKeyId, name: Schema.String })
+
 export const RemediationBatch = Schema.Struct({
   id: RemediationBatchId,
   state: BatchState,
   /** Null when the member has since been removed. */
   created_by: Schema.NullOr(BatchMember),
+  /**
+   * The API key the batch was started with (null: by the signed-in member). Each item then runs within what the key
+   * may do when it starts — still valid, its role's remediate_findings and its accounts, within its creator's — and is
+   * skipped with BatchMessages.keyRevoked, keyExpired or keyMayNot otherwise.
+   */
+  api_key: Schema.NullOr(BatchApiKey),
   created_at: Timestamp,
   started_at: NullableTimestamp,
   finished_at: NullableTimestamp,
@@ -131,6 +150,8 @@ export const RemediationBatch = Schema.Struct({
   stop_requested_by: Schema.NullOr(BatchMember),
   undo_requested_at: NullableTimestamp,
   undo_requested_by: Schema.NullOr(BatchMember),
+  /** The API key the undo was asked with (null: by the signed-in member, or no undo); its items as for `api_key`. */
+  undo_api_key: Schema.NullOr(BatchApiKey),
 })
 export type RemediationBatch = typeof RemediationBatch.Type
 

@@ -13,6 +13,7 @@ export const batch = (state: BatchState, counts: Partial<RemediationBatch["count
     id: BATCH_ID,
     state,
     created_by: { id: 7 as UserId, email: "owner@example.com" },
+    api_key: null,
     created_at: "2026-11-27T10:00:00.000Z",
     started_at: "2026-11-27T10:00:01.000Z",
     finished_at: state === "running" || state === "queued" ? null : "2026-11-27T10:01:00.000Z",
@@ -25,6 +26,7 @@ export const batch = (state: BatchState, counts: Partial<RemediationBatch["count
     stop_requested_by: null,
     undo_requested_at: null,
     undo_requested_by: null,
+    undo_api_key: null,
     ...patch,
   }
 }

@@ -10,6 +10,7 @@ import { BuiltInRoleIds } from "../../src/contracts/permissions.ts"
 import { AuthConfig, defaultAuthSettings } from "../../server/auth/auth-config.ts"
 import { signAccessToken } from "../../server/auth/access-token.ts"
 import { createSession } from "../../server/auth/refresh-tokens.ts"
+import type { AnyJob } from "../../server/jobs/queue.ts"
 import { setLogSink } from "../../server/log.ts"
 import { MOTO_KEYS, startMoto, type Moto } from "../support/moto.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
@@ -61,6 +62,8 @@ export const startScanEnv = async (
     readonly worker?: boolean
     /** The server's database (closed by `stop`); a fresh one of makeTestDatabase by default. */
     readonly database?: TestDatabase
+    /** Jobs the worker registers instead of server/jobs/registry.ts (a test holding one back, say). */
+    readonly jobs?: ReadonlyArray<AnyJob>
   } = {},
 ): Promise<ScanEnv> => {
   process.env["SCAN_REGIONS"] = options.regions ?? "us-east-1"
@@ -82,6 +85,7 @@ export const startScanEnv = async (
       worker: options.worker ?? true,
       env: { AWS_ENDPOINT_URL: moto.endpoint, LOG_LEVEL: "info", ...options.env },
       ...(options.database !== undefined ? { database: options.database } : {}),
+      ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
     })
   } catch (error) {
     await options.database?.close()

@@ -213,6 +213,8 @@ describe("the batch page", () => {
     expect(screen.getByRole("heading", { level: 1, name: `Remediation batch #${BATCH_ID}` })).toBeTruthy()
     expect(screen.getByRole("progressbar", { name: "Batch progress" }).getAttribute("aria-valuetext")).toBe("1 of 4 resources done")
     expect(screen.getByText("Running")).toBeTruthy()
+    // Started by a signed-in member: no API key is named.
+    expect(screen.queryByText("Started with API key")).toBeNull()
     await press(screen.getByRole("button", { name: "Stop" }))
     const dialog = await screen.findByRole("alertdialog", { name: "Stop the batch?" })
     expect(within(dialog).getByText(/2 resources not yet started will be skipped/)).toBeTruthy()
@@ -248,6 +250,20 @@ describe("the batch page", () => {
     await tick(BATCH_POLL_MS)
     expect(screen.getByText("Undone: the fixed resources were put back as they were.")).toBeTruthy()
     expect(screen.queryByRole("button", { name: /Undo/ })).toBeNull()
+  })
+
+  it("names the API key a batch was started and undone with, and an item skipped because that key was revoked", async () => {
+    const revoked = item(2, { state: "skipped", message: BatchMessages.keyRevoked, remediation_id: null })
+    const keyed = batch("completed", { fixed: 2, skipped: 1 }, {
+      api_key: { id: 12 as never, name: "CI deploy" },
+      undo_api_key: { id: 13 as never, name: "Nightly undo" },
+    })
+    await batchPage([{ batch: keyed, items: [item(0), item(1), revoked], nextCursor: null }])
+    const fact = (label: string) => screen.getByText(label, { selector: "dt" }).parentElement?.querySelector("dd")?.textContent
+    expect(fact("Started by")).toBe("owner@example.com")
+    expect(fact("Started with API key")).toBe("CI deploy")
+    expect(fact("Undo asked with API key")).toBe("Nightly undo")
+    expect(screen.getByText(BatchMessages.keyRevoked)).toBeTruthy()
   })
 
   it("lists the workspace's batches, each linking to its page", async () => {

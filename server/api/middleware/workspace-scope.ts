@@ -19,16 +19,15 @@ import { SqlClient } from "effect/sql"
 import { API_KEY_PATTERN, ApiKeyMessages } from "../../../src/contracts/api-keys.ts"
 import { Forbidden, RateLimited, Unauthorized, WorkspaceAccessDenied, WorkspaceRequired } from "../../../src/contracts/errors.ts"
 import { AccessServerMessages, StatusMessages } from "../../../src/contracts/messages.ts"
-import { PERMISSION_IDS, PERMISSIONS, type PermissionName } from "../../../src/contracts/permissions.ts"
-import { findPresentedKey, intersectLimits, keyGrant } from "../../auth/api-keys.ts"
+import { findPresentedKey, keyEffectiveGrant, keyGrant } from "../../auth/api-keys.ts"
 import { AuthConfig } from "../../auth/auth-config.ts"
-import { accountLimitSetting, inScopeForMember, inScopeForSession, parseAccountLimit, type MembershipRow } from "../../auth/rls.ts"
-import { allows, type Caller, type Policy, type WorkspaceContext } from "../../auth/workspace-context.ts"
+import { accountLimitSetting, inScopeForMember, inScopeForSession } from "../../auth/rls.ts"
+import { allows, toMembership, type Caller, type Policy, type WorkspaceContext } from "../../auth/workspace-context.ts"
 import { clientAddress, presentedApiKey, sessionRevoked, verifyBearer } from "./authentication.ts"
 import { hit } from "./rate-limit.ts"
 
 // The domain types live below the HTTP layer (server/auth/workspace-context.ts); the handlers take them from here.
-export { allows, anyMember, anyOf, holds, type Caller, type Policy, type WorkspaceContext } from "../../auth/workspace-context.ts"
+export { allows, anyMember, anyOf, holds, toMembership, type Caller, type Policy, type WorkspaceContext } from "../../auth/workspace-context.ts"
 
 const WORKSPACE_HEADER = /^[1-9][0-9]{0,9}$/
 
@@ -44,22 +43,6 @@ export const requestedWorkspaceId = (request: HttpServerRequest.HttpServerReques
   return WORKSPACE_HEADER.test(header.trim()) && n <= 2147483647
     ? Effect.succeed(n)
     : Effect.fail(new WorkspaceRequired({ message: AccessServerMessages.workspaceRequired }))
-}
-
-/** The membership row (server/auth/rls.ts `inScopeForMember`) as the context's role and permission fields. */
-export const toMembership = (row: MembershipRow) => {
-  const ids = row.granted ?? []
-  const granted = row.is_owner ? PERMISSIONS : PERMISSIONS.filter((p) => ids.includes(PERMISSION_IDS[p]))
-  return {
-    workspaceName: row.workspace_name,
-    isOwner: row.is_owner,
-    roleId: row.role_id,
-    customRoleId: row.custom_role_id,
-    roleName: row.role_name,
-    permissions: granted,
-    accountGroupIds: row.is_owner ? null : row.account_group_ids,
-    accountIds: row.is_owner ? null : parseAccountLimit(row.account_ids),
-  }
 }
 
 /**
@@ -128,8 +111,7 @@ const inApiKeyScope = <A, E, R>(
         const member = toMembership(row)
         const grant = yield* keyGrant(key.id).pipe(Effect.orDie)
         if (grant === undefined) return yield* new Unauthorized({ message: ApiKeyMessages.invalidKey })
-        const permissions = member.permissions.filter((p) => grant.granted.includes(PERMISSION_IDS[p]))
-        const accountIds = intersectLimits(member.accountIds, grant.roleAccounts, grant.keyAccounts)
+        const { permissions, accountIds } = keyEffectiveGrant(member, grant)
         if (!sameLimit(accountIds, member.accountIds)) {
           const sql = yield* SqlClient.SqlClient
           yield* sql`SELECT set_config('app.account_ids', ${accountLimitSetting(accountIds)}, true)`.pipe(Effect.orDie)

@@ -41,6 +41,7 @@ import m0031_remediation_batches from "./0031_remediation_batches.ts"
 import m0032_scan_rollup from "./0032_scan_rollup.ts"
 import m0033_scans_trend_index from "./0033_scans_trend_index.ts"
 import m0034_fleet_findings_checks from "./0034_fleet_findings_checks.ts"
+import m0035_remediation_batch_keys from "./0035_remediation_batch_keys.ts"
 
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_platform": m0001_platform,
@@ -76,4 +77,5 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0032_scan_rollup": m0032_scan_rollup,
   "0033_scans_trend_index": m0033_scans_trend_index,
   "0034_fleet_findings_checks": m0034_fleet_findings_checks,
+  "0035_remediation_batch_keys": m0035_remediation_batch_keys,
 }

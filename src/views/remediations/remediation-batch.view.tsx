@@ -3,7 +3,7 @@
  * its own chunk, for members holding remediate_findings. One bulk remediation: its state, a progress bar with the
  * server's counts (fixed, failed, skipped, pending, running, undone, undo failed), read again every two seconds while it
  * works; Stop while it runs and Undo batch once it is done and reversible (each confirmed in a dialog; "Undo anyway"
- * when resources changed since the fix); every resource's outcome — account, resource, check, state and why (a
+ * when resources changed since the fix); who started it (and with which API key, when one was used); every resource's outcome — account, resource, check, state and why (a
  * skipped or failed item's reason, an undo's field differences) — read from the server page by page.
  */
 import { useMemo } from "react"
@@ -325,10 +325,12 @@ function BatchBody({ batchRef, batch }: { readonly batchRef: BatchRef; readonly 
         <Progress batch={batch} />
         <Counts batch={batch} />
         {batch.counts.skipped > 0 ? (
-          <p className={scanCss.muted}>Skipped resources were not changed; each says why (stopped, approval required, already remediated, no automatic fix).</p>
+          <p className={scanCss.muted}>Skipped resources were not changed; each says why (stopped, approval required, already remediated, no automatic fix, or the starter or their API key may no longer fix it).</p>
         ) : null}
         <dl className={css.counts}>
           <Fact label="Started by">{batch.created_by?.email ?? "A removed member"}</Fact>
+          {batch.api_key === null ? null : <Fact label="Started with API key">{batch.api_key.name}</Fact>}
+          {batch.undo_api_key === null ? null : <Fact label="Undo asked with API key">{batch.undo_api_key.name}</Fact>}
           <Fact label="Created">{formatDateTime(batch.created_at)}</Fact>
           <Fact label="Finished">{batch.finished_at === null ? "Not yet" : formatDateTime(batch.finished_at)}</Fact>
           <Fact label="Undo possible until">{batch.undo_until === null ? "Nothing to undo" : formatDateTime(batch.undo_until)}</Fact>

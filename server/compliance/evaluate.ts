@@ -87,7 +87,8 @@ const evidenceBits = (f: RequirementCheckFacts | undefined): number => {
  * `requirementStatuses` for many scans (organisation compliance: each member's latest): each check's outcome is read
  * once per scan (not once per requirement it maps to) and each requirement decided by `requirementStatusOf`, the rule
  * `requirementStatus` applies; scans whose checks give the same evidence share one evaluation (`memo`, keyed by it).
- * `factOf` answers a check's facts in the scan (undefined: it did not run).
+ * `factOf` answers a check's facts in the scan (undefined: it did not run); each answer is read before the next call,
+ * so it may be one object refilled.
  */
 export const requirementStatusesOf = (
   prepared: PreparedFramework,

@@ -31,12 +31,12 @@ import {
   type OrgMemberRef,
   type OrgRequirement,
 } from "../../src/contracts/organizations.ts"
-import { countStatuses } from "../../src/contracts/outcomes.ts"
+import { countStatuses, type RequirementCheckFacts } from "../../src/contracts/outcomes.ts"
 import { csvLine } from "../export/csv.ts"
 import { fleetMembers, knownUnit, organizationAccount, readTogether, selectionWhere, type MemberSelection } from "../organizations/fleet.ts"
 import { frameworkById, providerKeyOf } from "./catalogue.ts"
 import { prepareFramework, requirementStatusesOf } from "./evaluate.ts"
-import { checkFactsOf, scansCheckFacts, type StoredCheckFacts } from "./store.ts"
+import { checkFactsInto, scansCheckFacts, type Mutable, type StoredCheckFacts } from "./store.ts"
 
 const emptyCounts = (): { -readonly [K in keyof MemberStatusCounts]: number } => ({
   passed: 0,
@@ -101,6 +101,9 @@ export const organizationCompliance = Effect.fn("OrgCompliance.evaluate")(functi
   const prepared = prepareFramework(fw)
   const missed = members.flatMap((m) => (m.latest_scan_id === null || facts.has(m.latest_scan_id) ? [] : [m.latest_scan_id]))
   const outcomes = missed.length === 0 ? facts : new Map([...facts, ...(yield* scansCheckFacts(workspaceId, missed))])
+  // One facts object refilled per check (`requirementStatusesOf` reads each at once): 500 members × 60 checks of
+  // objects were a third of the evaluation's time.
+  const scratch = { status: "pass", resources_checked: 0, resources_failing: 0, resources_remediated: 0, resources_muted: 0 } as Mutable<RequirementCheckFacts>
   // Members whose checks give the same evidence share one evaluation (and its counts).
   const memo = new Map<string, ReadonlyArray<RequirementStatus>>()
   const countsOf = new WeakMap<ReadonlyArray<RequirementStatus>, ReturnType<typeof countStatuses>>()
@@ -117,7 +120,7 @@ export const organizationCompliance = Effect.fn("OrgCompliance.evaluate")(functi
     const facts = outcomes.get(m.latest_scan_id) ?? {}
     const statuses = requirementStatusesOf(prepared, (check) => {
       const f = facts[check]
-      return f === undefined ? undefined : checkFactsOf(f)
+      return f === undefined ? undefined : checkFactsInto(scratch, f)
     }, memo)
     let memberCounts = countsOf.get(statuses)
     if (memberCounts === undefined) {

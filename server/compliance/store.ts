@@ -87,6 +87,21 @@ export const checkFactsOf = ([status, resources_checked, resources_failing, reso
   resources_muted,
 })
 
+export type Mutable<A> = { -readonly [K in keyof A]: A[K] }
+
+/** `checkFactsOf` written into `into` (organisation compliance refills one object per check of 500 members). */
+export const checkFactsInto = (
+  into: Mutable<RequirementCheckFacts>,
+  [status, resources_checked, resources_failing, resources_remediated, resources_muted]: StoredCheckFacts,
+): RequirementCheckFacts => {
+  into.status = status
+  into.resources_checked = resources_checked
+  into.resources_failing = resources_failing
+  into.resources_remediated = resources_remediated
+  into.resources_muted = resources_muted
+  return into
+}
+
 /**
  * What a requirement's status needs of each finding of several completed scans (each member's latest, for organisation
  * compliance), by scan then check id: the stored status and counts only (`requirementStatus`; read one with

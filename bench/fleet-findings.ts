@@ -23,17 +23,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { performance } from "node:perf_hooks"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { signAccessToken } from "../server/auth/access-token.ts"
-import { AuthConfig, defaultAuthSettings } from "../server/auth/auth-config.ts"
-import { createSession } from "../server/auth/refresh-tokens.ts"
 import { startEmbeddedPostgres } from "../server/db/client.ts"
 import { ROLLUP_SET_SQL, SEVERITY_ORDER_SQL, STATUS_ORDER_SQL } from "../server/posture/algebra.ts"
 import { encodeCursor } from "../server/scans/findings-store.ts"
 import { makeTestDatabase, withSql, type TestDatabase } from "../tests/support/db.ts"
-import { seedWorldAdmin, seedWorldMember, type WorldMember } from "../tests/support/findings-world.ts"
-import { startTestServer, type TestServer } from "../tests/support/server.ts"
+import { seedWorldAdmin, seedWorldLimitedMember, seedWorldMember, type WorldMember } from "../tests/support/findings-world.ts"
+import { startTestServer } from "../tests/support/server.ts"
 
 const ACCOUNTS = Number(process.env["BENCH_ACCOUNTS"] ?? 500)
 const SCANS = Number(process.env["BENCH_SCANS"] ?? 30)
@@ -160,28 +157,6 @@ const seed = (workspaceId: number, log: (line: string) => void) =>
     return { org }
   })
 
-/**
- * A member whose custom role (every permission) is limited to the account group of unit `unit` (docs/permissions.md
- * "Account groups"): row-level security keeps them to its accounts, and its policies are part of each read's cost.
- */
-const seedLimitedMember = (url: string, workspaceId: number, unit: string, server: TestServer) =>
-  withSql(url, Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    const name = `bench-fleet-limited-${Date.now()}`
-    const org = (yield* sql<{ id: number }>`SELECT account_id AS id FROM organizations WHERE workspace_id = ${workspaceId}`)[0]!.id
-    const group = (yield* sql<{ id: number }>`INSERT INTO account_groups (workspace_id, name, kind, organization_id, unit_id)
-      VALUES (${workspaceId}, ${name}, 'unit', ${org}, ${unit}) RETURNING id`)[0]!.id
-    const role = (yield* sql<{ id: number }>`INSERT INTO custom_roles (workspace_id, name, limited_to_groups)
-      VALUES (${workspaceId}, ${name}, true) RETURNING id`)[0]!.id
-    yield* sql`INSERT INTO custom_role_permissions (custom_role_id, workspace_id, permission_id) SELECT ${role}, ${workspaceId}, id FROM permissions`
-    yield* sql`INSERT INTO custom_role_account_groups (custom_role_id, workspace_id, group_id) VALUES (${role}, ${workspaceId}, ${group})`
-    const userId = (yield* sql<{ id: number }>`INSERT INTO users (email, email_verified, password_hash) VALUES (${`${name}@world.example`}, true, 'x') RETURNING id`)[0]!.id
-    yield* sql`INSERT INTO memberships (workspace_id, user_id, custom_role_id) VALUES (${workspaceId}, ${userId}, ${role})`
-    const session = yield* createSession(userId, workspaceId)
-    const token = yield* signAccessToken({ userId, workspaceId, sessionId: session.familyId })
-    return { userId, workspaceId, token } satisfies WorldMember
-  }).pipe(Effect.provide(AuthConfig.layer(defaultAuthSettings({ secretKey: server.config.appSecretKey, appOrigin: server.baseUrl })) as Layer.Layer<AuthConfig>)))
-
 const timed = async (base: string, member: WorldMember, path: string) => {
   const started = performance.now()
   const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${member.token}`, "x-workspace-id": String(member.workspaceId) } })
@@ -241,6 +216,8 @@ const runBackend = async (backend: "postgres" | "pglite") => {
       console.log(`  ${backend}: seeded in ${sec(performance.now() - started)}${backend === "postgres" ? " (then VACUUM ANALYZE, as autovacuum would)" : ""}`)
       if (KEEP) console.log(`  kept: BENCH_DATABASE_URL=${url}`)
     }
+    const org = (await withSql(url, Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: number }>`
+      SELECT account_id AS id FROM organizations WHERE workspace_id = ${member.workspaceId}`)))[0]!.id
     // A cursor in the middle of the list (the default order), as a client paging that far would hold.
     const middle = await withSql(url, Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ id: number; k2: number; k3: number }>`
       SELECT f.id, ${sql.literal(STATUS_ORDER_SQL)} AS k2, ${sql.literal(SEVERITY_ORDER_SQL)} AS k3 FROM findings f
@@ -268,8 +245,9 @@ const runBackend = async (backend: "postgres" | "pglite") => {
     for (const [name, path, who] of calls) {
       if (ONLY !== undefined && !ONLY.test(name)) continue
       // A fresh token per case (access tokens are short-lived).
+      // The member limited to unit ou-a: its account group and custom role (docs/permissions.md "Account groups").
       const caller = who === "limited"
-        ? await seedLimitedMember(url, member.workspaceId, "ou-a", server)
+        ? await seedWorldLimitedMember(url, member.workspaceId, `bench-fleet-limited-${Date.now()}`, { kind: "unit", organizationId: org, unitId: "ou-a" }, server)
         : await seedWorldAdmin(url, member.workspaceId, `bench-fleet-${Date.now()}`, server)
       const r = await measure(server.baseUrl, caller, path)
       console.log(`    ${name}: p50 ${f1(r.p50)} ms, p95 ${f1(r.p95)} ms`)

@@ -9,9 +9,14 @@
  * In the default order (status then severity then id, ascending) a page is read from `findings_latest_order_idx` in
  * that order — the first page or the page after a cursor costs its own rows and the rows its filters skip — and the
  * totals come from each latest scan's stored counts by (status, severity) (`scans.outcome_counts`, the algebra's
- * `OUTCOME_COUNTS_SQL`): a sum over one small object per account, never a pass over 150,000 findings. Any other sort,
- * and the filters the stored counts cannot answer (service, check, change, region), read every latest finding of the
- * scope once (still never an earlier scan's). The resource search (`q`) stays within one scan.
+ * `OUTCOME_COUNTS_SQL`): a sum over one small object per account, never a pass over 150,000 findings. Any other sort
+ * reads every latest finding of the scope once (still never an earlier scan's) for its page, its totals still from
+ * the stored counts when no other filter is given. The service filter reads that service's latest findings, one range
+ * of `findings_latest_check_idx` (migration 0034); the check filter those of the (service, check) keys whose texts
+ * match it (`latest_checks_matching`: a walk over the distinct keys, the pattern tested once per distinct texts), and
+ * still tests the filter on each finding read; change and region filters read every latest finding of the scope. The
+ * resource search (`q`) stays within one scan. The statement is planned without JIT compilation (its estimated cost
+ * made PostgreSQL compile it for ~1 s, longer than the read itself).
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -84,13 +89,12 @@ interface PageRow extends FindingRow {
   readonly org_unit_path: string | null
 }
 
-/**
- * Whether the stored counts answer the totals and the order index the page: the default order, and no filter but
- * status and severity (the two ranks the counts are keyed by).
- */
-const byIndex = (filter: FindingFilter, order: FindingOrder) =>
-  order.sort === "status" && order.order === "asc" && filter.serviceId === undefined && filter.newOnly !== true
-  && !some(filter.changes) && !text(filter.check) && !some(filter.regions)
+/** Whether the stored counts answer the totals: no filter but status and severity (the two ranks they are keyed by). */
+const byCounts = (filter: FindingFilter) =>
+  filter.serviceId === undefined && filter.newOnly !== true && !some(filter.changes) && !text(filter.check) && !some(filter.regions)
+
+/** Whether the order index answers the page as well: the default order. */
+const byIndex = (filter: FindingFilter, order: FindingOrder) => order.sort === "status" && order.order === "asc" && byCounts(filter)
 
 /** One page of the findings of the latest completed scans of the scope's accounts, with the list's totals. */
 export const listFleetFindings = Effect.fn("FleetFindings.list")(function* (
@@ -118,17 +122,22 @@ export const listFleetFindings = Effect.fn("FleetFindings.list")(function* (
   const kept = k2s.flatMap((k2) => k3s.map((k3) => [k2, k3] as const))
   const keys = kept.map(([k2, k3]) => `${k2}:${k3}`)
   const keysBefore = c === undefined ? [] : kept.filter(([k2, k3]) => k2 < c[3] || (k2 === c[3] && k3 < c[4])).map(([k2, k3]) => `${k2}:${k3}`)
-  // The scope's latest scans, and their stored counts summed in one pass: every key, the kept ones, and the kept ones
-  // before the cursor's group.
+  // The scope's latest scans, and their stored counts summed by key (one pass over the objects), then every key, the
+  // kept ones, and the kept ones before the cursor's group.
   const counted = sql`
     sc AS (SELECT a.latest_scan_id AS scan_id FROM accounts a WHERE ${inScope}),
-    e AS (
-      SELECT coalesce(sum((x.value->>0)::int), 0)::int AS unfiltered,
-             coalesce(sum((x.value->>0)::int) FILTER (WHERE x.key = ANY(${keys}::text[])), 0)::int AS total,
-             coalesce(sum((x.value->>1)::int) FILTER (WHERE x.key = ANY(${keys}::text[])), 0)::int AS checked,
-             coalesce(sum((x.value->>2)::int) FILTER (WHERE x.key = ANY(${keys}::text[])), 0)::int AS failing,
-             coalesce(sum((x.value->>0)::int) FILTER (WHERE x.key = ANY(${keysBefore}::text[])), 0)::int AS before
+    ek AS (
+      SELECT x.key, sum((x.value->>0)::int) AS n, sum((x.value->>1)::int) AS checked, sum((x.value->>2)::int) AS failing
       FROM sc JOIN scans s ON s.workspace_id = ${workspaceId} AND s.id = sc.scan_id CROSS JOIN jsonb_each(s.outcome_counts) x
+      GROUP BY x.key
+    ),
+    e AS (
+      SELECT coalesce(sum(ek.n), 0)::int AS unfiltered,
+             coalesce(sum(ek.n) FILTER (WHERE ek.key = ANY(${keys}::text[])), 0)::int AS total,
+             coalesce(sum(ek.checked) FILTER (WHERE ek.key = ANY(${keys}::text[])), 0)::int AS checked,
+             coalesce(sum(ek.failing) FILTER (WHERE ek.key = ANY(${keys}::text[])), 0)::int AS failing,
+             coalesce(sum(ek.n) FILTER (WHERE ek.key = ANY(${keysBefore}::text[])), 0)::int AS before
+      FROM ek
     )`
   // A latest finding of the scope. The scope's scans are one hashed set per statement: the IN sits under IS TRUE so the
   // planner never turns it into a join that would drive the read from the accounts (scan by scan, then a sort), with or
@@ -193,13 +202,20 @@ export const listFleetFindings = Effect.fn("FleetFindings.list")(function* (
       page AS (
         SELECT m.* FROM m WHERE ${after} ORDER BY m.k1 ${dir}, m.k2, m.k3, m.id LIMIT ${paging.pageSize} OFFSET ${offset}
       ),
-      -- The totals of the filtered findings in one pass.
-      mt AS (
+      ${byCounts(filter)
+        // The totals from the stored counts (m is then read once, for the page, unless a cursor needs its rank).
+        ? sql`mt AS (
+        SELECT e.total, e.checked, e.failing, NULL::int AS total_matched,
+               ${c === undefined ? sql`${offset}::int` : sql`(SELECT count(*)::int FROM m WHERE NOT ${after})`} AS before
+        FROM e
+      ),`
+        // The totals of the filtered findings in one pass.
+        : sql`mt AS (
         SELECT count(*)::int AS total, coalesce(sum(m.checked), 0)::int AS checked, coalesce(sum(m.failing), 0)::int AS failing,
                sum(m.matched)::int AS total_matched,
                ${c === undefined ? sql`${offset}::int` : sql`(count(*) FILTER (WHERE NOT ${after}))::int`} AS before
         FROM m
-      ),
+      ),`}
       totals AS (
         SELECT (SELECT count(*)::int FROM sc) AS accounts,
                ${filter.serviceId === undefined

@@ -166,3 +166,39 @@ export const seedWorldScan = async (
   )
   return scanId
 }
+
+/** The accounts a limited custom role's group holds: these accounts, or an organisation's unit and every unit below it. */
+export type WorldGroup =
+  | { readonly kind: "manual"; readonly accountIds: ReadonlyArray<number> }
+  | { readonly kind: "unit"; readonly organizationId: number; readonly unitId: string }
+
+/**
+ * A new member of workspace `workspaceId` whose custom role (every permission) is limited to one account group
+ * (docs/permissions.md "Account groups"), with a session and an access token: row-level security keeps them to the
+ * group's accounts.
+ */
+export const seedWorldLimitedMember = (url: string, workspaceId: number, name: string, group: WorldGroup, server: TestServer) =>
+  withSql(
+    url,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const groupId = (yield* sql<{ id: number }>`
+        INSERT INTO account_groups (workspace_id, name, kind, organization_id, unit_id)
+        VALUES (${workspaceId}, ${name}, ${group.kind}, ${group.kind === "unit" ? group.organizationId : null},
+                ${group.kind === "unit" ? group.unitId : null}) RETURNING id`)[0]!.id
+      if (group.kind === "manual") {
+        for (const accountId of group.accountIds) {
+          yield* sql`INSERT INTO account_group_accounts (group_id, workspace_id, account_id) VALUES (${groupId}, ${workspaceId}, ${accountId})`
+        }
+      }
+      const roleId = (yield* sql<{ id: number }>`
+        INSERT INTO custom_roles (workspace_id, name, limited_to_groups) VALUES (${workspaceId}, ${name}, true) RETURNING id`)[0]!.id
+      yield* sql`INSERT INTO custom_role_permissions (custom_role_id, workspace_id, permission_id) SELECT ${roleId}, ${workspaceId}, id FROM permissions`
+      yield* sql`INSERT INTO custom_role_account_groups (custom_role_id, workspace_id, group_id) VALUES (${roleId}, ${workspaceId}, ${groupId})`
+      const userId = (yield* sql<{ id: number }>`INSERT INTO users (email, email_verified, password_hash) VALUES (${`${name}@world.example`}, true, 'x') RETURNING id`)[0]!.id
+      yield* sql`INSERT INTO memberships (workspace_id, user_id, custom_role_id) VALUES (${workspaceId}, ${userId}, ${roleId})`
+      const session = yield* createSession(userId, workspaceId)
+      const token = yield* signAccessToken({ userId, workspaceId, sessionId: session.familyId })
+      return { userId, workspaceId, token } satisfies WorldMember
+    }).pipe(Effect.provide(AuthConfig.layer(defaultAuthSettings({ secretKey: server.config.appSecretKey, appOrigin: server.baseUrl })) as Layer.Layer<AuthConfig>)),
+  )

@@ -34,7 +34,7 @@ const TEXTS_F = `hashtextextended(length(f.title)::text || ':' || f.title || f.p
 
 const statements = [
   `CREATE INDEX findings_latest_check_idx ON findings (workspace_id, service_id, check_id, (${TEXTS}))
-     INCLUDE (scan_id, status, muted, severity, resources_checked, resources_failing, resources_remediated, resources_muted,
+     INCLUDE (id, scan_id, status, muted, severity, resources_checked, resources_failing, resources_remediated, resources_muted,
               resources_new, resources_fixed)
      WHERE latest`,
 

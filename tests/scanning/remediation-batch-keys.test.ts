@@ -6,7 +6,8 @@
  *
  * - a key limited to one account group: its batch of a whole check takes its group's accounts only; a key whose group
  *   loses an account after the start: that account's items are skipped with the reason, the others fixed;
- * - a key revoked, or expired, after the start: every item is skipped with the reason, nothing changes in the cloud;
+ * - a key revoked, expired, or whose custom role loses remediate_findings after the start: every item is skipped with
+ *   the reason, nothing changes in the cloud;
  * - a key without remediate_findings cannot start a batch (403);
  * - a batch started by a signed-in member names no key and runs as before; its undo asked with a key later revoked
  *   fails each item with the reason, the member's own undo then puts everything back.
@@ -24,6 +25,7 @@ import { batchJob, type BatchJobPayload, batchUndoJob } from "../../server/scans
 import { ensureServiceIds } from "../../server/scanner/service-catalogue.ts"
 import { writeFindings } from "../../server/scans/results.ts"
 import { ScanningMessages } from "../../src/contracts/messages.ts"
+import { PERMISSION_IDS } from "../../src/contracts/permissions.ts"
 import { BatchMessages } from "../../src/contracts/remediation-batches.ts"
 import { makeTestDatabase } from "../support/db.ts"
 import { addMotoAccount, type Member, MOTO_KEYS, Roles, type ScanEnv, sleep, startScanEnv, uniq } from "./support.ts"
@@ -102,9 +104,9 @@ describe.each(kinds)("bulk remediation with an API key on %s", (kind) => {
       yield* sql`UPDATE accounts SET latest_scan_id = ${scanId} WHERE id = ${accountId}`
     }).pipe(Effect.provideService(SqlClient.SqlClient, sql)))
 
-  const createKey = async (name: string, roleId: number, groups: ReadonlyArray<number> | null = null) => {
+  const createKey = async (name: string, roleId: number, groups: ReadonlyArray<number> | null = null, custom = false) => {
     const res = await env.call(owner, "POST", "/api/api-keys", {
-      name, role_id: roleId, is_custom_role: false, expires_in_days: 30, ...(groups === null ? {} : { account_group_ids: groups }),
+      name, role_id: roleId, is_custom_role: custom, expires_in_days: 30, ...(groups === null ? {} : { account_group_ids: groups }),
     })
     expect(res.status, res.text).toBe(200)
     const key = res.body.data as { id: number; name: string; secret: string }
@@ -189,7 +191,7 @@ describe.each(kinds)("bulk remediation with an API key on %s", (kind) => {
     expect(listed).toMatchObject({ created_by: { id: owner.userId }, api_key: { id: wide.id, name: "Both accounts" } })
   }, 180_000)
 
-  it("a key revoked, or expired, after the start: the items not yet started are skipped with the reason", async () => {
+  it("a key revoked, expired or whose role loses remediate_findings after the start: the items not yet started are skipped with the reason", async () => {
     const moto = await openGroups(2)
     await seedScan(motoAccount.id, motoAccount.account_id, moto)
 
@@ -213,6 +215,24 @@ describe.each(kinds)("bulk remediation with an API key on %s", (kind) => {
     const e = await settled(second.body.data.id, ["completed", "failed"])
     expect(e.counts).toMatchObject({ fixed: 0, skipped: 2 })
     expect((await itemsOf(second.body.data.id)).map((i) => [i.state, i.message])).toEqual([["skipped", BatchMessages.keyExpired], ["skipped", BatchMessages.keyExpired]])
+
+    // A key whose custom role loses remediate_findings after the start.
+    const roleId = await env.sql((sql) => Effect.gen(function* () {
+      const ws = owner.workspaceId
+      const id = (yield* sql<{ id: number }>`INSERT INTO custom_roles (workspace_id, name, limited_to_groups) VALUES (${ws}, ${uniq("Fixers")}, false) RETURNING id`)[0]!.id
+      yield* sql`INSERT INTO custom_role_permissions (custom_role_id, workspace_id, permission_id)
+                 VALUES (${id}, ${ws}, ${PERMISSION_IDS.remediate_findings}), (${id}, ${ws}, ${PERMISSION_IDS.read_only})`
+      return id
+    }))
+    held.close()
+    const fixer = await createKey("Role changed later", roleId, null, true)
+    const third = await env.call(fixer.caller, "POST", "/api/remediation-batches", { check_id: CHECK, account_ids: [motoAccount.id] })
+    expect(third.status, third.text).toBe(202)
+    await env.sql((sql) => sql`DELETE FROM custom_role_permissions WHERE custom_role_id = ${roleId} AND permission_id = ${PERMISSION_IDS.remediate_findings}`)
+    held.open()
+    const c = await settled(third.body.data.id, ["completed", "failed"])
+    expect(c.counts).toMatchObject({ fixed: 0, skipped: 2 })
+    expect((await itemsOf(third.body.data.id)).map((i) => [i.state, i.message])).toEqual([["skipped", BatchMessages.keyMayNot], ["skipped", BatchMessages.keyMayNot]])
     for (const g of moto) expect(await sshOpen(g)).toBe(true)
 
     // A key whose role lacks remediate_findings cannot start one.

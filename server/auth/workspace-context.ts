@@ -3,6 +3,8 @@
  * (posture, compliance, scans, remediation), and the permission policies declared next to each handler. They live
  * below `server/api` so that the domain never imports the HTTP layer; `server/api/middleware/workspace-scope.ts` builds
  * a `WorkspaceContext` from a request (token, X-Workspace-ID, membership) and re-exports these for the handlers.
+ * `toMembership` turns a membership row into the context's permission fields, for a request and for a job acting
+ * later in a member's name alike (server/scans/remediation-batches.ts).
  */
 import { PERMISSION_IDS, PERMISSIONS, type PermissionName } from "../../src/contracts/permissions.ts"
 import { parseAccountLimit, type MembershipRow } from "./rls.ts"

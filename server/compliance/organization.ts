@@ -58,25 +58,19 @@ export interface OrgComplianceResult extends Omit<OrgCompliance, "members_pagina
   readonly organization_name: string
 }
 
-/** Statements the members' check facts are read in at once (the database outputs each scan's `check_outcomes` as JSON text). */
-const FACT_PARTS = 2
-
 /**
  * The stored check facts (`scansCheckFacts`) of the latest completed scan of every member of the selection, read
- * while the members are (by the same condition), in FACT_PARTS statements at once. A member whose latest scan changed
- * in between is read again by its scan (`organizationCompliance`).
+ * alongside the members (by the same condition, not by their ids: no wait for them). A member whose latest scan
+ * changed in between is read again by its scan (`organizationCompliance`).
  */
 const selectionCheckFacts = Effect.fn("OrgCompliance.selectionCheckFacts")(function* (workspaceId: number, selection: MemberSelection) {
   const sql = yield* SqlClient.SqlClient
-  const parts = yield* Effect.all(
-    Array.from({ length: FACT_PARTS }, (_, part) => sql<{ readonly id: number; readonly facts: Record<string, StoredCheckFacts> | string }>`
-      SELECT s.id, s.check_outcomes AS facts FROM scans s
-      WHERE s.workspace_id = ${workspaceId}
-        AND s.id IN (SELECT a.latest_scan_id FROM accounts a WHERE ${selectionWhere(sql, workspaceId, selection)} AND a.id % ${FACT_PARTS} = ${part})`),
-    { concurrency: "unbounded" },
-  )
+  const rows = yield* sql<{ readonly id: number; readonly facts: Record<string, StoredCheckFacts> | string }>`
+    SELECT s.id, s.check_outcomes AS facts FROM scans s
+    WHERE s.workspace_id = ${workspaceId}
+      AND s.id IN (SELECT a.latest_scan_id FROM accounts a WHERE ${selectionWhere(sql, workspaceId, selection)})`
   const out = new Map<number, Readonly<Record<string, StoredCheckFacts>>>()
-  for (const rows of parts) for (const r of rows) out.set(r.id, typeof r.facts === "string" ? (JSON.parse(r.facts) as Record<string, StoredCheckFacts>) : r.facts)
+  for (const r of rows) out.set(r.id, typeof r.facts === "string" ? (JSON.parse(r.facts) as Record<string, StoredCheckFacts>) : r.facts)
   return out
 })
 

@@ -30,8 +30,7 @@
  * Cost (bench/fleet-dashboard.ts): one statement for the members (with their latest scan's row), one for the trend's
  * scans (the window's completed scans of the members and, per member, the last one before it: index probes of
  * `scans_account_idx`, index-only since migration 0033), whatever the size of the scans' findings. The trend selects
- * the members by the same condition, so both statements (and the organisation's and the unit's checks) run at once
- * (`readTogether`): on two cores the database reads the trend while this process decodes the members.
+ * the members by the same condition, so neither waits for the other's answer (`readTogether`).
  */
 import { Effect, Exit } from "effect"
 import { SqlClient } from "effect/sql"
@@ -168,8 +167,10 @@ export const fleetMembers = Effect.fn("Fleet.members")(function* (
 })
 
 /**
- * Several reads of one answer at once (each on its own connection: the database works on them together while this
- * process decodes what has arrived), failing as they would one after the other: the first failure in their order.
+ * Several reads of one answer started together, failing as they would one after the other: the first failure in
+ * their order. Outside a transaction each takes its own connection and the database works on them at once; inside
+ * the API's request transaction (server/auth/rls.ts `inScopeForMember`: one connection, the caller's row-level scope)
+ * they queue on it, none waiting for another's answer to be built.
  */
 export const readTogether = <const T extends ReadonlyArray<Effect.Effect<unknown, unknown, unknown>>>(reads: T) =>
   Effect.gen(function* () {

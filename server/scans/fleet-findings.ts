@@ -19,7 +19,7 @@
  * made PostgreSQL compile it for ~1 s, longer than the read itself).
  */
 import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type Statement } from "effect/sql"
 import { SEVERITIES } from "../../src/contracts/findings.ts"
 import type { AccountId } from "../../src/contracts/ids.ts"
 import { FAILING_RESOURCES_SQL, SEVERITY_ORDER_SQL, STATUS_ORDER_SQL } from "../posture/algebra.ts"
@@ -145,11 +145,10 @@ export const listFleetFindings = Effect.fn("FleetFindings.list")(function* (
   const latest = sql`findings f`
   // The check filter: the latest findings of the (service, check) keys whose texts match it
   // (`latest_checks_matching`, migration 0034: a walk over the distinct keys), each key's findings one range of
-  // `findings_latest_check_idx`; the filter itself (findingClauses) still decides each finding.
-  const checked = text(filter.check)
-    ? sql`latest_checks_matching(${containsPattern(filter.check.trim())}) lc
-          JOIN findings f ON f.workspace_id = ${workspaceId} AND f.latest AND f.service_id = lc.service_id AND f.check_id = lc.check_id`
-    : latest
+  // `findings_latest_check_idx`. A key whose check id matches holds matching findings only, read from that index
+  // alone; a key matched by a title or check text has the filter (findingClauses) tested on each of its findings.
+  const byCheck = text(filter.check)
+  const keyed = sql`lc JOIN findings f ON f.workspace_id = ${workspaceId} AND f.latest AND f.service_id = lc.service_id AND f.check_id = lc.check_id`
   const ofScope = sql`(f.scan_id IN (SELECT a.latest_scan_id FROM accounts a WHERE ${inScope})) IS TRUE`
   const where = sql.and([sql`f.workspace_id = ${workspaceId}`, sql`f.latest`, ofScope, ...findingClauses(sql, filter)])
   const extra = sql`, p.k1, p.k2, p.k3, p.matched, a.organization_id, a.org_unit_path`
@@ -189,15 +188,22 @@ export const listFleetFindings = Effect.fn("FleetFindings.list")(function* (
     const after = c === undefined ? sql`true`
       : sql`(m.k1 ${sql.literal(desc ? "<" : ">")} ${c[2]} OR (m.k1 = ${c[2]} AND (m.k2, m.k3, m.id) > (${c[3]}, ${c[4]}, ${c[5]})))`
     const serviceOnly = filter.serviceId === undefined ? [] : [sql`f.service_id = ${filter.serviceId}`]
-    rows = yield* sql<Partial<PageRow> & TotalsRow>`
-      WITH ${counted},
-      m AS (
+    const rest = [...serviceOnly,
+      ...(regions === undefined ? [] : [sql`EXISTS (SELECT 1 FROM jsonb_object_keys(f.resources_by_region) k WHERE k IN ${sql.in(regions)})`])]
+    const read = (from: Statement.Fragment, conditions: ReadonlyArray<Statement.Fragment>) => sql`
         SELECT f.id, ${k1} AS k1, (${status}) AS k2, (${severity}) AS k3, ${matched} AS matched,
                f.resources_checked AS checked, ${sql.literal(FAILING_RESOURCES_SQL)} AS failing
-        FROM ${checked}
+        FROM ${from}
         ${order.sort === "service" ? sql`JOIN cloud_services cs ON cs.id = f.service_id` : sql``}
-        WHERE ${sql.and([where, ...serviceOnly,
-          ...(regions === undefined ? [] : [sql`EXISTS (SELECT 1 FROM jsonb_object_keys(f.resources_by_region) k WHERE k IN ${sql.in(regions)})`])])}
+        WHERE ${sql.and(conditions)}`
+    const whereNoCheck = sql.and([sql`f.workspace_id = ${workspaceId}`, sql`f.latest`, ofScope, ...findingClauses(sql, { ...filter, check: undefined })])
+    rows = yield* sql<Partial<PageRow> & TotalsRow>`
+      WITH ${counted},
+      ${byCheck ? sql`lc AS MATERIALIZED (SELECT * FROM latest_checks_matching(${containsPattern(filter.check!.trim())})),` : sql``}
+      m AS (${byCheck
+        ? sql`${read(keyed, [sql`lc.by_id`, whereNoCheck, ...rest])}
+        UNION ALL ${read(keyed, [sql`NOT lc.by_id`, where, ...rest])}`
+        : read(latest, [where, ...rest])}
       ),
       page AS (
         SELECT m.* FROM m WHERE ${after} ORDER BY m.k1 ${dir}, m.k2, m.k3, m.id LIMIT ${paging.pageSize} OFFSET ${offset}

@@ -7,7 +7,8 @@
  *   of the finding's texts (title and policy check), carrying the columns the list reads (as
  *   `findings_latest_order_idx` does), so a service's latest findings are one range of it, read without the table.
  * - `latest_checks_matching(pattern)`: the (service, check) keys of the caller's workspace's latest findings whose
- *   check id, title or policy check matches the ILIKE pattern: a loose index scan of that index over its distinct
+ *   check id, title or policy check matches the ILIKE pattern (`by_id`: the check id itself matches, so every finding
+ *   of the key does): a loose index scan of that index over its distinct
  *   (service, check, texts) — one or two descents per distinct key, ~300 at 20 services × 15 checks however many
  *   accounts — the pattern tested once per distinct texts instead of once per finding. The list then reads the latest
  *   findings of those keys only (a range of `findings_latest_check_idx` each) and still tests the filter on each of
@@ -42,7 +43,7 @@ const statements = [
   // check). Two probes rather than one row comparison over the three keys: the hash is not leakproof, so should the
   // owner be subject to row-level security it could not bound an index scan, while the (service, check) comparison
   // always can — the walk then stays one pass over the index, never one per key.
-  `CREATE FUNCTION latest_checks_matching(p_pattern text) RETURNS TABLE (service_id integer, check_id text)
+  `CREATE FUNCTION latest_checks_matching(p_pattern text) RETURNS TABLE (service_id integer, check_id text, by_id boolean)
      LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public ROWS 50 AS $$
      WITH RECURSIVE k AS (
        (SELECT f.service_id, f.check_id, ${TEXTS_F} AS texts, f.title, f.policy_check
@@ -62,7 +63,7 @@ const statements = [
             ORDER BY f.service_id, f.check_id, ${TEXTS_F} LIMIT 1)
          ) x LIMIT 1) n
      )
-     SELECT DISTINCT k.service_id, k.check_id FROM k
+     SELECT DISTINCT k.service_id, k.check_id, k.check_id ILIKE p_pattern AS by_id FROM k
      WHERE k.check_id ILIKE p_pattern OR k.title ILIKE p_pattern OR k.policy_check ILIKE p_pattern
    $$`,
   `REVOKE ALL ON FUNCTION latest_checks_matching(text) FROM PUBLIC`,

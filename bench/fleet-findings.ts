@@ -7,7 +7,9 @@
  * AWS checks' (title, description, remediation, compliance). Then, over real HTTP against the in-process API
  * (READ_CACHE=0: every call a full read), BENCH_CALLS (30) calls each, p50/p95 at the client of GET /api/findings
  * without scan_id: first page, a deep page by cursor (the middle of the list; by number the API refuses it), filtered by status and
- * severity, by check, by unit, by service, and sorted by failing resources.
+ * severity, by check, by unit, by service, and sorted by failing resources; and the first page, the deep page and the check
+ * filter for a member whose custom role is limited to the account group of unit ou-a (row-level security's group
+ * policies in every read).
  *
  *   npm run bench:fleet-findings                                   # PostgreSQL, 500 × 30
  *   BENCH_BACKENDS=pglite BENCH_SCANS=3 npm run bench:fleet-findings

@@ -629,12 +629,15 @@ export const runBatchUndo = (p: BatchJobPayload, job: JobContext) =>
         // Not asked yet (verified, or an earlier undo failed): the single undo's request, its conflict check included,
         // in the name of whoever asked for the batch's undo (and the API key they used) as they stand now.
         if (row.rstate === "verified" || row.rstate === "undo_failed") {
-          const refusal = yield* inScope({ workspaceId: p.workspace_id })(Effect.flatMap(SqlClient.SqlClient, (sql) =>
-            actorRefusal(sql, p.workspace_id, { userId: row.undo_requested_by, apiKeyId: row.undo_api_key_id }, row.account_id, UNDOER_REFUSALS)))
-          if (refusal !== undefined) return yield* fail(refusal)
+          // The check and the request in one transaction, as an item's claim does for the fix.
           const ctx: Ctx = { workspaceId: p.workspace_id, userId: row.undo_requested_by as number, ip: "" }
-          const asked = yield* inScope({ workspaceId: p.workspace_id })(requestUndo(ctx, remediationId, row.undo_force, undefined)).pipe(
-            Effect.map(() => undefined),
+          const asked = yield* inScope({ workspaceId: p.workspace_id })(Effect.gen(function* () {
+            const sql = yield* SqlClient.SqlClient
+            const refusal = yield* actorRefusal(sql, p.workspace_id, { userId: row.undo_requested_by, apiKeyId: row.undo_api_key_id }, row.account_id, UNDOER_REFUSALS)
+            if (refusal !== undefined) return { message: refusal, differences: [] }
+            yield* requestUndo(ctx, remediationId, row.undo_force, undefined)
+            return undefined
+          })).pipe(
             Effect.catchTags({
               RemediationConflict: (e) => Effect.succeed({ message: e.message, differences: e.differences }),
               Conflict: (e) => Effect.succeed({ message: e.message, differences: [] }),

@@ -14,6 +14,7 @@ import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { FindingListResponse } from "../../src/contracts/findings.ts"
 import { encodeCursor } from "../../server/scans/findings-store.ts"
+import { API_ROLE } from "../../server/auth/rls.ts"
 import { makeTestDatabase, withSql, type TestDatabase } from "../support/db.ts"
 import {
   seedWorldAccount, seedWorldLimitedMember, seedWorldMember, seedWorldMute, seedWorldScan, seedWorldServices, type WorldCheck,
@@ -91,6 +92,9 @@ beforeAll(async () => {
     yield* sql`UPDATE findings f SET title = 'Old Zeta wording'
                FROM accounts a WHERE a.id = ${accounts[2]!} AND f.scan_id <> a.latest_scan_id AND f.check_id = 'gamma_mfa'
                  AND f.workspace_id = a.workspace_id`
+    // A check only the first account's latest scan has (outside the limited member's accounts).
+    yield* sql`UPDATE findings f SET check_id = 'gamma_solo_check'
+               FROM accounts a WHERE a.id = ${accounts[0]!} AND f.scan_id = a.latest_scan_id AND f.check_id = 'gamma_mfa'`
     // A retired account's findings are never listed.
     yield* sql`UPDATE accounts SET retired_at = now(), retired_reason = 'removed' WHERE id = ${accounts[4]!}`
     rows = yield* sql<Row>`
@@ -227,6 +231,7 @@ const QUERIES = (): ReadonlyArray<Query> => [
   { sort: "new" },
   { sort: "fixed", order: "desc" },
   { check: "key", sort: "service" },
+  { check: "solo" },
 ]
 
 describe("GET /api/findings without scan_id, page by page against a plain reading of the latest scans (issue 31)", () => {
@@ -239,5 +244,19 @@ describe("GET /api/findings without scan_id, page by page against a plain readin
 
   it("gives a member limited to an account group the same reading over their accounts only", async () => {
     for (const q of QUERIES()) await agree(q, 4, limited, [accounts[1]!, accounts[3]!])
+  })
+
+  it("answers a limited member's check filter only with the keys their accounts' latest findings have", async () => {
+    // The walk behind the check filter (migration 0034 `latest_checks_matching`) runs as its owner: it must still keep
+    // to the caller's workspace and, for a limited member, to their accounts.
+    const keys = (limit: string) => withSql(server.databaseUrl, Effect.flatMap(SqlClient.SqlClient, (sql) => sql.withTransaction(Effect.gen(function* () {
+      yield* sql`SELECT set_config('app.workspace_id', ${String(member.workspaceId)}, true), set_config('app.account_ids', ${limit}, true),
+                        set_config('role', ${API_ROLE}, true)`
+      return (yield* sql<{ check_id: string }>`SELECT check_id FROM latest_checks_matching('%solo%')`).map((k) => k.check_id)
+    }))))
+    expect(await keys("")).toEqual(["gamma_solo_check"])
+    expect(await keys(`{${accounts[0]!}}`)).toEqual(["gamma_solo_check"])
+    expect(await keys(`{${accounts[1]!},${accounts[3]!}}`)).toEqual([])
+    expect(await keys("{}")).toEqual([])
   })
 })

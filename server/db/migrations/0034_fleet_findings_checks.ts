@@ -16,8 +16,9 @@
  *   hide one of them; nothing else depends on it).
  *   Under row-level security a query's ILIKE (not leakproof) is applied after the policies and never drives an index
  *   (migration 0018), so the function runs as its owner (SECURITY DEFINER, fixed search_path) and keeps itself to the
- *   caller's workspace (`app_current_workspace_id()`); it answers keys, never findings — the list's own statement, under
- *   the caller's policies (a member limited to account groups included), reads the findings. When the owner is itself
+ *   caller's workspace (`app_current_workspace_id()`) and, for a member limited to account groups (`app_account_limit()`),
+ *   to the keys some latest finding of their accounts has (one probe per matching key); it answers keys, never
+ *   findings — the list's own statement, under the caller's policies, reads the findings. When the owner is itself
  *   subject to row-level security the walk sees what the caller's policies let it see (the same answer; the hash then
  *   cannot bound an index scan either, so a key's texts are one pass over that key's findings).
  *
@@ -65,7 +66,11 @@ const statements = [
          ) x LIMIT 1) n
      )
      SELECT DISTINCT k.service_id, k.check_id, k.check_id ILIKE p_pattern AS by_id FROM k
-     WHERE k.check_id ILIKE p_pattern OR k.title ILIKE p_pattern OR k.policy_check ILIKE p_pattern
+     WHERE (k.check_id ILIKE p_pattern OR k.title ILIKE p_pattern OR k.policy_check ILIKE p_pattern)
+       AND ((SELECT app_account_limit()) IS NULL OR EXISTS (
+         SELECT 1 FROM findings f JOIN scans s ON s.id = f.scan_id AND s.workspace_id = f.workspace_id
+         WHERE f.workspace_id = app_current_workspace_id() AND f.latest AND f.service_id = k.service_id
+           AND f.check_id = k.check_id AND s.account_id = ANY ((SELECT app_account_limit())::integer[])))
    $$`,
   `REVOKE ALL ON FUNCTION latest_checks_matching(text) FROM PUBLIC`,
   `GRANT EXECUTE ON FUNCTION latest_checks_matching(text) TO cloud_audit_app`,

@@ -50,22 +50,17 @@ describe("scanner client settings", () => {
     clients.destroy()
   })
 
-  it("keep AWS_USE_FIPS_ENDPOINT and AWS_USE_DUALSTACK_ENDPOINT as AWS documents them", async () => {
-    const { makeAwsClients } = await freshClients({ AWS_USE_FIPS_ENDPOINT: "true", AWS_USE_DUALSTACK_ENDPOINT: "TRUE" })
+  it.each([
+    { env: { AWS_USE_FIPS_ENDPOINT: "true", AWS_USE_DUALSTACK_ENDPOINT: "TRUE" }, name: "kms", region: "us-east-1", fips: true, dual: true, host: "kms-fips.us-east-1.api.aws" },
+    // Anything but "true" (any case) is off, as the SDK reads these variables.
+    { env: { AWS_USE_FIPS_ENDPOINT: "yes", AWS_USE_DUALSTACK_ENDPOINT: "false" }, name: "ec2", region: "us-west-2", fips: false, dual: false, host: "ec2.us-west-2.amazonaws.com" },
+  ] as const)("keep AWS_USE_FIPS_ENDPOINT and AWS_USE_DUALSTACK_ENDPOINT as AWS documents them: $env", async ({ env, name, region, fips, dual, host }) => {
+    const { makeAwsClients } = await freshClients(env)
     const clients = makeAwsClients({ credentials })
-    const kms = clients.get("kms", "us-east-1")
-    expect(await kms.config.useFipsEndpoint()).toBe(true)
-    expect(await kms.config.useDualstackEndpoint()).toBe(true)
-    expect(await endpointOf(kms as never)).toBe("kms-fips.us-east-1.api.aws")
-    clients.destroy()
-  })
-
-  it("read anything but \"true\" as off", async () => {
-    const { makeAwsClients } = await freshClients({ AWS_USE_FIPS_ENDPOINT: "yes", AWS_USE_DUALSTACK_ENDPOINT: "false" })
-    const clients = makeAwsClients({ credentials })
-    const ec2 = clients.get("ec2", "us-west-2")
-    expect(await ec2.config.useFipsEndpoint()).toBe(false)
-    expect(await endpointOf(ec2 as never)).toBe("ec2.us-west-2.amazonaws.com")
+    const client = clients.get(name, region)
+    expect(await client.config.useFipsEndpoint()).toBe(fips)
+    expect(await client.config.useDualstackEndpoint()).toBe(dual)
+    expect(await endpointOf(client as never)).toBe(host)
     clients.destroy()
   })
 })

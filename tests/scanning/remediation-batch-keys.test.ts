@@ -15,20 +15,16 @@
  */
 import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, DescribeSecurityGroupsCommand } from "@aws-sdk/client-ec2"
 import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { inScope } from "../../server/auth/rls.ts"
 import { jobs as registeredJobs } from "../../server/jobs/registry.ts"
 import type { AnyJob, JobContext } from "../../server/jobs/queue.ts"
 import { makeAwsClients, type AwsClients } from "../../server/scanner/aws/clients.ts"
 import { batchJob, type BatchJobPayload, batchUndoJob } from "../../server/scans/remediation-batches.ts"
-import { ensureServiceIds } from "../../server/scanner/service-catalogue.ts"
-import { writeFindings } from "../../server/scans/results.ts"
 import { ScanningMessages } from "../../src/contracts/messages.ts"
 import { PERMISSION_IDS } from "../../src/contracts/permissions.ts"
 import { BatchMessages } from "../../src/contracts/remediation-batches.ts"
 import { makeTestDatabase } from "../support/db.ts"
-import { addMotoAccount, type Member, MOTO_KEYS, Roles, type ScanEnv, sleep, startScanEnv, uniq } from "./support.ts"
+import { addMotoAccount, type Member, MOTO_KEYS, Roles, type ScanEnv, seedFailingScan, sleep, startScanEnv, uniq } from "./support.ts"
 
 const kinds: ReadonlyArray<"pglite" | "postgres"> = process.env["TEST_DATABASE_URL"] ? ["pglite", "postgres"] : ["pglite"]
 const CHECK = "ec2_securitygroup_allow_ingress_from_internet_to_admin_ports_ipv4"
@@ -86,23 +82,7 @@ describe.each(kinds)("bulk remediation with an API key on %s", (kind) => {
 
   /** A completed scan of the account, now its latest, whose finding of the check fails on each resource. */
   const seedScan = (accountId: number, cloudAccountId: string, resources: ReadonlyArray<string>) =>
-    env.sql((sql) => Effect.gen(function* () {
-      const ws = owner.workspaceId
-      const serviceId = (yield* ensureServiceIds(1, [{ key: "ec2", name: "EC2" }]))[0]!.id
-      const scanId = (yield* sql<{ id: number }>`
-        INSERT INTO scans (workspace_id, account_id, cloud_provider_id, status, total_services, completed_services)
-        VALUES (${ws}, ${accountId}, 1, 'completed', 1, 1) RETURNING id`)[0]!.id
-      const scanServiceId = (yield* sql<{ id: number }>`
-        INSERT INTO scan_services (workspace_id, scan_id, service_id, status) VALUES (${ws}, ${scanId}, ${serviceId}, 'completed') RETURNING id`)[0]!.id
-      yield* inScope({ workspaceId: ws })(writeFindings({
-        workspaceId: ws, scanId, scanServiceId, serviceId, serviceKey: "ec2", accountId, cloudAccountId, cloudProviderId: 1,
-      }, [{
-        check_id: CHECK, severity: "high", status: "fail", not_evaluated_reason: null, title: "t", description: "d",
-        policy_check: "p", remediation: "r", field_labels: {}, compliance: [],
-        details: resources.map((resource_id) => ({ resource_id, region: "us-east-1", compliance: false, reason: "open" })),
-      }]))
-      yield* sql`UPDATE accounts SET latest_scan_id = ${scanId} WHERE id = ${accountId}`
-    }).pipe(Effect.provideService(SqlClient.SqlClient, sql)))
+    seedFailingScan(env, owner.workspaceId, { id: accountId, cloudAccountId }, CHECK, resources)
 
   const createKey = async (name: string, roleId: number, groups: ReadonlyArray<number> | null = null, custom = false) => {
     const res = await env.call(owner, "POST", "/api/api-keys", {

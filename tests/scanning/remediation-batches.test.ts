@@ -15,14 +15,11 @@ import {
   type IpPermission,
 } from "@aws-sdk/client-ec2"
 import { Effect } from "effect"
-import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { inScope } from "../../server/auth/rls.ts"
-import { writeFindings } from "../../server/scans/results.ts"
 import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { BATCH_MAX_ROWS, BatchMessages } from "../../src/contracts/remediation-batches.ts"
 import { makeAwsClients, type AwsClients } from "../../server/scanner/aws/clients.ts"
-import { addMotoAccount, detailed, type Member, MOTO_KEYS, Roles, type ScanEnv, sleep, startScanEnv, uniq } from "./support.ts"
+import { addMotoAccount, detailed, type Member, MOTO_KEYS, Roles, type ScanEnv, seedFailingScan, sleep, startScanEnv, uniq } from "./support.ts"
 import { type WorkerProcess, workerProcesses } from "./worker-process.ts"
 
 const postgres = (process.env["TEST_DATABASE_URL"] ?? "").trim() !== ""
@@ -332,30 +329,10 @@ describe.skipIf(!postgres)("bulk remediation on moto (PostgreSQL, worker process
 
   it("a member limited to account groups starts, counts and lists only their accounts' items", async () => {
     // A second account of the workspace (seeded: a completed scan whose finding of the check has two failing rows).
-    const other = await env.sql((sql) => Effect.gen(function* () {
-      const ws = owner.workspaceId
-      const accountId = (yield* sql<{ id: number }>`
-        INSERT INTO accounts (workspace_id, cloud_provider_id, account_name, cloud_account_id, auth_method, credentials_sealed)
-        VALUES (${ws}, 1, 'Seeded account', '999999999999', 'access_key', 'v1.sealed') RETURNING id`)[0]!.id
-      const serviceId = (yield* sql<{ id: number }>`SELECT id FROM cloud_services WHERE cloud_provider_id = 1 AND key = 'ec2'`)[0]!.id
-      const scanId = (yield* sql<{ id: number }>`
-        INSERT INTO scans (workspace_id, account_id, cloud_provider_id, status, total_services, completed_services)
-        VALUES (${ws}, ${accountId}, 1, 'completed', 1, 1) RETURNING id`)[0]!.id
-      const scanServiceId = (yield* sql<{ id: number }>`
-        INSERT INTO scan_services (workspace_id, scan_id, service_id, status) VALUES (${ws}, ${scanId}, ${serviceId}, 'completed') RETURNING id`)[0]!.id
-      yield* inScope({ workspaceId: ws })(writeFindings({
-        workspaceId: ws, scanId, scanServiceId, serviceId, serviceKey: "ec2", accountId, cloudAccountId: "999999999999", cloudProviderId: 1,
-      }, [{
-        check_id: CHECK, severity: "high", status: "fail", not_evaluated_reason: null, title: "t", description: "d",
-        policy_check: "p", remediation: "r", field_labels: {}, compliance: [],
-        details: [
-          { resource_id: "sg-seeded1", region: "us-east-1", compliance: false, reason: "open" },
-          { resource_id: "sg-seeded2", region: "us-east-1", compliance: false, reason: "open" },
-        ],
-      }]))
-      yield* sql`UPDATE accounts SET latest_scan_id = ${scanId} WHERE id = ${accountId}`
-      return accountId
-    }).pipe(Effect.provideService(SqlClient.SqlClient, sql)))
+    const other = (await env.sql((sql) => sql<{ id: number }>`
+      INSERT INTO accounts (workspace_id, cloud_provider_id, account_name, cloud_account_id, auth_method, credentials_sealed)
+      VALUES (${owner.workspaceId}, 1, 'Seeded account', '999999999999', 'access_key', 'v1.sealed') RETURNING id`))[0]!.id
+    await seedFailingScan(env, owner.workspaceId, { id: other, cloudAccountId: "999999999999" }, CHECK, ["sg-seeded1", "sg-seeded2"])
     const motoAccount = (await env.sql((sql) => sql<{ id: number }>`
       SELECT id FROM accounts WHERE workspace_id = ${owner.workspaceId} AND account_name = 'Moto account'`))[0]!.id
     // A custom role with every permission, limited to a group holding the seeded account only.

@@ -7,6 +7,9 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { BuiltInRoleIds } from "../../src/contracts/permissions.ts"
+import { inScope } from "../../server/auth/rls.ts"
+import { ensureServiceIds } from "../../server/scanner/service-catalogue.ts"
+import { writeFindings } from "../../server/scans/results.ts"
 import { AuthConfig, defaultAuthSettings } from "../../server/auth/auth-config.ts"
 import { signAccessToken } from "../../server/auth/access-token.ts"
 import { createSession } from "../../server/auth/refresh-tokens.ts"
@@ -210,3 +213,32 @@ export const detailed = async (env: ScanEnv, member: Member, finding: { readonly
   if (res.status !== 200) throw new Error(`GET /api/findings/${finding.id}: ${res.status} ${res.text}`)
   return res.body.data
 }
+
+/**
+ * A completed EC2 scan of `accountId`, made its latest, whose finding of `checkId` (high) fails on each of `resources`
+ * (us-east-1), written by the product's own writer (server/scans/results.ts `writeFindings`). Answers the scan id.
+ */
+export const seedFailingScan = (
+  env: ScanEnv,
+  workspaceId: number,
+  account: { readonly id: number; readonly cloudAccountId: string },
+  checkId: string,
+  resources: ReadonlyArray<string>,
+): Promise<number> =>
+  env.sql((sql) => Effect.gen(function* () {
+    const serviceId = (yield* ensureServiceIds(1, [{ key: "ec2", name: "EC2" }]))[0]!.id
+    const scanId = (yield* sql<{ id: number }>`
+      INSERT INTO scans (workspace_id, account_id, cloud_provider_id, status, total_services, completed_services)
+      VALUES (${workspaceId}, ${account.id}, 1, 'completed', 1, 1) RETURNING id`)[0]!.id
+    const scanServiceId = (yield* sql<{ id: number }>`
+      INSERT INTO scan_services (workspace_id, scan_id, service_id, status) VALUES (${workspaceId}, ${scanId}, ${serviceId}, 'completed') RETURNING id`)[0]!.id
+    yield* inScope({ workspaceId })(writeFindings({
+      workspaceId, scanId, scanServiceId, serviceId, serviceKey: "ec2", accountId: account.id, cloudAccountId: account.cloudAccountId, cloudProviderId: 1,
+    }, [{
+      check_id: checkId, severity: "high", status: "fail", not_evaluated_reason: null, title: "t", description: "d",
+      policy_check: "p", remediation: "r", field_labels: {}, compliance: [],
+      details: resources.map((resource_id) => ({ resource_id, region: "us-east-1", compliance: false, reason: "open" })),
+    }]))
+    yield* sql`UPDATE accounts SET latest_scan_id = ${scanId} WHERE id = ${account.id}`
+    return scanId
+  }).pipe(Effect.provideService(SqlClient.SqlClient, sql)))

@@ -18,7 +18,7 @@ import { API_ROLE } from "../../server/auth/rls.ts"
 import { makeTestDatabase, withSql, type TestDatabase } from "../support/db.ts"
 import {
   seedWorldAccount, seedWorldLimitedMember, seedWorldMember, seedWorldMute, seedWorldScan, seedWorldServices, type WorldCheck,
-  type WorldMember,
+  type PlainFinding, type WorldMember,
 } from "../support/findings-world.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
 
@@ -49,23 +49,8 @@ const world = (ids: ReadonlyArray<number>, n: number) => [
   ] },
 ]
 
-interface Row {
-  readonly id: number
+interface Row extends PlainFinding {
   readonly account_id: number
-  readonly service_id: number
-  readonly service_name: string
-  readonly check_id: string
-  readonly title: string
-  readonly policy_check: string
-  readonly status: string
-  readonly muted: boolean
-  readonly severity: string
-  readonly resources_checked: number
-  readonly resources_failing: number
-  readonly resources_remediated: number
-  readonly resources_muted: number
-  readonly resources_new: number
-  readonly resources_fixed: number
 }
 
 /** Every finding of every latest completed scan of the workspace's live accounts, read plainly. */

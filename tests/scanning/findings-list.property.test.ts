@@ -13,7 +13,7 @@ import {
 } from "../../src/contracts/findings.ts"
 import { makeTestDatabase, withSql, type TestDatabase } from "../support/db.ts"
 import {
-  seedWorldAccount, seedWorldMember, seedWorldMute, seedWorldScan, seedWorldServices, type WorldCheck, type WorldMember,
+  type PlainFinding, seedWorldAccount, seedWorldMember, seedWorldMute, seedWorldScan, seedWorldServices, type WorldCheck, type WorldMember,
 } from "../support/findings-world.ts"
 import { startTestServer, type TestServer } from "../support/server.ts"
 
@@ -95,23 +95,7 @@ const queryArb: fc.Arbitrary<Query> = fc.record({
   pageSize: fc.integer({ min: 1, max: 7 }),
 })
 
-interface FullFinding {
-  readonly id: number
-  readonly service_id: number
-  readonly service_name: string
-  readonly check_id: string
-  readonly title: string
-  readonly policy_check: string
-  readonly severity: string
-  readonly status: string
-  readonly muted: boolean
-  readonly resources_checked: number
-  readonly resources_failing: number
-  readonly resources_remediated: number
-  readonly resources_muted: number
-  readonly resources_new: number
-  readonly resources_fixed: number
-}
+type FullFinding = PlainFinding
 
 /** The scan's full row set, read straight from the tables. */
 const fullRowSet = (scanId: number) =>

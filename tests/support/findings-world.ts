@@ -202,3 +202,22 @@ export const seedWorldLimitedMember = (url: string, workspaceId: number, name: s
       return { userId, workspaceId, token } satisfies WorldMember
     }).pipe(Effect.provide(AuthConfig.layer(defaultAuthSettings({ secretKey: server.config.appSecretKey, appOrigin: server.baseUrl })) as Layer.Layer<AuthConfig>)),
   )
+
+/** A finding row as the tests read it straight from the tables (the list answers are compared with it). */
+export interface PlainFinding {
+  readonly id: number
+  readonly service_id: number
+  readonly service_name: string
+  readonly check_id: string
+  readonly title: string
+  readonly policy_check: string
+  readonly severity: string
+  readonly status: string
+  readonly muted: boolean
+  readonly resources_checked: number
+  readonly resources_failing: number
+  readonly resources_remediated: number
+  readonly resources_muted: number
+  readonly resources_new: number
+  readonly resources_fixed: number
+}

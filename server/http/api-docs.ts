@@ -100,25 +100,31 @@ const PRELUDE = `(() => {
       element.removeAttribute("data-csp-style")
     }
   }
+  // What the setter parses is the value as a string (null: nothing), so a value that is not a string (an object whose
+  // toString is markup) is renamed as well.
+  const markup = (html) => (html === null || html === undefined ? "" : String(html))
   const inner = Object.getOwnPropertyDescriptor(Element.prototype, "innerHTML")
   Object.defineProperty(Element.prototype, "innerHTML", {
     ...inner,
-    set(html) {
-      if (typeof html !== "string" || !/style/i.test(html)) return inner.set.call(this, html)
+    set(value) {
+      const html = markup(value)
+      if (!/style/i.test(html)) return inner.set.call(this, html)
       inner.set.call(this, rename(html))
       applyRenamed(this instanceof HTMLTemplateElement ? this.content : this)
     },
   })
   // The other ways markup enters the page: the same renaming.
   const adjacent = Element.prototype.insertAdjacentHTML
-  Element.prototype.insertAdjacentHTML = function (position, html) {
-    if (typeof html !== "string" || !/style/i.test(html)) return adjacent.call(this, position, html)
+  Element.prototype.insertAdjacentHTML = function (position, value) {
+    const html = markup(value)
+    if (!/style/i.test(html)) return adjacent.call(this, position, html)
     adjacent.call(this, position, rename(html))
     applyRenamed(this.parentElement || this)
   }
   const fragment = Range.prototype.createContextualFragment
-  Range.prototype.createContextualFragment = function (html) {
-    if (typeof html !== "string" || !/style/i.test(html)) return fragment.call(this, html)
+  Range.prototype.createContextualFragment = function (value) {
+    const html = markup(value)
+    if (!/style/i.test(html)) return fragment.call(this, html)
     const parsed = fragment.call(this, rename(html))
     applyRenamed(parsed)
     return parsed

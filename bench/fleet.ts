@@ -62,6 +62,7 @@ const { values: args } = parseArgs({
     "no-warmup": { type: "boolean", default: false },
     reads: { type: "boolean", default: false },
     "keep-alive": { type: "boolean", default: false },
+    "no-vacuum": { type: "boolean", default: false },
   },
 })
 const MEMBERS = Number(args.members)
@@ -220,6 +221,19 @@ const postgresCpuSeconds = (name: string): number => {
   return total
 }
 
+/** What psql prints for `args` on the test server (TEST_DATABASE_URL's host; `-d name` picks a database). */
+const psqlOut = (args: ReadonlyArray<string>): Promise<string> =>
+  new Promise((done, fail) => {
+    const url = new URL(process.env["TEST_DATABASE_URL"]!)
+    const child = spawn("psql", ["-h", url.hostname, "-p", url.port || "5432", "-U", decodeURIComponent(url.username) || "postgres", ...args], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, ...(url.password === "" ? {} : { PGPASSWORD: decodeURIComponent(url.password) }) },
+    })
+    let out = ""
+    child.stdout.on("data", (c: Buffer) => (out += c.toString()))
+    child.once("exit", (code) => (code === 0 ? done(out) : fail(new Error(`psql ${args.join(" ")} exited ${code}`))))
+  })
+
 /** The keep-alive meter's thread in this process (not the product's CPU), when the workers send through it. */
 let meterTid: number | undefined
 
@@ -369,7 +383,9 @@ const fleetScan = async (env: ScanEnv, owner: Member, orgAccountId: number, work
 
 const main = async () => {
   const secret = randomBytes(32).toString("base64url")
-  const database = await makeTestDatabase({ kind: "postgres" })
+  const made = await makeTestDatabase({ kind: "postgres" })
+  // BENCH_KEEP=1 keeps the database (its URL is printed) for reading after the run (EXPLAIN, pg_stat_user_tables).
+  const database = process.env["BENCH_KEEP"] === "1" ? { ...made, close: async () => console.log(`kept ${made.url}`) } : made
   const dbName = new URL(database.url).pathname.slice(1)
   // BENCH_PG_LOG=1: the server logs every statement of this database with its duration (its log, e.g.
   // /var/log/postgresql/*.log; bench/support/pg-log-summary.ts sums them by statement), for sessions opened from now on.
@@ -420,7 +436,17 @@ const main = async () => {
 
     const rounds: Array<{ workers: number; cold: boolean; single: Awaited<ReturnType<typeof singleScan>>; fleet: Awaited<ReturnType<typeof fleetScan>> }> = []
     const plan = [...(args["no-warmup"] ? [] : [{ workers: Math.max(...WORKERS), cold: true }]), ...WORKERS.map((w) => ({ workers: w, cold: false }))]
+    // A server with autovacuum off (this project's CI machine sets `autovacuum = off`) never reclaims the dead rows each
+    // round's jobs leave (pg-boss's job table, scans, scan_services): PostgreSQL's CPU per fleet scan then grows round
+    // over round (55 -> 117 -> 212 s over three rounds of 100 members), a cost no production server (autovacuum on by
+    // default) pays. Before each round a VACUUM ANALYZE does what autovacuum would have; `--no-vacuum` leaves it out.
+    const autovacuum = (await psqlOut(["-Atc", "SHOW autovacuum"])).trim()
     for (const round of plan) {
+      if (autovacuum === "off" && !args["no-vacuum"]) {
+        const t0 = performance.now()
+        await psqlOut(["-d", dbName, "-c", "VACUUM (ANALYZE)"])
+        console.log(`\n(autovacuum is off on this server: VACUUM ANALYZE before the round, ${seconds(performance.now() - t0)} s)`)
+      }
       const workers = await startWorkers(env, secret, round.workers, meter?.url ?? env.moto.endpoint)
       try {
         console.log(`\n${round.cold ? "warm-up (cold emulator)" : "measured"} round, ${round.workers} worker process${round.workers === 1 ? "" : "es"}`)

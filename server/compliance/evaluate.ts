@@ -49,15 +49,6 @@ const mappedOutcomes = <O>(checks: ReadonlyArray<string>, outcomes: ReadonlyMap<
   return out
 }
 
-/**
- * Each requirement's status alone, by the rule `evaluateFramework` applies (what organisation compliance counts per
- * member): no evidence, reasons or resource sums, so it needs only each check's status and counts.
- */
-export const requirementStatuses = (
-  framework: CatalogueFramework,
-  outcomes: ReadonlyMap<string, RequirementCheckFacts>,
-): Array<RequirementStatus> => framework.requirements.map((r) => requirementStatus(r.checks.length, mappedOutcomes(r.checks, outcomes)))
-
 /** A framework prepared for evaluating many scans: its mapped checks, and per requirement their positions there. */
 export interface PreparedFramework {
   readonly framework: CatalogueFramework
@@ -84,7 +75,8 @@ const evidenceBits = (f: RequirementCheckFacts | undefined): number => {
 }
 
 /**
- * `requirementStatuses` for many scans (organisation compliance: each member's latest): each check's outcome is read
+ * Each requirement's status alone, by the rule `evaluateFramework` applies (`requirementStatusOf`, `requirementStatus`'s
+ * rule), for many scans (organisation compliance: each member's latest): each check's outcome is read
  * once per scan (not once per requirement it maps to) and each requirement decided by `requirementStatusOf`, the rule
  * `requirementStatus` applies; scans whose checks give the same evidence share one evaluation (`memo`, keyed by it).
  * `factOf` answers a check's facts in the scan (undefined: it did not run); each answer is read before the next call,

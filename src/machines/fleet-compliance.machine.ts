@@ -74,6 +74,9 @@ export interface RequirementsPage {
   readonly first: number
   readonly last: number
   readonly total: number
+  /** The page Previous and Next ask for; null: none. */
+  readonly previous: number | null
+  readonly next: number | null
 }
 
 /** The requirements on the page shown (nothing before an answer). */
@@ -83,7 +86,11 @@ export const requirementsPage = (context: Pick<FleetComplianceContext, "complian
   const page = Math.min(Math.max(1, context.page), pageCount)
   const start = (page - 1) * ORG_REQUIREMENTS_PAGE_SIZE
   const rows = all.slice(start, start + ORG_REQUIREMENTS_PAGE_SIZE)
-  return { rows, page, pageCount, first: rows.length === 0 ? 0 : start + 1, last: start + rows.length, total: all.length }
+  return {
+    rows, page, pageCount, first: rows.length === 0 ? 0 : start + 1, last: start + rows.length, total: all.length,
+    previous: page > 1 ? page - 1 : null,
+    next: page < pageCount ? page + 1 : null,
+  }
 }
 
 /** The fleet page's filters as the compliance call takes them (only what is set). */

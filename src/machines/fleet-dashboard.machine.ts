@@ -92,15 +92,22 @@ export interface MembersPage {
   readonly last: number
   /** Every member the filters select. */
   readonly total: number
+  /** The page Previous asks for (from a page past the last: the last), and Next; null: none. */
+  readonly previous: number | null
+  readonly next: number | null
 }
 
 /** Where the members shown sit among all of them, from the server's `pagination` (nothing before an answer). */
 export const membersPage = (dashboard: FleetDashboard | null): MembersPage => {
-  if (dashboard === null) return { page: 1, pageCount: 0, first: 0, last: 0, total: 0 }
+  if (dashboard === null) return { page: 1, pageCount: 0, first: 0, last: 0, total: 0, previous: null, next: null }
   const { page, page_size, total, total_pages } = dashboard.pagination
   const start = (page - 1) * (page_size ?? dashboard.members.length)
   const shown = dashboard.members.length
-  return { page, pageCount: total_pages, first: shown === 0 ? 0 : start + 1, last: start + shown, total }
+  return {
+    page, pageCount: total_pages, first: shown === 0 ? 0 : start + 1, last: start + shown, total,
+    previous: page > 1 ? Math.min(page, total_pages + 1) - 1 : null,
+    next: page < total_pages ? page + 1 : null,
+  }
 }
 
 export const hasFleetFilters = (filters: FleetFilters): boolean => filters.unit !== null || filters.tag !== ""

@@ -184,7 +184,7 @@ describe("requirements paging", () => {
     try {
       await frameworks.resolve([cis, fsbp])
       await load.resolve(manyRequirements(cis, 10_000))
-      expect(requirementsPage(actor.getSnapshot().context)).toMatchObject({ page: 1, pageCount: 200, first: 1, last: 50, total: 10_000 })
+      expect(requirementsPage(actor.getSnapshot().context)).toMatchObject({ page: 1, pageCount: 200, first: 1, last: 50, total: 10_000, previous: null, next: 2 })
       expect(requirementsPage(actor.getSnapshot().context).rows).toHaveLength(ORG_REQUIREMENTS_PAGE_SIZE)
       actor.send({ type: "page.requested", page: 200 })
       const last = requirementsPage(actor.getSnapshot().context)
@@ -195,7 +195,7 @@ describe("requirements paging", () => {
       // A filter's new answer for the same framework keeps the page, clamped to its last one.
       actor.send({ type: "filters.changed", unit: "ou-prod", tag: "" })
       await load.resolve(manyRequirements(cis, 120))
-      expect(requirementsPage(actor.getSnapshot().context)).toMatchObject({ page: 3, pageCount: 3, first: 101, last: 120 })
+      expect(requirementsPage(actor.getSnapshot().context)).toMatchObject({ page: 3, pageCount: 3, first: 101, last: 120, previous: 2, next: null })
       actor.send({ type: "framework.changed", frameworkId: "aws-fsbp" })
       await load.resolve(manyRequirements(fsbp, 120))
       expect(requirementsPage(actor.getSnapshot().context)).toMatchObject({ page: 1, first: 1, last: 50 })

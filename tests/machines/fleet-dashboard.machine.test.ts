@@ -5,7 +5,7 @@ import type { FleetDashboard, FleetQuery, OrganizationDetail } from "../../src/c
 import type { Framework } from "../../src/contracts/compliance.ts"
 import type { OrgCompliance } from "../../src/contracts/organizations.ts"
 import { fleetComplianceMachine } from "../../src/machines/fleet-compliance.machine.ts"
-import { fleetDashboardMachine, TAG_FORMAT_MESSAGE } from "../../src/machines/fleet-dashboard.machine.ts"
+import { fleetDashboardMachine, membersPage, TAG_FORMAT_MESSAGE } from "../../src/machines/fleet-dashboard.machine.ts"
 import type { OrgComplianceRequest } from "../../src/machines/fleet-effects.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
 import { controlled, httpFailure, never } from "./auth-fakes.ts"
@@ -159,6 +159,11 @@ describe("fleet-dashboard machine", () => {
       await load.resolve(fleetDashboard([fleetMember(25)], { pagination: { page: 3, page_size: 2, total: 5, total_pages: 3 } }))
       expect(actor.getSnapshot().context.page).toBe(3)
       expect(actor.getSnapshot().context.dashboard?.members.map((m) => m.account_id)).toEqual([25])
+      // What the pager shows and asks for: the last page has no Next; a page past the last (the members went since)
+      // goes back to the last.
+      expect(membersPage(actor.getSnapshot().context.dashboard)).toEqual({ page: 3, pageCount: 3, first: 5, last: 5, total: 5, previous: 2, next: null })
+      expect(membersPage(fleetDashboard([], { pagination: { page: 5, page_size: 2, total: 5, total_pages: 3 } }))).toMatchObject({ first: 0, previous: 3, next: null })
+      expect(membersPage(threePages)).toMatchObject({ page: 1, previous: null, next: 2 })
       // The same page is read again on refresh; a sort or filter change asks page 1.
       actor.send({ type: "fleet.refreshRequested" })
       expect(load.calls.at(-1)).toEqual({ id: ORG_ID, query: { page: 3 } })

@@ -24,6 +24,7 @@ import { useComplianceEnvironment } from "../compliance/compliance-effects-conte
 import * as shared from "../scanning/scanning.css.ts"
 import { useFleetEffects } from "./fleet-effects-context.tsx"
 import * as css from "./fleet.css.ts"
+import { FleetPager } from "./fleet-pager.tsx"
 
 export type ComplianceRef = ActorRefFrom<typeof fleetComplianceMachine>
 
@@ -148,22 +149,7 @@ function ComplianceBody({ complianceRef }: { readonly complianceRef: ComplianceR
         busy={busy}
         empty="No requirement in this framework."
       />
-      {page.pageCount > 1 ? (
-        <div className={css.pager} role="group" aria-label="Requirements pages">
-          <Button variant="secondary" size="sm" isDisabled={page.page <= 1} onPress={() => complianceRef.send({ type: "page.requested", page: page.page - 1 })}>
-            Previous
-          </Button>
-          <span className={shared.subtle}>{`Requirements ${count(page.first)}–${count(page.last)} of ${count(page.total)} · page ${page.page} of ${page.pageCount}`}</span>
-          <Button
-            variant="secondary"
-            size="sm"
-            isDisabled={page.page >= page.pageCount}
-            onPress={() => complianceRef.send({ type: "page.requested", page: page.page + 1 })}
-          >
-            Next
-          </Button>
-        </div>
-      ) : null}
+      <FleetPager label="Requirements pages" noun="Requirements" page={page} onPage={(p) => complianceRef.send({ type: "page.requested", page: p })} />
     </>
   )
 }

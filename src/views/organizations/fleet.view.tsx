@@ -40,6 +40,7 @@ import { FleetCompliance, useComplianceLogic, type ComplianceRef } from "./fleet
 import { useFleetEffects } from "./fleet-effects-context.tsx"
 import { useOrganizationEnvironment } from "./organization-effects-context.tsx"
 import * as css from "./fleet.css.ts"
+import { FleetPager } from "./fleet-pager.tsx"
 
 type FleetRef = ActorRefFrom<typeof fleetDashboardMachine>
 
@@ -217,22 +218,9 @@ function Trend({ fleetRef }: { readonly fleetRef: FleetRef }) {
   )
 }
 
-const count = (n: number) => n.toLocaleString("en-US")
-
 function MembersPager({ fleetRef }: { readonly fleetRef: FleetRef }) {
   const page = useSelector(fleetRef, (s) => membersPage(s.context.dashboard), (a, b) => a.page === b.page && a.pageCount === b.pageCount && a.first === b.first && a.last === b.last && a.total === b.total)
-  if (page.pageCount <= 1 && page.page <= 1) return null
-  return (
-    <div className={css.pager} role="group" aria-label="Member pages">
-      <Button variant="secondary" size="sm" isDisabled={page.page <= 1} onPress={() => fleetRef.send({ type: "page.requested", page: Math.min(page.page, page.pageCount + 1) - 1 })}>
-        Previous
-      </Button>
-      <span className={shared.subtle}>{`Members ${count(page.first)}–${count(page.last)} of ${count(page.total)} · page ${page.page} of ${page.pageCount}`}</span>
-      <Button variant="secondary" size="sm" isDisabled={page.page >= page.pageCount} onPress={() => fleetRef.send({ type: "page.requested", page: page.page + 1 })}>
-        Next
-      </Button>
-    </div>
-  )
+  return <FleetPager label="Member pages" noun="Members" page={page} onPage={(p) => fleetRef.send({ type: "page.requested", page: p })} />
 }
 
 function Members({ fleetRef }: { readonly fleetRef: FleetRef }) {

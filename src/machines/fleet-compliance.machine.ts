@@ -65,18 +65,23 @@ export const ORG_REQUIREMENTS_PAGE_SIZE = 50
 
 const pageCountOf = (total: number): number => Math.max(1, Math.ceil(total / ORG_REQUIREMENTS_PAGE_SIZE))
 
-export interface RequirementsPage {
-  readonly rows: ReadonlyArray<OrgRequirement>
+/** One page of a table of the fleet page (the requirements here, the members: `membersPage`), as its pager shows it. */
+export interface TablePage {
   /** 1-based. */
   readonly page: number
   readonly pageCount: number
   /** 1-based position of the first and last row shown (0 and 0 without rows). */
   readonly first: number
   readonly last: number
+  /** Every row. */
   readonly total: number
   /** The page Previous and Next ask for; null: none. */
   readonly previous: number | null
   readonly next: number | null
+}
+
+export interface RequirementsPage extends TablePage {
+  readonly rows: ReadonlyArray<OrgRequirement>
 }
 
 /** The requirements on the page shown (nothing before an answer). */

@@ -35,7 +35,7 @@ import type { AccountId } from "../contracts/ids.ts"
 import { FLEET_TAG, OrganizationMessages, type FleetDashboard, type FleetQuery, type FleetSort, type OrganizationDetail } from "../contracts/organizations.ts"
 import { errorOf, outputOf } from "./actor-output.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
-import { fleetComplianceMachine } from "./fleet-compliance.machine.ts"
+import { fleetComplianceMachine, type TablePage } from "./fleet-compliance.machine.ts"
 
 /** The message shown under the tag field when the tag cannot be sent. */
 export const TAG_FORMAT_MESSAGE = 'Enter a tag as "key" or "key:value"'
@@ -83,19 +83,8 @@ export const fleetQuery = (filters: FleetFilters, page = 1): FleetQuery => ({
   ...(page === 1 ? {} : { page }),
 })
 
-export interface MembersPage {
-  /** 1-based, as the server answered it. */
-  readonly page: number
-  readonly pageCount: number
-  /** 1-based position of the first and last member shown (0 and 0 without members). */
-  readonly first: number
-  readonly last: number
-  /** Every member the filters select. */
-  readonly total: number
-  /** The page Previous asks for (from a page past the last: the last), and Next; null: none. */
-  readonly previous: number | null
-  readonly next: number | null
-}
+/** The members' page as the server answered it; from a page past the last, Previous asks for the last. */
+export type MembersPage = TablePage
 
 /** Where the members shown sit among all of them, from the server's `pagination` (nothing before an answer). */
 export const membersPage = (dashboard: FleetDashboard | null): MembersPage => {

@@ -2,28 +2,17 @@
  * Previous / Next under a table of the fleet page (the members, the compliance requirements): the machine's page (its
  * position, and which page each button asks for) rendered, each press sent as the page asked for.
  */
+import type { TablePage } from "../../machines/fleet-compliance.machine.ts"
 import { Button } from "../ui/button.tsx"
 import * as shared from "../scanning/scanning.css.ts"
 import * as css from "./fleet.css.ts"
-
-/** A page of a table as the machines describe it (`membersPage`, `requirementsPage`). */
-export interface FleetPage {
-  readonly page: number
-  readonly pageCount: number
-  readonly first: number
-  readonly last: number
-  readonly total: number
-  /** The page Previous / Next ask for (null: the button is disabled). */
-  readonly previous: number | null
-  readonly next: number | null
-}
 
 const count = (n: number) => n.toLocaleString("en-US")
 
 export function FleetPager({ label, noun, page, onPage }: {
   readonly label: string
   readonly noun: string
-  readonly page: FleetPage
+  readonly page: TablePage
   readonly onPage: (page: number) => void
 }) {
   if (page.previous === null && page.next === null) return null

@@ -15,7 +15,8 @@
  *   unfinished one is run again, and its fixer re-reads the resource first, so a change the dead attempt already made
  *   is found in place (a plan without calls) and not made twice — the first attempt's pre-image is kept for the undo.
  * - `stopBatch`: pending items become skipped (stopped) under the batch's lock, which every claim takes shared: no item
- *   starts after a stop; running ones finish, then the batch is `stopped`.
+ *   starts after a stop; running ones finish, then the batch is `stopped`. The stop names its member and, when asked
+ *   with an API key, the key (`stop_api_key_id`, migration 0037), as the start and the undo do.
  * - `requestBatchUndo` + `remediations.batch-undo` job: every fixed item (and every item whose undo failed) goes through
  *   the single undo (`requestUndo` without a job, then `runUndo`): a resource changed since its fix ends `undo_failed`
  *   with the field differences unless `force`.
@@ -81,6 +82,7 @@ interface BatchRow {
   undo_requested_by: number | null; undo_email: string | null; undo_requested_at: Date | string | null
   counts: Record<string, number> | null; undoable: number; undo_until: Date | string | null
   api_key_id: number | null; api_key_name: string | null; undo_api_key_id: number | null; undo_api_key_name: string | null
+  stop_api_key_id: number | null; stop_api_key_name: string | null
 }
 
 /** Undo of an item's remediation is possible now (the single undo's own rule, server/scans/remediation-undo.ts). */
@@ -92,11 +94,12 @@ const selectBatches = (sql: SqlClient.SqlClient) => sql`
   SELECT b.id, b.state, b.check_id, b.created_by, cu.email AS created_email, b.created_at, b.started_at, b.finished_at,
          b.stop_requested_by, su.email AS stop_email, b.stop_requested_at, b.undo_requested_by, uu.email AS undo_email,
          b.undo_requested_at, c.counts, coalesce(u.undoable, 0)::int AS undoable, u.undo_until,
-         b.api_key_id, ck.name AS api_key_name, b.undo_api_key_id, uk.name AS undo_api_key_name
+         b.api_key_id, ck.name AS api_key_name, b.undo_api_key_id, uk.name AS undo_api_key_name, b.stop_api_key_id, sk.name AS stop_api_key_name
   FROM remediation_batches b
   LEFT JOIN users cu ON cu.id = b.created_by LEFT JOIN users su ON su.id = b.stop_requested_by LEFT JOIN users uu ON uu.id = b.undo_requested_by
   LEFT JOIN api_keys ck ON ck.workspace_id = b.workspace_id AND ck.id = b.api_key_id
   LEFT JOIN api_keys uk ON uk.workspace_id = b.workspace_id AND uk.id = b.undo_api_key_id
+  LEFT JOIN api_keys sk ON sk.workspace_id = b.workspace_id AND sk.id = b.stop_api_key_id
   LEFT JOIN LATERAL (
     SELECT jsonb_object_agg(state, n) AS counts FROM (
       SELECT i.state, count(*)::int AS n FROM remediation_batch_items i WHERE i.workspace_id = b.workspace_id AND i.batch_id = b.id GROUP BY i.state) g
@@ -128,6 +131,7 @@ const toBatch = (b: BatchRow): RemediationBatch => {
     undo_until: b.undoable > 0 ? iso(b.undo_until) : null,
     stop_requested_at: iso(b.stop_requested_at),
     stop_requested_by: member(b.stop_requested_by, b.stop_email),
+    stop_api_key: key(b.stop_api_key_id, b.stop_api_key_name),
     undo_requested_at: iso(b.undo_requested_at),
     undo_requested_by: member(b.undo_requested_by, b.undo_email),
     undo_api_key: key(b.undo_api_key_id, b.undo_api_key_name),
@@ -334,7 +338,7 @@ export const createBatch = (ctx: RequestCtx, payload: CreateBatchPayload, job: t
 // Stop and undo requests
 
 /** POST /api/remediation-batches/{id}/stop. */
-export const stopBatch = (ctx: Ctx, id: number) =>
+export const stopBatch = (ctx: RequestCtx, id: number) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const locked = yield* sql<{ state: BatchState }>`SELECT state FROM remediation_batches WHERE workspace_id = ${ctx.workspaceId} AND id = ${id} FOR UPDATE`
@@ -346,7 +350,7 @@ export const stopBatch = (ctx: Ctx, id: number) =>
     const running = (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM remediation_batch_items
       WHERE workspace_id = ${ctx.workspaceId} AND batch_id = ${id} AND state = 'running'`)[0]?.n ?? 0
     yield* sql`UPDATE remediation_batches SET state = ${running > 0 ? "stopping" : "stopped"}, stop_requested_by = ${ctx.userId},
-                 stop_requested_at = now(), finished_at = CASE WHEN ${running === 0} THEN now() ELSE finished_at END
+                 stop_api_key_id = ${ctx.apiKeyId ?? null}, stop_requested_at = now(), finished_at = CASE WHEN ${running === 0} THEN now() ELSE finished_at END
                WHERE workspace_id = ${ctx.workspaceId} AND id = ${id}`
     yield* recordAudit({
       action: "remediation_batch.stop_requested",

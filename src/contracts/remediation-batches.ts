@@ -19,7 +19,8 @@
  *
  * Items on an account that requires approval are not fixed by a batch (four eyes, ./remediation-requests.ts): they are
  * `skipped` with BatchMessages.needsApproval. Each item runs in its starter's name as they stand when it starts; a
- * batch started (or undone) with an API key also within what the key may do then (`api_key`, `undo_api_key`).
+ * batch started (or undone) with an API key also within what the key may do then (`api_key`, `undo_api_key`); a stop
+ * asked with a key names it (`stop_api_key`).
  * Errors: 400 ValidationError (neither or both of rows / check_id, too many rows, a row that is not a failing row of
  * its finding, no row to fix), 403 without remediate_findings, 404 another workspace's or an unknown batch, 409 Conflict.
  */
@@ -148,6 +149,8 @@ export const RemediationBatch = Schema.Struct({
   undo_until: NullableTimestamp,
   stop_requested_at: NullableTimestamp,
   stop_requested_by: Schema.NullOr(BatchMember),
+  /** The API key the stop was asked with (null: by the signed-in member, or no stop). */
+  stop_api_key: Schema.NullOr(BatchApiKey),
   undo_requested_at: NullableTimestamp,
   undo_requested_by: Schema.NullOr(BatchMember),
   /** The API key the undo was asked with (null: by the signed-in member, or no undo); its items as for `api_key`. */

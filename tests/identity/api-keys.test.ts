@@ -194,6 +194,39 @@ describe.each(kinds)("API keys over the API on %s", (kind) => {
     expect(firstUse[0]?.details["api_key"]).toEqual({ id: key.id, name: "Terraform" })
   })
 
+  it("a scan canceled with a key names the key in its audit row, as its launch does; a session's cancel names none", async () => {
+    const key = await createKey(owner, { name: "Scheduler", role_id: BuiltInRoleIds.SecurityEngineer })
+    // Two running scans, each of its own account (one open scan per account; accounts of no group, which the other
+    // tests' lists do not see), canceled one with the key, one with a session.
+    const running = (name: string) => sql(Effect.flatMap(SqlClient.SqlClient, (q) => Effect.gen(function* () {
+      const [account] = yield* q<{ id: number }>`
+        INSERT INTO accounts (workspace_id, cloud_provider_id, account_name, cloud_account_id, auth_method, credentials_sealed)
+        VALUES (${owner.workspaceId}, 1, ${name}, ${String(100000000000 + n++)}, 'access_key', 'v1.sealed') RETURNING id`
+      const [scan] = yield* q<{ id: number }>`
+        INSERT INTO scans (workspace_id, account_id, cloud_provider_id, status, total_services, created_by)
+        VALUES (${owner.workspaceId}, ${account!.id}, 1, 'running', 1, ${owner.userId}) RETURNING id`
+      return scan!.id
+    })))
+    const byKeyScan = await running("Canceled with a key")
+    const bySessionScan = await running("Canceled with a session")
+    const canceled = await withKey(key.secret, "POST", `/api/scans/${byKeyScan}/cancel`)
+    expect(canceled.status, JSON.stringify(canceled.body)).toBe(200)
+    expect((await call(owner, "POST", `/api/scans/${bySessionScan}/cancel`)).status).toBe(200)
+    const rows = await sql(Effect.flatMap(SqlClient.SqlClient, (q) =>
+      q<{ target_id: string; actor_user_id: number; details: Record<string, unknown> }>`
+        SELECT target_id, actor_user_id, details FROM audit_log
+        WHERE action = 'scan.canceled' AND target_id IN (${String(byKeyScan)}, ${String(bySessionScan)}) ORDER BY id`))
+    expect(rows.map((r) => [r.target_id, r.actor_user_id, r.details["api_key"] ?? null])).toEqual([
+      [String(byKeyScan), owner.userId, { id: key.id, name: "Scheduler" }],
+      [String(bySessionScan), owner.userId, null],
+    ])
+    // The scan's own stop fields: canceled by the key's creator, at the cancel.
+    const scans = await sql(Effect.flatMap(SqlClient.SqlClient, (q) =>
+      q<{ id: number; status: string; canceled_by: number | null }>`
+        SELECT id, status, canceled_by FROM scans WHERE id IN (${byKeyScan}, ${bySessionScan}) ORDER BY id`))
+    expect(scans).toEqual([{ id: byKeyScan, status: "failed", canceled_by: owner.userId }, { id: bySessionScan, status: "failed", canceled_by: owner.userId }])
+  })
+
   it("revocation and expiry hold from the next request; unknown keys and other workspaces are refused", async () => {
     const key = await createKey(owner, { name: "Short lived", role_id: BuiltInRoleIds.Auditor })
     expect((await withKey(key.secret, "GET", "/api/scans")).status).toBe(200)

@@ -24,6 +24,7 @@ export const batch = (state: BatchState, counts: Partial<RemediationBatch["count
     undo_until: null,
     stop_requested_at: null,
     stop_requested_by: null,
+    stop_api_key: null,
     undo_requested_at: null,
     undo_requested_by: null,
     undo_api_key: null,

@@ -11,7 +11,9 @@
  * - a key without remediate_findings cannot start a batch (403);
  * - a batch started by a signed-in member names no key and runs as before; its undo asked with a key later revoked
  *   fails each item with the reason, the member's own undo then puts everything back.
- * The batch names its member (`created_by`) and its key (`api_key`, `undo_api_key`). A few resources per test.
+ * - a stop asked with a key names the key (`stop_api_key`, migration 0037, and the audit row's `details.api_key`); a
+ *   member's stop names none.
+ * The batch names its member (`created_by`) and its key (`api_key`, `undo_api_key`, `stop_api_key`). A few resources per test.
  */
 import { AuthorizeSecurityGroupIngressCommand, CreateSecurityGroupCommand, DescribeSecurityGroupsCommand } from "@aws-sdk/client-ec2"
 import { Effect } from "effect"
@@ -110,6 +112,12 @@ describe.each(kinds)("bulk remediation with an API key on %s", (kind) => {
     }
   }
 
+  /** The batch's `remediation_batch.stop_requested` audit rows: their actor and the key named in their details. */
+  const stopAudit = (id: number) =>
+    env.sql((sql) => sql<{ actor_user_id: number | null; api_key: { id: number; name: string } | null }>`
+      SELECT actor_user_id, details -> 'api_key' AS api_key FROM audit_log
+      WHERE workspace_id = ${owner.workspaceId} AND action = 'remediation_batch.stop_requested' AND target_id = ${String(id)} ORDER BY id`)
+
   const itemsOf = async (id: number) => {
     const res = await env.call(owner, "GET", `/api/remediation-batches/${id}/items?limit=500`)
     expect(res.status, res.text).toBe(200)
@@ -149,7 +157,11 @@ describe.each(kinds)("bulk remediation with an API key on %s", (kind) => {
     expect(mine.status, mine.text).toBe(202)
     expect(mine.body.data).toMatchObject({ total: 2, created_by: { id: owner.userId, email: owner.email }, api_key: { id: narrow.id, name: "Moto only" } })
     expect((await itemsOf(mine.body.data.id)).map((i) => i.account_id)).toEqual([motoAccount.id, motoAccount.id])
-    expect((await env.call(owner, "POST", `/api/remediation-batches/${mine.body.data.id}/stop`)).status).toBe(200)
+    // Stopped by the signed-in member: the stop names the member and no key (the batch and its audit row).
+    const memberStop = await env.call(owner, "POST", `/api/remediation-batches/${mine.body.data.id}/stop`)
+    expect(memberStop.status, memberStop.text).toBe(200)
+    expect(memberStop.body.data).toMatchObject({ stop_requested_by: { id: owner.userId }, stop_api_key: null, api_key: { id: narrow.id } })
+    expect(await stopAudit(mine.body.data.id)).toEqual([{ actor_user_id: owner.userId, api_key: null }])
 
     // Limited to a group of both accounts, which loses the seeded account after the start.
     const wide = await createKey("Both accounts", Roles.SecurityEngineer, [both.body.data.id])
@@ -220,6 +232,33 @@ describe.each(kinds)("bulk remediation with an API key on %s", (kind) => {
     const refused = await env.call(reader.caller, "POST", "/api/remediation-batches", { check_id: CHECK })
     expect(refused.status, refused.text).toBe(403)
     expect(refused.body.message).toBe(ScanningMessages.remediatePermissionDenied)
+  }, 180_000)
+
+  it("a stop asked with a key names the key on the batch and in its audit row, beside the key's creator", async () => {
+    const moto = await openGroups(2)
+    await seedScan(motoAccount.id, motoAccount.account_id, moto)
+    held.close()
+    // Started by the signed-in member, stopped with a key before any item runs.
+    const started = await env.call(owner, "POST", "/api/remediation-batches", { check_id: CHECK, account_ids: [motoAccount.id] })
+    expect(started.status, started.text).toBe(202)
+    const id = started.body.data.id
+    expect(started.body.data).toMatchObject({ api_key: null, stop_api_key: null, stop_requested_by: null })
+    const stopper = await createKey("Incident bot", Roles.SecurityEngineer)
+    const stop = await env.call(stopper.caller, "POST", `/api/remediation-batches/${id}/stop`)
+    expect(stop.status, stop.text).toBe(200)
+    expect(stop.body.data).toMatchObject({
+      state: "stopped", stop_requested_by: { id: owner.userId }, stop_api_key: { id: stopper.id, name: "Incident bot" }, api_key: null, undo_api_key: null,
+    })
+    expect(await stopAudit(id)).toEqual([{ actor_user_id: owner.userId, api_key: { id: stopper.id, name: "Incident bot" } }])
+    // Read back (the page and the list) it still names the key; a revoked key stays named (keys are never deleted).
+    expect((await env.call(owner, "DELETE", `/api/api-keys/${stopper.id}`)).status).toBe(200)
+    expect(await batchOf(id)).toMatchObject({ stop_api_key: { id: stopper.id, name: "Incident bot" } })
+    const listed = (await env.call(owner, "GET", "/api/remediation-batches")).body.data.find((b: any) => b.id === id)
+    expect(listed).toMatchObject({ stop_api_key: { id: stopper.id, name: "Incident bot" } })
+    held.open()
+    const done = await settled(id, ["stopped"])
+    expect(done.counts).toMatchObject({ fixed: 0, skipped: 2 })
+    for (const g of moto) expect(await sshOpen(g)).toBe(true)
   }, 180_000)
 
   it("a member's batch names no key and runs as before; its undo asked with a key revoked later fails with the reason", async () => {

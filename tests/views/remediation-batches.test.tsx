@@ -223,7 +223,9 @@ describe("the batch page", () => {
     expect(screen.getByText("Stopping")).toBeTruthy()
     await tick(BATCH_POLL_MS)
     expect(screen.getByText("Stopped")).toBeTruthy()
-    expect(screen.getByText(/Stopped by owner@example.com/)).toBeTruthy()
+    expect(screen.getByText("Stopped by owner@example.com: resources not yet started were skipped.")).toBeTruthy()
+    // Stopped by the signed-in member: no API key is named.
+    expect(screen.queryByText("Stop asked with API key")).toBeNull()
     expect(screen.getByText(BatchMessages.needsApproval)).toBeTruthy()
     expect(screen.queryByRole("button", { name: "Stop" })).toBeNull()
   })
@@ -264,6 +266,20 @@ describe("the batch page", () => {
     expect(fact("Started with API key")).toBe("CI deploy")
     expect(fact("Undo asked with API key")).toBe("Nightly undo")
     expect(screen.getByText(BatchMessages.keyRevoked)).toBeTruthy()
+  })
+
+  it("names the API key a batch's stop was asked with", async () => {
+    const stopped = batch("stopped", { fixed: 1, skipped: 2 }, {
+      stop_requested_by: { id: 7 as never, email: "owner@example.com" },
+      stop_requested_at: "2026-11-27T10:00:30.000Z",
+      stop_api_key: { id: 14 as never, name: "Incident bot" },
+    })
+    await batchPage([{ batch: stopped, items: [item(0), skipped], nextCursor: null }])
+    const fact = (label: string) => screen.getByText(label, { selector: "dt" }).parentElement?.querySelector("dd")?.textContent
+    expect(fact("Stop asked with API key")).toBe("Incident bot")
+    expect(screen.getByText(/^Stopped by owner@example.com with API key Incident bot at /)).toBeTruthy()
+    // Started by the member without a key: only the stop names one.
+    expect(screen.queryByText("Started with API key")).toBeNull()
   })
 
   it("lists the workspace's batches, each linking to its page", async () => {

@@ -42,6 +42,7 @@ import m0032_scan_rollup from "./0032_scan_rollup.ts"
 import m0033_scans_trend_index from "./0033_scans_trend_index.ts"
 import m0034_fleet_findings_checks from "./0034_fleet_findings_checks.ts"
 import m0035_remediation_batch_keys from "./0035_remediation_batch_keys.ts"
+import m0037_remediation_batch_stop_key from "./0037_remediation_batch_stop_key.ts"
 
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_platform": m0001_platform,
@@ -78,4 +79,5 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0033_scans_trend_index": m0033_scans_trend_index,
   "0034_fleet_findings_checks": m0034_fleet_findings_checks,
   "0035_remediation_batch_keys": m0035_remediation_batch_keys,
+  "0037_remediation_batch_stop_key": m0037_remediation_batch_stop_key,
 }

@@ -97,7 +97,7 @@ const stateSentence = (b: RemediationBatch): string | null => {
     case "stopping":
       return "Stop was asked: resources not yet started are skipped, the ones being fixed finish."
     case "stopped":
-      return `Stopped${b.stop_requested_by === null ? "" : ` by ${b.stop_requested_by.email}`}${b.stop_requested_at === null ? "" : ` at ${formatDateTime(b.stop_requested_at)}`}: resources not yet started were skipped.`
+      return `Stopped${b.stop_requested_by === null ? "" : ` by ${b.stop_requested_by.email}`}${b.stop_api_key === null ? "" : ` with API key ${b.stop_api_key.name}`}${b.stop_requested_at === null ? "" : ` at ${formatDateTime(b.stop_requested_at)}`}: resources not yet started were skipped.`
     case "failed":
       return "The batch could not finish; each resource's outcome is listed below."
     case "undoing":
@@ -330,6 +330,7 @@ function BatchBody({ batchRef, batch }: { readonly batchRef: BatchRef; readonly 
         <dl className={css.counts}>
           <Fact label="Started by">{batch.created_by?.email ?? "A removed member"}</Fact>
           {batch.api_key === null ? null : <Fact label="Started with API key">{batch.api_key.name}</Fact>}
+          {batch.stop_api_key === null ? null : <Fact label="Stop asked with API key">{batch.stop_api_key.name}</Fact>}
           {batch.undo_api_key === null ? null : <Fact label="Undo asked with API key">{batch.undo_api_key.name}</Fact>}
           <Fact label="Created">{formatDateTime(batch.created_at)}</Fact>
           <Fact label="Finished">{batch.finished_at === null ? "Not yet" : formatDateTime(batch.finished_at)}</Fact>

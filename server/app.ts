@@ -16,6 +16,7 @@ import { ReadCache } from "./api/middleware/read-cache.ts"
 import { IdentityLive } from "./auth/identity-layer.ts"
 import { AppConfig, type AppConfigShape } from "./config.ts"
 import { DbLive } from "./db/client.ts"
+import { DbMaintenanceLive } from "./db/maintenance.ts"
 import { requireMigrated, runMigrations } from "./db/migrate.ts"
 import { httpServerLayer } from "./http/server.ts"
 import { type AnyJob, JobQueue } from "./jobs/queue.ts"
@@ -52,8 +53,9 @@ export const appLayer = (config: AppConfigShape, options: AppOptions) => {
   const base = DbLive.pipe(Layer.provideMerge(AppConfig.layerFrom(config)))
   const migrated = schemaLayer(options.migrations).pipe(Layer.provideMerge(base))
   const queue = JobQueue.layer({ jobs, supervise: options.worker }).pipe(Layer.provideMerge(migrated))
-  // Worker processes also run the posture ticker (schedules, mute expiry, digests: server/scans/posture-ticker.ts).
-  const workerLive = Layer.merge(WorkerLive, PostureTickerLive)
+  // Worker processes also run the posture ticker (schedules, mute expiry, digests: server/scans/posture-ticker.ts) and
+  // the database maintenance where no autovacuum runs (server/db/maintenance.ts).
+  const workerLive = Layer.mergeAll(WorkerLive, PostureTickerLive, DbMaintenanceLive)
   if (options.http === undefined) return options.worker ? workerLive.pipe(Layer.provideMerge(queue)) : queue
   // A process serving the API without a worker loop still works the light jobs it creates itself (mail delivery).
   const services = (options.worker ? workerLive : ApiWorkerLive).pipe(Layer.provideMerge(queue))

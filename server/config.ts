@@ -67,7 +67,20 @@ export interface AppConfigShape {
    * its whole request (body included) before the server answers 408 and closes the connection (defaults 10 and 30).
    */
   readonly httpTimeouts?: HttpTimeouts
+  /**
+   * DB_MAINTENANCE (`auto`, the default, or `off`) and DB_MAINTENANCE_SECONDS (default 300): whether worker processes
+   * vacuum and analyze a database no autovacuum looks after (the embedded one, or a server with autovacuum off), and
+   * how often (server/db/maintenance.ts).
+   */
+  readonly dbMaintenance?: DbMaintenanceConfig
 }
+
+export interface DbMaintenanceConfig {
+  readonly setting: "auto" | "off"
+  readonly intervalSeconds: number
+}
+
+export const DEFAULT_DB_MAINTENANCE_SECONDS = 300
 
 export interface HttpTimeouts {
   readonly headersSeconds: number
@@ -278,6 +291,10 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigInvalid> = Effec
   const readCache = yield* parseOnOff("READ_CACHE", yield* raw("READ_CACHE"), true)
   const requestSeconds = yield* parseSeconds("HTTP_REQUEST_TIMEOUT_SECONDS", yield* raw("HTTP_REQUEST_TIMEOUT_SECONDS"), DEFAULT_HTTP_TIMEOUTS.requestSeconds, 3600)
   const headersSeconds = yield* parseSeconds("HTTP_HEADERS_TIMEOUT_SECONDS", yield* raw("HTTP_HEADERS_TIMEOUT_SECONDS"), Math.min(DEFAULT_HTTP_TIMEOUTS.headersSeconds, requestSeconds), requestSeconds)
+  const dbMaintenance: DbMaintenanceConfig = {
+    setting: yield* parseOneOf("DB_MAINTENANCE", yield* raw("DB_MAINTENANCE"), ["auto", "off"], "auto"),
+    intervalSeconds: yield* parseSeconds("DB_MAINTENANCE_SECONDS", yield* raw("DB_MAINTENANCE_SECONDS"), DEFAULT_DB_MAINTENANCE_SECONDS, 3600),
+  }
   if (nodeEnv === "production" && smtpUrl === undefined) {
     return yield* invalid("SMTP_URL", "SMTP_URL is required when NODE_ENV=production (one-time links must be mailed, never only logged)")
   }
@@ -309,7 +326,7 @@ export const loadAppConfig: Effect.Effect<AppConfigShape, ConfigInvalid> = Effec
   return {
     port, host, dataDir, databaseUrl, appOrigin, appSecretKey, appSecretKeySource,
     smtpUrl, smtpFrom, awsEndpointUrl, nodeEnv, logLevel, devOutbox, devOutboxExposed, trustProxy, readCache,
-    httpTimeouts: { headersSeconds, requestSeconds },
+    httpTimeouts: { headersSeconds, requestSeconds }, dbMaintenance,
   } satisfies AppConfigShape
 })
 
@@ -330,4 +347,5 @@ export const describeConfig = (config: AppConfigShape): Record<string, unknown> 
   trust_proxy: config.trustProxy,
   read_cache: config.readCache !== false,
   http_timeouts: config.httpTimeouts ?? DEFAULT_HTTP_TIMEOUTS,
+  db_maintenance: config.dbMaintenance ?? { setting: "auto", intervalSeconds: DEFAULT_DB_MAINTENANCE_SECONDS },
 })

@@ -91,6 +91,11 @@ describe("configuration", () => {
     expect((await ok({ DATA_DIR: tempDir(), TRUST_PROXY: "false" })).trustProxy).toBe(0)
   })
 
+  it("maintains the database every 5 minutes unless DB_MAINTENANCE=off", async () => {
+    expect((await ok({ DATA_DIR: tempDir() })).dbMaintenance).toEqual({ setting: "auto", intervalSeconds: 300 })
+    expect((await ok({ DATA_DIR: tempDir(), DB_MAINTENANCE: "off", DB_MAINTENANCE_SECONDS: "60" })).dbMaintenance).toEqual({ setting: "off", intervalSeconds: 60 })
+  })
+
   it("derives APP_ORIGIN from PORT and normalises a given origin", async () => {
     expect((await ok({ DATA_DIR: tempDir(), PORT: "9001" })).appOrigin).toBe("http://localhost:9001")
     expect((await ok({ DATA_DIR: tempDir(), APP_ORIGIN: "https://audit.example.com/" })).appOrigin).toBe("https://audit.example.com")
@@ -143,6 +148,8 @@ describe("configuration", () => {
     [{ HTTP_REQUEST_TIMEOUT_SECONDS: "0" }, 'config error: HTTP_REQUEST_TIMEOUT_SECONDS must be a number of seconds 1-3600 (got "0")'],
     [{ HTTP_REQUEST_TIMEOUT_SECONDS: "soon" }, 'config error: HTTP_REQUEST_TIMEOUT_SECONDS must be a number of seconds 1-3600 (got "soon")'],
     [{ HTTP_HEADERS_TIMEOUT_SECONDS: "60", HTTP_REQUEST_TIMEOUT_SECONDS: "30" }, 'config error: HTTP_HEADERS_TIMEOUT_SECONDS must be a number of seconds 1-30 (got "60")'],
+    [{ DB_MAINTENANCE: "never" }, 'config error: DB_MAINTENANCE must be one of auto, off (got "never")'],
+    [{ DB_MAINTENANCE_SECONDS: "0" }, 'config error: DB_MAINTENANCE_SECONDS must be a number of seconds 1-3600 (got "0")'],
   ])("rejects %j with one line naming the variable", async (env, expected) => {
     const line = await errorLine(env)
     expect(line).toBe(expected)

@@ -1,6 +1,8 @@
 /**
  * The posture ticker (issue 13): every worker process runs `tickPosture` every POSTURE_TICK_SECONDS (default 15). One
  * tick:
+ *   0. syncs the organisations whose daily sync is due (issue 31, ../organizations/daily-sync.ts), first, so that a member
+ *      it finds is in the fleet scan a schedule of the same tick launches;
  *   1. lists, in the read-only system scope `posture-ticker`, the workspaces with a due schedule, an expired mute rule
  *      not yet applied, a completed scan of the last hour whose digest was not queued, or a remediation abandoned by
  *      its workers (still 'running' REMEDIATION_ABANDONED_AFTER_SECONDS after it started);
@@ -151,6 +153,14 @@ export const tickPosture = (now: Date) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     yield* warmQueueCache([runServiceJob.name, sweepJob.name])
+    // Organisations whose daily sync is due (issue 31), in their own transactions, BEFORE the schedules: a member the
+    // sync finds joins the organisation's fleet scan launched by the same tick, not the next day's.
+    const synced = yield* syncDueOrganizations(now).pipe(
+      Effect.catchCause((cause) => Effect.sync(() => {
+        logLine("error", "organisation syncs failed", { cause: String(cause) })
+        return 0
+      })),
+    )
     const workspaces = yield* sql.withTransaction(
       Effect.gen(function* () {
         yield* setScope({})
@@ -193,13 +203,6 @@ export const tickPosture = (now: Date) =>
       total.requestsExpired += requestsExpired
       total.retained += retained
     }
-    // Organisations whose daily sync is due (issue 31): their own transactions, after the workspaces' ticks.
-    const synced = yield* syncDueOrganizations(now).pipe(
-      Effect.catchCause((cause) => Effect.sync(() => {
-        logLine("error", "organisation syncs failed", { cause: String(cause) })
-        return 0
-      })),
-    )
     if (total.launched + total.skipped + total.expired + total.digests + total.abandoned + total.retained + total.requestsExpired + synced > 0) {
       logLine("info", "posture tick", { ...total, synced })
     }

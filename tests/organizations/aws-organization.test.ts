@@ -219,7 +219,10 @@ describe("scanning the fleet", () => {
     expect(list[0]).toMatchObject({ fleet_scan_id: fleet.fleet_scan_id, status: "completed", members_failed: 1 })
   }, 300_000)
 
-  it("the daily sync runs on its own when due, and a schedule scans the fleet", async () => {
+  it("the daily sync runs on its own when due, and a schedule scans the fleet with the member it found", async () => {
+    // A member created since the last sync: the daily sync of the tick finds it before the schedule launches.
+    ids["late"] = await createMember("late-prod", units["prod"])
+    await giveRole(ids["late"]!)
     await env.sql((q) => q`UPDATE organizations SET next_sync_at = now() - interval '1 minute' WHERE account_id = ${orgAccountId}`)
     const put = await env.call(owner, "PUT", `/api/accounts/${orgAccountId}/schedule`, { frequency: "daily", time_of_day: "02:00", timezone: "UTC", regions: null, services: ["s3"] })
     expect(put.status, put.text).toBe(200)
@@ -234,6 +237,9 @@ describe("scanning the fleet", () => {
     } while ((daily.length === 0 || scheduled.length === 0) && Date.now() < deadline)
     expect(daily).toHaveLength(1)
     expect(scheduled).toHaveLength(1)
+    const members = await env.sql((q) => q<{ cloud_account_id: string }>`
+      SELECT a.cloud_account_id FROM fleet_scan_members m JOIN accounts a ON a.id = m.account_id WHERE m.fleet_scan_id = ${scheduled[0]!.id}`)
+    expect(members.map((m) => m.cloud_account_id)).toContain(ids["late"])
     const next = await env.sql((q) => q<{ due: boolean }>`SELECT next_sync_at > now() + interval '23 hours' AS due FROM organizations WHERE account_id = ${orgAccountId}`)
     expect(next[0]!.due).toBe(true)
   }, 120_000)

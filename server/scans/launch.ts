@@ -130,9 +130,11 @@ export const startScan = (ctx: WorkspaceContext, payload: ScanStartPayload, jobs
       [{ payload: { workspace_id: ctx.workspaceId, scan_id: scanId }, startAfterSeconds: SWEEP_INTERVAL_SECONDS }],
       jobScope,
     )
-    for (const [i, r] of rows.entries()) {
-      yield* sql`UPDATE scan_services SET job_id = ${jobIds[i] ?? null} WHERE workspace_id = ${ctx.workspaceId} AND id = ${r.id}`
-    }
+    // Each service row names its job, in one statement for the scan's services.
+    yield* sql`
+      UPDATE scan_services ss SET job_id = x.job_id
+      FROM unnest(${rows.map((r) => r.id)}::int[], ${rows.map((_, i) => jobIds[i] ?? null)}::text[]) AS x(id, job_id)
+      WHERE ss.workspace_id = ${ctx.workspaceId} AND ss.id = x.id`
     yield* recordAudit({
       action: "scan.started",
       workspaceId: ctx.workspaceId,

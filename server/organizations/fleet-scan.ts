@@ -8,8 +8,9 @@
  * `advanceFleet` (the job, re-sent every ADVANCE_SECONDS while the fleet scan is open): records the members whose scan
  * ended, then starts queued members until `member_cap` member scans run at once — the concurrency cap per organisation,
  * held in the database so it holds across worker processes (one advance at a time: the fleet row is locked). Each
- * member scan keeps its own per-scan limiter of cloud calls with throttling handled by the SDK's adaptive retry
- * (server/scanner/aws/scan-share.ts), so one member's API quotas never slow another's. Before an AWS member starts, it
+ * member scan keeps its own per-scan limiter of cloud calls (server/scanner/aws/scan-share.ts, rest/context.ts);
+ * GCP and Azure members, signed in as the organisation's one principal, also share its gate per cloud API
+ * (server/scanner/rest/principal-gate.ts: calls in flight, 429 Retry-After pauses). Before an AWS member starts, it
  * is probed (assume the member role, read it): a member whose role is missing or refused fails alone with the
  * provider's words, and so does a member whose scan could not start (already being scanned) or failed (the scan's
  * failure reason and its first failed service's error: a GCP project or Azure subscription the organisation's grant

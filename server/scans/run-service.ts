@@ -63,6 +63,16 @@ export const scanConcurrency = Config.option(Config.Int("SCAN_CONCURRENCY")).pip
   Effect.orElseSucceed(() => 16),
 )
 
+/**
+ * PRINCIPAL_API_CONCURRENCY: the GCP / Azure API calls in flight per principal and per cloud API in one worker process
+ * (default 32, 1-256), whatever the number of scans signed in as it: an organisation's member scans share its service
+ * account or app registration, hence its quotas (server/scanner/rest/principal-gate.ts).
+ */
+export const principalApiConcurrency = Config.option(Config.Int("PRINCIPAL_API_CONCURRENCY")).pipe(
+  Effect.map((o) => Math.min(256, Math.max(1, Option.getOrElse(o, () => 32)))),
+  Effect.orElseSucceed(() => 32),
+)
+
 interface Claim {
   readonly serviceKey: string
   readonly accountId: number
@@ -234,6 +244,8 @@ const scanWith = (
     readonly service: string
     readonly regions: ReadonlyArray<string> | null
     readonly concurrency: number
+    /** GCP/Azure: calls in flight per principal and API in this process (`principalApiConcurrency`). */
+    readonly principalConcurrency: number
     readonly signal: AbortSignal
     /** Names the scan's share in this process (AWS: one limiter and the account-wide reads for all its service jobs). */
     readonly shareKey: string
@@ -246,6 +258,7 @@ const scanWith = (
         service: input.service,
         ...(target.endpoints === undefined ? {} : { endpoints: target.endpoints }),
         concurrency: input.concurrency,
+        principalConcurrency: input.principalConcurrency,
         signal: input.signal,
         // GCP/Azure regions are resource locations, not scan partitions: never shared between services.
       }).then(({ regions: _regions, ...rest }) => rest)
@@ -255,6 +268,7 @@ const scanWith = (
         service: input.service,
         ...(target.endpoints === undefined ? {} : { endpoints: target.endpoints }),
         concurrency: input.concurrency,
+        principalConcurrency: input.principalConcurrency,
         signal: input.signal,
       }).then(({ regions: _regions, ...rest }) => rest)
     case "aws":
@@ -282,11 +296,12 @@ export const runService = (p: RunServicePayload, job: JobContext) =>
     const target = fixTargetFor(claimed.cloudProviderId, stored, config.awsEndpointUrl)
     if (target === undefined) return yield* failService(p, "No cloud credentials are available to sign the scan's requests")
     const concurrency = yield* scanConcurrency
+    const principalConcurrency = yield* principalApiConcurrency
 
     const cancel = new AbortController()
     const signal = AbortSignal.any([job.signal, cancel.signal])
     const outcome = yield* Effect.tryPromise({
-      try: () => scanWith(target, { service: claimed.serviceKey, regions: claimed.regions, concurrency, signal, shareKey: `scan:${p.scan_id}` }),
+      try: () => scanWith(target, { service: claimed.serviceKey, regions: claimed.regions, concurrency, principalConcurrency, signal, shareKey: `scan:${p.scan_id}` }),
       catch: (error) => error,
     }).pipe(
       Effect.result,

@@ -5,7 +5,8 @@
  * engine's configurable base URLs point at `${origin}/${host}`.
  *
  * Provider worlds (tests/scanner-gcp, tests/scanner-azure) register routes and guards; tests inject faults
- * (status, headers, body, N times) to exercise 401/403/429/5xx handling, and read the request log.
+ * (status, headers, body, N times) to exercise 401/403/429/5xx handling, and read the request log. `latency` delays
+ * the answers and `peakInFlight` says how many requests to a host were open at once (a shared limit holds).
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -26,6 +27,8 @@ export interface FixtureRequest {
   readonly form: URLSearchParams | undefined
   /** The absolute URL the client requested. */
   readonly url: string
+  /** When the request arrived (Date.now()), before any `latency`. */
+  readonly receivedAt: number
 }
 
 export interface FixtureReply {
@@ -59,6 +62,11 @@ export interface CloudFixtureServer {
   /** Every request received, in order. */
   readonly requests: ReadonlyArray<FixtureRequest>
   clearLog(): void
+  /** Delays every answer by this many milliseconds (0: none), faults included. */
+  latency(ms: number): void
+  /** The most requests to `host` open at the same time since the last `resetPeaks`. */
+  peakInFlight(host: string): number
+  resetPeaks(): void
   close(): Promise<void>
 }
 
@@ -82,6 +90,9 @@ export async function startCloudFixtureServer(): Promise<CloudFixtureServer> {
   const guards: Array<{ readonly match: (host: string) => boolean; readonly fn: (req: FixtureRequest) => FixtureReply | undefined }> = []
   const faults: Array<{ fault: Fault; left: number }> = []
   const requests: FixtureRequest[] = []
+  const open = new Map<string, number>()
+  const peaks = new Map<string, number>()
+  let delayMs = 0
   let origin = ""
 
   const send = (res: import("node:http").ServerResponse, reply: FixtureReply) => {
@@ -92,6 +103,7 @@ export async function startCloudFixtureServer(): Promise<CloudFixtureServer> {
   }
 
   const server: Server = createServer((req, res) => {
+    const receivedAt = Date.now()
     void (async () => {
       const raw = await readBody(req)
       const url = new URL(req.url ?? "/", origin)
@@ -126,8 +138,13 @@ export async function startCloudFixtureServer(): Promise<CloudFixtureServer> {
         json,
         form,
         url: url.toString(),
+        receivedAt,
       }
       requests.push(request)
+      open.set(host, (open.get(host) ?? 0) + 1)
+      peaks.set(host, Math.max(peaks.get(host) ?? 0, open.get(host)!))
+      res.once("close", () => open.set(host, open.get(host)! - 1))
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs))
 
       const fault = faults.find(
         (f) => f.left > 0 && (f.fault.host === undefined || f.fault.host === host) && (f.fault.method === undefined || f.fault.method === request.method) && (f.fault.path === undefined || f.fault.path.test(path)),
@@ -174,6 +191,13 @@ export async function startCloudFixtureServer(): Promise<CloudFixtureServer> {
     requests,
     clearLog: () => {
       requests.length = 0
+    },
+    latency: (ms) => {
+      delayMs = ms
+    },
+    peakInFlight: (host) => peaks.get(host) ?? 0,
+    resetPeaks: () => {
+      peaks.clear()
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

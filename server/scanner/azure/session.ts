@@ -5,6 +5,7 @@
  */
 import { Schema } from "effect"
 import { makeRestClient, RestError, type RestClient } from "../rest/http.ts"
+import { principalGate } from "../rest/principal-gate.ts"
 import { azureTokenSource, InvalidAzureCredentials, validateAzureCredentials, type AzureCredentialsInput, type AzurePrincipalInput } from "./auth.ts"
 import { resolveAzureEndpoints, type AzureEndpoints } from "./endpoints.ts"
 import { classifyAzureError, parseAzureError } from "./errors.ts"
@@ -30,6 +31,11 @@ export interface AzureSessionInput {
   readonly maxRetryDelayMs?: number
   readonly signal?: AbortSignal
   readonly fetch?: typeof fetch
+  /**
+   * Attempts in flight per API for every client of this principal in the process (../rest/principal-gate.ts): the
+   * member scans of an organisation share its app registration's quotas. Unset: no shared limit.
+   */
+  readonly principalConcurrency?: number
 }
 
 export interface AzureSession {
@@ -60,7 +66,7 @@ const Subscription = Schema.Struct({
   state: Schema.optionalKey(Schema.String),
 })
 
-export type AzureClientOptions = Pick<AzureSessionInput, "maxAttempts" | "timeoutMs" | "maxRetryDelayMs" | "signal" | "fetch">
+export type AzureClientOptions = Pick<AzureSessionInput, "maxAttempts" | "timeoutMs" | "maxRetryDelayMs" | "signal" | "fetch" | "principalConcurrency">
 
 /**
  * A REST client signed in as the service principal (ARM and Graph bases allowed), before any API call: the session
@@ -82,6 +88,7 @@ export function azureRestClient(principal: AzurePrincipalInput, endpoints: Azure
     ...(input.maxRetryDelayMs === undefined ? {} : { maxRetryDelayMs: input.maxRetryDelayMs }),
     ...(input.signal === undefined ? {} : { signal: input.signal }),
     ...(input.fetch === undefined ? {} : { fetch: input.fetch }),
+    ...(input.principalConcurrency === undefined ? {} : { gate: principalGate(`azure:${principal.tenantId}/${principal.clientId}`, input.principalConcurrency) }),
     userAgent: "cloud-audit-scanner/1 (azure)",
   })
 }

@@ -5,6 +5,7 @@
  */
 import { Schema } from "effect"
 import { makeRestClient, RestError, type RestClient } from "../rest/http.ts"
+import { principalGate } from "../rest/principal-gate.ts"
 import { gcpTokenSource, InvalidServiceAccountKey, parseServiceAccountKey, type ServiceAccountKey } from "./auth.ts"
 import { GCP_SCOPE, resolveGcpEndpoints, type GcpEndpoints } from "./endpoints.ts"
 import { classifyGoogleError, parseGoogleError } from "./errors.ts"
@@ -41,6 +42,11 @@ export interface GcpSessionInput {
   readonly maxRetryDelayMs?: number
   readonly signal?: AbortSignal
   readonly fetch?: typeof fetch
+  /**
+   * Attempts in flight per API for every client of this principal in the process (../rest/principal-gate.ts): the
+   * member scans of an organisation share its service account's quotas. Unset: no shared limit.
+   */
+  readonly principalConcurrency?: number
 }
 
 export interface GcpSession {
@@ -73,7 +79,7 @@ const Project = Schema.Struct({
 
 const PROJECT_ID = /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/
 
-export type GcpClientOptions = Pick<GcpSessionInput, "maxAttempts" | "timeoutMs" | "maxRetryDelayMs" | "signal" | "fetch">
+export type GcpClientOptions = Pick<GcpSessionInput, "maxAttempts" | "timeoutMs" | "maxRetryDelayMs" | "signal" | "fetch" | "principalConcurrency">
 
 /**
  * The validated key, the endpoints and a REST client authenticated as the key's service account, before any API call
@@ -113,6 +119,7 @@ export function openGcpClient(
     ...(input.maxRetryDelayMs === undefined ? {} : { maxRetryDelayMs: input.maxRetryDelayMs }),
     ...(input.signal === undefined ? {} : { signal: input.signal }),
     ...(input.fetch === undefined ? {} : { fetch: input.fetch }),
+    ...(input.principalConcurrency === undefined ? {} : { gate: principalGate(`gcp:${key.client_email}`, input.principalConcurrency) }),
     userAgent: "cloud-audit-scanner/1 (gcp)",
   })
   return { key, endpoints, client }

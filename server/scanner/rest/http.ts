@@ -2,7 +2,9 @@
  * A small JSON-over-HTTPS client for the GCP and Azure REST APIs (no cloud SDKs): bearer tokens per audience,
  * retries with backoff (429 and 5xx honour `Retry-After`), one token refresh on 401, a per-call timeout, abort
  * support, a call counter, and an origin allow-list so a token is never sent to a host the scan was not configured
- * for (an Azure `nextLink` or a GCP operation `selfLink` pointing elsewhere is refused, not followed).
+ * for (an Azure `nextLink` or a GCP operation `selfLink` pointing elsewhere is refused, not followed). With a `gate`
+ * (./principal-gate.ts), every attempt also waits for a slot of its API shared by every client of the same principal
+ * in this process, and a 429 pauses that API for all of them until its Retry-After has passed.
  *
  * Errors are `RestError`s carrying the HTTP status, the provider's error code and reason and a classified `kind`
  * (the scanner's ErrorKind). Response bodies are decoded with an effect/Schema of the documented wire format; a body
@@ -10,6 +12,7 @@
  */
 import { Result, Schema } from "effect"
 import type { ErrorKind } from "../check.ts"
+import type { ApiGate } from "./principal-gate.ts"
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
 
@@ -79,6 +82,8 @@ export interface RestClientOptions {
   readonly signal?: AbortSignal
   readonly fetch?: typeof fetch
   readonly userAgent?: string
+  /** The principal's gate: attempts in flight per API (the allowed base a URL is under) and throttling pauses. */
+  readonly gate?: ApiGate
 }
 
 export interface RestStats {
@@ -165,6 +170,9 @@ export function makeRestClient(options: RestClientOptions): RestClient {
   let retries = 0
 
   const isAllowed = (url: string) => bases.some((b) => isUnder(url, b))
+  /** The API a URL belongs to: the longest configured base it is under. */
+  const apiOf = (url: string) => bases.filter((b) => isUnder(url, b)).reduce((a, b) => (b.length > a.length ? b : a), "")
+  const gate = options.gate
 
   const send = async (request: RestRequest): Promise<RestResponse> => {
     const op = request.op
@@ -175,26 +183,35 @@ export function makeRestClient(options: RestClientOptions): RestClient {
     for (let attempt = 1; ; attempt++) {
       if (isAborted(options.signal)) throw abortReason(options.signal)
       const token = await options.tokens.token(request.audience, options.signal)
-      const timeout = AbortSignal.timeout(timeoutMs)
-      const signal = options.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout])
       total++
       byOperation[op] = (byOperation[op] ?? 0) + 1
       let response: Response
+      let body: unknown
+      // The attempt's timeout starts when it is sent, not while it waits for the gate.
+      let timeout: AbortSignal | undefined
       try {
-        response = await doFetch(request.url, {
-          method: request.method ?? "GET",
-          headers: {
-            authorization: `Bearer ${token}`,
-            accept: "application/json",
-            ...(request.body === undefined ? {} : { "content-type": "application/json" }),
-            ...(options.userAgent === undefined ? {} : { "user-agent": options.userAgent }),
-          },
-          ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-          signal,
-        })
+        const attemptOnce = async () => {
+          timeout = AbortSignal.timeout(timeoutMs)
+          const signal = options.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout])
+          const r = await doFetch(request.url, {
+            method: request.method ?? "GET",
+            headers: {
+              authorization: `Bearer ${token}`,
+              accept: "application/json",
+              ...(request.body === undefined ? {} : { "content-type": "application/json" }),
+              ...(options.userAgent === undefined ? {} : { "user-agent": options.userAgent }),
+            },
+            ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+            signal,
+          })
+          return { r, b: await readBody(r) }
+        }
+        const answered = gate === undefined ? await attemptOnce() : await gate.run(apiOf(request.url), attemptOnce, options.signal)
+        response = answered.r
+        body = answered.b
       } catch (error) {
         if (isAborted(options.signal)) throw abortReason(options.signal)
-        const timedOut = timeout.aborted
+        const timedOut = timeout?.aborted === true
         if (attempt < maxAttempts) {
           retries++
           await sleep(backoff(attempt), options.signal)
@@ -207,7 +224,6 @@ export function makeRestClient(options: RestClientOptions): RestClient {
           op,
         })
       }
-      const body = await readBody(response)
       if (response.ok) return { status: response.status, headers: response.headers, body }
       if (response.status === 401 && !refreshed) {
         // An expired or revoked token: fetch a new one once, then give up.
@@ -217,8 +233,10 @@ export function makeRestClient(options: RestClientOptions): RestClient {
       }
       if (retryableStatus(response.status) && attempt < maxAttempts) {
         retries++
-        const wait = retryAfterMs(response.headers)
-        await sleep(Math.min(maxDelay, wait ?? backoff(attempt)), options.signal)
+        const wait = Math.min(maxDelay, retryAfterMs(response.headers) ?? backoff(attempt))
+        // Throttled: the quota is the principal's, so its other calls to this API wait too.
+        if (response.status === 429) gate?.pause(apiOf(request.url), wait)
+        await sleep(wait, options.signal)
         continue
       }
       const parsed = options.parseError(response.status, body)

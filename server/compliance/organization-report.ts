@@ -25,7 +25,7 @@ export const organizationReportPdf = async (result: OrgComplianceResult, meta: O
   const chunks: Array<Uint8Array> = []
   const name = result.organization_name
   const fw = result.framework
-  const { doc, left, width, heading, paragraph, table, cols, stackedBar, ensure, finish } = reportDocument({
+  const { doc, left, width, heading, paragraph, textAt, table, cols, stackedBar, ensure, finish } = reportDocument({
     title: `Organization compliance report — ${fw.name} v${fw.version}`,
     subject: name,
     head: () => `Organization compliance report · ${name} · ${fw.name} v${fw.version} ·`,
@@ -81,15 +81,12 @@ export const organizationReportPdf = async (result: OrgComplianceResult, meta: O
     }
     ensure(44)
     const y = doc.y
-    doc.font("Helvetica-Bold").fontSize(9).fillColor(COLORS.ink).text(`${r.id} ${r.title}`, left, y, { width })
+    doc.font("Helvetica-Bold").fontSize(9).fillColor(COLORS.ink)
+    textAt(`${r.id} ${r.title}`, left, y, width)
     const barY = doc.y + 2
     stackedBar([...STATUS_ORDER.map((s) => [r.members[s], COLORS[s]] as const), [r.members.not_scanned, COLORS.rule] as const], result.members_total, barY, 8)
-    doc.font("Helvetica").fontSize(8).fillColor(COLORS.muted).text(
-      [...STATUS_ORDER.map((s) => `${REQUIREMENT_STATUS_LABELS[s]} ${r.members[s]}`), `Not scanned ${r.members.not_scanned}`].join(" · "),
-      left,
-      barY + 11,
-      { width },
-    )
+    doc.font("Helvetica").fontSize(8).fillColor(COLORS.muted)
+    textAt([...STATUS_ORDER.map((s) => `${REQUIREMENT_STATUS_LABELS[s]} ${r.members[s]}`), `Not scanned ${r.members.not_scanned}`].join(" · "), left, barY + 11, width)
     doc.fillColor(COLORS.ink)
     doc.x = left
     doc.y = barY + 24

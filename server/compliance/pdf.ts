@@ -101,6 +101,7 @@ interface RawDocument {
   addContent(operators: string): void
   readonly page: { readonly xobjects: Record<string, unknown> }
   readonly _font: { readonly id: string; readonly ascender: number; ref(): unknown }
+  readonly _fontSize: number
 }
 
 const TOTAL_FORM = "PageTotal"
@@ -144,16 +145,41 @@ export const reportDocument = (options: ReportDocumentOptions) => {
   const width = doc.page.width - doc.page.margins.left - doc.page.margins.right
   const bottom = () => doc.page.height - doc.page.margins.bottom
 
+  // Text widths, kept per font, size and text for the document: a table cell's width is asked for up to three times
+  // (whether it fits one line, then by pdfkit's fragment and line), each time glyph by glyph with kerning, and a report's
+  // cells repeat (counts, statuses). Widths with spacing, scaling or font features are not kept.
+  const raw = doc as unknown as RawDocument
+  const widths = new Map<string, number>()
+  const measureWidth = doc.widthOfString.bind(doc)
+  doc.widthOfString = (text: string, widthOptions?: PDFKit.Mixins.TextOptions): number => {
+    const o = widthOptions as { readonly characterSpacing?: number; readonly horizontalScaling?: number; readonly features?: unknown } | undefined
+    if (o !== undefined && ((o.characterSpacing ?? 0) !== 0 || (o.horizontalScaling ?? 100) !== 100 || o.features !== undefined)) return measureWidth(text, widthOptions)
+    const key = `${raw._font.id} ${raw._fontSize} ${text}`
+    let w = widths.get(key)
+    if (w === undefined) {
+      w = measureWidth(text, widthOptions)
+      widths.set(key, w)
+    }
+    return w
+  }
+
+  /**
+   * Whether `text` fits on one line `width` wide at the current font and size. pdfkit's line wrapper (its line-break
+   * search and a width per word) runs for any text drawn or measured with a width, even a number: text that fits is
+   * drawn and measured as its one line instead (the same glyphs at the same place), which one width tells.
+   */
+  const fitsOneLine = (text: string, width: number): boolean => text !== "" && !text.includes("\n") && doc.widthOfString(text) <= width
+
   // "page N of M": M is known only once the last page is done, and pages are not buffered. Every running head draws M
   // through one form XObject (a reference), whose content — the number — is written at the end.
-  const raw = doc as unknown as RawDocument
   const totalForm = raw.ref({ Type: "XObject", Subtype: "Form", BBox: [0, -4, 80, 12], Resources: { Font: {} } })
   let headFont = ""
   const runningHead = () => {
     const y = doc.y
     doc.font("Helvetica").fontSize(8).fillColor(COLORS.muted)
     const head = `${options.head(pages)} page ${pages} of`
-    doc.text(head, left, 32, { width, lineBreak: false })
+    // One line without pdfkit's line wrapper when it fits (every head but a very long organisation's name).
+    doc.text(head, left, 32, fitsOneLine(head, width) ? { lineBreak: false } : { width, lineBreak: false })
     const font = raw._font
     headFont = font.id
     totalForm.data.Resources.Font[font.id] = font.ref()
@@ -195,16 +221,50 @@ export const reportDocument = (options: ReportDocumentOptions) => {
     doc.fillColor(COLORS.ink)
   }
 
-  const tableRow = (columns: ReadonlyArray<Column>, values: ReadonlyArray<string>, options: { bold?: boolean; fill?: string; colors?: ReadonlyArray<string | undefined> } = {}) => {
-    doc.font(options.bold === true ? "Helvetica-Bold" : "Helvetica").fontSize(8)
-    const heights = columns.map((c, i) => doc.heightOfString(cell(values[i] ?? ""), { width: c.width - 6 }))
-    const height = Math.max(...heights) + 6
+  /**
+   * `text` at (`x`, `y`) within `width`, leaving `doc.x` at `x` and `doc.y` below it as pdfkit's wrapped text does:
+   * one line without the wrapper when it fits (`fitsOneLine`), else wrapped. The caller has made room for it (no page
+   * break within).
+   */
+  const textAt = (text: string, x: number, y: number, width: number) => {
+    if (!fitsOneLine(text, width)) {
+      doc.text(text, x, y, { width })
+      return
+    }
+    doc.text(text, x, y, { lineBreak: false })
+    doc.x = x
+    doc.y = y + doc.currentLineHeight(true)
+  }
+
+  /** A table cell's height at the current font and size (one line's when it fits one), and whether it is one line. */
+  const measure = (value: string, width: number): { readonly height: number; readonly oneLine: boolean } =>
+    fitsOneLine(value, width) ? { height: doc.currentLineHeight(true), oneLine: true } : { height: doc.heightOfString(value, { width }), oneLine: false }
+
+  /**
+   * Draws one row of `values`, each cell measured once; a row that does not fit starts a new page, headed by `header`
+   * when given (a table's header row). Answers whether it started a page.
+   */
+  const tableRow = (
+    columns: ReadonlyArray<Column>,
+    values: ReadonlyArray<string>,
+    options: { bold?: boolean; fill?: string; colors?: ReadonlyArray<string | undefined>; header?: () => void } = {},
+  ) => {
+    const font = options.bold === true ? "Helvetica-Bold" : "Helvetica"
+    doc.font(font).fontSize(8)
+    const texts = columns.map((_, i) => cell(values[i] ?? ""))
+    const cells = columns.map((c, i) => measure(texts[i]!, c.width - 6))
+    const height = Math.max(...cells.map((m) => m.height)) + 6
     const broke = ensure(height)
+    if (broke && options.header !== undefined) {
+      options.header()
+      doc.font(font).fontSize(8)
+    }
     const y = doc.y
     if (options.fill !== undefined) doc.rect(left, y, width, height).fill(options.fill)
     let x = left
     columns.forEach((c, i) => {
-      doc.fillColor(options.colors?.[i] ?? COLORS.ink).text(cell(values[i] ?? ""), x + 3, y + 3, { width: c.width - 6 })
+      // A one-line cell is drawn as that line (no wrapper): the same glyphs at the same place.
+      doc.fillColor(options.colors?.[i] ?? COLORS.ink).text(texts[i]!, x + 3, y + 3, cells[i]!.oneLine ? { lineBreak: false } : { width: c.width - 6 })
       x += c.width
     })
     doc.moveTo(left, y + height).lineTo(left + width, y + height).lineWidth(0.5).strokeColor(COLORS.rule).stroke()
@@ -216,16 +276,12 @@ export const reportDocument = (options: ReportDocumentOptions) => {
 
   /** A table: header row repeated on every page it spans. */
   const table = (columns: ReadonlyArray<Column>) => {
-    const header = () => tableRow(columns, columns.map((c) => c.header), { bold: true, fill: COLORS.header })
+    const header = () => {
+      tableRow(columns, columns.map((c) => c.header), { bold: true, fill: COLORS.header })
+    }
     header()
     return (values: ReadonlyArray<string>, colors?: ReadonlyArray<string | undefined>) => {
-      doc.font("Helvetica").fontSize(8)
-      const height = Math.max(...columns.map((c, i) => doc.heightOfString(cell(values[i] ?? ""), { width: c.width - 6 }))) + 6
-      if (doc.y + height > bottom()) {
-        doc.addPage()
-        header()
-      }
-      tableRow(columns, values, colors === undefined ? {} : { colors })
+      tableRow(columns, values, colors === undefined ? { header } : { colors, header })
     }
   }
 
@@ -251,7 +307,7 @@ export const reportDocument = (options: ReportDocumentOptions) => {
     return pages
   }
 
-  return { doc, left, width, ensure, heading, paragraph, table, cols, stackedBar, finish }
+  return { doc, left, width, ensure, heading, paragraph, textAt, table, cols, stackedBar, finish }
 }
 
 /** Renders the report into `sink`; resolves with the page count. */

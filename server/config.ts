@@ -68,7 +68,7 @@ export interface AppConfigShape {
    */
   readonly httpTimeouts?: HttpTimeouts
   /**
-   * DB_MAINTENANCE (`auto`, the default, or `off`) and DB_MAINTENANCE_SECONDS (default 300): whether worker processes
+   * DB_MAINTENANCE (`auto`, the default, or `off`) and DB_MAINTENANCE_SECONDS (default 60, autovacuum_naptime's default): whether worker processes
    * vacuum and analyze a database no autovacuum looks after (the embedded one, or a server with autovacuum off), and
    * how often (server/db/maintenance.ts).
    */
@@ -80,7 +80,7 @@ export interface DbMaintenanceConfig {
   readonly intervalSeconds: number
 }
 
-export const DEFAULT_DB_MAINTENANCE_SECONDS = 300
+export const DEFAULT_DB_MAINTENANCE_SECONDS = 60
 
 export interface HttpTimeouts {
   readonly headersSeconds: number

@@ -11,7 +11,7 @@
  * What runs: every worker process (server/app.ts) runs `DbMaintenanceLive`. It decides its mode once at start and logs
  * it (`decideMode`): `off` (DB_MAINTENANCE=off), `embedded` (PGlite), `autovacuum-off` (the server reports
  * `autovacuum` off), or `server-autovacuum` (the server vacuums; this module does nothing but re-read the setting each
- * interval). Every DB_MAINTENANCE_SECONDS (default 300; the first pass one interval after start, so start-up and short
+ * interval). Every DB_MAINTENANCE_SECONDS (default 60, as autovacuum_naptime; the first pass one interval after start, so start-up and short
  * test runs never wait for it) a pass (`maintenancePass`):
  *   1. takes the maintenance lock: one pass per process (an in-process flag: on PGlite every connection shares one
  *      session, so an advisory lock is re-entrant there and excludes nothing) and one per database (a session-level

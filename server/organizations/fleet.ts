@@ -25,7 +25,8 @@
  *
  * Filters: `unit` selects the unit and every unit under it (`organization_units`, as the last sync saw them);
  * `tag` "key:value" the members whose tags hold that value, "key" those holding the key. A foreign or unknown
- * organisation, or an unknown unit, is NotFound.
+ * organisation, or an unknown unit, is NotFound. The answer names every unit of the organisation (`units`, by path,
+ * whatever the filters and page): the unit filter's choices come from it, never from the page's members.
  *
  * Cost (bench/fleet-dashboard.ts): one statement for the members (with their latest scan's row), one for the trend's
  * scans (the window's completed scans of the members and, per member, the last one before it: index probes of
@@ -50,6 +51,7 @@ import {
   type FleetSort,
   type FleetTotals,
   type FleetTrendPoint,
+  type FleetUnit,
 } from "../../src/contracts/organizations.ts"
 import { riskScore } from "../../src/contracts/outcomes.ts"
 import { isoOrNull } from "../accounts/accounts-store.ts"
@@ -139,6 +141,14 @@ export const knownUnit = Effect.fn("Fleet.knownUnit")(function* (workspaceId: nu
     SELECT count(*)::int AS n FROM organization_units
     WHERE workspace_id = ${workspaceId} AND organization_id = ${organizationId} AND unit_id = ${filter.unit}`
   if ((known[0]?.n ?? 0) === 0) return yield* new NotFound({ message: M.unitIdInvalid })
+})
+
+/** Every unit of the organisation, as its last sync saw them (by path): the unit filter's choices. */
+export const organizationUnits = Effect.fn("Fleet.units")(function* (workspaceId: number, organizationId: number) {
+  const sql = yield* SqlClient.SqlClient
+  return yield* sql<FleetUnit>`
+    SELECT unit_id, path FROM organization_units
+    WHERE workspace_id = ${workspaceId} AND organization_id = ${organizationId} ORDER BY path, unit_id`
 })
 
 /**
@@ -314,12 +324,14 @@ export const fleetDashboard = Effect.fn("Fleet.dashboard")(function* (workspaceI
   const sort = options.sort ?? "risk"
   const staleDays = options.stale_days ?? DEFAULT_STALE_DAYS
   const selection: MemberSelection = { organizationId, filter: options }
-  // The organisation, the unit, the members and the trend are read at once; a foreign organisation is NotFound first.
-  const [, , rows, trend] = yield* readTogether([
+  // The organisation, the unit, the members, the trend and the units are read at once; a foreign organisation is
+  // NotFound first.
+  const [, , rows, trend, units] = yield* readTogether([
     organizationAccount(workspaceId, organizationId),
     knownUnit(workspaceId, organizationId, options),
     fleetMembers(workspaceId, selection, staleDays),
     fleetTrend(workspaceId, selection, now),
+    organizationUnits(workspaceId, organizationId),
   ])
   // Sorted and totalled over every member the filters select; only the page asked for is answered.
   const members = rows.map(toFleetMember).sort(SORTS[sort])
@@ -334,5 +346,6 @@ export const fleetDashboard = Effect.fn("Fleet.dashboard")(function* (workspaceI
     pagination,
     totals: fleetTotals(members),
     trend,
+    units: units.map((u) => ({ unit_id: u.unit_id, path: u.path })),
   } satisfies FleetDashboard
 })

@@ -367,6 +367,10 @@ export const FleetTrendPoint = Schema.Struct({
 })
 export type FleetTrendPoint = typeof FleetTrendPoint.Type
 
+/** A unit of the organisation as its last sync saw it (a unit filter's choice). */
+export const FleetUnit = Schema.Struct({ unit_id: Schema.String, path: Schema.String })
+export type FleetUnit = typeof FleetUnit.Type
+
 export const FleetDashboard = Schema.Struct({
   organization_account_id: AccountId,
   sort: Schema.Literals(FLEET_SORTS),
@@ -381,6 +385,11 @@ export const FleetDashboard = Schema.Struct({
   totals: FleetTotals,
   /** FLEET_TREND_DAYS points, oldest first, over every member the filters select. */
   trend: Schema.Array(FleetTrendPoint),
+  /**
+   * Every unit of the organisation (by path), whatever the filters and the page: the unit filter's choices. The page's
+   * members are not all of its units (one page of them, and a unit may hold no member).
+   */
+  units: Schema.Array(FleetUnit),
 })
 export type FleetDashboard = typeof FleetDashboard.Type
 export const FleetResponse = withData(FleetDashboard)

@@ -23,8 +23,9 @@
  * (`page`) and sends it with the filters; a filter or sort change goes back to page 1. Another page is read like a
  * filter change (`refreshing`, keeping what is shown).
  *
- * Alongside, the organisation itself (GET /api/organizations/{id}) is read once for its name and units tree (the unit
- * filter's choices); if that fails the page still works, offering the units its members are in.
+ * The unit filter's choices are the answer's `units` (`fleetUnits`): every unit of the organisation, whatever the filters
+ * and the page — never the units of the members shown, which are one page of them. Alongside, the organisation itself
+ * (GET /api/organizations/{id}) is read once for its name; if that fails the page still works, unnamed.
  *
  * The page's Compliance section is the `compliance` child (`fleetComplianceMachine`, invoked for the page's life): each
  * unit or tag change (and clearing them) is forwarded to it as `filters.changed` { unit, tag }, so it reads the
@@ -32,7 +33,7 @@
  */
 import { assign, fromPromise, sendTo, setup } from "xstate"
 import type { AccountId } from "../contracts/ids.ts"
-import { FLEET_TAG, OrganizationMessages, type FleetDashboard, type FleetQuery, type FleetSort, type OrganizationDetail } from "../contracts/organizations.ts"
+import { FLEET_TAG, OrganizationMessages, type FleetDashboard, type FleetQuery, type FleetSort, type FleetUnit, type OrganizationDetail } from "../contracts/organizations.ts"
 import { errorOf, outputOf } from "./actor-output.ts"
 import { toFailure, type NotifyParams } from "./auth-effects.ts"
 import { fleetComplianceMachine, type TablePage } from "./fleet-compliance.machine.ts"
@@ -51,7 +52,7 @@ export interface FleetDashboardContext {
   readonly organizationId: AccountId
   readonly filters: FleetFilters
   readonly dashboard: FleetDashboard | null
-  /** The organisation (name, units); null until read or when it could not be. */
+  /** The organisation (its name); null until read or when it could not be. */
   readonly organization: OrganizationDetail | null
   readonly error: string | null
   /** Why the last tag typed was not applied (null: it was). */
@@ -99,6 +100,13 @@ export const membersPage = (dashboard: FleetDashboard | null): MembersPage => {
   }
 }
 
+/**
+ * The unit filter's choices: every unit of the organisation (by path) as the last answer names them, whatever its
+ * filters and page (none before an answer).
+ */
+export const fleetUnits = (dashboard: FleetDashboard | null): ReadonlyArray<FleetUnit> => dashboard?.units ?? NO_UNITS
+const NO_UNITS: ReadonlyArray<FleetUnit> = []
+
 export const hasFleetFilters = (filters: FleetFilters): boolean => filters.unit !== null || filters.tag !== ""
 
 const isTag = (tag: string): boolean => tag.trim() === "" || FLEET_TAG.test(tag.trim())
@@ -121,7 +129,7 @@ export const fleetDashboardMachine = setup({
     loadFleet: fromPromise<FleetDashboard, LoadInput>(async () => {
       throw new Error("loadFleet is not provided")
     }),
-    /** GET /api/organizations/{id}: its name and units. */
+    /** GET /api/organizations/{id}: its name. */
     loadOrganization: fromPromise<OrganizationDetail, { readonly id: AccountId }>(async () => {
       throw new Error("loadOrganization is not provided")
     }),
@@ -173,9 +181,9 @@ export const fleetDashboardMachine = setup({
       id: "loadOrganization",
       src: "loadOrganization",
       input: ({ context }) => ({ id: context.organizationId }),
-      /** The organisation's name and units arrived (the unit filter offers its whole tree). */
+      /** The organisation's name arrived (the page's heading). */
       onDone: { actions: "assignOrganization" },
-      // Without it the unit filter offers the units the members are in; the dashboard itself does not need it.
+      // Without it the page is unnamed; the dashboard and its unit filter (the answer's `units`) do not need it.
       onError: {},
     },
     { id: "compliance", src: "fleetCompliance", input: ({ context }) => ({ organizationId: context.organizationId }) },

@@ -5,7 +5,7 @@ import type { FleetDashboard, FleetQuery, OrganizationDetail } from "../../src/c
 import type { Framework } from "../../src/contracts/compliance.ts"
 import type { OrgCompliance } from "../../src/contracts/organizations.ts"
 import { fleetComplianceMachine } from "../../src/machines/fleet-compliance.machine.ts"
-import { fleetDashboardMachine, membersPage, TAG_FORMAT_MESSAGE } from "../../src/machines/fleet-dashboard.machine.ts"
+import { fleetDashboardMachine, fleetUnits, membersPage, TAG_FORMAT_MESSAGE } from "../../src/machines/fleet-dashboard.machine.ts"
 import type { OrgComplianceRequest } from "../../src/machines/fleet-effects.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
 import { controlled, httpFailure, never } from "./auth-fakes.ts"
@@ -91,6 +91,38 @@ describe("fleet-dashboard machine", () => {
 
       actor.send({ type: "filters.cleared" })
       expect(load.calls.at(-1)).toEqual({ id: ORG_ID, query: { sort: "failing" } })
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("offers every unit of the organisation from the fleet's answer, whatever its page and filters, with or without the organisation's own answer", async () => {
+    const { actor, load, organization } = start()
+    try {
+      const units = [
+        { unit_id: "r-root", path: "Root" },
+        { unit_id: "ou-dev", path: "Root / Dev" },
+        { unit_id: "ou-empty", path: "Root / Dev / Empty" },
+        { unit_id: "ou-prod", path: "Root / Prod" },
+      ]
+      // Nothing to offer before the first answer.
+      expect(fleetUnits(actor.getSnapshot().context.dashboard)).toEqual([])
+      // The organisation's own answer fails; page 1 of three holds members of Root / Prod only.
+      await organization.reject(httpFailure("scan-load", 500))
+      await load.resolve(fleetDashboard([fleetMember(21), fleetMember(22)], { units, pagination: { page: 1, page_size: 2, total: 5, total_pages: 3 } }))
+      expect(actor.getSnapshot().context.organization).toBeNull()
+      expect(fleetUnits(actor.getSnapshot().context.dashboard)).toEqual(units)
+      // Another page, then a unit none of the shown members is in: each answer offers every unit again.
+      actor.send({ type: "page.requested", page: 3 })
+      await load.resolve(fleetDashboard([fleetMember(25, { unit_id: "ou-dev", unit_path: "Root / Dev" })], { units, pagination: { page: 3, page_size: 2, total: 5, total_pages: 3 } }))
+      expect(fleetUnits(actor.getSnapshot().context.dashboard)).toEqual(units)
+      actor.send({ type: "filter.unitChanged", unit: "ou-empty" })
+      expect(load.calls.at(-1)).toEqual({ id: ORG_ID, query: { unit: "ou-empty" } })
+      // While the next answer is read, and when it has no member, the choices stay every unit.
+      expect(fleetUnits(actor.getSnapshot().context.dashboard)).toEqual(units)
+      await load.resolve(fleetDashboard([], { units, unit: "ou-empty" }))
+      expect(actor.getSnapshot().context.dashboard?.members).toEqual([])
+      expect(fleetUnits(actor.getSnapshot().context.dashboard)).toEqual(units)
     } finally {
       actor.stop()
     }

@@ -51,6 +51,12 @@ export const fleetDashboard = (members: ReadonlyArray<FleetMember>, overrides: R
       { day: "2026-11-25", members_scanned: 1, failing_resources: 9, failed_checks: 4 },
       { day: "2026-11-26", members_scanned: members.length, failing_resources: members.reduce((n, m) => n + m.failing_resources_total, 0), failed_checks: 3 },
     ],
+    // The organisation's units (organization-fakes.ts `organizationDetail`), whatever the members.
+    units: [
+      { unit_id: "r-root", path: "Root" },
+      { unit_id: "ou-dev", path: "Root / Dev" },
+      { unit_id: "ou-prod", path: "Root / Prod" },
+    ],
     ...overrides,
   })
 

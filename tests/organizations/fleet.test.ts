@@ -14,11 +14,11 @@ import { execFileSync } from "node:child_process"
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { ScanFramework } from "../../src/contracts/compliance.ts"
-import { FLEET_PAGE_SIZE, ORG_FAILED_NAMED, type FleetDashboard, type FleetMember, type OrgCompliance } from "../../src/contracts/organizations.ts"
+import { FLEET_PAGE_SIZE, FleetResponse, ORG_FAILED_NAMED, type FleetDashboard, type FleetMember, type OrgCompliance } from "../../src/contracts/organizations.ts"
 import { riskScore } from "../../src/contracts/outcomes.ts"
 import type { PostureOverview } from "../../src/contracts/posture.ts"
 import { frameworkById } from "../../server/compliance/catalogue.ts"
@@ -211,6 +211,27 @@ describe("the fleet dashboard", () => {
     expect(filtered.totals.members).toBe(2)
     expect(filtered.totals.failing_resources_total).toBe(filtered.members.reduce((n, m) => n + m.failing_resources_total, 0))
     expect((await call(`/api/organizations/${org}/fleet?unit=ou-nowhere`)).status).toBe(404)
+  })
+
+  it("names every unit of the organisation, whatever the filters and the page (the unit filter's choices)", async () => {
+    const every = [
+      { unit_id: "r-root", path: "Root" },
+      { unit_id: "ou-dev", path: "Root / Development" },
+      { unit_id: "ou-prod", path: "Root / Production" },
+      { unit_id: "ou-web", path: "Root / Production / Web" },
+    ]
+    // Decoded by the shared contract; the organisation's units only (the other organisation has units of the same ids),
+    // the root holding no member among them.
+    const raw = await call(`/api/organizations/${org}/fleet`)
+    const whole = Schema.decodeUnknownSync(FleetResponse)(JSON.parse(new TextDecoder().decode(raw.bytes))).data
+    expect(whole.units).toEqual(every)
+    expect(whole.members.some((m) => m.unit_id === "r-root")).toBe(false)
+    // A page of one member, a unit filter, a tag no member has, a page past the last: the same units.
+    for (const query of ["?page_size=1&page=2", "?unit=ou-web", "?unit=ou-dev&page_size=1", "?tag=env:nowhere", "?page=9"]) {
+      const answer = await fleet(query)
+      expect(answer.units, query).toEqual(every)
+      expect(new Set(answer.members.map((m) => m.unit_id)).size, query).toBeLessThan(every.length)
+    }
   })
 
   it("pages the members: the sort runs over every member, pages follow it without overlap, totals and trend do not depend on the page", async () => {

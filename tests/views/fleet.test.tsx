@@ -41,13 +41,14 @@ const renderAt = async (
   listFindings?: (q: FindingsQuery) => FindingListResponse,
   complianceOf?: (request: OrgComplianceRequest) => OrgCompliance,
   fleetOf?: (query: FleetQuery) => FleetDashboard,
+  loadOrganization: OrganizationEffects["loadOrganization"] = async () => organizationDetail(),
 ) => {
   const fleetCalls: FleetQuery[] = []
   const complianceCalls: OrgComplianceRequest[] = []
   const downloadCalls: Array<OrgComplianceRequest & { readonly kind: OrgComplianceFileKind }> = []
   const files: DownloadedFile[] = []
   const findingCalls: FindingsQuery[] = []
-  const organizations: OrganizationEffects = { ...UNWIRED_ORGANIZATION_EFFECTS, loadOrganization: async () => organizationDetail() }
+  const organizations: OrganizationEffects = { ...UNWIRED_ORGANIZATION_EFFECTS, loadOrganization }
   const scans = fakeScanEffects(defaultWorld(), listFindings === undefined ? {} : {
     listFindings: async (q) => {
       findingCalls.push(q)
@@ -147,6 +148,49 @@ describe("fleet dashboard at size: one page of members from the server", () => {
     fireEvent.change(screen.getByRole("form", { name: "Fleet filters" }).querySelectorAll("select")[1]!, { target: { value: "name" } })
     await settle()
     expect(fleetCalls.at(-1)).toEqual({ sort: "name" })
+  })
+})
+
+describe("the fleet's unit filter", () => {
+  const unitOptions = () =>
+    [...screen.getByRole("form", { name: "Fleet filters" }).querySelector("select")!.options].filter((o) => o.value !== "").map((o) => [o.value, o.textContent])
+
+  it("offers every unit of the organisation from the dashboard's answer, not the units of the page's members, even without the organisation's own answer", async () => {
+    // 120 members, all in Root / Prod on the first page; the organisation also has Root, Dev and an empty Dev / Sandbox.
+    const all = Array.from({ length: 120 }, (_, i) => fleetMember(1000 + i, i < 50 ? {} : { unit_id: "ou-dev", unit_path: "Root / Dev" }))
+    const units = [
+      { unit_id: "r-root", path: "Root" },
+      { unit_id: "ou-dev", path: "Root / Dev" },
+      { unit_id: "ou-sandbox", path: "Root / Dev / Sandbox" },
+      { unit_id: "ou-prod", path: "Root / Prod" },
+    ]
+    const pageOf = (query: FleetQuery): FleetDashboard => {
+      const page = query.page ?? 1
+      return fleetDashboard(all.slice((page - 1) * 50, page * 50), { units, pagination: { page, page_size: 50, total: 120, total_pages: 3 } })
+    }
+    // The organisation's own answer fails (GET /api/organizations/{id}): the page is shown without it.
+    const { fleetCalls } = await renderAt(`/dashboard/organizations/${ORG_ID}/fleet`, undefined, undefined, pageOf, async () => {
+      throw new Error("organisation unavailable")
+    })
+    expect(new Set(within(screen.getByRole("table", { name: /Member accounts/ })).getAllByRole("row").slice(1).map((r) => r.textContent?.includes("Root / Prod")))).toEqual(new Set([true]))
+    expect(unitOptions()).toEqual([
+      ["__all__", "All units"],
+      ["r-root", "Root"],
+      ["ou-dev", "Root / Dev"],
+      ["ou-sandbox", "Root / Dev / Sandbox"],
+      ["ou-prod", "Root / Prod"],
+    ])
+    // A unit none of the page's members is in is chosen and asked of the server.
+    fireEvent.change(screen.getByRole("form", { name: "Fleet filters" }).querySelector("select")!, { target: { value: "ou-sandbox" } })
+    await settle()
+    expect(fleetCalls.at(-1)).toEqual({ unit: "ou-sandbox" })
+    // Another page keeps every unit on offer.
+    fireEvent.change(screen.getByRole("form", { name: "Fleet filters" }).querySelector("select")!, { target: { value: "__all__" } })
+    await settle()
+    fireEvent.click(within(screen.getByRole("group", { name: "Member pages" })).getByRole("button", { name: "Next" }))
+    await settle()
+    expect(fleetCalls.at(-1)).toEqual({ page: 2 })
+    expect(unitOptions().map(([id]) => id)).toEqual(["__all__", "r-root", "ou-dev", "ou-sandbox", "ou-prod"])
   })
 })
 

@@ -22,7 +22,7 @@ import { FLEET_SORTS, type FleetMember, type FleetSort } from "../../contracts/o
 import { unitLabel } from "../../contracts/outcomes.ts"
 import { organizationCrumbs } from "../../machines/breadcrumbs.ts"
 import { accountPath } from "../../machines/dashboard-accounts.machine.ts"
-import { fleetDashboardMachine, hasFleetFilters, membersPage } from "../../machines/fleet-dashboard.machine.ts"
+import { fleetDashboardMachine, fleetUnits, hasFleetFilters, membersPage } from "../../machines/fleet-dashboard.machine.ts"
 import { fleetFindingsPath } from "../../machines/fleet-effects.ts"
 import { organizationPath } from "../../machines/organization-effects.ts"
 import { scanPath } from "../../machines/scan-list.machine.ts"
@@ -101,14 +101,10 @@ const memberColumns = [
 function Filters({ fleetRef }: { readonly fleetRef: FleetRef }) {
   const filters = useSelector(fleetRef, (s) => s.context.filters)
   const tagError = useSelector(fleetRef, (s) => s.context.tagError)
-  const organization = useSelector(fleetRef, (s) => s.context.organization)
-  const members = useSelector(fleetRef, (s) => s.context.dashboard?.members ?? [])
+  // Every unit of the organisation, from the dashboard's answer (never the page's members: one page of them).
+  const units = useSelector(fleetRef, (s) => fleetUnits(s.context.dashboard))
   const canClear = useSelector(fleetRef, (s) => s.can({ type: "filters.cleared" }) && hasFleetFilters(s.context.filters))
   const [tag, setTag] = useState(filters.tag)
-  // The organisation's whole tree when it was read; else the units its members are in.
-  const units = organization !== null
-    ? organization.units.map((u) => ({ id: u.unit_id, path: u.path }))
-    : [...new Map(members.flatMap((m) => (m.unit_id === null ? [] : [[m.unit_id, { id: m.unit_id, path: m.unit_path }] as const]))).values()]
   return (
     <form
       className={css.filters}
@@ -126,7 +122,7 @@ function Filters({ fleetRef }: { readonly fleetRef: FleetRef }) {
       >
         <SelectItem id={ALL_UNITS}>All units</SelectItem>
         {units.map((u) => (
-          <SelectItem key={u.id} id={u.id}>
+          <SelectItem key={u.unit_id} id={u.unit_id}>
             {u.path}
           </SelectItem>
         ))}

@@ -7,7 +7,8 @@
  *
  * `advanceFleet` (the job, re-sent every ADVANCE_SECONDS while the fleet scan is open): records the members whose scan
  * ended, then starts queued members until `member_cap` member scans run at once — the concurrency cap per organisation,
- * held in the database so it holds across worker processes (one advance at a time: the fleet row is locked). Each
+ * held in the database so it holds across worker processes and job runners (the fleet row is locked while an advance
+ * plans and again while it starts members, re-checking that each is still queued and a slot still free). Each
  * member scan keeps its own per-scan limiter of cloud calls (server/scanner/aws/scan-share.ts, rest/context.ts);
  * GCP and Azure members, signed in as the organisation's one principal, also share its gate per cloud API
  * (server/scanner/rest/principal-gate.ts: calls in flight, 429 Retry-After pauses). Before an AWS member starts, it
@@ -160,16 +161,31 @@ export const advanceFleet = (payload: FleetAdvancePayload, jobs: ScanJobs, self:
         if (stored === undefined) return "The member's credentials could not be read"
         return yield* probeAwsMember(stored, { endpoint: config.awsEndpointUrl })
       }), { concurrency: 10 })
-    // 3. Start them, each in its own savepoint: one that cannot start fails alone.
+    // 3. Start them, each in its own savepoint: one that cannot start fails alone. The fleet row is locked again and
+    //    the plan re-checked: another advance of the same fleet scan (a second job runner) may have started members
+    //    since step 1, and a member is started by one advance only, within the cap.
     const userId = plan.fleet.created_by
     yield* scope(Effect.gen(function* () {
+      const locked = yield* sql<{ status: string }>`
+        SELECT status FROM fleet_scans WHERE workspace_id = ${ws} AND id = ${payload.fleet_scan_id} FOR UPDATE`
+      if (locked[0]?.status !== "running" && locked[0]?.status !== "pending") return
+      const [now] = yield* sql<{ running: number }>`
+        SELECT count(*)::int AS running FROM fleet_scan_members
+        WHERE workspace_id = ${ws} AND fleet_scan_id = ${payload.fleet_scan_id} AND state = 'started'`
+      const stillQueued = new Set((yield* sql<{ account_id: number }>`
+        SELECT account_id FROM fleet_scan_members
+        WHERE workspace_id = ${ws} AND fleet_scan_id = ${payload.fleet_scan_id} AND state = 'queued'`).map((r) => r.account_id))
+      let free = Math.max(0, plan.fleet.member_cap - now!.running)
       for (const [i, c] of plan.next.entries()) {
+        if (!stillQueued.has(c.account_id)) continue
         const failure = probes[i]
         if (failure !== undefined || userId === null) {
           yield* sql`UPDATE fleet_scan_members SET state = 'failed', reason = ${(failure ?? "The member who started the scan is no longer known").slice(0, 2000)}
                      WHERE workspace_id = ${ws} AND fleet_scan_id = ${payload.fleet_scan_id} AND account_id = ${c.account_id}`
           continue
         }
+        if (free === 0) continue
+        free--
         const account = yield* loadSealedAccount(ws, c.account_id)
         const started = yield* sql.withTransaction(startScan(
           memberContext(ws, userId),

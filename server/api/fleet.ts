@@ -2,7 +2,9 @@
  * The fleet's read endpoints of the `organizations` group (issue 31 "See the fleet"; contracts in
  * src/contracts/organizations.ts): the fleet dashboard, and compliance over the organisation with its CSV and PDF.
  * The dashboard and the compliance JSON answer one page of members (`page`, `page_size`), their totals over all; the
- * CSV and the PDF hold every member. Each needs READ (read_only or any scanning permission), like every other read; work is in
+ * CSV and the PDF hold every member. A member limited to account groups reads them over their own members only (the
+ * organisation's account row through `withOrganizationView`, migration 0039; the members through row-level
+ * security). Each needs READ (read_only or any scanning permission), like every other read; work is in
  * server/organizations/fleet.ts and server/compliance/organization.ts. Answers are catalogue errors only: 404 for an
  * organisation of another workspace (or an account that is no organisation), an unknown unit or framework, or a
  * framework of another provider.
@@ -18,6 +20,7 @@ import { orgComplianceFileName } from "../../src/contracts/organizations.ts"
 import { organizationReportPdf } from "../compliance/organization-report.ts"
 import { organizationCompliance, orgCompliancePage, orgMembersCsv, orgRequirementsCsv } from "../compliance/organization.ts"
 import { fleetDashboard } from "../organizations/fleet.ts"
+import { withOrganizationView } from "../organizations/store.ts"
 import { READ, scoped } from "./middleware/scanning-access.ts"
 
 type Endpoint<Name extends string> = Extract<HttpApiGroup.Endpoints<typeof OrganizationsGroup>, { readonly identifier: Name }>
@@ -32,15 +35,15 @@ const download = (fileName: string) => ({
 const encoder = new TextEncoder()
 
 export const fleet = ({ request, params, query }: Request<"fleet">) =>
-  scoped(request, READ, (ctx) => Effect.map(fleetDashboard(ctx.workspaceId, params.id, query), (data) => ({ ok: true, data })))
+  scoped(request, READ, (ctx) => Effect.map(withOrganizationView(fleetDashboard(ctx.workspaceId, params.id, query)), (data) => ({ ok: true, data })))
 
 export const orgCompliance = ({ request, params, query }: Request<"orgCompliance">) =>
   scoped(request, READ, (ctx) =>
-    Effect.map(organizationCompliance(ctx.workspaceId, params.id, params.framework_id, query), (result) => ({ ok: true, data: orgCompliancePage(result, query) })))
+    Effect.map(withOrganizationView(organizationCompliance(ctx.workspaceId, params.id, params.framework_id, query)), (result) => ({ ok: true, data: orgCompliancePage(result, query) })))
 
 export const orgComplianceCsv = ({ request, params, query }: Request<"orgComplianceCsv">) =>
   Effect.map(
-    scoped(request, READ, (ctx) => organizationCompliance(ctx.workspaceId, params.id, params.framework_id, { ...query })),
+    scoped(request, READ, (ctx) => withOrganizationView(organizationCompliance(ctx.workspaceId, params.id, params.framework_id, { ...query }))),
     (result) => {
       const part = query.part ?? "requirements"
       const text = part === "members" ? orgMembersCsv(result) : orgRequirementsCsv(result)
@@ -54,7 +57,7 @@ export const orgComplianceCsv = ({ request, params, query }: Request<"orgComplia
 export const orgCompliancePdf = ({ request, params, query }: Request<"orgCompliancePdf">) =>
   Effect.gen(function* () {
     const { result, workspaceName } = yield* scoped(request, READ, (ctx) =>
-      Effect.map(organizationCompliance(ctx.workspaceId, params.id, params.framework_id, query), (result) => ({ result, workspaceName: ctx.workspaceName })))
+      Effect.map(withOrganizationView(organizationCompliance(ctx.workspaceId, params.id, params.framework_id, query)), (result) => ({ result, workspaceName: ctx.workspaceName })))
     const bytes = yield* Effect.promise(() => organizationReportPdf(result, { workspaceName, generatedAt: new Date() }))
     return HttpServerResponse.stream(Stream.fromIterable(bytes), {
       contentType: REPORT_CONTENT_TYPE,

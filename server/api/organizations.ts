@@ -52,8 +52,10 @@ import {
   loadOrganization,
   recordFailedSync,
   updateSelection,
+  withOrganizationView,
   type OrganizationRow,
 } from "../organizations/store.ts"
+import { organizationAccount } from "../organizations/fleet.ts"
 import { discoverOrganization, memberAccess, probeMembers } from "../organizations/sync.ts"
 import { MANAGE_ACCOUNTS, READ, scoped } from "./middleware/scanning-access.ts"
 import { fillNotImplemented } from "./not-implemented.ts"
@@ -210,6 +212,7 @@ const syncNow = (request: Request, accountId: number, trigger: OrganizationSync[
     const config = yield* AppConfig
     const loaded = yield* scoped(request, MANAGE_ACCOUNTS, (ctx) =>
       Effect.gen(function* () {
+        if (ctx.accountIds !== null) return yield* new Forbidden({ message: AccountGroupMessages.limitedCannotManageOrganization })
         const org = yield* loadOrganization(ctx.workspaceId, accountId)
         if (org === undefined) return yield* new NotFound({ message: OrganizationMessages.organizationNotFound })
         return { org, externalId: yield* externalIdFor(ctx.workspaceId) }
@@ -280,12 +283,13 @@ const awsTemplate = (request: Request, query: { readonly role_name?: string; rea
 export const OrganizationsHandlers = HttpApiBuilder.group(Api, "organizations", (handlers) =>
   fillNotImplemented(handlers
     .handle("list", ({ request }) =>
-      scoped(request, READ, (ctx) => Effect.map(listOrganizations(ctx.workspaceId), (organizations) => ({ ok: true, data: { organizations } }))))
+      scoped(request, READ, (ctx) =>
+        Effect.map(withOrganizationView(listOrganizations(ctx.workspaceId)), (organizations) => ({ ok: true, data: { organizations } }))))
     .handle("awsTemplate", ({ request, query }) => awsTemplate(request, query))
     .handle("get", ({ request, params }) =>
       scoped(request, READ, (ctx) =>
         Effect.gen(function* () {
-          const detail = yield* getOrganizationDetail(ctx.workspaceId, params.id)
+          const detail = yield* withOrganizationView(getOrganizationDetail(ctx.workspaceId, params.id))
           if (detail === undefined) return yield* new NotFound({ message: OrganizationMessages.organizationNotFound })
           return { ok: true, data: detail }
         })))
@@ -293,6 +297,7 @@ export const OrganizationsHandlers = HttpApiBuilder.group(Api, "organizations", 
       Effect.gen(function* () {
         yield* scoped(request, MANAGE_ACCOUNTS, (ctx) =>
           Effect.gen(function* () {
+            if (ctx.accountIds !== null) return yield* new Forbidden({ message: AccountGroupMessages.limitedCannotManageOrganization })
             const org = yield* loadOrganization(ctx.workspaceId, params.id, true)
             if (org === undefined) return yield* new NotFound({ message: OrganizationMessages.organizationNotFound })
             if (payload.member_role_name !== undefined && org.cloudProviderId !== ProviderIds.AWS) {
@@ -315,7 +320,9 @@ export const OrganizationsHandlers = HttpApiBuilder.group(Api, "organizations", 
     .handle("syncs", ({ request, params }) =>
       scoped(request, READ, (ctx) =>
         Effect.gen(function* () {
-          if ((yield* loadOrganization(ctx.workspaceId, params.id)) === undefined) return yield* new NotFound({ message: OrganizationMessages.organizationNotFound })
+          // The organisation's account (a limited member's too, migration 0039); its syncs as the scope sees them (a
+          // limited member: none, their change lists name members of other units).
+          yield* withOrganizationView(organizationAccount(ctx.workspaceId, params.id))
           return { ok: true, data: { syncs: yield* listSyncs(ctx.workspaceId, params.id, SYNC_HISTORY) } }
         })))
     .handle("sync", ({ request, params }) =>
@@ -323,7 +330,8 @@ export const OrganizationsHandlers = HttpApiBuilder.group(Api, "organizations", 
     .handle("fleetScans", ({ request, params }) =>
       scoped(request, READ, (ctx) =>
         Effect.gen(function* () {
-          if ((yield* loadOrganization(ctx.workspaceId, params.id)) === undefined) return yield* new NotFound({ message: OrganizationMessages.organizationNotFound })
+          // As the syncs: a limited member sees none (a fleet scan's counts span every member).
+          yield* withOrganizationView(organizationAccount(ctx.workspaceId, params.id))
           return { ok: true, data: { fleet_scans: yield* listFleetScans(ctx.workspaceId, params.id, FLEET_SCAN_HISTORY) } }
         })))
     .handle("fleetScan", ({ request, params }) =>

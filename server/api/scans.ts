@@ -13,7 +13,8 @@ import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { Api } from "../../src/contracts/api.ts"
-import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.ts"
+import { Conflict, Forbidden, NotFound, ValidationError } from "../../src/contracts/errors.ts"
+import { AccountGroupMessages } from "../../src/contracts/account-groups.ts"
 import { FINDING_CHANGES, FINDING_LIST_FILTERS, SEVERITIES } from "../../src/contracts/findings.ts"
 import { ScanningMessages, ScanningServerMessages } from "../../src/contracts/messages.ts"
 import { DEFAULT_SCANS_QUERY, EXPORT_CONTENT_TYPES, exportFileName, ScanListResponse, ScanResponse, splitFilter, type ScanStartResponse } from "../../src/contracts/scans.ts"
@@ -31,6 +32,7 @@ import { warmQueueCache } from "../scans/transactional-enqueue.ts"
 import { OrganizationMessages } from "../../src/contracts/organizations.ts"
 import { isOrganizationAccount, startFleetScan } from "../organizations/fleet-scan.ts"
 import { fleetAdvanceJob } from "../organizations/jobs.ts"
+import { withOrganizationView } from "../organizations/store.ts"
 
 /** Splits and checks a comma-joined filter against the allowed values (400 with `message` otherwise). */
 export const parseFilter = <const T extends string>(raw: string | undefined, allowed: ReadonlyArray<T>, message: string, path: string) => {
@@ -49,6 +51,9 @@ export const parseFindingFilters = (query: { readonly status?: string | undefine
     changes: parseFilter(query.change, FINDING_CHANGES, ScanningServerMessages.invalidChangeFilter, "query.change"),
   })
 
+/** A limited member's fleet scan launch, refused once the scope is closed (nothing was written). */
+const FLEET_REFUSED = "fleet-refused" as const
+
 export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
   handlers
     .handle("start", ({ request, payload }) =>
@@ -58,6 +63,11 @@ export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
         (ctx) =>
           // An organisation's account id starts a fleet scan of its members (issue 31).
           Effect.gen(function* () {
+            // A member limited to account groups never starts one (docs/organizations.md "Access by group"): 403 for an
+            // organisation of theirs (its account row readable to them, migration 0039), 404 as before for any other.
+            if (ctx.accountIds !== null && (yield* withOrganizationView(isOrganizationAccount(ctx.workspaceId, payload.account_id)))) {
+              return FLEET_REFUSED
+            }
             if (yield* isOrganizationAccount(ctx.workspaceId, payload.account_id)) {
               const fleet = yield* startFleetScan(ctx, payload, fleetAdvanceJob)
               return { ok: true, message: OrganizationMessages.fleetScanStarted as string, data: fleet as ScanStartResponse["data"] }
@@ -66,7 +76,9 @@ export const ScansHandlers = HttpApiBuilder.group(Api, "scans", (handlers) =>
             return { ok: true, message: ScanningServerMessages.scanStarted as string, data: scan as ScanStartResponse["data"] }
           }).pipe(Effect.catchTag("JobQueueError", (e) => Effect.die(e)), Effect.catchTag("JobPayloadInvalid", (e) => Effect.die(e))),
         ScanningMessages.launchPermissionDenied,
-      )))
+      ).pipe(Effect.flatMap((answer) =>
+        // Answered after `scoped`, whose Forbidden says "cannot launch scans" (the member may launch their own).
+        answer === FLEET_REFUSED ? Effect.fail(new Forbidden({ message: AccountGroupMessages.limitedCannotScanFleet })) : Effect.succeed(answer)))))
     .handle("list", ({ request, query }) =>
       cachedRead(request, ScanListResponse, scoped(request, READ, (ctx) =>
         Effect.map(

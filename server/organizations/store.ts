@@ -16,6 +16,7 @@ import { ProviderIds } from "../../src/contracts/constants.ts"
 import type { AccountId, CloudProviderId, FleetScanId, ScanId } from "../../src/contracts/ids.ts"
 import {
   EMPTY_CHANGES,
+  EMPTY_SELECTION,
   memberIncluded,
   unitChainOf,
   type FleetScan,
@@ -345,38 +346,56 @@ export const listSyncs = Effect.fn("Organizations.listSyncs")(function* (workspa
 })
 
 interface SummaryRow {
-  account_id: number; account_name: string; cloud_provider_id: number; cloud_account_id: string; root_id: string; root_name: string
-  management_account_id: string | null; member_role_name: string | null; member_concurrency: number; members_total: number
+  account_id: number; account_name: string; cloud_provider_id: number; cloud_account_id: string; root_id: string | null; root_name: string | null
+  management_account_id: string | null; member_role_name: string | null; member_concurrency: number | null; members_total: number
   members_included: number; members_retired: number; members_unreachable: number; last_sync_at: Date | string | null
   next_sync_at: Date | string | null; last_sync_status: OrganizationSync["status"] | null
 }
 
+/**
+ * The transaction-local switch of migration 0039 (`app.organization_view`): while it is on, a member limited to
+ * account groups reads the account row of an organisation one of their accounts is a member of (never its settings,
+ * syncs or fleet scans). On only around `effect` (the organisation's read endpoints), so no other statement of the
+ * transaction (one that reads an account's credentials) sees the row.
+ */
+export const withOrganizationView = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`SELECT set_config('app.organization_view', 'on', true)`
+    return yield* effect.pipe(Effect.ensuring(Effect.ignore(sql`SELECT set_config('app.organization_view', '', true)`)))
+  })
+
+/**
+ * The organisations of the workspace as the caller's scope sees them. A member limited to account groups reads the
+ * organisation's account row only (under `withOrganizationView`, migration 0039) and none of its `organizations` row:
+ * its settings answer empty ("" / null / 0) and `limited_view` says so; the member counts are of their members only.
+ */
 const summaries = (workspaceId: number, accountId: number | undefined) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const rows = yield* sql<SummaryRow>`
-      SELECT o.account_id, a.account_name, a.cloud_provider_id::int AS cloud_provider_id, a.cloud_account_id, o.root_id, o.root_name,
+      SELECT a.id AS account_id, a.account_name, a.cloud_provider_id::int AS cloud_provider_id, a.cloud_account_id, o.root_id, o.root_name,
              o.management_account_id, o.member_role_name, o.member_concurrency::int AS member_concurrency,
-             (SELECT count(*)::int FROM organization_members m WHERE m.organization_id = o.account_id AND m.removed_at IS NULL) AS members_total,
-             (SELECT count(*)::int FROM accounts m WHERE m.workspace_id = o.workspace_id AND m.organization_id = o.account_id AND m.retired_at IS NULL) AS members_included,
-             (SELECT count(*)::int FROM accounts m WHERE m.workspace_id = o.workspace_id AND m.organization_id = o.account_id AND m.retired_at IS NOT NULL) AS members_retired,
-             (SELECT count(*)::int FROM organization_members m WHERE m.organization_id = o.account_id AND m.reachable = false AND m.removed_at IS NULL) AS members_unreachable,
+             (SELECT count(*)::int FROM organization_members m WHERE m.organization_id = a.id AND m.removed_at IS NULL) AS members_total,
+             (SELECT count(*)::int FROM accounts m WHERE m.workspace_id = a.workspace_id AND m.organization_id = a.id AND m.retired_at IS NULL) AS members_included,
+             (SELECT count(*)::int FROM accounts m WHERE m.workspace_id = a.workspace_id AND m.organization_id = a.id AND m.retired_at IS NOT NULL) AS members_retired,
+             (SELECT count(*)::int FROM organization_members m WHERE m.organization_id = a.id AND m.reachable = false AND m.removed_at IS NULL) AS members_unreachable,
              o.last_sync_at, o.next_sync_at,
-             (SELECT s.status FROM organization_syncs s WHERE s.organization_id = o.account_id ORDER BY s.started_at DESC, s.id DESC LIMIT 1) AS last_sync_status
-      FROM organizations o JOIN accounts a ON a.id = o.account_id AND a.workspace_id = o.workspace_id
-      WHERE o.workspace_id = ${workspaceId} ${accountId === undefined ? sql`` : sql`AND o.account_id = ${accountId}`}
-      ORDER BY a.account_name, o.account_id`
+             (SELECT s.status FROM organization_syncs s WHERE s.organization_id = a.id ORDER BY s.started_at DESC, s.id DESC LIMIT 1) AS last_sync_status
+      FROM accounts a LEFT JOIN organizations o ON o.account_id = a.id AND o.workspace_id = a.workspace_id
+      WHERE a.workspace_id = ${workspaceId} AND a.is_organization ${accountId === undefined ? sql`` : sql`AND a.id = ${accountId}`}
+      ORDER BY a.account_name, a.id`
     return rows.map((r): OrganizationSummary => ({
       id: r.account_id as AccountId,
       account_name: r.account_name,
       cloud_provider_id: r.cloud_provider_id as CloudProviderId,
       cloud_provider_name: providerDisplayName(r.cloud_provider_id),
       organization_id: r.cloud_account_id,
-      root_id: r.root_id,
-      root_name: r.root_name,
+      root_id: r.root_id ?? "",
+      root_name: r.root_name ?? "",
       management_account_id: r.management_account_id,
       member_role_name: r.cloud_provider_id === ProviderIds.AWS ? r.member_role_name : null,
-      member_concurrency: r.member_concurrency,
+      member_concurrency: r.member_concurrency ?? 0,
       members_total: r.members_total,
       members_included: r.members_included,
       members_retired: r.members_retired,
@@ -384,6 +403,7 @@ const summaries = (workspaceId: number, accountId: number | undefined) =>
       last_sync_at: isoOrNull(r.last_sync_at),
       next_sync_at: isoOrNull(r.next_sync_at),
       last_sync_status: r.last_sync_status,
+      ...(r.root_id === null ? { limited_view: true } : {}),
     }))
   })
 
@@ -399,7 +419,8 @@ export const getOrganizationDetail = Effect.fn("Organizations.detail")(function*
   const sql = yield* SqlClient.SqlClient
   const summary = (yield* summaries(workspaceId, accountId))[0]
   if (summary === undefined) return undefined
-  const org = (yield* loadOrganization(workspaceId, accountId))!
+  // Undefined for a member limited to account groups (the settings are hidden from them, migration 0039).
+  const org = yield* loadOrganization(workspaceId, accountId)
   const units = yield* sql<{ unit_id: string; parent_unit_id: string | null; name: string; kind: string; path: string; members: number }>`
     SELECT u.unit_id, u.parent_unit_id, u.name, u.kind, u.path,
            (SELECT count(*)::int FROM organization_members m WHERE m.organization_id = u.organization_id AND m.unit_id = u.unit_id AND m.removed_at IS NULL) AS members
@@ -416,7 +437,7 @@ export const getOrganizationDetail = Effect.fn("Organizations.detail")(function*
      ORDER BY m.removed_at NULLS FIRST, m.name, m.cloud_account_id`
   const detail: OrganizationDetail = {
     ...summary,
-    selection: org.selection,
+    selection: org?.selection ?? EMPTY_SELECTION,
     units: units.map((u) => ({ ...u, kind: u.kind as OrganizationDetail["units"][number]["kind"] })),
     members: members.map((m) => ({
       cloud_account_id: m.cloud_account_id,

@@ -33,6 +33,13 @@ export const AccountGroupMessages = {
   groupDeleted: "Account group deleted",
   adminOnly: "Only workspace admins with access to every account can manage account groups",
   limitedCannotAddAccounts: "Your role is limited to account groups: ask a workspace admin to add accounts",
+  limitedCannotManageOrganization:
+    "Your role is limited to account groups: ask a workspace admin to sync the organization or change its selection",
+  limitedCannotScanFleet:
+    "Your role is limited to account groups: a fleet scan covers the whole organization. Scan your accounts one by one, or ask a workspace admin",
+  /** The organisation page of a limited member (docs/organizations.md "Access by group"). */
+  limitedOrganizationView:
+    "Your role is limited to account groups: you see your own accounts of this organization, and the units they sit in",
   cannotGrantWiderAccess: "You cannot grant access to accounts outside your own account groups",
 } as const
 

@@ -170,6 +170,13 @@ export const OrganizationSummary = Schema.Struct({
   last_sync_at: NullableTimestamp,
   next_sync_at: NullableTimestamp,
   last_sync_status: Schema.NullOr(Schema.Literals(["running", "completed", "failed"])),
+  /**
+   * True for a member whose role is limited to account groups (docs/organizations.md "Access by group"): the answer
+   * holds their members and the units above them only; the organisation's settings (root, management account, member
+   * role, concurrency, selection), syncs and fleet scans are not theirs to see (empty), nor sync, selection or fleet
+   * scan theirs to start. Absent otherwise.
+   */
+  limited_view: Schema.optional(Schema.Boolean),
 })
 export type OrganizationSummary = typeof OrganizationSummary.Type
 

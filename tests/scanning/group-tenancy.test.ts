@@ -35,7 +35,10 @@ const ACCOUNT_OF: Record<string, string> = {
   resources: "SELECT account_id AS a FROM resources",
   scan_schedules: "SELECT account_id AS a FROM scan_schedules",
   organizations: "SELECT account_id AS a FROM organizations",
-  organization_units: "SELECT organization_id AS a FROM organization_units",
+  // A unit is also readable on the way to an allowed member: its unit and the units above it (migration 0039).
+  organization_units: `SELECT u.organization_id AS a, (SELECT array_agg(m.id) FROM accounts m WHERE m.organization_id = u.organization_id
+                         AND (m.org_unit_path = u.path OR left(m.org_unit_path, length(u.path) + 3) = u.path || ' / ')) AS via
+                       FROM organization_units u`,
   organization_syncs: "SELECT organization_id AS a FROM organization_syncs",
   fleet_scans: "SELECT organization_id AS a FROM fleet_scans",
   fleet_scan_members: "SELECT account_id AS a FROM fleet_scan_members",
@@ -131,10 +134,11 @@ const visibility = async (userId: number, allowed: ReadonlyArray<number>) => {
   const total: Record<string, number> = {}
   await su((sql) => Effect.gen(function* () {
     for (const [t, q] of Object.entries(ACCOUNT_OF)) {
-      const rows = yield* sql.unsafe<{ a: number | null }>(q)
+      const rows = yield* sql.unsafe<{ a: number | null; via?: ReadonlyArray<number> | null }>(q)
       total[t] = rows.length
       // Workspace-wide mute rules (no account) stay readable.
-      expected[t] = rows.filter((r) => (r.a === null && t === "mute_rules") || (r.a !== null && allowed.includes(r.a))).length
+      expected[t] = rows.filter((r) =>
+        (r.a === null && t === "mute_rules") || (r.a !== null && allowed.includes(r.a)) || (r.via ?? []).some((a) => allowed.includes(a))).length
     }
   }))
   expect(seen.who).toBe(API_ROLE)

@@ -6,6 +6,7 @@
  * progress read again every 10 s; and the dashboard cards that name an organisation and its members.
  */
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react"
+import { AccountGroupMessages } from "../../src/contracts/account-groups.ts"
 import { afterEach, describe, expect, it } from "vitest"
 import { Route, Switch } from "wouter"
 import { memoryLocation } from "wouter/memory-location"
@@ -160,6 +161,23 @@ describe("organisation page", () => {
     await tick(10_000)
     expect(calls.filter((c) => c.name === "getFleetScan")).toHaveLength(1)
     expect(screen.getByRole("region", { name: "Fleet scan" }).textContent).not.toContain("refreshed every 10 s")
+  })
+})
+
+describe("organisation page of a member limited to account groups", () => {
+  it("shows their members and units, says why, and offers no sync, selection, fleet scan, history or organisation account", async () => {
+    const { calls } = await renderOrganization({
+      organization: organizationDetail({ limited_view: true, root_id: "", root_name: "", member_role_name: null, member_concurrency: 0, recent_syncs: [] }),
+    })
+    expect(screen.getByRole("heading", { level: 1, name: "Acme organization" })).toBeTruthy()
+    expect(screen.getByText(AccountGroupMessages.limitedOrganizationView)).toBeTruthy()
+    expect(screen.getByRole("list", { name: "Organizational units" })).toBeTruthy()
+    for (const name of ["Sync now", "Scan organization", "Change selection", "Show every sync"]) expect(screen.queryByRole("button", { name })).toBeNull()
+    expect(screen.queryByRole("link", { name: "Organization account" })).toBeNull()
+    expect(screen.getByRole("link", { name: "Fleet dashboard" })).toBeTruthy()
+    expect(screen.queryByRole("region", { name: "Fleet scan" })).toBeNull()
+    expect(screen.queryByText("Member role")).toBeNull()
+    expect(calls.filter((c) => c.name === "syncNow" || c.name === "saveSelection" || c.name === "startScan")).toEqual([])
   })
 })
 

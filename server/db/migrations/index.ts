@@ -43,6 +43,7 @@ import m0033_scans_trend_index from "./0033_scans_trend_index.ts"
 import m0034_fleet_findings_checks from "./0034_fleet_findings_checks.ts"
 import m0035_remediation_batch_keys from "./0035_remediation_batch_keys.ts"
 import m0037_remediation_batch_stop_key from "./0037_remediation_batch_stop_key.ts"
+import m0039_organization_view from "./0039_organization_view.ts"
 
 export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_platform": m0001_platform,
@@ -80,4 +81,5 @@ export const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.S
   "0034_fleet_findings_checks": m0034_fleet_findings_checks,
   "0035_remediation_batch_keys": m0035_remediation_batch_keys,
   "0037_remediation_batch_stop_key": m0037_remediation_batch_stop_key,
+  "0039_organization_view": m0039_organization_view,
 }

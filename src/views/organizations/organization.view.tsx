@@ -37,6 +37,7 @@ import { canToggleMember, canToggleUnit, isMemberSelected, isUnitSelected } from
 import { accountPath } from "../../machines/dashboard-accounts.machine.ts"
 import { scanPath } from "../../machines/scan-list.machine.ts"
 import { AlertBox } from "../ui/alert-box.tsx"
+import { AccountGroupMessages } from "../../contracts/account-groups.ts"
 import { Badge } from "../ui/badge.tsx"
 import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
@@ -104,6 +105,11 @@ function Summary({ organization }: { readonly organization: OrganizationDetail }
           </div>
         ))}
       </dl>
+      {organization.limited_view === true ? (
+        <dl className={shared.facts}>
+          <Fact label="Organization ID">{organization.organization_id}</Fact>
+        </dl>
+      ) : (
       <dl className={shared.facts}>
         <Fact label="Organization ID">{organization.organization_id}</Fact>
         <Fact label="Root">{organization.root_name === "" ? organization.root_id : `${organization.root_name} (${organization.root_id})`}</Fact>
@@ -111,6 +117,7 @@ function Summary({ organization }: { readonly organization: OrganizationDetail }
         <Fact label="Last sync">{organization.last_sync_at === null ? "Never" : formatDateTime(organization.last_sync_at)}</Fact>
         <Fact label="Next sync">{organization.next_sync_at === null ? "Not scheduled" : formatDateTime(organization.next_sync_at)}</Fact>
       </dl>
+      )}
     </Card>
   )
 }
@@ -270,7 +277,7 @@ function UnitsCard({ orgRef, organization }: { readonly orgRef: OrganizationRef;
       aria-label="Units and members"
       description={editing ? "Choose the units and member accounts to scan. Excluded units leave out everything below them." : "Which member accounts are scanned, by unit."}
       actions={
-        editing ? (
+        organization.limited_view === true ? undefined : editing ? (
           <>
             <Button variant="secondary" size="sm" isDisabled={saving} onPress={() => orgRef.send({ type: "selection.cancelled" })}>
               Cancel
@@ -421,6 +428,9 @@ function OrganizationPage({ orgRef, organization }: { readonly orgRef: Organizat
   const starting = useSelector(orgRef, (s) => s.matches({ ready: { fleet: "starting" } }))
   const canScan = useSelector(orgRef, (s) => s.can({ type: "fleetScan.requested" }))
   const kind = PROVIDER_KINDS[organization.cloud_provider_name.toLowerCase()] ?? "Organization"
+  // A member limited to account groups (docs/organizations.md "Access by group"): their members only; the organisation's
+  // account, settings, syncs and fleet scans are not theirs (the server refuses sync, selection and fleet scan).
+  const limited = organization.limited_view === true
   return (
     <div className={shared.page}>
       <div className={shared.pageHeader}>
@@ -430,11 +440,11 @@ function OrganizationPage({ orgRef, organization }: { readonly orgRef: Organizat
             <h1 className={shared.title}>{organization.account_name}</h1>
             <p className={shared.subtitle}>
               {kind} · {organization.organization_id} ·{" "}
-              <Link href={accountPath(organization.id)}>Organization account</Link> · <Link href={fleetPath(organization.id)}>Fleet dashboard</Link> · <Link href={fleetFindingsPath(organization.id)}>Findings across members</Link>
+              {limited ? null : <><Link href={accountPath(organization.id)}>Organization account</Link> · </>}<Link href={fleetPath(organization.id)}>Fleet dashboard</Link> · <Link href={fleetFindingsPath(organization.id)}>Findings across members</Link>
             </p>
           </div>
         </div>
-        <div className={shared.actions}>
+        {limited ? null : <div className={shared.actions}>
           <Button variant="secondary" isPending={syncing} isDisabled={!canSync && !syncing} onPress={() => orgRef.send({ type: "sync.requested" })}>
             {syncing ? null : <RefreshIcon size={16} />}
             Sync now
@@ -450,13 +460,14 @@ function OrganizationPage({ orgRef, organization }: { readonly orgRef: Organizat
             {starting ? null : <PlayIcon size={16} />}
             Scan organization
           </GatedButton>
-        </div>
+        </div>}
       </div>
+      {limited ? <AlertBox tone="info">{AccountGroupMessages.limitedOrganizationView}</AlertBox> : null}
       <Summary organization={organization} />
-      <SyncResult orgRef={orgRef} />
-      <FleetCard orgRef={orgRef} />
+      {limited ? null : <SyncResult orgRef={orgRef} />}
+      {limited ? null : <FleetCard orgRef={orgRef} />}
       <UnitsCard orgRef={orgRef} organization={organization} />
-      <HistoryCard orgRef={orgRef} organization={organization} />
+      {limited ? null : <HistoryCard orgRef={orgRef} organization={organization} />}
     </div>
   )
 }

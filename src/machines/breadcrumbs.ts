@@ -109,13 +109,27 @@ export const isComplianceDetailPage = (pathname: string): boolean => {
 }
 
 /**
- * Beyond the spec: the organisation pages (/dashboard/organizations/{id}/fleet) draw their own trail, naming the
- * organisation account by its name once read (`organizationCrumbs`), not by its id.
+ * Beyond the spec: the organisation pages (/dashboard/organizations/{id}/fleet, …/findings, and the organisation page
+ * itself, /dashboard/accounts/{id}/organization) draw their own trail, naming the organisation account by its name
+ * once read (`organizationCrumbs`, `organizationPageCrumbs`), not by its id.
  */
 export const isOrganizationPage = (pathname: string): boolean => {
   const segments = pathSegments(pathname)
-  return segments[0] === "dashboard" && segments[1] === "organizations" && segments.length > 2
+  if (segments[0] !== "dashboard") return false
+  if (segments[1] === "organizations") return segments.length > 2
+  return segments[1] === "accounts" && segments.length === 4 && isIdSegment(segments[2]!) && segments[3] === "organization"
 }
+
+/**
+ * The organisation page's trail: Dashboard › Accounts › the organisation account (its name; 'Account #{id}' until it
+ * is read) linking to its account page › Organization (plain text).
+ */
+export const organizationPageCrumbs = (organizationId: number | string, name: string | null): ReadonlyArray<Crumb> => [
+  { label: DASHBOARD_CRUMB_LABEL, href: DASHBOARD_PATH },
+  { label: "Accounts", href: ACCOUNTS_SECTION_HREF },
+  { label: name ?? accountTitle(organizationId), href: `/dashboard/accounts/${encodeURIComponent(String(organizationId))}` },
+  { label: "Organization" },
+]
 
 /**
  * The trail of an organisation page: Dashboard › Accounts › the organisation account (its name; 'Account #{id}' until

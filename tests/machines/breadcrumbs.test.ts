@@ -9,6 +9,7 @@ import {
   isIdSegment,
   isOrganizationPage,
   organizationCrumbs,
+  organizationPageCrumbs,
   pathSegments,
   visibleBreadcrumbs,
 } from "../../src/machines/breadcrumbs.ts"
@@ -17,8 +18,23 @@ describe("breadcrumbs: organisation pages name the organisation account", () => 
   it("the shell's bar is hidden on /dashboard/organizations/{id}/… (the page draws its own trail)", () => {
     expect(isOrganizationPage("/dashboard/organizations/7/fleet")).toBe(true)
     expect(visibleBreadcrumbs("/dashboard/organizations/7/fleet")).toEqual([])
-    expect(isOrganizationPage("/dashboard/accounts/7/organization")).toBe(false)
-    expect(visibleBreadcrumbs("/dashboard/accounts/7/organization").map((c) => c.label)).toEqual(["Dashboard", "Accounts", "Account #7", "Organization"])
+    expect(visibleBreadcrumbs("/dashboard/organizations/7/findings")).toEqual([])
+    expect(isOrganizationPage("/dashboard/accounts/7/organization")).toBe(true)
+    expect(visibleBreadcrumbs("/dashboard/accounts/7/organization")).toEqual([])
+    // Other account pages keep the shell's trail.
+    expect(isOrganizationPage("/dashboard/accounts/7")).toBe(false)
+    expect(isOrganizationPage("/dashboard/accounts/7/organization/x")).toBe(false)
+    expect(visibleBreadcrumbs("/dashboard/accounts/7").map((c) => c.label)).toEqual(["Dashboard", "Accounts", "Account #7"])
+  })
+
+  it("the organisation page's trail names the organisation, linking to its account page", () => {
+    expect(organizationPageCrumbs(7, "Acme root")).toEqual([
+      { label: "Dashboard", href: "/dashboard" },
+      { label: "Accounts", href: "/dashboard?section=accounts" },
+      { label: "Acme root", href: "/dashboard/accounts/7" },
+      { label: "Organization" },
+    ])
+    expect(organizationPageCrumbs(7, null).map((c) => c.label)).toEqual(["Dashboard", "Accounts", "Account #7", "Organization"])
   })
 
   it("the trail names the organisation by its name, linking to its organisation page; 'Account #{id}' until the name is read", () => {

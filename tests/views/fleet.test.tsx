@@ -283,3 +283,40 @@ describe("findings across members", () => {
     expect(screen.queryByRole("button", { name: "Load more" })).toBeNull()
   })
 })
+
+describe("the fleet page on a phone (below 1024 px): cards instead of tables", () => {
+  const phone = (matches: boolean) => {
+    const original = window.matchMedia
+    window.matchMedia = ((query: string) => ({
+      matches: query.includes("min-width") ? matches : !matches, media: query, onchange: null,
+      addEventListener: () => {}, removeEventListener: () => {}, addListener: () => {}, removeListener: () => {}, dispatchEvent: () => false,
+    })) as typeof window.matchMedia
+    return () => {
+      window.matchMedia = original
+    }
+  }
+
+  it("each member a card with its risk, failing resources and failed checks in view; each requirement a card with failing and passing", async () => {
+    const restore = phone(false)
+    try {
+      await renderAt(`/dashboard/organizations/${ORG_ID}/fleet`)
+      expect(screen.queryByRole("table", { name: /Member accounts/ })).toBeNull()
+      const members = within(screen.getByRole("list", { name: /Member accounts/ })).getAllByRole("listitem")
+      expect(members).toHaveLength(2)
+      expect(within(members[0]!).getByRole("link", { name: "Payments" }).getAttribute("href")).toBe("/dashboard/accounts/21")
+      const figure = (card: HTMLElement, label: string) => within(card).getByText(label).nextSibling?.textContent
+      expect(["Risk", "Failing resources", "Failed checks"].map((l) => figure(members[0]!, l))).toEqual(["90", "1,204", "3"])
+      expect(members[0]!.textContent).toContain("Critical 1,200 · High 4 · Medium 0 · Low 0")
+      expect(within(members[1]!).getByText("Never scanned")).toBeTruthy()
+      const section = screen.getByRole("region", { name: "Compliance" })
+      expect(within(section).queryByRole("table")).toBeNull()
+      const requirements = within(within(section).getByRole("list", { name: /Requirements by member accounts/ })).getAllByRole("listitem")
+      expect(requirements).toHaveLength(2)
+      expect(within(requirements[1]!).getByText("Failing: member-21")).toBeTruthy()
+      expect(within(requirements[1]!).getByText("Failing").nextSibling?.textContent).toBe("1")
+      expect(within(requirements[1]!).getByText("Passing").nextSibling?.textContent).toBe("0")
+    } finally {
+      restore()
+    }
+  })
+})

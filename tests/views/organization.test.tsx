@@ -113,6 +113,15 @@ describe("organisation page", () => {
     expect(screen.getByRole("region", { name: "Fleet scan" }).textContent).toContain("No scan of the organization yet.")
   })
 
+  it("draws its trail naming the organisation account (not 'Account #id'), linking to its account page", async () => {
+    await renderOrganization()
+    const trails = screen.getAllByRole("navigation", { name: "Breadcrumbs" })
+    expect(trails).toHaveLength(1)
+    expect(trails[0]!.textContent).not.toContain("Account #")
+    expect(within(trails[0]!).getByRole("link", { name: "Acme organization" }).getAttribute("href")).toBe(`/dashboard/accounts/${ORG_ID}`)
+    expect(within(trails[0]!).getByText("Organization")).toBeTruthy()
+  })
+
   it("edits the selection with checkboxes and saves it", async () => {
     const { calls } = await renderOrganization()
     await press(screen.getByRole("button", { name: "Change selection" }))

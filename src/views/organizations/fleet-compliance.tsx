@@ -15,7 +15,7 @@ import { fleetComplianceMachine, requirementsPage } from "../../machines/fleet-c
 import type { OrgComplianceFileKind } from "../../machines/fleet-effects.ts"
 import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
-import { DataTable, type ScanTableFeatures } from "../ui/data-table.tsx"
+import { DataTable, useIsDesktop, type ScanTableFeatures } from "../ui/data-table.tsx"
 import { DownloadIcon } from "../ui/icons.tsx"
 import { Select, SelectItem } from "../ui/select.tsx"
 import { effectActor, useNotifyAction } from "../screen-actors.ts"
@@ -52,27 +52,32 @@ const helper = createColumnHelper<ScanTableFeatures, OrgRequirement>()
 
 const count = (n: number) => n.toLocaleString("en-US")
 
+/** The requirement's id and title, and the failing members it names. */
+function RequirementCell({ requirement }: { readonly requirement: OrgRequirement }) {
+  return (
+    <span className={css.memberCell}>
+      <span>
+        <span className={shared.identifier}>{requirement.id}</span> {requirement.title}
+      </span>
+      {requirement.failed_members.length === 0 ? null : (
+        <span className={shared.subtle}>
+          {/* The server names the first ORG_FAILED_NAMED failing members and counts them all (the members CSV names each). */}
+          {`Failing: ${requirement.failed_members.map((m) => m.account_name).join(", ")}${
+            requirement.members.failed > requirement.failed_members.length
+              ? ` and ${count(requirement.members.failed - requirement.failed_members.length)} more`
+              : ""
+          }`}
+        </span>
+      )}
+    </span>
+  )
+}
+
 const columns = [
   helper.display({
     id: "requirement",
     header: "Requirement",
-    cell: ({ row }) => (
-      <span className={css.memberCell}>
-        <span>
-          <span className={shared.identifier}>{row.original.id}</span> {row.original.title}
-        </span>
-        {row.original.failed_members.length === 0 ? null : (
-          <span className={shared.subtle}>
-            {/* The server names the first ORG_FAILED_NAMED failing members and counts them all (the members CSV names each). */}
-            {`Failing: ${row.original.failed_members.map((m) => m.account_name).join(", ")}${
-              row.original.members.failed > row.original.failed_members.length
-                ? ` and ${count(row.original.members.failed - row.original.failed_members.length)} more`
-                : ""
-            }`}
-          </span>
-        )}
-      </span>
-    ),
+    cell: ({ row }) => <RequirementCell requirement={row.original} />,
   }),
   helper.display({ id: "passed", header: "Passing", cell: ({ row }) => count(row.original.members.passed) }),
   helper.display({ id: "failed", header: "Failing", cell: ({ row }) => count(row.original.members.failed) }),
@@ -114,6 +119,7 @@ function ComplianceBody({ complianceRef }: { readonly complianceRef: ComplianceR
   const frameworkId = useSelector(complianceRef, (s) => s.context.frameworkId)
   const busy = useSelector(complianceRef, (s) => s.matches({ view: "loading" }))
   const page = useSelector(complianceRef, (s) => requirementsPage(s.context), (a, b) => a.rows === b.rows || (a.page === b.page && a.rows.length === b.rows.length && a.rows.every((r, i) => r === b.rows[i])))
+  const isDesktop = useIsDesktop()
   if (compliance === null) return <LoadingBox label="Loading the organisation's compliance" />
   const failing = compliance.requirements.filter((r) => r.members.failed > 0).length
   return (
@@ -140,15 +146,36 @@ function ComplianceBody({ complianceRef }: { readonly complianceRef: ComplianceR
         <Fact label="Failing in some member">{`${count(failing)} ${failing === 1 ? "requirement" : "requirements"}`}</Fact>
       </dl>
       <Downloads complianceRef={complianceRef} />
-      <DataTable
-        label="Requirements by member accounts passing and failing"
-        columns={columns}
-        data={page.rows}
-        rowId={(r) => r.id}
-        endColumns={["passed", "failed", "exceptions", "not_evaluated", "not_scanned"]}
-        busy={busy}
-        empty="No requirement in this framework."
-      />
+      {isDesktop ? (
+        <DataTable
+          label="Requirements by member accounts passing and failing"
+          columns={columns}
+          data={page.rows}
+          rowId={(r) => r.id}
+          endColumns={["passed", "failed", "exceptions", "not_evaluated", "not_scanned"]}
+          busy={busy}
+          empty="No requirement in this framework."
+        />
+      ) : page.rows.length === 0 ? (
+        <p className={shared.muted}>No requirement in this framework.</p>
+      ) : (
+        // Below desktop, cards (the product's table ≥ 1024 px, cards below): failing and passing first, never off-screen.
+        <ul className={shared.cardList} aria-label="Requirements by member accounts passing and failing" aria-busy={busy}>
+          {page.rows.map((r) => (
+            <li key={r.id} className={shared.itemCard}>
+              <RequirementCell requirement={r} />
+              <dl className={css.cardFigures}>
+                <Fact label="Failing">{count(r.members.failed)}</Fact>
+                <Fact label="Passing">{count(r.members.passed)}</Fact>
+                <Fact label="With exceptions">{count(r.members.passed_with_exceptions)}</Fact>
+              </dl>
+              <span className={shared.muted}>
+                {`Not evaluated ${count(r.members.not_evaluated + r.members.manual)} · Not scanned ${count(r.members.not_scanned)}`}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
       <FleetPager label="Requirements pages" noun="Requirements" page={page} onPage={(p) => complianceRef.send({ type: "page.requested", page: p })} />
     </>
   )

@@ -15,6 +15,7 @@ import { FINDING_LIST_FILTERS, SEVERITIES, type Finding, type Severity } from ".
 import type { AccountId, ServiceId } from "../../contracts/ids.ts"
 import { unitLabel } from "../../contracts/outcomes.ts"
 import { fleetFindingsMachine, hasFleetFindingFilters, type FleetFindingStatus } from "../../machines/fleet-findings.machine.ts"
+import { organizationCrumbs } from "../../machines/breadcrumbs.ts"
 import { fleetPath } from "../../machines/fleet-effects.ts"
 import { accountPath } from "../../machines/dashboard-accounts.machine.ts"
 import { findingPath } from "../../machines/findings-list.machine.ts"
@@ -27,7 +28,7 @@ import { Select, SelectItem } from "../ui/select.tsx"
 import { TextField } from "../ui/text-field.tsx"
 import { effectActor, useNotifyAction } from "../screen-actors.ts"
 import { useScanEnvironment } from "../scanning/scan-effects-context.tsx"
-import { ErrorBox, FindingStatusBadge, LoadingBox, outcomeLabel, SeverityBadge } from "../scanning/scan-parts.tsx"
+import { CrumbTrail, ErrorBox, FindingStatusBadge, LoadingBox, outcomeLabel, SeverityBadge } from "../scanning/scan-parts.tsx"
 import * as shared from "../scanning/scanning.css.ts"
 import { useOrganizationEnvironment } from "./organization-effects-context.tsx"
 import * as css from "./fleet.css.ts"
@@ -241,6 +242,7 @@ export function FleetFindingsView() {
   const name = useSelector(findingsRef, (s) => s.context.organization?.account_name ?? null)
   return (
     <div className={shared.page}>
+      <CrumbTrail crumbs={organizationCrumbs(organizationId, name, "Findings across members")} />
       <header className={shared.pageHeader}>
         <div className={shared.titles}>
           <h1 className={shared.title}>{name === null ? "Findings across members" : `Findings across ${name}`}</h1>

@@ -29,7 +29,7 @@ import { scanPath } from "../../machines/scan-list.machine.ts"
 import { Badge } from "../ui/badge.tsx"
 import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
-import { DataTable, type ScanTableFeatures } from "../ui/data-table.tsx"
+import { DataTable, useIsDesktop, type ScanTableFeatures } from "../ui/data-table.tsx"
 import { Link } from "../ui/link.tsx"
 import { Select, SelectItem } from "../ui/select.tsx"
 import { TextField } from "../ui/text-field.tsx"
@@ -127,15 +127,20 @@ function Filters({ fleetRef }: { readonly fleetRef: FleetRef }) {
           </SelectItem>
         ))}
       </Select>
-      <TextField
-        label="Tag"
-        className={css.filter}
-        description='"key" or "key:value"; Enter applies it'
-        value={tag}
-        onChange={setTag}
-        isInvalid={tagError !== null}
-        {...(tagError === null ? {} : { errorMessage: tagError })}
-      />
+      <div className={css.tagGroup}>
+        <TextField
+          label="Tag"
+          className={css.tagField}
+          description='"key" or "key:value"; Enter applies it'
+          value={tag}
+          onChange={setTag}
+          isInvalid={tagError !== null}
+          {...(tagError === null ? {} : { errorMessage: tagError })}
+        />
+        <Button type="submit" variant="secondary" className={css.besideField}>
+          Apply tag
+        </Button>
+      </div>
       <Select
         label="Sort"
         className={css.filter}
@@ -148,12 +153,10 @@ function Filters({ fleetRef }: { readonly fleetRef: FleetRef }) {
           </SelectItem>
         ))}
       </Select>
-      <Button type="submit" variant="secondary">
-        Apply tag
-      </Button>
       {canClear ? (
         <Button
           variant="ghost"
+          className={css.besideField}
           onPress={() => {
             setTag("")
             fleetRef.send({ type: "filters.cleared" })
@@ -224,6 +227,47 @@ function Members({ fleetRef }: { readonly fleetRef: FleetRef }) {
   const busy = useSelector(fleetRef, (s) => s.matches("refreshing"))
   const sort = useSelector(fleetRef, (s) => s.context.filters.sort)
   const sortColumn = sort === "name" ? "account_name" : sort === "failing" ? "failing_resources_total" : sort === "risk" ? "risk" : "latest"
+  const isDesktop = useIsDesktop()
+  if (!isDesktop) {
+    return (
+      <>
+        {members.length === 0 ? (
+          <p className={shared.muted}>No member account matches these filters.</p>
+        ) : (
+          <ul className={shared.cardList} aria-label="Member accounts by failing resources per severity" aria-busy={busy}>
+            {members.map((m) => (
+              <li key={m.account_id} className={shared.itemCard}>
+                <div className={shared.itemCardHeader}>
+                  <span className={css.memberCell}>
+                    <Link href={accountPath(m.account_id)}>{m.account_name}</Link>
+                    <span className={shared.subtle}>{`${m.cloud_account_id} · ${m.unit_path}`}</span>
+                  </span>
+                  {m.stale ? <Badge tone="warning">{m.latest_scan_id === null ? "Never scanned" : "Stale"}</Badge> : null}
+                </div>
+                <dl className={css.cardFigures}>
+                  <Fact label="Risk">{m.risk.toLocaleString("en-US")}</Fact>
+                  <Fact label="Failing resources">{m.failing_resources_total.toLocaleString("en-US")}</Fact>
+                  <Fact label="Failed checks">{m.failed_checks_total.toLocaleString("en-US")}</Fact>
+                </dl>
+                <span className={shared.muted}>
+                  {SEVERITIES.map((sv) => `${sv[0]!.toUpperCase()}${sv.slice(1)} ${m.failing_resources[sv].toLocaleString("en-US")}`).join(" · ")}
+                </span>
+                <span className={shared.muted}>
+                  {"Latest scan: "}
+                  {m.latest_scan_id === null ? "None" : (
+                    <Link href={scanPath(m.latest_scan_id)}>
+                      <DateTimeText iso={m.latest_scan_at} />
+                    </Link>
+                  )}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+        <MembersPager fleetRef={fleetRef} />
+      </>
+    )
+  }
   return (
     <>
       <DataTable

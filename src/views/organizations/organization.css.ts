@@ -1,6 +1,7 @@
 /** Styles of the organisation page (issue 31): the summary figures, the units tree with its members, syncs and the fleet scan. */
 import { style } from "@vanilla-extract/css"
 import { vars } from "../ui/theme.css.ts"
+import { facts } from "../scanning/scanning.css.ts"
 
 export const figures = style({
   display: "grid",
@@ -57,3 +58,9 @@ export const listItem = style({
   minWidth: 0,
 })
 export const grow = style({ flex: "1 1 12rem", minWidth: 0, overflowWrap: "anywhere" })
+
+/**
+ * The organisation's settings (id, root, member role, syncs): columns wide enough for a role name such as
+ * "CloudAuditMemberRole" (at the shared facts' 140 px it broke mid-word); longer values still wrap.
+ */
+export const settingsFacts = style([facts, { gridTemplateColumns: "repeat(auto-fill, minmax(190px, 1fr))" }])

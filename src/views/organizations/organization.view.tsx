@@ -47,7 +47,8 @@ import { Link } from "../ui/link.tsx"
 import { effectActor, useNotifyAction } from "../screen-actors.ts"
 import { ProviderIcon } from "../scanning/scan-icons.tsx"
 import { useScanEnvironment } from "../scanning/scan-effects-context.tsx"
-import { ErrorBox, Fact, formatDateTime, GatedButton, LoadingBox, RunStatusBadge, ServicesProgress } from "../scanning/scan-parts.tsx"
+import { CrumbTrail, ErrorBox, Fact, formatDateTime, GatedButton, LoadingBox, RunStatusBadge, ServicesProgress } from "../scanning/scan-parts.tsx"
+import { organizationPageCrumbs } from "../../machines/breadcrumbs.ts"
 import * as shared from "../scanning/scanning.css.ts"
 import { useOrganizationEnvironment } from "./organization-effects-context.tsx"
 import * as css from "./organization.css.ts"
@@ -110,7 +111,7 @@ function Summary({ organization }: { readonly organization: OrganizationDetail }
           <Fact label="Organization ID">{organization.organization_id}</Fact>
         </dl>
       ) : (
-      <dl className={shared.facts}>
+      <dl className={css.settingsFacts}>
         <Fact label="Organization ID">{organization.organization_id}</Fact>
         <Fact label="Root">{organization.root_name === "" ? organization.root_id : `${organization.root_name} (${organization.root_id})`}</Fact>
         {organization.member_role_name === null ? null : <Fact label="Member role">{organization.member_role_name}</Fact>}
@@ -433,6 +434,7 @@ function OrganizationPage({ orgRef, organization }: { readonly orgRef: Organizat
   const limited = organization.limited_view === true
   return (
     <div className={shared.page}>
+      <CrumbTrail crumbs={organizationPageCrumbs(organization.id, organization.account_name)} />
       <div className={shared.pageHeader}>
         <div className={shared.titleRow}>
           <ProviderIcon name={organization.cloud_provider_name} size={36} decorative />
@@ -487,17 +489,27 @@ function OrganizationScreen({ organizationId }: { readonly organizationId: Accou
   const error = useSelector(orgRef, (s) => s.context.error)
   if (failed) {
     return (
-      <ErrorBox
-        title={OrganizationMessages.loadOrganizationFailed}
-        message={error ?? OrganizationMessages.loadOrganizationFailed}
-        actions={
-          <Button variant="secondary" size="sm" onPress={() => orgRef.send({ type: "organization.retryRequested" })}>
-            Try again
-          </Button>
-        }
-      />
+      <div className={shared.page}>
+        <CrumbTrail crumbs={organizationPageCrumbs(organizationId, null)} />
+        <ErrorBox
+          title={OrganizationMessages.loadOrganizationFailed}
+          message={error ?? OrganizationMessages.loadOrganizationFailed}
+          actions={
+            <Button variant="secondary" size="sm" onPress={() => orgRef.send({ type: "organization.retryRequested" })}>
+              Try again
+            </Button>
+          }
+        />
+      </div>
     )
   }
-  if (organization === null) return <LoadingBox label="Loading the organization" />
+  if (organization === null) {
+    return (
+      <div className={shared.page}>
+        <CrumbTrail crumbs={organizationPageCrumbs(organizationId, null)} />
+        <LoadingBox label="Loading the organization" />
+      </div>
+    )
+  }
   return <OrganizationPage orgRef={orgRef} organization={organization} />
 }

@@ -5,7 +5,9 @@
  * organisation page (members with their unit, the units tree), edits the selection, syncs, scans the organisation
  * (members' progress) and finds the organisation and its members on the dashboard; then groups the organisation's unit
  * on the Account groups page (a group a custom role is limited to cannot be deleted) and reads the organisation's
- * compliance on the fleet page (requirements by members, the CSV download). Every screen is looked at (1280 px and
+ * compliance on the fleet page (requirements by members, the CSV download); a team lead invited with a custom role
+ * limited to that unit's group reads the organisation page, the fleet and the findings across members over their
+ * members only, without sync, selection or fleet scan. Every screen is looked at (1280 px and
  * 390 px screenshots in e2e/artifacts/, axe).
  */
 import {
@@ -22,6 +24,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { apiAs, baseUrl, field, look, newPerson, path, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
 import { launchBrowser, newPage } from "../support/browser.ts"
 import { MOTO_KEYS } from "../support/moto.ts"
+import { linkIn, waitForMail } from "../support/mail.ts"
+import { AccountGroupMessages } from "../../src/contracts/account-groups.ts"
 
 const ORG_NAME = "Moto Organization"
 /** The account moto's default keys belong to (the organisation's management account). */
@@ -29,6 +33,7 @@ const MOTO_ACCOUNT_ID = "123456789012"
 
 let browser: Browser
 const owner: Person = newPerson("orgowner")
+const lead: Person = newPerson("orglead")
 const api = apiAs(owner)
 
 /** The moto account as an organisation's management account, with a 'Prod' unit holding two new member accounts. */
@@ -204,6 +209,43 @@ describe("organisations", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), compliance.getByRole("button", { name: "Requirements CSV" }).click()])
     expect(download.suggestedFilename()).toMatch(new RegExp(`^organization-${organizationId}-[a-z0-9.-]+-compliance-requirements\\.csv$`))
     await lookFromTop(page, "organization-fleet-compliance")
+    await page.close()
+  })
+
+  it("a team lead limited to the unit's group reads the organisation, its fleet and findings over their members only", async () => {
+    const organizations = await api<{ data: { organizations: Array<{ id: number; account_name: string }> } }>("/api/organizations")
+    const organizationId = organizations.data.organizations.find((o) => o.account_name === ORG_NAME)!.id
+    const roles = await api<{ data: { custom_roles: Array<{ id: number; name: string }> } }>("/api/roles")
+    const roleId = roles.data.custom_roles.find((r) => r.name === "Prod reader")!.id
+    // The lead joins the owner's workspace with the custom role limited to the "Prod team" group (previous case).
+    const invitedAt = Date.now()
+    await api("/api/admin/users/invite", { method: "POST", body: JSON.stringify({ invitations: [{ email: lead.email, role_id: roleId, is_custom_role: true }] }) })
+    const mail = await waitForMail((m) => m.to.includes(lead.email) && m.receivedAt >= invitedAt && m.links.some((l) => l.includes("/invitation/accept")))
+    const token = new URL(linkIn(mail, "/invitation/accept")).searchParams.get("token")!
+    const accepted = await fetch(`${baseUrl()}/api/invitations/accept`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        invitation_token: token, first_name: lead.firstName, last_name: lead.lastName, password: lead.password, confirm_password: lead.password, timezone: "UTC",
+      }),
+    })
+    expect(accepted.status, await accepted.clone().text()).toBe(200)
+
+    const page = await newPage(browser)
+    await signIn(page, lead.email, lead.password)
+    await page.goto(`${baseUrl()}/dashboard/accounts/${organizationId}/organization`)
+    await page.getByRole("heading", { level: 1, name: ORG_NAME }).waitFor({ timeout: 30_000 })
+    await page.getByText(AccountGroupMessages.limitedOrganizationView).waitFor()
+    await page.getByRole("list", { name: "Organizational units" }).getByText(/^Prod-/).first().waitFor()
+    for (const name of ["Sync now", "Scan organization", "Change selection"]) expect(await page.getByRole("button", { name }).count()).toBe(0)
+    await lookFromTop(page, "organization-page-limited")
+    await page.getByRole("link", { name: "Fleet dashboard" }).click()
+    await page.getByRole("heading", { level: 1, name: `Fleet of ${ORG_NAME}` }).waitFor({ timeout: 30_000 })
+    await lookFromTop(page, "organization-fleet-dashboard-limited")
+    await page.goto(`${baseUrl()}/dashboard/accounts/${organizationId}/organization`)
+    await page.getByRole("link", { name: "Findings across members" }).click()
+    await page.getByRole("heading", { level: 1, name: `Findings across ${ORG_NAME}` }).waitFor({ timeout: 30_000 })
+    await lookFromTop(page, "organization-fleet-findings-limited")
     await page.close()
   })
 })

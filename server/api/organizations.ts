@@ -51,11 +51,13 @@ import {
   listSyncs,
   loadOrganization,
   recordFailedSync,
+  updateMemberRole,
   updateSelection,
   withOrganizationView,
   type OrganizationRow,
 } from "../organizations/store.ts"
 import { organizationAccount } from "../organizations/fleet.ts"
+import { memberAwsCredentials } from "../organizations/aws-discovery.ts"
 import { discoverOrganization, memberAccess, probeMembers } from "../organizations/sync.ts"
 import { MANAGE_ACCOUNTS, READ, scoped } from "./middleware/scanning-access.ts"
 import { fillNotImplemented } from "./not-implemented.ts"
@@ -308,9 +310,33 @@ export const OrganizationsHandlers = HttpApiBuilder.group(Api, "organizations", 
               include_accounts: payload.include_accounts, exclude_accounts: payload.exclude_accounts,
             }
             yield* updateSelection(ctx.workspaceId, params.id, selection, payload.member_role_name, payload.member_concurrency)
+            // A new member role reaches every member in this same transaction (store.ts `updateMemberRole`).
+            const previousRoleName = org.memberRoleName ?? DEFAULT_MEMBER_ROLE_NAME
+            const roleChanged = payload.member_role_name !== undefined && payload.member_role_name !== previousRoleName
+            if (roleChanged) {
+              const config = yield* AppConfig
+              const stored = yield* openOrganization(org)
+              const externalId = yield* externalIdFor(ctx.workspaceId)
+              const roleName = payload.member_role_name!
+              const membersUpdated = yield* updateMemberRole({
+                workspaceId: ctx.workspaceId, organizationId: params.id, roleName,
+                credentials: (cloudAccountId) => memberAwsCredentials(stored, cloudAccountId, roleName, externalId),
+                appSecretKey: config.appSecretKey,
+              })
+              yield* recordAudit({
+                action: "organization.member_role_changed", workspaceId: ctx.workspaceId, actorUserId: ctx.userId, targetType: "account",
+                targetId: params.id, details: { previous_member_role_name: previousRoleName, member_role_name: roleName, members_updated: membersUpdated },
+                ip: ctx.ip,
+              })
+            }
             yield* recordAudit({
               action: "organization.selection_updated", workspaceId: ctx.workspaceId, actorUserId: ctx.userId, targetType: "account",
-              targetId: params.id, details: { ...selection, member_role_name: payload.member_role_name ?? null }, ip: ctx.ip,
+              targetId: params.id,
+              details: {
+                ...selection, member_role_name: payload.member_role_name ?? null,
+                ...(roleChanged ? { previous_member_role_name: previousRoleName } : {}),
+              },
+              ip: ctx.ip,
             })
           }))
         yield* syncNow(request, params.id, "selection")

@@ -38,6 +38,7 @@ export type ScanningAuditAction =
   | "organization.synced"
   | "organization.sync_failed"
   | "organization.selection_updated"
+  | "organization.member_role_changed"
   | "fleet_scan.started"
   | "fleet_scan.finished"
   | "account.approval_updated"

@@ -4,7 +4,9 @@
  *
  * `applyDiscovery` is the one place a sync changes the workspace: in ONE transaction it replaces the units, upserts the
  * members the provider answered (and marks the others removed), creates the account of each newly included active
- * member (credentials sealed for that account), adopts a member already connected by hand, retires the accounts of
+ * member (credentials sealed for that account), adopts an account already connected by hand when it is such a member
+ * (reached from then on with the organisation's credentials, as every member; one the selection leaves out, or
+ * suspended or closed in the organisation, stays standalone with its own), retires the accounts of
  * members removed, closed, suspended or excluded (their history stays), brings back a retired member that returns,
  * follows moves and renames, and records the sync with what changed. The organisation row is locked first, so two
  * syncs of one organisation apply one after the other, each against what the other left.
@@ -15,9 +17,11 @@ import { toRunStatus } from "../../src/contracts/common.ts"
 import { ProviderIds } from "../../src/contracts/constants.ts"
 import type { AccountId, CloudProviderId, FleetScanId, ScanId } from "../../src/contracts/ids.ts"
 import {
+  DEFAULT_MEMBER_ROLE_NAME,
   EMPTY_CHANGES,
   EMPTY_SELECTION,
   memberIncluded,
+  OrganizationMessages,
   unitChainOf,
   type FleetScan,
   type MemberChange,
@@ -31,6 +35,7 @@ import {
 import { iso, isoOrNull } from "../accounts/accounts-store.ts"
 import { sealCredentials, type StoredCredentials } from "../accounts/credential-vault.ts"
 import { providerDisplayName } from "../accounts/providers.ts"
+import { memberRoleArn } from "./aws-discovery.ts"
 import { unitPaths, type DiscoveredMember, type OrganizationDiscovery } from "./discovery.ts"
 
 /** How long after a sync the next daily sync is due. */
@@ -153,8 +158,42 @@ export const updateSelection = Effect.fn("Organizations.updateSelection")(functi
     WHERE workspace_id = ${workspaceId} AND account_id = ${accountId}`
 })
 
+/**
+ * A new AWS member role name, applied to the members' accounts in the caller's transaction (the one that changes the
+ * name, PUT …/selection): every member account of the organisation, retired ones too (should they come back), is
+ * sealed again with `credentials` (the organisation's credentials pointed at the new role) and names the new role as
+ * its principal, so its own scans, the fleet scan's probe and its remediation all use the role the sync probes. A
+ * member's stored credentials, not a copy derived at use time, are what every reader opens (scans, fixes, undo,
+ * Security Hub, reveal): one re-seal here rather than an organisation lookup in each of them. Answers how many
+ * accounts were updated.
+ */
+export const updateMemberRole = Effect.fn("Organizations.updateMemberRole")(function* (input: {
+  readonly workspaceId: number
+  readonly organizationId: number
+  readonly roleName: string
+  readonly credentials: (cloudAccountId: string) => StoredCredentials
+  readonly appSecretKey: Redacted.Redacted<string>
+}) {
+  const sql = yield* SqlClient.SqlClient
+  const ws = input.workspaceId
+  const members = yield* sql<{ id: number; cloud_account_id: string }>`
+    SELECT id, cloud_account_id FROM accounts
+    WHERE workspace_id = ${ws} AND organization_id = ${input.organizationId} AND is_organization = false
+    ORDER BY id
+    FOR UPDATE`
+  for (const m of members) {
+    const sealed = sealCredentials(input.appSecretKey, input.credentials(m.cloud_account_id), { workspaceId: ws, accountId: m.id })
+    yield* sql`UPDATE accounts SET credentials_sealed = ${sealed}, principal_arn = ${memberRoleArn(m.cloud_account_id, input.roleName)},
+                 auth_method = 'role', updated_at = now()
+               WHERE workspace_id = ${ws} AND id = ${m.id}`
+  }
+  return members.length
+})
+
 /** What the sync needs to make a member's account: its stored credentials, sealed per account. */
 export interface MemberAccess {
+  /** AWS: the member role name the credentials assume (null for GCP and Azure). */
+  readonly roleName: string | null
   readonly credentials: (member: DiscoveredMember) => StoredCredentials
   readonly authMethod: "access_key" | "role"
   readonly principal: (member: DiscoveredMember) => string | null
@@ -189,6 +228,12 @@ export const applyDiscovery = Effect.fn("Organizations.applyDiscovery")(function
   const ws = org.workspaceId
   // Serialise syncs of this organisation; re-read the selection under the lock.
   const current = (yield* loadOrganization(ws, org.accountId, true)) ?? org
+  // A sync that discovered and probed with the previous AWS member role while the name changed would create members
+  // with that role and report their reachability by it: it is recorded as failed, and the sync the change runs after
+  // it (PUT …/selection) applies instead.
+  if (input.access.roleName !== null && input.access.roleName !== (current.memberRoleName ?? DEFAULT_MEMBER_ROLE_NAME)) {
+    return yield* recordFailedSync(ws, org.accountId, input.trigger, OrganizationMessages.memberRoleChangedDuringSync, input.userId)
+  }
   const paths = unitPaths(discovery.units)
   const parentOf = new Map(discovery.units.map((u) => [u.id, u.parentId]))
   const pathOf = (unitId: string) => paths.get(unitId) ?? unitId
@@ -228,7 +273,11 @@ export const applyDiscovery = Effect.fn("Organizations.applyDiscovery")(function
     const known = byCloudId.get(m.cloudAccountId)
     const unitPath = pathOf(m.unitId).slice(0, 2048)
     const tags = JSON.stringify(m.tags)
-    if (known !== undefined && (known.organization_id === org.accountId || known.organization_id === null)) {
+    // An account connected by hand becomes a member only when the organisation scans it (included and active); one
+    // the selection leaves out, or that is suspended or closed in the organisation, stays a standalone account of the
+    // workspace, still scanned on its own: adopting it would retire it in the same step.
+    const adopt = known !== undefined && known.organization_id === null && scanned
+    if (known !== undefined && (known.organization_id === org.accountId || adopt)) {
       accountId = known.id
       const retiredReason = scanned ? null : !isIncluded ? "excluded" : m.state === "closed" ? "closed" : "suspended"
       if (known.organization_id === null) changes.added.push(change(m, "already connected: now a member"))
@@ -239,6 +288,15 @@ export const applyDiscovery = Effect.fn("Organizations.applyDiscovery")(function
       }
       const name = m.name.trim().slice(0, 100) || m.cloudAccountId
       if (known.organization_id !== null && known.account_name !== name) changes.renamed.push(change(m, known.account_name))
+      // An adopted account is reached from now on as every member is (the organisation's credentials, for AWS its
+      // member role): what the sync probes is what its scans open, and a later role change reaches it too.
+      if (adopt) {
+        const sealed = sealCredentials(input.appSecretKey, input.access.credentials(m), { workspaceId: ws, accountId: known.id })
+        yield* sql`
+          UPDATE accounts SET credentials_sealed = ${sealed}, principal_arn = ${input.access.principal(m)}, auth_method = ${input.access.authMethod},
+            access_key_id = ${input.access.accessKeyId}, tenant_id = ${input.access.tenantId}
+          WHERE workspace_id = ${ws} AND id = ${known.id}`
+      }
       yield* sql`
         UPDATE accounts SET organization_id = ${org.accountId}, org_unit_id = ${m.unitId}, org_unit_path = ${unitPath}, tags = ${tags}::jsonb,
           account_name = ${known.organization_id === null ? known.account_name : name},

@@ -83,6 +83,7 @@ export const memberAccess = (
   if (cloudProviderId === ProviderIds.AWS) {
     const roleName = options.roleName ?? DEFAULT_MEMBER_ROLE_NAME
     return {
+      roleName,
       credentials: (m) => memberAwsCredentials(stored, m.cloudAccountId, roleName, options.externalId),
       authMethod: "role",
       principal: (m) => memberRoleArn(m.cloudAccountId, roleName),
@@ -91,6 +92,7 @@ export const memberAccess = (
     }
   }
   return {
+    roleName: null,
     credentials: (m) => memberCredentials(cloudProviderId, stored, m.cloudAccountId) ?? {},
     authMethod: "access_key",
     principal: () => null,

@@ -2,7 +2,9 @@
  * The dashboard's posture section (issue 13 "Overview and trends"), read from the stored counts through the algebra
  * (server/posture/algebra.ts, docs/outcomes.md), never from result rows: per account its last TREND_SCANS completed
  * scans (failing resources by severity; new failing; fixed; checks passed with exceptions) and whether it is stale (no
- * completed scan in STALE_AFTER_DAYS days); and the checks failing in the most accounts' latest scans.
+ * completed scan in STALE_AFTER_DAYS days); and the checks failing in the most accounts' latest scans. Only an account
+ * that is scanned can be stale: an organisation's account never is (its members are scanned), nor a member retired
+ * from its organisation (no longer scanned; its trend stays).
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -22,7 +24,8 @@ export const postureOverview = Effect.fn("Posture.overview")(function* (workspac
   const sql = yield* SqlClient.SqlClient
   const accounts = yield* sql<{ id: number; account_name: string; cloud_provider_id: number; last_scan_at: Date | string | null; stale: boolean }>`
     SELECT a.id, a.account_name, a.cloud_provider_id::int AS cloud_provider_id, l.last_scan_at,
-           (l.last_scan_at IS NULL OR l.last_scan_at < now() - make_interval(days => ${STALE_AFTER_DAYS})) AS stale
+           (NOT a.is_organization AND a.retired_at IS NULL
+            AND (l.last_scan_at IS NULL OR l.last_scan_at < now() - make_interval(days => ${STALE_AFTER_DAYS}))) AS stale
     FROM accounts a
     LEFT JOIN LATERAL (SELECT max(s.scan_start) AS last_scan_at FROM scans s
                        WHERE s.workspace_id = a.workspace_id AND s.account_id = a.id AND s.status = 'completed') l ON true

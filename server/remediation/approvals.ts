@@ -24,6 +24,7 @@ import { SqlClient } from "effect/sql"
 import type { DetailRow } from "../../src/contracts/findings.ts"
 import { Conflict, Forbidden, NotFound, ValidationError } from "../../src/contracts/errors.ts"
 import { ScanningServerMessages } from "../../src/contracts/messages.ts"
+import { OrganizationMessages } from "../../src/contracts/organizations.ts"
 import { PERMISSION_IDS } from "../../src/contracts/permissions.ts"
 import {
   ApprovalMessages,
@@ -338,12 +339,16 @@ export const requestApproval = (
     if (comment !== null && comment.length > 1000) {
       return yield* new ValidationError({ message: ApprovalMessages.commentTooLong, errors: [{ path: "comment", message: ApprovalMessages.commentTooLong }] })
     }
-    const found = yield* sql<{ scan_id: number; check_id: string; title: string; cloud_provider_id: number; workspace_name: string }>`
-      SELECT f.scan_id, f.check_id, f.title, s.cloud_provider_id::int AS cloud_provider_id, w.name AS workspace_name
+    const found = yield* sql<{ scan_id: number; check_id: string; title: string; cloud_provider_id: number; workspace_name: string; retired: boolean }>`
+      SELECT f.scan_id, f.check_id, f.title, s.cloud_provider_id::int AS cloud_provider_id, w.name AS workspace_name,
+             a.retired_at IS NOT NULL AS retired
       FROM findings f JOIN scans s ON s.id = f.scan_id JOIN workspaces w ON w.id = f.workspace_id
+      JOIN accounts a ON a.id = s.account_id AND a.workspace_id = s.workspace_id
       WHERE f.workspace_id = ${ctx.workspaceId} AND f.id = ${findingId}`
     const finding = found[0]
     if (finding === undefined) return yield* new NotFound({ message: ScanningServerMessages.findingNotFound })
+    // As a remediation without approval (server/scans/remediation.ts): a retired member's findings take none.
+    if (finding.retired) return yield* new Conflict({ message: OrganizationMessages.memberRetiredRemediation, data: { error_type: "account_retired" } })
     // The lock order of a remediation (server/scans/remediation.ts): scan, then finding.
     yield* lockScan(ctx.workspaceId, finding.scan_id)
     if (yield* isSuperseded(ctx.workspaceId, finding.scan_id)) return yield* new Conflict({ message: HistoryMessages.scanSuperseded })

@@ -2,9 +2,10 @@
  * Launching and canceling scans (issue 5 "Scans").
  *
  * `startScan`, in the caller's RLS transaction: the account must be in the workspace (404) and match the payload's
- * provider ('Invalid cloud provider'); one open scan per account (409, the account row is locked so two launches
- * serialise); a `pending` scan with one `pending` service row per service the provider's catalogue can scan; one
- * `scans.run-service` job per row plus the scan's sweeper chain, enqueued in the SAME transaction; an audit record.
+ * provider ('Invalid cloud provider'); a member retired from its organisation is no longer scanned (409); one open scan
+ * per account (409, the account row is locked so two launches serialise); a `pending` scan with one `pending` service
+ * row per service the provider's catalogue can scan; one `scans.run-service` job per row plus the scan's sweeper
+ * chain, enqueued in the SAME transaction; an audit record.
  * Scope (issue 13): the launch's regions and services, else the account's default scope (server/posture/schedules.ts),
  * recorded on the scan (`scope_regions`, `scope_services`; NULL: all) with its trigger (manual or schedule).
  * Regions: the scope's, else SCAN_REGIONS (comma-separated) when set, else each job scans the account's enabled regions.
@@ -16,6 +17,7 @@ import { Config, Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.ts"
 import { ScanningServerMessages, ValidationMessages } from "../../src/contracts/messages.ts"
+import { OrganizationMessages } from "../../src/contracts/organizations.ts"
 import type { ScanStartPayload } from "../../src/contracts/scans.ts"
 import type { WorkspaceContext } from "../auth/workspace-context.ts"
 import { JobQueue, type JobDefinition } from "../jobs/queue.ts"
@@ -69,7 +71,13 @@ export const startScan = (ctx: WorkspaceContext, payload: ScanStartPayload, jobs
         errors: [{ path: "cloud_provider_id", message: ValidationMessages.invalidCloudProvider }],
       })
     }
-    yield* sql`SELECT id FROM accounts WHERE workspace_id = ${ctx.workspaceId} AND id = ${account.id} FOR UPDATE`
+    const [locked] = yield* sql<{ retired: boolean }>`
+      SELECT retired_at IS NOT NULL AS retired FROM accounts WHERE workspace_id = ${ctx.workspaceId} AND id = ${account.id} FOR UPDATE`
+    // A member retired from its organisation (issue 31) keeps its history but is no longer scanned: a manual start
+    // answers 409, a schedule of it records this reason and skips the slot (server/scans/posture-ticker.ts).
+    if (locked?.retired === true) {
+      return yield* new Conflict({ message: OrganizationMessages.memberRetired, data: { error_type: "account_retired" } })
+    }
     const open = yield* sql<{ id: number }>`
       SELECT id FROM scans WHERE workspace_id = ${ctx.workspaceId} AND account_id = ${account.id} AND status IN ('pending', 'running')
       LIMIT 1`

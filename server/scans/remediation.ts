@@ -18,6 +18,7 @@ import { SqlClient } from "effect/sql"
 import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.ts"
 import type { DetailRow, RemediationRecord } from "../../src/contracts/findings.ts"
 import { remediationFailedMessage, ScanningServerMessages } from "../../src/contracts/messages.ts"
+import { OrganizationMessages } from "../../src/contracts/organizations.ts"
 import type { WorkspaceContext } from "../auth/workspace-context.ts"
 import { inScope } from "../auth/rls.ts"
 import { AppConfig } from "../config.ts"
@@ -107,11 +108,14 @@ export const requestRemediationWithId = (
         errors: [{ path: "details.resource_id", message: ScanningServerMessages.rowNotInFinding }],
       })
     }
-    const found = yield* sql<{ scan_id: number; check_id: string; cloud_provider_id: number }>`
-      SELECT f.scan_id, f.check_id, s.cloud_provider_id::int AS cloud_provider_id
-      FROM findings f JOIN scans s ON s.id = f.scan_id
+    const found = yield* sql<{ scan_id: number; check_id: string; cloud_provider_id: number; retired: boolean }>`
+      SELECT f.scan_id, f.check_id, s.cloud_provider_id::int AS cloud_provider_id, a.retired_at IS NOT NULL AS retired
+      FROM findings f JOIN scans s ON s.id = f.scan_id JOIN accounts a ON a.id = s.account_id AND a.workspace_id = s.workspace_id
       WHERE f.workspace_id = ${ctx.workspaceId} AND f.id = ${findingId}`
     if (found[0] === undefined) return yield* new NotFound({ message: ScanningServerMessages.findingNotFound })
+    // A member retired from its organisation (issue 31) is no longer scanned, so nothing would check a fix: its findings
+    // stay readable but take no remediation (single, approved or in a batch, which all come through here).
+    if (found[0].retired) return yield* new Conflict({ message: OrganizationMessages.memberRetiredRemediation, data: { error_type: "account_retired" } })
     yield* lockScan(ctx.workspaceId, found[0].scan_id)
     // History is immutable (docs/outcomes.md): only the account's live scans take a remediation.
     if (yield* isSuperseded(ctx.workspaceId, found[0].scan_id)) return yield* new Conflict({ message: HistoryMessages.scanSuperseded })

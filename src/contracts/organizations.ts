@@ -34,6 +34,12 @@ export const OrganizationMessages = {
   loadOrganizationFailed: "Failed to load the organization. Please try again.",
   loadFleetFailed: "Failed to load the fleet. Please try again.",
   syncFailed: "Failed to sync the organization. Please try again.",
+  /** A scan (manual or scheduled) of a member retired from its organisation (excluded, closed, suspended or removed). */
+  memberRetired: "This account was retired from its organization: its history stays readable, but it is no longer scanned",
+  /** A remediation of a finding of such a member: the product no longer acts in that account. */
+  memberRetiredRemediation: "This account was retired from its organization: its findings can no longer be remediated",
+  /** A sync that discovered with the previous member role while the role name changed (the change's own sync follows). */
+  memberRoleChangedDuringSync: "The member role name changed during this sync: the sync that follows the change applies it",
 } as const
 
 /** The AWS member role name the wizard proposes (and the CloudFormation template deploys). */

@@ -15,8 +15,10 @@
  *    management (or delegated administrator) account's keys or role and the member role's name (default
  *    DEFAULT_MEMBER_ROLE_NAME), with the CloudFormation template deploying that role (`loadAwsTemplate`, on request,
  *    in the `template` region); GCP — the organisation or folder id and the key; Azure — the management group id and
- *    the app registration (no subscription). Member account ids to leave out may be listed; the units are chosen on
- *    the organisation page after the first save.
+ *    the app registration (no subscription). Units to include and to leave out (AWS "ou-…" / root "r-…", GCP
+ *    "folders/N", Azure management group ids) and member account ids to leave out may be listed, as the server's
+ *    selection takes them (an empty include list: every unit); the units can also be chosen on the organisation page,
+ *    from its tree, after the first save.
  * 3. `connected`: 'Connection successful!' with OK, which saves (the same call without `test_only`), then finishes
  *    (`saved`, output = the new account and, for an organisation, its summary) so the owner closes the wizard and
  *    refreshes the accounts (or opens the organisation page).
@@ -84,6 +86,10 @@ export interface AddAccountForm {
   readonly root_id: string
   /** AWS organisation: the role assumed in each member. */
   readonly member_role_name: string
+  /** Organisation: unit ids to include (empty: every unit), separated by commas, spaces or lines. */
+  readonly include_units: string
+  /** Organisation: unit ids to leave out, with everything below them. */
+  readonly exclude_units: string
   /** Organisation: member account ids to leave out, separated by commas, spaces or lines. */
   readonly exclude_accounts: string
   /** AWS organisation: the management account's id, which the member roles of the CloudFormation template trust (not sent with the account). */
@@ -104,6 +110,8 @@ export const EMPTY_ADD_ACCOUNT_FORM: AddAccountForm = {
   subscription_id: "",
   root_id: "",
   member_role_name: DEFAULT_MEMBER_ROLE_NAME,
+  include_units: "",
+  exclude_units: "",
   exclude_accounts: "",
   management_account_id: "",
 }
@@ -181,7 +189,7 @@ export const templateQueryOf = (form: AddAccountForm): { readonly role_name: str
   trusted_principal_arn: `arn:aws:iam::${form.management_account_id.trim()}:root`,
 })
 
-/** Account ids typed into a text box: split on commas, spaces and lines; blanks and repeats dropped. */
+/** Account or unit ids typed into a text box: split on commas, spaces and lines; blanks and repeats dropped. */
 export const accountIdsOf = (text: string): ReadonlyArray<string> => [...new Set(text.split(/[\s,;]+/).filter((id) => id !== ""))]
 
 /** The `organization` settings of an organisation's payload: the AWS member role, or the GCP / Azure root. */
@@ -189,8 +197,8 @@ export const organizationSettingsOf = (context: Pick<AddAccountContext, "provide
   ...(context.providerId === ProviderIds.AWS
     ? { member_role_name: context.form.member_role_name.trim() }
     : { root_id: context.form.root_id.trim() }),
-  include_units: [],
-  exclude_units: [],
+  include_units: accountIdsOf(context.form.include_units),
+  exclude_units: accountIdsOf(context.form.exclude_units),
   include_accounts: [],
   exclude_accounts: accountIdsOf(context.form.exclude_accounts),
 })

@@ -242,7 +242,10 @@ describe("add-account machine", () => {
       expect(actor.getSnapshot().context.template?.cli_commands).toContain("aws cloudformation")
       expect(actor.getSnapshot().context.templateError).toBeNull()
 
-      fill(actor, { account_name: "Acme", access_key: "AKIAX", secret_key: "secret", exclude_accounts: "111111111111, 222222222222\n111111111111" })
+      fill(actor, {
+        account_name: "Acme", access_key: "AKIAX", secret_key: "secret", exclude_accounts: "111111111111, 222222222222\n111111111111",
+        include_units: "ou-prod-1111, ou-web-2222 ou-prod-1111", exclude_units: " ou-dev-3333 ",
+      })
       actor.send({ type: "connection.testRequested" })
       expect(addAccount.calls[0]).toEqual({
         cloud_provider_id: 1,
@@ -250,8 +253,8 @@ describe("add-account machine", () => {
         is_organization: true,
         organization: {
           member_role_name: "AuditRole",
-          include_units: [],
-          exclude_units: [],
+          include_units: ["ou-prod-1111", "ou-web-2222"],
+          exclude_units: ["ou-dev-3333"],
           include_accounts: [],
           exclude_accounts: ["111111111111", "222222222222"],
         },

@@ -259,9 +259,17 @@ describe("add-account wizard for an organisation", () => {
     fireEvent.change(within(dialog).getByLabelText(/^Organization name/), { target: { value: "Acme" } })
     fireEvent.change(within(dialog).getByLabelText(/^Access Key ID/), { target: { value: "AKIAEXAMPLE" } })
     fireEvent.change(within(dialog).getByLabelText(/^Secret Access Key/), { target: { value: "secret" } })
+    // Units to include and to leave out, chosen at onboarding (the server's selection rule applies them).
+    expect(within(dialog).getByText(/Organizational unit IDs \(ou-…\) or the root \(r-…\) separated by commas; empty: every unit/)).toBeTruthy()
+    fireEvent.change(within(dialog).getByLabelText(/^Units to include/), { target: { value: "ou-prod, ou-web" } })
+    fireEvent.change(within(dialog).getByLabelText(/^Units to leave out/), { target: { value: "ou-dev" } })
     await settle()
     await press(within(dialog).getByRole("button", { name: "Test connection" }))
-    expect(payloads[0]).toMatchObject({ is_organization: true, organization: { member_role_name: "CloudAuditMemberRole" }, test_only: true })
+    expect(payloads[0]).toMatchObject({
+      is_organization: true,
+      organization: { member_role_name: "CloudAuditMemberRole", include_units: ["ou-prod", "ou-web"], exclude_units: ["ou-dev"], exclude_accounts: [] },
+      test_only: true,
+    })
     await press(within(dialog).getByRole("button", { name: "OK" }))
     expect(currentUrl()).toBe(`/dashboard/accounts/${ORG_ID}/organization`)
   })

@@ -195,15 +195,29 @@ function CredentialsStep({ wizardRef }: { readonly wizardRef: AddAccountRef }) {
           {organization ? null : field("subscription_id", "Subscription ID")}
         </>
       ) : null}
-      {organization
-        ? field("exclude_accounts", "Member accounts to leave out", {
+      {organization ? (
+        <>
+          {field("include_units", "Units to include", {
             required: false,
-            description: "Account, project or subscription IDs separated by commas. Units are chosen on the organization's page after saving.",
-          })
-        : null}
+            description: `${unitIds(providerId)} separated by commas; empty: every unit. Each includes the units below it.`,
+          })}
+          {field("exclude_units", "Units to leave out", {
+            required: false,
+            description: `${unitIds(providerId)} separated by commas, with everything below them.`,
+          })}
+          {field("exclude_accounts", "Member accounts to leave out", {
+            required: false,
+            description: "Account, project or subscription IDs separated by commas. The units and members can also be chosen on the organization's page, from its tree, after saving.",
+          })}
+        </>
+      ) : null}
     </div>
   )
 }
+
+/** How the provider names the units an organisation's selection takes. */
+const unitIds = (providerId: number | null): string =>
+  providerId === ProviderIds.AWS ? "Organizational unit IDs (ou-…) or the root (r-…)" : providerId === ProviderIds.GCP ? "Folder IDs (folders/123)" : "Management group IDs"
 
 export function AddAccountWizard({ wizardRef }: { readonly wizardRef: AddAccountRef }) {
   const error = useSelector(wizardRef, (s) => s.context.error)

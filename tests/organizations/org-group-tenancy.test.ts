@@ -38,6 +38,7 @@ let prodLead: WorldMember
 let webLead: WorldMember
 let soloLead: WorldMember
 let org: number
+let fleetScanId = 0
 const accounts: Record<"web" | "db" | "dev" | "fresh" | "gone" | "solo", number> = { web: 0, db: 0, dev: 0, fresh: 0, gone: 0, solo: 0 }
 const CLOUD = { web: "111111111111", db: "222222222222", dev: "333333333333", fresh: "444444444444", gone: "555555555555", solo: "666666666666" }
 const UNIT = { web: "ou-web", db: "ou-prod", dev: "ou-dev", fresh: "ou-dev", gone: "ou-web", solo: null } as const
@@ -101,7 +102,11 @@ beforeAll(async () => {
              VALUES (${org}, ${ws}, '777777777777', 'acct-excluded', 'ou-dev', 'active', false)`
     yield* q`INSERT INTO organization_syncs (organization_id, workspace_id, trigger, status, changes, members_total, members_included)
              VALUES (${org}, ${ws}, 'manual', 'completed', ${JSON.stringify({ added: [{ cloud_account_id: CLOUD.dev, name: "acct-dev", unit_path: "Root / Development" }] })}::jsonb, 6, 5)`
-    yield* q`INSERT INTO fleet_scans (workspace_id, organization_id, member_cap, status) VALUES (${ws}, ${org}, 5, 'completed')`
+    fleetScanId = (yield* q<{ id: number }>`
+      INSERT INTO fleet_scans (workspace_id, organization_id, member_cap, status) VALUES (${ws}, ${org}, 5, 'completed') RETURNING id`)[0]!.id
+    for (const [k, name] of (["web", "dev"] as const).entries()) {
+      yield* q`INSERT INTO fleet_scan_members (fleet_scan_id, workspace_id, account_id, position, state) VALUES (${fleetScanId}, ${ws}, ${accounts[name]}, ${k}, 'completed')`
+    }
   }))
   prodLead = await seedWorldLimitedMember(server.databaseUrl, ws, "prod-lead", { kind: "unit", organizationId: org, unitId: "ou-prod" }, server)
   webLead = await seedWorldLimitedMember(server.databaseUrl, ws, "web-lead", { kind: "unit", organizationId: org, unitId: "ou-web" }, server)
@@ -186,6 +191,9 @@ describe("the organisation for a member limited to account groups", () => {
     expect(await json(`/api/organizations/${org}/fleet-scans`, prodLead)).toEqual({ fleet_scans: [] })
     expect((await json<{ syncs: ReadonlyArray<unknown> }>(`/api/organizations/${org}/syncs`, admin)).syncs).toHaveLength(1)
     expect((await json<{ fleet_scans: ReadonlyArray<unknown> }>(`/api/organizations/${org}/fleet-scans`, admin)).fleet_scans).toHaveLength(1)
+    // The fleet scan itself (its members span the units): not found for them, whole for the admin.
+    expect((await call("GET", `/api/fleet-scans/${fleetScanId}`, prodLead)).status).toBe(404)
+    expect((await json<{ members_total: number }>(`/api/fleet-scans/${fleetScanId}`, admin)).members_total).toBe(2)
   })
 
   it("fleet dashboard: equal to the admin's over unit Production (members, totals, trend); the unit filter takes the units below", async () => {

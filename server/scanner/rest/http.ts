@@ -117,7 +117,8 @@ export function retryAfterMs(headers: Headers, now: number = Date.now()): number
   return Number.isNaN(date) ? undefined : Math.max(0, date - now)
 }
 
-const sleep = (ms: number, signal: AbortSignal | undefined) =>
+/** Waits `ms`, or rejects with the signal's reason once it aborts. */
+export const sleep = (ms: number, signal: AbortSignal | undefined) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted === true) return reject(abortReason(signal))
     const timer = setTimeout(() => {

@@ -15,6 +15,7 @@
  * own: the fleet-wide bound is `limit` × worker processes (docs/organizations.md).
  */
 import { makeLimiter, type Limiter } from "../pool.ts"
+import { sleep } from "./http.ts"
 
 export interface ApiGate {
   /** Runs one attempt once a slot of the API is free and no throttling pause of the API is in force. */
@@ -31,20 +32,6 @@ interface Entry {
 }
 
 const entries = new Map<string, Entry>()
-
-const wait = (ms: number, signal: AbortSignal | undefined) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted === true) return reject(signal.reason instanceof Error ? signal.reason : new Error("Scan aborted"))
-    const onAbort = () => {
-      clearTimeout(timer)
-      reject(signal?.reason instanceof Error ? signal.reason : new Error("Scan aborted"))
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort)
-      resolve()
-    }, ms)
-    signal?.addEventListener("abort", onAbort, { once: true })
-  })
 
 /**
  * The gate of a principal (a GCP service account's client_email, an Azure tenant and client id: any string naming who
@@ -67,7 +54,7 @@ export function principalGate(principal: string, limit: number): ApiGate {
       return e.limiter.run(async () => {
         // A pause may have begun while this attempt waited for its slot: wait it out holding the slot (every other
         // attempt to the API waits anyway).
-        for (let left = e.resumeAt - Date.now(); left > 0; left = e.resumeAt - Date.now()) await wait(left, signal)
+        for (let left = e.resumeAt - Date.now(); left > 0; left = e.resumeAt - Date.now()) await sleep(left, signal)
         return task()
       })
     },

@@ -21,10 +21,9 @@ import {
 } from "@aws-sdk/client-organizations"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { apiAs, baseUrl, field, look, newPerson, path, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
+import { acceptMailedInvitation, apiAs, baseUrl, field, look, newPerson, path, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
 import { launchBrowser, newPage } from "../support/browser.ts"
 import { MOTO_KEYS } from "../support/moto.ts"
-import { linkIn, waitForMail } from "../support/mail.ts"
 import { AccountGroupMessages } from "../../src/contracts/account-groups.ts"
 
 const ORG_NAME = "Moto Organization"
@@ -220,16 +219,7 @@ describe("organisations", () => {
     // The lead joins the owner's workspace with the custom role limited to the "Prod team" group (previous case).
     const invitedAt = Date.now()
     await api("/api/admin/users/invite", { method: "POST", body: JSON.stringify({ invitations: [{ email: lead.email, role_id: roleId, is_custom_role: true }] }) })
-    const mail = await waitForMail((m) => m.to.includes(lead.email) && m.receivedAt >= invitedAt && m.links.some((l) => l.includes("/invitation/accept")))
-    const token = new URL(linkIn(mail, "/invitation/accept")).searchParams.get("token")!
-    const accepted = await fetch(`${baseUrl()}/api/invitations/accept`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        invitation_token: token, first_name: lead.firstName, last_name: lead.lastName, password: lead.password, confirm_password: lead.password, timezone: "UTC",
-      }),
-    })
-    expect(accepted.status, await accepted.clone().text()).toBe(200)
+    await acceptMailedInvitation(lead, invitedAt)
 
     const page = await newPage(browser)
     await signIn(page, lead.email, lead.password)

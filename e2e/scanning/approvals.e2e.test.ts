@@ -12,7 +12,7 @@ import type { Browser, Page } from "playwright-core"
 import { CreateBucketCommand, DeleteBucketCommand, GetBucketVersioningCommand, PutBucketVersioningCommand } from "@aws-sdk/client-s3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApprovalMessages } from "../../src/contracts/remediation-requests.ts"
-import { apiAs, baseUrl, look, newPerson, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
+import { acceptMailedInvitation, apiAs, baseUrl, look, newPerson, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
 import { launchBrowser, newPage } from "../support/browser.ts"
 import { linkIn, waitForMail } from "../support/mail.ts"
 import { motoClients } from "../support/moto.ts"
@@ -61,16 +61,7 @@ beforeAll(async () => {
   // Bob joins the owner's workspace as a Security Engineer (remediate_findings) through the mailed invitation.
   const invitedAt = Date.now()
   await api("/api/admin/users/invite", { method: "POST", body: JSON.stringify({ invitations: [{ email: bob.email, role_id: 2, is_custom_role: false }] }) })
-  const mail = await waitForMail((m) => m.to.includes(bob.email) && m.receivedAt >= invitedAt && m.links.some((l) => l.includes("/invitation/accept")))
-  const token = new URL(linkIn(mail, "/invitation/accept")).searchParams.get("token")!
-  const accepted = await fetch(`${baseUrl()}/api/invitations/accept`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      invitation_token: token, first_name: bob.firstName, last_name: bob.lastName, password: bob.password, confirm_password: bob.password, timezone: "UTC",
-    }),
-  })
-  expect(accepted.status, await accepted.clone().text()).toBe(200)
+  await acceptMailedInvitation(bob, invitedAt)
 
   // The moto account requires approval; an S3 scan finds both buckets without versioning.
   const accountId = await addMotoAccount(api, ACCOUNT_NAME)

@@ -82,6 +82,24 @@ export const verificationLink = async (email: string, after = 0): Promise<string
   return linkIn(mail, "/verify-email")
 }
 
+/**
+ * `person` joins a workspace by the invitation mailed to them at or after `after` (ms since the epoch): the accept call
+ * with their names and password, as the invitation page sends it.
+ */
+export const acceptMailedInvitation = async (person: Person, after: number): Promise<void> => {
+  const mail = await waitForMail((m) => m.to.includes(person.email) && m.receivedAt >= after && m.links.some((l) => l.includes("/invitation/accept")))
+  const token = new URL(linkIn(mail, "/invitation/accept")).searchParams.get("token")!
+  const accepted = await fetch(`${baseUrl()}/api/invitations/accept`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      invitation_token: token, first_name: person.firstName, last_name: person.lastName, password: person.password,
+      confirm_password: person.password, timezone: "UTC",
+    }),
+  })
+  expect(accepted.status, await accepted.clone().text()).toBe(200)
+}
+
 /** Sign-up through the API (for people a journey needs but does not test the sign-up of), verified through the mailed link. */
 export const signUpAndVerifyViaApi = async (person: Person): Promise<void> => {
   const r = await fetch(`${baseUrl()}/api/signup`, {

@@ -10,6 +10,11 @@
  *
  * Units are management groups by name (the last segment of their id); members are the descendant subscriptions by id.
  *
+ * Every field the decoders read is optional in the official models, so they require none; the `Checked` type in
+ * tests/organizations/azure-discovery.test.ts checks them at compile time against `@azure/arm-managementgroups`
+ * (ManagementGroup, DescendantListResult: api-version 2021-04-01, whose members read here are those of 2020-05-01) and
+ * `@azure/arm-resources-subscriptions` (Subscription, 2022-12-01), `properties.*` flattened as the SDKs do.
+ *
  * A descendant subscription that is not in the principal's subscription list: the descendants API carries no state, and
  * Azure RBAC gives a role assigned on a management group to every subscription below it, so such a subscription is
  * one the principal was granted the hierarchy on (Microsoft.Management/managementGroups/descendants/read) but not the
@@ -42,16 +47,22 @@ export const AzureManagementGroup = Schema.Struct({
   properties: Schema.optionalKey(Schema.Struct({ displayName: Schema.optionalKey(Schema.String) })),
 })
 
-/** DescendantInfo. */
+/**
+ * DescendantInfo. The REST specification marks `id`, `type`, `properties`, `properties.displayName` and
+ * `properties.parent` x-nullable (null on the wire, like absent: no display name, no parent → directly in the root);
+ * the SDK's model leaves the nulls out.
+ */
 export const AzureDescendant = Schema.Struct({
-  id: Schema.optionalKey(Schema.String),
-  type: Schema.optionalKey(Schema.String),
+  id: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  type: Schema.optionalKey(Schema.NullOr(Schema.String)),
   name: Schema.optionalKey(Schema.String),
   properties: Schema.optionalKey(
-    Schema.Struct({
-      displayName: Schema.optionalKey(Schema.String),
-      parent: Schema.optionalKey(Schema.Struct({ id: Schema.optionalKey(Schema.String) })),
-    }),
+    Schema.NullOr(
+      Schema.Struct({
+        displayName: Schema.optionalKey(Schema.NullOr(Schema.String)),
+        parent: Schema.optionalKey(Schema.NullOr(Schema.Struct({ id: Schema.optionalKey(Schema.String) }))),
+      }),
+    ),
   ),
 })
 
@@ -92,7 +103,7 @@ const STATES: Readonly<Record<string, DiscoveredMember["state"]>> = {
   deleted: "closed",
 }
 
-const lastSegment = (id: string | undefined): string | undefined => {
+const lastSegment = (id: string | null | undefined): string | undefined => {
   const s = id?.replace(/\/+$/, "")
   if (s === undefined || s === "") return undefined
   return s.slice(s.lastIndexOf("/") + 1)

@@ -2,12 +2,24 @@
  * Azure management-group discovery (issue 31) against the Microsoft.Management and subscription APIs on the loopback
  * fixture server, signed in with the client-credentials flow of tests/scanner-azure's fake Entra ID: nested groups,
  * nextLink paging, subscription states (Disabled → suspended, Deleted → closed, not readable → active with no state),
- * access and input failures, and a member subscription tested with memberCredentials.
+ * access and input failures, the REST specification's nulls, and a member subscription tested with memberCredentials.
+ * At compile time (`Checked`), the decoders against the official `@azure/arm-managementgroups` and
+ * `@azure/arm-resources-subscriptions` models.
  */
 import { Effect } from "effect"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import type * as ManagementGroups from "@azure/arm-managementgroups"
+import type * as Subscriptions from "@azure/arm-resources-subscriptions"
 import { testAzureAccount } from "../../server/accounts/connection-test.ts"
-import { discoverAzure, type AzureDiscoveryInput } from "../../server/organizations/azure-discovery.ts"
+import {
+  AzureDescendant,
+  AzureDescendantsPage,
+  AzureManagementGroup,
+  AzureSubscriptionItem,
+  AzureSubscriptionsPage,
+  discoverAzure,
+  type AzureDiscoveryInput,
+} from "../../server/organizations/azure-discovery.ts"
 import { unitPaths, type OrganizationDiscovery } from "../../server/organizations/discovery.ts"
 import { memberCredentials } from "../../server/organizations/member-credentials.ts"
 import { azureEndpointsAt } from "../../server/scanner/azure/endpoints.ts"
@@ -15,7 +27,45 @@ import { ProviderIds } from "../../src/contracts/constants.ts"
 import { startCloudFixtureServer, type CloudFixtureServer } from "../support/cloud-fixture-server.ts"
 import { emptySubscription, HARDENED, hardenedTenant } from "../scanner-azure/azure-fixtures.ts"
 import { installAzureWorld, newAzureWorld, type AzureWorld } from "../scanner-azure/azure-world.ts"
+import type { Conforms, Mismatches } from "../scanner-azure/official-models.check.ts"
 import { contosoHierarchy, installAzureOrgWorld, SUB, type AzureOrgWorld } from "./azure-org-world.ts"
+
+/**
+ * @azure/arm-resources-subscriptions declares the list's page (`_SubscriptionListResult`) but does not export it: written
+ * out from the REST specification (specification/resources/resource-manager/Microsoft.Resources/subscriptions/stable/
+ * 2022-12-01/subscriptions.json, SubscriptionListResult: `value` required, `nextLink` optional).
+ */
+interface SubscriptionListResult {
+  readonly value: Subscriptions.Subscription[]
+  readonly nextLink?: string
+}
+
+/**
+ * The decoders read only fields of the official models, with compatible types (a build error names the path otherwise;
+ * tests/scanner-azure/official-models.check.ts: `properties.*` is flattened as the SDKs do; neither package renames a
+ * field read here, and no date-time field is read).
+ */
+export type Checked = [
+  Conforms<Mismatches<typeof AzureManagementGroup.Type, ManagementGroups.ManagementGroup, {}>>,
+  Conforms<Mismatches<typeof AzureDescendant.Type, ManagementGroups.DescendantInfo, {}>>,
+  Conforms<Mismatches<typeof AzureDescendantsPage.Type, ManagementGroups.DescendantListResult, {}>>,
+  Conforms<Mismatches<typeof AzureSubscriptionItem.Type, Subscriptions.Subscription, {}>>,
+  // The ARM envelope's `tags` is left out of a top-level comparison; a subscription's tags are its own.
+  Conforms<Mismatches<Pick<typeof AzureSubscriptionItem.Type, "tags">, Subscriptions.Subscription, {}, "envelope.">>,
+  Conforms<Mismatches<typeof AzureSubscriptionsPage.Type, SubscriptionListResult, {}>>,
+]
+
+/** The check rejects these discovery decoder mistakes. */
+export type MustFail = [
+  // @ts-expect-error a misspelt flattened field (properties.displayname)
+  Conforms<Mismatches<{ readonly properties?: { readonly displayname?: string } }, ManagementGroups.DescendantInfo, {}>>,
+  // @ts-expect-error a mistyped nested field (parent.id read as a number)
+  Conforms<Mismatches<{ readonly properties?: { readonly parent?: { readonly id?: number } } }, ManagementGroups.DescendantInfo, {}>>,
+  // @ts-expect-error a subscription state narrowed to some of the documented values
+  Conforms<Mismatches<{ readonly state?: "Enabled" | "Disabled" }, Subscriptions.Subscription, {}>>,
+  // @ts-expect-error a field the subscription model does not have
+  Conforms<Mismatches<{ readonly status?: string }, Subscriptions.Subscription, {}>>,
+]
 
 let server: CloudFixtureServer
 let world: AzureWorld
@@ -100,18 +150,46 @@ describe("discoverAzure: a management group", () => {
     const d = await discover("contoso-root")
     expect(member(d, SUB(2))).toMatchObject({ name: "Connectivity", state: "active", cloudState: "Enabled", tags: { env: "prod", owner: "netops" } })
     expect(member(d, SUB(3))).toMatchObject({ state: "active", cloudState: "Warned" })
-    expect(member(d, SUB(4))).toMatchObject({ state: "active", cloudState: "PastDue", tags: {} })
     expect(member(d, SUB(5))).toMatchObject({ state: "suspended", cloudState: "Disabled" })
-    expect(member(d, SUB(6))).toMatchObject({ state: "closed", cloudState: "Deleted" })
-    // The descendants answer left the display name out: the subscription list's is used.
+    // Listed without a display name: the descendants answer's.
+    expect(member(d, SUB(6))).toMatchObject({ name: "Corp 3", state: "closed", cloudState: "Deleted" })
+    // The descendants answer left the display name out (SUB(1): absent, SUB(4): null): the subscription list's is used.
     expect(member(d, SUB(1))).toMatchObject({ name: "Sandbox", state: "active", cloudState: "Enabled", tags: {} })
+    expect(member(d, SUB(4))).toMatchObject({ name: "Corp 1", state: "active", cloudState: "PastDue", tags: {} })
     // Listed without a state: Enabled, as the connection test reads it.
-    expect(member(d, SUB(8))).toMatchObject({ state: "active", cloudState: "Enabled" })
+    expect(member(d, SUB(8))).toMatchObject({ name: "Online 2", state: "active", cloudState: "Enabled" })
   })
 
   it("a subscription the principal cannot read is kept active with an unknown state, so its scan reports the missing access", async () => {
     const d = await discover("contoso-root")
     expect(member(d, SUB(7))).toEqual({ cloudAccountId: SUB(7), name: "Online 1", unitId: "online", state: "active", cloudState: "", tags: {} })
+  })
+
+  it("reads the specification's nulls (x-nullable id, type, properties, displayName, parent) as absent", async () => {
+    server.fault({
+      host: "management.azure.com",
+      path: /\/descendants$/,
+      times: 1,
+      reply: {
+        body: {
+          value: [
+            { id: "/providers/Microsoft.Management/managementGroups/sandbox-mg", type: null, name: "sandbox-mg", properties: null },
+            { id: null, type: "/subscriptions", name: SUB(1), properties: { displayName: null, parent: null } },
+            { id: `/subscriptions/${SUB(7)}`, type: null, properties: { displayName: "Online 1", parent: { id: "/providers/Microsoft.Management/managementGroups/sandbox-mg" } } },
+          ],
+          nextLink: null,
+        },
+      },
+    })
+    const d = await discover("contoso-root")
+    expect(d.units.map((u) => [u.id, u.parentId, u.name])).toEqual([
+      ["contoso-root", null, "Contoso"],
+      ["sandbox-mg", "contoso-root", "sandbox-mg"],
+    ])
+    expect(d.members).toEqual([
+      { cloudAccountId: SUB(1), name: "Sandbox", unitId: "contoso-root", state: "active", cloudState: "Enabled", tags: {} },
+      { cloudAccountId: SUB(7), name: "Online 1", unitId: "sandbox-mg", state: "active", cloudState: "", tags: {} },
+    ])
   })
 
   it("starts from a group below the top: only its subtree, names matched case-insensitively", async () => {

@@ -4,6 +4,12 @@
  * `DescendantListResult` (GET …/descendants, a flat list of `DescendantInfo` paged by `nextLink` with `$skiptoken`),
  * and the 2022-12-01 `SubscriptionListResult` (GET /subscriptions) of the subscriptions the app may read. Output-only
  * fields are set on some items and left out of others; a group the app may not read answers 403 AuthorizationFailed.
+ *
+ * Optional fields are left out where discovery can do without them, so the decoders and their fallbacks are exercised
+ * on every answer: the GET leaves `type` and `name` out for every other group (its id's last segment names it); of the
+ * descendants, every third carries only `id` (no `type` or `name`) and every third no `id` (`name` and `type`), an
+ * absent display name is `null` (the REST specification's x-nullable) on even positions and left out on odd ones, and
+ * a descendant directly in the group asked about has `parent` set, left out or `null` in turn (all mean "in the root").
  */
 import { decodePageToken, encodePageToken, type CloudFixtureServer, type FixtureReply, type FixtureRequest } from "../support/cloud-fixture-server.ts"
 import { armError, type Json } from "../scanner-azure/azure-world.ts"
@@ -21,7 +27,7 @@ export interface MgSubscription {
   /** In the descendants answer (absent on some items, as the model allows). */
   readonly displayName?: string
   /** The subscription list's entry; null = the app cannot read the subscription (not in its list). */
-  readonly listed: { readonly displayName: string; readonly state?: string; readonly tags?: Readonly<Record<string, string>> } | null
+  readonly listed: { readonly displayName?: string; readonly state?: string; readonly tags?: Readonly<Record<string, string>> } | null
 }
 
 export interface AzureOrgWorld {
@@ -54,11 +60,11 @@ export function installAzureOrgWorld(server: CloudFixtureServer, world: AzureOrg
     if (g === undefined) return armError(404, "NotFound", `'${m[1]}' not found`)
     if (world.denied.has(g.name)) return forbidden(g.name)
     const parent = g.parent === null ? undefined : find(g.parent)
+    const named = world.groups.indexOf(g) % 2 === 0
     return {
       body: {
         id: groupId(g.name),
-        type: "Microsoft.Management/managementGroups",
-        name: g.name,
+        ...(named ? { type: "Microsoft.Management/managementGroups", name: g.name } : {}),
         properties: {
           tenantId: world.tenantId,
           ...(g.displayName === undefined ? {} : { displayName: g.displayName }),
@@ -80,22 +86,22 @@ export function installAzureOrgWorld(server: CloudFixtureServer, world: AzureOrg
     const groups = below(g.name)
     const inScope = new Set([g.name, ...groups.map((x) => x.name)])
     // Azure answers one flat list; a child group may come before its parent.
-    const items: Json[] = [
-      ...groups.reverse().map((x) => ({
-        id: groupId(x.name),
-        type: "Microsoft.Management/managementGroups",
-        name: x.name,
-        properties: { ...(x.displayName === undefined ? {} : { displayName: x.displayName }), parent: { id: groupId(x.parent!) } },
-      })),
+    const found = [
+      ...groups.reverse().map((x) => ({ id: groupId(x.name), type: "Microsoft.Management/managementGroups", name: x.name, displayName: x.displayName, parent: x.parent! })),
       ...world.subscriptions
         .filter((s) => inScope.has(s.parent))
-        .map((s) => ({
-          id: `/subscriptions/${s.subscriptionId}`,
-          type: "/subscriptions",
-          name: s.subscriptionId,
-          properties: { ...(s.displayName === undefined ? {} : { displayName: s.displayName }), parent: { id: groupId(s.parent) } },
-        })),
+        .map((s) => ({ id: `/subscriptions/${s.subscriptionId}`, type: "/subscriptions", name: s.subscriptionId, displayName: s.displayName, parent: s.parent })),
     ]
+    const items: Json[] = found.map((d, i) => {
+      const displayName = d.displayName !== undefined ? { displayName: d.displayName } : i % 2 === 0 ? { displayName: null } : {}
+      const parent = d.parent !== g.name || i % 3 === 0 ? { parent: { id: groupId(d.parent) } } : i % 3 === 1 ? {} : { parent: null }
+      const properties = { ...displayName, ...parent }
+      return {
+        ...(i % 3 === 2 ? {} : { id: d.id }),
+        ...(i % 3 === 1 ? {} : { type: d.type, name: d.name }),
+        ...(Object.keys(properties).length > 0 ? { properties } : i % 2 === 0 ? { properties: null } : {}),
+      }
+    })
     return page(req, items)
   })
 
@@ -112,7 +118,7 @@ export function installAzureOrgWorld(server: CloudFixtureServer, world: AzureOrg
                 managedByTenants: [],
                 subscriptionId: s.subscriptionId,
                 tenantId: world.tenantId,
-                displayName: s.listed.displayName,
+                ...(s.listed.displayName === undefined ? {} : { displayName: s.listed.displayName }),
                 ...(s.listed.state === undefined ? {} : { state: s.listed.state }),
                 ...(s.listed.tags === undefined ? {} : { tags: s.listed.tags }),
                 subscriptionPolicies: { locationPlacementId: "Public_2014-09-01", quotaId: "EnterpriseAgreement_2014-09-01", spendingLimit: "Off" },
@@ -129,17 +135,17 @@ export const SUB = (n: number) => `33333333-3333-4333-8333-${String(n).padStart(
  * Contoso (contoso-root)
  * ├─ Sandbox                         SUB(1)  Enabled, no tags; no display name in the descendants answer
  * ├─ Platform (platform)
- * │  ├─ Connectivity                 SUB(2)  Enabled, tags
+ * │  ├─ Connectivity                 SUB(2)  listed without a state (Enabled), tags
  * │  └─ Identity (identity)
  * │     └─ Identity                  SUB(3)  Warned
  * └─ Landing zones (landing-zones)
  *    ├─ Corp (corp)
- *    │  ├─ Corp 1                    SUB(4)  PastDue
+ *    │  ├─ Corp 1                    SUB(4)  PastDue; no display name in the descendants answer
  *    │  ├─ Corp 2                    SUB(5)  Disabled
- *    │  └─ Corp 3                    SUB(6)  Deleted
+ *    │  └─ Corp 3                    SUB(6)  Deleted; listed without a display name
  *    └─ online (no display name)
  *       ├─ Online 1                  SUB(7)  not in the app's subscription list
- *       └─ Online 2                  SUB(8)  listed without a state
+ *       └─ Online 2                  SUB(8)  listed without a state or a display name
  */
 export function contosoHierarchy(tenantId: string, pageSize = 2): AzureOrgWorld {
   return {
@@ -156,13 +162,13 @@ export function contosoHierarchy(tenantId: string, pageSize = 2): AzureOrgWorld 
     ],
     subscriptions: [
       { subscriptionId: SUB(1), parent: "contoso-root", listed: { displayName: "Sandbox", state: "Enabled" } },
-      { subscriptionId: SUB(2), parent: "platform", displayName: "Connectivity", listed: { displayName: "Connectivity", state: "Enabled", tags: { env: "prod", owner: "netops" } } },
+      { subscriptionId: SUB(2), parent: "platform", displayName: "Connectivity", listed: { displayName: "Connectivity", tags: { env: "prod", owner: "netops" } } },
       { subscriptionId: SUB(3), parent: "identity", displayName: "Identity", listed: { displayName: "Identity", state: "Warned" } },
-      { subscriptionId: SUB(4), parent: "corp", displayName: "Corp 1", listed: { displayName: "Corp 1", state: "PastDue", tags: {} } },
+      { subscriptionId: SUB(4), parent: "corp", listed: { displayName: "Corp 1", state: "PastDue", tags: {} } },
       { subscriptionId: SUB(5), parent: "corp", displayName: "Corp 2", listed: { displayName: "Corp 2", state: "Disabled" } },
-      { subscriptionId: SUB(6), parent: "corp", displayName: "Corp 3", listed: { displayName: "Corp 3", state: "Deleted" } },
+      { subscriptionId: SUB(6), parent: "corp", displayName: "Corp 3", listed: { state: "Deleted" } },
       { subscriptionId: SUB(7), parent: "online", displayName: "Online 1", listed: null },
-      { subscriptionId: SUB(8), parent: "online", displayName: "Online 2", listed: { displayName: "Online 2" } },
+      { subscriptionId: SUB(8), parent: "online", displayName: "Online 2", listed: {} },
     ],
   }
 }

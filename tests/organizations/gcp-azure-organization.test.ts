@@ -88,7 +88,7 @@ beforeAll(async () => {
   azureSubs = [...contoso.subscriptions]
   azureOrg = { ...contoso, subscriptions: azureSubs }
   installAzureOrgWorld(server, azureOrg)
-  for (const s of azureSubs) azureWorld.subscriptions.set(s.subscriptionId, emptySubscription({ tenantId: HARDENED.tenantId, subscriptionId: s.subscriptionId }, s.listed?.displayName ?? s.subscriptionId))
+  for (const s of azureSubs) azureWorld.subscriptions.set(s.subscriptionId, emptySubscription({ tenantId: HARDENED.tenantId, subscriptionId: s.subscriptionId }, s.listed?.displayName ?? s.displayName ?? s.subscriptionId))
 
   // The engines and the discoveries read the overrides from the process environment; the server's config gets them too.
   process.env["GCP_ENDPOINT_URL"] = server.origin

@@ -106,7 +106,7 @@ type Value<D, M, R, P extends string> =
             : `${P} (type differs from the model)`
 
 /** Compiles only when T is never: the compiler's message lists the paths that do not conform. */
-type Conforms<T extends never> = T
+export type Conforms<T extends never> = T
 
 type T<S extends { readonly Type: unknown }> = S["Type"]
 

@@ -9,7 +9,8 @@
  *   the display name the name (the project id when absent), the project id the account's cloud id.
  *
  * Every field but the one each list is about is optional in Google's model (most are output only), so the decoders
- * require nothing else; tests/organizations/official-models.test.ts checks them against `cloudresourcemanager_v3`.
+ * require nothing else; the `Checked` type in tests/organizations/gcp-discovery.test.ts checks them at compile time
+ * against `cloudresourcemanager_v3`.
  *
  * Fails with DiscoveryFailed: invalid_input (a root id that is not organizations/N or folders/N, a bad key),
  * invalid_credentials (the token endpoint refused the key, or 401), access_denied (403), not_found (404),

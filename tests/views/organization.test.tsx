@@ -183,6 +183,10 @@ describe("organisation page of a member limited to account groups", () => {
     expect(screen.getByRole("list", { name: "Organizational units" })).toBeTruthy()
     for (const name of ["Sync now", "Scan organization", "Change selection", "Show every sync"]) expect(screen.queryByRole("button", { name })).toBeNull()
     expect(screen.queryByRole("link", { name: "Organization account" })).toBeNull()
+    // The trail names the organisation without linking to its account page (not theirs).
+    const trail = screen.getByRole("navigation", { name: "Breadcrumbs" })
+    expect(within(trail).getByText("Acme organization")).toBeTruthy()
+    expect(within(trail).queryByRole("link", { name: "Acme organization" })).toBeNull()
     expect(screen.getByRole("link", { name: "Fleet dashboard" })).toBeTruthy()
     expect(screen.queryByRole("region", { name: "Fleet scan" })).toBeNull()
     expect(screen.queryByText("Member role")).toBeNull()

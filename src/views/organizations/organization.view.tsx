@@ -48,7 +48,7 @@ import { effectActor, useNotifyAction } from "../screen-actors.ts"
 import { ProviderIcon } from "../scanning/scan-icons.tsx"
 import { useScanEnvironment } from "../scanning/scan-effects-context.tsx"
 import { CrumbTrail, ErrorBox, Fact, formatDateTime, GatedButton, LoadingBox, RunStatusBadge, ServicesProgress } from "../scanning/scan-parts.tsx"
-import { organizationPageCrumbs } from "../../machines/breadcrumbs.ts"
+import { organizationPageCrumbs, type Crumb } from "../../machines/breadcrumbs.ts"
 import * as shared from "../scanning/scanning.css.ts"
 import { useOrganizationEnvironment } from "./organization-effects-context.tsx"
 import * as css from "./organization.css.ts"
@@ -422,6 +422,10 @@ function HistoryCard({ orgRef, organization }: { readonly orgRef: OrganizationRe
 // ---------------------------------------------------------------------------------------------------
 // Page
 
+/** A limited member's trail: the organisation account's crumb is plain text (its account page is not theirs: 404). */
+const limitedCrumbs = (crumbs: ReadonlyArray<Crumb>): ReadonlyArray<Crumb> =>
+  crumbs.map((c) => (c.href !== undefined && c.href.startsWith("/dashboard/accounts/") ? { label: c.label } : c))
+
 function OrganizationPage({ orgRef, organization }: { readonly orgRef: OrganizationRef; readonly organization: OrganizationDetail }) {
   const syncing = useSelector(orgRef, (s) => s.matches({ ready: { sync: "syncing" } }) || s.matches({ ready: { sync: "reloading" } }))
   const canSync = useSelector(orgRef, (s) => s.can({ type: "sync.requested" }))
@@ -434,7 +438,7 @@ function OrganizationPage({ orgRef, organization }: { readonly orgRef: Organizat
   const limited = organization.limited_view === true
   return (
     <div className={shared.page}>
-      <CrumbTrail crumbs={organizationPageCrumbs(organization.id, organization.account_name)} />
+      <CrumbTrail crumbs={limited ? limitedCrumbs(organizationPageCrumbs(organization.id, organization.account_name)) : organizationPageCrumbs(organization.id, organization.account_name)} />
       <div className={shared.pageHeader}>
         <div className={shared.titleRow}>
           <ProviderIcon name={organization.cloud_provider_name} size={36} decorative />

@@ -3,9 +3,9 @@
  * a member role name chosen at onboarding and changed later, members retired by the selection, and accounts the
  * workspace had connected by hand before the organisation listed them.
  *
- * Planted: an organisation whose members hold a role "OldRole" (all of them) and "NewRole" (one of them), three accounts
- * connected by hand before onboarding (one the selection excludes, one closed in the organisation, one included and
- * active). Checked: only the included active hand-connected account is adopted, the others stay standalone and
+ * Planted: an organisation whose members hold a role "OldRole" (all but one), one member holding only "NewRole", and
+ * three accounts connected by hand before onboarding (one the selection excludes, one closed in the organisation, one
+ * included and active, holding both roles). Checked: only the included active hand-connected account is adopted, the others stay standalone and
  * scannable; a retired member is refused a manual scan, a remediation and its schedule's launch, each with its reason,
  * keeps its history and is not "stale" on the dashboard (nor is the organisation's own account); a role name change
  * re-seals every member's credentials in the change's transaction and is audited, and the next fleet scan uses the new
@@ -79,8 +79,8 @@ beforeAll(async () => {
   owner = await env.workspace()
   orgs = client(OrganizationsClient)
   managementId = (await orgs.send(new CreateOrganizationCommand({ FeatureSet: "ALL" }))).Organization!.MasterAccountId!
-  for (const key of ["both", "oldonly", "retiree", "handExcluded", "handClosed", "handIncluded"]) ids[key] = await createMember(key)
-  await giveRoles(ids["both"]!, ["OldRole", "NewRole"])
+  for (const key of ["newonly", "oldonly", "retiree", "handExcluded", "handClosed", "handIncluded"]) ids[key] = await createMember(key)
+  await giveRoles(ids["newonly"]!, ["NewRole"])
   await giveRoles(ids["handIncluded"]!, ["OldRole", "NewRole"])
   for (const key of ["oldonly", "retiree", "handExcluded", "handClosed"]) await giveRoles(ids[key]!, ["OldRole"])
   hand["excluded"] = await connectByHand(ids["handExcluded"]!, "Hand excluded")
@@ -110,12 +110,13 @@ describe("onboarding next to accounts connected by hand", () => {
     orgAccountId = res.body.data.account.id
     expect(res.body.data.organization.member_role_name).toBe("OldRole")
     const changes = res.body.data.sync.changes
-    expect(changes.added.map((c: any) => c.cloud_account_id).sort()).toEqual([ids["both"], ids["oldonly"], ids["retiree"], ids["handIncluded"]].sort())
+    expect(changes.added.map((c: any) => c.cloud_account_id).sort()).toEqual([ids["newonly"], ids["oldonly"], ids["retiree"], ids["handIncluded"]].sort())
     expect(changes.added.find((c: any) => c.cloud_account_id === ids["handIncluded"]).detail).toBe("already connected: now a member")
     expect(changes.retired).toEqual([])
-    expect(changes.unreachable).toEqual([])
+    // The member that holds only the role to come is unreachable until the name changes.
+    expect(changes.unreachable.map((c: any) => c.cloud_account_id)).toEqual([ids["newonly"]])
     // The members the organisation made assume the non-default role.
-    expect((await accountRow(ids["both"]!)).principal_arn).toBe(`arn:aws:iam::${ids["both"]}:role/OldRole`)
+    expect((await accountRow(ids["newonly"]!)).principal_arn).toBe(`arn:aws:iam::${ids["newonly"]}:role/OldRole`)
     // The adopted account is reached as every member is from now on: the organisation's keys and member role.
     expect(await accountRow(ids["handIncluded"]!)).toMatchObject({
       id: hand["included"], organization_id: orgAccountId, retired_at: null, auth_method: "role", principal_arn: `arn:aws:iam::${ids["handIncluded"]}:role/OldRole`,
@@ -220,7 +221,7 @@ describe("changing the member role name", () => {
     // What every reader of a member's credentials opens (its scans, the fleet scan's probe, remediation and its undo)
     // assumes the new role: the adopted account's too, and a retired member's, should it come back.
     const externalId = (await env.call(owner, "GET", "/api/accounts/external-id")).body.data.external_id
-    for (const key of ["both", "oldonly", "retiree", "handIncluded"]) {
+    for (const key of ["newonly", "oldonly", "retiree", "handIncluded"]) {
       const row = await accountRow(ids[key]!)
       expect(row).toMatchObject({ auth_method: "role", principal_arn: `arn:aws:iam::${ids[key]}:role/NewRole` })
       expect(openCredentials(env.server.config.appSecretKey, row.credentials_sealed, { workspaceId: owner.workspaceId, accountId: row.id }))
@@ -245,8 +246,8 @@ describe("changing the member role name", () => {
     } while (fleet.status === "running" && Date.now() < deadline)
     expect(fleet.status).toBe("completed")
     const byId = new Map(fleet.members.map((m: any) => [m.cloud_account_id, m]))
-    expect([...byId.keys()].sort()).toEqual([ids["both"], ids["oldonly"], ids["handIncluded"]].sort())
-    expect(byId.get(ids["both"])).toMatchObject({ state: "completed" })
+    expect([...byId.keys()].sort()).toEqual([ids["newonly"], ids["oldonly"], ids["handIncluded"]].sort())
+    expect(byId.get(ids["newonly"])).toMatchObject({ state: "completed" })
     expect(byId.get(ids["handIncluded"])).toMatchObject({ state: "completed" })
     expect(byId.get(ids["oldonly"])).toMatchObject({ state: "failed", scan_id: null })
     expect((byId.get(ids["oldonly"]) as any).reason).toContain(`arn:aws:iam::${ids["oldonly"]}:role/NewRole`)
@@ -273,6 +274,6 @@ describe("changing the member role name", () => {
     expect(sync).toMatchObject({ status: "failed", error: OrganizationMessages.memberRoleChangedDuringSync })
     const created = await env.sql((q) => q<{ n: number }>`SELECT count(*)::int AS n FROM accounts WHERE cloud_account_id = ${newcomer}`)
     expect(created[0]!.n).toBe(0)
-    expect((await accountRow(ids["both"]!)).principal_arn).toBe(`arn:aws:iam::${ids["both"]}:role/NewRole`)
+    expect((await accountRow(ids["newonly"]!)).principal_arn).toBe(`arn:aws:iam::${ids["newonly"]}:role/NewRole`)
   })
 })

@@ -12,9 +12,7 @@
  * role: the member holding it completes, the one without it fails with the provider's words; a sync that discovered
  * with the previous role and applies after the change is recorded as failed instead of creating members with it.
  */
-import { CreateRoleCommand, IAMClient } from "@aws-sdk/client-iam"
 import { CloseAccountCommand, CreateAccountCommand, CreateOrganizationCommand, OrganizationsClient } from "@aws-sdk/client-organizations"
-import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -24,6 +22,7 @@ import { inScope } from "../../server/auth/rls.ts"
 import { applyDiscovery, loadOrganization } from "../../server/organizations/store.ts"
 import { memberAccess } from "../../server/organizations/sync.ts"
 import { MOTO_KEYS, seedFailingScan, sleep, startScanEnv, uniq, type Member, type ScanEnv } from "../scanning/support.ts"
+import { awsOrgWorld } from "./aws-org-world.ts"
 
 const REGION = "us-east-1"
 const CHECK = "ec2_securitygroup_allow_ingress_from_internet_to_admin_ports_ipv4"
@@ -35,25 +34,10 @@ const ids: Record<string, string> = {}
 /** Account ids (the product's) of the hand-connected accounts. */
 const hand: Record<string, number> = {}
 
-const credentials = { accessKeyId: MOTO_KEYS.access_key, secretAccessKey: MOTO_KEYS.secret_key }
-const client = <C>(make: new (config: any) => C, creds: object = credentials): C =>
-  new make({ region: REGION, endpoint: env.moto.endpoint, credentials: creds, maxAttempts: 1 })
-
-/** Credentials inside a member account (moto: any role ARN answers). */
-const inMember = async (accountId: string) => {
-  const out = await client(STSClient).send(new AssumeRoleCommand({ RoleArn: `arn:aws:iam::${accountId}:role/setup`, RoleSessionName: "setup" }))
-  return { accessKeyId: out.Credentials!.AccessKeyId!, secretAccessKey: out.Credentials!.SecretAccessKey!, sessionToken: out.Credentials!.SessionToken! }
-}
+const { client, inMember, giveRoles } = awsOrgWorld(() => env.moto.endpoint)
 
 const createMember = async (name: string) =>
   (await orgs.send(new CreateAccountCommand({ AccountName: name, Email: `${uniq(name)}@example.com` }))).CreateAccountStatus!.AccountId!
-
-const giveRoles = async (accountId: string, roles: ReadonlyArray<string>) => {
-  const iam = client(IAMClient, await inMember(accountId))
-  for (const role of roles) {
-    await iam.send(new CreateRoleCommand({ RoleName: role, AssumeRolePolicyDocument: JSON.stringify({ Version: "2012-10-17", Statement: [] }) }))
-  }
-}
 
 /** Connects a member account by hand (its own session keys), as a user would before onboarding the organisation. */
 const connectByHand = async (accountId: string, name: string) => {

@@ -9,7 +9,6 @@
  * move and a closed member retired with its history, a fleet scan that fails the role-less member alone and finds the
  * planted bucket in the right member only, and another workspace seeing none of it.
  */
-import { CreateRoleCommand, IAMClient } from "@aws-sdk/client-iam"
 import {
   CloseAccountCommand,
   CreateAccountCommand,
@@ -20,12 +19,11 @@ import {
   OrganizationsClient,
 } from "@aws-sdk/client-organizations"
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3"
-import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DEFAULT_MEMBER_ROLE_NAME } from "../../src/contracts/organizations.ts"
 import { MOTO_KEYS, sleep, startScanEnv, uniq, type Member, type ScanEnv } from "../scanning/support.ts"
+import { awsOrgWorld } from "./aws-org-world.ts"
 
-const REGION = "us-east-1"
 let env: ScanEnv
 let owner: Member
 let outsider: Member
@@ -35,16 +33,7 @@ const units: Record<string, string> = {}
 let rootId: string
 let managementId: string
 
-const credentials = { accessKeyId: MOTO_KEYS.access_key, secretAccessKey: MOTO_KEYS.secret_key }
-const client = <C>(make: new (config: any) => C, creds: object = credentials): C =>
-  new make({ region: REGION, endpoint: env.moto.endpoint, credentials: creds, forcePathStyle: true, maxAttempts: 1 })
-
-/** Credentials inside a member account (moto: any role ARN answers). */
-const inMember = async (accountId: string) => {
-  const sts = client(STSClient)
-  const out = await sts.send(new AssumeRoleCommand({ RoleArn: `arn:aws:iam::${accountId}:role/setup`, RoleSessionName: "setup" }))
-  return { accessKeyId: out.Credentials!.AccessKeyId!, secretAccessKey: out.Credentials!.SecretAccessKey!, sessionToken: out.Credentials!.SessionToken! }
-}
+const { client, inMember, giveRoles } = awsOrgWorld(() => env.moto.endpoint)
 
 const createMember = async (name: string, unit: string | undefined) => {
   const created = await orgs.send(new CreateAccountCommand({ AccountName: name, Email: `${uniq(name)}@example.com` }))
@@ -53,10 +42,7 @@ const createMember = async (name: string, unit: string | undefined) => {
   return id
 }
 
-const giveRole = async (accountId: string) => {
-  const iam = client(IAMClient, await inMember(accountId))
-  await iam.send(new CreateRoleCommand({ RoleName: DEFAULT_MEMBER_ROLE_NAME, AssumeRolePolicyDocument: JSON.stringify({ Version: "2012-10-17", Statement: [] }) }))
-}
+const giveRole = (accountId: string) => giveRoles(accountId, [DEFAULT_MEMBER_ROLE_NAME])
 
 beforeAll(async () => {
   env = await startScanEnv({ env: { POSTURE_TICK_SECONDS: "1" } })

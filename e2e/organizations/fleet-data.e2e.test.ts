@@ -18,10 +18,10 @@ import {
 } from "@aws-sdk/client-organizations"
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3"
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts"
-import type { Browser, Page } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { DEFAULT_MEMBER_ROLE_NAME } from "../../src/contracts/organizations.ts"
-import { apiAs, baseUrl, look, newPerson, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
+import { apiAs, baseUrl, look, lookFromTop, newPerson, type Person, signIn, signUpAndVerifyViaApi } from "../support/access.ts"
 import { launchBrowser, newPage } from "../support/browser.ts"
 import { MOTO_KEYS } from "../support/moto.ts"
 
@@ -77,11 +77,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
 })
-
-const lookFromTop = async (page: Page, name: string) => {
-  await page.evaluate(() => window.scrollTo(0, 0))
-  await look(page, name)
-}
 
 describe("the fleet with data", () => {
   it("scans a unit's members as a fleet and shows what they found on the fleet dashboard, across members and in compliance", async () => {

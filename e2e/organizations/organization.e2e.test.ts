@@ -19,9 +19,9 @@ import {
   MoveAccountCommand,
   OrganizationsClient,
 } from "@aws-sdk/client-organizations"
-import type { Browser, Page } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { acceptMailedInvitation, apiAs, baseUrl, field, look, newPerson, path, signIn, signUpAndVerifyViaApi, type Person } from "../support/access.ts"
+import { acceptMailedInvitation, apiAs, baseUrl, field, look, lookFromTop, newPerson, path, type Person, signIn, signUpAndVerifyViaApi } from "../support/access.ts"
 import { launchBrowser, newPage } from "../support/browser.ts"
 import { MOTO_KEYS } from "../support/moto.ts"
 import { AccountGroupMessages } from "../../src/contracts/account-groups.ts"
@@ -69,12 +69,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
 })
-
-/** Screenshots start at the top of the page. */
-const lookFromTop = async (page: Page, name: string) => {
-  await page.evaluate(() => window.scrollTo(0, 0))
-  await look(page, name)
-}
 
 describe("organisations", () => {
   it("onboards an AWS Organization in the wizard, shows its members, edits the selection, syncs and scans the fleet", async () => {

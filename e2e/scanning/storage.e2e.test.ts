@@ -9,7 +9,7 @@
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { StorageMessages, type WorkspaceStorageResponse } from "../../src/contracts/storage.ts"
-import { apiAs, baseUrl, look, newPerson, PASSWORD, path, signIn, signOut, signUpAndVerifyViaApi, uniqueEmail, waitForPath, type Person } from "../support/access.ts"
+import { apiAs, baseUrl, lookFromTop, newPerson, PASSWORD, path, type Person, signIn, signOut, signUpAndVerifyViaApi, uniqueEmail, waitForPath } from "../support/access.ts"
 import { launchBrowser, newPage } from "../support/browser.ts"
 import { addMotoAccount } from "../support/scans.ts"
 
@@ -62,12 +62,6 @@ const scanOnce = async (accountId: number): Promise<number> => {
     }
   }
   throw new Error(`scan ${id} did not end in time`)
-}
-
-/** Screenshots start at the top of the page (a fixed header and sidebar would otherwise sit mid-picture). */
-const lookFromTop = async (page: Page, name: string) => {
-  await page.evaluate(() => window.scrollTo(0, 0))
-  await look(page, name)
 }
 
 const openUserMenu = async (page: Page) => {

@@ -5,11 +5,11 @@
  * account (refused without a region, then saved), and sees the Jira panel on a finding's page. Every screen is looked
  * at (1280 px and 390 px screenshots in e2e/artifacts/, axe).
  */
-import type { Browser, Page } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { JiraMessages } from "../../src/contracts/jira.ts"
 import { SecurityHubMessages } from "../../src/contracts/security-hub.ts"
-import { apiAs, look, newPerson, signIn, signUpAndVerifyViaApi, waitForPath, type Person } from "../support/access.ts"
+import { apiAs, lookFromTop, newPerson, type Person, signIn, signUpAndVerifyViaApi, waitForPath } from "../support/access.ts"
 import { launchBrowser, newPage } from "../support/browser.ts"
 import { addMotoAccount } from "../support/scans.ts"
 
@@ -26,11 +26,6 @@ afterAll(async () => {
 })
 
 const api = apiAs(owner)
-
-const lookFromTop = async (page: Page, name: string) => {
-  await page.evaluate(() => window.scrollTo(0, 0))
-  await look(page, name)
-}
 
 describe("integrations", () => {
   it("an admin connects Jira, turns the Security Hub export on, and sees the Jira panel of a finding", async () => {

@@ -39,6 +39,12 @@ export const look = async (page: Page, name: string): Promise<void> => {
   await settle(page)
 }
 
+/** `look` with the page scrolled to its top first (a screenshot of a long page starts at its heading). */
+export const lookFromTop = async (page: Page, name: string): Promise<void> => {
+  await page.evaluate(() => window.scrollTo(0, 0))
+  await look(page, name)
+}
+
 /** Lets layout, transitions and pending fetches of the screen come to rest. */
 const settle = async (page: Page): Promise<void> => {
   await page.waitForLoadState("networkidle").catch(() => {})

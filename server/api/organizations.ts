@@ -50,6 +50,7 @@ import {
   listOrganizations,
   listSyncs,
   loadOrganization,
+  organizationUnitIds,
   recordFailedSync,
   updateMemberRole,
   updateSelection,
@@ -99,6 +100,20 @@ const selectionOf = (settings: AddAccountPayload["organization"]): MemberSelecti
   exclude_accounts: settings?.exclude_accounts ?? [],
 })
 
+/**
+ * The refusal for unit ids of `selection` that are not among `known` (ids of `previous`, the selection saved before,
+ * stay accepted: a unit gone from the organisation since may still be listed), or undefined when every id is known.
+ */
+const unknownUnitsOf = (selection: MemberSelection, known: ReadonlySet<string>, previous?: MemberSelection): ValidationError | undefined => {
+  for (const key of ["include_units", "exclude_units"] as const) {
+    const unknown = selection[key].filter((id) => !known.has(id) && !(previous?.[key].includes(id) ?? false))
+    if (unknown.length > 0) {
+      return invalid(`${OrganizationMessages.unitIdInvalid}: ${unknown.join(", ")}`, previous === undefined ? `organization.${key}` : key)
+    }
+  }
+  return undefined
+}
+
 /** POST /api/accounts with `is_organization: true`. */
 export const addOrganization = (request: Request, payload: AddAccountPayload) =>
   Effect.gen(function* () {
@@ -137,8 +152,12 @@ export const addOrganization = (request: Request, payload: AddAccountPayload) =>
     const discovered = yield* discoverOrganization({ cloudProviderId: pid, stored: credentials, rootId, awsEndpoint: config.awsEndpointUrl }).pipe(
       Effect.mapError(discoveryError(pid)),
     )
-    if (payload.test_only === true) return { ok: true, message: ScanningMessages.connectionSuccessful, data: { tested: true } }
     const selection = selectionOf(settings)
+    // Units to include or leave out are units of this organisation: a mistyped id would onboard no member at all
+    // (include) or silently leave nothing out (exclude). Checked by the connection test too.
+    const unknownUnits = unknownUnitsOf(selection, new Set(discovered.discovery.units.map((u) => u.id)))
+    if (unknownUnits !== undefined) return yield* unknownUnits
+    if (payload.test_only === true) return { ok: true, message: ScanningMessages.connectionSuccessful, data: { tested: true } }
     const roleName = pid === ProviderIds.AWS ? settings?.member_role_name ?? DEFAULT_MEMBER_ROLE_NAME : null
     // The public half each account shows (a GCP project added alone shows its service account's e-mail): the members too.
     const gcpKey = pid === ProviderIds.GCP ? decodeServiceAccountKey(credentials.service_account_key) : undefined
@@ -309,6 +328,8 @@ export const OrganizationsHandlers = HttpApiBuilder.group(Api, "organizations", 
               include_units: payload.include_units, exclude_units: payload.exclude_units,
               include_accounts: payload.include_accounts, exclude_accounts: payload.exclude_accounts,
             }
+            const unknownUnits = unknownUnitsOf(selection, yield* organizationUnitIds(ctx.workspaceId, params.id), org.selection)
+            if (unknownUnits !== undefined) return yield* unknownUnits
             yield* updateSelection(ctx.workspaceId, params.id, selection, payload.member_role_name, payload.member_concurrency)
             // A new member role reaches every member in this same transaction (store.ts `updateMemberRole`).
             const previousRoleName = org.memberRoleName ?? DEFAULT_MEMBER_ROLE_NAME

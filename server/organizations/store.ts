@@ -582,3 +582,12 @@ export const listFleetScans = Effect.fn("Organizations.listFleetScans")(function
   for (const { id } of ids) out.push((yield* getFleetScan(workspaceId, id, false))!)
   return out
 })
+
+/** The ids of an organisation's units as its last sync saw them (a selection change checks its new unit ids against them). */
+export const organizationUnitIds = (workspaceId: number, organizationId: number) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* sql<{ unit_id: string }>`
+      SELECT unit_id FROM organization_units WHERE workspace_id = ${workspaceId} AND organization_id = ${organizationId}`
+    return new Set(rows.map((r) => r.unit_id))
+  })

@@ -15,6 +15,7 @@
  * every member completes.
  */
 import { Effect } from "effect"
+import { OrganizationMessages } from "../../src/contracts/organizations.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { jobs as registeredJobs } from "../../server/jobs/registry.ts"
 import { defineJob, type AnyJob } from "../../server/jobs/queue.ts"
@@ -128,11 +129,39 @@ describe("choosing members by unit and by account", () => {
     expect(retired.map((r) => r.cloud_account_id)).toEqual(["admin-tools-1"])
   }, 60_000)
 
-  it("an unknown unit or account in the selection includes nothing it does not name", async () => {
+  it("a unit id the organisation does not have is refused with the catalogue's words, and nothing changes", async () => {
+    const before = await included(selector, orgAccountId)
     const res = await env.call(selector, "PUT", `/api/organizations/${orgAccountId}/selection`, {
-      include_units: ["folders/999"], exclude_units: [], include_accounts: ["no-such-project"], exclude_accounts: [],
+      include_units: ["folders/999"], exclude_units: [], include_accounts: [], exclude_accounts: [],
+    })
+    expect(res.status, res.text).toBe(400)
+    expect(res.body.message).toBe(`${OrganizationMessages.unitIdInvalid}: folders/999`)
+    expect(res.body.errors).toEqual([{ path: "include_units", message: `${OrganizationMessages.unitIdInvalid}: folders/999` }])
+    expect(await included(selector, orgAccountId)).toEqual(before)
+    // Onboarding too (a mistyped unit would onboard no member), connection test included; nothing is saved.
+    const accountsBefore = await env.sql((q) => q<{ n: number }>`SELECT count(*)::int AS n FROM accounts WHERE workspace_id = ${selector.workspaceId}`)
+    for (const test_only of [true, false]) {
+      const onboarding = await env.call(selector, "POST", "/api/accounts", {
+        cloud_provider_id: GCP, account_name: "Typo", is_organization: true, credentials: { service_account_key: orgKey.keyJson }, test_only,
+        organization: { root_id: ORG, exclude_units: ["folders/100", "folders/1OO"] },
+      })
+      expect(onboarding.status, onboarding.text).toBe(400)
+      expect(onboarding.body.errors).toEqual([{ path: "organization.exclude_units", message: `${OrganizationMessages.unitIdInvalid}: folders/1OO` }])
+    }
+    expect(await env.sql((q) => q<{ n: number }>`SELECT count(*)::int AS n FROM accounts WHERE workspace_id = ${selector.workspaceId}`)).toEqual(accountsBefore)
+  }, 60_000)
+
+  it("a unit saved before and gone since stays accepted; an account id not (yet) in the organisation includes nothing", async () => {
+    await env.sql((q) => q`UPDATE organizations SET exclude_units = '{folders/998}' WHERE account_id = ${orgAccountId}`)
+    const res = await env.call(selector, "PUT", `/api/organizations/${orgAccountId}/selection`, {
+      include_units: [], exclude_units: ["folders/998"], include_accounts: ["no-such-project"], exclude_accounts: [],
     })
     expect(res.status, res.text).toBe(200)
+    expect((await included(selector, orgAccountId)).included).toHaveLength(8)
+    const only = await env.call(selector, "PUT", `/api/organizations/${orgAccountId}/selection`, {
+      include_units: ["folders/110"], exclude_units: [], include_accounts: ["no-such-project"], exclude_accounts: ["web-prod-01", "frontend-prod"],
+    })
+    expect(only.status, only.text).toBe(200)
     expect((await included(selector, orgAccountId)).included).toEqual([])
   }, 60_000)
 })

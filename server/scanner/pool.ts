@@ -61,3 +61,22 @@ export async function mapConcurrent<T, R>(
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker))
   return results
 }
+
+/** The error a scan's aborted signal carries (its reason, or "Scan aborted"). */
+export const abortReason = (signal: AbortSignal | undefined): Error =>
+  signal?.reason instanceof Error ? signal.reason : new Error("Scan aborted")
+
+/** Waits `ms`, or rejects with the signal's reason once it aborts (the REST client's retries, the principal gate's pauses). */
+export const sleep = (ms: number, signal: AbortSignal | undefined) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted === true) return reject(abortReason(signal))
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort)
+      resolve()
+    }, ms)
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(abortReason(signal))
+    }
+    signal?.addEventListener("abort", onAbort, { once: true })
+  })

@@ -13,6 +13,7 @@
 import { Result, Schema } from "effect"
 import type { ErrorKind } from "../check.ts"
 import type { ApiGate } from "./principal-gate.ts"
+import { abortReason, sleep } from "../pool.ts"
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
 
@@ -117,25 +118,7 @@ export function retryAfterMs(headers: Headers, now: number = Date.now()): number
   return Number.isNaN(date) ? undefined : Math.max(0, date - now)
 }
 
-/** Waits `ms`, or rejects with the signal's reason once it aborts. */
-export const sleep = (ms: number, signal: AbortSignal | undefined) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted === true) return reject(abortReason(signal))
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort)
-      resolve()
-    }, ms)
-    const onAbort = () => {
-      clearTimeout(timer)
-      reject(abortReason(signal))
-    }
-    signal?.addEventListener("abort", onAbort, { once: true })
-  })
-
 const isAborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true
-
-const abortReason = (signal: AbortSignal | undefined): Error =>
-  signal?.reason instanceof Error ? signal.reason : new Error("Scan aborted")
 
 const defaultClassify = (status: number): ErrorKind =>
   status === 401 || status === 403 ? "access_denied" : status === 429 ? "throttled" : "error"

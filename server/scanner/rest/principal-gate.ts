@@ -14,8 +14,7 @@
  * Gates live as long as the process (one small entry per principal, API and limit). Worker processes each have their
  * own: the fleet-wide bound is `limit` × worker processes (docs/organizations.md).
  */
-import { makeLimiter, type Limiter } from "../pool.ts"
-import { sleep } from "./http.ts"
+import { makeLimiter, sleep, type Limiter } from "../pool.ts"
 
 export interface ApiGate {
   /** Runs one attempt once a slot of the API is free and no throttling pause of the API is in force. */

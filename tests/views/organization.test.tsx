@@ -187,6 +187,10 @@ describe("organisation page of a member limited to account groups", () => {
     const trail = screen.getByRole("navigation", { name: "Breadcrumbs" })
     expect(within(trail).getByText("Acme organization")).toBeTruthy()
     expect(within(trail).queryByRole("link", { name: "Acme organization" })).toBeNull()
+    // Only the page itself is the current crumb; the unlinked organisation crumb is not.
+    expect(within(trail).getByText("Acme organization").getAttribute("aria-current")).toBeNull()
+    expect(trail.querySelectorAll('[aria-current="page"]')).toHaveLength(1)
+    expect(trail.querySelector('[aria-current="page"]')?.textContent).toBe("Organization")
     expect(screen.getByRole("link", { name: "Fleet dashboard" })).toBeTruthy()
     expect(screen.queryByRole("region", { name: "Fleet scan" })).toBeNull()
     expect(screen.queryByText("Member role")).toBeNull()

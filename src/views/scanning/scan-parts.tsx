@@ -238,22 +238,26 @@ export function CrumbTrail({ crumbs }: { readonly crumbs: ReadonlyArray<Crumb> }
   return (
     <nav aria-label="Breadcrumbs">
       <Breadcrumbs className={css.breadcrumbs}>
-      {crumbs.map((c, i) => (
-        <Breadcrumb key={`${i}-${c.label}`} className={css.crumb}>
-          {c.href === undefined ? (
-            <span className={css.crumbCurrent} aria-current="page">
-              {c.label}
-            </span>
-          ) : (
-            <>
+      {crumbs.map((c, i) => {
+        // The last crumb is the page; one without a link before it (a page the viewer may not open) is plain text.
+        const last = i === crumbs.length - 1
+        return (
+          <Breadcrumb key={`${i}-${c.label}`} className={css.crumb}>
+            {c.href !== undefined ? (
               <Link href={c.href} variant="subtle">
                 {c.label}
               </Link>
-              <ChevronRightIcon size={14} aria-hidden="true" />
-            </>
-          )}
-        </Breadcrumb>
-      ))}
+            ) : last ? (
+              <span className={css.crumbCurrent} aria-current="page">
+                {c.label}
+              </span>
+            ) : (
+              <span className={css.crumbPlain}>{c.label}</span>
+            )}
+            {last ? null : <ChevronRightIcon size={14} aria-hidden="true" />}
+          </Breadcrumb>
+        )
+      })}
       </Breadcrumbs>
     </nav>
   )

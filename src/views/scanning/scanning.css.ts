@@ -218,3 +218,4 @@ export const breadcrumbs = style({
 })
 export const crumb = style({ display: "inline-flex", alignItems: "center", gap: vars.space.xs })
 export const crumbCurrent = style({ color: vars.color.text, fontWeight: vars.font.weightSemibold })
+export const crumbPlain = style({ color: vars.color.textMuted })

@@ -319,4 +319,29 @@ describe("the fleet page on a phone (below 1024 px): cards instead of tables", (
       restore()
     }
   })
+
+  it("findings across members: each finding a card with its severity, status, account and unit in view", async () => {
+    const restore = phone(false)
+    try {
+      const answer: FindingListResponse = {
+        ok: true,
+        data: [finding(1, { account_id: 21, account_name: "Payments", organization_id: ORG_ID, org_unit_path: "Root / Prod" })],
+        pagination: { page: 1, total_pages: 1, total: 1, page_size: 50 },
+        totals: { findings: 1, findings_unfiltered: 1, resources_checked: 1, resources_failing: 1, resources_matched: null, accounts: 1 },
+        next_cursor: null,
+      }
+      await renderAt(`/dashboard/organizations/${ORG_ID}/findings`, () => answer)
+      expect(screen.queryByRole("table", { name: "Findings across member accounts" })).toBeNull()
+      const cards = within(screen.getByRole("list", { name: "Findings across member accounts" })).getAllByRole("listitem")
+      expect(cards).toHaveLength(1)
+      const f = answer.data[0]!
+      expect(within(cards[0]!).getAllByRole("link")[0]!.getAttribute("href")).toMatch(/^\/dashboard\/scans\/11\/findings\/1\?service=/)
+      expect(within(cards[0]!).getByRole("link", { name: "Payments" }).getAttribute("href")).toBe("/dashboard/accounts/21")
+      expect(cards[0]!.textContent).toContain("Root / Prod")
+      expect(cards[0]!.textContent).toContain(f.severity === "critical" ? "Critical" : f.severity === "high" ? "High" : f.severity === "medium" ? "Medium" : "Low")
+      expect(cards[0]!.textContent).toMatch(/\d+ failing resources?/)
+    } finally {
+      restore()
+    }
+  })
 })

@@ -22,7 +22,7 @@ import { findingPath } from "../../machines/findings-list.machine.ts"
 import { organizationPath } from "../../machines/organization-effects.ts"
 import { Card } from "../ui/card.tsx"
 import { Button } from "../ui/button.tsx"
-import { DataTable, type ScanTableFeatures } from "../ui/data-table.tsx"
+import { DataTable, useIsDesktop, type ScanTableFeatures } from "../ui/data-table.tsx"
 import { Link } from "../ui/link.tsx"
 import { Select, SelectItem } from "../ui/select.tsx"
 import { TextField } from "../ui/text-field.tsx"
@@ -205,21 +205,43 @@ function Rows({ findingsRef }: { readonly findingsRef: FindingsRef }) {
   const busy = useSelector(findingsRef, (s) => s.matches("refreshing"))
   const canLoadMore = useSelector(findingsRef, (s) => s.can({ type: "findings.loadMoreRequested" }))
   const loadingMore = useSelector(findingsRef, (s) => s.matches("loadingMore"))
+  const isDesktop = useIsDesktop()
   return (
     <>
       <p className={shared.muted} aria-live="polite">
         {`Showing ${findings.length.toLocaleString("en-US")} of ${unitLabel(total, "findings")}`}
         {accounts === null ? "" : ` in the latest scans of ${unitLabel(accounts, "members")}`}
       </p>
-      <DataTable
-        label="Findings across member accounts"
-        columns={columns}
-        data={findings}
-        rowId={(f) => String(f.id)}
-        endColumns={["failing"]}
-        busy={busy}
-        empty="No finding matches these filters."
-      />
+      {isDesktop || findings.length === 0 ? (
+        <DataTable
+          label="Findings across member accounts"
+          columns={columns}
+          data={findings}
+          rowId={(f) => String(f.id)}
+          endColumns={["failing"]}
+          busy={busy}
+          empty="No finding matches these filters."
+        />
+      ) : (
+        // Below the desktop width a card per finding, so severity and status stay in view (no sideways scroll).
+        <ul className={shared.cardList} aria-label="Findings across member accounts" aria-busy={busy}>
+          {findings.map((f) => (
+            <li key={f.id} className={shared.itemCard}>
+              <div className={shared.itemCardHeader}>
+                {f.scan_id === undefined ? f.policy_check : <Link href={findingPath(f.scan_id, f.id, f.service_name)}>{f.policy_check}</Link>}
+              </div>
+              <span>
+                <SeverityBadge severity={f.severity} /> <FindingStatusBadge status={f.muted ? "muted" : f.outcome} reason={f.not_evaluated_reason} />
+              </span>
+              <span className={shared.muted}>
+                {f.account_id === undefined ? f.account_name : <Link href={accountPath(f.account_id)}>{f.account_name}</Link>}
+                {` · ${f.aws_account_id ?? ""} · ${f.org_unit_path ?? "—"}`}
+              </span>
+              <span className={shared.subtle}>{`${f.service_name} · ${unitLabel(f.resources_failing, "failingResources")}`}</span>
+            </li>
+          ))}
+        </ul>
+      )}
       {canLoadMore || loadingMore ? (
         <div className={shared.loadMore}>
           <Button variant="secondary" isPending={loadingMore} onPress={() => findingsRef.send({ type: "findings.loadMoreRequested" })}>

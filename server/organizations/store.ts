@@ -181,12 +181,14 @@ export const updateMemberRole = Effect.fn("Organizations.updateMemberRole")(func
     WHERE workspace_id = ${ws} AND organization_id = ${input.organizationId} AND is_organization = false
     ORDER BY id
     FOR UPDATE`
-  for (const m of members) {
-    const sealed = sealCredentials(input.appSecretKey, input.credentials(m.cloud_account_id), { workspaceId: ws, accountId: m.id })
-    yield* sql`UPDATE accounts SET credentials_sealed = ${sealed}, principal_arn = ${memberRoleArn(m.cloud_account_id, input.roleName)},
-                 auth_method = 'role', updated_at = now()
-               WHERE workspace_id = ${ws} AND id = ${m.id}`
-  }
+  if (members.length === 0) return 0
+  // Sealed per account (the account id is bound into each seal), written in one statement.
+  yield* sql`
+    UPDATE accounts a SET credentials_sealed = x.sealed, principal_arn = x.arn, auth_method = 'role', updated_at = now()
+    FROM unnest(${members.map((m) => m.id)}::int[],
+                ${members.map((m) => sealCredentials(input.appSecretKey, input.credentials(m.cloud_account_id), { workspaceId: ws, accountId: m.id }))}::text[],
+                ${members.map((m) => memberRoleArn(m.cloud_account_id, input.roleName))}::text[]) AS x(id, sealed, arn)
+    WHERE a.workspace_id = ${ws} AND a.id = x.id`
   return members.length
 })
 

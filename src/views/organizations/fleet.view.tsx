@@ -34,7 +34,7 @@ import { Link } from "../ui/link.tsx"
 import { Select, SelectItem } from "../ui/select.tsx"
 import { TextField } from "../ui/text-field.tsx"
 import { effectActor, useNotifyAction } from "../screen-actors.ts"
-import { CrumbTrail, DateTimeText, ErrorBox, Fact, LoadingBox } from "../scanning/scan-parts.tsx"
+import { capitalise, CrumbTrail, DateTimeText, ErrorBox, Fact, LoadingBox } from "../scanning/scan-parts.tsx"
 import * as shared from "../scanning/scanning.css.ts"
 import { FleetCompliance, useComplianceLogic, type ComplianceRef } from "./fleet-compliance.tsx"
 import { useFleetEffects } from "./fleet-effects-context.tsx"
@@ -81,7 +81,7 @@ const memberColumns = [
     ),
   }),
   ...SEVERITIES.map((s) =>
-    helper.display({ id: s, header: `${s[0]!.toUpperCase()}${s.slice(1)}`, cell: ({ row }) => row.original.failing_resources[s].toLocaleString("en-US") }),
+    helper.display({ id: s, header: capitalise(s), cell: ({ row }) => row.original.failing_resources[s].toLocaleString("en-US") }),
   ),
   helper.accessor("failing_resources_total", { header: "Failing resources", cell: ({ getValue }) => getValue().toLocaleString("en-US") }),
   helper.accessor("failed_checks_total", { header: "Failed checks", cell: ({ getValue }) => getValue().toLocaleString("en-US") }),
@@ -250,7 +250,7 @@ function Members({ fleetRef }: { readonly fleetRef: FleetRef }) {
                   <Fact label="Failed checks">{m.failed_checks_total.toLocaleString("en-US")}</Fact>
                 </dl>
                 <span className={shared.muted}>
-                  {SEVERITIES.map((sv) => `${sv[0]!.toUpperCase()}${sv.slice(1)} ${m.failing_resources[sv].toLocaleString("en-US")}`).join(" · ")}
+                  {SEVERITIES.map((sv) => `${capitalise(sv)} ${m.failing_resources[sv].toLocaleString("en-US")}`).join(" · ")}
                 </span>
                 <span className={shared.muted}>
                   {"Latest scan: "}

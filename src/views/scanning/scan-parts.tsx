@@ -63,7 +63,7 @@ export function DateTimeText({ iso }: { readonly iso: string | null | undefined 
   )
 }
 
-const capitalise = (s: string): string => (s === "" ? s : s.charAt(0).toUpperCase() + s.slice(1))
+export const capitalise = (s: string): string => (s === "" ? s : s.charAt(0).toUpperCase() + s.slice(1))
 
 // ---------------------------------------------------------------------------------------------------
 // Badges

@@ -5,7 +5,9 @@
  * - `createBatch` (POST /api/remediation-batches): resolves the rows in the caller's scope (row-level security keeps a
  *   member limited to account groups to their accounts), records each as an item — `pending`, or `skipped` with its
  *   reason (no longer failing, muted, already remediated or in progress, superseded scan, no automatic fix, account
- *   requiring approval: a batch never bypasses four eyes) — and enqueues `remediations.batch`, in one transaction.
+ *   requiring approval: a batch never bypasses four eyes, account retired from its organisation) — and enqueues
+ *   `remediations.batch`, in one transaction. Rows all of retired members are refused (409 `account_retired`), as the
+ *   single remediation is; a retired member's fixed items are not undoable (the batch's undo refuses them likewise).
  * - `remediations.batch` job: BATCH_CONCURRENCY slots each claim the next pending item and, in the SAME transaction,
  *   create its `remediations` row through the single-resource path (`requestRemediationWithId` without a job: the
  *   row's pending mark, the audit), then run it (`runRemediation`: fixer, verification, counts, audit, events) and copy
@@ -46,6 +48,7 @@ import {
   type RemediationBatch,
 } from "../../src/contracts/remediation-batches.ts"
 import { ScanningServerMessages } from "../../src/contracts/messages.ts"
+import { OrganizationMessages } from "../../src/contracts/organizations.ts"
 import type { PermissionName } from "../../src/contracts/permissions.ts"
 import { keyEffectiveGrant, keyGrant } from "../auth/api-keys.ts"
 import { toMembership, type WorkspaceContext } from "../auth/workspace-context.ts"
@@ -85,10 +88,14 @@ interface BatchRow {
   stop_api_key_id: number | null; stop_api_key_name: string | null
 }
 
+/** The item `i`'s account retired from its organisation (issue 31): nothing is fixed or undone in it any more. */
+const itemRetired = (sql: SqlClient.SqlClient) => sql`EXISTS (SELECT 1 FROM accounts ra
+  WHERE ra.workspace_id = i.workspace_id AND ra.id = i.account_id AND ra.retired_at IS NOT NULL)`
+
 /** Undo of an item's remediation is possible now (the single undo's own rule, server/scans/remediation-undo.ts). */
 const undoableRemediation = (sql: SqlClient.SqlClient) => sql`(r.state IN ('verified', 'undo_failed') AND r.plan IS NOT NULL
   AND r.pre_image IS NOT NULL AND r.post_image IS NOT NULL AND (r.plan -> 'undo' ->> 'reversible') = 'true'
-  AND (r.undo_until IS NULL OR r.undo_until >= now()))`
+  AND (r.undo_until IS NULL OR r.undo_until >= now()) AND NOT ${itemRetired(sql)})`
 
 const selectBatches = (sql: SqlClient.SqlClient) => sql`
   SELECT b.id, b.state, b.check_id, b.created_by, cu.email AS created_email, b.created_at, b.started_at, b.finished_at,
@@ -228,16 +235,18 @@ interface Candidate {
   ord: number; finding_id: number | null; check_id: string | null; scan_id: number | null; account_id: number | null
   cloud_provider_id: number | null; seq: number | null; resource_id: string | null; region: string | null
   compliant: boolean | null; remediate_status: string | null; muted: boolean | null; error_code: string | null
-  requires_approval: boolean | null; latest: boolean | null
+  requires_approval: boolean | null; latest: boolean | null; retired: boolean | null
 }
 
 const candidateColumns = (sql: SqlClient.SqlClient) => sql`
   f.id AS finding_id, f.check_id, f.scan_id, s.account_id, s.cloud_provider_id::int AS cloud_provider_id, r.seq, r.resource_id,
   r.region, r.compliant, r.remediate ->> 'status' AS remediate_status, (r.muted_by IS NOT NULL) AS muted,
-  r.fields ->> 'error_code' AS error_code, a.requires_approval, (a.latest_scan_id = f.scan_id) AS latest`
+  r.fields ->> 'error_code' AS error_code, a.requires_approval, (a.latest_scan_id = f.scan_id) AS latest,
+  (a.retired_at IS NOT NULL) AS retired`
 
 /** Why a resolved row is not fixed by the batch (undefined: it is). */
 const skipReason = (c: Candidate): string | undefined => {
+  if (c.retired === true) return OrganizationMessages.memberRetiredRemediation
   if (c.latest !== true) return BatchMessages.superseded
   if (c.compliant !== false || c.muted === true) return BatchMessages.rowNotFailing
   if (c.remediate_status === "remediated" || c.remediate_status === "pending" || c.remediate_status === "running") return BatchMessages.alreadyRemediated
@@ -301,6 +310,10 @@ export const createBatch = (ctx: RequestCtx, payload: CreateBatchPayload, job: t
       if (candidates.length > BATCH_MAX_ROWS) return yield* invalid(BatchMessages.tooManyRows, "check_id")
     }
     const items = candidates.map((c) => ({ c, skip: skipReason(c) }))
+    // Only retired members' rows: the single remediation's refusal, not "no rows" (their rows are there, failing).
+    if (items.length > 0 && items.every((i) => i.c.retired === true)) {
+      return yield* new Conflict({ message: OrganizationMessages.memberRetiredRemediation, data: { error_type: "account_retired" } })
+    }
     if (!items.some((i) => i.skip === undefined)) return yield* invalid(BatchMessages.noRows, hasRows ? "rows" : "check_id")
 
     const inserted = yield* sql<{ id: number }>`
@@ -379,7 +392,13 @@ export const requestBatchUndo = (ctx: RequestCtx, id: number, force: boolean, jo
       WHERE i.workspace_id = ${ctx.workspaceId} AND i.batch_id = ${id} AND i.state IN ('fixed', 'undo_failed')
         AND r.workspace_id = i.workspace_id AND r.id = i.remediation_id AND ${undoableRemediation(sql)}
       RETURNING 1`
-    if (marked.length === 0) return yield* new Conflict({ message: BatchMessages.notUndoable })
+    if (marked.length === 0) {
+      // Nothing undoable because the fixed items' accounts all retired from their organisation: say so, as the single undo does.
+      const retired = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM remediation_batch_items i
+        WHERE i.workspace_id = ${ctx.workspaceId} AND i.batch_id = ${id} AND i.state IN ('fixed', 'undo_failed') AND ${itemRetired(sql)}`
+      if ((retired[0]?.n ?? 0) > 0) return yield* new Conflict({ message: OrganizationMessages.memberRetiredUndo, data: { error_type: "account_retired" } })
+      return yield* new Conflict({ message: BatchMessages.notUndoable })
+    }
     yield* sql`UPDATE remediation_batches SET state = 'undoing', undo_requested_by = ${ctx.userId}, undo_api_key_id = ${ctx.apiKeyId ?? null},
                  undo_requested_at = now(), undo_force = ${force}, finished_at = NULL WHERE workspace_id = ${ctx.workspaceId} AND id = ${id}`
     const [jobId] = yield* enqueueInTransaction(job, [{ payload: { workspace_id: ctx.workspaceId, batch_id: id } }], { workspaceId: ctx.workspaceId, userId: ctx.userId })

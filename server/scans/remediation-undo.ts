@@ -1,6 +1,9 @@
 /**
  * Remediation preview, history and undo (issue 32; docs/remediation.md).
  *
+ * A member retired from its organisation (issue 31) is no longer acted in: its findings take no preview and its fixes no
+ * undo (409 `account_retired`, nothing written); a queued undo whose account retired since fails with that reason.
+ *
  * - `previewRemediation`: the finding's row (by `result_seq`, or the detail row), the account's credentials opened in
  *   memory, then the engine's preview (reads only; AWS, GCP or Azure). A check whose fix has no plan answers 409.
  * - `listRemediations` / `getRemediation`: the rows of `remediations` with their state, images, calls and undo status.
@@ -16,6 +19,7 @@ import { SqlClient } from "effect/sql"
 
 import { Conflict, NotFound, ValidationError } from "../../src/contracts/errors.ts"
 import { ScanningServerMessages } from "../../src/contracts/messages.ts"
+import { OrganizationMessages } from "../../src/contracts/organizations.ts"
 import {
   RemediationConflict,
   RemediationMessages,
@@ -101,17 +105,23 @@ const targetOfAccount = (workspaceId: number, accountId: number, cloudProviderId
     return stored === undefined ? undefined : fixTargetFor(cloudProviderId, stored, config.awsEndpointUrl)
   })
 
+/** The refusal of any remediation, preview or undo in a member retired from its organisation. */
+const retiredConflict = (message: string) => new Conflict({ message, data: { error_type: "account_retired" } })
+
 const engineFailure = (engine: PlanEngine) => (error: unknown) => new Conflict({ message: `The preview could not read the resource: ${engine.describe(error)}` })
 
 /** POST /api/findings/{id}/remediation-preview. */
 export const previewRemediation = (ctx: WorkspaceContext, findingId: number, payload: RemediationPreviewPayload) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const found = yield* sql<{ check_id: string; account_id: number; cloud_provider_id: number }>`
-      SELECT f.check_id, s.account_id, s.cloud_provider_id::int AS cloud_provider_id
-      FROM findings f JOIN scans s ON s.id = f.scan_id WHERE f.workspace_id = ${ctx.workspaceId} AND f.id = ${findingId}`
+    const found = yield* sql<{ check_id: string; account_id: number; cloud_provider_id: number; retired: boolean }>`
+      SELECT f.check_id, s.account_id, s.cloud_provider_id::int AS cloud_provider_id, a.retired_at IS NOT NULL AS retired
+      FROM findings f JOIN scans s ON s.id = f.scan_id JOIN accounts a ON a.workspace_id = s.workspace_id AND a.id = s.account_id
+      WHERE f.workspace_id = ${ctx.workspaceId} AND f.id = ${findingId}`
     const finding = found[0]
     if (finding === undefined) return yield* new NotFound({ message: ScanningServerMessages.findingNotFound })
+    // The preview of a fix that would be refused (server/scans/remediation.ts): not even a read in that account.
+    if (finding.retired) return yield* retiredConflict(OrganizationMessages.memberRetiredRemediation)
     let row: ResultRow | undefined
     if (payload.result_seq !== undefined) {
       row = (yield* sql<ResultRow>`${selectResultRows(sql)} WHERE workspace_id = ${ctx.workspaceId} AND finding_id = ${findingId} AND seq = ${payload.result_seq}`)[0]
@@ -138,15 +148,17 @@ interface RemediationRow {
   finished_at: Date | string | null; pre_image: Json | null; post_image: Json | null; plan: FixPlan | null; outputs: Json[] | null
   undo_until: Date | string | null; undo_requested_by: number | null; undo_email: string | null; undo_requested_at: Date | string | null
   undo_force: boolean; undone_at: Date | string | null; undo_message: string | null; undo_differences: Remediation["undo"]["differences"] | null
-  cloud_provider_id: number
+  cloud_provider_id: number; retired: boolean
 }
 
 const selectRemediations = (sql: SqlClient.SqlClient) => sql`
   SELECT r.id, r.finding_id, f.scan_id, s.account_id, r.check_id, r.resource_id, r.region, r.result_seq, r.state, r.status,
          r.message, r.requested_by, ru.email AS requested_email, r.requested_at, r.applied_at, r.finished_at, r.pre_image,
          r.post_image, r.plan, r.outputs, r.undo_until, r.undo_requested_by, uu.email AS undo_email, r.undo_requested_at,
-         r.undo_force, r.undone_at, r.undo_message, r.undo_differences, s.cloud_provider_id::int AS cloud_provider_id
+         r.undo_force, r.undone_at, r.undo_message, r.undo_differences, s.cloud_provider_id::int AS cloud_provider_id,
+         a.retired_at IS NOT NULL AS retired
   FROM remediations r JOIN findings f ON f.id = r.finding_id JOIN scans s ON s.id = f.scan_id
+  JOIN accounts a ON a.workspace_id = s.workspace_id AND a.id = s.account_id
   LEFT JOIN users ru ON ru.id = r.requested_by LEFT JOIN users uu ON uu.id = r.undo_requested_by`
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString())
@@ -159,6 +171,7 @@ const callView = (calls: ReadonlyArray<PlannedCall>, view?: RefView) =>
 const undoStatus = (r: RemediationRow, now: Date): { available: boolean; reason: string | null } => {
   if (r.state === "undone") return { available: false, reason: RemediationMessages.alreadyUndone }
   if (r.state === "undoing") return { available: false, reason: RemediationMessages.undoInProgress }
+  if (r.retired) return { available: false, reason: OrganizationMessages.memberRetiredUndo }
   if (r.plan === null || r.pre_image === null || r.post_image === null) {
     return { available: false, reason: r.state === "pending" || r.state === "applied" ? RemediationMessages.notVerified : RemediationMessages.noPlan }
   }
@@ -218,7 +231,7 @@ const loadRemediation = (workspaceId: number, id: number, lock = false) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const rows = lock
-      ? yield* sql<RemediationRow>`${selectRemediations(sql)} WHERE r.workspace_id = ${workspaceId} AND r.id = ${id} FOR UPDATE OF r`
+      ? yield* sql<RemediationRow>`${selectRemediations(sql)} WHERE r.workspace_id = ${workspaceId} AND r.id = ${id} FOR UPDATE OF r FOR SHARE OF a`
       : yield* sql<RemediationRow>`${selectRemediations(sql)} WHERE r.workspace_id = ${workspaceId} AND r.id = ${id}`
     return rows[0]
   })
@@ -251,6 +264,7 @@ export const requestUndo = (ctx: Pick<WorkspaceContext, "workspaceId" | "userId"
     const sql = yield* SqlClient.SqlClient
     const r = yield* loadRemediation(ctx.workspaceId, id)
     if (r === undefined) return yield* new NotFound({ message: RemediationMessages.notFound })
+    if (r.retired) return yield* retiredConflict(OrganizationMessages.memberRetiredUndo)
     const status = undoStatus(r, new Date())
     if (!status.available) return yield* new Conflict({ message: status.reason ?? RemediationMessages.notVerified })
     // Read the resource now (outside any lock: a cloud call), then decide under the row's lock.
@@ -263,6 +277,8 @@ export const requestUndo = (ctx: Pick<WorkspaceContext, "workspaceId" | "userId"
     }
     const locked = yield* loadRemediation(ctx.workspaceId, id, true)
     if (locked === undefined) return yield* new NotFound({ message: RemediationMessages.notFound })
+    // The account's row is held (shared) to the commit: a sync retiring it meanwhile waits, or already did and is seen here.
+    if (locked.retired) return yield* retiredConflict(OrganizationMessages.memberRetiredUndo)
     const again = undoStatus(locked, new Date())
     if (!again.available) return yield* new Conflict({ message: again.reason ?? RemediationMessages.notVerified })
     yield* sql`UPDATE remediations SET state = 'undoing', undo_requested_by = ${ctx.userId}, undo_requested_at = now(), undo_force = ${force},
@@ -292,7 +308,10 @@ export const runUndo = (p: UndoJobPayload, job: JobContext) =>
     if (r === undefined || r.state !== "undoing" || r.plan === null) return
     const input = yield* inScope({ workspaceId: p.workspace_id })(storedRowInput(p.workspace_id, r))
     const signal = AbortSignal.any([job.signal, AbortSignal.timeout(UNDO_TIMEOUT_MS)])
-    const outcome = input === undefined
+    // Asked before the account retired from its organisation: no call is made in it now.
+    const outcome = r.retired
+      ? { status: "undo_failed" as const, message: OrganizationMessages.memberRetiredUndo, differences: [] }
+      : input === undefined
       ? { status: "undo_failed" as const, message: ScanningServerMessages.credentialsUnreadable, differences: [] }
       : yield* Effect.tryPromise({
           try: () => input.undo({ signal, plan: r.plan!, outputs: r.outputs ?? [], preImage: r.pre_image ?? null, postImage: r.post_image ?? null, force: r.undo_force }),

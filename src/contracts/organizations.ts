@@ -38,6 +38,8 @@ export const OrganizationMessages = {
   memberRetired: "This account was retired from its organization: its history stays readable, but it is no longer scanned",
   /** A remediation of a finding of such a member: the product no longer acts in that account. */
   memberRetiredRemediation: "This account was retired from its organization: its findings can no longer be remediated",
+  /** An undo of an earlier fix in such a member (single or in a batch): the product no longer acts in that account either. */
+  memberRetiredUndo: "This account was retired from its organization: its fixes can no longer be undone",
   /** A sync that discovered with the previous member role while the role name changed (the change's own sync follows). */
   memberRoleChangedDuringSync: "The member role name changed during this sync: the sync that follows the change applies it",
 } as const

@@ -6,7 +6,8 @@
  * Planted: an organisation whose members hold a role "OldRole" (all but one), one member holding only "NewRole", and
  * three accounts connected by hand before onboarding (one the selection excludes, one closed in the organisation, one
  * included and active, holding both roles). Checked: only the included active hand-connected account is adopted, the others stay standalone and
- * scannable; a retired member is refused a manual scan, a remediation and its schedule's launch, each with its reason,
+ * scannable; a retired member is refused a manual scan, a remediation (preview, bulk), the undo of an earlier fix
+ * (single or bulk) and its schedule's launch, each with its reason and writing nothing,
  * keeps its history and is not "stale" on the dashboard (nor is the organisation's own account); a role name change
  * re-seals every member's credentials in the change's transaction and is audited, and the next fleet scan uses the new
  * role: the member holding it completes, the one without it fails with the provider's words; a sync that discovered
@@ -161,6 +162,61 @@ describe("a retired member", () => {
     expect(fix.body.message).toBe(OrganizationMessages.memberRetiredRemediation)
     const rows = await env.sql((q) => q<{ n: number }>`SELECT count(*)::int AS n FROM remediations WHERE finding_id = ${finding.id}`)
     expect(rows[0]!.n).toBe(0)
+  })
+
+  it("takes no undo of a fix made before it retired, nor a preview, nor a bulk remediation or its undo; each refusal writes nothing", async () => {
+    const finding = (await env.call(owner, "GET", `/api/findings?scan_id=${scanId}`)).body.data.find((f: any) => f.check_id === CHECK)
+    // A fix made while the member was scanned: verified, reversible, within its undo window, an item of a finished batch.
+    const seeded = await env.sql((q) => Effect.gen(function* () {
+      const seq = (yield* q<{ seq: number }>`SELECT seq FROM results WHERE finding_id = ${finding.id} AND resource_id = 'sg-retiree1'`)[0]!.seq
+      const plan = { calls: [], effects: [], summary: "Revoked the ingress", undo: { reversible: true, calls: [] } }
+      const remediationId = (yield* q<{ id: number }>`
+        INSERT INTO remediations (workspace_id, finding_id, check_id, resource_id, region, result_seq, status, state, requested_by,
+                                  started_at, applied_at, finished_at, plan, outputs, pre_image, post_image, undo_until)
+        VALUES (${owner.workspaceId}, ${finding.id}, ${CHECK}, 'sg-retiree1', ${REGION}, ${seq}, 'remediated', 'verified', ${owner.userId},
+                now(), now(), now(), ${JSON.stringify(plan)}::jsonb, '[]'::jsonb, '{"open":true}'::jsonb, '{"open":false}'::jsonb, now() + interval '30 days')
+        RETURNING id`)[0]!.id
+      const batchId = (yield* q<{ id: number }>`
+        INSERT INTO remediation_batches (workspace_id, state, created_by, started_at, finished_at)
+        VALUES (${owner.workspaceId}, 'completed', ${owner.userId}, now(), now()) RETURNING id`)[0]!.id
+      yield* q`INSERT INTO remediation_batch_items (workspace_id, batch_id, position, account_id, finding_id, result_seq, check_id, resource_id, region, state, remediation_id)
+               VALUES (${owner.workspaceId}, ${batchId}, 0, ${retiree}, ${finding.id}, ${seq}, ${CHECK}, 'sg-retiree1', ${REGION}, 'fixed', ${remediationId})`
+      return { seq, remediationId, batchId }
+    }))
+    const written = () => env.sql((q) => q<{ state: string; batch: string; item: string; batches: number; audits: number }>`
+      SELECT (SELECT state FROM remediations WHERE id = ${seeded.remediationId}) AS state,
+             (SELECT state FROM remediation_batches WHERE id = ${seeded.batchId}) AS batch,
+             (SELECT state FROM remediation_batch_items WHERE batch_id = ${seeded.batchId}) AS item,
+             (SELECT count(*)::int FROM remediation_batches WHERE workspace_id = ${owner.workspaceId}) AS batches,
+             (SELECT count(*)::int FROM audit_log WHERE workspace_id = ${owner.workspaceId} AND action LIKE 'remediation%') AS audits`)
+    const before = (await written())[0]
+    expect(before).toMatchObject({ state: "verified", batch: "completed", item: "fixed", batches: 1 })
+    const retired = { data: { error_type: "account_retired" } }
+
+    // The history says why the fix can no longer be undone, before anyone asks.
+    const history = await env.call(owner, "GET", `/api/remediations/${seeded.remediationId}`)
+    expect(history.status, history.text).toBe(200)
+    expect(history.body.data.undo).toMatchObject({ available: false, reason: OrganizationMessages.memberRetiredUndo })
+    const undo = await env.call(owner, "POST", `/api/remediations/${seeded.remediationId}/undo`, { force: true })
+    expect(undo.status, undo.text).toBe(409)
+    expect(undo.body).toMatchObject({ message: OrganizationMessages.memberRetiredUndo, ...retired })
+
+    const preview = await env.call(owner, "POST", `/api/findings/${finding.id}/remediation-preview`, { result_seq: seeded.seq })
+    expect(preview.status, preview.text).toBe(409)
+    expect(preview.body).toMatchObject({ message: OrganizationMessages.memberRetiredRemediation, ...retired })
+
+    const bulk = await env.call(owner, "POST", "/api/remediation-batches", { rows: [{ finding_id: finding.id, result_seq: seeded.seq }] })
+    expect(bulk.status, bulk.text).toBe(409)
+    expect(bulk.body).toMatchObject({ message: OrganizationMessages.memberRetiredRemediation, ...retired })
+
+    const batch = await env.call(owner, "GET", `/api/remediation-batches/${seeded.batchId}`)
+    expect(batch.status, batch.text).toBe(200)
+    expect(batch.body.data).toMatchObject({ reversible: false, undo_until: null })
+    const bulkUndo = await env.call(owner, "POST", `/api/remediation-batches/${seeded.batchId}/undo`, {})
+    expect(bulkUndo.status, bulkUndo.text).toBe(409)
+    expect(bulkUndo.body).toMatchObject({ message: OrganizationMessages.memberRetiredUndo, ...retired })
+
+    expect((await written())[0]).toEqual(before)
   })
 
   it("its schedule skips the slot with the reason, and launches nothing", async () => {

@@ -86,35 +86,43 @@ interface Claim {
 const OPEN_SQL = "('pending', 'running')"
 
 /**
- * Claims the service for this attempt: locks the scan row and then, while the scan is open, the service row, in ONE
- * statement (the lateral subquery runs after the scan row is locked and only when the scan is open, so the lock order
- * stays scan then service) which also reads the account's sealed credentials, then marks the service running (and a
- * pending scan running) in a second one.
+ * Claims the service for this attempt in ONE statement: locks the scan row and then, while the scan is open, the
+ * service row (the lateral subquery runs after the scan row is locked and only when the scan is open, so the lock order
+ * stays scan then service), reads the account's sealed credentials, and, when both are still open, marks the service
+ * running (and a pending scan running). The updates depend on the locking subquery, so they run after its locks; the
+ * statuses it answers are those before the claim (what the caller decides on).
  */
-const claim = (p: RunServicePayload, jobId: string) =>
+export const claimService = (p: RunServicePayload, jobId: string) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const rows = yield* sql<{
       status: string | null; service_key: string; account_id: number; regions: ReadonlyArray<string> | null
       cloud_provider_id: number; credentials_sealed: string
     }>`
-      SELECT x.status, x.service_key, x.account_id, x.regions, x.cloud_provider_id, x.credentials_sealed
-      FROM (SELECT status FROM scans WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} FOR UPDATE) sc
-      LEFT JOIN LATERAL (
-        SELECT ss.status, cs.key AS service_key, s.account_id, s.regions, a.cloud_provider_id::int AS cloud_provider_id, a.credentials_sealed
-        FROM scan_services ss JOIN scans s ON s.id = ss.scan_id JOIN cloud_services cs ON cs.id = ss.service_id
-          JOIN accounts a ON a.workspace_id = s.workspace_id AND a.id = s.account_id
-        WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id} AND ss.scan_id = ${p.scan_id}
-          AND sc.status IN ${sql.literal(OPEN_SQL)}
-        FOR UPDATE OF ss) x ON true`
+      WITH x AS (
+        SELECT sc.status AS scan_status, x.status, x.service_key, x.account_id, x.regions, x.cloud_provider_id, x.credentials_sealed
+        FROM (SELECT status FROM scans WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} FOR UPDATE) sc
+        LEFT JOIN LATERAL (
+          SELECT ss.status, cs.key AS service_key, s.account_id, s.regions, a.cloud_provider_id::int AS cloud_provider_id, a.credentials_sealed
+          FROM scan_services ss JOIN scans s ON s.id = ss.scan_id JOIN cloud_services cs ON cs.id = ss.service_id
+            JOIN accounts a ON a.workspace_id = s.workspace_id AND a.id = s.account_id
+          WHERE ss.workspace_id = ${p.workspace_id} AND ss.id = ${p.scan_service_id} AND ss.scan_id = ${p.scan_id}
+            AND sc.status IN ${sql.literal(OPEN_SQL)}
+          FOR UPDATE OF ss) x ON true),
+      started AS (
+        UPDATE scans SET status = 'running'
+        WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} AND status = 'pending'
+          AND EXISTS (SELECT 1 FROM x WHERE x.scan_status = 'pending' AND x.status IN ${sql.literal(OPEN_SQL)})
+        RETURNING id),
+      service AS (
+        UPDATE scan_services SET status = 'running', started_at = coalesce(started_at, now()), heartbeat_at = now(),
+          attempts = attempts + 1, job_id = ${jobId}
+        WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_service_id}
+          AND EXISTS (SELECT 1 FROM x WHERE x.status IN ${sql.literal(OPEN_SQL)})
+        RETURNING id)
+      SELECT x.status, x.service_key, x.account_id, x.regions, x.cloud_provider_id, x.credentials_sealed FROM x`
     const row = rows[0]
     if (row === undefined || !isOpen(row.status ?? undefined)) return undefined
-    yield* sql`
-      WITH started AS (
-        UPDATE scans SET status = 'running' WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} AND status = 'pending' RETURNING id)
-      UPDATE scan_services SET status = 'running', started_at = coalesce(started_at, now()), heartbeat_at = now(),
-        attempts = attempts + 1, job_id = ${jobId}
-      WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_service_id}`
     return {
       serviceKey: row.service_key, accountId: row.account_id, regions: row.regions,
       cloudProviderId: row.cloud_provider_id, credentialsSealed: row.credentials_sealed,
@@ -288,8 +296,8 @@ const scanWith = (
 export const runService = (p: RunServicePayload, job: JobContext) =>
   Effect.gen(function* () {
     const config = yield* AppConfig
-    // The claim reads the account's sealed credentials too (one transaction, two statements besides its scope).
-    const claimed = yield* inScope({ workspaceId: p.workspace_id })(claim(p, job.id))
+    // The claim reads the account's sealed credentials too (one transaction, one statement besides its scope).
+    const claimed = yield* inScope({ workspaceId: p.workspace_id })(claimService(p, job.id))
     if (claimed === undefined) return
     const stored = openCredentials(config.appSecretKey, claimed.credentialsSealed, { workspaceId: p.workspace_id, accountId: claimed.accountId })
     if (stored === undefined) return yield* failService(p, ScanningTexts.credentialsUnreadable)

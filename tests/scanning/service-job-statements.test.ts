@@ -12,7 +12,7 @@ import { inScope } from "../../server/auth/rls.ts"
 import { recountServices } from "../../server/posture/algebra.ts"
 import type { CheckResult } from "../../server/scanner/check.ts"
 import { ensureServiceIds, servicesToScan } from "../../server/scanner/service-catalogue.ts"
-import { completeService } from "../../server/scans/run-service.ts"
+import { claimService, completeService } from "../../server/scans/run-service.ts"
 import { withSql } from "../support/db.ts"
 import { addMotoAccount, startScanEnv, type Member, type ScanEnv } from "./support.ts"
 
@@ -102,6 +102,40 @@ const recounted = async (scanId: number, serviceId: number, id: number) => {
 }
 
 const payload = (scanId: number, id: number) => ({ workspace_id: owner.workspaceId, scan_id: scanId, scan_service_id: id })
+
+describe("a service job's claim", () => {
+  it("locks, reads and marks the service (and a pending scan) running in one statement; a finished one is not claimed", async () => {
+    const scan = await fabricateScan(["s3", "iam"])
+    await env.sql((q) => q`UPDATE scans SET status = 'pending' WHERE id = ${scan.scanId}`)
+    await env.sql((q) => q`UPDATE scan_services SET status = 'pending', started_at = NULL WHERE scan_id = ${scan.scanId}`)
+    const [first, second] = scan.services
+    const claim = (id: number, job: string) => counted(inScope({ workspaceId: owner.workspaceId })(claimService(payload(scan.scanId, id), job)))
+    // Besides BEGIN and COMMIT: the scope and the claim (3 before: a locking read, then the updates).
+    const a = await claim(first!.id, "job-a")
+    expect(a.statements).toBe(2)
+    expect(a.result).toMatchObject({ serviceKey: "s3", accountId })
+    const rows = () => env.sql((q) => q<{ id: number; status: string; attempts: number; job_id: string | null; started: boolean }>`
+      SELECT id, status, attempts, job_id, started_at IS NOT NULL AS started FROM scan_services WHERE scan_id = ${scan.scanId} ORDER BY id`)
+    expect(await rows()).toEqual([
+      { id: first!.id, status: "running", attempts: 1, job_id: "job-a", started: true },
+      { id: second!.id, status: "pending", attempts: 0, job_id: null, started: false },
+    ])
+    expect((await scanRow(scan.scanId)).status).toBe("running")
+    // A second attempt of a running service claims it again (pg-boss's retry), counting the attempt.
+    expect((await claim(first!.id, "job-b")).result).toBeDefined()
+    expect((await rows())[0]).toMatchObject({ attempts: 2, job_id: "job-b" })
+    // A completed service, or any service of a finished (failed or canceled) scan, is not claimed and nothing changes.
+    await env.sql((q) => q`UPDATE scan_services SET status = 'completed' WHERE id = ${first!.id}`)
+    expect((await claim(first!.id, "job-c")).result).toBeUndefined()
+    await env.sql((q) => q`UPDATE scans SET status = 'failed' WHERE id = ${scan.scanId}`)
+    expect((await claim(second!.id, "job-d")).result).toBeUndefined()
+    expect(await rows()).toEqual([
+      { id: first!.id, status: "completed", attempts: 2, job_id: "job-b", started: true },
+      { id: second!.id, status: "pending", attempts: 0, job_id: null, started: false },
+    ])
+    expect((await scanRow(scan.scanId)).status).toBe("failed")
+  }, 60_000)
+})
 
 describe("a service job's completion", () => {
   it("writes N results in the same number of statements whatever N, the counts the recount writes, once", async () => {

@@ -114,6 +114,8 @@ export interface SealedAccount {
   readonly tenantId: string | null
   readonly credentialsSealed: string
   readonly createdAt: string
+  /** A member retired from its organisation (issue 31): no longer scanned nor acted in; null otherwise. */
+  readonly retiredAt: string | null
 }
 
 /** The account row with its sealed credentials (for scans, remediation, reveal); undefined when not in this workspace. */
@@ -122,8 +124,9 @@ export const loadSealedAccount = Effect.fn("AccountsStore.loadSealed")(function*
   const rows = yield* sql<{
     id: number; workspace_id: number; account_name: string; cloud_provider_id: number; cloud_account_id: string
     auth_method: "access_key" | "role"; access_key_id: string | null; tenant_id: string | null; credentials_sealed: string; created_at: Date | string
+    retired_at: Date | string | null
   }>`SELECT id, workspace_id, account_name, cloud_provider_id::int AS cloud_provider_id, cloud_account_id, auth_method,
-            access_key_id, tenant_id, credentials_sealed, created_at
+            access_key_id, tenant_id, credentials_sealed, created_at, retired_at
      FROM accounts WHERE workspace_id = ${workspaceId} AND id = ${accountId}`
   const r = rows[0]
   if (r === undefined) return undefined
@@ -138,6 +141,7 @@ export const loadSealedAccount = Effect.fn("AccountsStore.loadSealed")(function*
     tenantId: r.tenant_id,
     credentialsSealed: r.credentials_sealed,
     createdAt: iso(r.created_at),
+    retiredAt: isoOrNull(r.retired_at),
   } satisfies SealedAccount
 })
 
@@ -189,6 +193,7 @@ export const getAccountDetail = Effect.fn("AccountsStore.detail")(function* (wor
     created_at: account.createdAt,
     credential_data: credentialData(account),
     recent_scans: recent,
+    retired_at: account.retiredAt,
   }
   return detail
 })

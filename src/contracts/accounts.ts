@@ -89,6 +89,8 @@ export const AccountDetail = Schema.Struct({
   created_at: Timestamp,
   credential_data: CredentialData,
   recent_scans: Schema.Array(RecentScan),
+  /** Beyond the spec (issue 31): a member retired from its organisation: its history stays readable, it is no longer scanned or remediated. */
+  retired_at: Schema.optionalKey(NullableTimestamp),
 })
 export type AccountDetail = typeof AccountDetail.Type
 
@@ -144,6 +146,13 @@ export function credentialFacts(detail: { readonly cloud_provider_id: number; re
  * with exceptions (muted) and checks not evaluated are counted apart, never as passed.
  */
 export const passedChecks = (scan: { readonly passed_findings: number }): number => scan.passed_findings
+
+/**
+ * Beyond the spec (issue 31): whether the account is a member retired from its organisation (its history stays readable;
+ * the server refuses its scans, remediations and undos with 409 `account_retired`).
+ */
+export const isRetiredAccount = (a: { readonly retired_at?: string | null | undefined } | null | undefined): boolean =>
+  a?.retired_at !== null && a?.retired_at !== undefined
 
 /** Dashboard card badge (scanning §2). */
 export const accountBadge = (a: {

@@ -248,6 +248,8 @@ const scanStart: Mapper = (status, body) => {
 
 const remediation: Mapper = (status, body) => {
   if (status === 403) return { type: "UNAUTHORIZED", message: ScanningMessages.remediatePermissionDenied }
+  // Beyond the spec (issue 31): a member retired from its organisation is refused in the server's words, which say why.
+  if (status === 409 && errorTypeField(body) === "account_retired") return { type: "CONFLICT_ERROR", message: serverMessage(body) ?? ScanningMessages.remediateFailed }
   return { type: typeOfResponse(status, body), message: ScanningMessages.remediateFailed }
 }
 

@@ -40,6 +40,8 @@ export const OrganizationMessages = {
   memberRetiredRemediation: "This account was retired from its organization: its findings can no longer be remediated",
   /** An undo of an earlier fix in such a member (single or in a batch): the product no longer acts in that account either. */
   memberRetiredUndo: "This account was retired from its organization: its fixes can no longer be undone",
+  /** The line a retired member's card and page show where 'Launch scan' would be. */
+  memberRetiredLine: "Retired from its organization: no longer scanned",
   /** A sync that discovered with the previous member role while the role name changed (the change's own sync follows). */
   memberRoleChangedDuringSync: "The member role name changed during this sync: the sync that follows the change applies it",
 } as const

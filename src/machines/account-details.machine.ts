@@ -19,12 +19,13 @@
  * - `detail.reloadRequested` — raised by the machine when the launch-scan dialog closes: a silent reload.
  * - `secret.revealToggled` — the user pressed the reveal / hide button next to the masked secret.
  * - `launchScan.requested` — the user pressed the launch-scan button: the dialog opens with this account selected.
+ *   Not for a member retired from its organisation (issue 31: the server refuses its scans; `selectRetired` says so).
  * - `deleteAccount.requested` — the user pressed delete: confirm first (once the details are loaded).
  * - `delete.confirmed` — the user confirmed the deletion.
  * - `delete.cancelled` — the user cancelled the deletion dialog.
  */
 import { assign, fromPromise, raise, setup } from "xstate"
-import type { AccountDetail, RecentScan } from "../contracts/accounts.ts"
+import { isRetiredAccount, type AccountDetail, type RecentScan } from "../contracts/accounts.ts"
 import type { OkMessage } from "../contracts/common.ts"
 import type { AccountId } from "../contracts/ids.ts"
 import { ScanningMessages } from "../contracts/messages.ts"
@@ -62,6 +63,13 @@ export const latestScan = (detail: Pick<AccountDetail, "recent_scans"> | null): 
   return [...detail.recent_scans].sort((a, b) => Date.parse(b.scan_start) - Date.parse(a.scan_start) || b.id - a.id)[0] ?? null
 }
 
+/**
+ * Beyond the spec (issue 31): the account is a member retired from its organisation: no scan is offered (the page says
+ * it is no longer scanned); the `launchScan.requested` guard reads the same.
+ */
+export const selectRetired = (snapshot: { readonly context: Pick<AccountDetailsContext, "detail"> }): boolean =>
+  isRetiredAccount(snapshot.context.detail)
+
 export const accountDetailsMachine = setup({
   types: {
     context: {} as AccountDetailsContext,
@@ -91,6 +99,8 @@ export const accountDetailsMachine = setup({
   guards: {
     /** The account's details are loaded. */
     hasDetail: ({ context }) => context.detail !== null,
+    /** The account is still scanned: not a member retired from its organisation (issue 31). */
+    isScannable: ({ context }) => !selectRetired({ context }),
   },
   actions: {
     assignDetail: assign({ detail: ({ event }) => outputOf<AccountDetail>(event), loadError: null }),
@@ -204,7 +214,7 @@ export const accountDetailsMachine = setup({
         none: {
           description: "No dialog is open.",
           on: {
-            "launchScan.requested": "launching",
+            "launchScan.requested": { guard: "isScannable", target: "launching" },
             "deleteAccount.requested": { guard: "hasDetail", target: "confirmingDelete", actions: "clearDeleteError" },
           },
         },

@@ -23,13 +23,14 @@
  *   launched or an account deleted): the accounts are loaded again.
  * - `addAccount.requested` — the user pressed the add-account button: the wizard opens.
  * - `launchScan.requested` { accountId? } — the user asked to launch a scan, from a card (that account pre-selected) or
- *   the page.
+ *   the page. Not from the card of a member retired from its organisation (issue 31: the server refuses its scans);
+ *   `canLaunchScanOf` says which cards offer it.
  * - `deleteAccount.requested` { accountId } — the user chose to delete an account shown on the dashboard: confirm first.
  * - `delete.confirmed` — the user confirmed the deletion.
  * - `delete.cancelled` — the user cancelled the deletion dialog.
  */
 import { assign, fromPromise, raise, setup } from "xstate"
-import type { Account } from "../contracts/accounts.ts"
+import { isRetiredAccount, type Account } from "../contracts/accounts.ts"
 import type { OkMessage } from "../contracts/common.ts"
 import type { AccountId } from "../contracts/ids.ts"
 import { ScanningMessages } from "../contracts/messages.ts"
@@ -67,6 +68,13 @@ export const accountPath = (id: number): string => `/dashboard/accounts/${id}`
 export const dashboardAccounts = (context: Pick<DashboardAccountsContext, "groups">): ReadonlyArray<Account> =>
   context.groups.flatMap((g) => g.accounts)
 
+/**
+ * Whether a scan can be launched for the account (none named: from the page): not for a member retired from its
+ * organisation (issue 31). The card's Launch scan and the `launchScan.requested` guard both read it.
+ */
+export const canLaunchScanOf = (context: Pick<DashboardAccountsContext, "groups">, accountId: AccountId | undefined): boolean =>
+  accountId === undefined || !isRetiredAccount(dashboardAccounts(context).find((a) => a.id === accountId))
+
 const firstFailure = (overview: AccountsOverview): string | null => {
   if (overview.groups.length === 0 || overview.groups.some((g) => g.failure === null)) return null
   return overview.groups[0]?.failure?.message ?? ScanningMessages.dashboardFallback
@@ -94,6 +102,8 @@ export const dashboardAccountsMachine = setup({
   guards: {
     /** The providers call failed, or every provider's accounts call failed. */
     everyLoadFailed: ({ event }) => firstFailure(outputOf<AccountsOverview>(event)) !== null,
+    /** The scan asked for is of an account still scanned (any, from the page): not a retired member's (issue 31). */
+    isScannableRequest: ({ context, event }) => event.type === "launchScan.requested" && canLaunchScanOf(context, event.accountId),
     /** The account to delete is one the dashboard shows. */
     isKnownAccount: ({ context, event }) =>
       event.type === "deleteAccount.requested" && dashboardAccounts(context).some((a) => a.id === event.accountId),
@@ -202,7 +212,7 @@ export const dashboardAccountsMachine = setup({
           description: "No dialog is open.",
           on: {
             "addAccount.requested": "adding",
-            "launchScan.requested": { target: "launching", actions: "assignLaunchAccount" },
+            "launchScan.requested": { guard: "isScannableRequest", target: "launching", actions: "assignLaunchAccount" },
             "deleteAccount.requested": { guard: "isKnownAccount", target: "confirmingDelete", actions: "assignDeleteTarget" },
           },
         },

@@ -4,6 +4,8 @@
  *
  * - `loading`: the viewer (user id, scan_service) and every account of every enabled provider (`loadLaunchOptions`);
  *   with no account at all the dialog says 'You need to create an account before running a scan' (`noAccounts`).
+ *   Members retired from their organisation (issue 31) are not offered: the server refuses their scans; should it
+ *   answer that anyway (a stale page), its message shows in the dialog as every start failure does.
  * - `ready`: an account select (pre-selected when opened from an account); `launch.requested` checks, in the spec's
  *   order, the permission ('Permission denied: Cannot launch scans'), the selection ('Please select an account to
  *   scan'), the provider ('Invalid cloud provider'), the numeric id ('Invalid account ID') and the signed-in user
@@ -20,7 +22,7 @@
  * - `dialog.closed` — the user closed or cancelled the dialog: it finishes with no scan.
  */
 import { assign, fromPromise, setup } from "xstate"
-import type { Account } from "../contracts/accounts.ts"
+import { isRetiredAccount, type Account } from "../contracts/accounts.ts"
 import type { AccountId } from "../contracts/ids.ts"
 import { ScanningMessages, ValidationMessages } from "../contracts/messages.ts"
 import type { CloudProvider } from "../contracts/providers.ts"
@@ -61,6 +63,9 @@ export interface LaunchScanOutput {
   readonly scan: ScanStartResponse["data"] | null
 }
 
+/** The accounts the dialog offers: every one but the members retired from their organisation (issue 31). */
+const scannableAccounts = (options: LaunchOptions): ReadonlyArray<Account> => options.accounts.filter((a) => !isRetiredAccount(a))
+
 /** The rules' input for the current selection (`checkLaunchScan`). */
 export const launchCheck = (context: Pick<LaunchScanContext, "viewer" | "providers" | "accounts" | "selectedAccountId">) => {
   const account = context.accounts.find((a) => a.id === context.selectedAccountId)
@@ -99,20 +104,21 @@ export const launchScanMachine = setup({
   },
   guards: {
     /** The workspace has no account of any enabled provider. */
-    hasNoAccounts: ({ event }) => outputOf<LaunchOptions>(event).accounts.length === 0,
+    hasNoAccounts: ({ event }) => scannableAccounts(outputOf<LaunchOptions>(event)).length === 0,
     /** `checkLaunchScan` passes: permission, a selected account, a known provider, a numeric id and a signed-in user. */
     isLaunchValid: ({ context }) => launchCheck(context).ok,
   },
   actions: {
     assignOptions: assign(({ context, event }) => {
       const options = outputOf<LaunchOptions>(event)
-      const preselected = options.accounts.some((a) => a.id === context.selectedAccountId) ? context.selectedAccountId : null
+      const accounts = scannableAccounts(options)
+      const preselected = accounts.some((a) => a.id === context.selectedAccountId) ? context.selectedAccountId : null
       return {
         viewer: options.viewer,
         providers: options.providers,
-        accounts: options.accounts,
+        accounts,
         // A single account needs no choosing.
-        selectedAccountId: preselected ?? (options.accounts.length === 1 ? options.accounts[0]!.id : null),
+        selectedAccountId: preselected ?? (accounts.length === 1 ? accounts[0]!.id : null),
         error: null,
       }
     }),

@@ -304,6 +304,10 @@ describe("scanning §8", () => {
     expect(mapHttpError(res(500, {}), "scan-start").message).toBe("Failed to start scan. Please try again.")
     expect(mapHttpError(res(500, {}), "remediation").message).toBe("Failed to remediate finding. Please try again.")
     expect(mapHttpError(res(403, {}), "remediation").message).toBe("You don't have permission to remediate findings")
+    // Beyond the spec (issue 31): a retired member's refusal keeps the server's words; other conflicts keep the spec's text.
+    const retired = "This account was retired from its organization: its findings can no longer be remediated"
+    expect(mapHttpError(res(409, { message: retired, data: { error_type: "account_retired" } }), "remediation")).toEqual({ type: "CONFLICT_ERROR", message: retired })
+    expect(mapHttpError(res(409, { message: "Scan is superseded" }), "remediation").message).toBe("Failed to remediate finding. Please try again.")
     expect(mapHttpError(res(500, {}), "export").message).toBe("Failed to export scan findings")
     expect(mapHttpError(res(409, { message: "Scan is not completed" }), "export").message).toBe("Scan is not completed")
     expect(mapHttpError(res(500, {}), "scan-load").message).toBe("Error loading scan details")

@@ -4,7 +4,8 @@ import type { AccountDetail } from "../../src/contracts/accounts.ts"
 import type { OkMessage } from "../../src/contracts/common.ts"
 import type { AccountId } from "../../src/contracts/ids.ts"
 import type { ScanStartPayload, ScanStartResponse } from "../../src/contracts/scans.ts"
-import { accountDetailsMachine, latestScan } from "../../src/machines/account-details.machine.ts"
+import { OrganizationMessages } from "../../src/contracts/organizations.ts"
+import { accountDetailsMachine, latestScan, selectRetired } from "../../src/machines/account-details.machine.ts"
 import { launchScanMachine, type LaunchOptions } from "../../src/machines/launch-scan.machine.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
 import { controlled, flush, httpFailure, never, networkFailure } from "./auth-fakes.ts"
@@ -137,6 +138,33 @@ describe("account-details machine", () => {
       expect(refresh.calls).toEqual([{ id: 1 }])
       await refresh.resolve(accountDetail(1, { recent_scans: [] }))
       expect(latestScan(actor.getSnapshot().context.detail)).toBeNull()
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("a member retired from its organisation offers no scan; a stale page's launch shows the server's refusal in the dialog (issue 31)", async () => {
+    const { actor, load, refresh, launchOptions, startScan } = start()
+    try {
+      await load.resolve(accountDetail(1))
+      expect(selectRetired(actor.getSnapshot())).toBe(false)
+      // The page was loaded before the sync retired the member: Launch scan is still there, and the server says why not.
+      actor.send({ type: "launchScan.requested" })
+      await launchOptions.resolve({ viewer: viewer(), providers, accounts: [account(1)] })
+      const dialog = actor.getSnapshot().children.launchScan as ActorRefFrom<typeof launchScanMachine>
+      dialog.send({ type: "launch.requested" })
+      await startScan.reject(httpFailure("scan-start", 409, { message: OrganizationMessages.memberRetired, data: { error_type: "account_retired" } }))
+      expect(dialog.getSnapshot().value).toBe("ready")
+      expect(dialog.getSnapshot().context.error).toBe(OrganizationMessages.memberRetired)
+      dialog.send({ type: "dialog.closed" })
+      await flush()
+      await refresh.resolve(accountDetail(1, { retired_at: "2026-01-05T10:00:00.000Z" }))
+      // Reloaded: retired, and no launch is offered any more.
+      expect(selectRetired(actor.getSnapshot())).toBe(true)
+      expect(actor.getSnapshot().can({ type: "launchScan.requested" })).toBe(false)
+      actor.send({ type: "launchScan.requested" })
+      expect(actor.getSnapshot().matches({ dialog: "none" })).toBe(true)
+      expect(launchOptions.calls).toHaveLength(1)
     } finally {
       actor.stop()
     }

@@ -6,7 +6,7 @@ import type { CloudProvider } from "../../src/contracts/providers.ts"
 import type { Account, AddAccountPayload, AddAccountResponse } from "../../src/contracts/accounts.ts"
 import { addAccountMachine } from "../../src/machines/add-account.machine.ts"
 import { organizationSummary } from "./organization-fakes.ts"
-import { dashboardAccounts, dashboardAccountsMachine } from "../../src/machines/dashboard-accounts.machine.ts"
+import { canLaunchScanOf, dashboardAccounts, dashboardAccountsMachine } from "../../src/machines/dashboard-accounts.machine.ts"
 import { launchScanMachine } from "../../src/machines/launch-scan.machine.ts"
 import { loadAccountsOverview, type AccountsOverview } from "../../src/machines/scan-effects.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
@@ -132,6 +132,24 @@ describe("dashboard-accounts machine", () => {
       actor.send({ type: "account.selected", accountId: 2 as AccountId })
       expect(prefetched).toEqual([2])
       expect(env.navigations).toEqual(["/dashboard/accounts/2"])
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("a member retired from its organisation offers no scan from its card; the page's Launch scan still opens (issue 31)", async () => {
+    const { actor, load } = start()
+    try {
+      const retired = account(2, { organization_account_id: 7, retired_at: "2026-01-05T10:00:00.000Z" })
+      await load.resolve(overview([account(1), retired]))
+      expect(canLaunchScanOf(actor.getSnapshot().context, 2 as AccountId)).toBe(false)
+      expect(canLaunchScanOf(actor.getSnapshot().context, 1 as AccountId)).toBe(true)
+      expect(actor.getSnapshot().can({ type: "launchScan.requested", accountId: 2 as AccountId })).toBe(false)
+      actor.send({ type: "launchScan.requested", accountId: 2 as AccountId })
+      expect(actor.getSnapshot().matches({ dialog: "none" })).toBe(true)
+      expect(actor.getSnapshot().children["launchScan"]).toBeUndefined()
+      actor.send({ type: "launchScan.requested" })
+      expect(actor.getSnapshot().matches({ dialog: "launching" })).toBe(true)
     } finally {
       actor.stop()
     }

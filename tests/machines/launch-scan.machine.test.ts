@@ -108,6 +108,18 @@ describe("launch-scan machine", () => {
     }
   })
 
+  it("offers no member retired from its organisation, even pre-selected (issue 31)", async () => {
+    const { actor, load } = start(2 as AccountId)
+    try {
+      await load.resolve(options({ accounts: [account(1), account(2, { organization_account_id: 7, retired_at: "2026-01-05T10:00:00.000Z" })] }))
+      expect(actor.getSnapshot().context.accounts.map((a) => a.id)).toEqual([1])
+      // The only account left is chosen, not the retired one the dialog was opened for.
+      expect(actor.getSnapshot().context.selectedAccountId).toBe(1)
+    } finally {
+      actor.stop()
+    }
+  })
+
   it("with no account at all: 'You need to create an account before running a scan'", async () => {
     const { actor, load } = start()
     try {

@@ -143,6 +143,17 @@ describe("a retired member", () => {
     expect(await accountRow(ids["retiree"]!)).toMatchObject({ retired_reason: "excluded" })
   }, 60_000)
 
+  it("its account (list and detail) says since when it is retired, for the SPA to offer no scan", async () => {
+    const listed = (await env.call(owner, "GET", "/api/accounts?cloud_provider_id=1")).body.data.accounts.find((a: any) => a.id === retiree)
+    const retiredAt = (await accountRow(ids["retiree"]!)).retired_at
+    expect(listed.retired_at).toBe(new Date(retiredAt!).toISOString())
+    const detail = await env.call(owner, "GET", `/api/accounts/${retiree}`)
+    expect(detail.status, detail.text).toBe(200)
+    expect(detail.body.data.retired_at).toBe(listed.retired_at)
+    const active = await env.call(owner, "GET", `/api/accounts/${hand["included"]}`)
+    expect(active.body.data.retired_at).toBeNull()
+  })
+
   it("answers a manual scan with the reason (409), and starts none", async () => {
     const res = await startScanOf(retiree)
     expect(res.status, res.text).toBe(409)

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { act, cleanup, fireEvent, screen, within } from "@testing-library/react"
 import { AccountDetailScreen } from "../../src/views/accounts/account-detail-screen.tsx"
+import { OrganizationMessages } from "../../src/contracts/organizations.ts"
 import { httpFailure } from "../machines/auth-fakes.ts"
 import { accountDetail } from "../machines/scan-fakes.ts"
 import { defaultWorld, renderScan, settle } from "./scan-render.tsx"
@@ -110,6 +111,24 @@ describe("account details", () => {
     expect(screen.getAllByText("No scans yet").length).toBeGreaterThan(0)
     await press(screen.getByRole("button", { name: "Run first scan" }))
     expect(screen.getByRole("dialog", { name: "Launch scan" })).toBeTruthy()
+  })
+
+  it("a member retired from its organisation: a Retired badge and 'no longer scanned' instead of Launch scan and Run first scan (issue 31)", async () => {
+    const world = defaultWorld()
+    world.details.set(1, accountDetail(1, { account_name: "Production", retired_at: "2026-01-05T10:00:00.000Z" }))
+    await renderAccount({ world })
+    expect(screen.getByText("Retired")).toBeTruthy()
+    expect(screen.getByText(OrganizationMessages.memberRetiredLine)).toBeTruthy()
+    expect(screen.queryByRole("button", { name: "Launch scan" })).toBeNull()
+    // Its history stays readable; Refresh and Delete account stay.
+    expect(within(screen.getByRole("region", { name: "Latest scan" })).getByRole("link", { name: "View scan details" })).toBeTruthy()
+    for (const name of ["Refresh", "Delete account"]) expect(screen.getByRole("button", { name })).toBeTruthy()
+    cleanup()
+    world.details.set(1, accountDetail(1, { account_name: "Production", recent_scans: [], retired_at: "2026-01-05T10:00:00.000Z" }))
+    await renderAccount({ world })
+    expect(screen.getByText("No scans have been run for this account yet.")).toBeTruthy()
+    expect(screen.queryByRole("button", { name: "Run first scan" })).toBeNull()
+    expect(within(screen.getByRole("region", { name: "Latest scan" })).getByText(OrganizationMessages.memberRetiredLine)).toBeTruthy()
   })
 
   it("Refresh toasts success, or 'Failed to refresh account details'", async () => {

@@ -2,7 +2,9 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { cleanup, fireEvent, screen, within } from "@testing-library/react"
 import { DashboardScreen } from "../../src/views/accounts/dashboard-screen.tsx"
+import { OrganizationMessages } from "../../src/contracts/organizations.ts"
 import { httpFailure } from "../machines/auth-fakes.ts"
+import { account } from "../machines/scan-fakes.ts"
 import { defaultWorld, renderScan, settle } from "./scan-render.tsx"
 
 afterEach(cleanup)
@@ -35,6 +37,22 @@ describe("dashboard", () => {
     const { currentUrl } = await renderDashboard()
     await press(screen.getByRole("button", { name: /^Production AWS/ }))
     expect(currentUrl()).toBe("/dashboard/accounts/1")
+  })
+
+  it("a member retired from its organisation: its card says it is no longer scanned instead of offering Launch scan (issue 31)", async () => {
+    const world = defaultWorld()
+    world.accounts = [
+      ...world.accounts,
+      account(5, { account_name: "Old member", organization_account_id: 7, org_unit_path: "Root / Legacy", retired_at: "2026-01-05T10:00:00.000Z" }),
+    ]
+    await renderDashboard({ world })
+    const retired = screen.getByRole("article", { name: "Old member" })
+    expect(within(retired).getByText("Retired")).toBeTruthy()
+    expect(within(retired).getByText(OrganizationMessages.memberRetiredLine)).toBeTruthy()
+    expect(within(retired).queryByRole("button", { name: "Launch scan" })).toBeNull()
+    // Its history stays a click away, and the others still launch.
+    expect(within(retired).getByRole("button", { name: /^Old member AWS/ })).toBeTruthy()
+    expect(within(screen.getByRole("article", { name: "Production" })).getByRole("button", { name: "Launch scan" })).toBeTruthy()
   })
 
   it("without accounts: 'Connect your cloud providers'", async () => {

@@ -3,7 +3,8 @@
  * (provider icon and name, account name, Refresh, 'Launch scan', 'Delete account'), information card, latest-scan
  * card, credentials card (the provider's own labelled identifiers) with the audited reveal, the delete
  * confirmation and the launch dialog. A failed deletion shows 'Failed to delete account' above the page. Loaded as
- * its own chunk.
+ * its own chunk. A member retired from its organisation (issue 31) offers no scan: a Retired badge under its name and
+ * "Retired from its organization: no longer scanned" where 'Launch scan' (and 'Run first scan') would be.
  */
 import { useActorRef, useSelector } from "@xstate/react"
 import { useParams } from "wouter"
@@ -11,9 +12,11 @@ import type { ActorRefFrom } from "xstate"
 import { credentialFacts, passedChecks, SECRET_MASK } from "../../contracts/accounts.ts"
 import type { AccountId } from "../../contracts/ids.ts"
 import { deleteAccountConfirmMessage, issuesFoundMessage, ScanningMessages } from "../../contracts/messages.ts"
-import { latestScan, type accountDetailsMachine } from "../../machines/account-details.machine.ts"
+import { OrganizationMessages } from "../../contracts/organizations.ts"
+import { latestScan, selectRetired, type accountDetailsMachine } from "../../machines/account-details.machine.ts"
 import { scanPath } from "../../machines/scan-list.machine.ts"
 import { AlertBox } from "../ui/alert-box.tsx"
+import { Badge } from "../ui/badge.tsx"
 import { Button } from "../ui/button.tsx"
 import { Card } from "../ui/card.tsx"
 import { Dialog, DialogFooter } from "../ui/dialog.tsx"
@@ -54,6 +57,7 @@ function InformationCard({ detailsRef }: { readonly detailsRef: DetailsRef }) {
 
 function LatestScanCard({ detailsRef }: { readonly detailsRef: DetailsRef }) {
   const detail = useSelector(detailsRef, (s) => s.context.detail)
+  const retired = useSelector(detailsRef, selectRetired)
   if (detail === null) return null
   const scan = latestScan(detail)
   if (scan === null) {
@@ -61,10 +65,14 @@ function LatestScanCard({ detailsRef }: { readonly detailsRef: DetailsRef }) {
       <Card title="Latest scan" level={2} aria-label="Latest scan">
         <div className={shared.stateBox}>
           <p>{ScanningMessages.noScansForAccount}</p>
-          <Button onPress={() => detailsRef.send({ type: "launchScan.requested" })}>
-            <PlayIcon size={16} />
-            Run first scan
-          </Button>
+          {retired ? (
+            <p className={shared.muted}>{OrganizationMessages.memberRetiredLine}</p>
+          ) : (
+            <Button onPress={() => detailsRef.send({ type: "launchScan.requested" })}>
+              <PlayIcon size={16} />
+              Run first scan
+            </Button>
+          )}
         </div>
       </Card>
     )
@@ -205,6 +213,7 @@ function AccountDetails({ accountId }: { readonly accountId: AccountId }) {
   const deleteError = useSelector(detailsRef, (s) => s.context.deleteError)
   const refreshing = useSelector(detailsRef, (s) => s.matches({ detail: { ready: "refreshing" } }))
   const launch = useSelector(detailsRef, (s) => s.children.launchScan as LaunchScanRef | undefined)
+  const retired = useSelector(detailsRef, selectRetired)
 
   return (
     <div className={shared.page}>
@@ -229,6 +238,12 @@ function AccountDetails({ accountId }: { readonly accountId: AccountId }) {
               <div className={shared.titles}>
                 <span className={shared.muted}>{detail.cloud_provider_name}</span>
                 <h1 className={shared.title}>{detail.account_name}</h1>
+                {retired ? (
+                  <span className={css.retiredLine}>
+                    <Badge tone="warning">Retired</Badge>
+                    <span className={shared.muted}>{OrganizationMessages.memberRetiredLine}</span>
+                  </span>
+                ) : null}
               </div>
             </div>
             <div className={shared.actions}>
@@ -236,10 +251,12 @@ function AccountDetails({ accountId }: { readonly accountId: AccountId }) {
                 {refreshing ? null : <RefreshIcon size={16} />}
                 Refresh
               </Button>
-              <Button onPress={() => detailsRef.send({ type: "launchScan.requested" })}>
-                <PlayIcon size={16} />
-                Launch scan
-              </Button>
+              {retired ? null : (
+                <Button onPress={() => detailsRef.send({ type: "launchScan.requested" })}>
+                  <PlayIcon size={16} />
+                  Launch scan
+                </Button>
+              )}
               <Button variant="danger" onPress={() => detailsRef.send({ type: "deleteAccount.requested" })}>
                 <TrashIcon size={16} />
                 Delete account

@@ -9,6 +9,9 @@ export const cards = style({
   alignItems: "start",
 })
 
+/** A retired member's badge and line under its name (issue 31). */
+export const retiredLine = style({ display: "inline-flex", alignItems: "center", gap: vars.space.xs, flexWrap: "wrap" })
+
 export const secretRow = style({ display: "inline-flex", alignItems: "center", gap: vars.space.xs, flexWrap: "wrap" })
 
 /** The schedule editor's first row (frequency, day, time, time zone), wrapping on narrow screens. */

@@ -14,7 +14,8 @@ import type { ActorRefFrom } from "xstate"
 import { accountBadge, type Account } from "../../contracts/accounts.ts"
 import { ScanningMessages, deleteAccountConfirmMessage } from "../../contracts/messages.ts"
 import { unitLabel } from "../../contracts/outcomes.ts"
-import { dashboardAccounts, type dashboardAccountsMachine } from "../../machines/dashboard-accounts.machine.ts"
+import { OrganizationMessages } from "../../contracts/organizations.ts"
+import { canLaunchScanOf, dashboardAccounts, type dashboardAccountsMachine } from "../../machines/dashboard-accounts.machine.ts"
 import { organizationPath } from "../../machines/organization-effects.ts"
 import { Link } from "../ui/link.tsx"
 import { AlertBox } from "../ui/alert-box.tsx"
@@ -51,7 +52,8 @@ export function AccountBadge({ account }: { readonly account: Pick<Account, "fai
 
 /**
  * Beyond the spec (issue 31): an organisation's card says so and links to its organisation page; a member's names its
- * unit and links to its organisation; a retired member says it is no longer scanned.
+ * unit and links to its organisation; a retired member shows a Retired badge, and its footer says it is no longer
+ * scanned where 'Launch scan' would be.
  */
 function OrganizationLine({ account }: { readonly account: Account }) {
   if (account.is_organization === true) {
@@ -79,6 +81,8 @@ function OrganizationLine({ account }: { readonly account: Account }) {
 
 function AccountCard({ dashboardRef, account }: { readonly dashboardRef: DashboardRef; readonly account: Account }) {
   const accountId = account.id
+  // A member retired from its organisation is no longer scanned (issue 31): its card says so instead of offering a scan.
+  const canLaunch = useSelector(dashboardRef, (s) => canLaunchScanOf(s.context, accountId))
   return (
     <article className={css.accountCard} aria-label={account.account_name}>
       <AriaButton
@@ -103,10 +107,14 @@ function AccountCard({ dashboardRef, account }: { readonly dashboardRef: Dashboa
         <Fact label="Total scans">{account.total_scans}</Fact>
       </dl>
       <div className={css.cardFooter}>
-        <Button variant="secondary" size="sm" onPress={() => dashboardRef.send({ type: "launchScan.requested", accountId })}>
-          <PlayIcon size={14} />
-          Launch scan
-        </Button>
+        {canLaunch ? (
+          <Button variant="secondary" size="sm" onPress={() => dashboardRef.send({ type: "launchScan.requested", accountId })}>
+            <PlayIcon size={14} />
+            Launch scan
+          </Button>
+        ) : (
+          <span className={shared.muted}>{OrganizationMessages.memberRetiredLine}</span>
+        )}
         <Button
           variant="ghost"
           size="icon"

@@ -449,13 +449,15 @@ export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
 /** One finding with one page of its rows (the first `DetailPaging.defaultPageSize` rows unless asked otherwise). */
 export const getFinding = Effect.fn("FindingsStore.get")(function* (workspaceId: number, findingId: number, req: DetailPageRequest) {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<FindingRow>`${selectFindings(sql)} WHERE f.workspace_id = ${workspaceId} AND f.id = ${findingId}`
+  const rows = yield* sql<FindingRow & { readonly account_retired: boolean }>`${selectFindings(sql, sql`, a.retired_at IS NOT NULL AS account_retired`)}
+    WHERE f.workspace_id = ${workspaceId} AND f.id = ${findingId}`
   const row = rows[0]
   if (row === undefined) return undefined
   const page = yield* detailPage(workspaceId, row, req)
   return {
     ...toFinding(row, page.rows),
     superseded: yield* isSuperseded(workspaceId, row.scan_id),
+    account_retired: row.account_retired,
     details_pagination: {
       page: req.page,
       page_size: req.pageSize,

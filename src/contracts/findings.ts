@@ -173,6 +173,11 @@ export const Finding = Schema.Struct({
    * keeps what it reported; mutes and remediations act on the latest scan (docs/outcomes.md "History").
    */
   superseded: Schema.optionalKey(Schema.Boolean),
+  /**
+   * Beyond the spec (issue 31, detail only): the account is a member retired from its organisation: its findings stay
+   * readable but take no remediation (nor an undo of an earlier fix).
+   */
+  account_retired: Schema.optionalKey(Schema.Boolean),
 })
 export type Finding = typeof Finding.Type
 

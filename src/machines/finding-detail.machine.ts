@@ -40,7 +40,8 @@
  *   to page 1.
  * - `finding.reloadRequested` — raised by the machine when a mute rule was saved, or sent by the history card when a
  *   remediation settled (an undo finished): the page of rows is read again.
- * - `row.remediateRequested` { rowIndex } — the user pressed 'Remediate' on a failing row.
+ * - `row.remediateRequested` { rowIndex } — the user pressed 'Remediate' on a failing row. Not on a finding of a member
+ *   retired from its organisation (issue 31: the server refuses it; `selectAccountRetired` says so to the view).
  * - `row.viewRequested` { rowIndex } — the user pressed a row's 'View …' button to see its remediation record.
  * - `row.muteRequested` { rowIndex, today } — the user pressed Mute on a failing row that no rule mutes yet.
  * - `finding.muteRequested` { today } — the user pressed Mute check on the finding.
@@ -139,6 +140,13 @@ export const backPath = (context: Pick<FindingDetailContext, "scanId" | "service
 export const selectCanRemediate = (snapshot: { readonly context: Pick<FindingDetailContext, "viewer"> }): boolean =>
   snapshot.context.viewer?.canRemediate === true
 
+/**
+ * Beyond the spec (issue 31): the finding's account is a member retired from its organisation: its rows take no
+ * remediation (the page says why); the `isRemediableRow` guard reads the same.
+ */
+export const selectAccountRetired = (snapshot: { readonly context: Pick<FindingDetailContext, "finding"> }): boolean =>
+  snapshot.context.finding?.account_retired === true
+
 const rowAt = (context: Pick<FindingDetailContext, "finding">, index: number): DetailRow | undefined => context.finding?.details[index]
 
 export const findingDetailMachine = setup({
@@ -174,9 +182,9 @@ export const findingDetailMachine = setup({
     hasPending: ({ context }) => hasPendingRemediation(context.finding),
     /** The user does not hold remediate_findings (or the permission is not known). */
     lacksPermission: ({ context }) => context.viewer?.canRemediate !== true,
-    /** The row exists and is failing. */
+    /** The row exists and is failing, in an account still acted in (not a retired member's, issue 31). */
     isRemediableRow: ({ context, event }) =>
-      event.type === "row.remediateRequested" && rowAt(context, event.rowIndex)?.compliance === false,
+      event.type === "row.remediateRequested" && rowAt(context, event.rowIndex)?.compliance === false && !selectAccountRetired({ context }),
     /** The row exists and has a remediation record. */
     hasRecord: ({ context, event }) =>
       event.type === "row.viewRequested" && rowAt(context, event.rowIndex)?.remediate !== undefined,

@@ -6,6 +6,7 @@ import {
   findingDetailMachine,
   REMEDIATION_POLL_MS,
   SEARCH_DEBOUNCE_MS,
+  selectAccountRetired,
   selectCanRemediate,
 } from "../../src/machines/finding-detail.machine.ts"
 import { remediationMachine } from "../../src/machines/remediation.machine.ts"
@@ -139,6 +140,25 @@ describe("finding-detail machine", () => {
       actor.send({ type: "row.remediateRequested", rowIndex: 0 })
       expect(actor.getSnapshot().value).toMatchObject({ dialog: "none" })
       expect(env.toasts).toEqual([{ kind: "error", message: "You don't have permission to remediate findings" }])
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("a finding of a member retired from its organisation: Remediate opens no dialog; a row's record still opens (issue 31)", async () => {
+    const { actor, getFinding, loadViewer, env } = start()
+    try {
+      await getFinding.resolve(finding(5, { account_retired: true, details: [nonCompliantRow, failedRow()] }))
+      await loadViewer.resolve(viewer())
+      expect(selectAccountRetired(actor.getSnapshot())).toBe(true)
+      expect(actor.getSnapshot().can({ type: "row.remediateRequested", rowIndex: 0 })).toBe(false)
+      actor.send({ type: "row.remediateRequested", rowIndex: 0 })
+      expect(actor.getSnapshot().value).toMatchObject({ dialog: "none" })
+      expect(actor.getSnapshot().children["remediation"]).toBeUndefined()
+      expect(env.toasts).toEqual([])
+      // Its history stays readable: the failed row's record opens.
+      actor.send({ type: "row.viewRequested", rowIndex: 1 })
+      expect(actor.getSnapshot().value).toMatchObject({ dialog: "open" })
     } finally {
       actor.stop()
     }

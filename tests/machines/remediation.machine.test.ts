@@ -115,6 +115,22 @@ describe("remediation machine", () => {
     }
   })
 
+  it("a member retired from its organisation since the page was read: the dialog shows the server's refusal as the error (issue 31)", async () => {
+    const { actor, remediate, previewRemediation, env } = start()
+    const refusal = "This account was retired from its organization: its findings can no longer be remediated"
+    try {
+      await previewRemediation.resolve(preview())
+      actor.send({ type: "remediation.confirmed" })
+      await remediate.reject(httpFailure("remediation", 409, { message: refusal, data: { error_type: "account_retired" } }))
+      expect(actor.getSnapshot().value).toBe("failed")
+      expect(actor.getSnapshot().context.error).toBe(refusal)
+      expect(actor.getSnapshot().context.errorDetail).toBeNull()
+      expect(env.toasts).toEqual([{ kind: "error", message: refusal }])
+    } finally {
+      actor.stop()
+    }
+  })
+
   it("a failed remediation record can be retried ('Try again'); a long message collapses", async () => {
     const long = "x".repeat(150)
     const { actor, remediate } = start({ row: failedRow(long) })

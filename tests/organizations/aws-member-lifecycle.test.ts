@@ -168,6 +168,10 @@ describe("a retired member", () => {
     const finding = list.body.data.find((f: any) => f.check_id === CHECK)
     expect(finding).toBeDefined()
     expect((await env.call(owner, "GET", `/api/scans/${scanId}`)).status).toBe(200)
+    // Its detail says so, for the finding page to offer no Remediate.
+    const detail = await env.call(owner, "GET", `/api/findings/${finding.id}`)
+    expect(detail.status, detail.text).toBe(200)
+    expect(detail.body.data.account_retired).toBe(true)
     const fix = await env.call(owner, "POST", `/api/findings/${finding.id}/remediate`, { details: { resource_id: "sg-retiree1", region: REGION } })
     expect(fix.status, fix.text).toBe(409)
     expect(fix.body.message).toBe(OrganizationMessages.memberRetiredRemediation)

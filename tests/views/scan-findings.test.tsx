@@ -4,6 +4,9 @@ import { cleanup, fireEvent, screen, within } from "@testing-library/react"
 import { FindingDetailView } from "../../src/views/scans/finding-detail.view.tsx"
 import { FindingsView } from "../../src/views/scans/findings.view.tsx"
 import { HistoryMessages } from "../../src/contracts/outcomes.ts"
+import { OrganizationMessages } from "../../src/contracts/organizations.ts"
+import { httpFailure } from "../machines/auth-fakes.ts"
+import { remediation } from "../machines/remediation-fakes.ts"
 import { compliantRow, failedRow, finding, nonCompliantRow } from "../machines/scan-fakes.ts"
 import { defaultWorld, renderScan, settle } from "./scan-render.tsx"
 
@@ -187,6 +190,34 @@ describe("finding detail", () => {
     expect(within(table).queryByRole("button", { name: "Remediate" })).toBeNull()
     expect(within(table).queryByRole("button", { name: "Mute" })).toBeNull()
     expect(screen.queryByRole("button", { name: "Mute check" })).toBeNull()
+  })
+
+  it("a retired member's finding offers no Remediate and no Undo, and says why; its history stays readable (issue 31)", async () => {
+    const world = defaultWorld()
+    world.findings = [finding(5, { details: [nonCompliantRow, compliantRow], account_retired: true })]
+    world.remediations = [remediation(1, { state: "verified" }, { available: false, reason: OrganizationMessages.memberRetiredUndo })]
+    await renderFinding("/dashboard/scans/11/findings/5?service=s3", world)
+    const table = screen.getByRole("table", { name: "Affected resources" })
+    expect(screen.getByText(OrganizationMessages.memberRetiredRemediation)).toBeTruthy()
+    expect(within(table).queryByRole("button", { name: "Remediate" })).toBeNull()
+    const history = screen.getByRole("region", { name: "Remediation history" })
+    expect(within(history).queryByRole("button", { name: "Undo" })).toBeNull()
+    expect(within(history).getByText(new RegExp(OrganizationMessages.memberRetiredUndo))).toBeTruthy()
+  })
+
+  it("retired since the page was read: the remediation dialog shows the server's refusal, not the generic failure (issue 31)", async () => {
+    const world = defaultWorld()
+    world.findings = [finding(5, { details: [nonCompliantRow, compliantRow] })]
+    await renderFinding("/dashboard/scans/11/findings/5?service=s3", world, {
+      remediate: async () => {
+        throw httpFailure("remediation", 409, { message: OrganizationMessages.memberRetiredRemediation, data: { error_type: "account_retired" } })
+      },
+    })
+    await press(within(screen.getByRole("table", { name: "Affected resources" })).getByRole("button", { name: "Remediate" }))
+    const dialog = screen.getByRole("dialog", { name: "Remediate resource" })
+    await press(within(dialog).getByRole("button", { name: "Remediate" }))
+    expect(within(screen.getByRole("dialog")).getByText(OrganizationMessages.memberRetiredRemediation)).toBeTruthy()
+    expect(within(screen.getByRole("dialog")).queryByText("Failed to remediate finding. Please try again.")).toBeNull()
   })
 
   it("a failed remediation: 'View Error', a long message collapses (Show more / Show less), 'Try again'", async () => {

@@ -20,7 +20,8 @@ import type { FindingId, ScanId } from "../../contracts/ids.ts"
 import { failingResources, HistoryMessages, unitLabel } from "../../contracts/outcomes.ts"
 import { DetailPaging } from "../../contracts/constants.ts"
 import { findingTitle, ScanningMessages, scanTitle } from "../../contracts/messages.ts"
-import { lastDetailsPage, selectCanRemediate, type findingDetailMachine } from "../../machines/finding-detail.machine.ts"
+import { lastDetailsPage, selectAccountRetired, selectCanRemediate, type findingDetailMachine } from "../../machines/finding-detail.machine.ts"
+import { OrganizationMessages } from "../../contracts/organizations.ts"
 import { findingsPath } from "../../machines/scan-detail.machine.ts"
 import { scanPath } from "../../machines/scan-list.machine.ts"
 import { Badge } from "../ui/badge.tsx"
@@ -94,11 +95,14 @@ function RemediationButton({ findingRef, entry }: { readonly findingRef: Finding
   const canRemediate = useSelector(findingRef, selectCanRemediate)
   const viewerKnown = useSelector(findingRef, (s) => s.matches({ viewer: "ready" }))
   const superseded = useSelector(findingRef, (s) => s.context.finding?.superseded === true)
+  const retired = useSelector(findingRef, selectAccountRetired)
   const action = remediationAction(entry.row)
   const rowIndex = entry.index
   if (action === null) return <span className={css.subtle}>—</span>
   // A superseded scan keeps what it reported (docs/outcomes.md "History"): remediate from the latest scan.
   if (action === "Remediate" && superseded) return <span className={css.subtle}>—</span>
+  // A member retired from its organisation is no longer acted in (issue 31): the page says why, above the table.
+  if (action === "Remediate" && retired) return <span className={css.subtle} title={OrganizationMessages.memberRetiredRemediation}>—</span>
   if (action === "Remediate") {
     return (
       <GatedButton
@@ -326,6 +330,7 @@ function FindingBody({ findingRef, finding }: { readonly findingRef: FindingRef;
           <p className={css.subtitle}>{finding.description}</p>
           {finding.not_evaluated_reason === null ? null : <p className={css.subtitle}>{finding.not_evaluated_reason}</p>}
           {finding.superseded === true ? <p className={css.subtitle}>{HistoryMessages.supersededNotice}</p> : null}
+          {finding.account_retired === true ? <p className={css.subtitle}>{OrganizationMessages.memberRetiredRemediation}</p> : null}
         </div>
       </div>
       <Card title="Details">

@@ -138,6 +138,22 @@ describe("remediation history machine", () => {
     }
   })
 
+  it("an undo refused because the member retired from its organisation since shows the server's words in the confirmation (issue 31)", async () => {
+    const { actor, listRemediations, undoRemediation } = start()
+    const refusal = "This account was retired from its organization: its fixes can no longer be undone"
+    try {
+      await listRemediations.resolve([remediation(1)])
+      actor.send({ type: "undo.requested", id: rid(1) })
+      actor.send({ type: "undo.confirmed" })
+      await undoRemediation.reject(httpFailure("generic", 409, { message: refusal, data: { error_type: "account_retired" } }))
+      expect(actor.getSnapshot().value).toMatchObject({ undo: "confirming" })
+      expect(actor.getSnapshot().context.undoError).toBe(refusal)
+      expect(actor.getSnapshot().context.conflict).toBeNull()
+    } finally {
+      actor.stop()
+    }
+  })
+
   it("a failed poll keeps the list and tries again 5 s later", async () => {
     const { actor, listRemediations, clock } = start()
     try {

@@ -4,7 +4,10 @@
  * onboarded with that unit included (API), scanned as a fleet (s3 only, to stay short) until every member scan is
  * completed, and then read on its screens: the fleet dashboard (the failing member first, by risk), the findings
  * across its members (the planted bucket's check, in the right member only) and the organisation's compliance. Every
- * screen is looked at with data on it (1280 px and 390 px screenshots in e2e/artifacts/, axe).
+ * screen is looked at with data on it (1280 px and 390 px screenshots in e2e/artifacts/, axe). Then the selection
+ * leaves the failing member out, which retires it: its dashboard card, its account page and its failing finding say it
+ * is no longer scanned or remediated and offer neither Launch scan, the schedule's Edit nor Remediate; its history
+ * stays readable.
  */
 import { CreateRoleCommand, IAMClient } from "@aws-sdk/client-iam"
 import {
@@ -20,7 +23,7 @@ import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3"
 import { AssumeRoleCommand, STSClient } from "@aws-sdk/client-sts"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { DEFAULT_MEMBER_ROLE_NAME } from "../../src/contracts/organizations.ts"
+import { DEFAULT_MEMBER_ROLE_NAME, OrganizationMessages } from "../../src/contracts/organizations.ts"
 import { apiAs, baseUrl, look, lookFromTop, newPerson, type Person, signIn, signUpAndVerifyViaApi } from "../support/access.ts"
 import { launchBrowser, newPage } from "../support/browser.ts"
 import { MOTO_KEYS } from "../support/moto.ts"
@@ -129,7 +132,7 @@ describe("the fleet with data", () => {
     await lookFromTop(page, "fleet-data-dashboard")
 
     // Findings across the members: the planted bucket's check fails in billing only.
-    const across = await api<{ data: Array<{ check_id: string; status: string; account_id: number }> }>(
+    const across = await api<{ data: Array<{ id: number; scan_id: number; check_id: string; status: string; account_id: number }> }>(
       `/api/findings?organization_id=${organizationId}&check=${VERSIONING_CHECK}&status=fail`,
     )
     expect(across.data.map((f) => f.account_id)).toEqual([billing])
@@ -146,6 +149,38 @@ describe("the fleet with data", () => {
     expect(await compliance.textContent()).toMatch(/Members scanned.*2 of 2 member accounts/)
     await compliance.scrollIntoViewIfNeeded()
     await look(page, "fleet-data-compliance")
+
+    // The selection leaves billing out: it retires, history kept (issue 31).
+    const selection = await api<{ data: { recent_syncs: Array<{ changes: { retired: Array<{ cloud_account_id: string }> } }> } }>(
+      `/api/organizations/${organizationId}/selection`,
+      { method: "PUT", body: JSON.stringify({ include_units: [unit], exclude_units: [], include_accounts: [], exclude_accounts: [members.billing] }) },
+    )
+    expect(selection.data.recent_syncs[0]!.changes.retired.map((c) => c.cloud_account_id)).toEqual([members.billing])
+    await page.goto(`${baseUrl()}/dashboard`)
+    const retiredCard = page.getByRole("article", { name: /^billing-/ })
+    await retiredCard.getByText(OrganizationMessages.memberRetiredLine).waitFor({ timeout: 30_000 })
+    expect(await retiredCard.getByRole("button", { name: "Launch scan" }).count()).toBe(0)
+    expect(await page.getByRole("article", { name: /^analytics-/ }).getByRole("button", { name: "Launch scan" }).count()).toBe(1)
+    await retiredCard.scrollIntoViewIfNeeded()
+    await look(page, "fleet-data-retired-card")
+
+    await page.goto(`${baseUrl()}/dashboard/accounts/${billing}`)
+    await page.getByRole("heading", { level: 1, name: /^billing-/ }).waitFor({ timeout: 30_000 })
+    await page.getByText(OrganizationMessages.memberRetiredLine).first().waitFor()
+    expect(await page.getByRole("button", { name: "Launch scan" }).count()).toBe(0)
+    await page.getByRole("link", { name: "View scan details" }).waitFor()
+    const schedule = page.getByRole("region", { name: "Scan schedule" })
+    await schedule.getByText(OrganizationMessages.memberRetiredLine).waitFor({ timeout: 30_000 })
+    expect(await schedule.getByRole("button", { name: "Edit" }).count()).toBe(0)
+    await lookFromTop(page, "fleet-data-retired-account")
+
+    const failing = across.data[0]!
+    await page.goto(`${baseUrl()}/dashboard/scans/${failing.scan_id}/findings/${failing.id}?service=s3`)
+    await page.getByText(OrganizationMessages.memberRetiredRemediation).waitFor({ timeout: 30_000 })
+    const resources = page.getByRole("table", { name: "Affected resources" })
+    await resources.waitFor()
+    expect(await resources.getByRole("button", { name: "Remediate" }).count()).toBe(0)
+    await lookFromTop(page, "fleet-data-retired-finding")
     await page.close()
-  }, 420_000)
+  }, 480_000)
 })

@@ -18,7 +18,8 @@
  *
  * Events accepted:
  * - `schedule.retryRequested` — the user pressed Retry after the schedule failed to load: load it again.
- * - `schedule.editRequested` — the user pressed the schedule's edit button (needs scan_service).
+ * - `schedule.editRequested` — the user pressed the schedule's edit button (needs scan_service; not for a member
+ *   retired from its organisation, issue 31: its schedule skips every slot, `selectScheduleRetired`).
  * - `draft.changed` { patch } — the user changed fields of the schedule draft.
  * - `schedule.saveRequested` — the user pressed save on the schedule form.
  * - `schedule.editCanceled` — the user cancelled the schedule form: the draft is dropped.
@@ -27,7 +28,7 @@
  * - `rule.addRequested` { today } — the user pressed 'Add mute rule' (needs remediate_findings).
  * - `rule.editRequested` { id, today } — the user pressed Edit on a listed mute rule (needs remediate_findings).
  */
-import { assign, fromPromise, raise, setup } from "xstate"
+import { assign, fromPromise, not, raise, setup } from "xstate"
 import type { OkMessage } from "../contracts/common.ts"
 import type { AccountId } from "../contracts/ids.ts"
 import { ScanningMessages } from "../contracts/messages.ts"
@@ -39,6 +40,8 @@ import { errorOf, outputOf } from "./actor-output.ts"
 
 export interface AccountPostureInput {
   readonly accountId: AccountId
+  /** Beyond the spec (issue 31): a member retired from its organisation, whose schedule no longer runs (not editable). */
+  readonly retired?: boolean
 }
 
 /** The editable fields of a schedule (null scope lists: everything). */
@@ -80,6 +83,10 @@ export const draftOf = (s: ScanSchedule): ScheduleDraft => ({
   services: s.services,
 })
 
+/** Beyond the spec (issue 31): the account is a member retired from its organisation: its schedule is shown, not edited. */
+export const selectScheduleRetired = (snapshot: { readonly context: Pick<AccountPostureContext, "retired"> }): boolean =>
+  snapshot.context.retired === true
+
 export const accountPostureMachine = setup({
   types: {
     context: {} as AccountPostureContext,
@@ -113,6 +120,8 @@ export const accountPostureMachine = setup({
     muteRuleForm: muteRuleFormMachine,
   },
   guards: {
+    /** The account is still scanned: not a member retired from its organisation (issue 31). */
+    isScannable: ({ context }) => !selectScheduleRetired({ context }),
     /** The user holds scan_service. */
     canSchedule: ({ context }) => context.viewer?.canLaunchScans === true,
     /** The user holds remediate_findings. */
@@ -196,6 +205,7 @@ export const accountPostureMachine = setup({
           description: "The card shows the saved schedule and scope, with an edit button.",
           on: {
             "schedule.editRequested": [
+              { guard: not("isScannable") },
               { guard: "canSchedule", target: "editing", actions: "startDraft" },
               { actions: { type: "notify", params: { kind: "error", message: ScanningMessages.launchPermissionDenied } } },
             ],

@@ -8,7 +8,7 @@ import type { DetailRow, Finding, FindingDetailQuery, RemediateResponse } from "
 import type { AccountId, FindingId } from "../../src/contracts/ids.ts"
 import type { OkMessage } from "../../src/contracts/common.ts"
 import { PostureMessages, type DigestPreference, type MuteRule, type PostureOverview, type MuteRulePayload, type MuteRuleResponse, type ScanSchedule, type ScanSchedulePayload } from "../../src/contracts/posture.ts"
-import { accountPostureMachine, type AccountPostureInput } from "../../src/machines/account-posture.machine.ts"
+import { accountPostureMachine, selectScheduleRetired, type AccountPostureInput } from "../../src/machines/account-posture.machine.ts"
 import { digestPreferenceMachine } from "../../src/machines/digest-preference.machine.ts"
 import { postureOverviewMachine } from "../../src/machines/posture-overview.machine.ts"
 import { resourceHistoryMachine } from "../../src/machines/resource-history.machine.ts"
@@ -197,6 +197,33 @@ describe("account-posture machine", () => {
       actor.send({ type: "rule.deleteRequested", id: 3 })
       expect(env.toasts.map((t) => t.message)).toEqual(["Permission denied: Cannot launch scans", PostureMessages.mutePermissionDenied])
       expect(actor.getSnapshot().value).toEqual({ viewer: "ready", schedule: "viewing", rules: "ready", form: "none" })
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("a member retired from its organisation: its schedule is shown, never edited, and nothing is toasted (issue 31)", async () => {
+    const getSchedule = controlled<{ readonly id: AccountId }, ScanSchedule>()
+    const listMuteRules = controlled<{ readonly account_id?: AccountId }, ReadonlyArray<MuteRule>>()
+    const env = environment()
+    const actor = createActor(
+      accountPostureMachine.provide({
+        actors: {
+          getSchedule: getSchedule.logic, listMuteRules: listMuteRules.logic, putSchedule: never(), deleteMuteRule: never(),
+          loadViewer: scripted<void, ScanViewer>(() => viewer()).logic,
+        },
+        actions: { notify: env.notify },
+      }),
+      { input: { ...postureInput, retired: true } },
+    ).start()
+    try {
+      await getSchedule.resolve(schedule())
+      await listMuteRules.resolve([])
+      expect(selectScheduleRetired(actor.getSnapshot())).toBe(true)
+      actor.send({ type: "schedule.editRequested" })
+      expect(actor.getSnapshot().value).toMatchObject({ schedule: "viewing" })
+      expect(actor.getSnapshot().context.draft).toBeNull()
+      expect(env.toasts).toEqual([])
     } finally {
       actor.stop()
     }

@@ -113,13 +113,17 @@ describe("account details", () => {
     expect(screen.getByRole("dialog", { name: "Launch scan" })).toBeTruthy()
   })
 
-  it("a member retired from its organisation: a Retired badge and 'no longer scanned' instead of Launch scan and Run first scan (issue 31)", async () => {
+  it("a member retired from its organisation: a Retired badge and 'no longer scanned' instead of Launch scan, Run first scan and the schedule's Edit (issue 31)", async () => {
     const world = defaultWorld()
     world.details.set(1, accountDetail(1, { account_name: "Production", retired_at: "2026-01-05T10:00:00.000Z" }))
     await renderAccount({ world })
     expect(screen.getByText("Retired")).toBeTruthy()
-    expect(screen.getByText(OrganizationMessages.memberRetiredLine)).toBeTruthy()
+    expect(screen.getAllByText(OrganizationMessages.memberRetiredLine).length).toBeGreaterThan(0)
     expect(screen.queryByRole("button", { name: "Launch scan" })).toBeNull()
+    // Its schedule no longer runs: shown with the same line, without Edit.
+    const schedule = screen.getByRole("region", { name: "Scan schedule" })
+    expect(within(schedule).getByText(OrganizationMessages.memberRetiredLine)).toBeTruthy()
+    expect(within(schedule).queryByRole("button", { name: "Edit" })).toBeNull()
     // Its history stays readable; Refresh and Delete account stay.
     expect(within(screen.getByRole("region", { name: "Latest scan" })).getByRole("link", { name: "View scan details" })).toBeTruthy()
     for (const name of ["Refresh", "Delete account"]) expect(screen.getByRole("button", { name })).toBeTruthy()

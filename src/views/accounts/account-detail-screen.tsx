@@ -267,7 +267,7 @@ function AccountDetails({ accountId }: { readonly accountId: AccountId }) {
             <InformationCard detailsRef={detailsRef} />
             <LatestScanCard detailsRef={detailsRef} />
             <CredentialsCard detailsRef={detailsRef} />
-            <AccountPosture accountId={accountId} accountName={detail.account_name} />
+            <AccountPosture key={retired ? "retired" : "scanned"} accountId={accountId} accountName={detail.account_name} retired={retired} />
             <ApprovalSettingCard accountId={accountId} />
           </div>
         </>

@@ -8,7 +8,8 @@ import type { ActorRefFrom } from "xstate"
 import type { AccountId } from "../../contracts/ids.ts"
 import { ScanningMessages } from "../../contracts/messages.ts"
 import { describeMuteScope, PostureMessages, SCHEDULE_FREQUENCIES, WEEKDAYS, type ScanSchedule } from "../../contracts/posture.ts"
-import type { accountPostureMachine, ScheduleDraft } from "../../machines/account-posture.machine.ts"
+import { OrganizationMessages } from "../../contracts/organizations.ts"
+import { selectScheduleRetired, type accountPostureMachine, type ScheduleDraft } from "../../machines/account-posture.machine.ts"
 import { AlertBox } from "../ui/alert-box.tsx"
 import { Badge } from "../ui/badge.tsx"
 import { Button } from "../ui/button.tsx"
@@ -130,6 +131,7 @@ function ScheduleCard({ postureRef }: { readonly postureRef: PostureRef }) {
   const failed = useSelector(postureRef, (s) => s.matches({ schedule: "failed" }))
   const editing = useSelector(postureRef, (s) => s.matches({ schedule: "editing" }) || s.matches({ schedule: "saving" }))
   const canSchedule = useSelector(postureRef, (s) => s.context.viewer?.canLaunchScans === true)
+  const retired = useSelector(postureRef, selectScheduleRetired)
   const error = useSelector(postureRef, (s) => s.context.scheduleError)
   return (
     <Card
@@ -137,7 +139,7 @@ function ScheduleCard({ postureRef }: { readonly postureRef: PostureRef }) {
       level={2}
       aria-label="Scan schedule"
       actions={
-        schedule !== null && !editing ? (
+        schedule !== null && !editing && !retired ? (
           <GatedButton
             variant="secondary"
             size="sm"
@@ -166,18 +168,21 @@ function ScheduleCard({ postureRef }: { readonly postureRef: PostureRef }) {
       ) : editing && draft !== null ? (
         <ScheduleEditor postureRef={postureRef} schedule={schedule} draft={draft} />
       ) : (
-        <dl className={shared.facts}>
-          <Fact label="Schedule">{scheduleSummary(schedule)}</Fact>
-          <Fact label="Next run">{schedule.next_run_at === null ? "—" : formatDateTimeIn(schedule.next_run_at, schedule.timezone)}</Fact>
-          <Fact label="Last scheduled run">{schedule.last_run_at === null ? "—" : formatDateTimeIn(schedule.last_run_at, schedule.timezone)}</Fact>
-          <Fact label="Regions">{listLabel(schedule.regions, "All enabled regions")}</Fact>
-          <Fact label="Services">
-            {schedule.services === null
-              ? "All services"
-              : schedule.services.map((k) => schedule.available_services.find((s) => s.key === k)?.name ?? k).join(", ")}
-          </Fact>
-          {schedule.last_error === null ? null : <Fact label="Last skipped run">{schedule.last_error}</Fact>}
-        </dl>
+        <>
+          {retired ? <p className={shared.muted}>{OrganizationMessages.memberRetiredLine}</p> : null}
+          <dl className={shared.facts}>
+            <Fact label="Schedule">{scheduleSummary(schedule)}</Fact>
+            <Fact label="Next run">{schedule.next_run_at === null ? "—" : formatDateTimeIn(schedule.next_run_at, schedule.timezone)}</Fact>
+            <Fact label="Last scheduled run">{schedule.last_run_at === null ? "—" : formatDateTimeIn(schedule.last_run_at, schedule.timezone)}</Fact>
+            <Fact label="Regions">{listLabel(schedule.regions, "All enabled regions")}</Fact>
+            <Fact label="Services">
+              {schedule.services === null
+                ? "All services"
+                : schedule.services.map((k) => schedule.available_services.find((s) => s.key === k)?.name ?? k).join(", ")}
+            </Fact>
+            {schedule.last_error === null ? null : <Fact label="Last skipped run">{schedule.last_error}</Fact>}
+          </dl>
+        </>
       )}
     </Card>
   )
@@ -270,10 +275,11 @@ function MuteRulesCard({ postureRef }: { readonly postureRef: PostureRef }) {
   )
 }
 
-export function AccountPosture({ accountId, accountName }: { readonly accountId: AccountId; readonly accountName: string }) {
+/** `retired`: the account page's (issue 31); its schedule is then shown without Edit. */
+export function AccountPosture({ accountId, accountName, retired = false }: { readonly accountId: AccountId; readonly accountName: string; readonly retired?: boolean }) {
   const logic = useAccountPostureLogic()
   const options = useScanActorOptions()
-  const postureRef = useActorRef(logic, { ...options, input: { accountId } })
+  const postureRef = useActorRef(logic, { ...options, input: { accountId, retired } })
   const form = useSelector(postureRef, (s) => s.children["muteRuleForm"] as MuteRuleFormRef | undefined)
   return (
     <>

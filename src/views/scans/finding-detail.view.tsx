@@ -102,7 +102,7 @@ function RemediationButton({ findingRef, entry }: { readonly findingRef: Finding
   // A superseded scan keeps what it reported (docs/outcomes.md "History"): remediate from the latest scan.
   if (action === "Remediate" && superseded) return <span className={css.subtle}>—</span>
   // A member retired from its organisation is no longer acted in (issue 31): the page says why, above the table.
-  if (action === "Remediate" && retired) return <span className={css.subtle} title={OrganizationMessages.memberRetiredRemediation}>—</span>
+  if (action === "Remediate" && retired) return null
   if (action === "Remediate") {
     return (
       <GatedButton

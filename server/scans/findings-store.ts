@@ -239,6 +239,8 @@ interface ListRow extends FindingRow {
   readonly k2: number
   readonly k3: number
   readonly matched: number | null
+  /** The account is a member retired from its organisation (issue 31). */
+  readonly account_retired: boolean
 }
 
 interface TotalsRow {
@@ -329,7 +331,7 @@ export const listFindings = Effect.fn("FindingsStore.list")(function* (
     )
     SELECT t.total, t.unfiltered, t.checked, t.failing, t.matched AS total_matched, t.before, t.regions, w.*
     FROM totals t
-    LEFT JOIN (${selectFindings(sql, sql`, p.k1, p.k2, p.k3, p.matched`, sql`page p JOIN findings f ON f.id = p.id`)}) w ON true
+    LEFT JOIN (${selectFindings(sql, sql`, p.k1, p.k2, p.k3, p.matched, a.retired_at IS NOT NULL AS account_retired`, sql`page p JOIN findings f ON f.id = p.id`)}) w ON true
     ORDER BY w.k1 ${dir}, w.k2, w.k3, w.id`
   const head = rows[0] as (TotalsRow & { readonly total_matched: number | null }) | undefined
   const total = head?.total ?? 0
@@ -339,7 +341,8 @@ export const listFindings = Effect.fn("FindingsStore.list")(function* (
   const page = Math.floor(before / paging.pageSize) + 1
   const resourceFilter = regions !== undefined || q !== undefined
   return {
-    data: data.map((r) => ({ ...toFinding(r), ...(resourceFilter ? { resources_matched: r.matched ?? 0 } : {}) })),
+    // A retired member's findings say so (issue 31: the list offers them no bulk remediation); others carry no such key.
+    data: data.map((r) => ({ ...toFinding(r), ...(resourceFilter ? { resources_matched: r.matched ?? 0 } : {}), ...(r.account_retired ? { account_retired: true } : {}) })),
     pagination: { page, page_size: paging.pageSize, total, total_pages: Math.ceil(total / paging.pageSize) },
     totals: {
       findings: total,

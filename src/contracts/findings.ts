@@ -174,8 +174,8 @@ export const Finding = Schema.Struct({
    */
   superseded: Schema.optionalKey(Schema.Boolean),
   /**
-   * Beyond the spec (issue 31, detail only): the account is a member retired from its organisation: its findings stay
-   * readable but take no remediation (nor an undo of an earlier fix).
+   * Beyond the spec (issue 31): the account is a member retired from its organisation: its findings stay readable but
+   * take no remediation (nor an undo of an earlier fix). In the detail always; in a scan's list only when true.
    */
   account_retired: Schema.optionalKey(Schema.Boolean),
 })

@@ -71,9 +71,12 @@ export type BulkRemediationEvent =
   | { readonly type: "batch.confirmed" }
   | { readonly type: "dialog.closed" }
 
-/** A finding the selection offers: it has failing resources (not muted, not remediated). */
-export const isSelectable = (f: Pick<Finding, "outcome" | "resources_failing" | "resources_remediated" | "resources_muted">): boolean =>
-  f.outcome === "fail" && failingResources(f) > 0
+/**
+ * A finding the selection offers: it has failing resources (not muted, not remediated), in an account still acted in
+ * (not a member retired from its organisation, issue 31: the server refuses their rows).
+ */
+export const isSelectable = (f: Pick<Finding, "outcome" | "resources_failing" | "resources_remediated" | "resources_muted" | "account_retired">): boolean =>
+  f.outcome === "fail" && failingResources(f) > 0 && f.account_retired !== true
 
 const selectedOf = (f: Finding): SelectedFinding => ({ id: f.id, accountKey: f.account_id ?? f.account_name, failing: failingResources(f) })
 

@@ -141,6 +141,25 @@ describe("bulk-remediation machine", () => {
     }
   })
 
+  it("a retired member's findings are not ticked; a stale page's 409 stays in the dialog in the server's words (issue 31)", async () => {
+    const { actor, loadViewer, resolveRows, createBatch } = start()
+    const refusal = "This account was retired from its organization: its findings can no longer be remediated"
+    try {
+      await loadViewer.resolve(viewer())
+      actor.send({ type: "selection.toggled", finding: failing(1, { account_retired: true }) })
+      actor.send({ type: "selection.pageToggled", findings: [failing(2, { account_retired: true }), failing(3)] })
+      expect(actor.getSnapshot().context.selected.map((s) => s.id)).toEqual([3])
+      actor.send({ type: "selection.remediateRequested" })
+      await resolveRows.resolve(rows)
+      actor.send({ type: "batch.confirmed" })
+      await createBatch.reject(httpFailure("generic", 409, { _tag: "Conflict", message: refusal, data: { error_type: "account_retired" } }))
+      expect(actor.getSnapshot().value).toBe("confirming")
+      expect(actor.getSnapshot().context.error).toBe(refusal)
+    } finally {
+      actor.stop()
+    }
+  })
+
   it("starts every failing row of a check in the listed accounts", async () => {
     const { actor, loadViewer, createBatch } = start()
     try {

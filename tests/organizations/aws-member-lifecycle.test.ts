@@ -167,6 +167,8 @@ describe("a retired member", () => {
     expect(list.status, list.text).toBe(200)
     const finding = list.body.data.find((f: any) => f.check_id === CHECK)
     expect(finding).toBeDefined()
+    // The list says so too, for the findings page to offer its rows no bulk remediation.
+    expect(finding.account_retired).toBe(true)
     expect((await env.call(owner, "GET", `/api/scans/${scanId}`)).status).toBe(200)
     // Its detail says so, for the finding page to offer no Remediate.
     const detail = await env.call(owner, "GET", `/api/findings/${finding.id}`)

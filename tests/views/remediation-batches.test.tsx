@@ -169,6 +169,14 @@ describe("bulk remediation from the findings list", () => {
     expect(w.created).toEqual([])
   })
 
+  it("offers no checkbox on a retired member's findings, nor the page checkbox when they are all its (issue 31)", async () => {
+    const world = findingsWorld()
+    world.findings = world.findings.map((f) => ({ ...f, account_retired: true }))
+    await renderAt("/dashboard/scans/11/findings?service=s3", "/dashboard/scans/:scanId/findings", <FindingsView />, world)
+    expect(screen.getByText("Versioning enabled")).toBeTruthy()
+    expect(screen.queryByRole("checkbox", { name: /^Select / })).toBeNull()
+  })
+
   it("offers no checkbox without remediate_findings", async () => {
     await renderAt("/dashboard/scans/11/findings?service=s3", "/dashboard/scans/:scanId/findings", <FindingsView />, findingsWorld(false))
     expect(screen.getByText("Versioning enabled")).toBeTruthy()

@@ -82,6 +82,16 @@ interface Claim {
   readonly credentialsSealed: string
 }
 
+/**
+ * The claim's and the completion's transactions commit without waiting for their WAL flush (`synchronous_commit = off`
+ * for that transaction only): a fleet scan commits two of them per service job, and the flush was their slowest
+ * statement, held under the scan row's lock that the scan's other jobs wait for. Nothing acknowledged can be lost by
+ * it: the job's completion in pg-boss commits afterwards, synchronously, and a flush covers every WAL record before its
+ * own, so once pg-boss has the job done the service's writes are durable; a server crash before that loses both, and
+ * pg-boss runs the job again (the claim and the completion are idempotent). A column of the statement's answer.
+ */
+const ASYNC_COMMIT_SQL = ", set_config('synchronous_commit', 'off', true) AS async_commit"
+
 /** The open statuses of a scan or a service, as a SQL list. */
 const OPEN_SQL = "('pending', 'running')"
 
@@ -120,7 +130,7 @@ export const claimService = (p: RunServicePayload, jobId: string) =>
         WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_service_id}
           AND EXISTS (SELECT 1 FROM x WHERE x.status IN ${sql.literal(OPEN_SQL)})
         RETURNING id)
-      SELECT x.status, x.service_key, x.account_id, x.regions, x.cloud_provider_id, x.credentials_sealed FROM x`
+      SELECT x.status, x.service_key, x.account_id, x.regions, x.cloud_provider_id, x.credentials_sealed${sql.literal(ASYNC_COMMIT_SQL)} FROM x`
     const row = rows[0]
     if (row === undefined || !isOpen(row.status ?? undefined)) return undefined
     return {
@@ -155,7 +165,7 @@ export const completeService = (
         status: string | null; service_id: number; service_key: string; account_id: number; cloud_account_id: string; cloud_provider_id: number
         any_mute_rule: boolean
       }>`
-        SELECT x.status, x.service_id, x.service_key, x.account_id, x.cloud_account_id, x.cloud_provider_id, x.any_mute_rule
+        SELECT x.status, x.service_id, x.service_key, x.account_id, x.cloud_account_id, x.cloud_provider_id, x.any_mute_rule${sql.literal(ASYNC_COMMIT_SQL)}
         FROM (SELECT status FROM scans WHERE workspace_id = ${p.workspace_id} AND id = ${p.scan_id} FOR UPDATE) sc
         LEFT JOIN LATERAL (
           SELECT ss.status, ss.service_id, cs.key AS service_key, s.account_id, a.cloud_account_id, s.cloud_provider_id::int AS cloud_provider_id,

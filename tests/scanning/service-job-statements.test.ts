@@ -121,8 +121,12 @@ describe("a service job's claim", () => {
       { id: second!.id, status: "pending", attempts: 0, job_id: null, started: false },
     ])
     expect((await scanRow(scan.scanId)).status).toBe("running")
-    // A second attempt of a running service claims it again (pg-boss's retry), counting the attempt.
-    expect((await claim(first!.id, "job-b")).result).toBeDefined()
+    // A second attempt of a running service claims it again (pg-boss's retry), counting the attempt; its transaction
+    // commits without waiting for the WAL flush (pg-boss's synchronous completion of the job flushes it), that one only.
+    const setting = SqlClient.SqlClient.pipe(Effect.flatMap((q) => q<{ s: string }>`SELECT current_setting('synchronous_commit') AS s`), Effect.map((r) => r[0]!.s))
+    const inClaim = await withSql(env.server.databaseUrl, inScope({ workspaceId: owner.workspaceId })(
+      claimService(payload(scan.scanId, first!.id), "job-b").pipe(Effect.andThen(setting))))
+    expect({ inClaim, after: await withSql(env.server.databaseUrl, setting) }).toEqual({ inClaim: "off", after: "on" })
     expect((await rows())[0]).toMatchObject({ attempts: 2, job_id: "job-b" })
     // A completed service, or any service of a finished (failed or canceled) scan, is not claimed and nothing changes.
     await env.sql((q) => q`UPDATE scan_services SET status = 'completed' WHERE id = ${first!.id}`)

@@ -376,6 +376,10 @@ export const runRemediation = (p: RemediatePayload, job: JobContext) =>
     }
     const account = yield* inScope({ workspaceId: p.workspace_id })(loadSealedAccount(p.workspace_id, claimed.accountId))
     if (account === undefined) return
+    // Asked before the account retired from its organisation (issue 31): no call is made in it now.
+    if (account.retiredAt !== null) {
+      return yield* finishRemediation(p, claimed, { status: "failed", message: OrganizationMessages.memberRetiredRemediation })
+    }
     const stored = openCredentials(config.appSecretKey, account.credentialsSealed, { workspaceId: p.workspace_id, accountId: account.id })
     const target = stored === undefined ? undefined : fixTargetFor(claimed.cloudProviderId, stored, config.awsEndpointUrl)
     if (target === undefined) {

@@ -60,6 +60,9 @@ const startScanOf = (accountId: number) =>
   env.call(owner, "POST", "/api/scans", { user_id: owner.userId, account_id: accountId, cloud_provider_id: 1, cloud_provider_name: "aws", services: ["s3"] })
 
 beforeAll(async () => {
+  // Each remediation attempt is held 3 s after its claim (the in-process worker reads the knob from the process's
+  // environment): a sync retires its member meanwhile, and the fix must not run.
+  process.env["REMEDIATION_TEST_DELAY_MS"] = "3000"
   env = await startScanEnv({ env: { POSTURE_TICK_SECONDS: "1" } })
   owner = await env.workspace()
   orgs = client(OrganizationsClient)
@@ -76,6 +79,7 @@ beforeAll(async () => {
 }, 240_000)
 
 afterAll(async () => {
+  delete process.env["REMEDIATION_TEST_DELAY_MS"]
   await env?.stop()
 })
 
@@ -137,10 +141,18 @@ describe("a retired member", () => {
     scanId = await seedFailingScan(env, owner.workspaceId, { id: retiree, cloudAccountId: ids["retiree"]! }, CHECK, ["sg-retiree1"])
     const put = await env.call(owner, "PUT", `/api/accounts/${retiree}/schedule`, { frequency: "daily", time_of_day: "02:00", timezone: "UTC", regions: null, services: ["s3"] })
     expect(put.status, put.text).toBe(200)
+    // A remediation asked while the member was still scanned, held by its worker until the member retired.
+    const findingId = (await env.sql((q) => q<{ id: number }>`SELECT id FROM findings WHERE scan_id = ${scanId} AND check_id = ${CHECK}`))[0]!.id
+    const asked = await env.call(owner, "POST", `/api/findings/${findingId}/remediate`, { details: { resource_id: "sg-retiree1", region: REGION } })
+    expect(asked.status, asked.text).toBe(200)
     const out = await selection({ exclude_accounts: [managementId, ids["handExcluded"], ids["retiree"]] })
     expect(out.status, out.text).toBe(200)
     expect(out.body.data.recent_syncs[0].changes.retired).toEqual([expect.objectContaining({ cloud_account_id: ids["retiree"], detail: "excluded" })])
     expect(await accountRow(ids["retiree"]!)).toMatchObject({ retired_reason: "excluded" })
+    // Its attempt, once released, fails with the reason before any call in the account.
+    await expect.poll(async () => (await env.sql((q) => q<{ status: string; message: string | null; plan: unknown }>`
+      SELECT status, message, plan FROM remediations WHERE finding_id = ${findingId}`)), { timeout: 30_000, interval: 500 })
+      .toEqual([{ status: "failed", message: OrganizationMessages.memberRetiredRemediation, plan: null }])
   }, 60_000)
 
   it("its account (list and detail) says since when it is retired, for the SPA to offer no scan", async () => {
@@ -177,8 +189,9 @@ describe("a retired member", () => {
     const fix = await env.call(owner, "POST", `/api/findings/${finding.id}/remediate`, { details: { resource_id: "sg-retiree1", region: REGION } })
     expect(fix.status, fix.text).toBe(409)
     expect(fix.body.message).toBe(OrganizationMessages.memberRetiredRemediation)
+    // Only the one asked before it retired (failed with the reason).
     const rows = await env.sql((q) => q<{ n: number }>`SELECT count(*)::int AS n FROM remediations WHERE finding_id = ${finding.id}`)
-    expect(rows[0]!.n).toBe(0)
+    expect(rows[0]!.n).toBe(1)
   })
 
   it("takes no undo of a fix made before it retired, nor a preview, nor a bulk remediation or its undo; each refusal writes nothing", async () => {

@@ -121,6 +121,16 @@ export const selectFindings = (sql: SqlClient.SqlClient, extra = sql``, from = s
   JOIN accounts a ON a.id = s.account_id`
 
 /**
+ * The `account_retired` column (issue 31: the account is a member retired from its organisation), for `extra` of
+ * `selectFindings`: read from the accounts row it already joins, so the flag costs the lists no read of their own.
+ */
+export const ACCOUNT_RETIRED_COLUMN = "a.retired_at IS NOT NULL AS account_retired"
+
+/** A list's finding carries `account_retired` only when true (the lists then offer it no bulk remediation). */
+export const retiredKey = (r: { readonly account_retired: boolean }): { readonly account_retired?: true } =>
+  r.account_retired ? { account_retired: true } : {}
+
+/**
  * The list's status filter: outcomes, where `fail` means failing and not muted, and `muted` means failing with every
  * open failing row muted (issue 13).
  */
@@ -331,7 +341,7 @@ export const listFindings = Effect.fn("FindingsStore.list")(function* (
     )
     SELECT t.total, t.unfiltered, t.checked, t.failing, t.matched AS total_matched, t.before, t.regions, w.*
     FROM totals t
-    LEFT JOIN (${selectFindings(sql, sql`, p.k1, p.k2, p.k3, p.matched, a.retired_at IS NOT NULL AS account_retired`, sql`page p JOIN findings f ON f.id = p.id`)}) w ON true
+    LEFT JOIN (${selectFindings(sql, sql`, p.k1, p.k2, p.k3, p.matched, ${sql.literal(ACCOUNT_RETIRED_COLUMN)}`, sql`page p JOIN findings f ON f.id = p.id`)}) w ON true
     ORDER BY w.k1 ${dir}, w.k2, w.k3, w.id`
   const head = rows[0] as (TotalsRow & { readonly total_matched: number | null }) | undefined
   const total = head?.total ?? 0
@@ -342,7 +352,7 @@ export const listFindings = Effect.fn("FindingsStore.list")(function* (
   const resourceFilter = regions !== undefined || q !== undefined
   return {
     // A retired member's findings say so (issue 31: the list offers them no bulk remediation); others carry no such key.
-    data: data.map((r) => ({ ...toFinding(r), ...(resourceFilter ? { resources_matched: r.matched ?? 0 } : {}), ...(r.account_retired ? { account_retired: true } : {}) })),
+    data: data.map((r) => ({ ...toFinding(r), ...(resourceFilter ? { resources_matched: r.matched ?? 0 } : {}), ...retiredKey(r) })),
     pagination: { page, page_size: paging.pageSize, total, total_pages: Math.ceil(total / paging.pageSize) },
     totals: {
       findings: total,
@@ -452,7 +462,7 @@ export const detailPage = Effect.fn("FindingsStore.detailPage")(function* (
 /** One finding with one page of its rows (the first `DetailPaging.defaultPageSize` rows unless asked otherwise). */
 export const getFinding = Effect.fn("FindingsStore.get")(function* (workspaceId: number, findingId: number, req: DetailPageRequest) {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<FindingRow & { readonly account_retired: boolean }>`${selectFindings(sql, sql`, a.retired_at IS NOT NULL AS account_retired`)}
+  const rows = yield* sql<FindingRow & { readonly account_retired: boolean }>`${selectFindings(sql, sql`, ${sql.literal(ACCOUNT_RETIRED_COLUMN)}`)}
     WHERE f.workspace_id = ${workspaceId} AND f.id = ${findingId}`
   const row = rows[0]
   if (row === undefined) return undefined

@@ -3,7 +3,7 @@
  * the findings of every account's latest completed scan (`accounts.latest_scan_id`, migration 0022), narrowed to some
  * accounts, an organisation or an organisation unit (and every unit below it), with the per-scan list's finding
  * filters and sorts (server/scans/findings-store.ts `listFindings`) and its totals — one statement per page. Retired
- * accounts are left out unless `account_id` names them.
+ * accounts are left out unless `account_id` names them; their findings then carry `account_retired`, as in a scan's list.
  *
  * The latest scans' findings carry `latest` (migration 0024), so the list never reads the workspace's earlier scans.
  * In the default order (status then severity then id, ascending) a page is read from `findings_latest_order_idx` in
@@ -24,9 +24,11 @@ import { SEVERITIES } from "../../src/contracts/findings.ts"
 import type { AccountId } from "../../src/contracts/ids.ts"
 import { FAILING_RESOURCES_SQL, SEVERITY_ORDER_SQL, STATUS_ORDER_SQL } from "../posture/algebra.ts"
 import {
+  ACCOUNT_RETIRED_COLUMN,
   containsPattern,
   encodeCursor,
   findingClauses,
+  retiredKey,
   selectFindings,
   sortKey,
   toFinding,
@@ -87,6 +89,8 @@ interface PageRow extends FindingRow {
   readonly matched: number | null
   readonly organization_id: number | null
   readonly org_unit_path: string | null
+  /** The account is a member retired from its organisation (listed only when `account_id` names it). */
+  readonly account_retired: boolean
 }
 
 /** Whether the stored counts answer the totals: no filter but status and severity (the two ranks they are keyed by). */
@@ -151,7 +155,8 @@ export const listFleetFindings = Effect.fn("FleetFindings.list")(function* (
   const keyed = sql`lc JOIN findings f ON f.workspace_id = ${workspaceId} AND f.latest AND f.service_id = lc.service_id AND f.check_id = lc.check_id`
   const ofScope = sql`(f.scan_id IN (SELECT a.latest_scan_id FROM accounts a WHERE ${inScope})) IS TRUE`
   const where = sql.and([sql`f.workspace_id = ${workspaceId}`, sql`f.latest`, ofScope, ...findingClauses(sql, filter)])
-  const extra = sql`, p.k1, p.k2, p.k3, p.matched, a.organization_id, a.org_unit_path`
+  // The accounts row is selectFindings' own join: the organisation, unit and retired flag cost no further read.
+  const extra = sql`, p.k1, p.k2, p.k3, p.matched, a.organization_id, a.org_unit_path, ${sql.literal(ACCOUNT_RETIRED_COLUMN)}`
 
   let rows: ReadonlyArray<Partial<PageRow> & TotalsRow>
   if (byIndex(filter, order)) {
@@ -248,6 +253,8 @@ export const listFleetFindings = Effect.fn("FleetFindings.list")(function* (
       organization_id: r.organization_id === null ? null : (r.organization_id as AccountId),
       org_unit_path: r.org_unit_path,
       ...(regions !== undefined ? { resources_matched: r.matched ?? 0 } : {}),
+      // As in a scan's list (issue 31): a retired member's findings say so, and are offered no bulk remediation.
+      ...retiredKey(r),
     })),
     pagination: { page: Math.floor(before / paging.pageSize) + 1, page_size: paging.pageSize, total, total_pages: Math.ceil(total / paging.pageSize) },
     totals: {

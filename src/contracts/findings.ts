@@ -175,7 +175,8 @@ export const Finding = Schema.Struct({
   superseded: Schema.optionalKey(Schema.Boolean),
   /**
    * Beyond the spec (issue 31): the account is a member retired from its organisation: its findings stay readable but
-   * take no remediation (nor an undo of an earlier fix). In the detail always; in a scan's list only when true.
+   * take no remediation (nor an undo of an earlier fix). In the detail always; in a scan's list and the list across
+   * accounts only when true.
    */
   account_retired: Schema.optionalKey(Schema.Boolean),
 })

@@ -209,6 +209,20 @@ describe("GET /api/findings without scan_id: the latest completed scan of every 
     }
   })
 
+  it("marks a named retired member's findings account_retired, as a scan's list does, whatever the order (issue 31)", async () => {
+    const query = `account_id=${accounts.db},${accounts.gone}`
+    for (const filter of ["", "&check=bucket", "&sort=severity&order=desc"]) {
+      const { findings } = await allPages(`${query}${filter}`, 4)
+      const gone = findings.filter((f) => f.account_id === accounts.gone)
+      expect(gone.length, filter).toBeGreaterThan(0)
+      for (const f of gone) expect(f.account_retired, filter).toBe(true)
+      // The key is there only when true, as in a scan's list.
+      for (const f of findings.filter((f) => f.account_id !== accounts.gone)) expect("account_retired" in f, filter).toBe(false)
+      const perScanList = await perScan([latestOf("gone")], filter.slice(1))
+      expect(perScanList.findings.every((f) => f.account_retired === true)).toBe(true)
+    }
+  })
+
   it("follows the latest scan: a newly completed scan replaces its account's previous one, a running one never answers", async () => {
     const before = await list(`account_id=${accounts.solo}&page_size=100`)
     expect(new Set(before.data.map((f) => f.scan_id))).toEqual(new Set([latestOf("solo")]))

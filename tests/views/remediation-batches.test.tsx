@@ -205,6 +205,30 @@ describe("bulk remediation across accounts", () => {
     expect(w.created).toEqual([{ check_id: "s3_bucket_versioning_enabled", account_ids: [21, 22] }])
     expect(currentUrl()).toBe(`/dashboard/remediations/batches/${BATCH_ID}`)
   })
+
+  it("leaves a retired member's findings out of 'Remediate all failing (N)', and offers nothing when they are all its (issue 31)", async () => {
+    const world = defaultWorld()
+    world.findings = [
+      finding(1, { account_id: 21, account_name: "Payments", check_id: "s3_bucket_versioning_enabled", resources_failing: 3 }),
+      finding(2, { account_id: 22, account_name: "Sandbox", check_id: "s3_bucket_versioning_enabled", resources_failing: 2, account_retired: true }),
+      finding(3, { account_id: 22, account_name: "Sandbox", check_id: "iam_root_mfa_enabled", resources_failing: 1, account_retired: true }),
+    ]
+    const { w } = await renderAt(`/dashboard/organizations/${ORG_ID}/findings`, "/dashboard/organizations/:organizationId/findings", <FleetFindingsView />, world)
+    fireEvent.change(screen.getByRole("textbox", { name: "Check" }), { target: { value: "s3_bucket_versioning" } })
+    await press(screen.getByRole("button", { name: "Apply check" }))
+    expect(screen.getByText("s3_bucket_versioning_enabled in 1 account")).toBeTruthy()
+    await press(screen.getByRole("button", { name: "Remediate all failing (3)" }))
+    const dialog = await screen.findByRole("alertdialog", { name: "Remediate in bulk" })
+    await press(within(dialog).getByRole("button", { name: "Remediate 3 resources" }))
+    expect(w.created).toEqual([{ check_id: "s3_bucket_versioning_enabled", account_ids: [21] }])
+    cleanup()
+    // Only the retired member's finding of the check is listed: no bulk remediation is offered.
+    await renderAt(`/dashboard/organizations/${ORG_ID}/findings`, "/dashboard/organizations/:organizationId/findings", <FleetFindingsView />, world)
+    fireEvent.change(screen.getByRole("textbox", { name: "Check" }), { target: { value: "iam_root_mfa" } })
+    await press(screen.getByRole("button", { name: "Apply check" }))
+    expect(screen.getByText("Showing 1 of 1 finding", { exact: false })).toBeTruthy()
+    expect(screen.queryByRole("button", { name: /^Remediate all failing/ })).toBeNull()
+  })
 })
 
 const batchPage = (views: BatchView[]) =>

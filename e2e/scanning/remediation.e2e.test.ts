@@ -104,7 +104,7 @@ describe("remediation preview and undo (moto as the AWS account)", () => {
     await page.getByText("Undo queued").first().waitFor({ timeout: 20_000 })
     const undone = history.getByRole("listitem", { name: /^Remediation \d+: Undone$/ })
     await undone.waitFor({ timeout: 90_000 })
-    await undone.getByText("Undo no longer possible: This fix was already undone").waitFor()
+    await undone.getByText("This fix was already undone", { exact: true }).waitFor()
     const resources = page.getByRole("table", { name: "Affected resources" })
     await resources.getByRole("button", { name: "Remediate" }).waitFor({ timeout: 30_000 })
     expect(await blockOf()).toBeNull()

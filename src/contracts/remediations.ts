@@ -144,9 +144,13 @@ export const RemediationMessages = {
   undoPermissionDenied: "You don't have permission to undo remediations",
 } as const
 
-/** "Undo no longer possible: …" on a remediation whose undo is not offered. */
-export const undoUnavailableText = (reason: string | null): string =>
-  `Undo no longer possible: ${reason ?? "this fix cannot be undone"}`
+/**
+ * Why a remediation's undo is not offered, as the history shows it: the server's reason on its own. Each reason is a
+ * sentence of its own ("This fix was already undone", "Undo is no longer possible: it is offered for 30 days…", "This
+ * account was retired from its organization: …"), so a prefix before it read "…: This account…" or said "no longer
+ * possible" twice.
+ */
+export const undoUnavailableText = (reason: string | null): string => reason ?? RemediationMessages.irreversible
 
 /** States in which a remediation still moves on its own (the history polls while one is shown). */
 export const UNSETTLED_REMEDIATION_STATES: ReadonlySet<RemediationState> = new Set(["pending", "applied", "undoing"])

@@ -1,7 +1,7 @@
 /**
  * The finding page's "Remediation history" card (issue 32), rendered from the `remediationHistoryMachine` child of the
  * finding page: each remediation of the finding with its state, the resource, who asked and when, its message, and
- * Undo while undo is possible ("Undo no longer possible: …" otherwise). Undo opens a confirmation listing the calls
+ * Undo while undo is possible (the server's reason why not otherwise). Undo opens a confirmation listing the calls
  * that restore the resource; a conflict (the resource changed since the fix) shows the field differences and offers
  * "Undo anyway". Undo needs remediate_findings, as Remediate does.
  */

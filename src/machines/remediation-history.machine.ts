@@ -4,18 +4,23 @@
  *
  * Two regions:
  * - `list`: the remediations, read when the card opens and again on `history.refreshRequested` (the finding page after a
- *   remediation started). While one of them still moves on its own (pending, applied, undoing) the list is re-read every
- *   5 s; when such a remediation settles, the finding page is asked to reload (`finding.reloadRequested`: an undone
- *   fix fails again, a verified one is remediated). A failed first read shows the error with Retry; a failed poll keeps
- *   the list shown and tries again 5 s later.
+ *   remediation started, or the undo region after a refusal; a read in flight then starts over, so the answer is never
+ *   older than the request). While one of them still moves on its own (pending, applied, undoing) the list is re-read
+ *   every 5 s; when such a remediation settles, the finding page is asked to reload (`finding.reloadRequested`: an
+ *   undone fix fails again, a verified one is remediated). A failed first read shows the error with Retry; a failed poll
+ *   keeps the list shown and tries again 5 s later.
  * - `undo`: Undo (`undo.requested`, only while the remediation's `undo.available`) → a confirmation → POST
  *   /api/remediations/{id}/undo. A 409 `RemediationConflict` (the resource changed since the fix) shows the field
  *   differences and offers "Undo anyway" (`undo.forced`, sent with `force: true`); any other refusal stays in the
- *   confirmation with its message. An accepted undo replaces the remediation in the list (now undoing), toasts "Undo
- *   queued", and the list polls until it settles.
+ *   confirmation with its message. A 409 of either kind says the list shown is stale (the member retired from its
+ *   organisation, the fix already undone, the resource changed): the list is read again, so a remediation whose undo
+ *   is no longer offered loses its Undo while the server's message stays in the dialog, and the dialog's Undo and
+ *   "Undo anyway" are accepted only while the remediation, as last read, still offers undo. An accepted undo replaces
+ *   the remediation in the list (now undoing), toasts "Undo queued", and the list polls until it settles.
  *
  * Events accepted:
- * - `history.refreshRequested` — the finding page: a remediation started, read the list again.
+ * - `history.refreshRequested` — the finding page: a remediation started, read the list again (also raised after a
+ *   refused undo).
  * - `history.retried` — the user pressed Retry after the list failed to load.
  * - `undo.requested` — the user pressed Undo on a remediation.
  * - `undo.confirmed` — the user confirmed the undo.
@@ -99,6 +104,10 @@ export const remediationHistoryMachine = setup({
       event.type === "undo.requested" && context.remediations?.some((r) => r.id === event.id && r.undo.available) === true,
     /** The undo was refused with a `RemediationConflict` (the resource changed since the fix). */
     isConflict: ({ event }) => remediationConflictOf(toFailure(errorOf(event)).data) !== null,
+    /** The undo was refused with a 409: the list shown no longer says what the server knows (retired, undone, changed). */
+    isStaleRefusal: ({ event }) => toFailure(errorOf(event)).status === 409,
+    /** The dialog's remediation, as last read, still offers undo (a re-read after a refusal may have withdrawn it). */
+    isTargetUndoable: ({ context }) => undoTarget(context)?.undo.available === true,
   },
   actions: {
     /** The list as read; when a remediation that was moving has settled, the finding page reloads. */
@@ -133,6 +142,8 @@ export const remediationHistoryMachine = setup({
     assignConflict: assign({ conflict: ({ event }) => remediationConflictOf(toFailure(errorOf(event)).data), undoError: null }),
     assignUndoError: assign({ undoError: ({ event }) => toFailure(errorOf(event), RemediationMessages.undoFailed).message, conflict: null, force: false }),
     announceChange: raise({ type: "history.changed" }),
+    /** After a refused undo: the list region reads the remediations again. */
+    rereadList: raise({ type: "history.refreshRequested" }),
     /** Tells the finding page a remediation settled: it reads the finding again. */
     reportSettled: sendParent({ type: "finding.reloadRequested" }),
     /** Environment: a toast (supplied at the React boundary). */
@@ -149,6 +160,8 @@ export const remediationHistoryMachine = setup({
       states: {
         loading: {
           description: "The remediations are being read (the list already shown stays).",
+          /** A refresh asked meanwhile (e.g. after a refused undo) starts the read over: the answer must postdate it. */
+          on: { "history.refreshRequested": { target: "loading", reenter: true } },
           invoke: {
             id: "listRemediations",
             src: "listRemediations",
@@ -190,7 +203,7 @@ export const remediationHistoryMachine = setup({
         confirming: {
           description: "The dialog asks to confirm the undo (with the previous refusal, if any).",
           on: {
-            "undo.confirmed": { target: "undoing", actions: "assignForce" },
+            "undo.confirmed": { guard: "isTargetUndoable", target: "undoing", actions: "assignForce" },
             "undo.cancelled": { target: "idle", actions: "clearTarget" },
           },
         },
@@ -203,9 +216,14 @@ export const remediationHistoryMachine = setup({
             /** The undo was queued: the remediation (now undoing) replaces the one shown, 'Undo queued' is toasted and the list is watched. */
             onDone: { target: "idle", actions: ["assignUndone", { type: "notify", params: undoQueued }, "announceChange"] },
             onError: [
-              /** The resource changed since the fix: the differences are shown with 'Undo anyway'. */
-              { guard: "isConflict", target: "conflict", actions: "assignConflict" },
-              /** Refused for another reason (e.g. the retention passed): the message is shown in the confirmation. */
+              /** The resource changed since the fix: the differences are shown with 'Undo anyway', and the list is read again. */
+              { guard: "isConflict", target: "conflict", actions: ["assignConflict", "rereadList"] },
+              /**
+               * Refused with a 409 (e.g. the member retired, the retention passed, already undone): the server's message
+               * stays in the confirmation and the list is read again (its Undo goes once the server no longer offers it).
+               */
+              { guard: "isStaleRefusal", target: "confirming", actions: ["assignUndoError", "rereadList"] },
+              /** Failed otherwise (e.g. the server could not be reached): the message is shown in the confirmation. */
               { target: "confirming", actions: "assignUndoError" },
             ],
           },
@@ -213,7 +231,7 @@ export const remediationHistoryMachine = setup({
         conflict: {
           description: "The resource changed since the fix: the field differences, with 'Undo anyway' (force) or Cancel.",
           on: {
-            "undo.forced": { target: "undoing", actions: "assignForce" },
+            "undo.forced": { guard: "isTargetUndoable", target: "undoing", actions: "assignForce" },
             "undo.cancelled": { target: "idle", actions: "clearTarget" },
           },
         },

@@ -51,6 +51,7 @@ describe("remediation history machine", () => {
         { type: "xstate.done.actor.undoRemediation", output: remediation(1, { state: "undoing" }, { available: false }) },
         { type: "xstate.error.actor.undoRemediation", error: conflictFailure() },
         { type: "xstate.error.actor.undoRemediation", error: httpFailure("generic", 409, { message: "This fix was already undone" }) },
+        { type: "xstate.error.actor.undoRemediation", error: httpFailure("generic", 500) },
       ],
       serializeState: (s) =>
         JSON.stringify([
@@ -138,7 +139,7 @@ describe("remediation history machine", () => {
     }
   })
 
-  it("an undo refused because the member retired from its organisation since shows the server's words in the confirmation (issue 31)", async () => {
+  it("an undo refused because the member retired from its organisation since keeps the server's words and reads the list again: Undo goes (issue 31)", async () => {
     const { actor, listRemediations, undoRemediation } = start()
     const refusal = "This account was retired from its organization: its fixes can no longer be undone"
     try {
@@ -149,6 +150,52 @@ describe("remediation history machine", () => {
       expect(actor.getSnapshot().value).toMatchObject({ undo: "confirming" })
       expect(actor.getSnapshot().context.undoError).toBe(refusal)
       expect(actor.getSnapshot().context.conflict).toBeNull()
+      // The stale list is read again; the server no longer offers the undo.
+      expect(listRemediations.calls).toEqual([{ finding_id: 5 }, { finding_id: 5 }])
+      await listRemediations.resolve([remediation(1, {}, { available: false, reason: refusal })])
+      expect(actor.getSnapshot().context.remediations?.[0]?.undo.available).toBe(false)
+      expect(actor.getSnapshot().context.undoError).toBe(refusal)
+      expect(actor.getSnapshot().value).toEqual({ list: "still", undo: "confirming" })
+      // The confirmation offers no Undo any more: confirming again sends nothing.
+      expect(actor.getSnapshot().can({ type: "undo.confirmed" })).toBe(false)
+      actor.send({ type: "undo.confirmed" })
+      expect(undoRemediation.calls).toHaveLength(1)
+      actor.send({ type: "undo.cancelled" })
+      actor.send({ type: "undo.requested", id: rid(1) })
+      expect(actor.getSnapshot().value).toMatchObject({ undo: "idle" })
+    } finally {
+      actor.stop()
+    }
+  })
+
+  it("after a conflict the list is read again; a failure that is not a refusal keeps the list; a read in flight starts over", async () => {
+    const { actor, listRemediations, undoRemediation, clock } = start()
+    try {
+      await listRemediations.resolve([remediation(1)])
+      actor.send({ type: "undo.requested", id: rid(1) })
+      actor.send({ type: "undo.confirmed" })
+      await undoRemediation.reject(conflictFailure())
+      expect(actor.getSnapshot().value).toMatchObject({ undo: "conflict" })
+      expect(listRemediations.calls).toHaveLength(2)
+      await listRemediations.resolve([remediation(1)])
+      // Still offered: "Undo anyway" stays.
+      expect(actor.getSnapshot().can({ type: "undo.forced" })).toBe(true)
+      actor.send({ type: "undo.forced" })
+      await undoRemediation.reject(httpFailure("generic", 500))
+      expect(actor.getSnapshot().value).toEqual({ list: "still", undo: "confirming" })
+      expect(listRemediations.calls).toHaveLength(2)
+
+      // A poll in flight when the undo is refused: the read starts over, its answer postdates the refusal.
+      actor.send({ type: "undo.cancelled" })
+      actor.send({ type: "history.refreshRequested" })
+      await listRemediations.resolve([remediation(1), remediation(2, { state: "pending" }, { available: false })])
+      clock.increment(HISTORY_POLL_MS)
+      expect(actor.getSnapshot().value).toEqual({ list: "loading", undo: "idle" })
+      actor.send({ type: "undo.requested", id: rid(1) })
+      actor.send({ type: "undo.confirmed" })
+      await undoRemediation.reject(httpFailure("generic", 409, { message: "This fix was already undone" }))
+      expect(listRemediations.calls).toHaveLength(5)
+      expect(listRemediations.aborted()).toBe(1)
     } finally {
       actor.stop()
     }

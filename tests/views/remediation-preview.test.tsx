@@ -155,4 +155,30 @@ describe("Remediation history card", () => {
     expect(screen.getByRole("listitem", { name: "Remediation 2: Undone" })).toBeTruthy()
     expect(called("getFinding").length).toBe(reads + 1)
   })
+
+  it("an undo refused as stale (the member retired since) keeps the server's words, and the history read again offers no Undo (issue 31)", async () => {
+    const world = defaultWorld()
+    world.findings = [finding(5, { details: [nonCompliantRow] })]
+    world.remediations = [remediation(2)]
+    const refusal = "This account was retired from its organization: its fixes can no longer be undone"
+    const { called } = await renderFinding(world, {
+      undoRemediation: async () => {
+        // Retired since the page was read: the server now refuses, and its history says why.
+        world.remediations = [remediation(2, {}, { available: false, reason: refusal })]
+        throw httpFailure("generic", 409, { message: refusal, data: { error_type: "account_retired" } })
+      },
+    })
+    const item = screen.getByRole("listitem", { name: "Remediation 2: Fixed" })
+    await press(within(item).getByRole("button", { name: "Undo" }))
+    const dialog = screen.getByRole("dialog", { name: "Undo remediation" })
+    await press(within(dialog).getByRole("button", { name: "Undo" }))
+    expect(called("listRemediations")).toHaveLength(2)
+    // The server's message once, and no Undo left in the dialog or on the remediation.
+    expect(within(dialog).getAllByText(refusal)).toHaveLength(1)
+    expect(within(dialog).queryByRole("button", { name: "Undo" })).toBeNull()
+    expect(within(item).queryByRole("button", { name: "Undo" })).toBeNull()
+    await press(within(dialog).getByRole("button", { name: "Cancel" }))
+    expect(screen.queryByRole("dialog", { name: "Undo remediation" })).toBeNull()
+    expect(within(item).getByText(refusal, { exact: true })).toBeTruthy()
+  })
 })

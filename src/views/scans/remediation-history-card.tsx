@@ -3,7 +3,8 @@
  * finding page: each remediation of the finding with its state, the resource, who asked and when, its message, and
  * Undo while undo is possible (the server's reason why not otherwise). Undo opens a confirmation listing the calls
  * that restore the resource; a conflict (the resource changed since the fix) shows the field differences and offers
- * "Undo anyway". Undo needs remediate_findings, as Remediate does.
+ * "Undo anyway". A refusal stays in the confirmation in the server's words; the list, read again, then shows Undo only
+ * where the server still offers it, and so does the confirmation. Undo needs remediate_findings, as Remediate does.
  */
 import { useSelector } from "@xstate/react"
 import type { ActorRefFrom } from "xstate"
@@ -138,6 +139,9 @@ function UndoDialog({ historyRef }: { readonly historyRef: RemediationHistoryRef
   const conflict = useSelector(historyRef, (s) => s.context.conflict)
   const undoError = useSelector(historyRef, (s) => s.context.undoError)
   const forcing = useSelector(historyRef, (s) => s.context.force)
+  // Withdrawn when the list read again after a refusal no longer offers this undo (the server's message stays).
+  const canConfirm = useSelector(historyRef, (s) => s.can({ type: "undo.confirmed" }))
+  const canForce = useSelector(historyRef, (s) => s.can({ type: "undo.forced" }))
   const cancel = () => historyRef.send({ type: "undo.cancelled" })
   return (
     <Dialog
@@ -175,7 +179,7 @@ function UndoDialog({ historyRef }: { readonly historyRef: RemediationHistoryRef
           </ol>
         </section>
       )}
-      {target?.undo.reason == null ? null : <p className={shared.muted}>{target.undo.reason}</p>}
+      {target?.undo.reason == null || target.undo.reason === undoError ? null : <p className={shared.muted}>{target.undo.reason}</p>}
       {undoError === null ? null : <AlertBox tone="error" title={undoError} />}
       {conflicted && conflict !== null ? (
         <AlertBox tone="warning" title={conflict.message}>
@@ -192,14 +196,16 @@ function UndoDialog({ historyRef }: { readonly historyRef: RemediationHistoryRef
           Cancel
         </Button>
         {conflicted || (undoing && forcing) ? (
-          <Button variant="danger" isDisabled={undoing} onPress={() => historyRef.send({ type: "undo.forced" })}>
-            Undo anyway
-          </Button>
-        ) : (
+          canForce || undoing ? (
+            <Button variant="danger" isDisabled={undoing} onPress={() => historyRef.send({ type: "undo.forced" })}>
+              Undo anyway
+            </Button>
+          ) : null
+        ) : canConfirm || undoing ? (
           <Button isDisabled={undoing} onPress={() => historyRef.send({ type: "undo.confirmed" })}>
             Undo
           </Button>
-        )}
+        ) : null}
       </DialogFooter>
     </Dialog>
   )

@@ -24,7 +24,7 @@
  * - `addAccount.requested` — the user pressed the add-account button: the wizard opens.
  * - `launchScan.requested` { accountId? } — the user asked to launch a scan, from a card (that account pre-selected) or
  *   the page. Not from the card of a member retired from its organisation (issue 31: the server refuses its scans);
- *   `canLaunchScanOf` says which cards offer it.
+ *   `canLaunchScanFor` says which cards offer it.
  * - `deleteAccount.requested` { accountId } — the user chose to delete an account shown on the dashboard: confirm first.
  * - `delete.confirmed` — the user confirmed the deletion.
  * - `delete.cancelled` — the user cancelled the deletion dialog.
@@ -69,11 +69,15 @@ export const dashboardAccounts = (context: Pick<DashboardAccountsContext, "group
   context.groups.flatMap((g) => g.accounts)
 
 /**
- * Whether a scan can be launched for the account (none named: from the page): not for a member retired from its
- * organisation (issue 31). The card's Launch scan and the `launchScan.requested` guard both read it.
+ * Whether a scan can be launched for this account: not for a member retired from its organisation (issue 31). Each card
+ * reads it of its own account (no walk of the dashboard's accounts per card); the `launchScan.requested` guard through
+ * `canLaunchScanOf`.
  */
+export const canLaunchScanFor = (account: Pick<Account, "retired_at"> | undefined): boolean => !isRetiredAccount(account)
+
+/** `canLaunchScanFor` of the named account (none named: from the page, always). */
 export const canLaunchScanOf = (context: Pick<DashboardAccountsContext, "groups">, accountId: AccountId | undefined): boolean =>
-  accountId === undefined || !isRetiredAccount(dashboardAccounts(context).find((a) => a.id === accountId))
+  accountId === undefined || canLaunchScanFor(dashboardAccounts(context).find((a) => a.id === accountId))
 
 const firstFailure = (overview: AccountsOverview): string | null => {
   if (overview.groups.length === 0 || overview.groups.some((g) => g.failure === null)) return null

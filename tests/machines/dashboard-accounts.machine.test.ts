@@ -6,7 +6,7 @@ import type { CloudProvider } from "../../src/contracts/providers.ts"
 import type { Account, AddAccountPayload, AddAccountResponse } from "../../src/contracts/accounts.ts"
 import { addAccountMachine } from "../../src/machines/add-account.machine.ts"
 import { organizationSummary } from "./organization-fakes.ts"
-import { canLaunchScanOf, dashboardAccounts, dashboardAccountsMachine } from "../../src/machines/dashboard-accounts.machine.ts"
+import { canLaunchScanFor, canLaunchScanOf, dashboardAccounts, dashboardAccountsMachine } from "../../src/machines/dashboard-accounts.machine.ts"
 import { launchScanMachine } from "../../src/machines/launch-scan.machine.ts"
 import { loadAccountsOverview, type AccountsOverview } from "../../src/machines/scan-effects.ts"
 import { coverTransitions, formatCoverage } from "../support/graph.ts"
@@ -144,6 +144,8 @@ describe("dashboard-accounts machine", () => {
       await load.resolve(overview([account(1), retired]))
       expect(canLaunchScanOf(actor.getSnapshot().context, 2 as AccountId)).toBe(false)
       expect(canLaunchScanOf(actor.getSnapshot().context, 1 as AccountId)).toBe(true)
+      // What each card reads of its own account is what the guard decides.
+      expect([canLaunchScanFor(retired), canLaunchScanFor(account(1))]).toEqual([false, true])
       expect(actor.getSnapshot().can({ type: "launchScan.requested", accountId: 2 as AccountId })).toBe(false)
       actor.send({ type: "launchScan.requested", accountId: 2 as AccountId })
       expect(actor.getSnapshot().matches({ dialog: "none" })).toBe(true)

@@ -15,7 +15,7 @@ import { accountBadge, type Account } from "../../contracts/accounts.ts"
 import { ScanningMessages, deleteAccountConfirmMessage } from "../../contracts/messages.ts"
 import { unitLabel } from "../../contracts/outcomes.ts"
 import { OrganizationMessages } from "../../contracts/organizations.ts"
-import { canLaunchScanOf, dashboardAccounts, type dashboardAccountsMachine } from "../../machines/dashboard-accounts.machine.ts"
+import { canLaunchScanFor, dashboardAccounts, type dashboardAccountsMachine } from "../../machines/dashboard-accounts.machine.ts"
 import { organizationPath } from "../../machines/organization-effects.ts"
 import { Link } from "../ui/link.tsx"
 import { AlertBox } from "../ui/alert-box.tsx"
@@ -82,7 +82,7 @@ function OrganizationLine({ account }: { readonly account: Account }) {
 function AccountCard({ dashboardRef, account }: { readonly dashboardRef: DashboardRef; readonly account: Account }) {
   const accountId = account.id
   // A member retired from its organisation is no longer scanned (issue 31): its card says so instead of offering a scan.
-  const canLaunch = useSelector(dashboardRef, (s) => canLaunchScanOf(s.context, accountId))
+  const canLaunch = canLaunchScanFor(account)
   return (
     <article className={css.accountCard} aria-label={account.account_name}>
       <AriaButton
